@@ -1,0 +1,3 @@
+import { DurableObject } from "cloudflare:workers";
+
+export class MemoryAgent extends DurableObject<Env> {}

@@ -1,0 +1,65 @@
+/**
+ * The small-model provider interface (DESIGN §8). Everything the memory needs from a model goes
+ * through it: the built-in local model (src/models/local) for local runs, tests and benchmarks,
+ * Workers AI in production. Implementations return well-formed answers or throw; callers retry.
+ */
+import type { RelationName } from "../memory/relations";
+
+export type MessageRole = "user" | "assistant" | "system";
+
+/** One submitted message, as the model sees it. `index` is its position in the submission. */
+export interface ModelMessage {
+  index: number;
+  role: MessageRole;
+  content: string;
+  name?: string;
+}
+
+/** A semantically complete piece of the conversation (语义切割). */
+export interface SegmentDraft {
+  /**
+   * The segment's text. A segment inside one message is a verbatim slice of it; a segment that
+   * joins several short messages has one line per message, `name: text` when the message has a
+   * name (else `role: text`).
+   */
+  text: string;
+  /** Indexes (ascending) of the messages the segment came from. */
+  messageIndexes: number[];
+}
+
+export interface Extraction {
+  /** A short summary of the text, at most PHRASE_MAX_CODE_POINTS code points. */
+  phrase: string;
+  /** Nouns and pronouns naming things or domains, most salient first, deduplicated. */
+  keywords: string[];
+  /** Key entities, in display form (normalised later by `entityKey`), most salient first. */
+  entities: string[];
+}
+
+export interface RelationRequest {
+  segment: string;
+  entity: string;
+}
+
+export interface SmallModel {
+  readonly name: string;
+  /** Cuts the messages into semantically complete segments, in order, dropping no text. */
+  segment(messages: ModelMessage[]): Promise<SegmentDraft[]>;
+  /** Extracts phrase, keywords and entities for each text (same order, same length). */
+  extract(texts: string[]): Promise<Extraction[]>;
+  /** Names the relation of each segment to an entity, from the fixed vocabulary. */
+  nameRelations(requests: RelationRequest[]): Promise<RelationName[]>;
+  /** Compresses `text` to at most `target` code points, keeping its core information. */
+  compress(text: string, target: number): Promise<string>;
+  /** Keywords of a free-text query, for recall and search. */
+  queryKeywords(query: string): Promise<string[]>;
+}
+
+export interface Embedder {
+  readonly name: string;
+  readonly dimensions: number;
+  /** One vector per text, each of length `dimensions`. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+export const PHRASE_MAX_CODE_POINTS = 20;

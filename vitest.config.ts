@@ -1,0 +1,26 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+// Every test runs inside workerd with the local configuration (local model, local vector index).
+// Storage is isolated per test file, so tests use a fresh agent id each.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  return {
+    plugins: [
+      cloudflareTest({
+        main: "./src/index.ts",
+        remoteBindings: false,
+        wrangler: { configPath: "./wrangler.local.toml" },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+      }),
+    ],
+    test: {
+      include: ["test/**/*.test.ts"],
+      setupFiles: ["./test/setup/apply-migrations.ts"],
+      maxWorkers: 2,
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  };
+});
