@@ -1,7 +1,16 @@
+/**
+ * The Worker: the HTTP API, the cron safety net, and the agent Durable Object class.
+ */
+import { createApp } from "./http/app";
+import { runScheduled } from "./scheduled";
+
 export { MemoryAgent } from "./agent/memory-agent";
 
+const app = createApp();
+
 export default {
-  async fetch(): Promise<Response> {
-    return new Response("not yet", { status: 503 });
+  fetch: app.fetch,
+  scheduled: (controller, env, ctx) => {
+    ctx.waitUntil(runScheduled(env, controller.scheduledTime));
   },
 } satisfies ExportedHandler<Env>;

@@ -1,0 +1,16 @@
+// `npm run dev`: the API on http://127.0.0.1:8787 with the local model and local vector index,
+// local D1 migrations applied first. Use the development key from README.md. PORT overrides 8787.
+import { applyLocalMigrations, offlineEnv, ROOT } from "./local-server.mjs";
+import { spawn } from "node:child_process";
+import path from "node:path";
+
+const port = process.env.PORT ?? "8787";
+const persistTo = path.join(ROOT, ".wrangler", "state");
+applyLocalMigrations({ persistTo });
+const child = spawn(
+  path.join(ROOT, "node_modules", ".bin", "wrangler"),
+  ["dev", "--local", "-c", "wrangler.local.toml", "--ip", "127.0.0.1", "--port", port, "--persist-to", persistTo, "--test-scheduled"],
+  { cwd: ROOT, env: offlineEnv(), stdio: "inherit" },
+);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+child.on("exit", (code) => process.exit(code ?? 0));

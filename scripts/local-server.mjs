@@ -1,0 +1,89 @@
+// Starts the API locally on the embedded defaults: applies the D1 migrations to the local
+// database, then runs `wrangler dev --local` on 127.0.0.1. No Cloudflare account, no network.
+// Shared by `npm run dev` (scripts/dev.mjs) and the benchmark harness (bench/).
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const WRANGLER = path.join(ROOT, "node_modules", ".bin", "wrangler");
+
+/** Environment that keeps wrangler quiet, offline and its own files inside .wrangler/. */
+export function offlineEnv(extra = {}) {
+  const home = path.join(ROOT, ".wrangler", "home");
+  mkdirSync(home, { recursive: true });
+  return {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    WRANGLER_SEND_ERROR_REPORTS: "false",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    WRANGLER_HIDE_BANNER: "true",
+    XDG_CONFIG_HOME: home,
+    ...extra,
+  };
+}
+
+/** Applies migrations/ to the local D1 database kept in `persistTo`. Throws on failure. */
+export function applyLocalMigrations({ persistTo, config = "wrangler.local.toml", quiet = false }) {
+  const result = spawnSync(
+    WRANGLER,
+    ["d1", "migrations", "apply", "DB", "--local", "-c", config, "--persist-to", persistTo],
+    { cwd: ROOT, env: offlineEnv(), stdio: quiet ? "pipe" : ["ignore", "inherit", "inherit"], encoding: "utf8" },
+  );
+  if (result.status !== 0) {
+    throw new Error(`applying local D1 migrations failed (exit ${result.status})\n${result.stderr ?? ""}`);
+  }
+}
+
+/**
+ * Starts `wrangler dev --local` and resolves once /v1/health answers. Returns the child process
+ * and a stop() that terminates it.
+ */
+export async function startLocalServer({
+  port = 8787,
+  persistTo = path.join(ROOT, ".wrangler", "state"),
+  config = "wrangler.local.toml",
+  quiet = false,
+  extraArgs = [],
+  readyTimeoutMs = 60_000,
+} = {}) {
+  applyLocalMigrations({ persistTo, config, quiet });
+  const child = spawn(
+    WRANGLER,
+    ["dev", "--local", "-c", config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, ...extraArgs],
+    { cwd: ROOT, env: offlineEnv(), stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit", detached: quiet },
+  );
+  let output = "";
+  if (quiet) {
+    child.stdout?.on("data", (d) => (output += d));
+    child.stderr?.on("data", (d) => (output += d));
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + readyTimeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${output}`);
+    try {
+      const res = await fetch(`${url}/v1/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (Date.now() >= deadline) {
+    stopChild(child);
+    throw new Error(`wrangler dev did not become ready within ${readyTimeoutMs} ms\n${output}`);
+  }
+  return { url, child, stop: () => stopChild(child), output: () => output };
+}
+
+function stopChild(child) {
+  if (child.exitCode !== null) return;
+  try {
+    // Detached children lead their own process group: stop workerd with them.
+    if (child.spawnargs && child.pid) process.kill(-child.pid, "SIGTERM");
+  } catch {
+    child.kill("SIGTERM");
+  }
+}

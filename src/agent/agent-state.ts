@@ -1,0 +1,86 @@
+/**
+ * The runtime of one agent inside its Durable Object: persisted state (meta, focus, queue), the
+ * D1 repositories keyed by the agent's registry id, and the model. Task runners receive this, never
+ * the Durable Object class, so nothing here is reachable over RPC.
+ */
+import { createModel } from "../models/registry";
+import type { SmallModel } from "../models/types";
+import { AgentRegistry, type AgentIdentity } from "../storage/agent-registry";
+import { createDb, type Db } from "../storage/db";
+import { LinkRepo } from "../storage/link-repo";
+import { NodeRepo } from "../storage/node-repo";
+import { FocusStore } from "./focus-store";
+import { MetaStore } from "./meta-store";
+import type { AgentRepos, AgentRuntime } from "./runtime";
+import { TaskQueue } from "./task-queue";
+
+export class AgentState implements AgentRuntime {
+  readonly db: Db;
+  readonly d1: D1Database;
+  readonly meta: MetaStore;
+  readonly focus: FocusStore;
+  readonly queue: TaskQueue;
+  readonly model: SmallModel;
+  readonly storage: DurableObjectStorage;
+  private repoCache: AgentRepos | undefined;
+
+  constructor(storage: DurableObjectStorage, env: Env) {
+    this.storage = storage;
+    this.d1 = env.DB;
+    this.db = createDb(env.DB);
+    this.meta = new MetaStore(storage.sql);
+    this.focus = new FocusStore(storage.sql);
+    this.queue = new TaskQueue(storage.sql);
+    this.model = createModel(env);
+  }
+
+  identity(): AgentIdentity {
+    const identity = this.meta.get("identity");
+    if (!identity) throw new Error("agent identity not bound yet");
+    return identity;
+  }
+
+  /**
+   * Checks the caller's identity against the one the object keeps; a write (`persist`) records it
+   * the first time. A different identity is a routing bug and is refused.
+   */
+  bind(identity: AgentIdentity, persist: boolean): void {
+    const known = this.meta.get("identity");
+    if (!known) {
+      if (persist) this.meta.set("identity", { tenantId: identity.tenantId, agentId: identity.agentId });
+    } else if (known.tenantId !== identity.tenantId || known.agentId !== identity.agentId) {
+      throw new Error("agent identity mismatch: this object belongs to another tenant/agent");
+    }
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  async repos(): Promise<AgentRepos> {
+    const existing = this.existingRepos();
+    if (existing) return existing;
+    const uid = await new AgentRegistry(this.db).ensure(this.identity(), this.now());
+    this.meta.set("agentUid", uid);
+    return this.reposFor(uid);
+  }
+
+  existingRepos(): AgentRepos | undefined {
+    const uid = this.meta.get("agentUid");
+    return uid === undefined ? undefined : this.reposFor(uid);
+  }
+
+  /** Drops in-memory copies of persisted state (after the storage was wiped). */
+  clearCaches(): void {
+    this.meta.clearCache();
+    this.focus.clearCache();
+    this.repoCache = undefined;
+  }
+
+  private reposFor(uid: number): AgentRepos {
+    if (this.repoCache?.uid !== uid) {
+      this.repoCache = { uid, nodes: new NodeRepo(this.db, uid), links: new LinkRepo(this.db, uid) };
+    }
+    return this.repoCache;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Typed key-value state of one agent, persisted in its Durable Object. Values are JSON; each key
+ * has a zod schema so a value read back is parsed, never cast.
+ */
+import { z } from "zod";
+import { AgentParamsSchema, DEFAULT_PARAMS, type AgentParams } from "../config/params";
+
+const Identity = z.object({ tenantId: z.string(), agentId: z.string() });
+
+const KEYS = {
+  identity: Identity,
+  /** The agent's row id in the D1 registry (set on first write). */
+  agentUid: z.number().int(),
+  nextNodeId: z.number().int().min(1),
+  /** The decay clock (src/memory/strength.ts). */
+  clock: z.number(),
+  params: AgentParamsSchema,
+  /** The due time last written to the D1 registry, so it is written only when it changes. */
+  registeredDue: z.number().nullable(),
+  /** Lifetime counters (stats). */
+  counters: z.record(z.string(), z.number()),
+} as const;
+
+type Keys = typeof KEYS;
+export type MetaKey = keyof Keys;
+export type MetaValue<K extends MetaKey> = z.infer<Keys[K]>;
+
+export class MetaStore {
+  private readonly cache = new Map<MetaKey, unknown>();
+
+  constructor(private readonly sql: SqlStorage) {}
+
+  get<K extends MetaKey>(key: K): MetaValue<K> | undefined {
+    if (this.cache.has(key)) return this.cache.get(key) as MetaValue<K> | undefined;
+    const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0];
+    const parsed = row ? KEYS[key].safeParse(JSON.parse(row.value)) : undefined;
+    const value = parsed?.success ? (parsed.data as MetaValue<K>) : undefined;
+    this.cache.set(key, value);
+    return value;
+  }
+
+  set<K extends MetaKey>(key: K, value: MetaValue<K>): void {
+    this.sql.exec(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      key,
+      JSON.stringify(value),
+    );
+    this.cache.set(key, value);
+  }
+
+  params(): AgentParams {
+    return this.get("params") ?? DEFAULT_PARAMS;
+  }
+
+  clock(): number {
+    return this.get("clock") ?? 0;
+  }
+
+  nextNodeId(): number {
+    return this.get("nextNodeId") ?? 1;
+  }
+
+  counters(): Record<string, number> {
+    return this.get("counters") ?? {};
+  }
+
+  /** Adds to lifetime counters (nodes compressed, model failures, characters remembered, …). */
+  bump(deltas: Record<string, number>): void {
+    const counters = { ...this.counters() };
+    for (const [name, delta] of Object.entries(deltas)) counters[name] = (counters[name] ?? 0) + delta;
+    this.set("counters", counters);
+  }
+
+  /** Forgets the in-memory copies (after storage was wiped). */
+  clearCache(): void {
+    this.cache.clear();
+  }
+}

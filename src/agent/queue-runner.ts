@@ -1,0 +1,184 @@
+/**
+ * Drains the agent's task queue: one task at a time, in arrival order (single-flight), with one
+ * alarm per object as the durable backstop. Whatever is queued when the object is evicted is
+ * picked up by the alarm on the next wake: "overdue rows survive a restart, the alarm may not",
+ * so the alarm is re-armed from the queue after every change.
+ *
+ * Outcomes are returned, faults are thrown: a task that throws is retried in place with backoff
+ * (later tasks wait: the order is strict) and marked failed after MAX_TASK_ATTEMPTS, after which
+ * the queue moves on.
+ */
+import { MAX_TASK_ATTEMPTS } from "../config/limits";
+import { AgentRegistry } from "../storage/agent-registry";
+import type { AgentState } from "./agent-state";
+import { runRemember } from "./remember-task";
+import type { TaskRecord } from "./task-queue";
+import { PermanentTaskError } from "./task-errors";
+
+interface Waiter {
+  run: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+}
+
+/** Backoff before retry n (1-based) of a failing task. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(30_000, 500 * 2 ** (attempt - 1));
+}
+
+
+export class QueueRunner {
+  private draining: Promise<void> | undefined;
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly finishListeners = new Map<string, Set<() => void>>();
+  /** Replaceable in tests, so retries need no real waiting. */
+  retryDelay: (attempt: number) => number = retryDelayMs;
+
+  constructor(
+    private readonly rt: AgentState,
+    private readonly ctx: DurableObjectState,
+  ) {}
+
+  /** After an enqueue: arm the alarm (durability) and start draining now (latency). */
+  async wake(): Promise<void> {
+    await this.armAlarm();
+    this.kick();
+  }
+
+  async runFromAlarm(): Promise<void> {
+    this.kick();
+    await this.draining;
+  }
+
+  /** Runs `run` when the ephemeral task `taskId` reaches the head of the queue. */
+  waitForResult<T>(taskId: string, run: () => Promise<T>): Promise<T> {
+    const result = new Promise<T>((resolve, reject) => {
+      this.waiters.set(taskId, { run, resolve: (v) => resolve(v as T), reject });
+    });
+    this.kick();
+    return result;
+  }
+
+  /** Resolves when the task is done or failed, or after `timeoutMs`. */
+  async waitForFinish(taskId: string, timeoutMs: number): Promise<void> {
+    const task = this.rt.queue.get(taskId);
+    if (!task || task.status === "done" || task.status === "failed") return;
+    let listener: (() => void) | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      listener = resolve;
+      timer = setTimeout(resolve, timeoutMs);
+      const set = this.finishListeners.get(taskId) ?? new Set();
+      set.add(resolve);
+      this.finishListeners.set(taskId, set);
+    });
+    clearTimeout(timer);
+    if (listener) this.finishListeners.get(taskId)?.delete(listener);
+  }
+
+  private kick(): void {
+    if (this.draining) return;
+    const run = this.drain()
+      .catch((err: unknown) => console.error("queue drain failed", err))
+      .finally(() => {
+        this.draining = undefined;
+      });
+    this.draining = run;
+    this.ctx.waitUntil(run);
+  }
+
+  private async drain(): Promise<void> {
+    await this.syncRegistryDue();
+    for (;;) {
+      const task = this.rt.queue.next(Date.now());
+      if (!task) break;
+      await this.runOne(task);
+    }
+    this.rt.queue.prune();
+    await this.armAlarm();
+    await this.syncRegistryDue();
+  }
+
+  private async runOne(task: TaskRecord): Promise<void> {
+    this.rt.queue.markRunning(task.id, Date.now());
+    const attempt = task.attempts + 1;
+    try {
+      await this.execute(task);
+      this.notifyFinished(task.id);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (task.ephemeral || attempt >= MAX_TASK_ATTEMPTS || err instanceof PermanentTaskError) {
+        if (task.ephemeral) this.rt.queue.remove(task.id);
+        else this.rt.queue.fail(task.id, message, Date.now());
+        this.waiters.get(task.id)?.reject(err);
+        this.waiters.delete(task.id);
+        this.notifyFinished(task.id);
+        console.error(`task ${task.kind} ${task.id} failed after ${attempt} attempt(s)`, err);
+      } else {
+        this.rt.queue.retryLater(task.id, message, Date.now() + this.retryDelay(attempt));
+      }
+    }
+  }
+
+  private async execute(task: TaskRecord): Promise<void> {
+    switch (task.kind) {
+      case "recall": {
+        const waiter = this.waiters.get(task.id);
+        this.waiters.delete(task.id);
+        if (!waiter) {
+          this.rt.queue.remove(task.id);
+          return;
+        }
+        try {
+          const value = await waiter.run();
+          this.rt.queue.remove(task.id);
+          waiter.resolve(value);
+        } catch (err) {
+          this.waiters.set(task.id, waiter);
+          throw err;
+        }
+        return;
+      }
+      case "remember": {
+        const outcome = await runRemember(this.rt, task);
+        this.rt.storage.transactionSync(() => {
+          this.rt.focus.replace(outcome.plan.focus);
+          this.rt.meta.bump({ characters_remembered: outcome.charactersRemembered, remembers: 1 });
+          this.rt.queue.complete(task.id, outcome.result, Date.now());
+        });
+        return;
+      }
+      case "compress":
+      case "delete":
+        throw new Error(`task kind ${task.kind} is not handled yet`);
+    }
+  }
+
+  private notifyFinished(taskId: string): void {
+    for (const listener of this.finishListeners.get(taskId) ?? []) listener();
+    this.finishListeners.delete(taskId);
+  }
+
+  /** The one alarm: at the earliest due task, or none when the queue is empty. */
+  private async armAlarm(): Promise<void> {
+    const due = this.rt.queue.earliestDue();
+    if (due === null) {
+      await this.ctx.storage.deleteAlarm();
+      return;
+    }
+    const at = Math.max(due, Date.now());
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+  }
+
+  /** Tells the D1 registry whether the agent has work due (for the cron safety net), on change only. */
+  private async syncRegistryDue(): Promise<void> {
+    const repos = this.rt.existingRepos();
+    if (!repos) return;
+    const due = this.rt.queue.earliestDue();
+    const registered = this.rt.meta.get("registeredDue") ?? null;
+    if ((due === null) === (registered === null)) return;
+    await new AgentRegistry(this.rt.db).setDue(repos.uid, due === null ? null : Math.max(due, Date.now()), Date.now());
+    this.rt.meta.set("registeredDue", due);
+  }
+}

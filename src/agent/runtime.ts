@@ -1,0 +1,44 @@
+/**
+ * What a task runner may use: the agent's persisted state, its storage and its models. The
+ * Durable Object builds one per instance; runners stay free of the class itself.
+ */
+import type { AgentIdentity } from "../storage/agent-registry";
+import type { Db } from "../storage/db";
+import type { LinkRepo } from "../storage/link-repo";
+import type { NodeRepo } from "../storage/node-repo";
+import type { SmallModel } from "../models/types";
+import type { FocusStore } from "./focus-store";
+import type { MetaStore } from "./meta-store";
+import type { TaskQueue } from "./task-queue";
+
+export interface AgentRepos {
+  uid: number;
+  nodes: NodeRepo;
+  links: LinkRepo;
+}
+
+export interface AgentRuntime {
+  readonly db: Db;
+  /** The raw D1 binding, for atomic batches (src/storage/batch.ts). */
+  readonly d1: D1Database;
+  readonly meta: MetaStore;
+  readonly focus: FocusStore;
+  readonly queue: TaskQueue;
+  readonly model: SmallModel;
+  readonly storage: DurableObjectStorage;
+  identity(): AgentIdentity;
+  now(): number;
+  /** The agent's repositories, registering the agent in D1 on its first write. */
+  repos(): Promise<AgentRepos>;
+  /** The repositories if the agent was ever registered; undefined for an agent that never wrote. */
+  existingRepos(): AgentRepos | undefined;
+}
+
+/** Random, URL-safe ids (task ids). */
+export function randomId(prefix: string, length = 20): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  let out = prefix;
+  for (const b of bytes) out += alphabet[b % alphabet.length];
+  return out;
+}

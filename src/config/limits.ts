@@ -1,0 +1,41 @@
+/**
+ * Platform and product limits as named constants. Request limits are enforced by the HTTP schemas
+ * and answered with a clear error; storage limits shape how statements are built.
+ */
+
+/** D1 accepts at most 100 bound parameters per statement. */
+export const MAX_BOUND_PARAMS = 100;
+
+/** Rows per bulk statement when rows travel as one JSON parameter (keeps each statement well under D1's 100 KB/2 MB limits). */
+export const ROWS_PER_JSON_STATEMENT = 400;
+
+/** Request body size; larger bodies are refused with 413 before parsing. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Messages per remember call. */
+export const MAX_MESSAGES_PER_REMEMBER = 500;
+
+/** Code points per message, and per remember call in total (the task is stored in one SQLite row). */
+export const MAX_MESSAGE_CODE_POINTS = 32_000;
+export const MAX_REMEMBER_CODE_POINTS = 200_000;
+
+/** Recall bounds. */
+export const MAX_RECALL_DEPTH = 6;
+export const MAX_RECALL_KEYWORDS = 32;
+export const MAX_RECALL_RELATIONS = 16;
+export const MAX_RECALL_LIMIT = 100;
+export const DEFAULT_RECALL_LIMIT = 10;
+/** Forgotten-memory traces shown per recall ("at most a few"). */
+export const MAX_RECALL_TRACES = 3;
+
+/** Tasks waiting in one agent's queue before new writes are refused with 429. */
+export const MAX_QUEUED_TASKS = 2_000;
+
+/** Attempts of one task before it is marked failed and the queue moves on. */
+export const MAX_TASK_ATTEMPTS = 3;
+
+/** Finished tasks kept for status lookups (the oldest are pruned beyond this). */
+export const FINISHED_TASKS_KEPT = 5_000;
+
+/** Agent and tenant ids: what may appear in a path and in a Durable Object name. */
+export const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

@@ -1,0 +1,99 @@
+/**
+ * Recall's breadth-first search (DESIGN §5, seed 001 §7.1): from the start nodes (the focus, or
+ * search hits for a cold agent), `depth` layers out, following links in both directions. Each
+ * layer costs one `expand` call (one query for all the frontier's links) and one `load` call (one
+ * query for the newly reached nodes), so the cost is bounded by the depth, not the network size.
+ *
+ * A link whose target no longer exists is a dangling link (seed 001 §5.3): it is not followed,
+ * it is reported as a trace that something was once known there.
+ */
+
+export interface Edge {
+  source: number;
+  target: number;
+  relation: string;
+  /** Current strength in (0, 1]. */
+  strength: number;
+}
+
+export interface Reached<N> {
+  node: N;
+  depth: number;
+  /** Strongest path from a start node: the product of link strengths along it (start = 1). */
+  pathStrength: number;
+}
+
+export interface DanglingLink {
+  source: number;
+  target: number;
+  relation: string;
+  strength: number;
+}
+
+export interface BfsResult<N> {
+  reached: Map<number, Reached<N>>;
+  /** Every link followed or examined between reached nodes (both ends reached). */
+  edges: Edge[];
+  dangling: DanglingLink[];
+}
+
+export interface BfsSource<N> {
+  /** All links with an end in `frontier` (either direction), already filtered by relation. */
+  expand(frontier: number[]): Promise<Edge[]>;
+  /** The nodes among `ids` that exist. */
+  load(ids: number[]): Promise<Map<number, N>>;
+}
+
+export async function breadthFirst<N>(
+  start: ReadonlyMap<number, number>,
+  depth: number,
+  source: BfsSource<N>,
+): Promise<BfsResult<N>> {
+  const reached = new Map<number, Reached<N>>();
+  const startNodes = await source.load([...start.keys()]);
+  for (const [id, node] of startNodes) reached.set(id, { node, depth: 0, pathStrength: start.get(id) ?? 1 });
+
+  const edges: Edge[] = [];
+  const dangling: DanglingLink[] = [];
+  const seenEdges = new Set<string>();
+  const knownMissing = new Set<number>();
+  let frontier = [...reached.keys()];
+
+  for (let layer = 1; layer <= depth && frontier.length > 0; layer++) {
+    const found = await source.expand(frontier);
+    const inFrontier = new Set(frontier);
+    const candidates = new Map<number, number>();
+    const pending: Edge[] = [];
+    for (const edge of found) {
+      const key = `${edge.source}>${edge.target}>${edge.relation}`;
+      if (seenEdges.has(key)) continue;
+      seenEdges.add(key);
+      pending.push(edge);
+      for (const [from, to] of endsOf(edge, inFrontier)) {
+        if (reached.has(to) || knownMissing.has(to)) continue;
+        const strength = (reached.get(from)?.pathStrength ?? 0) * edge.strength;
+        candidates.set(to, Math.max(candidates.get(to) ?? 0, strength));
+      }
+    }
+    const loaded = await source.load([...candidates.keys()]);
+    for (const [id, strength] of candidates) {
+      const node = loaded.get(id);
+      if (node === undefined) knownMissing.add(id);
+      else reached.set(id, { node, depth: layer, pathStrength: strength });
+    }
+    for (const edge of pending) {
+      if (reached.has(edge.source) && reached.has(edge.target)) edges.push(edge);
+      else if (reached.has(edge.source) && knownMissing.has(edge.target)) dangling.push(edge);
+    }
+    frontier = [...candidates.keys()].filter((id) => reached.has(id));
+  }
+  return { reached, edges, dangling };
+}
+
+/** The (from, to) directions in which `edge` leads out of the frontier. */
+function endsOf(edge: Edge, frontier: ReadonlySet<number>): [number, number][] {
+  const out: [number, number][] = [];
+  if (frontier.has(edge.source)) out.push([edge.source, edge.target]);
+  if (frontier.has(edge.target)) out.push([edge.target, edge.source]);
+  return out;
+}

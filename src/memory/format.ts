@@ -1,0 +1,32 @@
+/**
+ * Plain-text recall output (DESIGN §5, seed 001 §7.1): memories separated by `---`, no ids,
+ * scores or depths; forgotten traces after the memories. Labels follow the locale.
+ */
+import type { MemoryNode } from "./node";
+import type { ForgottenTrace } from "./recall-result";
+
+export type Locale = "zh" | "en";
+
+const LABELS = {
+  zh: { memory: "[记忆]", forgotten: (phrase: string) => `[已遗忘] 关于「${phrase}」的一段记忆已经遗忘` },
+  en: { memory: "[memory]", forgotten: (phrase: string) => `[forgotten] A memory about "${phrase}" has been forgotten` },
+} as const;
+
+export const RECALL_SEPARATOR = "\n---\n";
+
+/** A memory's text as shown to the agent: the speaker's name first when one speaker said it. */
+export function memoryText(node: Pick<MemoryNode, "content" | "speaker">): string {
+  return node.speaker ? `${node.speaker}: ${node.content}` : node.content;
+}
+
+export function formatRecall(
+  memories: readonly Pick<MemoryNode, "content" | "speaker">[],
+  traces: readonly Pick<ForgottenTrace, "sourcePhrase">[],
+  locale: Locale,
+): string {
+  const labels = LABELS[locale];
+  return [
+    ...memories.map((m) => `${labels.memory} ${memoryText(m)}`),
+    ...traces.map((t) => labels.forgotten(t.sourcePhrase)),
+  ].join(RECALL_SEPARATOR);
+}

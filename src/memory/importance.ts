@@ -1,0 +1,13 @@
+/**
+ * Importance (重要性, DESIGN §3, seed 001 §4.1): the sum of the strengths of a node's outgoing
+ * links, dangling ones included. Range [0, ∞). The retained share of content is min(importance, 1).
+ */
+export function importanceOf(outgoingStrengths: readonly number[]): number {
+  let sum = 0;
+  for (const s of outgoingStrengths) sum += s;
+  return sum;
+}
+
+export function retainedShare(importance: number): number {
+  return Math.max(0, Math.min(importance, 1));
+}

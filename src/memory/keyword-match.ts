@@ -1,0 +1,58 @@
+/**
+ * Keyword matching for recall (DESIGN §5): a node matches a keyword when its content, phrase or
+ * keywords contain it. English keywords compare by stemmed content terms (all terms of a
+ * multi-word keyword must be present), so "paintings" matches "painting"; Chinese keywords compare
+ * by substring, because a word segmenter may cut 用户系统 differently in a query and in a memory.
+ */
+import { contentTerms } from "../text/tokenize";
+import { normalizeText } from "../text/normalize";
+
+export interface MatchableText {
+  content: string;
+  phrase: string;
+  keywords: readonly string[];
+}
+
+interface PreparedKeyword {
+  cjk: boolean;
+  norm: string;
+  terms: string[];
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+
+export class KeywordMatcher {
+  private readonly prepared: PreparedKeyword[];
+
+  constructor(keywords: readonly string[]) {
+    this.prepared = keywords
+      .map((k) => normalizeText(k))
+      .filter((norm) => norm.length > 0)
+      .map((norm) => {
+        const terms = contentTerms(norm);
+        // A keyword made only of stop words ("he") still matches itself as a plain token.
+        return { cjk: CJK.test(norm), norm, terms: terms.length > 0 ? terms : [norm] };
+      });
+  }
+
+  get size(): number {
+    return this.prepared.length;
+  }
+
+  /** Indexes of the keywords that `node` matches. */
+  match(node: MatchableText): Set<number> {
+    const matched = new Set<number>();
+    if (this.prepared.length === 0) return matched;
+    const text = normalizeText(`${node.content}\n${node.phrase}\n${node.keywords.join("\n")}`);
+    let terms: Set<string> | undefined;
+    this.prepared.forEach((keyword, index) => {
+      if (keyword.cjk) {
+        if (text.includes(keyword.norm) || keyword.terms.every((t) => text.includes(t))) matched.add(index);
+        return;
+      }
+      terms ??= new Set(contentTerms(text).concat(text.split(/\s+/u)));
+      if (keyword.terms.every((t) => terms?.has(t))) matched.add(index);
+    });
+    return matched;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * From a BFS result to what recall returns (DESIGN §5): the segments that match the keywords,
+ * ranked, and a few traces of forgotten memories met on the way. Entity nodes are hubs: an entity
+ * whose name matches a keyword lends that hit to the segments it links to, but is never returned.
+ */
+import type { BfsResult } from "./bfs";
+import type { KeywordMatcher } from "./keyword-match";
+import type { MemoryNode } from "./node";
+import { rankMemories, type RankedMemory } from "./ranking";
+
+export interface ForgottenTrace {
+  /** The node that still links to what was forgotten. */
+  sourceId: number;
+  sourcePhrase: string;
+  relation: string;
+  strength: number;
+  hits: number;
+}
+
+export interface RecallSelection {
+  memories: RankedMemory<MemoryNode>[];
+  traces: ForgottenTrace[];
+}
+
+export interface SelectOptions {
+  limit: number;
+  maxTraces: number;
+  importance: ReadonlyMap<number, number>;
+}
+
+/** Keyword hits per reached node, entity hits lent to adjacent segments. */
+export function keywordHits(bfs: BfsResult<MemoryNode>, matcher: KeywordMatcher): Map<number, Set<number>> {
+  const own = new Map<number, Set<number>>();
+  for (const [id, r] of bfs.reached) own.set(id, matcher.match(r.node));
+  const hits = new Map<number, Set<number>>();
+  for (const id of bfs.reached.keys()) hits.set(id, new Set(own.get(id)));
+  for (const edge of bfs.edges) {
+    for (const [entityId, segmentId] of [
+      [edge.source, edge.target],
+      [edge.target, edge.source],
+    ] as const) {
+      if (bfs.reached.get(entityId)?.node.kind !== "entity") continue;
+      if (bfs.reached.get(segmentId)?.node.kind !== "segment") continue;
+      for (const k of own.get(entityId) ?? []) hits.get(segmentId)?.add(k);
+    }
+  }
+  return hits;
+}
+
+/** Segments worth returning: with keywords, those with at least one hit; without, all reached. */
+export function candidateSegments(bfs: BfsResult<MemoryNode>, hits: ReadonlyMap<number, Set<number>>, requireHit: boolean): number[] {
+  return [...bfs.reached.entries()]
+    .filter(([id, r]) => r.node.kind === "segment" && (!requireHit || (hits.get(id)?.size ?? 0) > 0))
+    .map(([id]) => id);
+}
+
+export function selectRecall(
+  bfs: BfsResult<MemoryNode>,
+  hits: ReadonlyMap<number, Set<number>>,
+  candidates: readonly number[],
+  requireHit: boolean,
+  options: SelectOptions,
+): RecallSelection {
+  const items: RankedMemory<MemoryNode>[] = [];
+  for (const id of candidates) {
+    const r = bfs.reached.get(id);
+    if (!r) continue;
+    items.push({
+      id,
+      node: r.node,
+      hits: hits.get(id)?.size ?? 0,
+      pathStrength: r.pathStrength,
+      importance: options.importance.get(id) ?? 0,
+      depth: r.depth,
+    });
+  }
+  const traces = new Map<number, ForgottenTrace>();
+  for (const link of bfs.dangling) {
+    const source = bfs.reached.get(link.source);
+    if (!source) continue;
+    const sourceHits = hits.get(link.source)?.size ?? 0;
+    if (requireHit && sourceHits === 0) continue;
+    const previous = traces.get(link.source);
+    if (previous && previous.strength >= link.strength) continue;
+    traces.set(link.source, {
+      sourceId: link.source,
+      sourcePhrase: source.node.phrase || source.node.content,
+      relation: link.relation,
+      strength: link.strength,
+      hits: sourceHits,
+    });
+  }
+  return {
+    memories: rankMemories(items, options.limit),
+    traces: [...traces.values()]
+      .sort((a, b) => b.hits - a.hits || b.strength - a.strength || b.sourceId - a.sourceId)
+      .slice(0, options.maxTraces),
+  };
+}

@@ -1,0 +1,224 @@
+/**
+ * Planning a remember (DESIGN §4 steps 3–5, seed 001 §8.1, §9.3): from the segments and what was
+ * extracted from them to the exact nodes, links and focus changes to write. Pure: the caller
+ * resolves existing entities and relation names, then applies the plan in one atomic batch. The
+ * plan is stored with the task, so an interrupted task re-applies the same ids and levels.
+ */
+import type { Extraction, MessageRole, SegmentDraft } from "../models/types";
+import { entityKey } from "./entity-key";
+import { touchFocus, type FocusEntry } from "./focus-lru";
+import { RELATION, type RelationName } from "./relations";
+import { levelOf, PINNED_LEVEL } from "./strength";
+import { codePointLength, sliceCodePoints } from "../text/code-points";
+import { PHRASE_MAX_CODE_POINTS } from "../models/types";
+
+export interface PlanMessage {
+  role: MessageRole;
+  content: string;
+  name?: string | undefined;
+  timestamp?: number | undefined;
+  id?: string | undefined;
+}
+
+export interface PlannedNode {
+  id: number;
+  kind: "segment" | "entity";
+  name: string | null;
+  content: string;
+  originalLength: number;
+  phrase: string;
+  keywords: string[];
+  role: MessageRole | null;
+  speaker: string | null;
+  sourceMessageIds: string[];
+  messageTime: number | null;
+}
+
+export interface PlannedLink {
+  source: number;
+  target: number;
+  relation: string;
+  level: number;
+}
+
+/** What the focus does while the segments are remembered, one step per segment. */
+export interface FocusPlan {
+  segmentIds: number[];
+  /** Focus right after each segment's entities were mentioned. */
+  focusAfter: FocusEntry[][];
+  newEntities: FocusEntry[];
+  initialFocus: FocusEntry[];
+  finalFocus: FocusEntry[];
+  /** Every node that was in focus at some point during the task. */
+  everFocused: FocusEntry[];
+  nextNodeId: number;
+}
+
+export interface RememberPlan {
+  clock: number;
+  nodes: PlannedNode[];
+  links: PlannedLink[];
+  /** Final focus nodes: every link incident to them is pinned. */
+  pin: number[];
+  /** Nodes in focus during the task but not at its end: their pinned links return to strength 1. */
+  unpin: number[];
+  focus: FocusEntry[];
+  nextNodeId: number;
+}
+
+export interface FocusPlanInput {
+  focus: readonly FocusEntry[];
+  focusLimit: number;
+  nextNodeId: number;
+  extractions: readonly Extraction[];
+  /** Entities that already have a node, by entityKey. */
+  existingEntities: ReadonlyMap<string, { nodeId: number; name: string }>;
+}
+
+/** The keys of every entity mentioned, in first-mention order (what the caller must look up). */
+export function mentionedEntityKeys(extractions: readonly Extraction[]): string[] {
+  const keys = new Set<string>();
+  for (const e of extractions) for (const name of e.entities) {
+    const key = entityKey(name);
+    if (key) keys.add(key);
+  }
+  return [...keys];
+}
+
+/**
+ * Allocates node ids (each segment, then its new entities, in order) and replays the focus LRU
+ * segment by segment, so each segment links to the focus as it stood when it was said.
+ */
+export function planFocus(input: FocusPlanInput): FocusPlan {
+  let nextNodeId = input.nextNodeId;
+  let focus: FocusEntry[] = [...input.focus];
+  const known = new Map(input.existingEntities);
+  const newEntities: FocusEntry[] = [];
+  const segmentIds: number[] = [];
+  const focusAfter: FocusEntry[][] = [];
+  const ever = new Map(focus.map((f) => [f.nodeId, f]));
+  for (const extraction of input.extractions) {
+    segmentIds.push(nextNodeId++);
+    const mentioned: FocusEntry[] = [];
+    for (const name of extraction.entities) {
+      const key = entityKey(name);
+      if (!key || mentioned.some((m) => m.key === key)) continue;
+      let entity = known.get(key);
+      if (!entity) {
+        entity = { nodeId: nextNodeId++, name };
+        known.set(key, entity);
+        newEntities.push({ nodeId: entity.nodeId, key, name });
+      }
+      mentioned.push({ nodeId: entity.nodeId, key, name: entity.name });
+    }
+    focus = touchFocus(focus, mentioned, input.focusLimit).focus;
+    for (const f of focus) ever.set(f.nodeId, f);
+    focusAfter.push(focus);
+  }
+  return {
+    segmentIds,
+    focusAfter,
+    newEntities,
+    initialFocus: [...input.focus],
+    finalFocus: focus,
+    everFocused: [...ever.values()],
+    nextNodeId,
+  };
+}
+
+/** The (segment, focus entity) pairs whose relation the model must name, in link order. */
+export function relationPairs(plan: FocusPlan): { segmentIndex: number; entity: FocusEntry }[] {
+  return plan.focusAfter.flatMap((focus, segmentIndex) => focus.map((entity) => ({ segmentIndex, entity })));
+}
+
+export interface RememberPlanInput {
+  taskId: string;
+  clock: number;
+  linkInitialStrength: number;
+  messages: readonly PlanMessage[];
+  segments: readonly SegmentDraft[];
+  extractions: readonly Extraction[];
+  focusPlan: FocusPlan;
+  /** One relation per relationPairs() entry, same order. */
+  relations: readonly RelationName[];
+}
+
+export function planRemember(input: RememberPlanInput): RememberPlan {
+  const { focusPlan, clock } = input;
+  const finalIds = new Set(focusPlan.finalFocus.map((f) => f.nodeId));
+  const focusLevel = (entityId: number) => (finalIds.has(entityId) ? PINNED_LEVEL : levelOf(1, clock));
+  const nodes: PlannedNode[] = [];
+  const links: PlannedLink[] = [];
+  const pairs = relationPairs(focusPlan);
+  if (pairs.length !== input.relations.length) throw new Error("one relation per (segment, focus) pair expected");
+
+  input.segments.forEach((segment, i) => {
+    const extraction = input.extractions[i];
+    const id = focusPlan.segmentIds[i];
+    if (!extraction || id === undefined) throw new Error(`segment ${i} has no extraction or id`);
+    nodes.push(segmentNode(id, segment, extraction, input));
+    const previous = focusPlan.segmentIds[i - 1];
+    if (previous !== undefined) {
+      const level = levelOf(input.linkInitialStrength, clock);
+      links.push({ source: previous, target: id, relation: RELATION.next, level });
+      links.push({ source: id, target: previous, relation: RELATION.previous, level });
+    }
+  });
+  pairs.forEach(({ segmentIndex, entity }, i) => {
+    const segmentId = focusPlan.segmentIds[segmentIndex];
+    const relation = input.relations[i];
+    if (segmentId === undefined || relation === undefined) return;
+    const level = focusLevel(entity.nodeId);
+    links.push({ source: segmentId, target: entity.nodeId, relation, level });
+    links.push({ source: entity.nodeId, target: segmentId, relation, level });
+  });
+  for (const entity of focusPlan.newEntities) nodes.push(entityNode(entity));
+
+  return {
+    clock,
+    nodes,
+    links,
+    pin: focusPlan.finalFocus.map((f) => f.nodeId),
+    unpin: focusPlan.everFocused.filter((f) => !finalIds.has(f.nodeId)).map((f) => f.nodeId),
+    focus: focusPlan.finalFocus,
+    nextNodeId: focusPlan.nextNodeId,
+  };
+}
+
+function segmentNode(id: number, segment: SegmentDraft, extraction: Extraction, input: RememberPlanInput): PlannedNode {
+  const sources = segment.messageIndexes.map((index) => ({ index, message: input.messages[index] }));
+  const roles = new Set(sources.map((s) => s.message?.role));
+  const speakers = new Set(sources.map((s) => s.message?.name ?? null));
+  const times = sources.map((s) => s.message?.timestamp).filter((t): t is number => t !== undefined);
+  const [role] = roles;
+  const [speaker] = speakers;
+  return {
+    id,
+    kind: "segment",
+    name: null,
+    content: segment.text,
+    originalLength: codePointLength(segment.text),
+    phrase: sliceCodePoints(extraction.phrase, 0, PHRASE_MAX_CODE_POINTS),
+    keywords: extraction.keywords,
+    role: roles.size === 1 && role ? role : null,
+    speaker: speakers.size === 1 && speaker ? speaker : null,
+    sourceMessageIds: sources.map((s) => s.message?.id ?? `${input.taskId}#${s.index}`),
+    messageTime: times.length > 0 ? Math.min(...times) : null,
+  };
+}
+
+function entityNode(entity: FocusEntry): PlannedNode {
+  return {
+    id: entity.nodeId,
+    kind: "entity",
+    name: entity.key,
+    content: entity.name,
+    originalLength: codePointLength(entity.name),
+    phrase: sliceCodePoints(entity.name, 0, PHRASE_MAX_CODE_POINTS),
+    keywords: [entity.name],
+    role: null,
+    speaker: null,
+    sourceMessageIds: [],
+    messageTime: null,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Link strength under decay (DESIGN §6 step 1, seed 001 §5.1): every compression cycle multiplies
+ * the strength of every link not incident to a focus node by `decay_rate`, and removes links below
+ * `link_break_threshold`.
+ *
+ * Instead of rewriting every link row each cycle, a link stores a log-level
+ *
+ *     level = ln(strength) + clock        (clock = the agent's decay clock when the strength was set)
+ *
+ * and the agent's clock advances by -ln(decay_rate) per cycle. Then at any later clock
+ *
+ *     strength = exp(level - clock) = strength₀ · Π decay_rateᵢ   over the cycles since,
+ *
+ * exactly the seed's formula, also when decay_rate changes between cycles. Decaying all links is
+ * one clock step; breaking weak links is one indexed `DELETE … WHERE level < clock + ln(threshold)`.
+ * Links incident to a focus node are pinned at PINNED_LEVEL: strength 1, untouched by decay and
+ * never broken; when the node leaves focus they are re-stamped at strength 1 (level = clock).
+ */
+
+/** Level of a pinned link (incident to a focus node): far above any reachable clock. */
+export const PINNED_LEVEL = 1e15;
+
+/** The level that stores `strength` at `clock`. */
+export function levelOf(strength: number, clock: number): number {
+  if (!(strength > 0 && strength <= 1)) throw new RangeError(`strength must be in (0, 1], got ${strength}`);
+  return Math.log(strength) + clock;
+}
+
+/** The strength of a link with `level` at `clock`, in (0, 1]. */
+export function strengthAt(level: number, clock: number): number {
+  if (level >= PINNED_LEVEL) return 1;
+  return Math.min(1, Math.exp(level - clock));
+}
+
+export function isPinned(level: number): boolean {
+  return level >= PINNED_LEVEL;
+}
+
+/** The clock after one more compression cycle at `decayRate` ∈ (0, 1]. */
+export function advanceClock(clock: number, decayRate: number): number {
+  if (!(decayRate > 0 && decayRate <= 1)) throw new RangeError(`decay_rate must be in (0, 1], got ${decayRate}`);
+  return clock - Math.log(decayRate);
+}
+
+/** Links whose level is below this at `clock` have strength < threshold: they break. */
+export function breakLevel(clock: number, threshold: number): number {
+  return clock + Math.log(threshold);
+}
+
+/** Cycles until a link of `strength` falls below `threshold` at a constant `decayRate` (< 1). */
+export function cyclesUntilBreak(strength: number, decayRate: number, threshold: number): number {
+  if (decayRate >= 1) return Number.POSITIVE_INFINITY;
+  let cycles = 0;
+  let clock = 0;
+  const level = levelOf(strength, clock);
+  while (level >= breakLevel(clock, threshold)) {
+    clock = advanceClock(clock, decayRate);
+    cycles += 1;
+  }
+  return cycles;
+}

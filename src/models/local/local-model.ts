@@ -1,0 +1,58 @@
+/**
+ * The built-in deterministic model (DESIGN §8): used by every local run, test and benchmark, where
+ * Workers AI and Vectorize cannot be reached. Pure functions of their input: no randomness, no
+ * clock, no network; Chinese and English alike.
+ */
+import type { RelationName } from "../../memory/relations";
+import type { Embedder, Extraction, ModelMessage, RelationRequest, SegmentDraft, SmallModel } from "../types";
+import { compressText } from "./local-compressor";
+import { EMBEDDING_DIMENSIONS, embedText } from "./local-embedder";
+import { extractOne } from "./local-extractor";
+import { localQueryKeywords, localRelations } from "./local-query";
+import { segmentMessages } from "./local-segmenter";
+
+export class LocalModel implements SmallModel {
+  readonly name = "local";
+
+  async segment(messages: ModelMessage[]): Promise<SegmentDraft[]> {
+    return segmentMessages(messages);
+  }
+
+  async extract(texts: string[]): Promise<Extraction[]> {
+    return texts.map(extractOne);
+  }
+
+  async nameRelations(requests: RelationRequest[]): Promise<RelationName[]> {
+    return localRelations(requests);
+  }
+
+  async compress(text: string, target: number): Promise<string> {
+    return compressText(text, target);
+  }
+
+  async queryKeywords(query: string): Promise<string[]> {
+    return localQueryKeywords(query);
+  }
+}
+
+export interface LocalEmbedderOptions {
+  /** Vector length; must match the (local) vector index. Default EMBEDDING_DIMENSIONS (256). */
+  dimensions?: number;
+}
+
+export class LocalEmbedder implements Embedder {
+  readonly name = "local-hash";
+  readonly dimensions: number;
+
+  constructor(options: LocalEmbedderOptions = {}) {
+    const dimensions = options.dimensions ?? EMBEDDING_DIMENSIONS;
+    if (!Number.isInteger(dimensions) || dimensions < 1) {
+      throw new RangeError(`dimensions must be a positive integer, got ${dimensions}`);
+    }
+    this.dimensions = dimensions;
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    return texts.map((t) => embedText(t, this.dimensions));
+  }
+}

@@ -1,0 +1,13 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../http/app-env";
+import { registerHealth } from "./health";
+import { registerReads } from "./reads";
+import { registerRecall } from "./recall";
+import { registerRemember } from "./remember";
+
+export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
+  registerHealth(app);
+  registerRemember(app);
+  registerRecall(app);
+  registerReads(app);
+}

@@ -1,0 +1,89 @@
+/** The read endpoints of one agent: task status, focus, node with its links, stats. */
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { AgentParamsSchema, AgentIdSchema, ErrorSchema, errorResponses, NodeIdSchema, TaskIdSchema } from "../api/common";
+import { FocusSchema, NodeViewSchema, StatsSchema, TaskStatusSchema, TaskWaitQuerySchema } from "../api/views";
+import type { AppEnv } from "../http/app-env";
+import { ApiError } from "../http/errors";
+import { agentOf } from "./agent-of";
+import { z } from "@hono/zod-openapi";
+
+const notFound = { description: "Not found", content: { "application/json": { schema: ErrorSchema } } };
+
+const taskRoute = createRoute({
+  method: "get",
+  path: "/v1/agents/{agentId}/tasks/{taskId}",
+  tags: ["tasks"],
+  summary: "Status of a queued task",
+  request: {
+    params: z.object({ agentId: AgentIdSchema, taskId: TaskIdSchema }),
+    query: TaskWaitQuerySchema,
+  },
+  responses: {
+    200: { description: "The task", content: { "application/json": { schema: TaskStatusSchema } } },
+    ...errorResponses,
+    404: notFound,
+  },
+});
+
+const focusRoute = createRoute({
+  method: "get",
+  path: "/v1/agents/{agentId}/focus",
+  tags: ["memory"],
+  summary: "The focus LRU, most recent first",
+  request: { params: AgentParamsSchema },
+  responses: {
+    200: { description: "The focus", content: { "application/json": { schema: FocusSchema } } },
+    ...errorResponses,
+  },
+});
+
+const nodeRoute = createRoute({
+  method: "get",
+  path: "/v1/agents/{agentId}/nodes/{nodeId}",
+  tags: ["memory"],
+  summary: "One node with its outgoing and incoming links",
+  request: { params: z.object({ agentId: AgentIdSchema, nodeId: NodeIdSchema }) },
+  responses: {
+    200: { description: "The node", content: { "application/json": { schema: NodeViewSchema } } },
+    ...errorResponses,
+    404: notFound,
+  },
+});
+
+const statsRoute = createRoute({
+  method: "get",
+  path: "/v1/agents/{agentId}/stats",
+  tags: ["memory"],
+  summary: "Counts of nodes, links, queue and characters",
+  request: { params: AgentParamsSchema },
+  responses: {
+    200: { description: "Statistics", content: { "application/json": { schema: StatsSchema } } },
+    ...errorResponses,
+  },
+});
+
+export function registerReads(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(taskRoute, async (c) => {
+    const { agentId, taskId } = c.req.valid("param");
+    const { wait_ms } = c.req.valid("query");
+    const { identity, stub } = agentOf(c, agentId);
+    const task = await stub.taskStatus(identity, taskId, wait_ms ?? 0);
+    if (!task) throw new ApiError(404, "not_found", `task ${taskId} not found`);
+    return c.json(task, 200);
+  });
+  app.openapi(focusRoute, async (c) => {
+    const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
+    return c.json(await stub.focusView(identity), 200);
+  });
+  app.openapi(nodeRoute, async (c) => {
+    const { agentId, nodeId } = c.req.valid("param");
+    const { identity, stub } = agentOf(c, agentId);
+    const node = await stub.node(identity, nodeId);
+    if (!node) throw new ApiError(404, "not_found", `node ${nodeId} not found`);
+    return c.json(node, 200);
+  });
+  app.openapi(statsRoute, async (c) => {
+    const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
+    return c.json(await stub.stats(identity), 200);
+  });
+}

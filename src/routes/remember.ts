@@ -1,0 +1,39 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { AgentParamsSchema, ErrorSchema, errorResponses } from "../api/common";
+import { RememberAcceptedSchema, RememberRequestSchema } from "../api/messages";
+import type { AppEnv } from "../http/app-env";
+import { ApiError } from "../http/errors";
+import { agentOf } from "./agent-of";
+
+const route = createRoute({
+  method: "post",
+  path: "/v1/agents/{agentId}/remember",
+  tags: ["memory"],
+  summary: "Remember chat messages",
+  description:
+    "Validates the messages, appends one task to the agent's durable queue and answers at once. The queue then segments the text, extracts phrases, keywords and entities, updates the focus and links the new memories into the network.",
+  request: {
+    params: AgentParamsSchema,
+    body: { required: true, content: { "application/json": { schema: RememberRequestSchema } } },
+  },
+  responses: {
+    202: { description: "Accepted and durably queued", content: { "application/json": { schema: RememberAcceptedSchema } } },
+    ...errorResponses,
+    413: { description: "Too many or too long messages", content: { "application/json": { schema: ErrorSchema } } },
+    429: { description: "The agent's queue is full", content: { "application/json": { schema: ErrorSchema } } },
+  },
+});
+
+export function registerRemember(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { agentId } = c.req.valid("param");
+    const { messages } = c.req.valid("json");
+    const { identity, stub } = agentOf(c, agentId);
+    const outcome = await stub.remember(identity, messages);
+    if (!outcome.ok) {
+      c.header("Retry-After", "5");
+      throw new ApiError(429, "queue_full", outcome.message);
+    }
+    return c.json({ task_id: outcome.taskId, status: "queued" as const, queued_ahead: outcome.queuedAhead }, 202);
+  });
+}

@@ -1,0 +1,19 @@
+/**
+ * The Cron Trigger: a low-frequency safety net (DESIGN §6). It reads the registry for agents whose
+ * work is overdue and wakes their objects; it never compresses anything itself, and an idle agent
+ * (due_at null) costs nothing.
+ */
+import { agentStub } from "./agent/naming";
+import { AgentRegistry } from "./storage/agent-registry";
+import { createDb } from "./storage/db";
+
+/** Agents woken per cron run; the rest are found by the next run. */
+export const WAKE_BATCH = 500;
+
+export async function runScheduled(env: Env, now: number): Promise<{ woken: number; failed: number }> {
+  const due = await new AgentRegistry(createDb(env.DB)).due(now, WAKE_BATCH);
+  const results = await Promise.allSettled(due.map((identity) => agentStub(env, identity).wake()));
+  const failed = results.filter((r) => r.status === "rejected").length;
+  if (failed > 0) console.error(`cron: ${failed} of ${due.length} agents could not be woken`);
+  return { woken: due.length - failed, failed };
+}

@@ -1,0 +1,143 @@
+/**
+ * Link rows of one agent. Strengths are stored as levels against the agent's decay clock (see
+ * src/memory/strength.ts); this repo converts them to strengths for its callers, given the clock.
+ */
+import { and, count, eq, sql } from "drizzle-orm";
+import type { Edge } from "../memory/bfs";
+import type { PlannedLink } from "../memory/remember-plan";
+import { PINNED_LEVEL, strengthAt } from "../memory/strength";
+import { statement, type Statement } from "./batch";
+import type { Db } from "./db";
+import { chunk, jsonList } from "./json-list";
+import { links } from "./schema";
+
+export interface LinkView extends Edge {
+  pinned: boolean;
+  createdAt: number;
+}
+
+interface LinkRowLite {
+  source: number;
+  target: number;
+  relation: string;
+  level: number;
+}
+
+export class LinkRepo {
+  constructor(
+    private readonly db: Db,
+    readonly agent: number,
+  ) {}
+
+  /** Idempotent bulk insert (a link is unique by source, target and relation). */
+  insertStatements(planned: readonly PlannedLink[], now: number): Statement[] {
+    return chunk(planned).map((rows) =>
+      statement(sql`
+        INSERT INTO links (agent, source, target, relation, level, created_at)
+        SELECT ${this.agent}, json_extract(value, '$.source'), json_extract(value, '$.target'),
+               json_extract(value, '$.relation'), json_extract(value, '$.level'), ${now}
+        FROM json_each(${JSON.stringify(rows)}) WHERE true
+        ON CONFLICT DO NOTHING`),
+    );
+  }
+
+  /** Pins every link incident to `nodeIds` (they entered focus): strength 1, exempt from decay. */
+  pinStatement(nodeIds: readonly number[]): Statement {
+    return statement(
+      this.db
+      .update(links)
+      .set({ level: PINNED_LEVEL })
+      .where(
+        and(
+          eq(links.agent, this.agent),
+          sql`${links.level} < ${PINNED_LEVEL}`,
+          sql`(${links.source} IN ${jsonList(nodeIds)} OR ${links.target} IN ${jsonList(nodeIds)})`,
+        ),
+      ),
+    );
+  }
+
+  /**
+   * Links incident to `nodeIds` (out of focus now) return to strength 1 at `clock` and decay from
+   * there, except those whose other end is still in focus (`stillFocused`).
+   */
+  unpinStatement(nodeIds: readonly number[], stillFocused: readonly number[], clock: number): Statement {
+    const left = jsonList(nodeIds);
+    const kept = jsonList(stillFocused);
+    return statement(
+      this.db
+      .update(links)
+      .set({ level: clock })
+      .where(
+        and(
+          eq(links.agent, this.agent),
+          sql`((${links.source} IN ${left} AND ${links.target} NOT IN ${kept}) OR (${links.target} IN ${left} AND ${links.source} NOT IN ${kept}))`,
+        ),
+      ),
+    );
+  }
+
+  /** Every link with an end in `frontier`, optionally only of the given relations (BFS layer). */
+  async incident(frontier: readonly number[], relations: readonly string[], clock: number): Promise<Edge[]> {
+    if (frontier.length === 0) return [];
+    const ids = jsonList(frontier);
+    const relationFilter = relations.length > 0 ? sql`AND relation IN ${jsonList(relations)}` : sql``;
+    const rows = await this.db.all<LinkRowLite>(sql`
+      SELECT source, target, relation, level FROM links WHERE agent = ${this.agent} AND source IN ${ids} ${relationFilter}
+      UNION ALL
+      SELECT source, target, relation, level FROM links WHERE agent = ${this.agent} AND target IN ${ids} ${relationFilter}`);
+    return rows.map((r) => ({ source: r.source, target: r.target, relation: r.relation, strength: strengthAt(r.level, clock) }));
+  }
+
+  /** Outgoing strengths per node (dangling links included): the inputs of importance. */
+  async outgoingStrengths(nodeIds: readonly number[], clock: number): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>();
+    for (const id of nodeIds) out.set(id, []);
+    for (const part of chunk(nodeIds, 2000)) {
+      const rows = await this.db
+        .select({ source: links.source, level: links.level })
+        .from(links)
+        .where(and(eq(links.agent, this.agent), sql`${links.source} IN ${jsonList(part)}`));
+      for (const r of rows) out.get(r.source)?.push(strengthAt(r.level, clock));
+    }
+    return out;
+  }
+
+  /** A node's outgoing and incoming links, with strengths and whether the far end still exists. */
+  async ofNode(nodeId: number, clock: number): Promise<{ outgoing: LinkView[]; incoming: LinkView[] }> {
+    const rows = await this.db
+      .select({ source: links.source, target: links.target, relation: links.relation, level: links.level, createdAt: links.createdAt })
+      .from(links)
+      .where(and(eq(links.agent, this.agent), sql`(${links.source} = ${nodeId} OR ${links.target} = ${nodeId})`));
+    const view = (r: (typeof rows)[number]): LinkView => ({
+      source: r.source,
+      target: r.target,
+      relation: r.relation,
+      strength: strengthAt(r.level, clock),
+      pinned: r.level >= PINNED_LEVEL,
+      createdAt: r.createdAt,
+    });
+    return {
+      outgoing: rows.filter((r) => r.source === nodeId).map(view),
+      incoming: rows.filter((r) => r.target === nodeId && r.source !== nodeId).map(view),
+    };
+  }
+
+  async count(): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(links).where(eq(links.agent, this.agent));
+    return row?.n ?? 0;
+  }
+
+  /** Links whose target node no longer exists: the traces of forgotten memories. */
+  async danglingCount(): Promise<number> {
+    const [row] = await this.db.all<{ n: number }>(sql`
+      SELECT count(*) AS n FROM links l
+      WHERE l.agent = ${this.agent}
+        AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.agent = l.agent AND n.id = l.target)`);
+    return row?.n ?? 0;
+  }
+
+  deleteAllStatement(): Statement {
+    return statement(this.db.delete(links).where(eq(links.agent, this.agent)));
+  }
+}

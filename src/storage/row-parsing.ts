@@ -1,0 +1,19 @@
+/** Parsing of JSON columns read back from D1 (a trust boundary like any other: no casts). */
+import { z } from "zod";
+
+const StringArray = z.array(z.string());
+
+export function parseStringArray(raw: string | null | undefined): string[] {
+  if (!raw) return [];
+  const result = StringArray.safeParse(parseJsonOrUndefined(raw));
+  return result.success ? result.data : [];
+}
+
+/** JSON.parse that answers undefined instead of throwing (the caller then validates with zod). */
+export function parseJsonOrUndefined(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,251 @@
+import { describe, expect, it } from "vitest";
+import { breadthFirst, type Edge } from "../src/memory/bfs";
+import { touchFocus, type FocusEntry } from "../src/memory/focus-lru";
+import { formatRecall } from "../src/memory/format";
+import { importanceOf, retainedShare } from "../src/memory/importance";
+import { KeywordMatcher } from "../src/memory/keyword-match";
+import { rankMemories } from "../src/memory/ranking";
+import { RELATION, resolveRelation } from "../src/memory/relations";
+import { planFocus, planRemember, relationPairs } from "../src/memory/remember-plan";
+import { advanceClock, breakLevel, cyclesUntilBreak, levelOf, PINNED_LEVEL, strengthAt } from "../src/memory/strength";
+
+describe("strength under decay", () => {
+  it("1.0 × 0.97^n first falls below 0.01 at n = 152", () => {
+    expect(0.97 ** 151).toBeGreaterThan(0.01);
+    expect(0.97 ** 152).toBeLessThan(0.01);
+    expect(cyclesUntilBreak(1, 0.97, 0.01)).toBe(152);
+  });
+
+  it("a stored level gives strength × decay^n after n clock steps", () => {
+    let clock = 0;
+    const level = levelOf(0.5, clock);
+    for (let n = 1; n <= 40; n++) {
+      clock = advanceClock(clock, 0.97);
+      expect(strengthAt(level, clock)).toBeCloseTo(0.5 * 0.97 ** n, 12);
+    }
+  });
+
+  it("follows a changed decay rate from the cycle it changes", () => {
+    let clock = 0;
+    const level = levelOf(1, clock);
+    for (let n = 0; n < 10; n++) clock = advanceClock(clock, 0.97);
+    for (let n = 0; n < 10; n++) clock = advanceClock(clock, 0.5);
+    expect(strengthAt(level, clock)).toBeCloseTo(0.97 ** 10 * 0.5 ** 10, 14);
+  });
+
+  it("a link breaks exactly when its strength is below the threshold", () => {
+    let clock = 0;
+    const level = levelOf(1, 0);
+    for (let n = 0; n < 151; n++) clock = advanceClock(clock, 0.97);
+    expect(level < breakLevel(clock, 0.01)).toBe(false);
+    clock = advanceClock(clock, 0.97);
+    expect(level < breakLevel(clock, 0.01)).toBe(true);
+  });
+
+  it("pinned links stay at 1 and never break; decay 1 changes nothing", () => {
+    expect(strengthAt(PINNED_LEVEL, 1e6)).toBe(1);
+    expect(PINNED_LEVEL < breakLevel(1e6, 0.01)).toBe(false);
+    expect(advanceClock(3, 1)).toBe(3);
+    expect(() => levelOf(0, 0)).toThrow(RangeError);
+    expect(() => advanceClock(0, 0)).toThrow(RangeError);
+  });
+});
+
+describe("importance", () => {
+  it("is the sum of outgoing strengths; the retained share is capped at 1", () => {
+    expect(importanceOf([0.5, 0.25, 1])).toBe(1.75);
+    expect(importanceOf([])).toBe(0);
+    expect(retainedShare(0.4)).toBe(0.4);
+    expect(retainedShare(3)).toBe(1);
+  });
+});
+
+const entry = (nodeId: number, name = `e${nodeId}`): FocusEntry => ({ nodeId, key: name.toLowerCase(), name });
+
+describe("focus LRU", () => {
+  it("puts the most salient mention first and evicts the least recently mentioned", () => {
+    let focus: FocusEntry[] = [];
+    for (const id of [1, 2, 3, 4, 5]) focus = touchFocus(focus, [entry(id)], 5).focus;
+    expect(focus.map((f) => f.nodeId)).toEqual([5, 4, 3, 2, 1]);
+    const change = touchFocus(focus, [entry(6)], 5);
+    expect(change.focus.map((f) => f.nodeId)).toEqual([6, 5, 4, 3, 2]);
+    expect(change.entered.map((f) => f.nodeId)).toEqual([6]);
+    expect(change.left.map((f) => f.nodeId)).toEqual([1]);
+  });
+
+  it("moves a re-mentioned entity to the front without duplicating it", () => {
+    const focus = [entry(3), entry(2), entry(1)];
+    const change = touchFocus(focus, [entry(1), entry(2)], 5);
+    expect(change.focus.map((f) => f.nodeId)).toEqual([1, 2, 3]);
+    expect(change.entered).toEqual([]);
+    expect(change.left).toEqual([]);
+  });
+});
+
+describe("remember plan", () => {
+  const extraction = (entities: string[]) => ({ phrase: "p", keywords: entities, entities });
+  const messages = [
+    { role: "user" as const, content: "a", id: "m1", name: "Ann", timestamp: 1000 },
+    { role: "assistant" as const, content: "b", id: "m2" },
+    { role: "user" as const, content: "c" },
+  ];
+  const segments = [
+    { text: "Alice met Bob.", messageIndexes: [0] },
+    { text: "They talked about JWT.", messageIndexes: [1] },
+    { text: "Alice liked it.", messageIndexes: [2] },
+  ];
+  const extractions = [extraction(["Alice", "Bob"]), extraction(["JWT"]), extraction(["alice"])];
+
+  it("allocates ids in order and replays the focus segment by segment", () => {
+    const plan = planFocus({ focus: [], focusLimit: 2, nextNodeId: 10, extractions, existingEntities: new Map() });
+    expect(plan.segmentIds).toEqual([10, 13, 15]);
+    expect(plan.newEntities.map((e) => [e.nodeId, e.key])).toEqual([
+      [11, "alice"],
+      [12, "bob"],
+      [14, "jwt"],
+    ]);
+    expect(plan.focusAfter.map((f) => f.map((e) => e.key))).toEqual([["alice", "bob"], ["jwt", "alice"], ["alice", "jwt"]]);
+    expect(plan.finalFocus.map((f) => f.key)).toEqual(["alice", "jwt"]);
+    expect(plan.nextNodeId).toBe(16);
+  });
+
+  it("links segments to the focus at 1 (pinned when still in focus) and neighbours at the initial strength", () => {
+    const focusPlan = planFocus({ focus: [], focusLimit: 2, nextNodeId: 10, extractions, existingEntities: new Map() });
+    const pairs = relationPairs(focusPlan);
+    const plan = planRemember({
+      taskId: "tsk_x",
+      clock: 2,
+      linkInitialStrength: 0.5,
+      messages,
+      segments,
+      extractions,
+      focusPlan,
+      relations: pairs.map(() => RELATION.about),
+    });
+    expect(plan.nodes).toHaveLength(6);
+    expect(plan.links).toHaveLength(2 * 2 + 2 * (2 + 2 + 2));
+    const link = (s: number, t: number) => plan.links.find((l) => l.source === s && l.target === t);
+    expect(link(10, 13)).toMatchObject({ relation: RELATION.next });
+    expect(strengthAt(link(10, 13)?.level ?? 0, 2)).toBeCloseTo(0.5, 12);
+    expect(link(13, 10)).toMatchObject({ relation: RELATION.previous });
+    expect(link(10, 11)?.level).toBe(PINNED_LEVEL);
+    expect(link(11, 10)?.level).toBe(PINNED_LEVEL);
+    // Bob fell out of focus during the task: his links are plain strength 1, not pinned.
+    expect(strengthAt(link(10, 12)?.level ?? 0, 2)).toBe(1);
+    expect(link(10, 12)?.level).toBeLessThan(PINNED_LEVEL);
+    expect(plan.pin).toEqual([11, 14]);
+    expect(plan.unpin).toEqual([12]);
+    const first = plan.nodes.find((n) => n.id === 10);
+    expect(first).toMatchObject({ kind: "segment", speaker: "Ann", role: "user", sourceMessageIds: ["m1"], messageTime: 1000, originalLength: 14 });
+    expect(plan.nodes.find((n) => n.id === 15)?.sourceMessageIds).toEqual(["tsk_x#2"]);
+    expect(plan.nodes.find((n) => n.id === 11)).toMatchObject({ kind: "entity", name: "alice", content: "Alice" });
+  });
+
+  it("reuses existing entity nodes and does not create them again", () => {
+    const focusPlan = planFocus({
+      focus: [],
+      focusLimit: 5,
+      nextNodeId: 50,
+      extractions: [extraction(["ALICE"])],
+      existingEntities: new Map([["alice", { nodeId: 7, name: "Alice" }]]),
+    });
+    expect(focusPlan.newEntities).toEqual([]);
+    expect(focusPlan.finalFocus).toEqual([{ nodeId: 7, key: "alice", name: "Alice" }]);
+  });
+});
+
+describe("breadth-first search", () => {
+  // 1 → 2 → 3 → 4, 2 → 9 (9 does not exist: dangling), 5 isolated.
+  const links: Edge[] = [
+    { source: 1, target: 2, relation: "关于", strength: 1 },
+    { source: 2, target: 3, relation: "下文", strength: 0.5 },
+    { source: 3, target: 4, relation: "下文", strength: 0.5 },
+    { source: 2, target: 9, relation: "下文", strength: 0.25 },
+  ];
+  const existing = new Set([1, 2, 3, 4, 5]);
+  const calls = { expand: 0, load: 0 };
+  const source = (relations: string[] = []) => ({
+    async expand(frontier: number[]) {
+      calls.expand += 1;
+      return links.filter(
+        (l) => (frontier.includes(l.source) || frontier.includes(l.target)) && (relations.length === 0 || relations.includes(l.relation)),
+      );
+    },
+    async load(ids: number[]) {
+      calls.load += 1;
+      return new Map(ids.filter((id) => existing.has(id)).map((id) => [id, { id }]));
+    },
+  });
+
+  it("reaches one more layer per depth, in both directions, with path strengths", async () => {
+    const d1 = await breadthFirst(new Map([[2, 1]]), 1, source());
+    expect([...d1.reached.keys()].sort()).toEqual([1, 2, 3]);
+    const d2 = await breadthFirst(new Map([[2, 1]]), 2, source());
+    expect([...d2.reached.keys()].sort()).toEqual([1, 2, 3, 4]);
+    expect(d2.reached.get(4)).toMatchObject({ depth: 2, pathStrength: 0.25 });
+    expect(d2.reached.get(1)).toMatchObject({ depth: 1, pathStrength: 1 });
+  });
+
+  it("reports dangling links as traces and does not follow them", async () => {
+    const result = await breadthFirst(new Map([[1, 1]]), 3, source());
+    expect(result.dangling).toEqual([{ source: 2, target: 9, relation: "下文", strength: 0.25 }]);
+    expect(result.reached.has(9)).toBe(false);
+  });
+
+  it("follows only the given relations", async () => {
+    const result = await breadthFirst(new Map([[1, 1]]), 3, source(["关于"]));
+    expect([...result.reached.keys()].sort()).toEqual([1, 2]);
+  });
+
+  it("costs one expand and one load per layer", async () => {
+    calls.expand = 0;
+    calls.load = 0;
+    await breadthFirst(new Map([[1, 1]]), 3, source());
+    expect(calls).toEqual({ expand: 3, load: 4 });
+  });
+});
+
+describe("keyword matching", () => {
+  const node = (content: string) => ({ content, phrase: "", keywords: [] });
+
+  it("matches English by stemmed terms and Chinese by substring", () => {
+    const m = new KeywordMatcher(["paintings", "登录模块", "JWT"]);
+    expect([...m.match(node("She showed me her painting of a sunset"))]).toEqual([0]);
+    expect([...m.match(node("昨天讨论了用户系统的登录模块设计，决定采用jwt方案。"))].sort()).toEqual([1, 2]);
+    expect(m.match(node("nothing relevant here")).size).toBe(0);
+  });
+
+  it("needs every term of a multi-word keyword", () => {
+    const m = new KeywordMatcher(["support group"]);
+    expect(m.match(node("I went to a support group yesterday")).size).toBe(1);
+    expect(m.match(node("Thanks for the support")).size).toBe(0);
+  });
+});
+
+describe("ranking and output", () => {
+  it("orders by keyword hits, then path strength, then importance, then newest", () => {
+    const item = (id: number, hits: number, pathStrength: number, importance: number) => ({ id, node: id, hits, pathStrength, importance, depth: 1 });
+    const ranked = rankMemories([item(1, 1, 1, 5), item(2, 2, 0.1, 0), item(3, 1, 1, 6), item(4, 1, 0.5, 9), item(5, 1, 1, 6)], 10);
+    expect(ranked.map((r) => r.id)).toEqual([2, 5, 3, 1, 4]);
+    expect(rankMemories([item(1, 1, 1, 1), item(2, 1, 1, 1)], 1)).toHaveLength(1);
+  });
+
+  it("renders plain text with separators and no internal detail, in both locales", () => {
+    const memories = [
+      { content: "昨天讨论了登录模块设计。", speaker: null },
+      { content: "I adopted a dog.", speaker: "Alice" },
+    ];
+    expect(formatRecall(memories, [{ sourcePhrase: "登录模块" }], "zh")).toBe(
+      "[记忆] 昨天讨论了登录模块设计。\n---\n[记忆] Alice: I adopted a dog.\n---\n[已遗忘] 关于「登录模块」的一段记忆已经遗忘",
+    );
+    expect(formatRecall([], [{ sourcePhrase: "dogs" }], "en")).toBe('[forgotten] A memory about "dogs" has been forgotten');
+    expect(formatRecall([], [], "zh")).toBe("");
+  });
+
+  it("accepts relation names in Chinese or as English aliases", () => {
+    expect(resolveRelation("next")).toBe("下文");
+    expect(resolveRelation("About")).toBe("关于");
+    expect(resolveRelation("下文")).toBe("下文");
+    expect(resolveRelation("同事")).toBe("同事");
+  });
+});

@@ -1,0 +1,108 @@
+/** Shared test helpers: API calls with the development key, fresh agent ids, queue waits. */
+import { env, runDurableObjectAlarm, SELF } from "cloudflare:test";
+import { expect } from "vitest";
+import { agentStub } from "../src/agent/naming";
+import { DEV_TENANT } from "../src/http/auth";
+
+export const DEV_KEY = "dev-key-local-only";
+const BASE = "http://memory.test";
+
+let counter = 0;
+/** A new agent id for each test (storage is shared by the tests of one file). */
+export function freshAgent(prefix = "agent"): string {
+  counter += 1;
+  return `${prefix}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export interface CallOptions {
+  method?: string;
+  body?: unknown;
+  rawBody?: string;
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+export async function call(path: string, options: CallOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== null) headers.Authorization = `Bearer ${options.key ?? DEV_KEY}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined && !headers["Content-Type"]) headers["Content-Type"] = "application/json";
+  return SELF.fetch(`${BASE}${path}`, { method: options.method ?? (body === undefined ? "GET" : "POST"), headers, body });
+}
+
+export async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
+  return (await res.json()) as T;
+}
+
+export interface Msg {
+  role: "user" | "assistant" | "system";
+  content: string;
+  name?: string;
+  id?: string;
+  timestamp?: number;
+}
+
+/** Remembers and waits for the task to finish; returns the finished task. */
+export async function rememberAndWait(agentId: string, messages: Msg[]): Promise<TaskView> {
+  const res = await call(`/v1/agents/${agentId}/remember`, { body: { messages } });
+  expect(res.status).toBe(202);
+  const { task_id } = await json<{ task_id: string }>(res);
+  return waitTask(agentId, task_id);
+}
+
+export interface TaskView {
+  task_id: string;
+  status: string;
+  result: Record<string, unknown> | null;
+  error: string | null;
+}
+
+export async function waitTask(agentId: string, taskId: string): Promise<TaskView> {
+  const res = await call(`/v1/agents/${agentId}/tasks/${taskId}?wait_ms=30000`);
+  expect(res.status).toBe(200);
+  const task = await json<TaskView>(res);
+  expect(task.status, JSON.stringify(task)).toBe("done");
+  return task;
+}
+
+export async function recallText(agentId: string, body: Record<string, unknown>): Promise<string> {
+  const res = await call(`/v1/agents/${agentId}/recall`, { body });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+export interface RecallItemView {
+  type: "memory" | "forgotten";
+  node_id?: number;
+  content?: string;
+  phrase: string;
+  source_message_ids?: string[];
+  depth?: number;
+  scores: Record<string, number>;
+}
+
+export async function recallJson(agentId: string, body: Record<string, unknown>) {
+  const res = await call(`/v1/agents/${agentId}/recall`, { body: { ...body, format: "json" } });
+  expect(res.status).toBe(200);
+  return json<{ items: RecallItemView[]; start_nodes: number; reached_nodes: number }>(res);
+}
+
+export function stubOf(agentId: string, tenantId = DEV_TENANT) {
+  return agentStub(env, { tenantId, agentId });
+}
+
+/** Runs the agent's alarms until none is scheduled (the queue and any compression are done). */
+export async function drainAlarms(agentId: string, max = 10_000): Promise<number> {
+  const stub = stubOf(agentId);
+  let runs = 0;
+  while (runs < max && (await runDurableObjectAlarm(stub))) runs += 1;
+  return runs;
+}
+
+/** The agent's registry id in D1 (undefined before its first write). */
+export async function agentUid(agentId: string, tenantId = DEV_TENANT): Promise<number | undefined> {
+  const row = await env.DB.prepare("SELECT id FROM agents WHERE tenant_id = ? AND agent_id = ?").bind(tenantId, agentId).first<{ id: number }>();
+  return row?.id;
+}

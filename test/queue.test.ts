@@ -1,0 +1,204 @@
+import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { MemoryAgent } from "../src/agent/memory-agent";
+import { runRemember } from "../src/agent/remember-task";
+import { MAX_QUEUED_TASKS } from "../src/config/limits";
+import { agentUid, call, drainAlarms, freshAgent, json, stubOf, waitTask, type Msg } from "./helpers";
+
+interface TaskStatus {
+  task_id: string;
+  sequence: number;
+  status: string;
+  started_at: number;
+  finished_at: number;
+  attempts: number;
+  error: string | null;
+  result: { segments: number; nodes_created: number } | null;
+}
+
+async function segmentIdsByTask(agentId: string): Promise<Map<string, number[]>> {
+  const uid = await agentUid(agentId);
+  const { results } = await env.DB.prepare(
+    "SELECT id, source_task_id FROM nodes WHERE agent = ? AND kind = 'segment' ORDER BY id",
+  )
+    .bind(uid)
+    .all<{ id: number; source_task_id: string }>();
+  const out = new Map<string, number[]>();
+  for (const r of results) out.set(r.source_task_id, [...(out.get(r.source_task_id) ?? []), r.id]);
+  return out;
+}
+
+const message = (i: number): Msg[] => [{ role: "user", content: `Note number ${i}: the Orion launch checklist item ${i} is done.` }];
+
+/** Private members of the Durable Object, for tests that must reach inside. */
+function internals(instance: MemoryAgent) {
+  const { state, runner } = instance as unknown as {
+    state: import("../src/agent/agent-state").AgentState;
+    runner: import("../src/agent/queue-runner").QueueRunner;
+  };
+  return { state, runner };
+}
+
+describe("the durable FIFO queue", () => {
+  it("applies 50 concurrent remembers one at a time, in arrival order", async () => {
+    const agent = freshAgent("fifo");
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => call(`/v1/agents/${agent}/remember`, { body: { messages: message(i) } })),
+    );
+    expect(responses.every((r) => r.status === 202)).toBe(true);
+    const ids = await Promise.all(responses.map(async (r) => (await json<{ task_id: string }>(r)).task_id));
+    const tasks: TaskStatus[] = [];
+    for (const id of ids) {
+      await waitTask(agent, id);
+      tasks.push(await json<TaskStatus>(await call(`/v1/agents/${agent}/tasks/${id}`)));
+    }
+    tasks.sort((a, b) => a.sequence - b.sequence);
+    expect(new Set(tasks.map((t) => t.sequence)).size).toBe(50);
+    // Never two at once: each task finished before the next one in arrival order started.
+    for (let i = 1; i < tasks.length; i++) {
+      expect(tasks[i - 1]!.finished_at).toBeLessThanOrEqual(tasks[i]!.started_at);
+    }
+    // Applied in arrival order: node ids (allocated when a task is applied) grow with the sequence.
+    const byTask = await segmentIdsByTask(agent);
+    const firstIds = tasks.map((t) => byTask.get(t.task_id)?.[0] ?? -1);
+    expect(firstIds.every((id) => id > 0)).toBe(true);
+    expect([...firstIds].sort((a, b) => a - b)).toEqual(firstIds);
+  });
+
+  it("completes every queued task once after the object is evicted", async () => {
+    const agent = freshAgent("evict");
+    const identity = { tenantId: "dev", agentId: agent };
+    const stub = stubOf(agent);
+    // Queue 20 tasks the way remember does, but without starting the drain: all are still queued
+    // when the object is evicted; only the durable alarm remains to bring them back.
+    const ids = await runInDurableObject(stub, async (instance, ctx) => {
+      const { state } = internals(instance);
+      state.bind(identity, true);
+      const queued = Array.from({ length: 20 }, (_, i) =>
+        state.queue.enqueue({ id: `tsk_evicted${String(i).padStart(9, "0")}`, kind: "remember", payload: { messages: message(i) }, now: Date.now() }).id,
+      );
+      await ctx.storage.setAlarm(Date.now());
+      expect(state.queue.counts().queued).toBe(20);
+      return queued;
+    });
+    await abortAllDurableObjects();
+    await drainAlarms(agent);
+    const byTask = await segmentIdsByTask(agent);
+    let total = 0;
+    for (const id of ids) {
+      const task = await json<TaskStatus>(await call(`/v1/agents/${agent}/tasks/${id}`));
+      expect(task.status).toBe("done");
+      expect(byTask.get(id)?.length).toBe(task.result?.segments);
+      total += task.result?.segments ?? 0;
+    }
+    const uid = await agentUid(agent);
+    const row = await env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ? AND kind = 'segment'").bind(uid).first<{ n: number }>();
+    expect(row?.n).toBe(total);
+  });
+
+  it("a remember interrupted after its D1 write is resumed from its checkpoint and writes nothing twice", async () => {
+    const agent = freshAgent("rerun");
+    const identity = { tenantId: "dev", agentId: agent };
+    const stub = stubOf(agent);
+    const counts = async () => {
+      const uid = await agentUid(agent);
+      const n = await env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ?").bind(uid).first<{ n: number }>();
+      const l = await env.DB.prepare("SELECT count(*) AS n FROM links WHERE agent = ?").bind(uid).first<{ n: number }>();
+      return { nodes: n?.n ?? 0, links: l?.n ?? 0 };
+    };
+    const messages: Msg[] = [
+      { role: "user", content: "Orion moved to the Vega team. Alice leads Vega now." },
+      { role: "assistant", content: "Noted: Alice leads Vega, and Orion is part of it." },
+    ];
+    // Run the task by hand up to its D1 write, then "crash" before it is marked done.
+    const firstRun = await runInDurableObject(stub, async (instance) => {
+      const { state } = internals(instance);
+      state.bind(identity, true);
+      const task = state.queue.enqueue({ id: "tsk_interrupted00000", kind: "remember", payload: { messages }, now: Date.now() });
+      state.queue.markRunning(task.id, Date.now());
+      return runRemember(state, task);
+    });
+    const written = await counts();
+    expect(written.nodes).toBe(firstRun.plan.nodes.length);
+    expect(written.links).toBe(firstRun.plan.links.length);
+
+    await abortAllDurableObjects();
+    await drainAlarms(agent);
+    const task = await json<TaskStatus>(await call(`/v1/agents/${agent}/tasks/tsk_interrupted00000`));
+    expect(task.status).toBe("done");
+    expect(task.attempts).toBe(2);
+    expect(task.result?.nodes_created).toBe(firstRun.plan.nodes.length);
+    expect(await counts()).toEqual(written);
+    const focus = await json<{ focus: { node_id: number }[] }>(await call(`/v1/agents/${agent}/focus`));
+    expect(focus.focus.map((f) => f.node_id)).toEqual(firstRun.plan.focus.map((f) => f.nodeId));
+  });
+
+  it("marks a task that keeps failing as failed and moves on", async () => {
+    const agent = freshAgent("failing");
+    const identity = { tenantId: "dev", agentId: agent };
+    const stub = stubOf(agent);
+    // A corrupt payload cannot succeed: it fails at once, with its error.
+    await runInDurableObject(stub, async (instance) => {
+      const { state } = internals(instance);
+      state.bind(identity, true);
+      state.queue.enqueue({ id: "tsk_corrupt000000000", kind: "remember", payload: { messages: "nope" }, now: Date.now() });
+    });
+    const next = await stub.remember(identity, message(3));
+    if (!next.ok) throw new Error("refused");
+    await drainAlarms(agent);
+    const bad = await json<TaskStatus>(await call(`/v1/agents/${agent}/tasks/tsk_corrupt000000000`));
+    expect(bad.status).toBe("failed");
+    expect(bad.error).toContain("corrupt remember payload");
+    expect(bad.attempts).toBe(1);
+    expect((await json<TaskStatus>(await call(`/v1/agents/${agent}/tasks/${next.taskId}`))).status).toBe("done");
+  });
+
+  it("retries a transient failure in place, then fails after the last attempt without blocking", async () => {
+    const agent = freshAgent("transient");
+    const identity = { tenantId: "dev", agentId: agent };
+    const stub = stubOf(agent);
+    let failures = 0;
+    await runInDurableObject(stub, async (instance) => {
+      const { state, runner } = internals(instance);
+      runner.retryDelay = () => 0;
+      const segment = state.model.segment.bind(state.model);
+      state.model.segment = async (messages) => {
+        if (messages[0]?.content.startsWith("FAIL")) {
+          failures += 1;
+          throw new Error("model unavailable");
+        }
+        return segment(messages);
+      };
+    });
+    const bad = await stub.remember(identity, [{ role: "user", content: "FAIL this one always" }]);
+    const good = await stub.remember(identity, message(4));
+    if (!bad.ok || !good.ok) throw new Error("refused");
+    await drainAlarms(agent);
+    const badTask = await json<TaskStatus>(await call(`/v1/agents/${agent}/tasks/${bad.taskId}`));
+    expect(badTask).toMatchObject({ status: "failed", attempts: 3, error: "model unavailable" });
+    expect(failures).toBe(3);
+    expect((await json<TaskStatus>(await call(`/v1/agents/${agent}/tasks/${good.taskId}`))).status).toBe("done");
+  });
+
+  it("answers 429 when the agent's queue is full, and accepts again once it drains", async () => {
+    const agent = freshAgent("full");
+    const stub = stubOf(agent);
+    await runInDurableObject(stub, async (instance) => {
+      const { state } = internals(instance);
+      state.bind({ tenantId: "dev", agentId: agent }, true);
+      for (let i = 0; i < MAX_QUEUED_TASKS; i++) {
+        const task = state.queue.enqueue({ id: `tsk_fill${String(i).padStart(12, "0")}`, kind: "remember", payload: { messages: message(i) }, now: Date.now() });
+        // Held back so the queue stays full during the request below.
+        state.queue.retryLater(task.id, "held", Date.now() + 3_600_000);
+      }
+    });
+    const res = await call(`/v1/agents/${agent}/remember`, { body: { messages: message(0) } });
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect((await json<{ error: { code: string } }>(res)).error.code).toBe("queue_full");
+    await runInDurableObject(stub, (instance) => {
+      internals(instance).state.storage.sql.exec("DELETE FROM tasks");
+    });
+    expect((await call(`/v1/agents/${agent}/remember`, { body: { messages: message(0) } })).status).toBe(202);
+  });
+});
