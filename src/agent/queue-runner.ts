@@ -21,6 +21,9 @@ interface Waiter {
   reject: (reason: unknown) => void;
 }
 
+/** How far ahead the backstop alarm is set while the queue drains in-process. */
+export const ALARM_BACKSTOP_MS = 5_000;
+
 /** Backoff before retry n (1-based) of a failing task. */
 export function retryDelayMs(attempt: number): number {
   return Math.min(30_000, 500 * 2 ** (attempt - 1));
@@ -39,10 +42,15 @@ export class QueueRunner {
     private readonly ctx: DurableObjectState,
   ) {}
 
-  /** After an enqueue: arm the alarm (durability) and start draining now (latency). */
+  /**
+   * After an enqueue: make sure an alarm exists (durability) and start draining now (latency).
+   * The alarm is only a backstop while this instance drains, so it is set a little in the future:
+   * an alarm due now would fire at once and compete with the requests it is meant to protect.
+   * If the object is evicted, the alarm brings it back; a wake re-arms it for now.
+   */
   async wake(): Promise<void> {
-    await this.armAlarm();
-    this.kick();
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + ALARM_BACKSTOP_MS);
+    setTimeout(() => this.kick(), 0);
   }
 
   async runFromAlarm(): Promise<void> {

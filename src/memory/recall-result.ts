@@ -1,12 +1,15 @@
 /**
  * From a BFS result to what recall returns (DESIGN §5): the segments that match the keywords,
- * ranked, and a few traces of forgotten memories met on the way. Entity nodes are hubs: an entity
- * whose name matches a keyword lends that hit to the segments it links to, but is never returned.
+ * ranked, and a few traces of forgotten memories met on the way. Entity nodes are hubs: the search
+ * passes through them and an entity whose name matches a keyword lends that hit to the segments
+ * that are about it (linked by 关于), but an entity is never returned itself. Segments that were
+ * merely remembered while the entity was in focus (相关) get no hit from it: their own words decide.
  */
 import type { BfsResult } from "./bfs";
 import type { KeywordMatcher } from "./keyword-match";
 import type { MemoryNode } from "./node";
 import { rankMemories, type RankedMemory } from "./ranking";
+import { RELATION } from "./relations";
 
 export interface ForgottenTrace {
   /** The node that still links to what was forgotten. */
@@ -28,13 +31,14 @@ export interface SelectOptions {
   importance: ReadonlyMap<number, number>;
 }
 
-/** Keyword hits per reached node, entity hits lent to adjacent segments. */
+/** Keyword hits per reached node, entity hits lent to the segments about them. */
 export function keywordHits(bfs: BfsResult<MemoryNode>, matcher: KeywordMatcher): Map<number, Set<number>> {
   const own = new Map<number, Set<number>>();
   for (const [id, r] of bfs.reached) own.set(id, matcher.match(r.node));
   const hits = new Map<number, Set<number>>();
   for (const id of bfs.reached.keys()) hits.set(id, new Set(own.get(id)));
   for (const edge of bfs.edges) {
+    if (edge.relation !== RELATION.about) continue;
     for (const [entityId, segmentId] of [
       [edge.source, edge.target],
       [edge.target, edge.source],

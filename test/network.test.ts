@@ -1,0 +1,138 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { RELATION } from "../src/memory/relations";
+import { PINNED_LEVEL, strengthAt } from "../src/memory/strength";
+import { LocalModel } from "../src/models/local/local-model";
+import { agentUid, call, freshAgent, json, rememberAndWait, type Msg } from "./helpers";
+
+interface NodeRow {
+  id: number;
+  kind: string;
+  name: string | null;
+  content: string;
+}
+interface LinkRow {
+  source: number;
+  target: number;
+  relation: string;
+  level: number;
+}
+
+async function network(agentId: string) {
+  const uid = await agentUid(agentId);
+  const nodes = (await env.DB.prepare("SELECT id, kind, name, content FROM nodes WHERE agent = ? ORDER BY id").bind(uid).all<NodeRow>()).results;
+  const links = (await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ?").bind(uid).all<LinkRow>()).results;
+  const byContent = (content: string) => nodes.find((n) => n.content === content)?.id ?? -1;
+  const link = (source: number, target: number) => links.find((l) => l.source === source && l.target === target);
+  return { nodes, links, byContent, link };
+}
+
+async function focusNames(agentId: string): Promise<string[]> {
+  const focus = await json<{ focus: { name: string }[] }>(await call(`/v1/agents/${agentId}/focus`));
+  return focus.focus.map((f) => f.name);
+}
+
+const english: Msg[] = [
+  "Alice works on the Phoenix project.",
+  "Bob joined the Phoenix project in March.",
+  "Carol reviews the budget with Dave.",
+  "Erin and Frank planned the Tokyo trip.",
+  "Grace fixed the login bug.",
+].map((content, i) => ({ role: "user", content, id: `e${i}` }));
+
+const chinese: Msg[] = [
+  "昨天讨论了用户系统的登录模块设计，决定采用JWT方案。",
+  "前端组提到需要支持第三方登录，这个需求优先级待定。",
+  "架构评审时强调了安全性，建议使用短时效token。",
+].map((content, i) => ({ role: "user", content, id: `z${i}` }));
+
+describe("the network after a known conversation", () => {
+  it("relies on these extractions (the local model is deterministic)", async () => {
+    const model = new LocalModel();
+    const segments = await model.segment(english.map((m, index) => ({ index, role: m.role, content: m.content })));
+    expect(segments.map((s) => s.text)).toEqual(english.map((m) => m.content));
+    expect((await model.extract(segments.map((s) => s.text))).map((e) => e.entities)).toEqual([
+      ["Phoenix", "Alice"],
+      ["Phoenix", "March"],
+      ["Dave", "Carol"],
+      ["Frank", "Tokyo"],
+      ["Grace", "login"],
+    ]);
+    const zh = await model.extract(chinese.map((m) => m.content));
+    expect(zh.map((e) => e.entities)).toEqual([
+      ["JWT", "用户系统"],
+      ["前端组", "第三方"],
+      ["架构评审", "token"],
+    ]);
+  });
+
+  it("has exactly the nodes, links, strengths and relations DESIGN §4 prescribes", async () => {
+    const agent = freshAgent("net");
+    const task = await rememberAndWait(agent, english);
+    const { nodes, links, byContent, link } = await network(agent);
+    // 5 segments + 9 distinct entities (Phoenix is mentioned twice, one node).
+    expect(nodes.filter((n) => n.kind === "segment")).toHaveLength(5);
+    expect(nodes.filter((n) => n.kind === "entity").map((n) => n.content).sort()).toEqual(
+      ["Alice", "Carol", "Dave", "Frank", "Grace", "March", "Phoenix", "Tokyo", "login"].sort(),
+    );
+    // Focus sizes after each segment: 2, 3, 5, 5, 5 → 2 × 20 focus links; 4 neighbour pairs × 2.
+    expect(links).toHaveLength(40 + 8);
+    expect(task.result).toMatchObject({ segments: 5, nodes_created: 14, entities_created: 9, links_created: 48 });
+
+    const [s0, s1, s2, s3, s4] = english.map((m) => byContent(m.content)) as [number, number, number, number, number];
+    const entity = (name: string) => byContent(name);
+    // Consecutive segments: A → B 下文, B → A 上文, at link_initial_strength 0.5.
+    for (const [a, b] of [[s0, s1], [s1, s2], [s2, s3], [s3, s4]] as const) {
+      expect(link(a, b)?.relation).toBe(RELATION.next);
+      expect(link(b, a)?.relation).toBe(RELATION.previous);
+      expect(strengthAt(link(a, b)?.level ?? -99, 0)).toBeCloseTo(0.5, 12);
+      expect(strengthAt(link(b, a)?.level ?? -99, 0)).toBeCloseTo(0.5, 12);
+    }
+    // Segment ↔ focus at strength 1, both ways; named 关于 when mentioned, 相关 otherwise.
+    expect(link(s0, entity("Alice"))?.relation).toBe(RELATION.about);
+    expect(link(entity("Alice"), s0)?.relation).toBe(RELATION.about);
+    expect(link(s2, entity("Phoenix"))?.relation).toBe(RELATION.context);
+    expect(link(s4, entity("Dave"))?.relation).toBe(RELATION.context);
+    // Pinned (exempt from decay) while the entity is in focus; plain strength 1 once it left.
+    expect(link(s4, entity("Grace"))?.level).toBe(PINNED_LEVEL);
+    expect(link(s2, entity("Dave"))?.level).toBe(PINNED_LEVEL);
+    expect(link(s0, entity("Alice"))?.level).toBeLessThan(PINNED_LEVEL);
+    expect(strengthAt(link(s0, entity("Alice"))?.level ?? -99, 0)).toBe(1);
+    // No link between a segment and an entity that was not in focus when it was remembered.
+    expect(link(s0, entity("Grace"))).toBeUndefined();
+    expect(link(s4, entity("Alice"))).toBeUndefined();
+    // Focus entities get no links among themselves.
+    const entityIds = new Set(nodes.filter((n) => n.kind === "entity").map((n) => n.id));
+    expect(links.filter((l) => entityIds.has(l.source) && entityIds.has(l.target))).toEqual([]);
+
+    expect(await focusNames(agent)).toEqual(["Grace", "login", "Frank", "Tokyo", "Dave"]);
+  });
+
+  it("evicts the oldest entity when a sixth enters the focus (Chinese)", async () => {
+    const agent = freshAgent("lru");
+    await rememberAndWait(agent, chinese);
+    expect(await focusNames(agent)).toEqual(["架构评审", "token", "前端组", "第三方", "JWT"]);
+    const { links, byContent, link } = await network(agent);
+    const oldest = byContent("用户系统");
+    expect(oldest).toBeGreaterThan(0);
+    // Its links keep their strength (1) but are no longer pinned.
+    const incident = links.filter((l) => l.source === oldest || l.target === oldest);
+    expect(incident.length).toBeGreaterThan(0);
+    expect(incident.every((l) => l.level < PINNED_LEVEL && strengthAt(l.level, 0) === 1)).toBe(true);
+    expect(link(byContent(chinese[2]!.content), byContent("JWT"))?.level).toBe(PINNED_LEVEL);
+  });
+
+  it("reuses an entity across remembers and pins its old links again when it re-enters focus", async () => {
+    const agent = freshAgent("reuse");
+    await rememberAndWait(agent, english);
+    await rememberAndWait(agent, [{ role: "user", content: "alice presented the Phoenix roadmap today." }]);
+    const { nodes, links, byContent } = await network(agent);
+    expect(nodes.filter((n) => n.content === "Alice" || n.name === "alice")).toHaveLength(1);
+    const alice = byContent("Alice");
+    const fromFirst = links.filter((l) => (l.source === alice || l.target === alice) && l.level === PINNED_LEVEL);
+    // Alice's links from the first remember (she was in focus for segments 0, 1 and 2: 2 links
+    // each) are pinned again, plus the 2 with the new segment.
+    expect(fromFirst).toHaveLength(8);
+    expect((await focusNames(agent)).slice(0, 2).sort()).toEqual(["Alice", "Phoenix"]);
+  });
+});

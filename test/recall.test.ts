@@ -1,0 +1,118 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { agentUid, call, freshAgent, json, recallJson, recallText, rememberAndWait, type Msg } from "./helpers";
+
+// The same conversation as test/network.test.ts: final focus Grace, login, Frank, Tokyo, Dave.
+// Depth 1 from the focus reaches segments 2–4; segment 1 ("Bob …") is two layers out (via Dave →
+// segment 2 → 上文), segment 0 three.
+const english: Msg[] = [
+  "Alice works on the Phoenix project.",
+  "Bob joined the Phoenix project in March.",
+  "Carol reviews the budget with Dave.",
+  "Erin and Frank planned the Tokyo trip.",
+  "Grace fixed the login bug.",
+].map((content, i) => ({ role: "user", content, id: `e${i}`, name: "Sam" }));
+
+const chinese: Msg[] = [
+  "昨天讨论了用户系统的登录模块设计，决定采用JWT方案。",
+  "前端组提到需要支持第三方登录，这个需求优先级待定。",
+  "架构评审时强调了安全性，建议使用短时效token。",
+].map((content, i) => ({ role: "user", content, id: `z${i}` }));
+
+async function englishAgent(): Promise<string> {
+  const agent = freshAgent("recall-en");
+  await rememberAndWait(agent, english);
+  return agent;
+}
+
+describe("recall", () => {
+  it("reaches one more layer with depth 2 than with depth 1", async () => {
+    const agent = await englishAgent();
+    expect(await recallText(agent, { keywords: ["Bob"], depth: 1 })).toBe("");
+    expect(await recallText(agent, { keywords: ["Bob"], depth: 2 })).toBe("[记忆] Sam: Bob joined the Phoenix project in March.");
+    const d1 = await recallJson(agent, { keywords: [], depth: 1, limit: 100 });
+    const d2 = await recallJson(agent, { keywords: [], depth: 2, limit: 100 });
+    expect(d1.items.map((i) => i.source_message_ids?.[0]).sort()).toEqual(["e2", "e3", "e4"]);
+    expect(d2.items.map((i) => i.source_message_ids?.[0]).sort()).toEqual(["e1", "e2", "e3", "e4"]);
+    expect(d2.start_nodes).toBe(5);
+  });
+
+  it("uses the agent's default_search_depth (2) when no depth is given", async () => {
+    const agent = await englishAgent();
+    expect(await recallText(agent, { keywords: ["Bob"] })).toContain("Bob joined");
+  });
+
+  it("follows only the given relations, by Chinese name or English alias", async () => {
+    const agent = await englishAgent();
+    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, relations: ["关于"] })).toBe("");
+    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, relations: ["about", "previous"] })).toContain("Bob joined");
+    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, relations: ["关于", "上文"] })).toContain("Bob joined");
+    expect(await recallText(agent, { keywords: ["budget"], depth: 3, relations: ["下文"] })).toBe("");
+  });
+
+  it("matches English keywords by stem and ranks own hits before weaker paths", async () => {
+    const agent = await englishAgent();
+    const result = await recallJson(agent, { keywords: ["budgets", "trips"], depth: 2 });
+    // Equal hits, path strength and importance (6): the newer segment comes first.
+    expect(result.items.map((i) => i.content)).toEqual(["Erin and Frank planned the Tokyo trip.", "Carol reviews the budget with Dave."]);
+    const [first] = result.items;
+    expect(first?.scores).toMatchObject({ hits: 1, path_strength: 1 });
+    const both = await recallJson(agent, { keywords: ["budget", "Dave", "trip"], depth: 2 });
+    expect(both.items[0]?.content).toBe("Carol reviews the budget with Dave.");
+    expect(both.items[0]?.scores.hits).toBe(2);
+  });
+
+  it("matches Chinese keywords and returns plain text with separators", async () => {
+    const agent = freshAgent("recall-zh");
+    await rememberAndWait(agent, chinese);
+    expect(await recallText(agent, { keywords: ["登录模块"] })).toBe("[记忆] 昨天讨论了用户系统的登录模块设计，决定采用JWT方案。");
+    const text = await recallText(agent, { keywords: ["登录"] });
+    expect(text.split("\n---\n")).toHaveLength(2);
+    expect(text).toContain("[记忆] 前端组提到需要支持第三方登录，这个需求优先级待定。");
+    expect(text).not.toMatch(/node|score|depth|\d+\.\d+/);
+  });
+
+  it("returns JSON items with ids, provenance and scores", async () => {
+    const agent = await englishAgent();
+    const result = await recallJson(agent, { keywords: ["login"] });
+    expect(result.items).toHaveLength(1);
+    const [item] = result.items;
+    expect(item).toMatchObject({
+      type: "memory",
+      content: "Grace fixed the login bug.",
+      speaker: "Sam",
+      role: "user",
+      source_message_ids: ["e4"],
+      depth: 1,
+    });
+    expect(item?.node_id).toBeGreaterThan(0);
+    expect(item?.scores.importance).toBeGreaterThan(0);
+    const node = await json<{ content: string }>(await call(`/v1/agents/${agent}/nodes/${item?.node_id}`));
+    expect(node.content).toBe("Grace fixed the login bug.");
+  });
+
+  it("extracts keywords from a free-text query", async () => {
+    const agent = await englishAgent();
+    expect(await recallText(agent, { query: "Who reviews the budget?" })).toBe("[记忆] Sam: Carol reviews the budget with Dave.");
+  });
+
+  it("changes neither the focus nor any strength", async () => {
+    const agent = await englishAgent();
+    const uid = await agentUid(agent);
+    const snapshot = async () => ({
+      focus: await json(await call(`/v1/agents/${agent}/focus`)),
+      links: (await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY id").bind(uid).all()).results,
+    });
+    const before = await snapshot();
+    await recallText(agent, { keywords: ["Alice", "Phoenix", "Bob"], depth: 4 });
+    await recallJson(agent, { query: "Tell me about Alice and the Phoenix project" });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("sees a remember accepted just before it, without waiting for the task", async () => {
+    const agent = freshAgent("recall-fifo");
+    const res = await call(`/v1/agents/${agent}/remember`, { body: { messages: [{ role: "user", content: "Quentin bought a red kayak for the lake trip." }] } });
+    expect(res.status).toBe(202);
+    expect(await recallText(agent, { keywords: ["kayak"] })).toBe("[记忆] Quentin bought a red kayak for the lake trip.");
+  });
+});
