@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { breadthFirst, type Edge } from "../src/memory/bfs";
+import { pickEvictions, sampleIds, seededRandom } from "../src/memory/capacity";
+import { planScan } from "../src/memory/compression-plan";
 import { touchFocus, type FocusEntry } from "../src/memory/focus-lru";
 import { formatRecall } from "../src/memory/format";
 import { importanceOf, retainedShare } from "../src/memory/importance";
@@ -61,6 +63,54 @@ describe("importance", () => {
 });
 
 const entry = (nodeId: number, name = `e${nodeId}`): FocusEntry => ({ nodeId, key: name.toLowerCase(), name });
+
+describe("compression planning (one scan of one node)", () => {
+  const scan = (importance: number, originalLength = 40, currentLength = originalLength) =>
+    planScan({ importance, originalLength, currentLength, deleteThreshold: 5 });
+
+  it("compresses a node with one outgoing link of 0.5 to half its original length on its first scan", () => {
+    expect(scan(0.5, 40)).toEqual({ action: "compress", target: 20 });
+    expect(scan(0.5, 41)).toEqual({ action: "compress", target: 20 });
+  });
+
+  it("leaves importance ≥ 1 untouched, however short the content", () => {
+    expect(scan(1)).toEqual({ action: "protect" });
+    expect(scan(3.2, 2)).toEqual({ action: "protect" });
+  });
+
+  it("deletes when the target falls below delete_threshold", () => {
+    expect(scan(0.12, 40)).toEqual({ action: "delete", target: 4 });
+    expect(scan(0.125, 40)).toEqual({ action: "compress", target: 5 });
+    expect(scan(0, 40)).toEqual({ action: "delete", target: 0 });
+  });
+
+  it("keeps content that is already within its target", () => {
+    expect(scan(0.5, 40, 18)).toEqual({ action: "keep", target: 20 });
+    expect(scan(0.5, 40, 20)).toEqual({ action: "keep", target: 20 });
+  });
+});
+
+describe("capacity sampling", () => {
+  it("samples distinct ids in range, all of them when the range is small, reproducibly", () => {
+    expect(sampleIds(5, 9, 100, seededRandom(1))).toEqual([5, 6, 7, 8, 9]);
+    const a = sampleIds(1, 10_000, 50, seededRandom(42));
+    expect(new Set(a).size).toBe(50);
+    expect(a.every((id) => id >= 1 && id <= 10_000)).toBe(true);
+    expect(sampleIds(1, 10_000, 50, seededRandom(42))).toEqual(a);
+    expect(sampleIds(1, 10_000, 50, seededRandom(43))).not.toEqual(a);
+  });
+
+  it("evicts the least important, the oldest first on ties", () => {
+    const nodes = [
+      { id: 1, importance: 2 },
+      { id: 2, importance: 0.1 },
+      { id: 3, importance: 0.5 },
+      { id: 4, importance: 0.1 },
+    ];
+    expect(pickEvictions(nodes, 3)).toEqual([2, 4, 3]);
+    expect(pickEvictions(nodes, 0)).toEqual([]);
+  });
+});
 
 describe("focus LRU", () => {
   it("puts the most salient mention first and evicts the least recently mentioned", () => {

@@ -153,21 +153,31 @@ describe("the durable FIFO queue", () => {
     expect((await json<TaskStatus>(await call(`/v1/agents/${agent}/tasks/${next.taskId}`))).status).toBe("done");
   });
 
-  it("retries a transient failure in place, then fails after the last attempt without blocking", async () => {
+  it("retries a failing model call, then the task in place, then fails it without blocking the queue", async () => {
     const agent = freshAgent("transient");
     const identity = { tenantId: "dev", agentId: agent };
     const stub = stubOf(agent);
+    expect((await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { max_retries: 2 } })).status).toBe(200);
     let failures = 0;
     await runInDurableObject(stub, async (instance) => {
       const { state, runner } = internals(instance);
       runner.retryDelay = () => 0;
-      const segment = state.model.segment.bind(state.model);
-      state.model.segment = async (messages) => {
-        if (messages[0]?.content.startsWith("FAIL")) {
-          failures += 1;
-          throw new Error("model unavailable");
-        }
-        return segment(messages);
+      state.sleep = async () => {};
+      const local = state.primaryModel;
+      state.primaryModel = {
+        ...local,
+        name: "flaky",
+        segment: async (messages) => {
+          if (messages[0]?.content.startsWith("FAIL")) {
+            failures += 1;
+            throw new Error("model unavailable");
+          }
+          return local.segment(messages);
+        },
+        extract: (texts) => local.extract(texts),
+        nameRelations: (requests) => local.nameRelations(requests),
+        compress: (text, target) => local.compress(text, target),
+        queryKeywords: (query) => local.queryKeywords(query),
       };
     });
     const bad = await stub.remember(identity, [{ role: "user", content: "FAIL this one always" }]);
@@ -175,9 +185,12 @@ describe("the durable FIFO queue", () => {
     if (!bad.ok || !good.ok) throw new Error("refused");
     await drainAlarms(agent);
     const badTask = await json<TaskStatus>(await call(`/v1/agents/${agent}/tasks/${bad.taskId}`));
-    expect(badTask).toMatchObject({ status: "failed", attempts: 3, error: "model unavailable" });
-    expect(failures).toBe(3);
+    expect(badTask).toMatchObject({ status: "failed", attempts: 3, error: "model call failed after 3 attempt(s): model unavailable" });
+    // 3 task attempts × (1 call + max_retries 2 retries).
+    expect(failures).toBe(9);
     expect((await json<TaskStatus>(await call(`/v1/agents/${agent}/tasks/${good.taskId}`))).status).toBe("done");
+    const stats = await json<{ counters: Record<string, number> }>(await call(`/v1/agents/${agent}/stats`));
+    expect(stats.counters.model_failures).toBe(3);
   });
 
   it("answers 429 when the agent's queue is full, and accepts again once it drains", async () => {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { storeKey } from "../src/storage/api-keys";
 import { createDb } from "../src/storage/db";
-import { agentUid, call, DEV_KEY, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
+import { agentUid, call, DEV_KEY, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
 
 interface ErrorEnvelope {
   error: { code: string; message: string; details?: unknown };
@@ -214,11 +214,18 @@ describe("read endpoints", () => {
     expect(node.in_focus).toBe(true);
     expect(node.links.outgoing.length).toBeGreaterThan(0);
     expect(node.links.outgoing.every((l) => l.strength === 1 && l.pinned)).toBe(true);
-    const stats = await json<{ nodes: { segments: number }; queue: { done: number }; characters: { held: number; remembered: number } }>(
-      await call(`/v1/agents/${agent}/stats`),
-    );
+    await drainAlarms(agent);
+    const stats = await json<{
+      nodes: { segments: number };
+      queue: { done: number };
+      characters: { held: number; remembered: number };
+      counters: Record<string, number>;
+    }>(await call(`/v1/agents/${agent}/stats`));
     expect(stats.nodes.segments).toBe(1);
-    expect(stats.queue.done).toBe(1);
+    // The remember and the compression cycle it triggered.
+    expect(stats.queue.done).toBe(2);
+    expect(stats.counters.cycles).toBe(1);
+    expect(stats.characters.held).toBe("Alice moved to Berlin last spring.".length);
     expect(stats.characters.remembered).toBe("Alice moved to Berlin last spring.".length);
     const health = await call(`/v1/health`, { key: null });
     expect(await json(health)).toEqual({ status: "ok", model_provider: "local", vector_provider: "local", database: "ok" });

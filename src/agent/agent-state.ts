@@ -3,7 +3,9 @@
  * D1 repositories keyed by the agent's registry id, and the model. Task runners receive this, never
  * the Durable Object class, so nothing here is reachable over RPC.
  */
-import { createModel } from "../models/registry";
+import { createFallbackModel, createModel } from "../models/registry";
+import { ResilientModel } from "../models/resilient-model";
+import { realSleep, retryPolicy } from "../models/retry";
 import type { SmallModel } from "../models/types";
 import { AgentRegistry, type AgentIdentity } from "../storage/agent-registry";
 import { createDb, type Db } from "../storage/db";
@@ -20,7 +22,11 @@ export class AgentState implements AgentRuntime {
   readonly meta: MetaStore;
   readonly focus: FocusStore;
   readonly queue: TaskQueue;
-  readonly model: SmallModel;
+  /** The configured provider and its fallback; replaceable in tests. */
+  primaryModel: SmallModel;
+  fallbackModel: SmallModel | undefined;
+  /** How retries wait; replaceable in tests so they need no real time. */
+  sleep: (ms: number) => Promise<void> = realSleep;
   readonly storage: DurableObjectStorage;
   private repoCache: AgentRepos | undefined;
 
@@ -31,7 +37,19 @@ export class AgentState implements AgentRuntime {
     this.meta = new MetaStore(storage.sql);
     this.focus = new FocusStore(storage.sql);
     this.queue = new TaskQueue(storage.sql);
-    this.model = createModel(env);
+    this.primaryModel = createModel(env);
+    this.fallbackModel = createFallbackModel(env);
+  }
+
+  /** The model as tasks use it: retried per the agent's max_retries, failures counted in stats. */
+  get model(): SmallModel {
+    return new ResilientModel(this.primaryModel, this.fallbackModel, retryPolicy(this.meta.params().max_retries, this.sleep), {
+      failed: (operation, error) => {
+        this.meta.bump({ model_failures: 1 });
+        console.warn(`model ${operation} failed after retries`, error);
+      },
+      fellBack: () => this.meta.bump({ model_fallbacks: 1 }),
+    });
   }
 
   identity(): AgentIdentity {

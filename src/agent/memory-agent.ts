@@ -11,6 +11,7 @@ import type { RememberMessage } from "../api/messages";
 import type { RecallRequest } from "../api/recall";
 import type { FocusView, NodeView, StatsView, TaskStatusView } from "../api/views";
 import { MAX_QUEUED_TASKS } from "../config/limits";
+import { AgentParamsSchema, type AgentParams, type AgentParamsPatch } from "../config/params";
 import type { AgentIdentity } from "../storage/agent-registry";
 import { AgentState } from "./agent-state";
 import { migrateAgentSchema } from "./do-schema";
@@ -18,6 +19,8 @@ import { QueueRunner } from "./queue-runner";
 import { runRecall, type RecallOutcome } from "./recall-task";
 import { randomId } from "./runtime";
 import { buildNodeView, buildStats, taskView } from "./views";
+
+export type CompressOutcome = { ok: true; taskIds: string[] } | { ok: false; code: "queue_full"; message: string };
 
 export type EnqueueOutcome =
   | { ok: true; taskId: string; queuedAhead: number }
@@ -52,6 +55,35 @@ export class MemoryAgent extends DurableObject<Env> {
     const task = queue.enqueue({ id: randomId("tsk_"), kind: "remember", payload: { messages }, now: Date.now() });
     await this.runner.wake();
     return { ok: true, taskId: task.id, queuedAhead: queue.ahead(task.seq) };
+  }
+
+  /** Queues `cycles` compression cycles (background: they yield to remembers and recalls). */
+  async compress(identity: AgentIdentity, cycles: number): Promise<CompressOutcome> {
+    await this.bind(identity, true);
+    const queue = this.state.queue;
+    if (queue.queuedDurable() + cycles > MAX_QUEUED_TASKS) {
+      return { ok: false, code: "queue_full", message: `the agent has ${queue.queuedDurable()} tasks waiting; retry later` };
+    }
+    const taskIds = this.state.storage.transactionSync(() =>
+      Array.from({ length: cycles }, () =>
+        queue.enqueue({ id: randomId("tsk_"), kind: "compress", payload: null, background: true, now: Date.now() }).id,
+      ),
+    );
+    await this.runner.wake();
+    return { ok: true, taskIds };
+  }
+
+  async config(identity: AgentIdentity): Promise<AgentParams> {
+    await this.bind(identity);
+    return this.state.meta.params();
+  }
+
+  /** Validates the merged parameters; they apply from the next cycle (a running cycle keeps its own). */
+  async updateConfig(identity: AgentIdentity, patch: AgentParamsPatch): Promise<AgentParams> {
+    await this.bind(identity, true);
+    const params = AgentParamsSchema.parse({ ...this.state.meta.params(), ...patch });
+    this.state.meta.set("params", params);
+    return params;
   }
 
   /** Recall goes through the queue, so it sees every remember accepted before it. */

@@ -14,6 +14,8 @@ const KEYS = {
   nextNodeId: z.number().int().min(1),
   /** The decay clock (src/memory/strength.ts). */
   clock: z.number(),
+  /** Number of the latest compression cycle started. */
+  cycle: z.number().int(),
   params: AgentParamsSchema,
   /** The due time last written to the D1 registry, so it is written only when it changes. */
   registeredDue: z.number().nullable(),

@@ -11,7 +11,9 @@
 import { MAX_TASK_ATTEMPTS } from "../config/limits";
 import { AgentRegistry } from "../storage/agent-registry";
 import type { AgentState } from "./agent-state";
+import { runCycle } from "./compress-task";
 import { runRemember } from "./remember-task";
+import { randomId } from "./runtime";
 import type { TaskRecord } from "./task-queue";
 import { PermanentTaskError } from "./task-errors";
 
@@ -100,19 +102,21 @@ export class QueueRunner {
     for (;;) {
       const task = this.rt.queue.next(Date.now());
       if (!task) break;
-      await this.runOne(task);
+      // A compression cycle that used up its time slice pauses the drain: the alarm resumes it.
+      if ((await this.runOne(task)) === "pause") break;
     }
     this.rt.queue.prune();
     await this.armAlarm();
     await this.syncRegistryDue();
   }
 
-  private async runOne(task: TaskRecord): Promise<void> {
+  private async runOne(task: TaskRecord): Promise<"continue" | "pause"> {
     this.rt.queue.markRunning(task.id, Date.now());
     const attempt = task.attempts + 1;
     try {
-      await this.execute(task);
+      const next = await this.execute(task);
       this.notifyFinished(task.id);
+      return next;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (task.ephemeral || attempt >= MAX_TASK_ATTEMPTS || err instanceof PermanentTaskError) {
@@ -125,40 +129,55 @@ export class QueueRunner {
       } else {
         this.rt.queue.retryLater(task.id, message, Date.now() + this.retryDelay(attempt));
       }
+      return "continue";
     }
   }
 
-  private async execute(task: TaskRecord): Promise<void> {
+  private async execute(task: TaskRecord): Promise<"continue" | "pause"> {
     switch (task.kind) {
-      case "recall": {
-        const waiter = this.waiters.get(task.id);
-        this.waiters.delete(task.id);
-        if (!waiter) {
-          this.rt.queue.remove(task.id);
-          return;
-        }
-        try {
-          const value = await waiter.run();
-          this.rt.queue.remove(task.id);
-          waiter.resolve(value);
-        } catch (err) {
-          this.waiters.set(task.id, waiter);
-          throw err;
-        }
-        return;
-      }
+      case "recall":
+        await this.answerWaiter(task);
+        return "continue";
       case "remember": {
         const outcome = await runRemember(this.rt, task);
         this.rt.storage.transactionSync(() => {
           this.rt.focus.replace(outcome.plan.focus);
-          this.rt.meta.bump({ characters_remembered: outcome.charactersRemembered, remembers: 1 });
+          this.rt.meta.bump({ characters_remembered: outcome.charactersRemembered, remembers: 1, nodes_evicted: outcome.evicted });
           this.rt.queue.complete(task.id, outcome.result, Date.now());
+          // Every remember triggers one compression cycle (DESIGN §4 step 7).
+          this.rt.queue.enqueue({ id: randomId("tsk_"), kind: "compress", payload: null, background: true, now: Date.now() });
         });
-        return;
+        return "continue";
       }
-      case "compress":
+      case "compress": {
+        const outcome = await runCycle(this.rt, task, () => this.rt.queue.foregroundWaiting());
+        if (outcome.status === "done") {
+          this.rt.queue.complete(task.id, outcome.result, Date.now());
+          return "continue";
+        }
+        this.rt.queue.yieldInPlace(task.id);
+        return outcome.reason === "time_slice" ? "pause" : "continue";
+      }
       case "delete":
         throw new Error(`task kind ${task.kind} is not handled yet`);
+    }
+  }
+
+  /** Runs an ephemeral task's work for the caller waiting on it (recall). */
+  private async answerWaiter(task: TaskRecord): Promise<void> {
+    const waiter = this.waiters.get(task.id);
+    this.waiters.delete(task.id);
+    if (!waiter) {
+      this.rt.queue.remove(task.id);
+      return;
+    }
+    try {
+      const value = await waiter.run();
+      this.rt.queue.remove(task.id);
+      waiter.resolve(value);
+    } catch (err) {
+      this.waiters.set(task.id, waiter);
+      throw err;
     }
   }
 

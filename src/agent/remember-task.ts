@@ -10,6 +10,7 @@ import { mentionedEntityKeys, planFocus, planRemember, relationPairs, type Remem
 import type { ModelMessage } from "../models/types";
 import { runBatch } from "../storage/batch";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
+import { enforceCapacity } from "./enforce-capacity";
 import { PermanentTaskError } from "./task-errors";
 import type { AgentRepos, AgentRuntime } from "./runtime";
 import type { TaskRecord } from "./task-queue";
@@ -46,6 +47,7 @@ export interface RememberResult {
   nodes_created: number;
   entities_created: number;
   links_created: number;
+  nodes_evicted: number;
   focus: string[];
 }
 
@@ -53,6 +55,8 @@ export interface RememberOutcome {
   result: RememberResult;
   plan: RememberPlan;
   charactersRemembered: number;
+  /** Nodes deleted to stay within capacity. */
+  evicted: number;
 }
 
 export async function runRemember(rt: AgentRuntime, task: TaskRecord): Promise<RememberOutcome> {
@@ -70,15 +74,18 @@ export async function runRemember(rt: AgentRuntime, task: TaskRecord): Promise<R
     plan = fresh;
   }
   await applyPlan(rt, repos, plan, task.id);
+  const evicted = await enforceCapacity(rt, repos);
   const segments = plan.nodes.filter((n) => n.kind === "segment");
   return {
     plan,
+    evicted,
     charactersRemembered: segments.reduce((sum, n) => sum + n.originalLength, 0),
     result: {
       segments: segments.length,
       nodes_created: plan.nodes.length,
       entities_created: plan.nodes.length - segments.length,
       links_created: plan.links.length,
+      nodes_evicted: evicted,
       focus: plan.focus.map((f) => f.name),
     },
   };

@@ -24,6 +24,7 @@ export interface AgentRuntime {
   readonly meta: MetaStore;
   readonly focus: FocusStore;
   readonly queue: TaskQueue;
+  /** The model with retries (and fallback) applied. */
   readonly model: SmallModel;
   readonly storage: DurableObjectStorage;
   identity(): AgentIdentity;

@@ -142,6 +142,14 @@ export class TaskQueue {
     this.sql.exec("UPDATE tasks SET status = 'queued', error = ?, not_before = ? WHERE id = ?", error, notBefore, id);
   }
 
+  /**
+   * A background task that yielded goes back to the queue in place, keeping its checkpoint; the
+   * slice does not count as a failed attempt.
+   */
+  yieldInPlace(id: string): void {
+    this.sql.exec("UPDATE tasks SET status = 'queued', attempts = max(attempts - 1, 0), not_before = 0 WHERE id = ?", id);
+  }
+
   remove(id: string): void {
     this.sql.exec("DELETE FROM tasks WHERE id = ?", id);
   }

@@ -18,3 +18,8 @@ export function createModel(env: Env): SmallModel {
   if (provider === "local") return new LocalModel();
   throw new Error("the workers-ai provider is not available in this build");
 }
+
+/** The provider that answers when the configured one keeps failing (none for the local model). */
+export function createFallbackModel(env: Env): SmallModel | undefined {
+  return modelProviderOf(env) === "local" ? undefined : new LocalModel();
+}

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/app-env";
+import { registerConfig } from "./config";
 import { registerHealth } from "./health";
 import { registerReads } from "./reads";
 import { registerRecall } from "./recall";
@@ -10,4 +11,5 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerRemember(app);
   registerRecall(app);
   registerReads(app);
+  registerConfig(app);
 }

@@ -123,6 +123,21 @@ export class LinkRepo {
     };
   }
 
+  /**
+   * The decay step's break (DESIGN §6 step 1): removes every link whose strength at the new clock
+   * is below the threshold, i.e. whose level is below `belowLevel`. Pinned links never qualify.
+   * One statement, however large the network; returns the number of links removed.
+   */
+  async breakWeak(belowLevel: number): Promise<number> {
+    const result = await this.db.run(sql`DELETE FROM links WHERE agent = ${this.agent} AND level < ${belowLevel}`);
+    return result.meta.changes ?? 0;
+  }
+
+  /** Deletes the outgoing links of deleted nodes; links into them stay, dangling (seed 001 §5.3). */
+  deleteOutgoingStatement(nodeIds: readonly number[]): Statement {
+    return statement(this.db.delete(links).where(and(eq(links.agent, this.agent), sql`${links.source} IN ${jsonList(nodeIds)}`)));
+  }
+
   async count(): Promise<number> {
     const [row] = await this.db.select({ n: count() }).from(links).where(eq(links.agent, this.agent));
     return row?.n ?? 0;

@@ -2,7 +2,7 @@
  * Node rows of one agent. Every statement filters on the agent id given at construction: a repo
  * cannot read or write another agent's rows.
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, lt, max, min, sql, type SQL } from "drizzle-orm";
 import type { MemoryNode } from "../memory/node";
 import type { PlannedNode } from "../memory/remember-plan";
 import type { MessageRole } from "../models/types";
@@ -17,8 +17,30 @@ const ROLES: readonly MessageRole[] = ["user", "assistant", "system"];
 export interface NodeSummary {
   segments: number;
   entities: number;
-  /** Code points held in node content now. */
+  /** Code points of segment content held now (comparable with characters ever remembered). */
   charactersHeld: number;
+}
+
+/** A node as the compression scan needs it. */
+export interface ScanNode {
+  id: number;
+  kind: "segment" | "entity";
+  content: string;
+  originalLength: number;
+  scanCount: number;
+}
+
+/** Position of a scan: the (scan_count, id) of the last node it visited, before its scan. */
+export interface ScanCursor {
+  scanCount: number;
+  id: number;
+}
+
+export interface ContentUpdate {
+  id: number;
+  content: string;
+  phrase: string;
+  keywords: string[];
 }
 
 export class NodeRepo {
@@ -81,11 +103,83 @@ export class NodeRepo {
       .select({
         segments: sql<number>`coalesce(sum(${nodes.kind} = 'segment'), 0)`,
         entities: sql<number>`coalesce(sum(${nodes.kind} = 'entity'), 0)`,
-        charactersHeld: sql<number>`coalesce(sum(length(${nodes.content})), 0)`,
+        // Segment text only: entity names are labels, not remembered conversation.
+        charactersHeld: sql<number>`coalesce(sum(CASE WHEN ${nodes.kind} = 'segment' THEN length(${nodes.content}) ELSE 0 END), 0)`,
       })
       .from(nodes)
       .where(eq(nodes.agent, this.agent));
     return { segments: row?.segments ?? 0, entities: row?.entities ?? 0, charactersHeld: row?.charactersHeld ?? 0 };
+  }
+
+  /**
+   * The next nodes a compression cycle scans: ascending (scan_count, id) after the cursor, not yet
+   * scanned in this cycle, focus nodes excluded. One indexed range read per page.
+   */
+  async scanPage(cycle: number, cursor: ScanCursor | null, focus: readonly number[], limit: number): Promise<ScanNode[]> {
+    return this.db
+      .select({ id: nodes.id, kind: nodes.kind, content: nodes.content, originalLength: nodes.originalLength, scanCount: nodes.scanCount })
+      .from(nodes)
+      .where(
+        and(
+          eq(nodes.agent, this.agent),
+          cursor ? sql`(${nodes.scanCount}, ${nodes.id}) > (${cursor.scanCount}, ${cursor.id})` : undefined,
+          lt(nodes.scannedCycle, cycle),
+          focus.length > 0 ? sql`${nodes.id} NOT IN ${jsonList(focus)}` : undefined,
+        ),
+      )
+      .orderBy(asc(nodes.scanCount), asc(nodes.id))
+      .limit(limit);
+  }
+
+  /** Marks nodes as scanned in `cycle` (scan_count + 1). */
+  markScannedStatement(ids: readonly number[], cycle: number): Statement {
+    return statement(
+      this.db
+        .update(nodes)
+        .set({ scanCount: sql`${nodes.scanCount} + 1`, scannedCycle: cycle })
+        .where(and(eq(nodes.agent, this.agent), sql`${nodes.id} IN ${jsonList(ids)}`)),
+    );
+  }
+
+  /** Replaces a node's content with its compression (phrase and keywords re-extracted). */
+  updateContentStatement(update: ContentUpdate): Statement {
+    return statement(
+      this.db
+        .update(nodes)
+        .set({ content: update.content, phrase: update.phrase, keywords: JSON.stringify(update.keywords) })
+        .where(and(eq(nodes.agent, this.agent), eq(nodes.id, update.id))),
+    );
+  }
+
+  /** Deletes nodes (their outgoing links are deleted by LinkRepo.deleteOutgoingStatement). */
+  deleteStatement(ids: readonly number[]): Statement {
+    return statement(this.db.delete(nodes).where(and(eq(nodes.agent, this.agent), sql`${nodes.id} IN ${jsonList(ids)}`)));
+  }
+
+  async count(): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(nodes).where(eq(nodes.agent, this.agent));
+    return row?.n ?? 0;
+  }
+
+  async idRange(): Promise<{ min: number; max: number } | undefined> {
+    const [row] = await this.db.select({ min: min(nodes.id), max: max(nodes.id) }).from(nodes).where(eq(nodes.agent, this.agent));
+    return row?.min != null && row.max != null ? { min: row.min, max: row.max } : undefined;
+  }
+
+  /** The ids among `ids` that exist. */
+  async existingIds(ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .select({ id: nodes.id })
+      .from(nodes)
+      .where(and(eq(nodes.agent, this.agent), sql`${nodes.id} IN ${jsonList(ids)}`));
+    return rows.map((r) => r.id);
+  }
+
+  /** Every node id (the fallback when sampling finds too few nodes). */
+  async allIds(): Promise<number[]> {
+    const rows = await this.db.select({ id: nodes.id }).from(nodes).where(eq(nodes.agent, this.agent));
+    return rows.map((r) => r.id);
   }
 
   /** Removes every node of the agent (agent deletion). */

@@ -1,0 +1,32 @@
+/**
+ * Capacity, scheme A (DESIGN §6): after a remember, an agent holding more than `capacity` nodes
+ * deletes its least important ones, chosen from a seeded random sample of node ids (whole when the
+ * network is small) rather than a full sort. Focus nodes are never evicted. Like any deletion, the
+ * victims' outgoing links go with them and links into them stay behind, dangling.
+ */
+import { pickEvictions, sampleIds, sampleSize, seededRandom } from "../memory/capacity";
+import { importanceOf } from "../memory/importance";
+import { runBatch } from "../storage/batch";
+import type { AgentRepos, AgentRuntime } from "./runtime";
+
+/** Returns the number of nodes evicted. */
+export async function enforceCapacity(rt: AgentRuntime, repos: AgentRepos): Promise<number> {
+  const capacity = rt.meta.params().capacity;
+  const excess = (await repos.nodes.count()) - capacity;
+  if (excess <= 0) return 0;
+  const range = await repos.nodes.idRange();
+  if (!range) return 0;
+  const focus = new Set(rt.focus.ids());
+  // Seeded by the node counter: the same history evicts the same nodes (benchmarks are repeatable).
+  const random = seededRandom(rt.meta.nextNodeId());
+  let candidates = (await repos.nodes.existingIds(sampleIds(range.min, range.max, sampleSize(excess), random))).filter((id) => !focus.has(id));
+  if (candidates.length < excess * 2) candidates = (await repos.nodes.allIds()).filter((id) => !focus.has(id));
+  const strengths = await repos.links.outgoingStrengths(candidates, rt.meta.clock());
+  const victims = pickEvictions(
+    candidates.map((id) => ({ id, importance: importanceOf(strengths.get(id) ?? []) })),
+    excess,
+  );
+  if (victims.length === 0) return 0;
+  await runBatch(rt.d1, [repos.links.deleteOutgoingStatement(victims), repos.nodes.deleteStatement(victims)]);
+  return victims.length;
+}

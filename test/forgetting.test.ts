@@ -1,0 +1,284 @@
+import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker from "../src/index";
+import { codePointLength } from "../src/text/code-points";
+import { agentUid, call, drainAlarms, freshAgent, json, recallJson, recallText, rememberAndWait, stubOf, type Msg } from "./helpers";
+
+interface LinkView {
+  source: number;
+  target: number;
+  relation: string;
+  strength: number;
+  pinned: boolean;
+  dangling: boolean;
+}
+interface NodeView {
+  node_id: number;
+  content: string;
+  phrase: string;
+  scan_count: number;
+  importance: number;
+  links: { outgoing: LinkView[]; incoming: LinkView[] };
+}
+
+/** Queues `n` compression cycles and waits until they (and anything else queued) are done. */
+async function cycles(agentId: string, n: number): Promise<void> {
+  const res = await call(`/v1/agents/${agentId}/compress`, { body: { cycles: n } });
+  expect(res.status).toBe(202);
+  await drainAlarms(agentId);
+}
+
+async function cycleCount(agentId: string): Promise<number> {
+  return (await json<{ counters: Record<string, number> }>(await call(`/v1/agents/${agentId}/stats`))).counters.cycles ?? 0;
+}
+
+/** Runs cycles until `target` cycles have run in total. */
+async function cyclesUntil(agentId: string, target: number): Promise<void> {
+  const done = await cycleCount(agentId);
+  if (target > done) await cycles(agentId, target - done);
+  expect(await cycleCount(agentId)).toBe(target);
+}
+
+async function nodeIdOf(agentId: string, content: string): Promise<number> {
+  const uid = await agentUid(agentId);
+  const row = await env.DB.prepare("SELECT id FROM nodes WHERE agent = ? AND content = ?").bind(uid, content).first<{ id: number }>();
+  if (!row) throw new Error(`no node ${content}`);
+  return row.id;
+}
+
+async function node(agentId: string, id: number): Promise<NodeView | undefined> {
+  const res = await call(`/v1/agents/${agentId}/nodes/${id}`);
+  return res.status === 404 ? undefined : json<NodeView>(res);
+}
+
+const A0 = "Carol reviews the budget with Dave.";
+const A1 = "Alice works on the Phoenix project.";
+const first: Msg[] = [A0, A1].map((content) => ({ role: "user", content }));
+// Four new entities (Frank, Tokyo, Grace, login): Alice, Dave and Carol leave the focus, Phoenix stays.
+const second: Msg[] = ["Erin and Frank planned the Tokyo trip.", "Grace fixed the login bug."].map((content) => ({ role: "user", content }));
+
+describe("the forgetting lifecycle (DESIGN §6)", () => {
+  /*
+   * A0 links out to Dave and Carol (strength 1 from the moment they leave focus, at the second
+   * remember) and to A1 (下文, 0.5 from the start). After c cycles (the first ran after the first
+   * remember, the second after the second remember):
+   *   A0 → Dave, A0 → Carol = 0.97^(c−1);   A0 → A1 = 0.5 · 0.97^c
+   *   importance(A0) = 2 · 0.97^(c−1) + 0.5 · 0.97^c = 2.485 · 0.97^(c−1)
+   *   cycle 30: 1.0273 → protected;  cycle 31: 0.9965 → compressed to ⌊35 · 0.9965⌋ = 34;
+   *   cycle 94: 0.1464 → ⌊5.12⌋ = 5;  cycle 95: 0.1420 → ⌊4.97⌋ = 4 < 5 → deleted.
+   * Carol (entity, 5 code points) links out to A0 and A1: 2 · 0.97^(c−1) < 1 from cycle 24 →
+   * ⌊5 · 0.9925⌋ = 4 → deleted; A0 → Carol then dangles. A1 stays linked to Phoenix, which is
+   * still in focus: pinned, protected, so it is there to remember that A0 was forgotten.
+   */
+  it("decays, compresses, deletes and leaves dangling traces exactly as the formulas predict", async () => {
+    const agent = freshAgent("life");
+    await rememberAndWait(agent, first);
+    await rememberAndWait(agent, second);
+    await drainAlarms(agent);
+    expect(await cycleCount(agent)).toBe(2);
+    const focus = await json<{ focus: { name: string }[] }>(await call(`/v1/agents/${agent}/focus`));
+    expect(focus.focus.map((f) => f.name)).toEqual(["Grace", "login", "Frank", "Tokyo", "Phoenix"]);
+
+    const a0 = await nodeIdOf(agent, A0);
+    const a1 = await nodeIdOf(agent, A1);
+    const carol = await nodeIdOf(agent, "Carol");
+    const dave = await nodeIdOf(agent, "Dave");
+    const linkOf = (n: NodeView | undefined, target: number) => n?.links.outgoing.find((l) => l.target === target);
+
+    // Cycle 2: the links that left focus decayed once from 1; the neighbour link twice from 0.5.
+    let view = await node(agent, a0);
+    expect(linkOf(view, dave)?.strength).toBeCloseTo(0.97, 12);
+    expect(linkOf(view, dave)?.pinned).toBe(false);
+    expect(linkOf(view, a1)?.strength).toBeCloseTo(0.5 * 0.97 ** 2, 12);
+    expect(view?.importance).toBeCloseTo(2.485 * 0.97, 12);
+    expect(view?.scan_count).toBe(2);
+    expect(linkOf(await node(agent, a1), await nodeIdOf(agent, "Phoenix"))?.pinned).toBe(true);
+
+    await cyclesUntil(agent, 23);
+    expect(await node(agent, carol)).toBeDefined();
+    await cyclesUntil(agent, 24);
+    expect(await node(agent, carol)).toBeUndefined();
+    view = await node(agent, a0);
+    expect(linkOf(view, carol)).toMatchObject({ dangling: true });
+    expect(linkOf(view, carol)?.strength).toBeCloseTo(0.97 ** 23, 12);
+
+    await cyclesUntil(agent, 30);
+    view = await node(agent, a0);
+    expect(view?.content).toBe(A0);
+    expect(view?.importance).toBeCloseTo(2.485 * 0.97 ** 29, 12);
+
+    await cyclesUntil(agent, 31);
+    view = await node(agent, a0);
+    expect(view?.importance).toBeCloseTo(2.485 * 0.97 ** 30, 12);
+    expect(view?.content).not.toBe(A0);
+    expect(codePointLength(view?.content ?? "")).toBeLessThanOrEqual(34);
+    expect(codePointLength(view?.content ?? "")).toBeGreaterThan(0);
+    expect(codePointLength(view?.phrase ?? "")).toBeLessThanOrEqual(20);
+    expect(view?.scan_count).toBe(31);
+
+    await cyclesUntil(agent, 94);
+    view = await node(agent, a0);
+    expect(codePointLength(view?.content ?? "")).toBeLessThanOrEqual(5);
+    expect(codePointLength(view?.content ?? "")).toBeGreaterThan(0);
+
+    await cyclesUntil(agent, 95);
+    expect(await node(agent, a0)).toBeUndefined();
+    const a1View = await node(agent, a1);
+    expect(linkOf(a1View, a0)).toMatchObject({ relation: "上文", dangling: true });
+    expect(linkOf(a1View, a0)?.strength).toBeCloseTo(0.5 * 0.97 ** 95, 12);
+
+    // "I once knew": recall from the focus meets A1's dangling link and says so, after the memories.
+    const text = await recallText(agent, { keywords: [] });
+    expect(text.endsWith(`[已遗忘] 关于「${a1View?.phrase}」的一段记忆已经遗忘`)).toBe(true);
+    expect(await recallText(agent, { keywords: [], locale: "en" })).toContain(`[forgotten] A memory about "${a1View?.phrase}" has been forgotten`);
+    const items = await recallJson(agent, { keywords: [] });
+    const trace = items.items.find((i) => i.type === "forgotten" && i.phrase === a1View?.phrase);
+    // One trace per source, named by its strongest dangling link: A1 → Dave/Carol (相关, deleted
+    // entities, 0.97^94 ≈ 0.057) outweighs A1 → A0 (上文, 0.5 · 0.97^95 ≈ 0.003).
+    expect(trace).toMatchObject({ type: "forgotten", relation: "相关" });
+    expect(trace?.scores.strength).toBeCloseTo(0.97 ** 94, 12);
+    // Traces rank after every real memory, and there are at most a few.
+    const kinds = items.items.map((i) => i.type);
+    expect(kinds.lastIndexOf("memory")).toBeLessThan(kinds.indexOf("forgotten"));
+    expect(kinds.filter((k) => k === "forgotten").length).toBeLessThanOrEqual(3);
+
+    const stats = await json<{ links: { dangling: number }; counters: Record<string, number>; characters: { held: number; remembered: number } }>(
+      await call(`/v1/agents/${agent}/stats`),
+    );
+    expect(stats.counters.cycles).toBe(95);
+    // Carol and Alice (2 links each) at cycle 24, Dave (3 links) at cycle 38, A0 at cycle 95.
+    expect(stats.counters.nodes_deleted).toBe(4);
+    for (const gone of ["Carol", "Alice", "Dave"]) {
+      const uid = await agentUid(agent);
+      expect(await env.DB.prepare("SELECT id FROM nodes WHERE agent = ? AND content = ?").bind(uid, gone).first()).toBeNull();
+    }
+    expect(stats.counters.nodes_compressed).toBeGreaterThan(0);
+    expect(stats.links.dangling).toBeGreaterThan(0);
+    expect(stats.characters.held).toBeLessThan(stats.characters.remembered);
+  });
+});
+
+describe("focus protection", () => {
+  it("leaves a focused node untouched for 200 cycles; once out of focus its links decay from 1", async () => {
+    const agent = freshAgent("focus");
+    await rememberAndWait(agent, first);
+    await drainAlarms(agent);
+    const alice = await nodeIdOf(agent, "Alice");
+    const a1 = await nodeIdOf(agent, A1);
+    await cyclesUntil(agent, 200);
+    const view = await node(agent, alice);
+    expect(view?.content).toBe("Alice");
+    expect(view?.scan_count).toBe(0);
+    expect(view?.links.outgoing.every((l) => l.strength === 1 && l.pinned)).toBe(true);
+    expect((await node(agent, a1))?.content).toBe(A1);
+
+    // Five new entities push Alice out; the cycle after that remember decays her links once.
+    await rememberAndWait(agent, [...second, { role: "user", content: "架构评审时强调了安全性，建议使用短时效token。" }]);
+    await drainAlarms(agent);
+    expect(await cycleCount(agent)).toBe(201);
+    const after = await node(agent, alice);
+    expect(after?.links.outgoing.length).toBeGreaterThan(0);
+    for (const link of after?.links.outgoing ?? []) {
+      expect(link.pinned).toBe(false);
+      expect(link.strength).toBeCloseTo(0.97, 12);
+    }
+  });
+});
+
+describe("per-agent configuration", () => {
+  it("rejects every parameter's bad values with a clear 400 and changes nothing", async () => {
+    const agent = freshAgent("config");
+    const bad: Record<string, unknown[]> = {
+      focus_limit: [0, 51, 1.5, "5", null],
+      decay_rate: [0, -0.1, 1.01, "0.9"],
+      link_initial_strength: [0, 1.5, -1],
+      delete_threshold: [0, 2.5, 1001],
+      link_break_threshold: [0, 1, 1.2],
+      time_slice_ms: [5, 300_001, 10.5],
+      max_retries: [-1, 51, 2.5],
+      default_search_depth: [0, 7],
+      capacity: [9, 1_000_001, 100.5],
+    };
+    for (const [key, values] of Object.entries(bad)) {
+      for (const value of values) {
+        const res = await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { [key]: value } });
+        expect(res.status, `${key}=${JSON.stringify(value)}`).toBe(400);
+        const body = await json<{ error: { code: string; message: string } }>(res);
+        expect(body.error.code).toBe("validation_failed");
+        expect(body.error.message).toContain(key);
+      }
+    }
+    const unknown = await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { decay: 0.5 } });
+    expect(unknown.status).toBe(400);
+    const config = await json<Record<string, number>>(await call(`/v1/agents/${agent}/config`));
+    expect(config).toEqual({
+      focus_limit: 5,
+      decay_rate: 0.97,
+      link_initial_strength: 0.5,
+      delete_threshold: 5,
+      link_break_threshold: 0.01,
+      time_slice_ms: 30_000,
+      max_retries: 15,
+      default_search_depth: 2,
+      capacity: 10_000,
+    });
+  });
+
+  it("applies a change from the next cycle", async () => {
+    const agent = freshAgent("config-next");
+    await rememberAndWait(agent, first);
+    await rememberAndWait(agent, second);
+    await drainAlarms(agent);
+    const a0 = await nodeIdOf(agent, A0);
+    const dave = await nodeIdOf(agent, "Dave");
+    const strength = async () => (await node(agent, a0))?.links.outgoing.find((l) => l.target === dave)?.strength;
+    expect(await strength()).toBeCloseTo(0.97, 12);
+    const res = await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { decay_rate: 0.5, focus_limit: 3 } });
+    expect(await json(res)).toMatchObject({ decay_rate: 0.5, focus_limit: 3, link_initial_strength: 0.5 });
+    expect(await strength()).toBeCloseTo(0.97, 12);
+    await cycles(agent, 1);
+    expect(await strength()).toBeCloseTo(0.97 * 0.5, 12);
+    await cycles(agent, 2);
+    expect(await strength()).toBeCloseTo(0.97 * 0.5 ** 3, 12);
+  });
+});
+
+describe("the cron safety net", () => {
+  it("wakes exactly the agents with due work, and does no compression itself", async () => {
+    const due = freshAgent("cron-due");
+    const idle = freshAgent("cron-idle");
+    const later = freshAgent("cron-later");
+    for (const agent of [due, idle, later]) {
+      await rememberAndWait(agent, [{ role: "user", content: `Agent ${agent} remembers the Orion checklist.` }]);
+      await drainAlarms(agent);
+    }
+    // `due` has a queued task whose alarm was lost; `later` has work due only in an hour.
+    const lost = await runInDurableObject(stubOf(due), async (instance, ctx) => {
+      const { state } = instance as unknown as { state: import("../src/agent/agent-state").AgentState };
+      const task = state.queue.enqueue({ id: "tsk_lostalarm0000000", kind: "compress", payload: null, background: true, now: Date.now() });
+      await ctx.storage.deleteAlarm();
+      return task.id;
+    });
+    const now = Date.now();
+    await env.DB.prepare("UPDATE agents SET due_at = ? WHERE agent_id = ?").bind(now - 60_000, due).run();
+    await env.DB.prepare("UPDATE agents SET due_at = ? WHERE agent_id = ?").bind(now + 3_600_000, later).run();
+
+    const ctx = createExecutionContext();
+    worker.scheduled(createScheduledController({ scheduledTime: now, cron: "*/15 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+
+    const task = await json<{ status: string }>(await call(`/v1/agents/${due}/tasks/${lost}?wait_ms=30000`));
+    expect(task.status).toBe("done");
+    expect(await cycleCount(due)).toBe(2);
+    expect(await cycleCount(idle)).toBe(1);
+    expect(await cycleCount(later)).toBe(1);
+    const registry = await env.DB.prepare("SELECT agent_id, due_at FROM agents WHERE agent_id IN (?, ?, ?) ORDER BY agent_id")
+      .bind(due, idle, later)
+      .all<{ agent_id: string; due_at: number | null }>();
+    expect(Object.fromEntries(registry.results.map((r) => [r.agent_id, r.due_at]))).toEqual({
+      [due]: null,
+      [idle]: null,
+      [later]: now + 3_600_000,
+    });
+  });
+});
