@@ -264,7 +264,7 @@ describe("the cron safety net", () => {
     await env.DB.prepare("UPDATE agents SET due_at = ? WHERE agent_id = ?").bind(now + 3_600_000, later).run();
 
     const ctx = createExecutionContext();
-    worker.scheduled(createScheduledController({ scheduledTime: now, cron: "*/15 * * * *" }), env, ctx);
+    worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "*/15 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
 
     const task = await json<{ status: string }>(await call(`/v1/agents/${due}/tasks/${lost}?wait_ms=30000`));

@@ -93,11 +93,17 @@ export function stubOf(agentId: string, tenantId = DEV_TENANT) {
   return agentStub(env, { tenantId, agentId });
 }
 
-/** Runs the agent's alarms until none is scheduled (the queue and any compression are done). */
+/**
+ * Runs the agent's alarms until none is scheduled, then waits until its queue is idle (a real alarm
+ * may have taken over a time-sliced cycle meanwhile). Returns the alarms run here.
+ */
 export async function drainAlarms(agentId: string, max = 10_000): Promise<number> {
   const stub = stubOf(agentId);
   let runs = 0;
   while (runs < max && (await runDurableObjectAlarm(stub))) runs += 1;
+  const res = await call(`/v1/agents/${agentId}/stats?wait_ms=30000`);
+  const stats = (await res.json()) as { queue: { queued: number; running: number } };
+  expect(stats.queue, "the agent's queue did not become idle").toMatchObject({ queued: 0, running: 0 });
   return runs;
 }
 

@@ -121,8 +121,9 @@ export class MemoryAgent extends DurableObject<Env> {
     return buildNodeView(repos, nodeId, this.state.meta.clock(), new Set(this.state.focus.ids()));
   }
 
-  async stats(identity: AgentIdentity): Promise<StatsView> {
+  async stats(identity: AgentIdentity, waitIdleMs = 0): Promise<StatsView> {
     await this.bind(identity);
+    if (waitIdleMs > 0) await this.runner.waitForIdle(waitIdleMs);
     const s = this.state;
     return buildStats(s.existingRepos(), s.queue.counts(), s.focus.ids().length, s.meta.counters());
   }

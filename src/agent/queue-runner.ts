@@ -23,6 +23,8 @@ interface Waiter {
   reject: (reason: unknown) => void;
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** How far ahead the backstop alarm is set while the queue drains in-process. */
 export const ALARM_BACKSTOP_MS = 5_000;
 
@@ -67,6 +69,31 @@ export class QueueRunner {
     });
     this.kick();
     return result;
+  }
+
+  /**
+   * Resolves once nothing is queued or running (time-sliced cycles included, which an alarm
+   * resumes), or after `timeoutMs`. Returns whether the queue is idle.
+   */
+  async waitForIdle(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.idle()) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      const draining = this.draining;
+      if (draining) {
+        await Promise.race([draining, sleep(left)]);
+      } else {
+        // Paused between slices, or waiting for a retry backoff: the alarm resumes the work.
+        await sleep(Math.min(left, 10));
+      }
+    }
+    return true;
+  }
+
+  private idle(): boolean {
+    const counts = this.rt.queue.counts();
+    return counts.queued === 0 && counts.running === 0;
   }
 
   /** Resolves when the task is done or failed, or after `timeoutMs`. */

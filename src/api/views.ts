@@ -24,7 +24,7 @@ export const TaskWaitQuerySchema = z.object({
     .min(0)
     .max(30_000)
     .optional()
-    .openapi({ description: "Wait up to this long for the task to finish before answering." }),
+    .openapi({ description: "Wait up to this long (ms) for the work to finish before answering." }),
 });
 
 export const FocusSchema = z

@@ -55,7 +55,8 @@ const statsRoute = createRoute({
   path: "/v1/agents/{agentId}/stats",
   tags: ["memory"],
   summary: "Counts of nodes, links, queue and characters",
-  request: { params: AgentParamsSchema },
+  description: "`wait_ms` waits (up to 30 s) until the agent's queue is idle, compression cycles included, before answering.",
+  request: { params: AgentParamsSchema, query: TaskWaitQuerySchema },
   responses: {
     200: { description: "Statistics", content: { "application/json": { schema: StatsSchema } } },
     ...errorResponses,
@@ -84,6 +85,6 @@ export function registerReads(app: OpenAPIHono<AppEnv>): void {
   });
   app.openapi(statsRoute, async (c) => {
     const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
-    return c.json(await stub.stats(identity), 200);
+    return c.json(await stub.stats(identity, c.req.valid("query").wait_ms ?? 0), 200);
   });
 }
