@@ -23,6 +23,11 @@ const STEPS: readonly string[] = [
    );
    CREATE INDEX tasks_pending ON tasks (status, background, seq);
    CREATE TABLE focus (position INTEGER PRIMARY KEY, node_id INTEGER NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL);`,
+  // The local vector index (VECTOR_PROVIDER=local) and, for Vectorize, the buffer of vectors written
+  // recently enough that Vectorize may not serve them yet (its writes are eventually consistent).
+  `CREATE TABLE vectors (node_id INTEGER PRIMARY KEY, kind TEXT NOT NULL, vec BLOB NOT NULL);
+   CREATE TABLE recent_vectors (node_id INTEGER PRIMARY KEY, kind TEXT NOT NULL, vec BLOB NOT NULL, written_at INTEGER NOT NULL);
+   CREATE INDEX recent_vectors_written ON recent_vectors (written_at);`,
 ];
 
 export function migrateAgentSchema(sql: SqlStorage): void {

@@ -9,7 +9,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { RememberMessage } from "../api/messages";
 import type { RecallRequest } from "../api/recall";
-import type { FocusView, NodeView, StatsView, TaskStatusView } from "../api/views";
+import type { FocusView, NodeView, PingView, StatsView, TaskStatusView } from "../api/views";
 import { MAX_QUEUED_TASKS } from "../config/limits";
 import { AgentParamsSchema, type AgentParams, type AgentParamsPatch } from "../config/params";
 import type { AgentIdentity } from "../storage/agent-registry";
@@ -126,6 +126,13 @@ export class MemoryAgent extends DurableObject<Env> {
     if (waitIdleMs > 0) await this.runner.waitForIdle(waitIdleMs);
     const s = this.state;
     return buildStats(s.existingRepos(), s.queue.counts(), s.focus.ids().length, s.meta.counters());
+  }
+
+  /** Reaches the object and runs one trivial D1 query: the floor of any agent request. */
+  async ping(identity: AgentIdentity): Promise<PingView> {
+    await this.bind(identity);
+    await this.state.d1.prepare("SELECT 1").first();
+    return { ok: true, agent_id: identity.agentId };
   }
 
   /** Cron safety net: make sure overdue work is being done. */

@@ -90,3 +90,6 @@ export type TaskStatusView = z.infer<typeof TaskStatusSchema>;
 export type FocusView = z.infer<typeof FocusSchema>;
 export type NodeView = z.infer<typeof NodeViewSchema>;
 export type StatsView = z.infer<typeof StatsSchema>;
+
+export const PingSchema = z.object({ ok: z.literal(true), agent_id: z.string() }).openapi("Ping");
+export type PingView = z.infer<typeof PingSchema>;

@@ -1,7 +1,7 @@
 /** The read endpoints of one agent: task status, focus, node with its links, stats. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentParamsSchema, AgentIdSchema, ErrorSchema, errorResponses, NodeIdSchema, TaskIdSchema } from "../api/common";
-import { FocusSchema, NodeViewSchema, StatsSchema, TaskStatusSchema, TaskWaitQuerySchema } from "../api/views";
+import { FocusSchema, NodeViewSchema, PingSchema, StatsSchema, TaskStatusSchema, TaskWaitQuerySchema } from "../api/views";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { agentOf } from "./agent-of";
@@ -63,7 +63,24 @@ const statsRoute = createRoute({
   },
 });
 
+const pingRoute = createRoute({
+  method: "get",
+  path: "/v1/agents/{agentId}/ping",
+  tags: ["service"],
+  summary: "Reach the agent's Durable Object and run one trivial database query",
+  description: "A per-agent liveness check; benchmarks use it as the latency floor of any agent request.",
+  request: { params: AgentParamsSchema },
+  responses: {
+    200: { description: "Reachable", content: { "application/json": { schema: PingSchema } } },
+    ...errorResponses,
+  },
+});
+
 export function registerReads(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(pingRoute, async (c) => {
+    const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
+    return c.json(await stub.ping(identity), 200);
+  });
   app.openapi(taskRoute, async (c) => {
     const { agentId, taskId } = c.req.valid("param");
     const { wait_ms } = c.req.valid("query");
