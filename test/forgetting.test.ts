@@ -198,6 +198,7 @@ describe("per-agent configuration", () => {
       max_retries: [-1, 51, 2.5],
       default_search_depth: [0, 7],
       capacity: [9, 1_000_001, 100.5],
+      auto_compress: ["yes", 1],
     };
     for (const [key, values] of Object.entries(bad)) {
       for (const value of values) {
@@ -221,7 +222,18 @@ describe("per-agent configuration", () => {
       max_retries: 15,
       default_search_depth: 2,
       capacity: 10_000,
+      auto_compress: true,
     });
+  });
+
+  it("pauses forgetting when auto_compress is off: no cycle follows a remember", async () => {
+    const agent = freshAgent("paused");
+    await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { auto_compress: false } });
+    await rememberAndWait(agent, first);
+    await drainAlarms(agent);
+    expect(await cycleCount(agent)).toBe(0);
+    await cycles(agent, 1);
+    expect(await cycleCount(agent)).toBe(1);
   });
 
   it("applies a change from the next cycle", async () => {

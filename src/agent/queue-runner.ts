@@ -171,8 +171,10 @@ export class QueueRunner {
           this.rt.focus.replace(outcome.plan.focus);
           this.rt.meta.bump({ characters_remembered: outcome.charactersRemembered, remembers: 1, nodes_evicted: outcome.evicted });
           this.rt.queue.complete(task.id, outcome.result, Date.now());
-          // Every remember triggers one compression cycle (DESIGN §4 step 7).
-          this.rt.queue.enqueue({ id: randomId("tsk_"), kind: "compress", payload: null, background: true, now: Date.now() });
+          // Every remember triggers one compression cycle (DESIGN §4 step 7), unless paused.
+          if (this.rt.meta.params().auto_compress) {
+            this.rt.queue.enqueue({ id: randomId("tsk_"), kind: "compress", payload: null, background: true, now: Date.now() });
+          }
         });
         return "continue";
       }

@@ -60,6 +60,10 @@ export const AgentParamsSchema = z
       .max(1_000_000)
       .default(10_000)
       .describe("Most nodes the agent may hold; beyond it the least important node is deleted first."),
+    auto_compress: z
+      .boolean()
+      .default(true)
+      .describe("Run one compression cycle after every remember (DESIGN §4 step 7); false pauses forgetting."),
   })
   .strict();
 
