@@ -274,7 +274,7 @@ describe("keyword matching", () => {
 
 describe("ranking and output", () => {
   it("orders by keyword hits, then path strength, then importance, then newest", () => {
-    const item = (id: number, hits: number, pathStrength: number, importance: number) => ({ id, node: id, hits, pathStrength, importance, depth: 1 });
+    const item = (id: number, hits: number, pathStrength: number, importance: number) => ({ id, node: id, hits, pathStrength, importance, similarity: 0, depth: 1 });
     const ranked = rankMemories([item(1, 1, 1, 5), item(2, 2, 0.1, 0), item(3, 1, 1, 6), item(4, 1, 0.5, 9), item(5, 1, 1, 6)], 10);
     expect(ranked.map((r) => r.id)).toEqual([2, 5, 3, 1, 4]);
     expect(rankMemories([item(1, 1, 1, 1), item(2, 1, 1, 1)], 1)).toHaveLength(1);

@@ -26,12 +26,13 @@ async function englishAgent(): Promise<string> {
 }
 
 describe("recall", () => {
+  // start: "focus" is the original design's recall: the BFS enters the network at the focus only.
   it("reaches one more layer with depth 2 than with depth 1", async () => {
     const agent = await englishAgent();
-    expect(await recallText(agent, { keywords: ["Bob"], depth: 1 })).toBe("");
-    expect(await recallText(agent, { keywords: ["Bob"], depth: 2 })).toBe("[记忆] Sam: Bob joined the Phoenix project in March.");
-    const d1 = await recallJson(agent, { keywords: [], depth: 1, limit: 100 });
-    const d2 = await recallJson(agent, { keywords: [], depth: 2, limit: 100 });
+    expect(await recallText(agent, { keywords: ["Bob"], depth: 1, start: "focus" })).toBe("");
+    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, start: "focus" })).toBe("[记忆] Sam: Bob joined the Phoenix project in March.");
+    const d1 = await recallJson(agent, { keywords: [], depth: 1, limit: 100, start: "focus" });
+    const d2 = await recallJson(agent, { keywords: [], depth: 2, limit: 100, start: "focus" });
     expect(d1.items.map((i) => i.source_message_ids?.[0]).sort()).toEqual(["e2", "e3", "e4"]);
     expect(d2.items.map((i) => i.source_message_ids?.[0]).sort()).toEqual(["e1", "e2", "e3", "e4"]);
     expect(d2.start_nodes).toBe(5);
@@ -39,15 +40,16 @@ describe("recall", () => {
 
   it("uses the agent's default_search_depth (2) when no depth is given", async () => {
     const agent = await englishAgent();
-    expect(await recallText(agent, { keywords: ["Bob"] })).toContain("Bob joined");
+    expect(await recallText(agent, { keywords: ["Bob"], start: "focus" })).toContain("Bob joined");
   });
 
   it("follows only the given relations, by Chinese name or English alias", async () => {
     const agent = await englishAgent();
-    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, relations: ["关于"] })).toBe("");
-    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, relations: ["about", "previous"] })).toContain("Bob joined");
-    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, relations: ["关于", "上文"] })).toContain("Bob joined");
-    expect(await recallText(agent, { keywords: ["budget"], depth: 3, relations: ["下文"] })).toBe("");
+    const focus = { start: "focus" };
+    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, relations: ["关于"], ...focus })).toBe("");
+    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, relations: ["about", "previous"], ...focus })).toContain("Bob joined");
+    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, relations: ["关于", "上文"], ...focus })).toContain("Bob joined");
+    expect(await recallText(agent, { keywords: ["budget"], depth: 3, relations: ["下文"], ...focus })).toBe("");
   });
 
   it("matches English keywords by stem and ranks own hits before weaker paths", async () => {

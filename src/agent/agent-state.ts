@@ -3,10 +3,13 @@
  * D1 repositories keyed by the agent's registry id, and the model. Task runners receive this, never
  * the Durable Object class, so nothing here is reachable over RPC.
  */
-import { createFallbackModel, createModel } from "../models/registry";
+import { createEmbedder, createFallbackModel, createModel } from "../models/registry";
 import { ResilientModel } from "../models/resilient-model";
 import { realSleep, retryPolicy } from "../models/retry";
-import type { SmallModel } from "../models/types";
+import type { Embedder, SmallModel } from "../models/types";
+import { FtsRepo } from "../storage/fts-repo";
+import { createVectorIndex } from "../vectors/registry";
+import type { VectorIndex } from "../vectors/types";
 import { AgentRegistry, type AgentIdentity } from "../storage/agent-registry";
 import { createDb, type Db } from "../storage/db";
 import { LinkRepo } from "../storage/link-repo";
@@ -28,7 +31,10 @@ export class AgentState implements AgentRuntime {
   /** How retries wait; replaceable in tests so they need no real time. */
   sleep: (ms: number) => Promise<void> = realSleep;
   readonly storage: DurableObjectStorage;
+  readonly embedder: Embedder;
+  private readonly env: Env;
   private repoCache: AgentRepos | undefined;
+  private vectorCache: { uid: number; index: VectorIndex } | undefined;
 
   constructor(storage: DurableObjectStorage, env: Env) {
     this.storage = storage;
@@ -37,8 +43,21 @@ export class AgentState implements AgentRuntime {
     this.meta = new MetaStore(storage.sql);
     this.focus = new FocusStore(storage.sql);
     this.queue = new TaskQueue(storage.sql);
+    this.env = env;
     this.primaryModel = createModel(env);
     this.fallbackModel = createFallbackModel(env);
+    this.embedder = createEmbedder(env);
+  }
+
+  /** One index object per wake: the local index keeps its vectors in memory once loaded. */
+  vectors(): VectorIndex | undefined {
+    const uid = this.meta.get("agentUid");
+    if (uid === undefined) return undefined;
+    if (this.vectorCache?.uid !== uid) {
+      const index = createVectorIndex(this.env, { sql: this.storage.sql, agentUid: uid, dimensions: this.embedder.dimensions });
+      this.vectorCache = { uid, index };
+    }
+    return this.vectorCache.index;
   }
 
   /** The model as tasks use it: retried per the agent's max_retries, failures counted in stats. */
@@ -93,11 +112,12 @@ export class AgentState implements AgentRuntime {
     this.meta.clearCache();
     this.focus.clearCache();
     this.repoCache = undefined;
+    this.vectorCache = undefined;
   }
 
   private reposFor(uid: number): AgentRepos {
     if (this.repoCache?.uid !== uid) {
-      this.repoCache = { uid, nodes: new NodeRepo(this.db, uid), links: new LinkRepo(this.db, uid) };
+      this.repoCache = { uid, nodes: new NodeRepo(this.db, uid), links: new LinkRepo(this.db, uid), fts: new FtsRepo(this.db, uid) };
     }
     return this.repoCache;
   }

@@ -19,6 +19,7 @@ import { runBatch, type Statement } from "../storage/batch";
 import type { ContentUpdate, ScanNode } from "../storage/node-repo";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
 import { codePointLength } from "../text/code-points";
+import { ftsEntries, syncVectors, type IndexableNode } from "./indexing";
 import type { AgentRepos, AgentRuntime } from "./runtime";
 import type { TaskRecord } from "./task-queue";
 
@@ -170,25 +171,30 @@ async function scanNode(rt: AgentRuntime, node: ScanNode, importance: number, ch
 }
 
 /** The compressed content with re-extracted phrase and keywords, or undefined when the model failed. */
-async function compress(rt: AgentRuntime, node: ScanNode, target: number): Promise<ContentUpdate | undefined> {
+async function compress(rt: AgentRuntime, node: ScanNode, target: number): Promise<Compressed | undefined> {
   try {
     const model = rt.model;
     const content = await model.compress(node.content, target);
     if (codePointLength(content) > target || content.trim().length === 0) throw new Error("compression missed its target");
-    if (node.kind === "entity") return { id: node.id, content, phrase: content, keywords: [content] };
+    if (node.kind === "entity") return { id: node.id, kind: node.kind, speaker: null, content, phrase: content, keywords: [content] };
     const [extraction] = await model.extract([content]);
-    return { id: node.id, content, phrase: extraction?.phrase ?? "", keywords: extraction?.keywords ?? [] };
+    return { id: node.id, kind: node.kind, speaker: node.speaker, content, phrase: extraction?.phrase ?? "", keywords: extraction?.keywords ?? [] };
   } catch {
     // Retries are spent (counted as a model failure): keep the content, move on.
     return undefined;
   }
 }
 
-/** The writes of one scan page, committed as one atomic D1 batch. */
+type Compressed = ContentUpdate & IndexableNode;
+
+/**
+ * The writes of one scan page, committed as one atomic D1 batch (nodes and their full-text rows
+ * together); the vector index follows after the commit.
+ */
 class PageWrites {
   private readonly scannedIds: number[] = [];
   private readonly deletedIds: number[] = [];
-  private readonly updates: ContentUpdate[] = [];
+  private readonly updates: Compressed[] = [];
 
   constructor(
     private readonly repos: AgentRepos,
@@ -203,7 +209,7 @@ class PageWrites {
     this.deletedIds.push(id);
   }
 
-  update(update: ContentUpdate): void {
+  update(update: Compressed): void {
     this.updates.push(update);
   }
 
@@ -221,11 +227,14 @@ class PageWrites {
 
   async commit(rt: AgentRuntime): Promise<void> {
     const statements: Statement[] = this.updates.map((u) => this.repos.nodes.updateContentStatement(u));
+    statements.push(...this.repos.fts.upsertStatements(ftsEntries(this.updates)));
     if (this.scannedIds.length > 0) statements.push(this.repos.nodes.markScannedStatement(this.scannedIds, this.cycle));
     if (this.deletedIds.length > 0) {
       statements.push(this.repos.links.deleteOutgoingStatement(this.deletedIds));
       statements.push(this.repos.nodes.deleteStatement(this.deletedIds));
+      statements.push(this.repos.fts.deleteStatement(this.deletedIds));
     }
     await runBatch(rt.d1, statements);
+    await syncVectors(rt, this.updates, this.deletedIds);
   }
 }

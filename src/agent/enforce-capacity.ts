@@ -7,6 +7,7 @@
 import { pickEvictions, sampleIds, sampleSize, seededRandom } from "../memory/capacity";
 import { importanceOf } from "../memory/importance";
 import { runBatch } from "../storage/batch";
+import { syncVectors } from "./indexing";
 import type { AgentRepos, AgentRuntime } from "./runtime";
 
 /** Returns the number of nodes evicted. */
@@ -27,6 +28,11 @@ export async function enforceCapacity(rt: AgentRuntime, repos: AgentRepos): Prom
     excess,
   );
   if (victims.length === 0) return 0;
-  await runBatch(rt.d1, [repos.links.deleteOutgoingStatement(victims), repos.nodes.deleteStatement(victims)]);
+  await runBatch(rt.d1, [
+    repos.links.deleteOutgoingStatement(victims),
+    repos.nodes.deleteStatement(victims),
+    repos.fts.deleteStatement(victims),
+  ]);
+  await syncVectors(rt, [], victims);
   return victims.length;
 }

@@ -9,6 +9,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { RememberMessage } from "../api/messages";
 import type { RecallRequest } from "../api/recall";
+import type { SearchRequest, SearchResponse } from "../api/search";
 import type { FocusView, NodeView, PingView, StatsView, TaskStatusView } from "../api/views";
 import { MAX_QUEUED_TASKS } from "../config/limits";
 import { AgentParamsSchema, type AgentParams, type AgentParamsPatch } from "../config/params";
@@ -17,6 +18,7 @@ import { AgentState } from "./agent-state";
 import { migrateAgentSchema } from "./do-schema";
 import { QueueRunner } from "./queue-runner";
 import { runRecall, type RecallOutcome } from "./recall-task";
+import { runSearch } from "./search-task";
 import { randomId } from "./runtime";
 import { buildNodeView, buildStats, taskView } from "./views";
 
@@ -99,6 +101,27 @@ export class MemoryAgent extends DurableObject<Env> {
     return this.runner.waitForResult(task.id, () => runRecall(this.state, request));
   }
 
+  /** Search goes through the queue too: it sees every remember accepted before it. */
+  async search(identity: AgentIdentity, request: SearchRequest): Promise<SearchResponse> {
+    await this.bind(identity);
+    const task = this.state.queue.enqueue({ id: randomId("tsk_"), kind: "search", payload: request, ephemeral: true, now: Date.now() });
+    return this.runner.waitForResult(task.id, () => runSearch(this.state, request));
+  }
+
+  /**
+   * Deletes the agent's memory entirely, after whatever was queued before. Waits up to `waitMs`;
+   * a deletion still running then answers with its task id.
+   */
+  async deleteAgent(identity: AgentIdentity, waitMs: number): Promise<{ deleted: true } | { deleted: false; taskId: string }> {
+    await this.bind(identity);
+    const task = this.state.queue.enqueue({ id: randomId("tsk_"), kind: "delete", payload: null, now: Date.now() });
+    await this.runner.wake();
+    await this.runner.waitForFinish(task.id, waitMs);
+    const left = this.state.queue.get(task.id);
+    if (left?.status === "failed") throw new Error(`agent deletion failed: ${left.error ?? "unknown error"}`);
+    return left ? { deleted: false, taskId: task.id } : { deleted: true };
+  }
+
   async taskStatus(identity: AgentIdentity, taskId: string, waitMs = 0): Promise<TaskStatusView | null> {
     await this.bind(identity);
     if (waitMs > 0) await this.runner.waitForFinish(taskId, waitMs);
@@ -125,7 +148,7 @@ export class MemoryAgent extends DurableObject<Env> {
     await this.bind(identity);
     if (waitIdleMs > 0) await this.runner.waitForIdle(waitIdleMs);
     const s = this.state;
-    return buildStats(s.existingRepos(), s.queue.counts(), s.focus.ids().length, s.meta.counters());
+    return buildStats(s.existingRepos(), s.vectors(), s.queue.counts(), s.focus.ids().length, s.meta.counters());
   }
 
   /** Reaches the object and runs one trivial D1 query: the floor of any agent request. */

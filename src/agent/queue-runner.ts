@@ -12,6 +12,8 @@ import { MAX_TASK_ATTEMPTS } from "../config/limits";
 import { AgentRegistry } from "../storage/agent-registry";
 import type { AgentState } from "./agent-state";
 import { runCycle } from "./compress-task";
+import { runDeleteAgent } from "./delete-task";
+import { runIndexTask } from "./indexing";
 import { runRemember } from "./remember-task";
 import { randomId } from "./runtime";
 import type { TaskRecord } from "./task-queue";
@@ -163,8 +165,14 @@ export class QueueRunner {
   private async execute(task: TaskRecord): Promise<"continue" | "pause"> {
     switch (task.kind) {
       case "recall":
+      case "search":
         await this.answerWaiter(task);
         return "continue";
+      case "index": {
+        const result = await runIndexTask(this.rt, await this.rt.repos(), task);
+        this.rt.queue.complete(task.id, result, Date.now());
+        return "continue";
+      }
       case "remember": {
         const outcome = await runRemember(this.rt, task);
         this.rt.storage.transactionSync(() => {
@@ -188,7 +196,9 @@ export class QueueRunner {
         return outcome.reason === "time_slice" ? "pause" : "continue";
       }
       case "delete":
-        throw new Error(`task kind ${task.kind} is not handled yet`);
+        await runDeleteAgent(this.rt, task);
+        this.rt.clearCaches();
+        return "continue";
     }
   }
 

@@ -11,6 +11,7 @@ import type { ModelMessage } from "../models/types";
 import { runBatch } from "../storage/batch";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
 import { enforceCapacity } from "./enforce-capacity";
+import { ftsEntries, syncVectors } from "./indexing";
 import { PermanentTaskError } from "./task-errors";
 import type { AgentRepos, AgentRuntime } from "./runtime";
 import type { TaskRecord } from "./task-queue";
@@ -128,14 +129,19 @@ async function buildPlan(rt: AgentRuntime, repos: AgentRepos, taskId: string, me
   });
 }
 
-/** One atomic D1 batch: nodes, links, then the focus pins (all idempotent). */
+/**
+ * One atomic D1 batch: nodes, their full-text rows, links, then the focus pins (all idempotent).
+ * Embeddings follow once the rows are committed.
+ */
 async function applyPlan(rt: AgentRuntime, repos: AgentRepos, plan: RememberPlan, taskId: string): Promise<void> {
   const now = rt.now();
   const statements = [
     ...repos.nodes.insertStatements(plan.nodes, taskId, now),
+    ...repos.fts.upsertStatements(ftsEntries(plan.nodes)),
     ...repos.links.insertStatements(plan.links, now),
   ];
   if (plan.unpin.length > 0) statements.push(repos.links.unpinStatement(plan.unpin, plan.pin, plan.clock));
   if (plan.pin.length > 0) statements.push(repos.links.pinStatement(plan.pin));
   await runBatch(rt.d1, statements);
+  await syncVectors(rt, plan.nodes, []);
 }

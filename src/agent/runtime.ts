@@ -6,7 +6,9 @@ import type { AgentIdentity } from "../storage/agent-registry";
 import type { Db } from "../storage/db";
 import type { LinkRepo } from "../storage/link-repo";
 import type { NodeRepo } from "../storage/node-repo";
-import type { SmallModel } from "../models/types";
+import type { Embedder, SmallModel } from "../models/types";
+import type { FtsRepo } from "../storage/fts-repo";
+import type { VectorIndex } from "../vectors/types";
 import type { FocusStore } from "./focus-store";
 import type { MetaStore } from "./meta-store";
 import type { TaskQueue } from "./task-queue";
@@ -15,6 +17,7 @@ export interface AgentRepos {
   uid: number;
   nodes: NodeRepo;
   links: LinkRepo;
+  fts: FtsRepo;
 }
 
 export interface AgentRuntime {
@@ -26,6 +29,9 @@ export interface AgentRuntime {
   readonly queue: TaskQueue;
   /** The model with retries (and fallback) applied. */
   readonly model: SmallModel;
+  readonly embedder: Embedder;
+  /** The agent's vector index; undefined before the agent's first write (nothing indexed yet). */
+  vectors(): VectorIndex | undefined;
   readonly storage: DurableObjectStorage;
   identity(): AgentIdentity;
   now(): number;

@@ -9,7 +9,7 @@
 import { FINISHED_TASKS_KEPT } from "../config/limits";
 
 export type TaskStatus = "queued" | "running" | "done" | "failed";
-export type TaskKind = "remember" | "recall" | "compress" | "delete";
+export type TaskKind = "remember" | "recall" | "search" | "compress" | "index" | "delete";
 
 export interface TaskRecord {
   seq: number;
@@ -47,7 +47,7 @@ interface TaskRow extends Record<string, SqlStorageValue> {
   finished_at: number | null;
 }
 
-const KINDS: readonly TaskKind[] = ["remember", "recall", "compress", "delete"];
+const KINDS: readonly TaskKind[] = ["remember", "recall", "search", "compress", "index", "delete"];
 const STATUSES: readonly TaskStatus[] = ["queued", "running", "done", "failed"];
 
 export interface NewTask {

@@ -2,6 +2,7 @@
 import type { NodeView, StatsView, TaskStatusView } from "../api/views";
 import { importanceOf } from "../memory/importance";
 import { parseJsonRecord } from "./json-record";
+import type { VectorIndex } from "../vectors/types";
 import type { AgentRepos } from "./runtime";
 import type { TaskRecord, TaskStatus } from "./task-queue";
 
@@ -63,6 +64,7 @@ export async function buildNodeView(
 
 export async function buildStats(
   repos: AgentRepos | undefined,
+  vectors: VectorIndex | undefined,
   queue: Record<TaskStatus, number>,
   focus: number,
   counters: Record<string, number>,
@@ -70,12 +72,14 @@ export async function buildStats(
   const [summary, links, dangling] = repos
     ? await Promise.all([repos.nodes.summary(), repos.links.count(), repos.links.danglingCount()])
     : [{ segments: 0, entities: 0, charactersHeld: 0 }, 0, 0];
+  const index = vectors ? await vectors.stats() : undefined;
   return {
     nodes: { total: summary.segments + summary.entities, segments: summary.segments, entities: summary.entities },
     links: { total: links, dangling },
     focus,
     queue,
     characters: { held: summary.charactersHeld, remembered: counters.characters_remembered ?? 0 },
+    vector_index: vectors && index ? { provider: vectors.name, vectors: index.vectors, bytes: index.bytes } : null,
     counters,
   };
 }

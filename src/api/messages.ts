@@ -6,7 +6,7 @@ import { TOO_LARGE } from "./common";
 /** Epoch values below this are taken as seconds, above as milliseconds (year 5138 vs 1973). */
 const SECONDS_CUTOFF = 1e11;
 
-const TimestampSchema = z
+export const TimestampSchema = z
   .union([z.number().nonnegative().finite(), z.iso.datetime({ offset: true })])
   .transform((t) => (typeof t === "string" ? Date.parse(t) : t < SECONDS_CUTOFF ? Math.round(t * 1000) : Math.round(t)))
   .openapi({ description: "Seconds or milliseconds since the epoch, or an ISO 8601 date-time.", example: 1732300000000 });

@@ -34,6 +34,10 @@ export const RecallRequestSchema = z
       .optional()
       .openapi({ description: "BFS layers out from the focus; default: the agent's default_search_depth." }),
     limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).default(DEFAULT_RECALL_LIMIT),
+    start: z.enum(["hybrid", "focus"]).default("hybrid").openapi({
+      description:
+        "Where the search enters the network. focus: the focus nodes only (the BFS of the original design). hybrid: the focus, plus full-text and vector hits for the keywords when the focus reaches fewer matching memories than `limit`.",
+    }),
     format: z.enum(["text", "json"]).default("text"),
     locale: z.enum(["zh", "en"]).default("zh").openapi({ description: "Language of the labels in text output." }),
   })
@@ -64,6 +68,8 @@ export const MemoryItemSchema = z
       hits: z.number().int(),
       path_strength: z.number(),
       importance: z.number(),
+      /** Search score normalised to (0, 1] when the memory was an entry point found by search; else 0. */
+      similarity: z.number(),
     }),
   })
   .openapi("MemoryItem");

@@ -6,7 +6,7 @@ export const TaskStatusSchema = z
     task_id: z.string(),
     /** Arrival number in the agent's queue: tasks are applied in this order. */
     sequence: z.number().int(),
-    kind: z.enum(["remember", "recall", "compress", "delete"]),
+    kind: z.enum(["remember", "recall", "search", "compress", "index", "delete"]),
     status: z.enum(["queued", "running", "done", "failed"]),
     attempts: z.number().int(),
     created_at: z.number().int(),
@@ -82,6 +82,7 @@ export const StatsSchema = z
       held: z.number().int(),
       remembered: z.number().int(),
     }),
+    vector_index: z.object({ provider: z.string(), vectors: z.number().int().nullable(), bytes: z.number().int().nullable() }).nullable(),
     counters: z.record(z.string(), z.number()),
   })
   .openapi("Stats");

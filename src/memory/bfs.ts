@@ -97,3 +97,13 @@ function endsOf(edge: Edge, frontier: ReadonlySet<number>): [number, number][] {
   if (frontier.has(edge.target)) out.push([edge.target, edge.source]);
   return out;
 }
+
+/** Union of two searches over the same network: each node keeps its strongest path. */
+export function mergeBfs<N>(a: BfsResult<N>, b: BfsResult<N>): BfsResult<N> {
+  const reached = new Map(a.reached);
+  for (const [id, r] of b.reached) {
+    const existing = reached.get(id);
+    if (!existing || r.pathStrength > existing.pathStrength) reached.set(id, r);
+  }
+  return { reached, edges: [...a.edges, ...b.edges], dangling: [...a.dangling, ...b.dangling] };
+}

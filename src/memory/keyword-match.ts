@@ -11,6 +11,8 @@ export interface MatchableText {
   content: string;
   phrase: string;
   keywords: readonly string[];
+  /** Who said it: "what did Caroline say about X" matches Caroline's own words. */
+  speaker?: string | null;
 }
 
 interface PreparedKeyword {
@@ -43,7 +45,7 @@ export class KeywordMatcher {
   match(node: MatchableText): Set<number> {
     const matched = new Set<number>();
     if (this.prepared.length === 0) return matched;
-    const text = normalizeText(`${node.content}\n${node.phrase}\n${node.keywords.join("\n")}`);
+    const text = normalizeText(`${node.speaker ?? ""}\n${node.content}\n${node.phrase}\n${node.keywords.join("\n")}`);
     let terms: Set<string> | undefined;
     this.prepared.forEach((keyword, index) => {
       if (keyword.cjk) {

@@ -29,6 +29,7 @@ export interface SelectOptions {
   limit: number;
   maxTraces: number;
   importance: ReadonlyMap<number, number>;
+  similarity: ReadonlyMap<number, number>;
 }
 
 /** Keyword hits per reached node, entity hits lent to the segments about them. */
@@ -75,6 +76,7 @@ export function selectRecall(
       hits: hits.get(id)?.size ?? 0,
       pathStrength: r.pathStrength,
       importance: options.importance.get(id) ?? 0,
+      similarity: options.similarity.get(id) ?? 0,
       depth: r.depth,
     });
   }

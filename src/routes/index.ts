@@ -1,10 +1,12 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/app-env";
+import { registerAgent } from "./agent";
 import { registerConfig } from "./config";
 import { registerHealth } from "./health";
 import { registerReads } from "./reads";
 import { registerRecall } from "./recall";
 import { registerRemember } from "./remember";
+import { registerSearch } from "./search";
 
 export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerHealth(app);
@@ -12,4 +14,6 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerRecall(app);
   registerReads(app);
   registerConfig(app);
+  registerSearch(app);
+  registerAgent(app);
 }

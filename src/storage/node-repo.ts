@@ -25,6 +25,7 @@ export interface NodeSummary {
 export interface ScanNode {
   id: number;
   kind: "segment" | "entity";
+  speaker: string | null;
   content: string;
   originalLength: number;
   scanCount: number;
@@ -117,7 +118,14 @@ export class NodeRepo {
    */
   async scanPage(cycle: number, cursor: ScanCursor | null, focus: readonly number[], limit: number): Promise<ScanNode[]> {
     return this.db
-      .select({ id: nodes.id, kind: nodes.kind, content: nodes.content, originalLength: nodes.originalLength, scanCount: nodes.scanCount })
+      .select({
+        id: nodes.id,
+        kind: nodes.kind,
+        speaker: nodes.speaker,
+        content: nodes.content,
+        originalLength: nodes.originalLength,
+        scanCount: nodes.scanCount,
+      })
       .from(nodes)
       .where(
         and(

@@ -25,7 +25,8 @@ export interface VectorQuery {
 }
 
 export interface VectorIndexStats {
-  vectors: number;
+  /** Vectors the index holds for this agent, when known (Vectorize counts per index, not per namespace). */
+  vectors: number | null;
   /** Bytes the index holds for this agent (vectors and their keys), when known. */
   bytes: number | null;
 }

@@ -1,0 +1,117 @@
+/**
+ * Search (seed 004's retrieval modes, seed 003's search_memories): BM25 full-text, vector cosine,
+ * or both fused by reciprocal rank. Vector hits may name nodes deleted since they were indexed
+ * (and Vectorize answers lag its writes), so every hit is looked up in D1 before it is returned.
+ * Used by the search endpoint and as the entry points of hybrid recall.
+ */
+import type { SearchRequest, SearchResponse } from "../api/search";
+import { reciprocalRankFusion } from "../memory/fusion";
+import type { MemoryNode } from "../memory/node";
+import { cjkTerms, ftsMatchExpression, ftsQueryTerms } from "../search/fts-text";
+import type { TextFilters } from "../storage/fts-repo";
+import type { AgentRepos, AgentRuntime } from "./runtime";
+
+export type SearchMode = "keyword" | "vector" | "hybrid";
+
+export interface RankedHit {
+  node: MemoryNode;
+  /** The ordering score of the mode: BM25, cosine, or the fused reciprocal-rank score. */
+  score: number;
+  keyword: number | null;
+  vector: number | null;
+}
+
+export interface SearchSpec {
+  query: string;
+  mode: SearchMode;
+  limit: number;
+  filters: TextFilters;
+}
+
+/** Candidates drawn from each list before fusion and filtering. */
+function poolSize(limit: number): number {
+  return Math.max(30, limit * 3);
+}
+
+export async function searchNodes(rt: AgentRuntime, repos: AgentRepos, spec: SearchSpec): Promise<RankedHit[]> {
+  const pool = poolSize(spec.limit);
+  const keyword = spec.mode === "vector" ? new Map<number, number>() : await keywordHits(repos, spec, pool);
+  const vector = spec.mode === "keyword" ? new Map<number, number>() : await vectorHits(rt, spec, pool);
+  const nodes = await repos.nodes.load([...new Set([...keyword.keys(), ...vector.keys()])]);
+  const allowed = (id: number) => {
+    const node = nodes.get(id);
+    return node !== undefined && passes(node, spec.filters);
+  };
+  const keywordIds = [...keyword.keys()].filter(allowed);
+  const vectorIds = [...vector.keys()].filter(allowed);
+  const ranked =
+    spec.mode === "keyword"
+      ? keywordIds.map((id) => ({ id, score: keyword.get(id) ?? 0 }))
+      : spec.mode === "vector"
+        ? vectorIds.map((id) => ({ id, score: vector.get(id) ?? 0 }))
+        : reciprocalRankFusion([keywordIds, vectorIds]);
+  return ranked.slice(0, spec.limit).flatMap(({ id, score }) => {
+    const node = nodes.get(id);
+    return node ? [{ node, score, keyword: keyword.get(id) ?? null, vector: vector.get(id) ?? null }] : [];
+  });
+}
+
+/** BM25 hits, then (for Chinese terms) substring hits the word index missed, scored 0. */
+async function keywordHits(repos: AgentRepos, spec: SearchSpec, pool: number): Promise<Map<number, number>> {
+  const terms = ftsQueryTerms(spec.query);
+  const match = ftsMatchExpression(terms);
+  const hits = new Map<number, number>();
+  if (match) for (const hit of await repos.fts.search(match, spec.filters, pool)) hits.set(hit.nodeId, hit.score);
+  if (hits.size < pool) {
+    for (const id of await repos.fts.substrings(cjkTerms(terms), spec.filters, pool)) if (!hits.has(id)) hits.set(id, 0);
+  }
+  return hits;
+}
+
+async function vectorHits(rt: AgentRuntime, spec: SearchSpec, pool: number): Promise<Map<number, number>> {
+  const index = rt.vectors();
+  if (!index) return new Map();
+  const [vector] = await rt.embedder.embed([spec.query]);
+  if (!vector) return new Map();
+  // Over-fetch when filtering by time: the index knows kinds, not times.
+  const topK = spec.filters.from !== undefined || spec.filters.to !== undefined ? pool * 4 : pool;
+  const hits = await index.query({ vector, topK, kinds: spec.filters.kinds });
+  return new Map(hits.map((h) => [h.nodeId, h.score]));
+}
+
+function passes(node: MemoryNode, filters: TextFilters): boolean {
+  const time = node.messageTime ?? node.createdAt;
+  return (
+    filters.kinds.includes(node.kind) &&
+    (filters.from === undefined || time >= filters.from) &&
+    (filters.to === undefined || time <= filters.to)
+  );
+}
+
+export async function runSearch(rt: AgentRuntime, request: SearchRequest): Promise<SearchResponse> {
+  const repos = rt.existingRepos();
+  if (!repos) return { mode: request.mode, items: [] };
+  const hits = await searchNodes(rt, repos, {
+    query: request.query,
+    mode: request.mode,
+    limit: request.top_k,
+    filters: { kinds: request.kinds, from: request.time_range?.from, to: request.time_range?.to },
+  });
+  return {
+    mode: request.mode,
+    items: hits.map(({ node, score, keyword, vector }) => ({
+      node_id: node.id,
+      kind: node.kind,
+      content: node.content,
+      phrase: node.phrase,
+      speaker: node.speaker,
+      role: node.role,
+      source_message_ids: node.sourceMessageIds,
+      time: node.messageTime ?? node.createdAt,
+      created_at: node.createdAt,
+      message_time: node.messageTime,
+      score,
+      scores: { keyword, vector },
+    })),
+  };
+}

@@ -1,0 +1,33 @@
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { AgentParamsSchema, errorResponses } from "../api/common";
+import type { AppEnv } from "../http/app-env";
+import { agentOf } from "./agent-of";
+
+/** How long DELETE waits for the deletion before answering 202 with its task. */
+const DELETE_WAIT_MS = 25_000;
+
+const route = createRoute({
+  method: "delete",
+  path: "/v1/agents/{agentId}",
+  tags: ["agents"],
+  summary: "Delete the agent: every memory, link, index entry, vector and queued task",
+  description: "Runs after the tasks already queued. Answers 200 when done, or 202 with the task id if it takes longer.",
+  request: { params: AgentParamsSchema },
+  responses: {
+    200: { description: "Deleted", content: { "application/json": { schema: z.object({ deleted: z.literal(true) }) } } },
+    202: {
+      description: "Deletion under way",
+      content: { "application/json": { schema: z.object({ deleted: z.literal(false), task_id: z.string() }) } },
+    },
+    ...errorResponses,
+  },
+});
+
+export function registerAgent(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
+    const outcome = await stub.deleteAgent(identity, DELETE_WAIT_MS);
+    if (outcome.deleted) return c.json({ deleted: true as const }, 200);
+    return c.json({ deleted: false as const, task_id: outcome.taskId }, 202);
+  });
+}
