@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { RELATION } from "../src/memory/relations";
 import { PINNED_LEVEL, strengthAt } from "../src/memory/strength";
 import { LocalModel } from "../src/models/local/local-model";
+import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
 import { agentUid, call, freshAgent, json, rememberAndWait, type Msg } from "./helpers";
 
 interface NodeRow {
@@ -32,19 +33,9 @@ async function focusNames(agentId: string): Promise<string[]> {
   return focus.focus.map((f) => f.name);
 }
 
-const english: Msg[] = [
-  "Alice works on the Phoenix project.",
-  "Bob joined the Phoenix project in March.",
-  "Carol reviews the budget with Dave.",
-  "Erin and Frank planned the Tokyo trip.",
-  "Grace fixed the login bug.",
-].map((content, i) => ({ role: "user", content, id: `e${i}` }));
+const english: Msg[] = messages(ENGLISH_TEAM, "e");
 
-const chinese: Msg[] = [
-  "昨天讨论了用户系统的登录模块设计，决定采用JWT方案。",
-  "前端组提到需要支持第三方登录，这个需求优先级待定。",
-  "架构评审时强调了安全性，建议使用短时效token。",
-].map((content, i) => ({ role: "user", content, id: `z${i}` }));
+const chinese: Msg[] = messages(CHINESE_DESIGN_REVIEW, "z");
 
 describe("the network after a known conversation", () => {
   it("relies on these extractions (the local model is deterministic)", async () => {

@@ -1,23 +1,14 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
 import { agentUid, call, freshAgent, json, recallJson, recallText, rememberAndWait, type Msg } from "./helpers";
 
 // The same conversation as test/network.test.ts: final focus Grace, login, Frank, Tokyo, Dave.
 // Depth 1 from the focus reaches segments 2–4; segment 1 ("Bob …") is two layers out (via Dave →
 // segment 2 → 上文), segment 0 three.
-const english: Msg[] = [
-  "Alice works on the Phoenix project.",
-  "Bob joined the Phoenix project in March.",
-  "Carol reviews the budget with Dave.",
-  "Erin and Frank planned the Tokyo trip.",
-  "Grace fixed the login bug.",
-].map((content, i) => ({ role: "user", content, id: `e${i}`, name: "Sam" }));
+const english: Msg[] = messages(ENGLISH_TEAM, "e", { name: "Sam" });
 
-const chinese: Msg[] = [
-  "昨天讨论了用户系统的登录模块设计，决定采用JWT方案。",
-  "前端组提到需要支持第三方登录，这个需求优先级待定。",
-  "架构评审时强调了安全性，建议使用短时效token。",
-].map((content, i) => ({ role: "user", content, id: `z${i}` }));
+const chinese: Msg[] = messages(CHINESE_DESIGN_REVIEW, "z");
 
 async function englishAgent(): Promise<string> {
   const agent = freshAgent("recall-en");

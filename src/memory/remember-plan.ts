@@ -5,6 +5,7 @@
  * plan is stored with the task, so an interrupted task re-applies the same ids and levels.
  */
 import type { Extraction, MessageRole, SegmentDraft } from "../models/types";
+import type { MemoryNode } from "./node";
 import { entityKey } from "./entity-key";
 import { touchFocus, type FocusEntry } from "./focus-lru";
 import { RELATION, type RelationName } from "./relations";
@@ -20,19 +21,8 @@ export interface PlanMessage {
   id?: string | undefined;
 }
 
-export interface PlannedNode {
-  id: number;
-  kind: "segment" | "entity";
-  name: string | null;
-  content: string;
-  originalLength: number;
-  phrase: string;
-  keywords: string[];
-  role: MessageRole | null;
-  speaker: string | null;
-  sourceMessageIds: string[];
-  messageTime: number | null;
-}
+/** A node to create: what the domain knows of it before storage adds its task, time and scans. */
+export type PlannedNode = Omit<MemoryNode, "sourceTaskId" | "createdAt" | "scanCount">;
 
 export interface PlannedLink {
   source: number;
