@@ -5,7 +5,7 @@
  * Vectorize adapter searches the buffer by brute force and merges its hits with Vectorize's.
  */
 import type { VectorHit, VectorQuery, VectorRecord } from "./types";
-import { dotAt, TopK } from "./local-vector-index";
+import { dotAt, TopK } from "./top-k";
 import { checkNodeId, checkTopK, checkVector, decodeVectorInto, encodeVector, kindCode, kindMask, parseKind } from "./vector-codec";
 
 /**
@@ -53,6 +53,14 @@ export class RecentVectors {
   /** Drops the entries written more than `windowMs` before `now`; returns how many were dropped. */
   prune(now: number): number {
     return this.sql.exec("DELETE FROM recent_vectors WHERE written_at < ?", now - this.windowMs).rowsWritten;
+  }
+
+  /** Every buffered node id (whatever its kind). */
+  ids(): number[] {
+    return this.sql
+      .exec("SELECT node_id FROM recent_vectors")
+      .toArray()
+      .flatMap((row) => (typeof row.node_id === "number" ? [row.node_id] : []));
   }
 
   count(): number {

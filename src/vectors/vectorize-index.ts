@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { VectorHit, VectorIndex, VectorIndexStats, VectorQuery, VectorRecord } from "./types";
-import { TopK } from "./local-vector-index";
+import { TopK } from "./top-k";
 import type { RecentVectors } from "./recent-vectors";
 import { checkNodeId, checkTopK, checkVector, NODE_KINDS, parseKind } from "./vector-codec";
 
@@ -45,7 +45,9 @@ export interface VectorizeIndexOptions {
 
 const QueryAnswer = z.object({ matches: z.array(z.object({ id: z.string(), score: z.number() })) });
 
-const byteLength = (s: string): number => new TextEncoder().encode(s).byteLength;
+const UTF8 = new TextEncoder();
+/** Vectorize's id and namespace limits are in bytes, not characters. */
+const byteLength = (s: string): number => UTF8.encode(s).byteLength;
 
 function batches<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -86,7 +88,7 @@ export class VectorizeVectorIndex implements VectorIndex {
     this.idPrefix = idPrefix;
     this.dimensions = dimensions;
     this.recent = options.recent;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
   }
 
   async upsert(records: readonly VectorRecord[]): Promise<void> {
@@ -121,8 +123,9 @@ export class VectorizeVectorIndex implements VectorIndex {
   }
 
   /**
-   * Vectorize's hits (at most VECTORIZE_MAX_TOP_K of them) merged with the buffer's: one hit per node
-   * with its best score, re-ranked. A node replaced within the window may score with either vector.
+   * Vectorize's hits (at most VECTORIZE_MAX_TOP_K of them) merged with the buffer's, re-ranked. A
+   * node in the buffer is scored by its buffered vector only: that is its newest one, while
+   * Vectorize may still hold the vector it replaced (a compressed node).
    */
   async query(query: VectorQuery): Promise<VectorHit[]> {
     checkTopK(query.topK);
@@ -130,7 +133,8 @@ export class VectorizeVectorIndex implements VectorIndex {
     const kinds = query.kinds === undefined ? undefined : [...new Set(query.kinds.map(parseKind))];
     if (query.topK === 0 || kinds?.length === 0) return [];
     this.recent.prune(this.now());
-    const buffered = this.recent.query({ vector: query.vector, topK: query.topK, kinds });
+    // The whole buffer (it holds one agent's last minutes of writes), so every buffered node is known.
+    const buffered = this.recent.query({ vector: query.vector, topK: Math.max(query.topK, this.recent.count()), kinds });
     const options: VectorizeQueryOptions = {
       topK: Math.min(query.topK, VECTORIZE_MAX_TOP_K),
       namespace: this.namespace,
@@ -142,16 +146,12 @@ export class VectorizeVectorIndex implements VectorIndex {
     const answer = QueryAnswer.safeParse(await this.binding.query(query.vector, options));
     if (!answer.success) throw new TypeError(`malformed Vectorize query answer: ${answer.error.message}`);
 
-    const best = new Map<number, number>();
-    const keep = (nodeId: number, score: number): void => {
-      const seen = best.get(nodeId);
-      if (seen === undefined || score > seen) best.set(nodeId, score);
-    };
+    const best = new Map<number, number>(buffered.map((hit) => [hit.nodeId, hit.score]));
+    const bufferedIds = new Set(this.recent.ids());
     for (const match of answer.data.matches) {
       const nodeId = parseVectorId(match.id, this.idPrefix);
-      if (nodeId !== null) keep(nodeId, match.score);
+      if (nodeId !== null && !bufferedIds.has(nodeId)) best.set(nodeId, Math.max(best.get(nodeId) ?? -Infinity, match.score));
     }
-    for (const hit of buffered) keep(hit.nodeId, hit.score);
     const top = new TopK(query.topK);
     for (const [nodeId, score] of best) top.offer(nodeId, score);
     return top.results();
