@@ -214,4 +214,23 @@ describe("the durable FIFO queue", () => {
     });
     expect((await call(`/v1/agents/${agent}/remember`, { body: { messages: message(0) } })).status).toBe(202);
   });
+
+  it("never refuses a remember because of the agent's own pending compression cycles", async () => {
+    const agent = freshAgent("bg-full");
+    const stub = stubOf(agent);
+    await runInDurableObject(stub, async (instance) => {
+      const { state } = internals(instance);
+      state.bind({ tenantId: "dev", agentId: agent }, true);
+      for (let i = 0; i < MAX_QUEUED_TASKS; i++) {
+        const task = state.queue.enqueue({ id: `tsk_bg${String(i).padStart(14, "0")}`, kind: "compress", payload: null, background: true, now: Date.now() });
+        state.queue.retryLater(task.id, "held", Date.now() + 3_600_000);
+      }
+    });
+    expect((await call(`/v1/agents/${agent}/remember`, { body: { messages: message(1) } })).status).toBe(202);
+    // Asking for more cycles than the limit allows at once is refused.
+    expect((await call(`/v1/agents/${agent}/compress`, { body: { cycles: 1 } })).status).toBe(429);
+    await runInDurableObject(stub, (instance) => {
+      internals(instance).state.storage.sql.exec("DELETE FROM tasks WHERE kind = 'compress'");
+    });
+  });
 });

@@ -51,7 +51,7 @@ export class MemoryAgent extends DurableObject<Env> {
   async remember(identity: AgentIdentity, messages: RememberMessage[]): Promise<EnqueueOutcome> {
     await this.bind(identity, true);
     const queue = this.state.queue;
-    if (queue.queuedDurable() >= MAX_QUEUED_TASKS) {
+    if (queue.queuedForeground() >= MAX_QUEUED_TASKS) {
       return { ok: false, code: "queue_full", message: `the agent has ${MAX_QUEUED_TASKS} tasks waiting; retry later` };
     }
     const task = queue.enqueue({ id: randomId("tsk_"), kind: "remember", payload: { messages }, now: Date.now() });
@@ -63,8 +63,10 @@ export class MemoryAgent extends DurableObject<Env> {
   async compress(identity: AgentIdentity, cycles: number): Promise<CompressOutcome> {
     await this.bind(identity, true);
     const queue = this.state.queue;
-    if (queue.queuedDurable() + cycles > MAX_QUEUED_TASKS) {
-      return { ok: false, code: "queue_full", message: `the agent has ${queue.queuedDurable()} tasks waiting; retry later` };
+    // Cycles are background work, but a client asking for more than the limit at once is refused.
+    const waiting = queue.counts().queued;
+    if (waiting + cycles > MAX_QUEUED_TASKS) {
+      return { ok: false, code: "queue_full", message: `the agent has ${waiting} tasks waiting; retry later` };
     }
     const taskIds = this.state.storage.transactionSync(() =>
       Array.from({ length: cycles }, () =>

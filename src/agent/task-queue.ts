@@ -103,8 +103,14 @@ export class TaskQueue {
     return row.due;
   }
 
-  queuedDurable(): number {
-    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE status = 'queued' AND ephemeral = 0").one().n;
+  /**
+   * Client work waiting (remembers, deletions): what the queue limit bounds. Compression cycles and
+   * index retries are the agent's own background work and never make a client's write bounce.
+   */
+  queuedForeground(): number {
+    return this.sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE status = 'queued' AND ephemeral = 0 AND background = 0")
+      .one().n;
   }
 
   get(id: string): TaskRecord | undefined {
