@@ -35,9 +35,10 @@ export function retryDelayMs(attempt: number): number {
   return Math.min(30_000, 500 * 2 ** (attempt - 1));
 }
 
-
 export class QueueRunner {
   private draining: Promise<void> | undefined;
+  /** Work arrived while a drain was finishing: drain once more rather than wait for the alarm. */
+  private kickAgain = false;
   private readonly waiters = new Map<string, Waiter>();
   private readonly finishListeners = new Map<string, Set<() => void>>();
   /** Replaceable in tests, so retries need no real waiting. */
@@ -116,17 +117,25 @@ export class QueueRunner {
   }
 
   private kick(): void {
-    if (this.draining) return;
+    if (this.draining) {
+      this.kickAgain = true;
+      return;
+    }
     const run = this.drain()
       .catch((err: unknown) => console.error("queue drain failed", err))
       .finally(() => {
         this.draining = undefined;
+        if (this.kickAgain) {
+          this.kickAgain = false;
+          this.kick();
+        }
       });
     this.draining = run;
     this.ctx.waitUntil(run);
   }
 
   private async drain(): Promise<void> {
+    this.kickAgain = false;
     await this.syncRegistryDue();
     for (;;) {
       const task = this.rt.queue.next(Date.now());
