@@ -133,8 +133,9 @@ describe("the forgetting lifecycle (DESIGN §6)", () => {
     expect(await recallText(agent, { keywords: [], locale: "en" })).toContain(`[forgotten] A memory about "${a1View?.phrase}" has been forgotten`);
     const items = await recallJson(agent, { keywords: [] });
     const trace = items.items.find((i) => i.type === "forgotten" && i.phrase === a1View?.phrase);
-    // One trace per source, named by its strongest dangling link: A1 → Dave/Carol (相关, deleted
-    // entities, 0.97^94 ≈ 0.057) outweighs A1 → A0 (上文, 0.5 · 0.97^95 ≈ 0.003).
+    // One trace per source, named by its strongest dangling link: A1's links to the deleted
+    // entities (0.97^94 ≈ 0.057 each) outweigh A1 → A0 (上文, 0.5 · 0.97^95 ≈ 0.003); of those
+    // equal ones the oldest node, Dave (相关: A1 does not mention him), names it.
     expect(trace).toMatchObject({ type: "forgotten", relation: "相关" });
     expect(trace?.scores.strength).toBeCloseTo(0.97 ** 94, 12);
     // Traces rank after every real memory, and there are at most a few.

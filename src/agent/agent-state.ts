@@ -8,6 +8,8 @@ import { ResilientModel } from "../models/resilient-model";
 import { realSleep, retryPolicy } from "../models/retry";
 import type { Embedder, SmallModel } from "../models/types";
 import { FtsRepo } from "../storage/fts-repo";
+import type { MemoryGraph } from "../memory/graph";
+import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "./graph-loader";
 import { createVectorIndex } from "../vectors/registry";
 import type { VectorIndex } from "../vectors/types";
 import { AgentRegistry, type AgentIdentity } from "../storage/agent-registry";
@@ -35,6 +37,8 @@ export class AgentState implements AgentRuntime {
   private readonly env: Env;
   private repoCache: AgentRepos | undefined;
   private vectorCache: { uid: number; index: VectorIndex } | undefined;
+  /** null: the agent is too large to cache; the D1 path serves it until the next wake. */
+  private graphCache: { uid: number; graph: MemoryGraph | null } | undefined;
 
   constructor(storage: DurableObjectStorage, env: Env) {
     this.storage = storage;
@@ -47,6 +51,28 @@ export class AgentState implements AgentRuntime {
     this.primaryModel = createModel(env);
     this.fallbackModel = createFallbackModel(env);
     this.embedder = createEmbedder(env);
+  }
+
+  async graph(): Promise<MemoryGraph | undefined> {
+    const repos = this.existingRepos();
+    if (!repos) return undefined;
+    if (this.graphCache?.uid !== repos.uid) this.graphCache = { uid: repos.uid, graph: (await loadGraph(repos)) ?? null };
+    return this.graphCache.graph ?? undefined;
+  }
+
+  loadedGraph(): MemoryGraph | undefined {
+    const graph = this.graphCache?.graph ?? undefined;
+    if (graph && (graph.nodeCount > GRAPH_MAX_NODES || graph.linkCount > GRAPH_MAX_LINKS) && this.graphCache) {
+      // Grown past what the object should hold: stop caching until the next wake.
+      this.graphCache.graph = null;
+      return undefined;
+    }
+    return graph;
+  }
+
+  /** After a failed task the copy may have missed a committed write: rebuild it on next use. */
+  dropGraph(): void {
+    this.graphCache = undefined;
   }
 
   /** One index object per wake: the local index keeps its vectors in memory once loaded. */
@@ -113,6 +139,7 @@ export class AgentState implements AgentRuntime {
     this.focus.clearCache();
     this.repoCache = undefined;
     this.vectorCache = undefined;
+    this.graphCache = undefined;
   }
 
   private reposFor(uid: number): AgentRepos {

@@ -20,6 +20,7 @@ import type { ContentUpdate, ScanNode } from "../storage/node-repo";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
 import { codePointLength } from "../text/code-points";
 import { ftsEntries, syncVectors, type IndexableNode } from "./indexing";
+import { networkReader } from "./network-reader";
 import type { AgentRepos, AgentRuntime } from "./runtime";
 import type { TaskRecord } from "./task-queue";
 
@@ -67,10 +68,11 @@ export async function runCycle(rt: AgentRuntime, task: TaskRecord, foregroundWai
 
   const sliceStart = Date.now();
   checkpoint.counts.slices += 1;
+  const reader = await networkReader(rt, repos);
   for (;;) {
     const page = await repos.nodes.scanPage(checkpoint.cycle, checkpoint.cursor, rt.focus.ids(), SCAN_PAGE);
     if (page.length === 0) break;
-    const outgoing = await repos.links.outgoingStrengths(page.map((n) => n.id), rt.meta.clock());
+    const outgoing = await reader.outgoingStrengths(page.map((n) => n.id), rt.meta.clock());
     const writes = new PageWrites(repos, checkpoint.cycle);
     let interrupted: "foreground" | "time_slice" | undefined;
     for (const node of page) {
@@ -124,7 +126,9 @@ function start(rt: AgentRuntime): Checkpoint {
 async function decay(rt: AgentRuntime, repos: AgentRepos, checkpoint: Checkpoint, save: () => void): Promise<void> {
   const started = Date.now();
   const clock = advanceClock(rt.meta.clock(), checkpoint.params.decay_rate);
-  const broken = await repos.links.breakWeak(breakLevel(clock, checkpoint.params.link_break_threshold));
+  const below = breakLevel(clock, checkpoint.params.link_break_threshold);
+  const broken = await repos.links.breakWeak(below);
+  rt.loadedGraph()?.breakBelow(below);
   rt.storage.transactionSync(() => {
     rt.meta.set("clock", clock);
     checkpoint.decayed = true;
@@ -235,6 +239,12 @@ class PageWrites {
       statements.push(this.repos.fts.deleteStatement(this.deletedIds));
     }
     await runBatch(rt.d1, statements);
+    const graph = rt.loadedGraph();
+    if (graph) {
+      for (const u of this.updates) graph.updateContent(u.id, u);
+      graph.markScanned(this.scannedIds);
+      graph.deleteNodes(this.deletedIds);
+    }
     await syncVectors(rt, this.updates, this.deletedIds);
   }
 }

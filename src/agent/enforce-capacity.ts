@@ -8,21 +8,24 @@ import { pickEvictions, sampleIds, sampleSize, seededRandom } from "../memory/ca
 import { importanceOf } from "../memory/importance";
 import { runBatch } from "../storage/batch";
 import { syncVectors } from "./indexing";
+import { networkReader } from "./network-reader";
 import type { AgentRepos, AgentRuntime } from "./runtime";
 
 /** Returns the number of nodes evicted. */
 export async function enforceCapacity(rt: AgentRuntime, repos: AgentRepos): Promise<number> {
   const capacity = rt.meta.params().capacity;
-  const excess = (await repos.nodes.count()) - capacity;
+  const reader = await networkReader(rt, repos);
+  const excess = (await reader.count()) - capacity;
   if (excess <= 0) return 0;
   const range = await repos.nodes.idRange();
   if (!range) return 0;
   const focus = new Set(rt.focus.ids());
   // Seeded by the node counter: the same history evicts the same nodes (benchmarks are repeatable).
   const random = seededRandom(rt.meta.nextNodeId());
-  let candidates = (await repos.nodes.existingIds(sampleIds(range.min, range.max, sampleSize(excess), random))).filter((id) => !focus.has(id));
+  const sampled = sampleIds(range.min, range.max, sampleSize(excess), random);
+  let candidates = [...(await reader.load(sampled)).keys()].filter((id) => !focus.has(id));
   if (candidates.length < excess * 2) candidates = (await repos.nodes.allIds()).filter((id) => !focus.has(id));
-  const strengths = await repos.links.outgoingStrengths(candidates, rt.meta.clock());
+  const strengths = await reader.outgoingStrengths(candidates, rt.meta.clock());
   const victims = pickEvictions(
     candidates.map((id) => ({ id, importance: importanceOf(strengths.get(id) ?? []) })),
     excess,
@@ -33,6 +36,7 @@ export async function enforceCapacity(rt: AgentRuntime, repos: AgentRepos): Prom
     repos.nodes.deleteStatement(victims),
     repos.fts.deleteStatement(victims),
   ]);
+  rt.loadedGraph()?.deleteNodes(victims);
   await syncVectors(rt, [], victims);
   return victims.length;
 }

@@ -156,6 +156,8 @@ export class QueueRunner {
       this.notifyFinished(task.id);
       return next;
     } catch (err) {
+      // A failure may have come between a committed write and its mirror in memory.
+      this.rt.dropGraph();
       const message = err instanceof Error ? err.message : String(err);
       if (task.ephemeral || attempt >= MAX_TASK_ATTEMPTS || err instanceof PermanentTaskError) {
         if (task.ephemeral) this.rt.queue.remove(task.id);

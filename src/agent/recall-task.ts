@@ -12,6 +12,7 @@ import { KeywordMatcher } from "../memory/keyword-match";
 import { resolveRelation } from "../memory/relations";
 import type { MemoryNode } from "../memory/node";
 import { candidateSegments, keywordHits, selectRecall } from "../memory/recall-result";
+import { networkReader } from "./network-reader";
 import type { AgentRuntime } from "./runtime";
 import { searchNodes } from "./search-task";
 
@@ -40,9 +41,10 @@ export async function runRecall(rt: AgentRuntime, request: RecallRequest): Promi
   const depth = request.depth ?? rt.meta.params().default_search_depth;
   const relations = request.relations.map(resolveRelation);
   const keywords = [...request.keywords, ...(request.query ? await rt.model.queryKeywords(request.query) : [])];
+  const reader = await networkReader(rt, repos);
   const source: BfsSource<MemoryNode> = {
-    expand: (frontier) => repos.links.incident(frontier, relations, clock),
-    load: (ids) => repos.nodes.load(ids),
+    expand: (frontier) => reader.expand(frontier, relations, clock),
+    load: (ids) => reader.load(ids),
   };
   const matcher = new KeywordMatcher(keywords);
   const requireHit = matcher.size > 0;
@@ -73,7 +75,7 @@ export async function runRecall(rt: AgentRuntime, request: RecallRequest): Promi
     }
   }
 
-  const outgoing = await repos.links.outgoingStrengths(candidates, clock);
+  const outgoing = await reader.outgoingStrengths(candidates, clock);
   const importance = new Map([...outgoing].map(([id, strengths]) => [id, importanceOf(strengths)]));
   const selection = selectRecall(bfs, hits, candidates, requireHit, {
     limit: request.limit,

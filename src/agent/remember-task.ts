@@ -12,6 +12,7 @@ import { runBatch } from "../storage/batch";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
 import { enforceCapacity } from "./enforce-capacity";
 import { ftsEntries, syncVectors } from "./indexing";
+import { networkReader } from "./network-reader";
 import { PermanentTaskError } from "./task-errors";
 import type { AgentRepos, AgentRuntime } from "./runtime";
 import type { TaskRecord } from "./task-queue";
@@ -102,7 +103,7 @@ async function buildPlan(rt: AgentRuntime, repos: AgentRepos, taskId: string, me
   }));
   const segments = await rt.model.segment(modelMessages);
   const extractions = segments.length > 0 ? await rt.model.extract(segments.map((s) => s.text)) : [];
-  const existingEntities = await repos.nodes.findEntities(mentionedEntityKeys(extractions));
+  const existingEntities = await (await networkReader(rt, repos)).findEntities(mentionedEntityKeys(extractions));
   const focusPlan = planFocus({
     focus: rt.focus.list(),
     focusLimit: params.focus_limit,
@@ -143,5 +144,12 @@ async function applyPlan(rt: AgentRuntime, repos: AgentRepos, plan: RememberPlan
   if (plan.unpin.length > 0) statements.push(repos.links.unpinStatement(plan.unpin, plan.pin, plan.clock));
   if (plan.pin.length > 0) statements.push(repos.links.pinStatement(plan.pin));
   await runBatch(rt.d1, statements);
+  const graph = rt.loadedGraph();
+  if (graph) {
+    for (const node of plan.nodes) graph.addNode({ ...node, sourceTaskId: taskId, createdAt: now, scanCount: 0 });
+    for (const link of plan.links) graph.addLink({ ...link, createdAt: now });
+    if (plan.unpin.length > 0) graph.unpin(plan.unpin, plan.pin, plan.clock);
+    if (plan.pin.length > 0) graph.pin(plan.pin);
+  }
   await syncVectors(rt, plan.nodes, []);
 }

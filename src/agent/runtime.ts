@@ -8,6 +8,7 @@ import type { LinkRepo } from "../storage/link-repo";
 import type { NodeRepo } from "../storage/node-repo";
 import type { Embedder, SmallModel } from "../models/types";
 import type { FtsRepo } from "../storage/fts-repo";
+import type { MemoryGraph } from "../memory/graph";
 import type { VectorIndex } from "../vectors/types";
 import type { FocusStore } from "./focus-store";
 import type { MetaStore } from "./meta-store";
@@ -32,6 +33,13 @@ export interface AgentRuntime {
   readonly embedder: Embedder;
   /** The agent's vector index; undefined before the agent's first write (nothing indexed yet). */
   vectors(): VectorIndex | undefined;
+  /** The in-memory graph, loaded on first use; undefined before the first write or when too large. */
+  graph(): Promise<MemoryGraph | undefined>;
+  /**
+   * The graph if it is loaded: every committed write is applied to it (never load it just to
+   * update it: a later load reads the committed rows anyway).
+   */
+  loadedGraph(): MemoryGraph | undefined;
   readonly storage: DurableObjectStorage;
   identity(): AgentIdentity;
   now(): number;

@@ -9,6 +9,7 @@ import { reciprocalRankFusion } from "../memory/fusion";
 import type { MemoryNode } from "../memory/node";
 import { cjkTerms, ftsMatchExpression, ftsQueryTerms } from "../search/fts-text";
 import type { TextFilters } from "../storage/fts-repo";
+import { networkReader } from "./network-reader";
 import type { AgentRepos, AgentRuntime } from "./runtime";
 
 export type SearchMode = "keyword" | "vector" | "hybrid";
@@ -37,7 +38,7 @@ export async function searchNodes(rt: AgentRuntime, repos: AgentRepos, spec: Sea
   const pool = poolSize(spec.limit);
   const keyword = spec.mode === "vector" ? new Map<number, number>() : await keywordHits(repos, spec, pool);
   const vector = spec.mode === "keyword" ? new Map<number, number>() : await vectorHits(rt, spec, pool);
-  const nodes = await repos.nodes.load([...new Set([...keyword.keys(), ...vector.keys()])]);
+  const nodes = await (await networkReader(rt, repos)).load([...new Set([...keyword.keys(), ...vector.keys()])]);
   const allowed = (id: number) => {
     const node = nodes.get(id);
     return node !== undefined && passes(node, spec.filters);

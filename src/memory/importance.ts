@@ -3,8 +3,10 @@
  * links, dangling ones included. Range [0, ∞). The retained share of content is min(importance, 1).
  */
 export function importanceOf(outgoingStrengths: readonly number[]): number {
+  // Summed smallest first: the same links give the same importance to the last bit, whatever order
+  // they were read in (memory or database), and small strengths are not lost against large ones.
   let sum = 0;
-  for (const s of outgoingStrengths) sum += s;
+  for (const s of [...outgoingStrengths].sort((a, b) => a - b)) sum += s;
   return sum;
 }
 

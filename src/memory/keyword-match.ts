@@ -23,6 +23,28 @@ interface PreparedKeyword {
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 
+interface PreparedText {
+  text: string;
+  terms: ReadonlySet<string>;
+}
+
+/**
+ * The normalised text and terms of a node, computed once per node object. This memo of a pure
+ * function is keyed by object identity (so nothing is shared between agents) and held weakly: the
+ * in-memory graph replaces a node object when its content changes, so an entry never goes stale.
+ */
+const textMemo = new WeakMap<MatchableText, PreparedText>();
+
+function prepare(node: MatchableText): PreparedText {
+  let entry = textMemo.get(node);
+  if (!entry) {
+    const text = normalizeText(`${node.speaker ?? ""}\n${node.content}\n${node.phrase}\n${node.keywords.join("\n")}`);
+    entry = { text, terms: new Set(contentTerms(text).concat(text.split(/\s+/u))) };
+    textMemo.set(node, entry);
+  }
+  return entry;
+}
+
 export class KeywordMatcher {
   private readonly prepared: PreparedKeyword[];
 
@@ -45,15 +67,13 @@ export class KeywordMatcher {
   match(node: MatchableText): Set<number> {
     const matched = new Set<number>();
     if (this.prepared.length === 0) return matched;
-    const text = normalizeText(`${node.speaker ?? ""}\n${node.content}\n${node.phrase}\n${node.keywords.join("\n")}`);
-    let terms: Set<string> | undefined;
+    const { text, terms } = prepare(node);
     this.prepared.forEach((keyword, index) => {
       if (keyword.cjk) {
         if (text.includes(keyword.norm) || keyword.terms.every((t) => text.includes(t))) matched.add(index);
-        return;
+      } else if (keyword.terms.every((t) => terms.has(t))) {
+        matched.add(index);
       }
-      terms ??= new Set(contentTerms(text).concat(text.split(/\s+/u)));
-      if (keyword.terms.every((t) => terms?.has(t))) matched.add(index);
     });
     return matched;
   }

@@ -14,6 +14,8 @@ import { RELATION } from "./relations";
 export interface ForgottenTrace {
   /** The node that still links to what was forgotten. */
   sourceId: number;
+  /** The forgotten node. */
+  targetId: number;
   sourcePhrase: string;
   relation: string;
   strength: number;
@@ -86,10 +88,12 @@ export function selectRecall(
     if (!source) continue;
     const sourceHits = hits.get(link.source)?.size ?? 0;
     if (requireHit && sourceHits === 0) continue;
+    // One trace per source: its strongest dangling link (on a tie, the oldest forgotten node).
     const previous = traces.get(link.source);
-    if (previous && previous.strength >= link.strength) continue;
+    if (previous && (previous.strength > link.strength || (previous.strength === link.strength && previous.targetId < link.target))) continue;
     traces.set(link.source, {
       sourceId: link.source,
+      targetId: link.target,
       sourcePhrase: source.node.phrase || source.node.content,
       relation: link.relation,
       strength: link.strength,

@@ -2,8 +2,9 @@
  * Link rows of one agent. Strengths are stored as levels against the agent's decay clock (see
  * src/memory/strength.ts); this repo converts them to strengths for its callers, given the clock.
  */
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Edge } from "../memory/bfs";
+import type { GraphLink } from "../memory/graph";
 import type { PlannedLink } from "../memory/remember-plan";
 import { PINNED_LEVEL, strengthAt } from "../memory/strength";
 import { statement, type Statement } from "./batch";
@@ -14,6 +15,12 @@ import { links } from "./schema";
 export interface LinkView extends Edge {
   pinned: boolean;
   createdAt: number;
+}
+
+export interface LinkKey {
+  source: number;
+  target: number;
+  relation: string;
 }
 
 interface LinkRowLite {
@@ -136,6 +143,25 @@ export class LinkRepo {
   /** Deletes the outgoing links of deleted nodes; links into them stay, dangling (seed 001 §5.3). */
   deleteOutgoingStatement(nodeIds: readonly number[]): Statement {
     return statement(this.db.delete(links).where(and(eq(links.agent, this.agent), sql`${links.source} IN ${jsonList(nodeIds)}`)));
+  }
+
+  /**
+   * Links after `after` in (source, target, relation) order: a keyset page over the agent's own
+   * unique index, for loading the graph into memory.
+   */
+  async page(after: LinkKey | null, limit: number): Promise<GraphLink[]> {
+    const rows = await this.db
+      .select({ source: links.source, target: links.target, relation: links.relation, level: links.level, createdAt: links.createdAt })
+      .from(links)
+      .where(
+        and(
+          eq(links.agent, this.agent),
+          after ? sql`(${links.source}, ${links.target}, ${links.relation}) > (${after.source}, ${after.target}, ${after.relation})` : undefined,
+        ),
+      )
+      .orderBy(asc(links.source), asc(links.target), asc(links.relation))
+      .limit(limit);
+    return rows;
   }
 
   async count(): Promise<number> {

@@ -174,20 +174,21 @@ export class NodeRepo {
     return row?.min != null && row.max != null ? { min: row.min, max: row.max } : undefined;
   }
 
-  /** The ids among `ids` that exist. */
-  async existingIds(ids: readonly number[]): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db
-      .select({ id: nodes.id })
-      .from(nodes)
-      .where(and(eq(nodes.agent, this.agent), sql`${nodes.id} IN ${jsonList(ids)}`));
-    return rows.map((r) => r.id);
-  }
-
   /** Every node id (the fallback when sampling finds too few nodes). */
   async allIds(): Promise<number[]> {
     const rows = await this.db.select({ id: nodes.id }).from(nodes).where(eq(nodes.agent, this.agent));
     return rows.map((r) => r.id);
+  }
+
+  /** Nodes after `afterId` in id order (loading the agent's graph into memory). */
+  async page(afterId: number, limit: number): Promise<MemoryNode[]> {
+    const rows = await this.db
+      .select()
+      .from(nodes)
+      .where(and(eq(nodes.agent, this.agent), sql`${nodes.id} > ${afterId}`))
+      .orderBy(asc(nodes.id))
+      .limit(limit);
+    return rows.map(toMemoryNode);
   }
 
   /** Removes every node of the agent (agent deletion). */

@@ -1,0 +1,111 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { AgentState } from "../src/agent/agent-state";
+import type { MemoryAgent } from "../src/agent/memory-agent";
+import { runRecall } from "../src/agent/recall-task";
+import { RecallRequestSchema } from "../src/api/recall";
+import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
+import { agentUid, call, drainAlarms, freshAgent, rememberAndWait, stubOf } from "./helpers";
+
+function stateOf(instance: MemoryAgent): AgentState {
+  return (instance as unknown as { state: AgentState }).state;
+}
+
+interface Snapshot {
+  nodes: { id: number; kind: string; name: string | null; content: string; phrase: string; keywords: string; scanCount: number }[];
+  links: { source: number; target: number; relation: string; level: number }[];
+}
+
+async function fromD1(agentId: string): Promise<Snapshot> {
+  const uid = await agentUid(agentId);
+  const nodes = await env.DB.prepare(
+    "SELECT id, kind, name, content, phrase, keywords, scan_count AS scanCount FROM nodes WHERE agent = ? ORDER BY id",
+  )
+    .bind(uid)
+    .all<Snapshot["nodes"][number]>();
+  const links = await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY source, target, relation")
+    .bind(uid)
+    .all<Snapshot["links"][number]>();
+  return { nodes: nodes.results, links: links.results };
+}
+
+/** The in-memory graph as it stands (loading it if needed), in the same shape. */
+async function fromGraph(agentId: string): Promise<Snapshot> {
+  return runInDurableObject(stubOf(agentId), async (instance) => {
+    const graph = await stateOf(instance).graph();
+    if (!graph) throw new Error("no graph");
+    const nodes = graph
+      .nodeIds()
+      .sort((a, b) => a - b)
+      .flatMap((id) => {
+        const n = graph.node(id);
+        return n ? [{ id: n.id, kind: n.kind, name: n.name, content: n.content, phrase: n.phrase, keywords: JSON.stringify(n.keywords), scanCount: n.scanCount }] : [];
+      });
+    const links = graph
+      .allLinks()
+      .map((l) => ({ source: l.source, target: l.target, relation: l.relation, level: l.level }))
+      .sort((a, b) => a.source - b.source || a.target - b.target || (a.relation < b.relation ? -1 : a.relation > b.relation ? 1 : 0));
+    return { nodes, links };
+  });
+}
+
+async function expectInStep(agentId: string, when: string): Promise<void> {
+  const [d1, graph] = [await fromD1(agentId), await fromGraph(agentId)];
+  expect(graph.nodes, `${when}: nodes`).toEqual(d1.nodes);
+  expect(graph.links, `${when}: links`).toEqual(d1.links);
+}
+
+describe("the in-memory graph", () => {
+  it("stays identical to the D1 rows through every kind of write", async () => {
+    const agent = freshAgent("cache");
+    await rememberAndWait(agent, messages(ENGLISH_TEAM, "e"));
+    await drainAlarms(agent);
+    // Load the cache now, so every later write must be mirrored into it (not re-read from D1).
+    await fromGraph(agent);
+    await rememberAndWait(agent, messages(CHINESE_DESIGN_REVIEW, "z"));
+    await rememberAndWait(agent, [{ role: "user", content: "alice presented the Phoenix roadmap to Grace." }]);
+    await drainAlarms(agent);
+    await expectInStep(agent, "after remembers (new and re-entered focus, unpinned links)");
+
+    // Strong decay: links break, nodes are compressed and deleted, dangling links appear.
+    await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { decay_rate: 0.3 } });
+    await call(`/v1/agents/${agent}/compress`, { body: { cycles: 4 } });
+    await drainAlarms(agent);
+    const stats = (await (await call(`/v1/agents/${agent}/stats`)).json()) as { counters: Record<string, number>; links: { dangling: number } };
+    expect(stats.counters.links_broken).toBeGreaterThan(0);
+    expect(stats.counters.nodes_deleted).toBeGreaterThan(0);
+    await expectInStep(agent, "after compression cycles");
+
+    // Capacity eviction.
+    await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { capacity: 10, decay_rate: 0.97 } });
+    await rememberAndWait(agent, messages(ENGLISH_TEAM, "f"));
+    await drainAlarms(agent);
+    await expectInStep(agent, "after capacity eviction");
+  });
+
+  it("answers recall exactly as the database path does", async () => {
+    const agent = freshAgent("same");
+    await rememberAndWait(agent, messages(ENGLISH_TEAM, "e"));
+    await rememberAndWait(agent, messages(CHINESE_DESIGN_REVIEW, "z"));
+    await drainAlarms(agent);
+    const requests = [
+      { keywords: ["Phoenix", "budget"], depth: 3 },
+      { keywords: [], depth: 2, limit: 50 },
+      { keywords: ["登录"], relations: ["关于", "下文"] },
+      { query: "Who planned the Tokyo trip?" },
+    ];
+    await runInDurableObject(stubOf(agent), async (instance) => {
+      const state = stateOf(instance);
+      const cached = [];
+      for (const r of requests) cached.push(await runRecall(state, RecallRequestSchema.parse(r)));
+      // The same state without its graph: every read goes to D1.
+      const graph = state.graph.bind(state);
+      state.graph = async () => undefined;
+      try {
+        for (const [i, r] of requests.entries()) expect(await runRecall(state, RecallRequestSchema.parse(r)), JSON.stringify(r)).toEqual(cached[i]);
+      } finally {
+        state.graph = graph;
+      }
+    });
+  });
+});
