@@ -6,7 +6,7 @@ import { touchFocus, type FocusEntry } from "../src/memory/focus-lru";
 import { formatRecall } from "../src/memory/format";
 import { importanceOf, retainedShare } from "../src/memory/importance";
 import { KeywordMatcher } from "../src/memory/keyword-match";
-import { rankMemories } from "../src/memory/ranking";
+import { keywordWeights, rankMemories } from "../src/memory/ranking";
 import { RELATION, resolveRelation } from "../src/memory/relations";
 import { planFocus, planRemember, relationPairs } from "../src/memory/remember-plan";
 import { advanceClock, breakLevel, cyclesUntilBreak, levelOf, PINNED_LEVEL, strengthAt } from "../src/memory/strength";
@@ -274,10 +274,36 @@ describe("keyword matching", () => {
 
 describe("ranking and output", () => {
   it("orders by keyword hits, then path strength, then importance, then newest", () => {
-    const item = (id: number, hits: number, pathStrength: number, importance: number) => ({ id, node: id, hits, pathStrength, importance, similarity: 0, depth: 1 });
+    const item = (id: number, hits: number, pathStrength: number, importance: number) => ({
+      id,
+      node: id,
+      hits,
+      keywordScore: hits,
+      pathStrength,
+      importance,
+      similarity: 0,
+      depth: 1,
+    });
     const ranked = rankMemories([item(1, 1, 1, 5), item(2, 2, 0.1, 0), item(3, 1, 1, 6), item(4, 1, 0.5, 9), item(5, 1, 1, 6)], 10);
     expect(ranked.map((r) => r.id)).toEqual([2, 5, 3, 1, 4]);
     expect(rankMemories([item(1, 1, 1, 1), item(2, 1, 1, 1)], 1)).toHaveLength(1);
+  });
+
+  it("weights a keyword by its rarity (BM25 idf): rarer keywords weigh more, every hit counts", () => {
+    const [rare, common, everywhere] = keywordWeights([1, 50, 100], 100);
+    expect(rare).toBeCloseTo(Math.log(1 + 99.5 / 1.5), 12);
+    expect(rare).toBeGreaterThan(common ?? 0);
+    expect(common).toBeGreaterThan(everywhere ?? 0);
+    expect(everywhere).toBeGreaterThan(0);
+    // A memory matching one rare keyword outranks one matching two words every memory has.
+    const rank = rankMemories(
+      [
+        { id: 1, node: 1, hits: 2, keywordScore: 2 * (everywhere ?? 0), pathStrength: 1, importance: 1, similarity: 0, depth: 1 },
+        { id: 2, node: 2, hits: 1, keywordScore: rare ?? 0, pathStrength: 0.5, importance: 1, similarity: 0, depth: 1 },
+      ],
+      2,
+    );
+    expect(rank.map((r) => r.id)).toEqual([2, 1]);
   });
 
   it("renders plain text with separators and no internal detail, in both locales", () => {

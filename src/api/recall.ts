@@ -65,7 +65,10 @@ export const MemoryItemSchema = z
     message_time: z.number().int().nullable(),
     depth: z.number().int(),
     scores: z.object({
+      /** Distinct keywords matched. */
       hits: z.number().int(),
+      /** The matched keywords weighted by their rarity among the memories reached; ranks first. */
+      keyword_score: z.number(),
       path_strength: z.number(),
       importance: z.number(),
       /** Search score normalised to (0, 1] when the memory was an entry point found by search; else 0. */

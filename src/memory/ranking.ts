@@ -1,13 +1,26 @@
 /**
  * Ranking of recalled memories (DESIGN §5): keyword hits first, then path strength from the start
  * nodes, then importance, then similarity to the query (for memories found through search); ties
- * go to the newer node. Pure, so the order is unit-tested.
+ * go to the newer node. Keyword hits are weighted by how rare each keyword is among the memories
+ * the search reached (keywordWeights): a hit on a word every memory shares (a speaker's name) says
+ * less than a hit on a rare one. Pure, so the order is unit-tested.
  */
+
+/**
+ * BM25's inverse document frequency of each keyword over `total` memories, `matching[k]` of which
+ * match keyword k: ln(1 + (N − df + 0.5) / (df + 0.5)). Always positive, so any hit still counts.
+ */
+export function keywordWeights(matching: readonly number[], total: number): number[] {
+  return matching.map((df) => Math.log(1 + (total - df + 0.5) / (df + 0.5)));
+}
 
 export interface RankedMemory<N> {
   id: number;
   node: N;
+  /** Distinct keywords matched. */
   hits: number;
+  /** The matched keywords' weights summed: what ranks first. */
+  keywordScore: number;
   pathStrength: number;
   importance: number;
   /** Search score of the memory, normalised to (0, 1] (0 when not found by search). */
@@ -17,6 +30,7 @@ export interface RankedMemory<N> {
 
 export function compareMemories<N>(a: RankedMemory<N>, b: RankedMemory<N>): number {
   return (
+    b.keywordScore - a.keywordScore ||
     b.hits - a.hits ||
     b.pathStrength - a.pathStrength ||
     b.importance - a.importance ||

@@ -8,7 +8,7 @@
 import type { BfsResult } from "./bfs";
 import type { KeywordMatcher } from "./keyword-match";
 import type { MemoryNode } from "./node";
-import { rankMemories, type RankedMemory } from "./ranking";
+import { keywordWeights, rankMemories, type RankedMemory } from "./ranking";
 import { RELATION } from "./relations";
 
 export interface ForgottenTrace {
@@ -68,6 +68,8 @@ export function selectRecall(
   requireHit: boolean,
   options: SelectOptions,
 ): RecallSelection {
+  const weights = weightsOverReached(bfs, hits);
+  const scoreOf = (id: number) => [...(hits.get(id) ?? [])].reduce((sum, k) => sum + (weights[k] ?? 0), 0);
   const items: RankedMemory<MemoryNode>[] = [];
   for (const id of candidates) {
     const r = bfs.reached.get(id);
@@ -76,6 +78,7 @@ export function selectRecall(
       id,
       node: r.node,
       hits: hits.get(id)?.size ?? 0,
+      keywordScore: scoreOf(id),
       pathStrength: r.pathStrength,
       importance: options.importance.get(id) ?? 0,
       similarity: options.similarity.get(id) ?? 0,
@@ -106,4 +109,16 @@ export function selectRecall(
       .sort((a, b) => b.hits - a.hits || b.strength - a.strength || b.sourceId - a.sourceId)
       .slice(0, options.maxTraces),
   };
+}
+
+/** Each keyword's weight from how many of the reached segments match it (ranking.keywordWeights). */
+function weightsOverReached(bfs: BfsResult<MemoryNode>, hits: ReadonlyMap<number, Set<number>>): number[] {
+  const matching: number[] = [];
+  let total = 0;
+  for (const [id, r] of bfs.reached) {
+    if (r.node.kind !== "segment") continue;
+    total += 1;
+    for (const k of hits.get(id) ?? []) matching[k] = (matching[k] ?? 0) + 1;
+  }
+  return keywordWeights(Array.from(matching, (n) => n ?? 0), total);
 }
