@@ -295,3 +295,59 @@ describe("the cron safety net", () => {
     });
   });
 });
+
+describe("cycles queued back to back", () => {
+  /** Nodes and links of an agent, for comparing twins (contents compared by length bound only). */
+  async function network(agentId: string) {
+    const uid = await agentUid(agentId);
+    const nodes = (
+      await env.DB.prepare("SELECT id, original_length AS originalLength, content, scan_count AS scanCount FROM nodes WHERE agent = ? ORDER BY id")
+        .bind(uid)
+        .all<{ id: number; originalLength: number; content: string; scanCount: number }>()
+    ).results;
+    const links = (
+      await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY source, target, relation").bind(uid).all()
+    ).results;
+    return { nodes, links };
+  }
+
+  it("run as one pass that ends where the same cycles run one by one end", async () => {
+    const single = freshAgent("single");
+    const pass = freshAgent("pass");
+    for (const agent of [single, pass]) {
+      await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { decay_rate: 0.9 } });
+      await rememberAndWait(agent, first);
+      await rememberAndWait(agent, second);
+      await drainAlarms(agent);
+    }
+    // 20 more cycles at 0.9: A0's importance falls to 2.45 · 0.9^21 ≈ 0.27 (compressed, not deleted).
+    for (let i = 0; i < 20; i++) await cycles(single, 1);
+    const queued = await json<{ task_ids: string[] }>(await call(`/v1/agents/${pass}/compress`, { body: { cycles: 20 } }));
+    // Waiting on a cycle merged into the pass returns when the pass is done.
+    const merged = await json<{ status: string; result: Record<string, unknown> }>(
+      await call(`/v1/agents/${pass}/tasks/${queued.task_ids[19]}?wait_ms=30000`),
+    );
+    expect(merged).toMatchObject({ status: "done", result: { merged_into: queued.task_ids[0] } });
+    await drainAlarms(pass);
+    const leader = await json<{ result: Record<string, number> }>(await call(`/v1/agents/${pass}/tasks/${queued.task_ids[0]}`));
+    expect(leader.result.cycles).toBe(20);
+    expect(await cycleCount(pass)).toBe(await cycleCount(single));
+
+    const a = await network(single);
+    const b = await network(pass);
+    // Same survivors, scan counts and links (levels to the last bit: the same clock steps).
+    expect(b.nodes.map((n) => [n.id, n.scanCount])).toEqual(a.nodes.map((n) => [n.id, n.scanCount]));
+    expect(b.links).toEqual(a.links);
+    expect(a.nodes.some((n) => codePointLength(n.content) < n.originalLength)).toBe(true);
+    // Compressed within the same bound, ⌊original length × importance⌋ (the texts may differ: the
+    // pass extracts once from the fuller text instead of several times).
+    for (const [i, n] of a.nodes.entries()) {
+      const twin = b.nodes[i];
+      const { importance } = (await node(single, n.id)) ?? { importance: Number.NaN };
+      const bound = importance >= 1 ? n.originalLength : Math.floor(n.originalLength * importance);
+      expect(codePointLength(n.content), `node ${n.id}`).toBeLessThanOrEqual(bound);
+      expect(codePointLength(twin?.content ?? ""), `twin of node ${n.id}`).toBeLessThanOrEqual(bound);
+      expect(codePointLength(twin?.content ?? "") < n.originalLength).toBe(codePointLength(n.content) < n.originalLength);
+    }
+  });
+});

@@ -1,14 +1,20 @@
 /**
- * One compression cycle, the unit of time (DESIGN §6, seed 001 §11.2):
+ * Compression cycles, the unit of time (DESIGN §6, seed 001 §11.2). One cycle:
  *
  * 1. decay: the agent's decay clock advances one step and every link that fell below
  *    link_break_threshold is removed, in one statement (src/memory/strength.ts);
  * 2. scan: nodes in ascending scan_count, focus nodes skipped, each protected, kept, compressed or
- *    deleted by its importance (src/memory/compression-plan.ts).
+ *    deleted by its importance (src/memory/compression-plan.ts), scan_count + 1.
+ *
+ * Cycles queued back to back (remembers arriving faster than cycles finish) run as one pass of k
+ * cycles: k decay steps (the clock advanced k times, one break at the final clock), then one scan
+ * that advances scan_count by k. With no remember in between, the focus is fixed and every node's
+ * importance only falls, so the pass protects, compresses, deletes and breaks exactly what k
+ * single cycles would; a compressed text is extracted once from the fuller text instead of k times.
  *
  * The scan is time-sliced: between any two nodes it yields when a foreground task is waiting, and
  * it pauses after time_slice_ms. Its progress (cursor, counts) is checkpointed with the task after
- * every committed page, and nodes carry the cycle that last scanned them, so a cycle resumed after
+ * every committed page, and nodes carry the cycle that last scanned them, so a pass resumed after
  * a yield, a pause or an eviction continues where it stopped and scans no node twice.
  */
 import { z } from "zod";
@@ -24,8 +30,11 @@ import { networkReader } from "./network-reader";
 import type { AgentRepos, AgentRuntime } from "./runtime";
 import type { TaskRecord } from "./task-queue";
 
-/** Nodes read per scan page (one range read and one importance query per page). */
-export const SCAN_PAGE = 100;
+/** Nodes per scan page: one atomic write batch each (and a range read without the graph cache). */
+export const SCAN_PAGE = 250;
+
+/** The most queued cycles one pass absorbs. */
+export const MAX_CYCLES_PER_PASS = 1_000;
 
 const CountsSchema = z.object({
   links_broken: z.number(),
@@ -41,7 +50,10 @@ const CountsSchema = z.object({
 export type CycleCounts = z.infer<typeof CountsSchema>;
 
 const CheckpointSchema = z.object({
+  /** The pass's last cycle: what scanned nodes are stamped with. */
   cycle: z.number().int(),
+  /** Cycles in this pass (k). */
+  cycles: z.number().int().min(1),
   /** Parameters are read once, when the cycle starts: a change takes effect on the next cycle. */
   params: z.object({
     decay_rate: z.number(),
@@ -56,24 +68,27 @@ const CheckpointSchema = z.object({
 type Checkpoint = z.infer<typeof CheckpointSchema>;
 
 export type CycleOutcome =
-  | { status: "done"; result: CycleCounts & { cycle: number } }
+  | { status: "done"; result: CycleCounts & { cycle: number; cycles: number } }
   | { status: "yielded"; reason: "foreground" | "time_slice" };
 
 export async function runCycle(rt: AgentRuntime, task: TaskRecord, foregroundWaiting: () => boolean): Promise<CycleOutcome> {
   const repos = await rt.repos();
-  const checkpoint = resume(task) ?? start(rt);
-  const save = () => rt.queue.saveCheckpoint(task.id, checkpoint);
-  save();
-  if (!checkpoint.decayed) await decay(rt, repos, checkpoint, save);
+  const save = (checkpoint: Checkpoint) => rt.queue.saveCheckpoint(task.id, checkpoint);
+  const checkpoint = resume(task) ?? rt.storage.transactionSync(() => start(rt, task, save));
+  if (!checkpoint.decayed) await decay(rt, repos, checkpoint, () => save(checkpoint));
 
   const sliceStart = Date.now();
   checkpoint.counts.slices += 1;
   const reader = await networkReader(rt, repos);
+  const graph = rt.loadedGraph();
   for (;;) {
-    const page = await repos.nodes.scanPage(checkpoint.cycle, checkpoint.cursor, rt.focus.ids(), SCAN_PAGE);
+    const focus = rt.focus.ids();
+    const page = graph
+      ? graph.scanPage(checkpoint.cycle, checkpoint.cursor, new Set(focus), SCAN_PAGE)
+      : await repos.nodes.scanPage(checkpoint.cycle, checkpoint.cursor, focus, SCAN_PAGE);
     if (page.length === 0) break;
     const outgoing = await reader.outgoingStrengths(page.map((n) => n.id), rt.meta.clock());
-    const writes = new PageWrites(repos, checkpoint.cycle);
+    const writes = new PageWrites(repos, checkpoint.cycles, checkpoint.cycle);
     let interrupted: "foreground" | "time_slice" | undefined;
     for (const node of page) {
       const started = Date.now();
@@ -87,12 +102,12 @@ export async function runCycle(rt: AgentRuntime, task: TaskRecord, foregroundWai
     await writes.commit(rt);
     rt.storage.transactionSync(() => {
       rt.meta.bump({ nodes_scanned: writes.scanned, nodes_compressed: writes.compressed, nodes_deleted: writes.deleted });
-      save();
+      save(checkpoint);
     });
     if (interrupted) return { status: "yielded", reason: interrupted };
   }
-  rt.meta.bump({ cycles: 1 });
-  return { status: "done", result: { cycle: checkpoint.cycle, ...checkpoint.counts } };
+  rt.meta.bump({ cycles: checkpoint.cycles });
+  return { status: "done", result: { cycle: checkpoint.cycle, cycles: checkpoint.cycles, ...checkpoint.counts } };
 }
 
 function resume(task: TaskRecord): Checkpoint | undefined {
@@ -101,12 +116,19 @@ function resume(task: TaskRecord): Checkpoint | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-function start(rt: AgentRuntime): Checkpoint {
+/**
+ * A fresh pass: this task's cycle plus every compression cycle queued right behind it, which are
+ * marked done (merged into this one). Runs in one storage transaction with the first checkpoint.
+ */
+function start(rt: AgentRuntime, task: TaskRecord, save: (checkpoint: Checkpoint) => void): Checkpoint {
   const params = rt.meta.params();
-  const cycle = (rt.meta.get("cycle") ?? 0) + 1;
+  const merged = rt.queue.absorbQueuedCompressions(task, MAX_CYCLES_PER_PASS - 1, rt.now());
+  const cycles = 1 + merged;
+  const cycle = (rt.meta.get("cycle") ?? 0) + cycles;
   rt.meta.set("cycle", cycle);
-  return {
+  const checkpoint: Checkpoint = {
     cycle,
+    cycles,
     params: {
       decay_rate: params.decay_rate,
       link_break_threshold: params.link_break_threshold,
@@ -117,15 +139,19 @@ function start(rt: AgentRuntime): Checkpoint {
     cursor: null,
     counts: { links_broken: 0, scanned: 0, protected: 0, compressed: 0, deleted: 0, model_failures: 0, decay_ms: 0, scan_ms: 0, slices: 0 },
   };
+  save(checkpoint);
+  return checkpoint;
 }
 
 /**
- * Step 1. Idempotent: the new clock is derived from the stored one, which only changes together
- * with the checkpoint's `decayed` flag, so a re-run deletes against the same level.
+ * Step 1, for the pass's k cycles. Idempotent: the new clock is derived from the stored one, which
+ * only changes together with the checkpoint's `decayed` flag, so a re-run deletes against the same
+ * level. Breaking once at the final clock removes exactly the links k breaks would: strengths only fall.
  */
 async function decay(rt: AgentRuntime, repos: AgentRepos, checkpoint: Checkpoint, save: () => void): Promise<void> {
   const started = Date.now();
-  const clock = advanceClock(rt.meta.clock(), checkpoint.params.decay_rate);
+  let clock = rt.meta.clock();
+  for (let i = 0; i < checkpoint.cycles; i++) clock = advanceClock(clock, checkpoint.params.decay_rate);
   const below = breakLevel(clock, checkpoint.params.link_break_threshold);
   const broken = await repos.links.breakWeak(below);
   rt.loadedGraph()?.breakBelow(below);
@@ -202,6 +228,7 @@ class PageWrites {
 
   constructor(
     private readonly repos: AgentRepos,
+    private readonly cycles: number,
     private readonly cycle: number,
   ) {}
 
@@ -232,7 +259,7 @@ class PageWrites {
   async commit(rt: AgentRuntime): Promise<void> {
     const statements: Statement[] = this.updates.map((u) => this.repos.nodes.updateContentStatement(u));
     statements.push(...this.repos.fts.upsertStatements(ftsEntries(this.updates)));
-    if (this.scannedIds.length > 0) statements.push(this.repos.nodes.markScannedStatement(this.scannedIds, this.cycle));
+    if (this.scannedIds.length > 0) statements.push(this.repos.nodes.markScannedStatement(this.scannedIds, this.cycles, this.cycle));
     if (this.deletedIds.length > 0) {
       statements.push(this.repos.links.deleteOutgoingStatement(this.deletedIds));
       statements.push(this.repos.nodes.deleteStatement(this.deletedIds));
@@ -242,7 +269,7 @@ class PageWrites {
     const graph = rt.loadedGraph();
     if (graph) {
       for (const u of this.updates) graph.updateContent(u.id, u);
-      graph.markScanned(this.scannedIds);
+      graph.markScanned(this.scannedIds, this.cycles, this.cycle);
       graph.deleteNodes(this.deletedIds);
     }
     await syncVectors(rt, this.updates, this.deletedIds);

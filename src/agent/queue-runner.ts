@@ -154,6 +154,7 @@ export class QueueRunner {
     try {
       const next = await this.execute(task);
       this.notifyFinished(task.id);
+      this.notifyMerged();
       return next;
     } catch (err) {
       // A failure may have come between a committed write and its mirror in memory.
@@ -234,6 +235,14 @@ export class QueueRunner {
   private notifyFinished(taskId: string): void {
     for (const listener of this.finishListeners.get(taskId) ?? []) listener();
     this.finishListeners.delete(taskId);
+  }
+
+  /** Tasks finished by another (cycles merged into a pass) release their waiters too. */
+  private notifyMerged(): void {
+    for (const taskId of this.finishListeners.keys()) {
+      const status = this.rt.queue.get(taskId)?.status;
+      if (status === "done" || status === "failed") this.notifyFinished(taskId);
+    }
   }
 
   /** The one alarm: at the earliest due task, or none when the queue is empty. */

@@ -146,7 +146,7 @@ async function applyPlan(rt: AgentRuntime, repos: AgentRepos, plan: RememberPlan
   await runBatch(rt.d1, statements);
   const graph = rt.loadedGraph();
   if (graph) {
-    for (const node of plan.nodes) graph.addNode({ ...node, sourceTaskId: taskId, createdAt: now, scanCount: 0 });
+    for (const node of plan.nodes) graph.addNode({ ...node, sourceTaskId: taskId, createdAt: now, scanCount: 0, scannedCycle: 0 });
     for (const link of plan.links) graph.addLink({ ...link, createdAt: now });
     if (plan.unpin.length > 0) graph.unpin(plan.unpin, plan.pin, plan.clock);
     if (plan.pin.length > 0) graph.pin(plan.pin);

@@ -156,6 +156,33 @@ export class TaskQueue {
     this.sql.exec("UPDATE tasks SET status = 'queued', attempts = max(attempts - 1, 0), not_before = 0 WHERE id = ?", id);
   }
 
+  /**
+   * Marks up to `limit` compression cycles queued after `leader` as done, merged into it (one pass
+   * runs them all: src/agent/compress-task.ts). Returns how many were merged.
+   */
+  absorbQueuedCompressions(leader: TaskRecord, limit: number, now: number): number {
+    if (limit <= 0) return 0;
+    const seqs = this.sql
+      .exec<{ seq: number }>(
+        "SELECT seq FROM tasks WHERE status = 'queued' AND kind = 'compress' AND seq > ? AND not_before <= ? ORDER BY seq LIMIT ?",
+        leader.seq,
+        now,
+        limit,
+      )
+      .toArray()
+      .map((r) => r.seq);
+    if (seqs.length === 0) return 0;
+    this.sql.exec(
+      `UPDATE tasks SET status = 'done', result = ?, payload = 'null', started_at = ?, finished_at = ?
+       WHERE seq IN (SELECT value FROM json_each(?))`,
+      JSON.stringify({ merged_into: leader.id }),
+      now,
+      now,
+      JSON.stringify(seqs),
+    );
+    return seqs.length;
+  }
+
   remove(id: string): void {
     this.sql.exec("DELETE FROM tasks WHERE id = ?", id);
   }

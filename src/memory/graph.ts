@@ -82,11 +82,34 @@ export class MemoryGraph {
     if (node) this.nodeMap.set(id, { ...node, content: update.content, phrase: update.phrase, keywords: [...update.keywords] });
   }
 
-  markScanned(ids: readonly number[]): void {
+  /** NodeRepo.markScannedStatement: a pass of `cycles` cycles ending at `cycle` scanned them. */
+  markScanned(ids: readonly number[], cycles: number, cycle: number): void {
     for (const id of ids) {
       const node = this.nodeMap.get(id);
-      if (node) this.nodeMap.set(id, { ...node, scanCount: node.scanCount + 1 });
+      if (node) this.nodeMap.set(id, { ...node, scanCount: node.scanCount + cycles, scannedCycle: cycle });
     }
+  }
+
+  /**
+   * NodeRepo.scanPage: the next `limit` nodes in ascending (scan_count, id) after the cursor, not yet
+   * scanned by `cycle`, focus nodes excluded. One linear pass keeping the smallest `limit`.
+   */
+  scanPage(cycle: number, cursor: { scanCount: number; id: number } | null, focus: ReadonlySet<number>, limit: number): MemoryNode[] {
+    const before = (a: MemoryNode, b: MemoryNode) => a.scanCount < b.scanCount || (a.scanCount === b.scanCount && a.id < b.id);
+    const page: MemoryNode[] = [];
+    for (const node of this.nodeMap.values()) {
+      if (node.scannedCycle >= cycle || focus.has(node.id)) continue;
+      if (cursor && !(node.scanCount > cursor.scanCount || (node.scanCount === cursor.scanCount && node.id > cursor.id))) continue;
+      if (page.length === limit) {
+        const last = page[limit - 1];
+        if (!last || !before(node, last)) continue;
+        page.pop();
+      }
+      let i = page.length;
+      for (let prev = page[i - 1]; prev !== undefined && before(node, prev); prev = page[i - 1]) i -= 1;
+      page.splice(i, 0, node);
+    }
+    return page;
   }
 
   /** Deletes nodes and their outgoing links; links into them stay, dangling (seed 001 §5.3). */

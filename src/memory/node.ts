@@ -19,4 +19,6 @@ export interface MemoryNode {
   messageTime: number | null;
   createdAt: number;
   scanCount: number;
+  /** The last compression cycle that scanned the node (0: none yet). */
+  scannedCycle: number;
 }

@@ -22,7 +22,7 @@ export interface PlanMessage {
 }
 
 /** A node to create: what the domain knows of it before storage adds its task, time and scans. */
-export type PlannedNode = Omit<MemoryNode, "sourceTaskId" | "createdAt" | "scanCount">;
+export type PlannedNode = Omit<MemoryNode, "sourceTaskId" | "createdAt" | "scanCount" | "scannedCycle">;
 
 export interface PlannedLink {
   source: number;

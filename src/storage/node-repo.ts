@@ -22,14 +22,7 @@ export interface NodeSummary {
 }
 
 /** A node as the compression scan needs it. */
-export interface ScanNode {
-  id: number;
-  kind: "segment" | "entity";
-  speaker: string | null;
-  content: string;
-  originalLength: number;
-  scanCount: number;
-}
+export type ScanNode = Pick<MemoryNode, "id" | "kind" | "speaker" | "content" | "originalLength" | "scanCount">;
 
 /** Position of a scan: the (scan_count, id) of the last node it visited, before its scan. */
 export interface ScanCursor {
@@ -139,12 +132,12 @@ export class NodeRepo {
       .limit(limit);
   }
 
-  /** Marks nodes as scanned in `cycle` (scan_count + 1). */
-  markScannedStatement(ids: readonly number[], cycle: number): Statement {
+  /** Marks nodes as scanned by a pass of `cycles` cycles ending at `cycle` (scan_count + cycles). */
+  markScannedStatement(ids: readonly number[], cycles: number, cycle: number): Statement {
     return statement(
       this.db
         .update(nodes)
-        .set({ scanCount: sql`${nodes.scanCount} + 1`, scannedCycle: cycle })
+        .set({ scanCount: sql`${nodes.scanCount} + ${cycles}`, scannedCycle: cycle })
         .where(and(eq(nodes.agent, this.agent), sql`${nodes.id} IN ${jsonList(ids)}`)),
     );
   }
@@ -213,5 +206,6 @@ export function toMemoryNode(row: NodeRow): MemoryNode {
     messageTime: row.messageTime,
     createdAt: row.createdAt,
     scanCount: row.scanCount,
+    scannedCycle: row.scannedCycle,
   };
 }
