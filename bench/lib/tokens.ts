@@ -67,14 +67,18 @@ function nameTokens(names: readonly string[]): ReadonlySet<string> {
   return new Set(names.flatMap((n) => n.toLowerCase().match(/[a-z0-9]+/g) ?? []));
 }
 
-function englishWords(text: string, names: ReadonlySet<string>): string[] {
+function englishWords(text: string, names: ReadonlySet<string>, stem = true): string[] {
   const out: string[] = [];
   for (const token of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
     if (token.length <= 1 || EN_STOP_WORDS.has(token) || names.has(token)) continue;
-    const stem = lightStem(token);
+    if (!stem) {
+      out.push(token);
+      continue;
+    }
+    const stemmed = lightStem(token);
     // A stem can collide with a name ("carolines" → "caroline"): remove it as well.
-    if (names.has(stem)) continue;
-    out.push(stem);
+    if (names.has(stemmed)) continue;
+    out.push(stemmed);
   }
   return out;
 }
@@ -82,7 +86,7 @@ function englishWords(text: string, names: ReadonlySet<string>): string[] {
 // One segmenter per process: constructing it loads ICU data.
 let segmenter: Intl.Segmenter | undefined;
 
-function chineseWords(text: string, names: ReadonlySet<string>): string[] {
+function chineseWords(text: string, names: ReadonlySet<string>, stem = true): string[] {
   segmenter ??= new Intl.Segmenter("zh", { granularity: "word" });
   const out: string[] = [];
   for (const { segment, isWordLike } of segmenter.segment(text)) {
@@ -91,7 +95,7 @@ function chineseWords(text: string, names: ReadonlySet<string>): string[] {
       const word = segment.toLowerCase();
       if (!ZH_FUNCTION_WORDS.has(word)) out.push(word);
     } else {
-      out.push(...englishWords(segment, names));
+      out.push(...englishWords(segment, names, stem));
     }
   }
   return out;
@@ -104,6 +108,18 @@ function chineseWords(text: string, names: ReadonlySet<string>): string[] {
 export function contentWords(text: string, lang: Lang, names: readonly string[] = []): string[] {
   const nameSet = nameTokens(names);
   return lang === "en" ? englishWords(text, nameSet) : chineseWords(text, nameSet);
+}
+
+/**
+ * Recall keywords a client would extract from a question: its distinct content words in order, by
+ * the same rule but unstemmed (the API stems on its side; "paintings" stays a word, not "painting")
+ * and with names kept (people are what this product's entity nodes are named after). At most
+ * `max` (the API's limit): the last ones, nearest the end of the text, which in a dialogue is the
+ * line just before the test turn.
+ */
+export function queryKeywords(text: string, lang: Lang, max = 32): string[] {
+  const words = lang === "en" ? englishWords(text, new Set(), false) : chineseWords(text, new Set(), false);
+  return [...new Set(words)].slice(-max);
 }
 
 /** The distinct content words of `text`, for the item-vs-evidence match rule. */

@@ -1,0 +1,16 @@
+/**
+ * The wrangler configuration that serves the benchmark's frozen bundle (snapshot.ts): a copy of
+ * wrangler.local.toml whose only changes are the paths. Pure module.
+ */
+
+/** `toml` with `main` pointing at `bundle`, `no_bundle = true`, and an absolute migrations dir. */
+export function snapshotConfig(toml: string, bundle: string, migrationsDir: string): string {
+  const main = /^main\s*=.*$/m;
+  const migrations = /^migrations_dir\s*=.*$/m;
+  if (!main.test(toml) || !migrations.test(toml)) {
+    throw new Error("wrangler.local.toml has no `main =` or `migrations_dir =` line: cannot make the benchmark's frozen copy");
+  }
+  return toml
+    .replace(main, `main = ${JSON.stringify(bundle)}\nno_bundle = true`)
+    .replace(migrations, `migrations_dir = ${JSON.stringify(migrationsDir)}`);
+}

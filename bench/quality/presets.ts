@@ -1,0 +1,59 @@
+/**
+ * The quality benchmark's configurations: named presets of agent parameters, all run by default.
+ *
+ * - `default`: DESIGN §2 parameters, one compression cycle after every remember (the product as
+ *   shipped).
+ * - `no-forgetting`: decay 1 and no compression cycle: the network as remembered, the upper bound of
+ *   what forgetting can keep.
+ * - `pressure`: forgetting that bites during the conversation. Of the two options in the issue (a
+ *   cycle after every turn, or a capacity of 30% of the turns) this is the first, fixed once: in this
+ *   product a compression cycle is the unit of time, so a conversation of n turns lives through n
+ *   cycles. After each session's remember the harness queues as many cycles as the session has
+ *   turns (the automatic cycle after remember is off so the count is exactly one per turn), then
+ *   waits for the queue to drain before the next session. Every other parameter is DESIGN §2's.
+ *
+ * The presets are parameters of the product, not of the data: they were chosen before any result
+ * and are not tuned to it.
+ */
+import type { ConfigPatch } from "../driver/agent-api";
+
+export interface Preset {
+  name: string;
+  description: string;
+  /** Sent with PUT /config before the first remember. */
+  config: ConfigPatch;
+  /** Queue one compression cycle per remembered message after each remember call. */
+  cyclePerTurn: boolean;
+}
+
+export const PRESETS: readonly Preset[] = [
+  {
+    name: "default",
+    description: "DESIGN §2 parameters, one compression cycle after every remember",
+    config: { auto_compress: true },
+    cyclePerTurn: false,
+  },
+  {
+    name: "no-forgetting",
+    description: "decay_rate 1, no compression cycles",
+    config: { decay_rate: 1, auto_compress: false },
+    cyclePerTurn: false,
+  },
+  {
+    name: "pressure",
+    description: "DESIGN §2 parameters, one compression cycle per turn (queued after each session's remember)",
+    config: { auto_compress: false },
+    cyclePerTurn: true,
+  },
+];
+
+/** The presets named in `--config a,b` (all when none), in the canonical order; unknown names throw. */
+export function selectPresets(names: readonly string[]): Preset[] {
+  if (names.length === 0) return [...PRESETS];
+  const known = new Set(PRESETS.map((p) => p.name));
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    throw new Error(`unknown configuration(s) ${unknown.join(", ")}; known: ${[...known].join(", ")}`);
+  }
+  return PRESETS.filter((p) => names.includes(p.name));
+}

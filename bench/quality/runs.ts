@@ -1,0 +1,159 @@
+/**
+ * One preset on one dataset: an agent per LoCoMo conversation (one for all of MADial), fed, then
+ * asked every question in both query modes. Recall changes nothing (DESIGN §5), so both modes ask
+ * the same agent and the ingestion is shared by them.
+ */
+import type { CategorisedScores } from "../lib/aggregate";
+import { scoreLocomoConversation, scoreMadial } from "../lib/evaluate";
+import { toRememberCalls, type LocomoConversation, type LocomoQuestion } from "../lib/locomo";
+import { toMadialMessages, type MadialDataset, type MadialItem } from "../lib/madial";
+import type { RetrievedItem } from "../lib/metrics";
+import { AgentApi, type Message } from "../driver/agent-api";
+import type { HttpClient } from "../driver/http";
+import { counter, type Stats } from "../driver/schemas";
+import { askAll, QUERY_MODES, type QueryMode } from "./ask";
+import { agentId } from "./batches";
+import { ingest } from "./ingest";
+import type { Preset } from "./presets";
+
+/** Counters summed over a preset's agents once their queues were idle. */
+export interface Held {
+  agents: number;
+  nodes: number;
+  segments: number;
+  entities: number;
+  links: number;
+  danglingLinks: number;
+  charactersHeld: number;
+  charactersRemembered: number;
+  cycles: number;
+  nodesCompressed: number;
+  nodesDeleted: number;
+  nodesEvicted: number;
+}
+
+export interface PresetRun {
+  preset: Preset;
+  /** Parameters in force on the first agent, as the API answered PUT /config. */
+  config: Record<string, number | boolean>;
+  ingestionMs: number;
+  messages: number;
+  rememberCalls: number;
+  extraCycles: number;
+  held: Held;
+  rows: Record<QueryMode, CategorisedScores[]>;
+  latenciesMs: Record<QueryMode, number[]>;
+  emptyQueries: Record<QueryMode, number>;
+}
+
+export type Step = (text: string) => void;
+
+function emptyRun(preset: Preset): PresetRun {
+  return {
+    preset,
+    config: {},
+    ingestionMs: 0,
+    messages: 0,
+    rememberCalls: 0,
+    extraCycles: 0,
+    held: {
+      agents: 0,
+      nodes: 0,
+      segments: 0,
+      entities: 0,
+      links: 0,
+      danglingLinks: 0,
+      charactersHeld: 0,
+      charactersRemembered: 0,
+      cycles: 0,
+      nodesCompressed: 0,
+      nodesDeleted: 0,
+      nodesEvicted: 0,
+    },
+    rows: { question: [], keywords: [] },
+    latenciesMs: { question: [], keywords: [] },
+    emptyQueries: { question: 0, keywords: 0 },
+  };
+}
+
+function addStats(held: Held, s: Stats): void {
+  held.agents += 1;
+  held.nodes += s.nodes.total;
+  held.segments += s.nodes.segments;
+  held.entities += s.nodes.entities;
+  held.links += s.links.total;
+  held.danglingLinks += s.links.dangling;
+  held.charactersHeld += s.characters.held;
+  held.charactersRemembered += s.characters.remembered;
+  held.cycles += counter(s, "cycles");
+  held.nodesCompressed += counter(s, "nodes_compressed");
+  held.nodesDeleted += counter(s, "nodes_deleted");
+  held.nodesEvicted += counter(s, "nodes_evicted");
+}
+
+/**
+ * Feeds `agent`, asks `texts` in both modes and adds everything to `run`; returns the recalled items
+ * per mode, in the order of `texts`, for the caller to score.
+ */
+async function feedAndAsk(
+  run: PresetRun,
+  agent: AgentApi,
+  submissions: readonly (readonly Message[])[],
+  texts: readonly string[],
+  lang: "en" | "zh",
+  step: Step,
+): Promise<Record<QueryMode, RetrievedItem[][]>> {
+  const fed = await ingest(agent, run.preset, submissions, (d, t) => step(`remember ${d}/${t}`));
+  if (run.held.agents === 0) run.config = fed.config;
+  run.ingestionMs += fed.ms;
+  run.messages += fed.messages;
+  run.rememberCalls += fed.rememberCalls;
+  run.extraCycles += fed.extraCycles;
+  addStats(run.held, fed.stats);
+  const items: Record<QueryMode, RetrievedItem[][]> = { question: [], keywords: [] };
+  for (const mode of QUERY_MODES) {
+    const answers = await askAll(agent, texts, lang, mode, (d, t) => step(`recall (${mode}) ${d}/${t}`));
+    items[mode] = answers.items;
+    run.latenciesMs[mode].push(...answers.latenciesMs);
+    run.emptyQueries[mode] += answers.emptyQueries;
+  }
+  return items;
+}
+
+/** Looks an item's answers up by identity (the scorers walk the questions in their own order). */
+function lookup<Q>(questions: readonly Q[], items: readonly RetrievedItem[][]): (q: Q) => RetrievedItem[] {
+  const byQuestion = new Map(questions.map((q, i) => [q, items[i] ?? []] as const));
+  return (q) => byQuestion.get(q) ?? [];
+}
+
+export async function runLocomoPreset(
+  http: HttpClient,
+  preset: Preset,
+  conversations: readonly LocomoConversation[],
+  step: Step,
+): Promise<PresetRun> {
+  const run = emptyRun(preset);
+  for (const [i, conv] of conversations.entries()) {
+    const agent = new AgentApi(http, agentId(preset.name, `c${i}`, conv.sampleId));
+    const submissions = toRememberCalls(conv).map((c) => c.messages);
+    const texts = conv.questions.map((q) => q.question);
+    const label = `${preset.name} · ${conv.sampleId} (${i + 1}/${conversations.length})`;
+    const items = await feedAndAsk(run, agent, submissions, texts, "en", (s) => step(`${label} · ${s}`));
+    for (const mode of QUERY_MODES) {
+      run.rows[mode].push(...scoreLocomoConversation(conv, lookup<LocomoQuestion>(conv.questions, items[mode])));
+    }
+  }
+  return run;
+}
+
+export async function runMadialPreset(http: HttpClient, preset: Preset, ds: MadialDataset, step: Step): Promise<PresetRun> {
+  const run = emptyRun(preset);
+  const agent = new AgentApi(http, agentId(preset.name, "madial"));
+  // Each memory record is its own remember call: the records are separate events of the user's life.
+  const submissions = toMadialMessages(ds.memories, ds.userNames[0]).map((m) => [m]);
+  const items = await feedAndAsk(run, agent, submissions, ds.items.map((it) => it.query), "zh", (s) =>
+    step(`${preset.name} · MADial · ${s}`),
+  );
+  for (const mode of QUERY_MODES) run.rows[mode] = scoreMadial(ds, lookup<MadialItem>(ds.items, items[mode]));
+  return run;
+}

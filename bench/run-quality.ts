@@ -1,0 +1,157 @@
+/**
+ * Retrieval quality of the memory API, driven over HTTP against a local `wrangler dev --local` that
+ * this script starts and stops (../shared/bench/README.md is the protocol):
+ *
+ *   npm run bench:quality -- --locomo ../shared/bench/locomo/locomo-dev.json [--madial ../shared/bench/madial]
+ *                            [--config default,no-forgetting,pressure] [--quick]
+ *
+ * Every configuration (preset) runs in one invocation unless --config picks some; the BM25 baseline
+ * runs in the same invocation. The presets run side by side, one lane each on its own agents (the
+ * answers do not depend on it; latencies include the contention, which is why the speed bench, not
+ * this one, holds latency against goals). --quick: see quality/quick.ts; it writes
+ * bench/results/quality-quick.json and leaves docs/BENCHMARKS.md alone.
+ * Output: tables on stdout, bench/results/quality.json, the quality section of docs/BENCHMARKS.md.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ROOT } from "../scripts/local-server.mjs";
+import { writeDocSection } from "./driver/docs-section";
+import { HttpClient } from "./driver/http";
+import { createProgress } from "./driver/progress";
+import { runInfo, runInfoMarkdown } from "./driver/run-info";
+import { describeError, withBenchServer } from "./driver/server";
+import { bm25LocomoRetriever, bm25MadialRetriever } from "./lib/baseline";
+import { scoreLocomoConversation, scoreMadial } from "./lib/evaluate";
+import { BenchDataError, loadLocomo, loadMadial } from "./lib/load";
+import { resultJson } from "./lib/report";
+import { renderTables } from "./lib/table";
+import { RECALL_LIMIT } from "./quality/ask";
+import { qualityGoals } from "./quality/goals";
+import { selectPresets, type Preset } from "./quality/presets";
+import { quickLocomo, quickMadial } from "./quality/quick";
+import { emptyQualityResult, locomoEntries, madialEntries, presetsSection } from "./quality/result";
+import { runLocomoPreset, runMadialPreset, type PresetRun } from "./quality/runs";
+import { qualityTables } from "./quality/tables";
+
+const USAGE =
+  "usage: npm run bench:quality -- --locomo FILE [--madial DIR|FILE] [--config NAME[,NAME…]] [--quick]";
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      locomo: { type: "string" },
+      madial: { type: "string" },
+      config: { type: "string", multiple: true, default: [] },
+      quick: { type: "boolean", default: false },
+    },
+  });
+  if (!values.locomo && !values.madial) throw new BenchDataError(`give --locomo (and optionally --madial)\n${USAGE}`);
+  const names = values.config.flatMap((c) => c.split(",")).map((c) => c.trim()).filter((c) => c.length > 0);
+  return { locomo: values.locomo, madial: values.madial, presets: selectPresets(names), quick: values.quick };
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const opts = options();
+  const info = runInfo("bench:quality", "bench/run-quality.ts");
+  const locomo = opts.locomo ? loadLocomo(opts.locomo) : null;
+  const madialFile = opts.madial ? loadMadial(opts.madial) : null;
+  const conversations = locomo ? (opts.quick ? quickLocomo(locomo.conversations) : locomo.conversations) : [];
+  const madial = madialFile && opts.quick ? quickMadial(madialFile) : madialFile;
+  const notes: string[] = [];
+  if (locomo) {
+    const e = locomo.evidenceReport;
+    const asked = conversations.reduce((n, c) => n + c.questions.length, 0);
+    notes.push(
+      `LoCoMo ${opts.locomo}: ${conversations.length} of ${locomo.conversations.length} conversations, ${asked} questions asked ` +
+        `(file: ${e.keptQuestions} of ${e.questions} kept; ${e.splitEntries} evidence entries split, ${e.reformattedIds} ids reformatted, ` +
+        `${e.droppedIds} dropped, ${e.droppedQuestions} questions dropped)`,
+    );
+  }
+  if (madial) {
+    const r = madial.report;
+    notes.push(`MADial ${opts.madial}: ${r.memories} memory records, ${madial.items.length} of ${r.items} test items asked (${r.dialogues} dialogues)`);
+  }
+  notes.push(`Configurations: ${opts.presets.map((p) => `${p.name} (${p.description})`).join("; ")}`);
+  process.stderr.write(`${notes.join("\n")}\n`);
+
+  const progress = createProgress("quality");
+  const lanes = new Map<string, string>();
+  const { lanesDone, stalls } = await withBenchServer("quality", async (server) => {
+    const http = new HttpClient(server.url);
+    const lane = async (preset: Preset): Promise<{ locomo: PresetRun | null; madial: PresetRun | null }> => {
+      const step = (text: string): void => {
+        lanes.set(preset.name, text);
+        progress.update([...lanes.values()].join(" | "));
+      };
+      const locomoRun = conversations.length > 0 ? await runLocomoPreset(http, preset, conversations, step) : null;
+      const madialRun = madial ? await runMadialPreset(http, preset, madial, step) : null;
+      lanes.set(preset.name, `${preset.name} done`);
+      progress.note(`${preset.name} done`);
+      return { locomo: locomoRun, madial: madialRun };
+    };
+    const lanesDone = await Promise.all(opts.presets.map(lane));
+    return { lanesDone, stalls: Object.fromEntries(http.stalls) };
+  });
+  progress.done();
+  const locomoRuns = lanesDone.flatMap((l) => (l.locomo ? [l.locomo] : []));
+  const madialRuns = lanesDone.flatMap((l) => (l.madial ? [l.madial] : []));
+  const stallCount = Object.values(stalls).reduce((a, n) => a + n, 0);
+  if (stallCount > 0) {
+    notes.push(
+      `Stall guard: ${stallCount} read(s) re-sent after no answer in time or a 503 "restarted mid-request" ` +
+        `(${JSON.stringify(stalls)}; see docs/BENCHMARKS.md): answers are unaffected, latencies include the stall`,
+    );
+  }
+  const result = emptyQualityResult();
+  if (locomo) {
+    const baseline = conversations.flatMap((conv) => {
+      const retrieve = bm25LocomoRetriever(conv, RECALL_LIMIT);
+      return scoreLocomoConversation(conv, (q) => retrieve(q.question));
+    });
+    const { changes: _changes, ...evidence } = locomo.evidenceReport;
+    result.locomo = {
+      file: opts.locomo ?? "",
+      conversations: conversations.length,
+      questions: conversations.reduce((n, c) => n + c.questions.length, 0),
+      evidence,
+      configs: locomoEntries(baseline, locomoRuns),
+    };
+    result.goals = qualityGoals(result.locomo.configs, opts.quick);
+  }
+  if (madial) {
+    const retrieve = bm25MadialRetriever(madial, RECALL_LIMIT);
+    result.madial = {
+      file: madial.files.dialogue,
+      memories: madial.memories.length,
+      items: madial.items.length,
+      configs: madialEntries(scoreMadial(madial, (item) => retrieve(item.query)), madialRuns),
+    };
+  }
+  result.presets = presetsSection(locomoRuns.length > 0 ? locomoRuns : madialRuns);
+  const wallMs = performance.now() - started;
+  result.stalls = stalls;
+  result.run = { ...info, wallMs, quick: opts.quick };
+
+  const tables = qualityTables(result);
+  console.log(notes.join("\n"));
+  console.log();
+  console.log(renderTables(tables, "text"));
+  const outDir = path.join(ROOT, "bench", "results");
+  mkdirSync(outDir, { recursive: true });
+  const outFile = path.join(outDir, opts.quick ? "quality-quick.json" : "quality.json");
+  writeFileSync(outFile, `${resultJson(result)}\n`);
+  if (!opts.quick) {
+    writeDocSection(
+      "quality",
+      ["## Quality results", "", runInfoMarkdown(info, wallMs), "", ...notes.map((n) => `- ${n}`), "", renderTables(tables, "markdown")].join("\n"),
+    );
+  }
+  process.stderr.write(`quality: ${(wallMs / 1000).toFixed(0)} s; wrote ${path.relative(ROOT, outFile)}${opts.quick ? "" : " and docs/BENCHMARKS.md"}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`\nbench:quality: ${describeError(e)}\n`);
+  process.exit(e instanceof BenchDataError ? 2 : 1);
+});

@@ -1,0 +1,176 @@
+/**
+ * Speed of the memory API, driven over HTTP against a local `wrangler dev --local` that this script
+ * starts and stops:
+ *
+ *   npm run bench:speed [-- --quick]
+ *
+ * Every latency is reported beside a floor measured in the same run (speed/floor.ts): remember
+ * acknowledgement and ingestion throughput (English and Chinese streams), recall and search latency
+ * and compression cycles on agents of ~1k and ~10k nodes, many agents written concurrently with a
+ * leakage check, and storage per node. --quick: smaller sizes for a smoke check; it writes
+ * bench/results/speed-quick.json and leaves docs/BENCHMARKS.md alone.
+ * Exits non-zero on any HTTP error and on any cross-agent leakage.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ROOT } from "../scripts/local-server.mjs";
+import { AgentApi } from "./driver/agent-api";
+import { writeDocSection } from "./driver/docs-section";
+import { HttpClient } from "./driver/http";
+import { createProgress } from "./driver/progress";
+import { runInfo, runInfoMarkdown } from "./driver/run-info";
+import { vectorIndexBytes, type Stats } from "./driver/schemas";
+import { describeError, withBenchServer } from "./driver/server";
+import { renderTables } from "./lib/table";
+import { compressBench } from "./speed/compress-bench";
+import { ingestBench } from "./speed/ingest-bench";
+import { isolationBench } from "./speed/isolation-bench";
+import { recallLatency, searchLatency } from "./speed/latency-bench";
+import { buildNetwork, type Network } from "./speed/network";
+import { SPEED_SCHEMA, speedGoals, type SpeedResult, type SpeedSettings, type Storage } from "./speed/result";
+import { storageBytes, totalBytes, type StorageBytes } from "./speed/storage";
+import { speedTables } from "./speed/tables";
+
+const FLOOR = "GET /v1/agents/:id/ping on the same agent (reaches its Durable Object, runs SELECT 1 on D1), interleaved";
+
+const FULL: Omit<SpeedSettings, "quick" | "floor"> = {
+  streamMessages: 1000,
+  batch: 10,
+  networkTargets: [1000, 10_000],
+  recallSamples: 200,
+  searchSamples: 100,
+  cycles: 5,
+  agents: 100,
+  messagesPerAgent: 20,
+};
+const QUICK: typeof FULL = {
+  streamMessages: 200,
+  batch: 10,
+  networkTargets: [300, 1000],
+  recallSamples: 40,
+  searchSamples: 20,
+  cycles: 3,
+  agents: 10,
+  messagesPerAgent: 8,
+};
+
+const perNode = (bytes: number | null, nodes: number): number | null => (bytes === null || nodes === 0 ? null : bytes / nodes);
+
+function storageOf(persistDir: string, empty: StorageBytes, stats: readonly Stats[]): Storage {
+  const d1 = storageBytes(persistDir, "d1");
+  const dos = storageBytes(persistDir, "do");
+  const nodes = stats.reduce((a, s) => a + s.nodes.total, 0);
+  const vectors = stats.map(vectorIndexBytes);
+  const vectorBytes = vectors.every((v): v is number => v !== null) ? vectors.reduce((a, v) => a + v, 0) : null;
+  const bytes = totalBytes(d1) - totalBytes(empty);
+  return {
+    agents: stats.length,
+    nodes,
+    links: stats.reduce((a, s) => a + s.links.total, 0),
+    d1: {
+      emptyBytes: totalBytes(empty),
+      bytes,
+      walBytes: d1.wal,
+      bytesPerNode: perNode(bytes, nodes),
+      withoutWalPerNode: perNode(d1.main - empty.main, nodes),
+    },
+    durableObjects: { bytes: totalBytes(dos), bytesPerNode: perNode(totalBytes(dos), nodes) },
+    vectorIndex: { bytes: vectorBytes, bytesPerNode: perNode(vectorBytes, nodes) },
+  };
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const { values } = parseArgs({ options: { quick: { type: "boolean", default: false } } });
+  const quick = values.quick;
+  const settings: SpeedSettings = { quick, ...(quick ? QUICK : FULL), floor: FLOOR };
+  const info = runInfo("bench:speed", "bench/run-speed.ts");
+  const progress = createProgress("speed");
+  const result: SpeedResult = {
+    schema: SPEED_SCHEMA,
+    settings,
+    ingest: { en: null, zh: null },
+    networks: [],
+    isolation: null,
+    storage: null,
+    goals: [],
+    stalls: {},
+    run: null,
+  };
+
+  await withBenchServer("speed", async (server) => {
+    const http = new HttpClient(server.url);
+    const emptyD1 = storageBytes(server.persistDir, "d1");
+    const agents: AgentApi[] = [];
+    for (const lang of ["en", "zh"] as const) {
+      const agent = new AgentApi(http, `ingest-${lang}`);
+      agents.push(agent);
+      result.ingest[lang] = await ingestBench(agent, lang, settings.streamMessages, settings.batch, progress.update);
+      progress.note(`ingestion (${lang}): ${result.ingest[lang]?.throughput.wall.toFixed(0)} messages/s`);
+    }
+    const networks: { agent: AgentApi; network: Network }[] = [];
+    for (const target of settings.networkTargets) {
+      const agent = new AgentApi(http, `net-${target}`);
+      agents.push(agent);
+      networks.push({ agent, network: await buildNetwork(agent, target, progress.update) });
+      progress.note(`agent of ${target} nodes built`);
+    }
+    result.storage = storageOf(server.persistDir, emptyD1, await Promise.all(agents.map((a) => a.idleStats())));
+
+    for (const { agent, network } of networks) {
+      const s = network.stats;
+      const recall = await recallLatency(agent, settings.recallSamples, s.focus, progress.update);
+      const search = await searchLatency(agent, settings.searchSamples, progress.update);
+      const compress = await compressBench(agent, s.nodes.total, settings.cycles, progress.update);
+      result.networks.push({
+        target: network.target,
+        nodes: s.nodes.total,
+        segments: s.nodes.segments,
+        entities: s.nodes.entities,
+        links: s.links.total,
+        messages: network.messages,
+        buildMs: network.buildMs,
+        recall,
+        search,
+        compress,
+      });
+      progress.note(`agent of ${s.nodes.total} nodes: recall p95 ${recall.latency.ms?.p95.toFixed(0)} ms`);
+    }
+    result.isolation = await isolationBench(http, settings.agents, settings.messagesPerAgent, settings.batch, progress.update);
+    result.stalls = Object.fromEntries(http.stalls);
+  });
+  progress.done();
+
+  result.goals = speedGoals(result);
+  const wallMs = performance.now() - started;
+  result.run = { ...info, wallMs };
+  const notes = [
+    `Floor: ${FLOOR}.`,
+    ...(Object.keys(result.stalls).length > 0
+      ? [`Stall guard: re-sent reads ${JSON.stringify(result.stalls)} (see docs/BENCHMARKS.md; latencies include the stall)`]
+      : []),
+    ...(result.isolation?.leaks.slice(0, 20).map((l) => `LEAK: ${l}`) ?? []),
+  ];
+  const tables = speedTables(result);
+  console.log(notes.join("\n"));
+  console.log();
+  console.log(renderTables(tables, "text"));
+  const outDir = path.join(ROOT, "bench", "results");
+  mkdirSync(outDir, { recursive: true });
+  const outFile = path.join(outDir, quick ? "speed-quick.json" : "speed.json");
+  const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
+  writeFileSync(outFile, `${json}\n`);
+  if (!quick) {
+    writeDocSection("speed", ["## Speed results", "", runInfoMarkdown(info, wallMs), "", ...notes.map((n) => `- ${n}`), "", renderTables(tables, "markdown")].join("\n"));
+  }
+  process.stderr.write(`speed: ${(wallMs / 1000).toFixed(0)} s; wrote ${path.relative(ROOT, outFile)}${quick ? "" : " and docs/BENCHMARKS.md"}\n`);
+  if (result.isolation && result.isolation.leaks.length > 0) {
+    throw new Error(`cross-agent leakage: ${result.isolation.leaks.length} leak(s), first: ${result.isolation.leaks[0]}`);
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`\nbench:speed: ${describeError(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,121 @@
+/**
+ * The speed result (bench/results/speed.json) and its goals. Shape, keys always present in this
+ * order (absent values null; latencies in ms, client side; ratios are to the floor measured in the
+ * same phase, floor.ts):
+ * {
+ *   "schema": "agent-memory-bench-speed/1",
+ *   "settings": { "quick", "streamMessages", "batch", "networkTargets", "recallSamples",
+ *                 "searchSamples", "cycles", "agents", "messagesPerAgent", "floor" },
+ *   "ingest": { "en": IngestResult, "zh": IngestResult }            (ingest-bench.ts)
+ *   "networks": [ { "target", "nodes", "segments", "entities", "links", "messages", "buildMs",
+ *                   "recall": RecallLatency, "search": SearchLatency, "compress": CompressResult } ],
+ *   "isolation": IsolationResult,                                   (isolation-bench.ts)
+ *   "storage": Storage,
+ *   "goals": [Goal], "stalls": { endpoint: re-sends }, "run": { command, date, machine, commit, wallMs }
+ * }
+ * LatencySummary = { "ms": {count,p50,p95,p99}, "floorMs": {same}, "ratio": {p50,p95,p99} }.
+ */
+import type { Goal } from "../driver/goal";
+import type { RunInfo } from "../driver/run-info";
+import { fmt } from "../lib/table";
+import type { CompressResult } from "./compress-bench";
+import type { IngestResult } from "./ingest-bench";
+import type { IsolationResult } from "./isolation-bench";
+import type { RecallLatency, SearchLatency } from "./latency-bench";
+
+export const SPEED_SCHEMA = "agent-memory-bench-speed/1";
+
+export interface SpeedSettings {
+  quick: boolean;
+  streamMessages: number;
+  batch: number;
+  networkTargets: number[];
+  recallSamples: number;
+  searchSamples: number;
+  cycles: number;
+  agents: number;
+  messagesPerAgent: number;
+  floor: string;
+}
+
+export interface NetworkResult {
+  target: number;
+  nodes: number;
+  segments: number;
+  entities: number;
+  links: number;
+  messages: number;
+  buildMs: number;
+  recall: RecallLatency;
+  search: SearchLatency;
+  compress: CompressResult;
+}
+
+export interface Storage {
+  /** Nodes and links of every agent alive when the files were measured. */
+  agents: number;
+  nodes: number;
+  links: number;
+  d1: { emptyBytes: number; bytes: number; walBytes: number; bytesPerNode: number | null; withoutWalPerNode: number | null };
+  durableObjects: { bytes: number; bytesPerNode: number | null };
+  /** From the agents' stats (`vector_index.bytes`) when reported, else null ("n/a"). */
+  vectorIndex: { bytes: number | null; bytesPerNode: number | null };
+}
+
+export interface SpeedResult {
+  schema: typeof SPEED_SCHEMA;
+  settings: SpeedSettings;
+  ingest: { en: IngestResult | null; zh: IngestResult | null };
+  networks: NetworkResult[];
+  isolation: IsolationResult | null;
+  storage: Storage | null;
+  goals: Goal[];
+  stalls: Record<string, number>;
+  run: (RunInfo & { wallMs: number }) | null;
+}
+
+export function speedGoals(r: SpeedResult): Goal[] {
+  const largest = r.networks.reduce<NetworkResult | null>((a, n) => (a === null || n.nodes > a.nodes ? n : a), null);
+  const size = largest ? `largest agent: ${largest.nodes} nodes` : "no agent measured";
+  const note = (n: number): string | null => (r.settings.quick || n < 10_000 ? `${r.settings.quick ? "--quick; " : ""}${size}` : null);
+  const ingests = [r.ingest.en, r.ingest.zh].filter((x): x is IngestResult => x !== null);
+  const goals: Goal[] = [];
+  const p95 = largest?.recall.latency.ratio.p95 ?? null;
+  goals.push({
+    id: "recall-p95-10k",
+    goal: "recall p95 at 10k nodes ≤ 3 × the floor",
+    measured: largest ? `${fmt(largest.recall.latency.ms?.p95, 0)} ms = ×${fmt(p95, 2)}` : "–",
+    met: p95 === null ? null : p95 <= 3,
+    note: largest ? note(largest.nodes) : "not measured",
+  });
+  goals.push({
+    id: "remember-ack-p99",
+    goal: "remember acknowledgement p99 ≤ 2 × the floor",
+    measured: ingests.map((i) => `${i.lang} ${fmt(i.ack.ms?.p99, 0)} ms = ×${fmt(i.ack.ratio.p99, 2)}`).join(", ") || "–",
+    met: ingests.length === 0 ? null : ingests.every((i) => i.ack.ratio.p99 !== null && i.ack.ratio.p99 <= 2),
+    note: r.settings.quick ? "--quick" : null,
+  });
+  goals.push({
+    id: "ingestion-throughput",
+    goal: "ingestion ≥ 500 messages/s with the local model",
+    measured: ingests.map((i) => `${i.lang} ${fmt(i.throughput.wall, 0)}/s`).join(", ") || "–",
+    met: ingests.length === 0 ? null : ingests.every((i) => i.throughput.wall >= 500),
+    note: r.settings.quick ? "--quick" : null,
+  });
+  const decay = largest?.compress.decayMs?.p50 ?? null;
+  goals.push({
+    id: "decay-10k",
+    goal: "decay step at 10k nodes ≤ 50 ms",
+    measured: largest ? `median ${fmt(decay, 0)} ms, max ${fmt(largest.compress.decayMsMax, 0)} ms` : "–",
+    met: decay === null ? null : decay <= 50,
+    note: largest ? note(largest.nodes) : "not measured",
+  });
+  goals.push({
+    id: "no-cross-agent-leakage",
+    goal: "no cross-agent leakage",
+    measured: r.isolation ? `${r.isolation.leaks.length} leaks in ${r.isolation.recallsChecked} recalls, ${r.isolation.searchesChecked} searches` : "–",
+    met: r.isolation ? r.isolation.leaks.length === 0 : null,
+    note: r.isolation ? `${r.isolation.agents} agents` : "not measured",
+  });
+  return goals;
+}

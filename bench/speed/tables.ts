@@ -1,0 +1,91 @@
+/** The speed run's tables (stdout and docs/BENCHMARKS.md). */
+import { goalTable } from "../driver/goal";
+import { fmt, type Table } from "../lib/table";
+import type { LatencySummary } from "./floor";
+import type { SpeedResult } from "./result";
+
+const pct = ["p50", "p95", "p99"] as const;
+const latencyHeaders = [...pct.map((p) => `${p} ms`), ...pct.map((p) => `floor ${p}`), ...pct.map((p) => `×floor ${p}`)];
+const latencyCells = (l: LatencySummary): string[] => [
+  ...pct.map((p) => fmt(l.ms?.[p], 0)),
+  ...pct.map((p) => fmt(l.floorMs?.[p], 1)),
+  ...pct.map((p) => fmt(l.ratio[p], 2)),
+];
+
+function ingestTable(r: SpeedResult): Table {
+  const rows = [r.ingest.en, r.ingest.zh].flatMap((i) =>
+    i
+      ? [[i.lang, String(i.messages), `${i.calls}×${i.batch}`, ...latencyCells(i.ack), fmt(i.wallMs / 1000, 1), fmt(i.throughput.wall, 0), fmt(i.throughput.remember, 0), String(i.nodes), String(i.cycles)]]
+      : [],
+  );
+  return {
+    title: "remember: acknowledgement latency (enqueue only) and ingestion throughput",
+    headers: ["stream", "messages", "calls", ...latencyHeaders, "drain s", "msg/s", "msg/s remember tasks", "nodes", "cycles"],
+    rows,
+  };
+}
+
+function recallTable(r: SpeedResult): Table {
+  return {
+    title: "recall latency: keywords, depth 2, limit 20, focus full",
+    headers: ["nodes", "focus", "items", "reached", ...latencyHeaders],
+    rows: r.networks.map((n) => [String(n.nodes), String(n.recall.focus), fmt(n.recall.meanItems, 1), fmt(n.recall.meanReached, 0), ...latencyCells(n.recall.latency)]),
+  };
+}
+
+function searchTable(r: SpeedResult): Table {
+  return {
+    title: "search latency per mode (top_k 20)",
+    headers: ["nodes", "mode", "items", ...latencyHeaders],
+    align: ["right", "left"],
+    rows: r.networks.flatMap((n) =>
+      n.search.skipped !== null
+        ? [[String(n.nodes), n.search.skipped]]
+        : Object.entries(n.search.modes).map(([mode, s]) => [String(n.nodes), mode, fmt(s.meanItems, 1), ...latencyCells(s)]),
+    ),
+  };
+}
+
+function compressTable(r: SpeedResult): Table {
+  return {
+    title: "compression cycle (server clock)",
+    headers: ["nodes", "cycles", "decay p50 ms", "decay max ms", "cycle p50 ms", "scanned", "scan rate nodes/s", "compressed", "deleted", "links broken"],
+    rows: r.networks.map((n) => {
+      const c = n.compress;
+      return [String(n.nodes), String(c.cycles), fmt(c.decayMs?.p50, 0), fmt(c.decayMsMax, 0), fmt(c.cycleMs?.p50, 0), String(c.scanned), fmt(c.scanRate, 0), String(c.compressed), String(c.deleted), String(c.linksBroken)];
+    }),
+  };
+}
+
+function isolationTable(r: SpeedResult): Table {
+  const i = r.isolation;
+  return {
+    title: "agents written concurrently",
+    headers: ["agents", "messages", "wall s", "msg/s", "recalls checked", "searches checked", "own marker missed", "leaks"],
+    rows: i
+      ? [[String(i.agents), String(i.totalMessages), fmt(i.wallMs / 1000, 1), fmt(i.throughput, 0), String(i.recallsChecked), String(i.searchesChecked), String(i.ownMarkerMisses), String(i.leaks.length)]]
+      : [],
+  };
+}
+
+function storageTable(r: SpeedResult): Table {
+  const s = r.storage;
+  const kb = (b: number | null | undefined): string => (b === null || b === undefined ? "n/a" : fmt(b, 0));
+  return {
+    title: s ? `storage per node (${s.nodes} nodes, ${s.links} links in ${s.agents} agents)` : "storage per node",
+    headers: ["what", "bytes per node", "bytes in all"],
+    align: ["left"],
+    rows: s
+      ? [
+          ["D1 (rows, links, indexes; with WAL)", kb(s.d1.bytesPerNode), kb(s.d1.bytes)],
+          ["D1 without WAL", kb(s.d1.withoutWalPerNode), kb(s.d1.bytes - s.d1.walBytes)],
+          ["Durable Objects (queue, focus, local vector index)", kb(s.durableObjects.bytesPerNode), kb(s.durableObjects.bytes)],
+          ["local vector index (stats)", kb(s.vectorIndex.bytesPerNode), kb(s.vectorIndex.bytes)],
+        ]
+      : [],
+  };
+}
+
+export function speedTables(r: SpeedResult): Table[] {
+  return [ingestTable(r), recallTable(r), searchTable(r), compressTable(r), isolationTable(r), storageTable(r), goalTable("Speed goals", r.goals)];
+}
