@@ -6,7 +6,8 @@ import { touchFocus, type FocusEntry } from "../src/memory/focus-lru";
 import { formatRecall } from "../src/memory/format";
 import { importanceOf, retainedShare } from "../src/memory/importance";
 import { KeywordMatcher } from "../src/memory/keyword-match";
-import { keywordWeights, rankMemories } from "../src/memory/ranking";
+import { importanceNeeded, keywordWeights, rankMemories } from "../src/memory/ranking";
+import { MemoryGraph } from "../src/memory/graph";
 import { RELATION, resolveRelation } from "../src/memory/relations";
 import { planFocus, planRemember, relationPairs } from "../src/memory/remember-plan";
 import { advanceClock, breakLevel, cyclesUntilBreak, levelOf, PINNED_LEVEL, strengthAt } from "../src/memory/strength";
@@ -323,5 +324,80 @@ describe("ranking and output", () => {
     expect(resolveRelation("About")).toBe("关于");
     expect(resolveRelation("下文")).toBe("下文");
     expect(resolveRelation("同事")).toBe("同事");
+  });
+});
+
+describe("the in-memory graph", () => {
+  const node = (id: number, kind: "segment" | "entity" = "segment") => ({
+    id,
+    kind,
+    name: kind === "entity" ? `e${id}` : null,
+    content: `node ${id}`,
+    originalLength: 6,
+    phrase: "",
+    keywords: [],
+    role: null,
+    speaker: null,
+    sourceMessageIds: [],
+    sourceTaskId: null,
+    messageTime: null,
+    createdAt: 0,
+    scanCount: 0,
+    scannedCycle: 0,
+  });
+
+  it("traverses exactly as the generic BFS does (reach, depth, path strength, dangling)", async () => {
+    const random = seededRandom(7);
+    for (let round = 0; round < 5; round++) {
+      const graph = new MemoryGraph();
+      for (let id = 1; id <= 120; id++) graph.addNode(node(id, id % 10 === 0 ? "entity" : "segment"));
+      for (let i = 0; i < 400; i++) {
+        const source = 1 + Math.floor(random() * 120);
+        const target = 1 + Math.floor(random() * 130); // some targets never exist: dangling
+        const relation = ["关于", "相关", "下文", "上文"][Math.floor(random() * 4)] ?? "关于";
+        graph.addLink({ source, target, relation, level: random() < 0.2 ? PINNED_LEVEL : Math.log(0.05 + random() * 0.95), createdAt: 0 });
+      }
+      graph.deleteNodes([3, 17]);
+      const start = new Map([[10, 1], [20, 1], [33, 0.5]]);
+      for (const relations of [[], ["关于", "下文"]]) {
+        for (const depth of [1, 2, 3]) {
+          const generic = await breadthFirst(start, depth, {
+            expand: async (frontier) => graph.incident(frontier, relations, 0),
+            load: async (ids) => graph.load(ids),
+          });
+          const fast = graph.traverse(start, depth, relations, 0, "关于");
+          const view = (r: typeof fast.reached) =>
+            [...r].map(([id, x]) => [id, x.depth, x.pathStrength]).sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
+          expect(view(fast.reached)).toEqual(view(generic.reached));
+          const dangling = (d: typeof fast.dangling) => d.map((l) => `${l.source}>${l.target}>${l.relation}`).sort();
+          expect(dangling(fast.dangling)).toEqual(dangling(generic.dangling));
+        }
+      }
+    }
+  });
+
+  it("mirrors deletes and breaks: outgoing links go, incoming ones stay dangling", () => {
+    const graph = new MemoryGraph();
+    for (const id of [1, 2, 3]) graph.addNode(node(id));
+    graph.addLink({ source: 1, target: 2, relation: "下文", level: 0, createdAt: 0 });
+    graph.addLink({ source: 2, target: 1, relation: "上文", level: 0, createdAt: 0 });
+    graph.addLink({ source: 2, target: 3, relation: "下文", level: -10, createdAt: 0 });
+    graph.addLink({ source: 1, target: 2, relation: "下文", level: -1, createdAt: 0 }); // ignored: same key
+    expect(graph.linkCount).toBe(3);
+    graph.breakBelow(-5);
+    expect(graph.allLinks().map((l) => `${l.source}>${l.target}`).sort()).toEqual(["1>2", "2>1"]);
+    graph.deleteNodes([2]);
+    expect(graph.allLinks().map((l) => `${l.source}>${l.target}`)).toEqual(["1>2"]);
+    expect(graph.node(2)).toBeUndefined();
+  });
+});
+
+describe("importance only where it can decide", () => {
+  it("asks for the top items and everything tied with the last of them", () => {
+    const item = (id: number, keywordScore: number, pathStrength: number) => ({ id, node: id, hits: 1, keywordScore, pathStrength, importance: 0, similarity: 0, depth: 1 });
+    const items = [item(1, 3, 1), item(2, 2, 1), item(3, 2, 0.5), item(4, 2, 0.5), item(5, 1, 1), item(6, 2, 0.5)];
+    expect(importanceNeeded(items, 3).sort()).toEqual([1, 2, 3, 4, 6]);
+    expect(importanceNeeded(items, 1)).toEqual([1]);
+    expect(importanceNeeded([], 5)).toEqual([]);
   });
 });

@@ -1,17 +1,18 @@
 /**
  * Running one recall (DESIGN §5): BFS from the focus nodes through the agent's links, keyword
- * matching and ranking, then JSON items (the route renders plain text from them). When the focus
- * reaches too little, full-text and vector hits seed a second BFS and both are fused. Reads only:
- * no focus change, no strength change.
+ * matching and ranking, then JSON items (the route renders plain text from them). Full-text and
+ * vector hits for the keywords seed a second BFS, fused with the focus-reached set, so memories
+ * beyond the focus's reach are found too. Reads only: no focus change, no strength change.
  */
 import type { ForgottenItem, MemoryItem, RecallRequest } from "../api/recall";
 import { MAX_RECALL_TRACES } from "../config/limits";
 import { breadthFirst, mergeBfs, type BfsSource } from "../memory/bfs";
 import { importanceOf } from "../memory/importance";
 import { KeywordMatcher } from "../memory/keyword-match";
-import { resolveRelation } from "../memory/relations";
+import { RELATION, resolveRelation } from "../memory/relations";
 import type { MemoryNode } from "../memory/node";
-import { candidateSegments, keywordHits, selectRecall } from "../memory/recall-result";
+import { importanceNeeded } from "../memory/ranking";
+import { candidateSegments, keywordHits, rankedCandidates, selectRecall } from "../memory/recall-result";
 import { networkReader } from "./network-reader";
 import type { AgentRuntime } from "./runtime";
 import { searchNodes } from "./search-task";
@@ -26,9 +27,9 @@ export interface RecallOutcome {
 const EMPTY: RecallOutcome = { memories: [], traces: [], startNodes: 0, reachedNodes: 0 };
 
 /**
- * Search hits that seed the BFS when the focus reaches too little (DESIGN §5, "beyond the seed"):
- * how many, how far out from them, and their start strength. Seeds start below a focus node's 1,
- * so memories the focus reaches win ties: a hot agent keeps preferring what it is thinking about.
+ * Search hits that seed the BFS beside the focus (DESIGN §5, "beyond the seed"): how many, how far
+ * out from them, and their start strength. Seeds start below a focus node's 1, so memories the
+ * focus reaches win ties: a hot agent keeps preferring what it is thinking about.
  */
 export const SEED_HITS = 40;
 export const SEED_DEPTH = 1;
@@ -42,22 +43,24 @@ export async function runRecall(rt: AgentRuntime, request: RecallRequest): Promi
   const relations = request.relations.map(resolveRelation);
   const keywords = [...request.keywords, ...(request.query ? await rt.model.queryKeywords(request.query) : [])];
   const reader = await networkReader(rt, repos);
+  const graph = rt.loadedGraph();
   const source: BfsSource<MemoryNode> = {
     expand: (frontier) => reader.expand(frontier, relations, clock),
     load: (ids) => reader.load(ids),
   };
+  const search = async (from: ReadonlyMap<number, number>, layers: number) =>
+    graph ? graph.traverse(from, layers, relations, clock, RELATION.about) : breadthFirst(from, layers, source);
   const matcher = new KeywordMatcher(keywords);
   const requireHit = matcher.size > 0;
 
   const focus = new Map(rt.focus.ids().map((id) => [id, 1]));
-  let bfs = await breadthFirst(focus, depth, source);
-  let hits = keywordHits(bfs, matcher);
-  let candidates = candidateSegments(bfs, hits, requireHit);
+  let bfs = await search(focus, depth);
   const similarity = new Map<number, number>();
   let startNodes = focus.size;
 
-  if (request.start === "hybrid" && requireHit && candidates.length < request.limit) {
-    // The focus reaches too little: enter the network at full-text and vector hits as well.
+  if (request.start === "hybrid" && requireHit) {
+    // The query's words may lie beyond the focus's reach: enter the network at full-text and vector
+    // hits too, fused with the focus-reached set (DESIGN §5).
     const seeds = await searchNodes(rt, repos, {
       query: [request.query ?? "", ...request.keywords].join(" ").trim(),
       mode: "hybrid",
@@ -68,21 +71,17 @@ export async function runRecall(rt: AgentRuntime, request: RecallRequest): Promi
     for (const seed of seeds) similarity.set(seed.node.id, seed.score / best);
     const start = new Map(seeds.filter((h) => !bfs.reached.has(h.node.id)).map((h) => [h.node.id, SEED_STRENGTH * (h.score / best)]));
     if (start.size > 0) {
-      bfs = mergeBfs(bfs, await breadthFirst(start, Math.min(depth, SEED_DEPTH), source));
-      hits = keywordHits(bfs, matcher);
-      candidates = candidateSegments(bfs, hits, requireHit);
+      bfs = mergeBfs(bfs, await search(start, Math.min(depth, SEED_DEPTH)));
       startNodes += start.size;
     }
   }
+  const hits = keywordHits(bfs, matcher);
+  const candidates = candidateSegments(bfs, hits, requireHit);
 
-  const outgoing = await reader.outgoingStrengths(candidates, clock);
-  const importance = new Map([...outgoing].map(([id, strengths]) => [id, importanceOf(strengths)]));
-  const selection = selectRecall(bfs, hits, candidates, requireHit, {
-    limit: request.limit,
-    maxTraces: MAX_RECALL_TRACES,
-    importance,
-    similarity,
-  });
+  const items = rankedCandidates(bfs, hits, candidates, similarity);
+  const outgoing = await reader.outgoingStrengths(importanceNeeded(items, request.limit), clock);
+  for (const item of items) item.importance = importanceOf(outgoing.get(item.id) ?? []);
+  const selection = selectRecall(bfs, hits, items, requireHit, { limit: request.limit, maxTraces: MAX_RECALL_TRACES });
 
   return {
     startNodes,

@@ -36,7 +36,7 @@ export const RecallRequestSchema = z
     limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).default(DEFAULT_RECALL_LIMIT),
     start: z.enum(["hybrid", "focus"]).default("hybrid").openapi({
       description:
-        "Where the search enters the network. focus: the focus nodes only (the BFS of the original design). hybrid: the focus, plus full-text and vector hits for the keywords when the focus reaches fewer matching memories than `limit`.",
+        "Where the search enters the network. focus: the focus nodes only (the BFS of the original design). hybrid: the focus plus full-text and vector hits for the keywords, fused (focus-reached memories win ties).",
     }),
     format: z.enum(["text", "json"]).default("text"),
     locale: z.enum(["zh", "en"]).default("zh").openapi({ description: "Language of the labels in text output." }),

@@ -35,6 +35,11 @@ export interface BfsResult<N> {
   /** Every link followed or examined between reached nodes (both ends reached). */
   edges: Edge[];
   dangling: DanglingLink[];
+  /**
+   * When present, the reached nodes linked to `entityId` by 关于, answered from the source instead
+   * of `edges` (the in-memory traversal keeps no edge list).
+   */
+  about?: (entityId: number) => number[];
 }
 
 export interface BfsSource<N> {
@@ -105,5 +110,14 @@ export function mergeBfs<N>(a: BfsResult<N>, b: BfsResult<N>): BfsResult<N> {
     const existing = reached.get(id);
     if (!existing || r.pathStrength > existing.pathStrength) reached.set(id, r);
   }
-  return { reached, edges: [...a.edges, ...b.edges], dangling: [...a.dangling, ...b.dangling] };
+  const about = a.about && b.about ? mergeAbout(a.about, b.about, reached) : undefined;
+  return { reached, edges: [...a.edges, ...b.edges], dangling: [...a.dangling, ...b.dangling], ...(about ? { about } : {}) };
+}
+
+function mergeAbout(
+  a: (entityId: number) => number[],
+  b: (entityId: number) => number[],
+  reached: ReadonlyMap<number, unknown>,
+): (entityId: number) => number[] {
+  return (entityId) => [...new Set([...a(entityId), ...b(entityId)])].filter((id) => reached.has(id));
 }

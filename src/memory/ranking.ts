@@ -42,3 +42,15 @@ export function compareMemories<N>(a: RankedMemory<N>, b: RankedMemory<N>): numb
 export function rankMemories<N>(items: readonly RankedMemory<N>[], limit: number): RankedMemory<N>[] {
   return [...items].sort(compareMemories).slice(0, limit);
 }
+
+/**
+ * The items whose importance can still change the top `limit`: those ranked there by the keys
+ * before importance, and every item tied with the last of them on those keys.
+ */
+export function importanceNeeded<N>(items: readonly RankedMemory<N>[], limit: number): number[] {
+  const before = (a: RankedMemory<N>, b: RankedMemory<N>) => b.keywordScore - a.keywordScore || b.hits - a.hits || b.pathStrength - a.pathStrength;
+  const sorted = [...items].sort(before);
+  const boundary = sorted[Math.min(limit, sorted.length) - 1];
+  if (!boundary) return [];
+  return sorted.filter((item, index) => index < limit || before(item, boundary) === 0).map((item) => item.id);
+}

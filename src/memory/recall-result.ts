@@ -30,25 +30,33 @@ export interface RecallSelection {
 export interface SelectOptions {
   limit: number;
   maxTraces: number;
-  importance: ReadonlyMap<number, number>;
-  similarity: ReadonlyMap<number, number>;
 }
 
 /** Keyword hits per reached node, entity hits lent to the segments about them. */
 export function keywordHits(bfs: BfsResult<MemoryNode>, matcher: KeywordMatcher): Map<number, Set<number>> {
-  const own = new Map<number, Set<number>>();
-  for (const [id, r] of bfs.reached) own.set(id, matcher.match(r.node));
   const hits = new Map<number, Set<number>>();
-  for (const id of bfs.reached.keys()) hits.set(id, new Set(own.get(id)));
-  for (const edge of bfs.edges) {
-    if (edge.relation !== RELATION.about) continue;
-    for (const [entityId, segmentId] of [
-      [edge.source, edge.target],
-      [edge.target, edge.source],
-    ] as const) {
-      if (bfs.reached.get(entityId)?.node.kind !== "entity") continue;
-      if (bfs.reached.get(segmentId)?.node.kind !== "segment") continue;
-      for (const k of own.get(entityId) ?? []) hits.get(segmentId)?.add(k);
+  const matchedEntities: [number, Set<number>][] = [];
+  for (const [id, r] of bfs.reached) {
+    const own = matcher.match(r.node);
+    if (own.size === 0) continue;
+    hits.set(id, own);
+    if (r.node.kind === "entity") matchedEntities.push([id, own]);
+  }
+  const lend = (segmentId: number, keywords: ReadonlySet<number>) => {
+    if (bfs.reached.get(segmentId)?.node.kind !== "segment") return;
+    const set = hits.get(segmentId) ?? new Set<number>();
+    for (const k of keywords) set.add(k);
+    hits.set(segmentId, set);
+  };
+  for (const [entityId, keywords] of matchedEntities) {
+    if (bfs.about) {
+      for (const segmentId of bfs.about(entityId)) lend(segmentId, keywords);
+      continue;
+    }
+    for (const edge of bfs.edges) {
+      if (edge.relation !== RELATION.about) continue;
+      if (edge.source === entityId) lend(edge.target, keywords);
+      else if (edge.target === entityId) lend(edge.source, keywords);
     }
   }
   return hits;
@@ -61,13 +69,16 @@ export function candidateSegments(bfs: BfsResult<MemoryNode>, hits: ReadonlyMap<
     .map(([id]) => id);
 }
 
-export function selectRecall(
+/**
+ * The candidates as ranked memories, importance still 0: recall fills it in only where it can
+ * still change the order (ranking.importanceNeeded), since it costs a read of every link.
+ */
+export function rankedCandidates(
   bfs: BfsResult<MemoryNode>,
   hits: ReadonlyMap<number, Set<number>>,
   candidates: readonly number[],
-  requireHit: boolean,
-  options: SelectOptions,
-): RecallSelection {
+  similarity: ReadonlyMap<number, number>,
+): RankedMemory<MemoryNode>[] {
   const weights = weightsOverReached(bfs, hits);
   const scoreOf = (id: number) => [...(hits.get(id) ?? [])].reduce((sum, k) => sum + (weights[k] ?? 0), 0);
   const items: RankedMemory<MemoryNode>[] = [];
@@ -80,11 +91,21 @@ export function selectRecall(
       hits: hits.get(id)?.size ?? 0,
       keywordScore: scoreOf(id),
       pathStrength: r.pathStrength,
-      importance: options.importance.get(id) ?? 0,
-      similarity: options.similarity.get(id) ?? 0,
+      importance: 0,
+      similarity: similarity.get(id) ?? 0,
       depth: r.depth,
     });
   }
+  return items;
+}
+
+export function selectRecall(
+  bfs: BfsResult<MemoryNode>,
+  hits: ReadonlyMap<number, Set<number>>,
+  items: readonly RankedMemory<MemoryNode>[],
+  requireHit: boolean,
+  options: SelectOptions,
+): RecallSelection {
   const traces = new Map<number, ForgottenTrace>();
   for (const link of bfs.dangling) {
     const source = bfs.reached.get(link.source);
