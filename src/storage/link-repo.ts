@@ -50,18 +50,9 @@ export class LinkRepo {
 
   /** Pins every link incident to `nodeIds` (they entered focus): strength 1, exempt from decay. */
   pinStatement(nodeIds: readonly number[]): Statement {
-    return statement(
-      this.db
-      .update(links)
-      .set({ level: PINNED_LEVEL })
-      .where(
-        and(
-          eq(links.agent, this.agent),
-          sql`${links.level} < ${PINNED_LEVEL}`,
-          sql`(${links.source} IN ${jsonList(nodeIds)} OR ${links.target} IN ${jsonList(nodeIds)})`,
-        ),
-      ),
-    );
+    return statement(sql`
+      UPDATE links SET level = ${PINNED_LEVEL}
+      WHERE level < ${PINNED_LEVEL} AND id IN (${this.incidentIds(nodeIds, [])})`);
   }
 
   /**
@@ -69,19 +60,21 @@ export class LinkRepo {
    * there, except those whose other end is still in focus (`stillFocused`).
    */
   unpinStatement(nodeIds: readonly number[], stillFocused: readonly number[], clock: number): Statement {
-    const left = jsonList(nodeIds);
-    const kept = jsonList(stillFocused);
-    return statement(
-      this.db
-      .update(links)
-      .set({ level: clock })
-      .where(
-        and(
-          eq(links.agent, this.agent),
-          sql`((${links.source} IN ${left} AND ${links.target} NOT IN ${kept}) OR (${links.target} IN ${left} AND ${links.source} NOT IN ${kept}))`,
-        ),
-      ),
-    );
+    return statement(sql`UPDATE links SET level = ${clock} WHERE id IN (${this.incidentIds(nodeIds, stillFocused)})`);
+  }
+
+  /**
+   * Ids of the links with an end in `nodeIds` whose other end is not in `excluded`: one lookup
+   * through the source index and one through the target index. (A single `source IN … OR target
+   * IN …` condition makes SQLite scan all of the agent's links.)
+   */
+  private incidentIds(nodeIds: readonly number[], excluded: readonly number[]) {
+    const ids = jsonList(nodeIds);
+    const skip = jsonList(excluded);
+    return sql`
+      SELECT id FROM links WHERE agent = ${this.agent} AND source IN ${ids} AND target NOT IN ${skip}
+      UNION
+      SELECT id FROM links WHERE agent = ${this.agent} AND target IN ${ids} AND source NOT IN ${skip}`;
   }
 
   /** Every link with an end in `frontier`, optionally only of the given relations (BFS layer). */
@@ -112,10 +105,10 @@ export class LinkRepo {
 
   /** A node's outgoing and incoming links, with strengths and whether the far end still exists. */
   async ofNode(nodeId: number, clock: number): Promise<{ outgoing: LinkView[]; incoming: LinkView[] }> {
-    const rows = await this.db
-      .select({ source: links.source, target: links.target, relation: links.relation, level: links.level, createdAt: links.createdAt })
-      .from(links)
-      .where(and(eq(links.agent, this.agent), sql`(${links.source} = ${nodeId} OR ${links.target} = ${nodeId})`));
+    const rows = await this.db.all<{ source: number; target: number; relation: string; level: number; createdAt: number }>(sql`
+      SELECT source, target, relation, level, created_at AS createdAt FROM links WHERE agent = ${this.agent} AND source = ${nodeId}
+      UNION ALL
+      SELECT source, target, relation, level, created_at AS createdAt FROM links WHERE agent = ${this.agent} AND target = ${nodeId} AND source <> ${nodeId}`);
     const view = (r: (typeof rows)[number]): LinkView => ({
       source: r.source,
       target: r.target,

@@ -83,7 +83,7 @@ export const links = sqliteTable(
   },
   (t) => [
     uniqueIndex("links_source").on(t.agent, t.source, t.target, t.relation),
-    index("links_target").on(t.agent, t.target),
+    index("links_target").on(t.agent, t.target, t.source),
     index("links_level").on(t.agent, t.level),
   ],
 );
