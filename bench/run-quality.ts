@@ -34,8 +34,7 @@ import { emptyQualityResult, locomoEntries, madialEntries, presetsSection } from
 import { runLocomoPreset, runMadialPreset, type PresetRun } from "./quality/runs";
 import { qualityTables } from "./quality/tables";
 
-const USAGE =
-  "usage: npm run bench:quality -- --locomo FILE [--madial DIR|FILE] [--config NAME[,NAME…]] [--quick]";
+const USAGE = "usage: npm run bench:quality -- --locomo FILE [--madial DIR|FILE] [--config NAME[,NAME…]] [--quick]";
 
 function options() {
   const { values } = parseArgs({
@@ -47,7 +46,10 @@ function options() {
     },
   });
   if (!values.locomo && !values.madial) throw new BenchDataError(`give --locomo (and optionally --madial)\n${USAGE}`);
-  const names = values.config.flatMap((c) => c.split(",")).map((c) => c.trim()).filter((c) => c.length > 0);
+  const names = values.config
+    .flatMap((c) => c.split(","))
+    .map((c) => c.trim())
+    .filter((c) => c.length > 0);
   return { locomo: values.locomo, madial: values.madial, presets: selectPresets(names), quick: values.quick };
 }
 
@@ -71,7 +73,9 @@ async function main(): Promise<void> {
   }
   if (madial) {
     const r = madial.report;
-    notes.push(`MADial ${opts.madial}: ${r.memories} memory records, ${madial.items.length} of ${r.items} test items asked (${r.dialogues} dialogues)`);
+    notes.push(
+      `MADial ${opts.madial}: ${r.memories} memory records, ${madial.items.length} of ${r.items} test items asked (${r.dialogues} dialogues)`,
+    );
   }
   notes.push(`Configurations: ${opts.presets.map((p) => `${p.name} (${p.description})`).join("; ")}`);
   process.stderr.write(`${notes.join("\n")}\n`);
@@ -126,7 +130,10 @@ async function main(): Promise<void> {
       file: madial.files.dialogue,
       memories: madial.memories.length,
       items: madial.items.length,
-      configs: madialEntries(scoreMadial(madial, (item) => retrieve(item.query)), madialRuns),
+      configs: madialEntries(
+        scoreMadial(madial, (item) => retrieve(item.query)),
+        madialRuns,
+      ),
     };
   }
   result.presets = presetsSection(locomoRuns.length > 0 ? locomoRuns : madialRuns);
@@ -145,10 +152,20 @@ async function main(): Promise<void> {
   if (!opts.quick) {
     writeDocSection(
       "quality",
-      ["## Quality results", "", runInfoMarkdown(info, wallMs), "", ...notes.map((n) => `- ${n}`), "", renderTables(tables, "markdown")].join("\n"),
+      [
+        "## Quality results",
+        "",
+        runInfoMarkdown(info, wallMs),
+        "",
+        ...notes.map((n) => `- ${n}`),
+        "",
+        renderTables(tables, "markdown"),
+      ].join("\n"),
     );
   }
-  process.stderr.write(`quality: ${(wallMs / 1000).toFixed(0)} s; wrote ${path.relative(ROOT, outFile)}${opts.quick ? "" : " and docs/BENCHMARKS.md"}\n`);
+  process.stderr.write(
+    `quality: ${(wallMs / 1000).toFixed(0)} s; wrote ${path.relative(ROOT, outFile)}${opts.quick ? "" : " and docs/BENCHMARKS.md"}\n`,
+  );
 }
 
 main().catch((e: unknown) => {

@@ -162,9 +162,16 @@ async function main(): Promise<void> {
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
   writeFileSync(outFile, `${json}\n`);
   if (!quick) {
-    writeDocSection("speed", ["## Speed results", "", runInfoMarkdown(info, wallMs), "", ...notes.map((n) => `- ${n}`), "", renderTables(tables, "markdown")].join("\n"));
+    writeDocSection(
+      "speed",
+      ["## Speed results", "", runInfoMarkdown(info, wallMs), "", ...notes.map((n) => `- ${n}`), "", renderTables(tables, "markdown")].join(
+        "\n",
+      ),
+    );
   }
-  process.stderr.write(`speed: ${(wallMs / 1000).toFixed(0)} s; wrote ${path.relative(ROOT, outFile)}${quick ? "" : " and docs/BENCHMARKS.md"}\n`);
+  process.stderr.write(
+    `speed: ${(wallMs / 1000).toFixed(0)} s; wrote ${path.relative(ROOT, outFile)}${quick ? "" : " and docs/BENCHMARKS.md"}\n`,
+  );
   if (result.isolation && result.isolation.leaks.length > 0) {
     throw new Error(`cross-agent leakage: ${result.isolation.leaks.length} leak(s), first: ${result.isolation.leaks[0]}`);
   }

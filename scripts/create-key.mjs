@@ -14,7 +14,9 @@ const { values } = parseArgs({
   options: { tenant: { type: "string" }, label: { type: "string" }, local: { type: "boolean", default: false } },
 });
 if (!values.tenant || !TENANT.test(values.tenant)) {
-  console.error("usage: npm run key:create -- --tenant <id> [--label <text>] [--local]\n  tenant: 1–64 of A–Z a–z 0–9 _ . -, starting with a letter or digit");
+  console.error(
+    "usage: npm run key:create -- --tenant <id> [--label <text>] [--local]\n  tenant: 1–64 of A–Z a–z 0–9 _ . -, starting with a letter or digit",
+  );
   process.exit(2);
 }
 

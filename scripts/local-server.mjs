@@ -26,11 +26,12 @@ export function offlineEnv(extra = {}) {
 
 /** Applies migrations/ to the local D1 database kept in `persistTo`. Throws on failure. */
 export function applyLocalMigrations({ persistTo, config = "wrangler.local.toml", quiet = false }) {
-  const result = spawnSync(
-    WRANGLER,
-    ["d1", "migrations", "apply", "DB", "--local", "-c", config, "--persist-to", persistTo],
-    { cwd: ROOT, env: offlineEnv(), stdio: quiet ? "pipe" : ["ignore", "inherit", "inherit"], encoding: "utf8" },
-  );
+  const result = spawnSync(WRANGLER, ["d1", "migrations", "apply", "DB", "--local", "-c", config, "--persist-to", persistTo], {
+    cwd: ROOT,
+    env: offlineEnv(),
+    stdio: quiet ? "pipe" : ["ignore", "inherit", "inherit"],
+    encoding: "utf8",
+  });
   if (result.status !== 0) {
     throw new Error(`applying local D1 migrations failed (exit ${result.status})\n${result.stderr ?? ""}`);
   }

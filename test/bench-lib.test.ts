@@ -147,7 +147,15 @@ describe("MADial", () => {
   ];
   const dialogue = [
     {
-      dialogue: ["<BOD>\n", '<Bart>:"第一句"\n', '<Assistant>:"回答"\n', ' <Bart>:"第二句\n', '<Bart>:"第三句"', '<Assistant>:"记得吗"\n', "<EOD>\n"],
+      dialogue: [
+        "<BOD>\n",
+        '<Bart>:"第一句"\n',
+        '<Assistant>:"回答"\n',
+        ' <Bart>:"第二句\n',
+        '<Bart>:"第三句"',
+        '<Assistant>:"记得吗"\n',
+        "<EOD>\n",
+      ],
       "test-turn": [5, 7],
       "relevant-id": [3, 1, 99],
       "user-id": 1,
@@ -168,7 +176,13 @@ describe("MADial", () => {
   it("builds memory records and test items from the two user lines before the test turn", () => {
     const ds = parseMadial(memory, dialogue);
     expect(ds.memories).toEqual([
-      { id: "1", time: "2023-12-25", event: "Bart在晚会上跳舞。", content: "2023-12-25 Bart在晚会上跳舞。", timestamp: Date.UTC(2023, 11, 25) },
+      {
+        id: "1",
+        time: "2023-12-25",
+        event: "Bart在晚会上跳舞。",
+        content: "2023-12-25 Bart在晚会上跳舞。",
+        timestamp: Date.UTC(2023, 11, 25),
+      },
       { id: "3", time: "2023-03-07", event: "Bart跑步第一名。", content: "2023-03-07 Bart跑步第一名。", timestamp: Date.UTC(2023, 2, 7) },
     ]);
     expect(ds.items).toEqual([
@@ -193,9 +207,13 @@ describe("MADial", () => {
 
 describe("content words", () => {
   it("applies the English rule: stop words, speaker names, length > 1, light stemming", () => {
-    expect(
-      contentWords("Caroline's painting classes were amazing, she painted 3 dogs with Mel!", "en", ["Caroline", "Mel"]),
-    ).toEqual(["paint", "class", "amaz", "paint", "dog"]);
+    expect(contentWords("Caroline's painting classes were amazing, she painted 3 dogs with Mel!", "en", ["Caroline", "Mel"])).toEqual([
+      "paint",
+      "class",
+      "amaz",
+      "paint",
+      "dog",
+    ]);
     expect([lightStem("games"), lightStem("boxes"), lightStem("class"), lightStem("sing"), lightStem("red")]).toEqual([
       "game",
       "box",
@@ -335,7 +353,14 @@ describe("metrics", () => {
 });
 
 describe("tables", () => {
-  const table = { title: "T", headers: ["config", "R@1"], rows: [["bm25", "0.500"], ["memory-api", "0.75"]] };
+  const table = {
+    title: "T",
+    headers: ["config", "R@1"],
+    rows: [
+      ["bm25", "0.500"],
+      ["memory-api", "0.75"],
+    ],
+  };
   it("renders aligned plain text", () => {
     expect(renderText(table)).toBe(["T", "config        R@1", "----------  -----", "bm25        0.500", "memory-api   0.75"].join("\n"));
   });
@@ -350,24 +375,14 @@ describe("JSON result", () => {
   it("keeps the documented key order, rounds to 4 decimals and divides by the baseline", () => {
     const one = (recall: number) => ({
       category: 1,
-      scores: scoreQuestion(
-        recall === 1 ? [{ sourceIds: ["a"], text: "x" }] : [],
-        [{ id: "a", text: "x" }],
-        { words: (t: string) => new Set([t]), tokens: () => 3 },
-      ),
+      scores: scoreQuestion(recall === 1 ? [{ sourceIds: ["a"], text: "x" }] : [], [{ id: "a", text: "x" }], {
+        words: (t: string) => new Set([t]),
+        tokens: () => 3,
+      }),
     });
     const base = locomoConfigResult({ name: "bm25", baseline: true }, [one(1), one(0), one(0)]);
     const cfg = locomoConfigResult({ name: "api", latenciesMs: [30, 10, 20] }, [one(1), one(1), one(0)], base.pooled);
-    expect(Object.keys(cfg)).toEqual([
-      "name",
-      "baseline",
-      "ingestionMs",
-      "latencyMs",
-      "pooled",
-      "byCategory",
-      "adversarial",
-      "ratios",
-    ]);
+    expect(Object.keys(cfg)).toEqual(["name", "baseline", "ingestionMs", "latencyMs", "pooled", "byCategory", "adversarial", "ratios"]);
     expect(cfg.latencyMs).toEqual({ count: 3, p50: 20, p95: 30, p99: 30 });
     expect(base.ratios).toBeNull();
     expect(cfg.ratios?.exact.recall[1]).toBe(2);

@@ -155,7 +155,11 @@ describe("remember plan", () => {
       [12, "bob"],
       [14, "jwt"],
     ]);
-    expect(plan.focusAfter.map((f) => f.map((e) => e.key))).toEqual([["alice", "bob"], ["jwt", "alice"], ["alice", "jwt"]]);
+    expect(plan.focusAfter.map((f) => f.map((e) => e.key))).toEqual([
+      ["alice", "bob"],
+      ["jwt", "alice"],
+      ["alice", "jwt"],
+    ]);
     expect(plan.finalFocus.map((f) => f.key)).toEqual(["alice", "jwt"]);
     expect(plan.nextNodeId).toBe(16);
   });
@@ -187,7 +191,14 @@ describe("remember plan", () => {
     expect(plan.pin).toEqual([11, 14]);
     expect(plan.unpin).toEqual([12]);
     const first = plan.nodes.find((n) => n.id === 10);
-    expect(first).toMatchObject({ kind: "segment", speaker: "Ann", role: "user", sourceMessageIds: ["m1"], messageTime: 1000, originalLength: 14 });
+    expect(first).toMatchObject({
+      kind: "segment",
+      speaker: "Ann",
+      role: "user",
+      sourceMessageIds: ["m1"],
+      messageTime: 1000,
+      originalLength: 14,
+    });
     expect(plan.nodes.find((n) => n.id === 15)?.sourceMessageIds).toEqual(["tsk_x#2"]);
     expect(plan.nodes.find((n) => n.id === 11)).toMatchObject({ kind: "entity", name: "alice", content: "Alice" });
   });
@@ -358,7 +369,11 @@ describe("the in-memory graph", () => {
         graph.addLink({ source, target, relation, level: random() < 0.2 ? PINNED_LEVEL : Math.log(0.05 + random() * 0.95), createdAt: 0 });
       }
       graph.deleteNodes([3, 17]);
-      const start = new Map([[10, 1], [20, 1], [33, 0.5]]);
+      const start = new Map([
+        [10, 1],
+        [20, 1],
+        [33, 0.5],
+      ]);
       for (const relations of [[], ["关于", "下文"]]) {
         for (const depth of [1, 2, 3]) {
           const generic = await breadthFirst(start, depth, {
@@ -385,7 +400,12 @@ describe("the in-memory graph", () => {
     graph.addLink({ source: 1, target: 2, relation: "下文", level: -1, createdAt: 0 }); // ignored: same key
     expect(graph.linkCount).toBe(3);
     graph.breakBelow(-5);
-    expect(graph.allLinks().map((l) => `${l.source}>${l.target}`).sort()).toEqual(["1>2", "2>1"]);
+    expect(
+      graph
+        .allLinks()
+        .map((l) => `${l.source}>${l.target}`)
+        .sort(),
+    ).toEqual(["1>2", "2>1"]);
     graph.deleteNodes([2]);
     expect(graph.allLinks().map((l) => `${l.source}>${l.target}`)).toEqual(["1>2"]);
     expect(graph.node(2)).toBeUndefined();
@@ -394,7 +414,16 @@ describe("the in-memory graph", () => {
 
 describe("importance only where it can decide", () => {
   it("asks for the top items and everything tied with the last of them", () => {
-    const item = (id: number, keywordScore: number, pathStrength: number) => ({ id, node: id, hits: 1, keywordScore, pathStrength, importance: 0, similarity: 0, depth: 1 });
+    const item = (id: number, keywordScore: number, pathStrength: number) => ({
+      id,
+      node: id,
+      hits: 1,
+      keywordScore,
+      pathStrength,
+      importance: 0,
+      similarity: 0,
+      depth: 1,
+    });
     const items = [item(1, 3, 1), item(2, 2, 1), item(3, 2, 0.5), item(4, 2, 0.5), item(5, 1, 1), item(6, 2, 0.5)];
     expect(importanceNeeded(items, 3).sort()).toEqual([1, 2, 3, 4, 6]);
     expect(importanceNeeded(items, 1)).toEqual([1]);

@@ -55,7 +55,10 @@ const A0 = "Carol reviews the budget with Dave.";
 const A1 = "Alice works on the Phoenix project.";
 const first: Msg[] = [A0, A1].map((content) => ({ role: "user", content }));
 // Four new entities (Frank, Tokyo, Grace, login): Alice, Dave and Carol leave the focus, Phoenix stays.
-const second: Msg[] = ["Erin and Frank planned the Tokyo trip.", "Grace fixed the login bug."].map((content) => ({ role: "user", content }));
+const second: Msg[] = ["Erin and Frank planned the Tokyo trip.", "Grace fixed the login bug."].map((content) => ({
+  role: "user",
+  content,
+}));
 
 describe("the forgetting lifecycle (DESIGN §6)", () => {
   /*
@@ -130,7 +133,9 @@ describe("the forgetting lifecycle (DESIGN §6)", () => {
     // "I once knew": recall from the focus meets A1's dangling link and says so, after the memories.
     const text = await recallText(agent, { keywords: [] });
     expect(text.endsWith(`[已遗忘] 关于「${a1View?.phrase}」的一段记忆已经遗忘`)).toBe(true);
-    expect(await recallText(agent, { keywords: [], locale: "en" })).toContain(`[forgotten] A memory about "${a1View?.phrase}" has been forgotten`);
+    expect(await recallText(agent, { keywords: [], locale: "en" })).toContain(
+      `[forgotten] A memory about "${a1View?.phrase}" has been forgotten`,
+    );
     const items = await recallJson(agent, { keywords: [] });
     const trace = items.items.find((i) => i.type === "forgotten" && i.phrase === a1View?.phrase);
     // One trace per source, named by its strongest dangling link: A1's links to the deleted
@@ -143,9 +148,11 @@ describe("the forgetting lifecycle (DESIGN §6)", () => {
     expect(kinds.lastIndexOf("memory")).toBeLessThan(kinds.indexOf("forgotten"));
     expect(kinds.filter((k) => k === "forgotten").length).toBeLessThanOrEqual(3);
 
-    const stats = await json<{ links: { dangling: number }; counters: Record<string, number>; characters: { held: number; remembered: number } }>(
-      await call(`/v1/agents/${agent}/stats`),
-    );
+    const stats = await json<{
+      links: { dangling: number };
+      counters: Record<string, number>;
+      characters: { held: number; remembered: number };
+    }>(await call(`/v1/agents/${agent}/stats`));
     expect(stats.counters.cycles).toBe(95);
     // Carol and Alice (2 links each) at cycle 24, Dave (3 links) at cycle 38, A0 at cycle 95.
     expect(stats.counters.nodes_deleted).toBe(4);
@@ -273,8 +280,12 @@ describe("the cron safety net", () => {
       return task.id;
     });
     const now = Date.now();
-    await env.DB.prepare("UPDATE agents SET due_at = ? WHERE agent_id = ?").bind(now - 60_000, due).run();
-    await env.DB.prepare("UPDATE agents SET due_at = ? WHERE agent_id = ?").bind(now + 3_600_000, later).run();
+    await env.DB.prepare("UPDATE agents SET due_at = ? WHERE agent_id = ?")
+      .bind(now - 60_000, due)
+      .run();
+    await env.DB.prepare("UPDATE agents SET due_at = ? WHERE agent_id = ?")
+      .bind(now + 3_600_000, later)
+      .run();
 
     const ctx = createExecutionContext();
     worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "*/15 * * * *" }), env, ctx);
@@ -301,12 +312,16 @@ describe("cycles queued back to back", () => {
   async function network(agentId: string) {
     const uid = await agentUid(agentId);
     const nodes = (
-      await env.DB.prepare("SELECT id, original_length AS originalLength, content, scan_count AS scanCount FROM nodes WHERE agent = ? ORDER BY id")
+      await env.DB.prepare(
+        "SELECT id, original_length AS originalLength, content, scan_count AS scanCount FROM nodes WHERE agent = ? ORDER BY id",
+      )
         .bind(uid)
         .all<{ id: number; originalLength: number; content: string; scanCount: number }>()
     ).results;
     const links = (
-      await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY source, target, relation").bind(uid).all()
+      await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY source, target, relation")
+        .bind(uid)
+        .all()
     ).results;
     return { nodes, links };
   }

@@ -39,7 +39,19 @@ async function fromGraph(agentId: string): Promise<Snapshot> {
       .sort((a, b) => a - b)
       .flatMap((id) => {
         const n = graph.node(id);
-        return n ? [{ id: n.id, kind: n.kind, name: n.name, content: n.content, phrase: n.phrase, keywords: JSON.stringify(n.keywords), scanCount: n.scanCount }] : [];
+        return n
+          ? [
+              {
+                id: n.id,
+                kind: n.kind,
+                name: n.name,
+                content: n.content,
+                phrase: n.phrase,
+                keywords: JSON.stringify(n.keywords),
+                scanCount: n.scanCount,
+              },
+            ]
+          : [];
       });
     const links = graph
       .allLinks()
@@ -71,7 +83,10 @@ describe("the in-memory graph", () => {
     await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { decay_rate: 0.3 } });
     await call(`/v1/agents/${agent}/compress`, { body: { cycles: 4 } });
     await drainAlarms(agent);
-    const stats = (await (await call(`/v1/agents/${agent}/stats`)).json()) as { counters: Record<string, number>; links: { dangling: number } };
+    const stats = (await (await call(`/v1/agents/${agent}/stats`)).json()) as {
+      counters: Record<string, number>;
+      links: { dangling: number };
+    };
     expect(stats.counters.links_broken).toBeGreaterThan(0);
     expect(stats.counters.nodes_deleted).toBeGreaterThan(0);
     await expectInStep(agent, "after compression cycles");
@@ -102,7 +117,8 @@ describe("the in-memory graph", () => {
       const graph = state.graph.bind(state);
       state.graph = async () => undefined;
       try {
-        for (const [i, r] of requests.entries()) expect(await runRecall(state, RecallRequestSchema.parse(r)), JSON.stringify(r)).toEqual(cached[i]);
+        for (const [i, r] of requests.entries())
+          expect(await runRecall(state, RecallRequestSchema.parse(r)), JSON.stringify(r)).toEqual(cached[i]);
       } finally {
         state.graph = graph;
       }

@@ -109,6 +109,8 @@ export async function drainAlarms(agentId: string, max = 10_000): Promise<number
 
 /** The agent's registry id in D1 (undefined before its first write). */
 export async function agentUid(agentId: string, tenantId = DEV_TENANT): Promise<number | undefined> {
-  const row = await env.DB.prepare("SELECT id FROM agents WHERE tenant_id = ? AND agent_id = ?").bind(tenantId, agentId).first<{ id: number }>();
+  const row = await env.DB.prepare("SELECT id FROM agents WHERE tenant_id = ? AND agent_id = ?")
+    .bind(tenantId, agentId)
+    .first<{ id: number }>();
   return row?.id;
 }

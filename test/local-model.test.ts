@@ -26,8 +26,14 @@ describe("segment", () => {
   it("cuts a long English message at sentence boundaries into balanced segments", async () => {
     const segments = await model.segment([user(0, EN_LONG)]);
     expect(segments).toEqual([
-      { text: "I've been painting a lot lately, mostly landscapes and sunsets. Painting really helps me relax after work.", messageIndexes: [0] },
-      { text: "Last weekend I went to the lake with my kids and we painted together. They loved it so much that we want to go back next month with their friends.", messageIndexes: [0] },
+      {
+        text: "I've been painting a lot lately, mostly landscapes and sunsets. Painting really helps me relax after work.",
+        messageIndexes: [0],
+      },
+      {
+        text: "Last weekend I went to the lake with my kids and we painted together. They loved it so much that we want to go back next month with their friends.",
+        messageIndexes: [0],
+      },
     ]);
   });
 
@@ -48,7 +54,8 @@ describe("segment", () => {
       "When we finally arrived at the campsite near the lake after driving for almost six hours through the mountains,",
       "the kids immediately ran to the water, my husband started to set up the tent, and I sat down to paint the sunset over the hills",
     ]);
-    const zh = "这次版本我们重新设计了用户系统的登录模块，包括短信验证码登录、微信扫码登录、第三方账号绑定、异地登录提醒以及多设备同时在线时的会话管理和强制下线功能，" +
+    const zh =
+      "这次版本我们重新设计了用户系统的登录模块，包括短信验证码登录、微信扫码登录、第三方账号绑定、异地登录提醒以及多设备同时在线时的会话管理和强制下线功能，" +
       "另外还优化了注册流程和找回密码流程，让新用户可以在一分钟之内完成注册";
     const pieces = (await model.segment([user(0, zh)])).map((s) => s.text);
     expect(pieces).toEqual([
@@ -85,7 +92,23 @@ describe("segment", () => {
   it("never drops text, never exceeds the limit, keeps order (generated inputs)", async () => {
     const random = mulberry32(42);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
-    const words = ["the", "adoption", "agency", "Caroline", "JWT", "painting", "3.5", "用户系统", "登录", "模块", "的", "我们", "😀", "e-mail", "Dr."];
+    const words = [
+      "the",
+      "adoption",
+      "agency",
+      "Caroline",
+      "JWT",
+      "painting",
+      "3.5",
+      "用户系统",
+      "登录",
+      "模块",
+      "的",
+      "我们",
+      "😀",
+      "e-mail",
+      "Dr.",
+    ];
     const marks = [" ", " ", " ", "", "，", "。", ". ", "! ", "? ", "\n", "、", "; ", ", ", "…"];
     for (let round = 0; round < 60; round++) {
       const messages: ModelMessage[] = [];
@@ -172,7 +195,13 @@ describe("nameRelations", () => {
       { segment: "我用ｊｗｔ做登录", entity: "JWT" },
     ]);
     expect(relations).toEqual([
-      RELATION.about, RELATION.context, RELATION.about, RELATION.about, RELATION.about, RELATION.context, RELATION.about,
+      RELATION.about,
+      RELATION.context,
+      RELATION.about,
+      RELATION.about,
+      RELATION.about,
+      RELATION.context,
+      RELATION.about,
     ]);
   });
 });
@@ -208,7 +237,10 @@ describe("compress", () => {
 describe("queryKeywords", () => {
   it("keeps content words of a question, without question words", async () => {
     expect(await model.queryKeywords("What did Caroline research about adoption agencies?")).toEqual([
-      "Caroline", "research", "adoption", "agencies",
+      "Caroline",
+      "research",
+      "adoption",
+      "agencies",
     ]);
     expect(await model.queryKeywords("When did Melanie go camping with her kids? Camping!")).toEqual(["Melanie", "camping", "kids"]);
     expect(await model.queryKeywords("Alice的项目什么时候上线？")).toEqual(["Alice", "项目", "上线"]);

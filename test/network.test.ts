@@ -21,8 +21,10 @@ interface LinkRow {
 
 async function network(agentId: string) {
   const uid = await agentUid(agentId);
-  const nodes = (await env.DB.prepare("SELECT id, kind, name, content FROM nodes WHERE agent = ? ORDER BY id").bind(uid).all<NodeRow>()).results;
-  const links = (await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ?").bind(uid).all<LinkRow>()).results;
+  const nodes = (await env.DB.prepare("SELECT id, kind, name, content FROM nodes WHERE agent = ? ORDER BY id").bind(uid).all<NodeRow>())
+    .results;
+  const links = (await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ?").bind(uid).all<LinkRow>())
+    .results;
   const byContent = (content: string) => nodes.find((n) => n.content === content)?.id ?? -1;
   const link = (source: number, target: number) => links.find((l) => l.source === source && l.target === target);
   return { nodes, links, byContent, link };
@@ -63,9 +65,12 @@ describe("the network after a known conversation", () => {
     const { nodes, links, byContent, link } = await network(agent);
     // 5 segments + 9 distinct entities (Phoenix is mentioned twice, one node).
     expect(nodes.filter((n) => n.kind === "segment")).toHaveLength(5);
-    expect(nodes.filter((n) => n.kind === "entity").map((n) => n.content).sort()).toEqual(
-      ["Alice", "Carol", "Dave", "Frank", "Grace", "March", "Phoenix", "Tokyo", "login"].sort(),
-    );
+    expect(
+      nodes
+        .filter((n) => n.kind === "entity")
+        .map((n) => n.content)
+        .sort(),
+    ).toEqual(["Alice", "Carol", "Dave", "Frank", "Grace", "March", "Phoenix", "Tokyo", "login"].sort());
     // Focus sizes after each segment: 2, 3, 5, 5, 5 → 2 × 20 focus links; 4 neighbour pairs × 2.
     expect(links).toHaveLength(40 + 8);
     expect(task.result).toMatchObject({ segments: 5, nodes_created: 14, entities_created: 9, links_created: 48 });
@@ -73,7 +78,12 @@ describe("the network after a known conversation", () => {
     const [s0, s1, s2, s3, s4] = english.map((m) => byContent(m.content)) as [number, number, number, number, number];
     const entity = (name: string) => byContent(name);
     // Consecutive segments: A → B 下文, B → A 上文, at link_initial_strength 0.5.
-    for (const [a, b] of [[s0, s1], [s1, s2], [s2, s3], [s3, s4]] as const) {
+    for (const [a, b] of [
+      [s0, s1],
+      [s1, s2],
+      [s2, s3],
+      [s3, s4],
+    ] as const) {
       expect(link(a, b)?.relation).toBe(RELATION.next);
       expect(link(b, a)?.relation).toBe(RELATION.previous);
       expect(strengthAt(link(a, b)?.level ?? -99, 0)).toBeCloseTo(0.5, 12);

@@ -18,9 +18,7 @@ interface TaskStatus {
 
 async function segmentIdsByTask(agentId: string): Promise<Map<string, number[]>> {
   const uid = await agentUid(agentId);
-  const { results } = await env.DB.prepare(
-    "SELECT id, source_task_id FROM nodes WHERE agent = ? AND kind = 'segment' ORDER BY id",
-  )
+  const { results } = await env.DB.prepare("SELECT id, source_task_id FROM nodes WHERE agent = ? AND kind = 'segment' ORDER BY id")
     .bind(uid)
     .all<{ id: number; source_task_id: string }>();
   const out = new Map<string, number[]>();
@@ -74,8 +72,15 @@ describe("the durable FIFO queue", () => {
     const ids = await runInDurableObject(stub, async (instance, ctx) => {
       const { state } = internals(instance);
       state.bind(identity, true);
-      const queued = Array.from({ length: 20 }, (_, i) =>
-        state.queue.enqueue({ id: `tsk_evicted${String(i).padStart(9, "0")}`, kind: "remember", payload: { messages: message(i) }, now: Date.now() }).id,
+      const queued = Array.from(
+        { length: 20 },
+        (_, i) =>
+          state.queue.enqueue({
+            id: `tsk_evicted${String(i).padStart(9, "0")}`,
+            kind: "remember",
+            payload: { messages: message(i) },
+            now: Date.now(),
+          }).id,
       );
       await ctx.storage.setAlarm(Date.now());
       expect(state.queue.counts().queued).toBe(20);
@@ -92,7 +97,9 @@ describe("the durable FIFO queue", () => {
       total += task.result?.segments ?? 0;
     }
     const uid = await agentUid(agent);
-    const row = await env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ? AND kind = 'segment'").bind(uid).first<{ n: number }>();
+    const row = await env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ? AND kind = 'segment'")
+      .bind(uid)
+      .first<{ n: number }>();
     expect(row?.n).toBe(total);
   });
 
@@ -200,7 +207,12 @@ describe("the durable FIFO queue", () => {
       const { state } = internals(instance);
       state.bind({ tenantId: "dev", agentId: agent }, true);
       for (let i = 0; i < MAX_QUEUED_TASKS; i++) {
-        const task = state.queue.enqueue({ id: `tsk_fill${String(i).padStart(12, "0")}`, kind: "remember", payload: { messages: message(i) }, now: Date.now() });
+        const task = state.queue.enqueue({
+          id: `tsk_fill${String(i).padStart(12, "0")}`,
+          kind: "remember",
+          payload: { messages: message(i) },
+          now: Date.now(),
+        });
         // Held back so the queue stays full during the request below.
         state.queue.retryLater(task.id, "held", Date.now() + 3_600_000);
       }
@@ -222,7 +234,13 @@ describe("the durable FIFO queue", () => {
       const { state } = internals(instance);
       state.bind({ tenantId: "dev", agentId: agent }, true);
       for (let i = 0; i < MAX_QUEUED_TASKS; i++) {
-        const task = state.queue.enqueue({ id: `tsk_bg${String(i).padStart(14, "0")}`, kind: "compress", payload: null, background: true, now: Date.now() });
+        const task = state.queue.enqueue({
+          id: `tsk_bg${String(i).padStart(14, "0")}`,
+          kind: "compress",
+          payload: null,
+          background: true,
+          now: Date.now(),
+        });
         state.queue.retryLater(task.id, "held", Date.now() + 3_600_000);
       }
     });

@@ -21,7 +21,9 @@ describe("recall", () => {
   it("reaches one more layer with depth 2 than with depth 1", async () => {
     const agent = await englishAgent();
     expect(await recallText(agent, { keywords: ["Bob"], depth: 1, start: "focus" })).toBe("");
-    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, start: "focus" })).toBe("[记忆] Sam: Bob joined the Phoenix project in March.");
+    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, start: "focus" })).toBe(
+      "[记忆] Sam: Bob joined the Phoenix project in March.",
+    );
     const d1 = await recallJson(agent, { keywords: [], depth: 1, limit: 100, start: "focus" });
     const d2 = await recallJson(agent, { keywords: [], depth: 2, limit: 100, start: "focus" });
     expect(d1.items.map((i) => i.source_message_ids?.[0]).sort()).toEqual(["e2", "e3", "e4"]);
@@ -94,7 +96,8 @@ describe("recall", () => {
     const uid = await agentUid(agent);
     const snapshot = async () => ({
       focus: await json(await call(`/v1/agents/${agent}/focus`)),
-      links: (await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY id").bind(uid).all()).results,
+      links: (await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY id").bind(uid).all())
+        .results,
     });
     const before = await snapshot();
     await recallText(agent, { keywords: ["Alice", "Phoenix", "Bob"], depth: 4 });
@@ -104,7 +107,9 @@ describe("recall", () => {
 
   it("sees a remember accepted just before it, without waiting for the task", async () => {
     const agent = freshAgent("recall-fifo");
-    const res = await call(`/v1/agents/${agent}/remember`, { body: { messages: [{ role: "user", content: "Quentin bought a red kayak for the lake trip." }] } });
+    const res = await call(`/v1/agents/${agent}/remember`, {
+      body: { messages: [{ role: "user", content: "Quentin bought a red kayak for the lake trip." }] },
+    });
     expect(res.status).toBe(202);
     expect(await recallText(agent, { keywords: ["kayak"] })).toBe("[记忆] Quentin bought a red kayak for the lake trip.");
   });

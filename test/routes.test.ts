@@ -166,7 +166,15 @@ describe("authentication", () => {
 describe("POST /recall input", () => {
   it("refuses depth out of range, wrong types and unknown formats with 400", async () => {
     const agent = freshAgent();
-    for (const body of [{ depth: 0 }, { depth: 7 }, { depth: 1.5 }, { keywords: "JWT" }, { keywords: [""] }, { format: "xml" }, { limit: 0 }]) {
+    for (const body of [
+      { depth: 0 },
+      { depth: 7 },
+      { depth: 1.5 },
+      { keywords: "JWT" },
+      { keywords: [""] },
+      { format: "xml" },
+      { limit: 0 },
+    ]) {
       await expectError(await call(`/v1/agents/${agent}/recall`, { body }), 400, "validation_failed");
     }
     await expectError(await call(`/v1/agents/${agent}/recall`, { rawBody: "{" }), 400, "invalid_json");
@@ -201,9 +209,7 @@ describe("read endpoints", () => {
   it("serves focus, node, stats and health", async () => {
     const agent = freshAgent();
     await rememberAndWait(agent, [{ role: "user", content: "Alice moved to Berlin last spring.", name: "Bob", id: "m1" }]);
-    const focus = await json<{ focus_limit: number; focus: { node_id: number; name: string }[] }>(
-      await call(`/v1/agents/${agent}/focus`),
-    );
+    const focus = await json<{ focus_limit: number; focus: { node_id: number; name: string }[] }>(await call(`/v1/agents/${agent}/focus`));
     expect(focus.focus_limit).toBe(5);
     expect(focus.focus.map((f) => f.name)).toContain("Alice");
     const alice = focus.focus.find((f) => f.name === "Alice");

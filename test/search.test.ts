@@ -70,7 +70,9 @@ describe("full-text search (FTS5, BM25)", () => {
     expect(ids(await search(agent, { query: "Rex", mode: "hybrid", time_range: { to: "2023-01-02T00:00:00Z" } }))).toEqual(["c1"]);
     const entities = await search(agent, { query: "Rex", mode: "keyword", kinds: ["entity"] });
     expect(entities.map((i) => [i.kind, i.content])).toEqual([["entity", "Rex"]]);
-    const bad = await call(`/v1/agents/${agent}/search`, { body: { query: "Rex", time_range: { from: day("2024-01-01"), to: day("2023-01-01") } } });
+    const bad = await call(`/v1/agents/${agent}/search`, {
+      body: { query: "Rex", time_range: { from: day("2024-01-01"), to: day("2023-01-01") } },
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -111,7 +113,8 @@ describe("full-text search (FTS5, BM25)", () => {
     );
     expect((stats.counters.nodes_compressed ?? 0) + (stats.counters.nodes_deleted ?? 0)).toBeGreaterThan(0);
     const uid = (await agentUid(agent)) ?? -1;
-    const nodes = (await env.DB.prepare("SELECT id, content FROM nodes WHERE agent = ?").bind(uid).all<{ id: number; content: string }>()).results;
+    const nodes = (await env.DB.prepare("SELECT id, content FROM nodes WHERE agent = ?").bind(uid).all<{ id: number; content: string }>())
+      .results;
     const ftsRows = await env.DB.prepare("SELECT count(*) AS n FROM nodes_fts WHERE rowid BETWEEN ? AND ?")
       .bind(uid * FTS_AGENT_STRIDE, (uid + 1) * FTS_AGENT_STRIDE - 1)
       .first<{ n: number }>();
@@ -120,7 +123,10 @@ describe("full-text search (FTS5, BM25)", () => {
     for (const marker of markers) {
       const holder = nodes.find((n) => n.content.includes(marker));
       const found = await search(agent, { query: marker, mode: "keyword" });
-      expect(found.map((i) => i.node_id), marker).toEqual(holder ? [holder.id] : []);
+      expect(
+        found.map((i) => i.node_id),
+        marker,
+      ).toEqual(holder ? [holder.id] : []);
     }
   });
 
@@ -204,6 +210,8 @@ describe("deleting an agent", () => {
     expect(stats).toMatchObject({ nodes: { total: 0 }, queue: { queued: 0, running: 0, done: 0, failed: 0 }, vector_index: null });
     expect(await search(agent, { query: "Rex" })).toEqual([]);
     await rememberAndWait(agent, [{ role: "user", content: "A fresh start: Rex is now called Max." }]);
-    expect((await search(agent, { query: "Max", mode: "keyword" })).map((i) => i.content)).toEqual(["A fresh start: Rex is now called Max."]);
+    expect((await search(agent, { query: "Max", mode: "keyword" })).map((i) => i.content)).toEqual([
+      "A fresh start: Rex is now called Max.",
+    ]);
   });
 });

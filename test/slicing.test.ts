@@ -5,7 +5,24 @@ import type { MemoryAgent } from "../src/agent/memory-agent";
 import type { SmallModel } from "../src/models/types";
 import { agentUid, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, waitTask, type Msg } from "./helpers";
 
-const NAMES = ["Alice", "Bruno", "Chen", "Dmitri", "Elena", "Farah", "Gustavo", "Hiro", "Ines", "Jonas", "Kemal", "Lucia", "Marek", "Nadia", "Omar", "Priya"];
+const NAMES = [
+  "Alice",
+  "Bruno",
+  "Chen",
+  "Dmitri",
+  "Elena",
+  "Farah",
+  "Gustavo",
+  "Hiro",
+  "Ines",
+  "Jonas",
+  "Kemal",
+  "Lucia",
+  "Marek",
+  "Nadia",
+  "Omar",
+  "Priya",
+];
 const PROJECTS = ["Apollo", "Borealis", "Cobalt", "Delta", "Ember", "Falcon", "Granite", "Helix", "Iris", "Juniper", "Kestrel", "Lumen"];
 const THINGS = ["budget", "roadmap", "schedule", "design", "contract", "report", "prototype", "survey"];
 
@@ -67,7 +84,9 @@ async function untilTrue(check: () => Promise<boolean>, what: string): Promise<v
 
 async function scanCounts(agentId: string): Promise<Map<number, number>> {
   const uid = await agentUid(agentId);
-  const { results } = await env.DB.prepare("SELECT id, scan_count FROM nodes WHERE agent = ?").bind(uid).all<{ id: number; scan_count: number }>();
+  const { results } = await env.DB.prepare("SELECT id, scan_count FROM nodes WHERE agent = ?")
+    .bind(uid)
+    .all<{ id: number; scan_count: number }>();
   return new Map(results.map((r) => [r.id, r.scan_count]));
 }
 
@@ -89,7 +108,10 @@ describe("time slicing", () => {
 
     // The cycle is under way, blocked inside one node. A recall arrives and queues behind it.
     const recall = call(`/v1/agents/${agent}/recall`, { body: { keywords: ["login"], format: "json" } });
-    await untilTrue(() => runInDurableObject(stub, (instance) => internals(instance).state.queue.foregroundWaiting()), "the recall to queue");
+    await untilTrue(
+      () => runInDurableObject(stub, (instance) => internals(instance).state.queue.foregroundWaiting()),
+      "the recall to queue",
+    );
     // One permit: the blocked node finishes, the scan yields to the recall, resumes, and blocks at
     // its next compression.
     g.permits = 1;
@@ -145,7 +167,15 @@ describe("time slicing", () => {
       // Every compression takes ≥ 2 ms, so the cycle needs many 10 ms slices.
       const state = internals(instance).state;
       const local = state.primaryModel;
-      state.primaryModel = { ...local, name: "slow", compress: async (t, n) => (await new Promise((r) => setTimeout(r, 2)), local.compress(t, n)) , segment: (m) => local.segment(m), extract: (t) => local.extract(t), nameRelations: (r) => local.nameRelations(r), queryKeywords: (q) => local.queryKeywords(q) };
+      state.primaryModel = {
+        ...local,
+        name: "slow",
+        compress: async (t, n) => (await new Promise((r) => setTimeout(r, 2)), local.compress(t, n)),
+        segment: (m) => local.segment(m),
+        extract: (t) => local.extract(t),
+        nameRelations: (r) => local.nameRelations(r),
+        queryKeywords: (q) => local.queryKeywords(q),
+      };
     });
     const before = await scanCounts(agent);
     await rememberAndWait(agent, moveOn);
@@ -153,7 +183,9 @@ describe("time slicing", () => {
     const stats = await json<{ counters: Record<string, number> }>(await call(`/v1/agents/${agent}/stats`));
     expect(stats.counters.cycles).toBe(2);
     const last = await runInDurableObject(stub, (instance) =>
-      internals(instance).state.storage.sql.exec<{ result: string }>("SELECT result FROM tasks WHERE kind = 'compress' ORDER BY seq DESC LIMIT 1").one(),
+      internals(instance)
+        .state.storage.sql.exec<{ result: string }>("SELECT result FROM tasks WHERE kind = 'compress' ORDER BY seq DESC LIMIT 1")
+        .one(),
     );
     const result = JSON.parse(last.result) as { slices: number; scanned: number };
     // Paused many times, each resumed by the alarm, and still one cycle with every node scanned once.
@@ -181,7 +213,9 @@ describe("capacity (scheme A)", () => {
     // The twin holds the same network uncapped (node ids are deterministic): rank its nodes by
     // importance as it stood before any cycle (clock 0), focus excluded, oldest first on ties.
     const uid = await agentUid(twin);
-    const { results } = await env.DB.prepare("SELECT source, level FROM links WHERE agent = ?").bind(uid).all<{ source: number; level: number }>();
+    const { results } = await env.DB.prepare("SELECT source, level FROM links WHERE agent = ?")
+      .bind(uid)
+      .all<{ source: number; level: number }>();
     const importance = new Map<number, number>();
     for (const l of results) importance.set(l.source, (importance.get(l.source) ?? 0) + Math.min(1, Math.exp(l.level)));
     const twinIds = await scanCounts(twin);

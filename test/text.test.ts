@@ -47,19 +47,46 @@ describe("stop words", () => {
 
 describe("stem", () => {
   const table: [string, string][] = [
-    ["running", "run"], ["studies", "study"], ["painted", "paint"], ["photos", "photo"], ["bus", "bus"],
-    ["buses", "bus"], ["news", "news"], ["agencies", "agency"], ["making", "make"], ["dancing", "dance"],
-    ["stopped", "stop"], ["classes", "class"], ["boxes", "box"], ["movies", "movie"], ["finally", "final"],
-    ["quickly", "quick"], ["family", "family"], ["needed", "need"], ["hiking", "hike"], ["tried", "try"],
-    ["cities", "city"], ["changing", "change"], ["things", "thing"], ["paintings", "paint"], ["kids", "kid"],
-    ["e-mails", "e-mail"], ["analysis", "analysis"], ["glass", "glass"], ["登录", "登录"], ["Alice", "Alice"],
+    ["running", "run"],
+    ["studies", "study"],
+    ["painted", "paint"],
+    ["photos", "photo"],
+    ["bus", "bus"],
+    ["buses", "bus"],
+    ["news", "news"],
+    ["agencies", "agency"],
+    ["making", "make"],
+    ["dancing", "dance"],
+    ["stopped", "stop"],
+    ["classes", "class"],
+    ["boxes", "box"],
+    ["movies", "movie"],
+    ["finally", "final"],
+    ["quickly", "quick"],
+    ["family", "family"],
+    ["needed", "need"],
+    ["hiking", "hike"],
+    ["tried", "try"],
+    ["cities", "city"],
+    ["changing", "change"],
+    ["things", "thing"],
+    ["paintings", "paint"],
+    ["kids", "kid"],
+    ["e-mails", "e-mail"],
+    ["analysis", "analysis"],
+    ["glass", "glass"],
+    ["登录", "登录"],
+    ["Alice", "Alice"],
   ];
   it("strips inflections conservatively", () => {
     for (const [word, expected] of table) expect(stem(word), word).toBe(expected);
   });
 
   it("is idempotent", () => {
-    const words = "running studies painted photos buses agencies making excitedly heroes potatoes headaches beaches watching married happily weekly families butterflies continued arranging amazing focused hopping hoping".split(" ");
+    const words =
+      "running studies painted photos buses agencies making excitedly heroes potatoes headaches beaches watching married happily weekly families butterflies continued arranging amazing focused hopping hoping".split(
+        " ",
+      );
     for (const w of [...words, ...table.map(([w]) => w)]) expect(stem(stem(w)), w).toBe(stem(w));
   });
 });
@@ -87,7 +114,11 @@ describe("tokenize", () => {
 
   it("handles mixed Chinese and Latin text", () => {
     expect(tokenize("我用JWT做登录").map((t) => [t.text, t.script, t.stop])).toEqual([
-      ["我", "cjk", true], ["用", "cjk", true], ["JWT", "latin", false], ["做", "cjk", true], ["登录", "cjk", false],
+      ["我", "cjk", true],
+      ["用", "cjk", true],
+      ["JWT", "latin", false],
+      ["做", "cjk", true],
+      ["登录", "cjk", false],
     ]);
   });
 
@@ -104,13 +135,25 @@ describe("tokenize", () => {
 describe("contentTerms", () => {
   it("keeps stemmed English content words in order, dropping stop words and one-letter tokens", () => {
     expect(contentTerms("I researched adoption agencies for my 2 kids in 2023, a big step.")).toEqual([
-      "research", "adoption", "agency", "kid", "2023", "step",
+      "research",
+      "adoption",
+      "agency",
+      "kid",
+      "2023",
+      "step",
     ]);
   });
 
   it("keeps Chinese content words and meaningful single characters only", () => {
     expect(contentTerms("我女儿喜欢画画和弹钢琴，她上周参加了学校的音乐会。")).toEqual([
-      "女儿", "喜欢", "画画", "弹", "钢琴", "参加", "学校", "音乐",
+      "女儿",
+      "喜欢",
+      "画画",
+      "弹",
+      "钢琴",
+      "参加",
+      "学校",
+      "音乐",
     ]);
     expect(contentTerms("我今天去了公园看到了很多花")).toEqual(["公园", "看到", "花"]);
   });
@@ -124,12 +167,7 @@ describe("splitSentences", () => {
   it("splits English at sentence ends, not after abbreviations or initials", () => {
     const text = "I went to the U.S. last year with Dr. Smith. It was great!\nWe saw J. K. Rowling... Amazing";
     const pieces = splitSentences(text);
-    expect(pieces).toEqual([
-      "I went to the U.S. last year with Dr. Smith. ",
-      "It was great!\n",
-      "We saw J. K. Rowling... ",
-      "Amazing",
-    ]);
+    expect(pieces).toEqual(["I went to the U.S. last year with Dr. Smith. ", "It was great!\n", "We saw J. K. Rowling... ", "Amazing"]);
     expect(pieces.join("")).toBe(text);
   });
 
@@ -153,7 +191,11 @@ describe("splitClauses", () => {
   it("splits Chinese at ，；：、", () => {
     const text = "昨天讨论了用户系统的登录模块设计，决定采用JWT方案；前端组：支持第三方、微信登录。";
     expect(splitClauses(text)).toEqual([
-      "昨天讨论了用户系统的登录模块设计，", "决定采用JWT方案；", "前端组：", "支持第三方、", "微信登录。",
+      "昨天讨论了用户系统的登录模块设计，",
+      "决定采用JWT方案；",
+      "前端组：",
+      "支持第三方、",
+      "微信登录。",
     ]);
   });
 
@@ -173,9 +215,21 @@ describe("splitClauses", () => {
 
 describe("entityKey", () => {
   const table: [string, string][] = [
-    ["Alice", "alice"], ["alice", "alice"], ["ＡＬＩＣＥ", "alice"], ["Alice's", "alice"], ["Caroline’s", "caroline"],
-    ["“Alice”", "alice"], ["项目的", "项目"], ["项目", "项目"], ["「用户系统」吗", "用户系统"], [" New   York. ", "new york"],
-    ["C++", "c++"], ["C#", "c#"], ["的", ""], ["...", ""], ["  ", ""],
+    ["Alice", "alice"],
+    ["alice", "alice"],
+    ["ＡＬＩＣＥ", "alice"],
+    ["Alice's", "alice"],
+    ["Caroline’s", "caroline"],
+    ["“Alice”", "alice"],
+    ["项目的", "项目"],
+    ["项目", "项目"],
+    ["「用户系统」吗", "用户系统"],
+    [" New   York. ", "new york"],
+    ["C++", "c++"],
+    ["C#", "c#"],
+    ["的", ""],
+    ["...", ""],
+    ["  ", ""],
   ];
   it("folds case, width, possessives, quotes and trailing particles into one key", () => {
     for (const [name, key] of table) expect(entityKey(name), name).toBe(key);

@@ -287,19 +287,11 @@ describe("Vectorize adapter", () => {
   });
 
   it("keeps only ids that parse strictly under this agent's prefix", async () => {
-    expect(["7:3", "7:0", "17:4", "77:5", "7:04", "7:", "7:x", "7:3.0", "7:-1", "7: 3", "7:9007199254740993"].map((id) => parseVectorId(id, "7:"))).toEqual([
-      3,
-      0,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-    ]);
+    expect(
+      ["7:3", "7:0", "17:4", "77:5", "7:04", "7:", "7:x", "7:3.0", "7:-1", "7: 3", "7:9007199254740993"].map((id) =>
+        parseVectorId(id, "7:"),
+      ),
+    ).toEqual([3, 0, null, null, null, null, null, null, null, null, null]);
     await runInDurableObject(freshStub(), async (_instance, ctx) => {
       const { binding, index } = adapter(ctx.storage.sql, dims);
       binding.answer = {
@@ -423,7 +415,10 @@ describe("vector index registry", () => {
   it("builds the Vectorize adapter with namespace agent-<uid> and id prefix <uid>:", async () => {
     await runInDurableObject(freshStub(), async (_instance, ctx) => {
       const binding = new FakeVectorizeIndex();
-      const index = createVectorIndex({ VECTOR_PROVIDER: "vectorize", VECTORIZE: binding }, { sql: ctx.storage.sql, agentUid: 42, dimensions: 4 });
+      const index = createVectorIndex(
+        { VECTOR_PROVIDER: "vectorize", VECTORIZE: binding },
+        { sql: ctx.storage.sql, agentUid: 42, dimensions: 4 },
+      );
       expect(index).toBeInstanceOf(VectorizeVectorIndex);
       await index.upsert([{ nodeId: 1, kind: "entity", vector: new Float32Array([1, 0, 0, 0]) }]);
       expect(binding.upserts.flat().map((v) => [v.id, v.namespace, v.metadata])).toEqual([["42:1", "agent-42", { kind: "entity" }]]);

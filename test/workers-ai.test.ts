@@ -167,16 +167,25 @@ describe("embeddings", () => {
     expect(embedder.dimensions).toBe(2);
     expect(new WorkersAiEmbedder(ai, { model: "@cf/baai/bge-m3" }).dimensions).toBe(1024);
     const out = await embedder.embed(["", "JWT"]);
-    expect(out.map((v) => Array.from(v))).toEqual([[0, 0], [Math.fround(0.6), Math.fround(0.8)]]);
+    expect(out.map((v) => Array.from(v))).toEqual([
+      [0, 0],
+      [Math.fround(0.6), Math.fround(0.8)],
+    ]);
     expect(ai.calls).toEqual([{ model: "@cf/baai/bge-m3", inputs: { text: ["JWT"], truncate_inputs: true } }]);
     expect(await embedder.embed([])).toEqual([]);
     expect(ai.calls).toHaveLength(1);
   });
 
   it("rejects a vector of the wrong dimension and a wrong number of vectors", async () => {
-    const short = new WorkersAiEmbedder(fakeAi(() => ({ data: [new Array<number>(1023).fill(1)] })), { model: "m" });
+    const short = new WorkersAiEmbedder(
+      fakeAi(() => ({ data: [new Array<number>(1023).fill(1)] })),
+      { model: "m" },
+    );
     await expect(short.embed(["a"])).rejects.toMatchObject({ name: "WorkersAiError", code: "invalid_answer" });
-    const missing = new WorkersAiEmbedder(fakeAi(() => ({ data: [[1, 0]] })), { model: "m", dimensions: 2 });
+    const missing = new WorkersAiEmbedder(
+      fakeAi(() => ({ data: [[1, 0]] })),
+      { model: "m", dimensions: 2 },
+    );
     await expect(missing.embed(["a", "b"])).rejects.toMatchObject({ code: "invalid_answer" });
   });
 });
@@ -204,7 +213,9 @@ describe("answer parsing", () => {
     const failing = fakeAi(() => {
       throw cause;
     });
-    const err = await modelOn(failing).compress(LONG, 30).catch((e: unknown) => e);
+    const err = await modelOn(failing)
+      .compress(LONG, 30)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WorkersAiError);
     expect(err).toMatchObject({ code: "call_failed", cause, message: `${MODEL}: JSON Mode couldn't be met` });
   });
@@ -230,15 +241,26 @@ describe("answer validation", () => {
     const invalid = { code: "invalid_answer" };
     await expect(segmentWith([head, { text: LONG.replace(" with pizza", ""), messageIndexes: [2] }])).rejects.toMatchObject(invalid);
     await expect(segmentWith([head, { text: LONG.replace("finished", "ended"), messageIndexes: [2] }])).rejects.toMatchObject(invalid);
-    await expect(segmentWith([head, { text: `${LONG} It was great, everyone agreed.`, messageIndexes: [2] }])).rejects.toMatchObject(invalid);
-    await expect(segmentWith([{ ...head, messageIndexes: [1, 0] }, { text: LONG, messageIndexes: [2] }])).rejects.toMatchObject(invalid);
+    await expect(segmentWith([head, { text: `${LONG} It was great, everyone agreed.`, messageIndexes: [2] }])).rejects.toMatchObject(
+      invalid,
+    );
+    await expect(
+      segmentWith([
+        { ...head, messageIndexes: [1, 0] },
+        { text: LONG, messageIndexes: [2] },
+      ]),
+    ).rejects.toMatchObject(invalid);
     await expect(segmentWith([head, { text: LONG, messageIndexes: [7] }])).rejects.toMatchObject(invalid);
     await expect(segmentWith([head, { text: LONG, messageIndexes: [] }])).rejects.toMatchObject(invalid);
     await expect(segmentWith([{ text: LONG, messageIndexes: [2] }, head])).rejects.toMatchObject(invalid);
   });
 
   it("rejects an extraction answer of the wrong length; cuts phrases, drops blank keywords and pronoun entities", async () => {
-    const one = { phrase: "登录模块的JWT迁移昨天已经全部顺利完成了并且庆祝", keywords: ["JWT", " ", "jwt", "登录模块"], entities: ["我", "JWT", "登录模块", "团队", "披萨"] };
+    const one = {
+      phrase: "登录模块的JWT迁移昨天已经全部顺利完成了并且庆祝",
+      keywords: ["JWT", " ", "jwt", "登录模块"],
+      entities: ["我", "JWT", "登录模块", "团队", "披萨"],
+    };
     const ai = fakeAi((call) => ({ response: { items: call === 0 ? [one, one] : [one] } }));
     await expect(modelOn(ai).extract(["a"])).rejects.toMatchObject({ code: "invalid_answer" });
     expect(await modelOn(ai).extract(["a"])).toEqual([
@@ -265,18 +287,22 @@ describe("answer validation", () => {
   });
 
   it("rejects empty query keywords and removes duplicates", async () => {
-    const keywordsWith = (keywords: string[]): Promise<string[]> => modelOn(fakeAi(() => ({ response: { keywords } }))).queryKeywords("JWT?");
+    const keywordsWith = (keywords: string[]): Promise<string[]> =>
+      modelOn(fakeAi(() => ({ response: { keywords } }))).queryKeywords("JWT?");
     await expect(keywordsWith(["JWT", ""])).rejects.toMatchObject({ code: "invalid_answer" });
     expect(await keywordsWith(["JWT", " jwt ", "登录模块"])).toEqual(["JWT", "登录模块"]);
   });
 
   it("teaches only valid answers: every few-shot example passes its own validator", () => {
     for (const { input, output } of SEGMENT_EXAMPLES) {
-      const asMessages = input.messages.map((m) => (m.speaker === m.role ? { index: m.index, role: m.role, content: m.content } : { ...m, name: m.speaker }));
+      const asMessages = input.messages.map((m) =>
+        m.speaker === m.role ? { index: m.index, role: m.role, content: m.content } : { ...m, name: m.speaker },
+      );
       expect(validateSegments(asMessages, output.segments)).toEqual(output.segments);
     }
     for (const { input, output } of EXTRACT_EXAMPLES) expect(validateExtractions(output.items, input.texts.length)).toEqual(output.items);
-    for (const { input, output } of RELATIONS_EXAMPLES) expect(validateRelations(output.relations, input.pairs.length)).toEqual(output.relations);
+    for (const { input, output } of RELATIONS_EXAMPLES)
+      expect(validateRelations(output.relations, input.pairs.length)).toEqual(output.relations);
     for (const { input, output } of COMPRESS_EXAMPLES) expect(validateCompression(output.text, input.target)).toBe(output.text);
     for (const { output } of QUERY_KEYWORDS_EXAMPLES) expect(validateQueryKeywords(output.keywords)).toEqual(output.keywords);
   });
@@ -289,7 +315,12 @@ describe("retry, then fallback to the local model", () => {
     const ai = fakeAi(() => ({ response: "not json at all" }));
     const fallback = new LocalModel();
     const ev = events();
-    const model = new ResilientModel(modelOn(ai), fallback, retryPolicy(3, async () => {}), ev);
+    const model = new ResilientModel(
+      modelOn(ai),
+      fallback,
+      retryPolicy(3, async () => {}),
+      ev,
+    );
     const expected = await fallback.compress(LONG, 40);
     expect(await model.compress(LONG, 40)).toBe(expected);
     expect(ai.calls).toHaveLength(4);
@@ -305,7 +336,12 @@ describe("retry, then fallback to the local model", () => {
       return { response: { keywords: ["JWT", "登录模块"] } };
     });
     const ev = events();
-    const model = new ResilientModel(modelOn(ai), new LocalModel(), retryPolicy(3, async () => {}), ev);
+    const model = new ResilientModel(
+      modelOn(ai),
+      new LocalModel(),
+      retryPolicy(3, async () => {}),
+      ev,
+    );
     expect(await model.queryKeywords("登录模块的JWT迁移什么时候完成？")).toEqual(["JWT", "登录模块"]);
     expect(ai.calls).toHaveLength(2);
     expect(ev.failed).not.toHaveBeenCalled();

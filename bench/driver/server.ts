@@ -51,7 +51,10 @@ function installHandlers(): void {
   process.on("exit", () => {
     for (const stopNow of running) stopNow();
   });
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
     process.on(signal, () => {
       process.stderr.write(`\n${signal}: stopping the benchmark's wrangler dev\n`);
       process.exit(code);

@@ -50,10 +50,7 @@ export function scoreLocomoConversation(
 }
 
 /** Scores every MADial item; the category is 0 (MADial has none). */
-export function scoreMadial(
-  ds: MadialDataset,
-  retrieved: (item: MadialItem) => readonly RetrievedItem[],
-): CategorisedScores[] {
+export function scoreMadial(ds: MadialDataset, retrieved: (item: MadialItem) => readonly RetrievedItem[]): CategorisedScores[] {
   const options = madialScoringOptions(ds);
   return ds.items.map((item) => ({
     category: 0,

@@ -160,9 +160,7 @@ export function parseLocomo(value: unknown): LocomoDataset {
       report.duplicateIds += outcome.duplicates;
       report.droppedIds += outcome.dropped.length;
       const changed =
-        outcome.ids.length === 0 ||
-        outcome.ids.length !== qa.evidence.length ||
-        outcome.ids.some((id, i) => id !== qa.evidence[i]);
+        outcome.ids.length === 0 || outcome.ids.length !== qa.evidence.length || outcome.ids.some((id, i) => id !== qa.evidence[i]);
       if (changed) {
         report.changes.push({
           sampleId: sample.sample_id,

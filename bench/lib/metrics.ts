@@ -102,11 +102,7 @@ function firstRank(items: readonly RetrievedItem[], found: (item: RetrievedItem,
 }
 
 /** Scores one question. Throws when `evidence` is empty: recall would be 0/0. */
-export function scoreQuestion(
-  items: readonly RetrievedItem[],
-  evidence: readonly EvidenceTurn[],
-  options: ScoringOptions,
-): QuestionScores {
+export function scoreQuestion(items: readonly RetrievedItem[], evidence: readonly EvidenceTurn[], options: ScoringOptions): QuestionScores {
   if (evidence.length === 0) throw new Error("scoreQuestion: a question needs at least one evidence turn");
   const tokens = options.tokens ?? approxTokens;
   const itemTokens = items.map((it) => tokens(it.text));

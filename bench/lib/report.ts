@@ -134,22 +134,14 @@ export function madialConfigResult(
 
 /** The result as JSON text, numbers rounded to 4 decimals so that reruns diff cleanly. */
 export function resultJson(result: BenchResult): string {
-  return JSON.stringify(
-    result,
-    (_key, value: unknown) => (typeof value === "number" ? Math.round(value * 1e4) / 1e4 : value),
-    2,
-  );
+  return JSON.stringify(result, (_key, value: unknown) => (typeof value === "number" ? Math.round(value * 1e4) / 1e4 : value), 2);
 }
 
 export type Mode = "exact" | "text";
 const MODE_LABEL: Record<Mode, string> = { exact: "exact ids", text: "text scoring" };
 
 const rankHeaders = [...KS.map((k) => `R@${k}`), ...KS.map((k) => `hit@${k}`), `MRR@${MRR_CUTOFF}`];
-const rankCells = (m: ModeScores): string[] => [
-  ...KS.map((k) => fmt(m.recall[k])),
-  ...KS.map((k) => fmt(m.hit[k])),
-  fmt(m.mrr10),
-];
+const rankCells = (m: ModeScores): string[] => [...KS.map((k) => fmt(m.recall[k])), ...KS.map((k) => fmt(m.hit[k])), fmt(m.mrr10)];
 
 function aggregateRow(label: string[], agg: Aggregate | null, mode: Mode): string[] {
   return agg ? [...label, String(agg.questions), ...rankCells(agg[mode])] : [...label, "0"];
@@ -191,9 +183,7 @@ export function locomoTables(configs: readonly LocomoConfigResult[], mode: Mode)
       title: `LoCoMo per category (${label})`,
       headers: ["config", "category", "n", ...rankHeaders],
       align: ["left", "left"],
-      rows: categories.flatMap((cat) =>
-        configs.map((c) => aggregateRow([c.name, categoryLabel(cat)], c.byCategory[cat] ?? null, mode)),
-      ),
+      rows: categories.flatMap((cat) => configs.map((c) => aggregateRow([c.name, categoryLabel(cat)], c.byCategory[cat] ?? null, mode))),
     },
     {
       title: `LoCoMo category 5, adversarial, apart (${label})`,

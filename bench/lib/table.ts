@@ -30,7 +30,10 @@ export function renderText(t: Table): string {
   const all = [t.headers, ...t.rows.map((r) => cells(t, r))];
   const widths = t.headers.map((_h, i) => Math.max(...all.map((r) => width(r[i] ?? ""))));
   const line = (r: readonly string[]): string =>
-    r.map((c, i) => pad(c, widths[i] ?? 0, alignOf(t, i))).join("  ").trimEnd();
+    r
+      .map((c, i) => pad(c, widths[i] ?? 0, alignOf(t, i)))
+      .join("  ")
+      .trimEnd();
   const rule = widths.map((w) => "-".repeat(w)).join("  ");
   return [t.title, line(t.headers), rule, ...t.rows.map((r) => line(cells(t, r)))].join("\n");
 }

@@ -23,7 +23,14 @@ function recallRatios(entry: LocomoEntry, reference: LocomoEntry): { k: K; ratio
   });
 }
 
-function ratioGoal(id: string, goal: string, entry: LocomoEntry | undefined, reference: LocomoEntry | undefined, min: number, note: string | null): Goal {
+function ratioGoal(
+  id: string,
+  goal: string,
+  entry: LocomoEntry | undefined,
+  reference: LocomoEntry | undefined,
+  min: number,
+  note: string | null,
+): Goal {
   if (!entry || !reference) return { id, goal, measured: "–", met: null, note: "configuration not run" };
   const ratios = recallRatios(entry, reference);
   const measured = ratios.map((r) => `R@${r.k} ×${fmt(r.ratio, 2)}`).join(", ");
@@ -40,7 +47,14 @@ export function qualityGoals(configs: readonly LocomoEntry[], quick: boolean): G
   const held = pressure?.characters?.ratio ?? null;
   return [
     ratioGoal("default-vs-bm25", "LoCoMo 1–4, exact: default R@k ≥ 1.1 × BM25 at every k", def, bm25, 1.1, note),
-    ratioGoal("pressure-vs-no-forgetting", "LoCoMo 1–4, exact: pressure R@k ≥ 0.9 × no-forgetting at every k", pressure, noForgetting, 0.9, note),
+    ratioGoal(
+      "pressure-vs-no-forgetting",
+      "LoCoMo 1–4, exact: pressure R@k ≥ 0.9 × no-forgetting at every k",
+      pressure,
+      noForgetting,
+      0.9,
+      note,
+    ),
     {
       id: "pressure-characters",
       goal: "pressure holds ≤ 50% of the characters remembered",

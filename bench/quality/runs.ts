@@ -151,8 +151,13 @@ export async function runMadialPreset(http: HttpClient, preset: Preset, ds: Madi
   const agent = new AgentApi(http, agentId(preset.name, "madial"));
   // Each memory record is its own remember call: the records are separate events of the user's life.
   const submissions = toMadialMessages(ds.memories, ds.userNames[0]).map((m) => [m]);
-  const items = await feedAndAsk(run, agent, submissions, ds.items.map((it) => it.query), "zh", (s) =>
-    step(`${preset.name} · MADial · ${s}`),
+  const items = await feedAndAsk(
+    run,
+    agent,
+    submissions,
+    ds.items.map((it) => it.query),
+    "zh",
+    (s) => step(`${preset.name} · MADial · ${s}`),
   );
   for (const mode of QUERY_MODES) run.rows[mode] = scoreMadial(ds, lookup<MadialItem>(ds.items, items[mode]));
   return run;

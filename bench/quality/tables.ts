@@ -12,7 +12,23 @@ export function heldTable(title: string, configs: readonly (LocomoEntry | Madial
   const perPreset = configs.filter((c) => c.query === "question" && c.held !== null);
   return {
     title,
-    headers: ["preset", "agents", "messages", "nodes", "links", "dangling", "chars held", "remembered", "held ÷ remembered", "cycles", "compressed", "deleted", "evicted", "ingestion s", "msg/s"],
+    headers: [
+      "preset",
+      "agents",
+      "messages",
+      "nodes",
+      "links",
+      "dangling",
+      "chars held",
+      "remembered",
+      "held ÷ remembered",
+      "cycles",
+      "compressed",
+      "deleted",
+      "evicted",
+      "ingestion s",
+      "msg/s",
+    ],
     rows: perPreset.map((c) => {
       const h = c.held;
       const seconds = c.ingestionMs === null ? null : c.ingestionMs / 1000;

@@ -24,8 +24,7 @@ export interface LatencySummary {
   ratio: RatioPercentiles;
 }
 
-const div = (a: number | undefined, b: number | undefined): number | null =>
-  a === undefined || b === undefined || b === 0 ? null : a / b;
+const div = (a: number | undefined, b: number | undefined): number | null => (a === undefined || b === undefined || b === 0 ? null : a / b);
 
 export function summarize(samples: readonly number[], floor: readonly number[]): LatencySummary {
   const ms = percentiles(samples);

@@ -86,7 +86,11 @@ export async function isolationBench(
   // Round k of every agent before round k + 1 of any, so that all queues work at the same time.
   const calls = apis.flatMap((agent, i) => {
     const messages = agentMessages(agent.agentId, i, perAgent);
-    return Array.from({ length: Math.ceil(messages.length / batch) }, (_x, k) => ({ agent, k, batch: messages.slice(k * batch, (k + 1) * batch) }));
+    return Array.from({ length: Math.ceil(messages.length / batch) }, (_x, k) => ({
+      agent,
+      k,
+      batch: messages.slice(k * batch, (k + 1) * batch),
+    }));
   });
   calls.sort((a, b) => a.k - b.k);
   const started = performance.now();

@@ -113,7 +113,9 @@ export function speedGoals(r: SpeedResult): Goal[] {
   goals.push({
     id: "no-cross-agent-leakage",
     goal: "no cross-agent leakage",
-    measured: r.isolation ? `${r.isolation.leaks.length} leaks in ${r.isolation.recallsChecked} recalls, ${r.isolation.searchesChecked} searches` : "–",
+    measured: r.isolation
+      ? `${r.isolation.leaks.length} leaks in ${r.isolation.recallsChecked} recalls, ${r.isolation.searchesChecked} searches`
+      : "–",
     met: r.isolation ? r.isolation.leaks.length === 0 : null,
     note: r.isolation ? `${r.isolation.agents} agents` : "not measured",
   });

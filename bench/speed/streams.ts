@@ -5,21 +5,13 @@
  * ../shared (the speed bench needs no data set) and the same seed always gives the same stream.
  * Pure module.
  */
+import { seededRandom } from "../../src/memory/capacity";
 import type { Message } from "../driver/agent-api";
 
 export type StreamLang = "en" | "zh";
 
-/** mulberry32: a small, well-mixed 32-bit PRNG; deterministic across platforms. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the product's own seeded PRNG (a pure module): deterministic across platforms. */
+export const prng = seededRandom;
 
 export const pick = <T>(rand: () => number, xs: readonly T[]): T => {
   const x = xs[Math.floor(rand() * xs.length)];
@@ -50,11 +42,43 @@ interface Fill {
 }
 
 const EN: Vocabulary = {
-  names: ["Alice", "Bruno", "Chen", "Dmitri", "Elena", "Farah", "Gustav", "Hana", "Ines", "Jonas", "Kofi", "Lucia", "Mateo", "Nadia", "Oscar", "Priya", "Quentin", "Rosa", "Sven", "Tomoko"],
+  names: [
+    "Alice",
+    "Bruno",
+    "Chen",
+    "Dmitri",
+    "Elena",
+    "Farah",
+    "Gustav",
+    "Hana",
+    "Ines",
+    "Jonas",
+    "Kofi",
+    "Lucia",
+    "Mateo",
+    "Nadia",
+    "Oscar",
+    "Priya",
+    "Quentin",
+    "Rosa",
+    "Sven",
+    "Tomoko",
+  ],
   places: ["library", "bakery", "gym", "harbour", "museum", "office", "garden", "station", "clinic", "studio"],
   cities: ["Lisbon", "Nairobi", "Osaka", "Toronto", "Krakow", "Lima", "Hanoi", "Dublin", "Austin", "Porto"],
   projects: ["billing", "onboarding", "search", "payroll", "mobile app", "dashboard", "data pipeline", "checkout"],
-  topics: ["pottery", "marathon training", "jazz piano", "sourdough", "birdwatching", "chess", "hiking", "photography", "gardening", "astronomy"],
+  topics: [
+    "pottery",
+    "marathon training",
+    "jazz piano",
+    "sourdough",
+    "birdwatching",
+    "chess",
+    "hiking",
+    "photography",
+    "gardening",
+    "astronomy",
+  ],
   days: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
   user: [
     (v) => `I met ${v.name} at the ${v.place} in ${v.city} and we talked about ${v.topic} for ${v.n} minutes.`,
@@ -73,7 +97,28 @@ const EN: Vocabulary = {
 };
 
 const ZH: Vocabulary = {
-  names: ["张伟", "李娜", "王芳", "刘洋", "陈静", "杨磊", "赵敏", "黄强", "周杰", "吴霞", "徐明", "孙丽", "马超", "朱婷", "胡斌", "郭亮", "林峰", "何琳", "高翔", "罗佳"],
+  names: [
+    "张伟",
+    "李娜",
+    "王芳",
+    "刘洋",
+    "陈静",
+    "杨磊",
+    "赵敏",
+    "黄强",
+    "周杰",
+    "吴霞",
+    "徐明",
+    "孙丽",
+    "马超",
+    "朱婷",
+    "胡斌",
+    "郭亮",
+    "林峰",
+    "何琳",
+    "高翔",
+    "罗佳",
+  ],
   places: ["图书馆", "面包店", "健身房", "码头", "博物馆", "办公室", "花园", "火车站", "诊所", "工作室"],
   cities: ["北京", "上海", "成都", "杭州", "西安", "广州", "武汉", "南京", "重庆", "厦门"],
   projects: ["计费系统", "用户系统", "搜索模块", "薪资系统", "移动应用", "数据看板", "数据管道", "支付流程"],
@@ -118,7 +163,12 @@ export function chatStream(lang: StreamLang, count: number, seed: number, idPref
     };
     const user = i % 2 === 0;
     const template = pick(rand, user ? v.user : v.assistant);
-    const message: Message = { role: user ? "user" : "assistant", content: template(fill), timestamp: BASE_TIME + i * 60_000, id: `${idPrefix}-${i}` };
+    const message: Message = {
+      role: user ? "user" : "assistant",
+      content: template(fill),
+      timestamp: BASE_TIME + i * 60_000,
+      id: `${idPrefix}-${i}`,
+    };
     if (user) message.name = lang === "en" ? "Sam" : "小林";
     out.push(message);
   }

@@ -15,7 +15,19 @@ const latencyCells = (l: LatencySummary): string[] => [
 function ingestTable(r: SpeedResult): Table {
   const rows = [r.ingest.en, r.ingest.zh].flatMap((i) =>
     i
-      ? [[i.lang, String(i.messages), `${i.calls}×${i.batch}`, ...latencyCells(i.ack), fmt(i.wallMs / 1000, 1), fmt(i.throughput.wall, 0), fmt(i.throughput.remember, 0), String(i.nodes), String(i.cycles)]]
+      ? [
+          [
+            i.lang,
+            String(i.messages),
+            `${i.calls}×${i.batch}`,
+            ...latencyCells(i.ack),
+            fmt(i.wallMs / 1000, 1),
+            fmt(i.throughput.wall, 0),
+            fmt(i.throughput.remember, 0),
+            String(i.nodes),
+            String(i.cycles),
+          ],
+        ]
       : [],
   );
   return {
@@ -29,7 +41,13 @@ function recallTable(r: SpeedResult): Table {
   return {
     title: "recall latency: keywords, depth 2, limit 20, focus full",
     headers: ["nodes", "focus", "items", "reached", ...latencyHeaders],
-    rows: r.networks.map((n) => [String(n.nodes), String(n.recall.focus), fmt(n.recall.meanItems, 1), fmt(n.recall.meanReached, 0), ...latencyCells(n.recall.latency)]),
+    rows: r.networks.map((n) => [
+      String(n.nodes),
+      String(n.recall.focus),
+      fmt(n.recall.meanItems, 1),
+      fmt(n.recall.meanReached, 0),
+      ...latencyCells(n.recall.latency),
+    ]),
   };
 }
 
@@ -49,10 +67,32 @@ function searchTable(r: SpeedResult): Table {
 function compressTable(r: SpeedResult): Table {
   return {
     title: "compression cycle (server clock)",
-    headers: ["nodes", "cycles", "decay p50 ms", "decay max ms", "cycle p50 ms", "scanned", "scan rate nodes/s", "compressed", "deleted", "links broken"],
+    headers: [
+      "nodes",
+      "cycles",
+      "decay p50 ms",
+      "decay max ms",
+      "cycle p50 ms",
+      "scanned",
+      "scan rate nodes/s",
+      "compressed",
+      "deleted",
+      "links broken",
+    ],
     rows: r.networks.map((n) => {
       const c = n.compress;
-      return [String(n.nodes), String(c.cycles), fmt(c.decayMs?.p50, 0), fmt(c.decayMsMax, 0), fmt(c.cycleMs?.p50, 0), String(c.scanned), fmt(c.scanRate, 0), String(c.compressed), String(c.deleted), String(c.linksBroken)];
+      return [
+        String(n.nodes),
+        String(c.cycles),
+        fmt(c.decayMs?.p50, 0),
+        fmt(c.decayMsMax, 0),
+        fmt(c.cycleMs?.p50, 0),
+        String(c.scanned),
+        fmt(c.scanRate, 0),
+        String(c.compressed),
+        String(c.deleted),
+        String(c.linksBroken),
+      ];
     }),
   };
 }
@@ -63,7 +103,18 @@ function isolationTable(r: SpeedResult): Table {
     title: "agents written concurrently",
     headers: ["agents", "messages", "wall s", "msg/s", "recalls checked", "searches checked", "own marker missed", "leaks"],
     rows: i
-      ? [[String(i.agents), String(i.totalMessages), fmt(i.wallMs / 1000, 1), fmt(i.throughput, 0), String(i.recallsChecked), String(i.searchesChecked), String(i.ownMarkerMisses), String(i.leaks.length)]]
+      ? [
+          [
+            String(i.agents),
+            String(i.totalMessages),
+            fmt(i.wallMs / 1000, 1),
+            fmt(i.throughput, 0),
+            String(i.recallsChecked),
+            String(i.searchesChecked),
+            String(i.ownMarkerMisses),
+            String(i.leaks.length),
+          ],
+        ]
       : [],
   };
 }
@@ -87,5 +138,13 @@ function storageTable(r: SpeedResult): Table {
 }
 
 export function speedTables(r: SpeedResult): Table[] {
-  return [ingestTable(r), recallTable(r), searchTable(r), compressTable(r), isolationTable(r), storageTable(r), goalTable("Speed goals", r.goals)];
+  return [
+    ingestTable(r),
+    recallTable(r),
+    searchTable(r),
+    compressTable(r),
+    isolationTable(r),
+    storageTable(r),
+    goalTable("Speed goals", r.goals),
+  ];
 }

@@ -68,8 +68,7 @@ const CheckpointSchema = z.object({
 type Checkpoint = z.infer<typeof CheckpointSchema>;
 
 export type CycleOutcome =
-  | { status: "done"; result: CycleCounts & { cycle: number; cycles: number } }
-  | { status: "yielded"; reason: "foreground" | "time_slice" };
+  { status: "done"; result: CycleCounts & { cycle: number; cycles: number } } | { status: "yielded"; reason: "foreground" | "time_slice" };
 
 export async function runCycle(rt: AgentRuntime, task: TaskRecord, foregroundWaiting: () => boolean): Promise<CycleOutcome> {
   const repos = await rt.repos();
@@ -87,7 +86,10 @@ export async function runCycle(rt: AgentRuntime, task: TaskRecord, foregroundWai
       ? graph.scanPage(checkpoint.cycle, checkpoint.cursor, new Set(focus), SCAN_PAGE)
       : await repos.nodes.scanPage(checkpoint.cycle, checkpoint.cursor, focus, SCAN_PAGE);
     if (page.length === 0) break;
-    const outgoing = await reader.outgoingStrengths(page.map((n) => n.id), rt.meta.clock());
+    const outgoing = await reader.outgoingStrengths(
+      page.map((n) => n.id),
+      rt.meta.clock(),
+    );
     const writes = new PageWrites(repos, checkpoint.cycles, checkpoint.cycle);
     let interrupted: "foreground" | "time_slice" | undefined;
     for (const node of page) {
@@ -208,7 +210,14 @@ async function compress(rt: AgentRuntime, node: ScanNode, target: number): Promi
     if (codePointLength(content) > target || content.trim().length === 0) throw new Error("compression missed its target");
     if (node.kind === "entity") return { id: node.id, kind: node.kind, speaker: null, content, phrase: content, keywords: [content] };
     const [extraction] = await model.extract([content]);
-    return { id: node.id, kind: node.kind, speaker: node.speaker, content, phrase: extraction?.phrase ?? "", keywords: extraction?.keywords ?? [] };
+    return {
+      id: node.id,
+      kind: node.kind,
+      speaker: node.speaker,
+      content,
+      phrase: extraction?.phrase ?? "",
+      keywords: extraction?.keywords ?? [],
+    };
   } catch {
     // Retries are spent (counted as a model failure): keep the content, move on.
     return undefined;

@@ -15,14 +15,14 @@ const LINK_PAGE = 10_000;
 export async function loadGraph(repos: AgentRepos): Promise<MemoryGraph | undefined> {
   if ((await repos.nodes.count()) > GRAPH_MAX_NODES) return undefined;
   const graph = new MemoryGraph();
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await repos.nodes.page(after, NODE_PAGE);
     for (const node of page) graph.addNode(node);
     const last = page.at(-1);
     if (!last || page.length < NODE_PAGE) break;
     after = last.id;
   }
-  for (let after: { source: number; target: number; relation: string } | null = null; ; ) {
+  for (let after: { source: number; target: number; relation: string } | null = null; ;) {
     const page = await repos.links.page(after, LINK_PAGE);
     for (const link of page) graph.addLink(link);
     if (graph.linkCount > GRAPH_MAX_LINKS) return undefined;

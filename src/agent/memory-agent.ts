@@ -24,9 +24,7 @@ import { buildNodeView, buildStats, taskView } from "./views";
 
 export type CompressOutcome = { ok: true; taskIds: string[] } | { ok: false; code: "queue_full"; message: string };
 
-export type EnqueueOutcome =
-  | { ok: true; taskId: string; queuedAhead: number }
-  | { ok: false; code: "queue_full"; message: string };
+export type EnqueueOutcome = { ok: true; taskId: string; queuedAhead: number } | { ok: false; code: "queue_full"; message: string };
 
 export class MemoryAgent extends DurableObject<Env> {
   private readonly state: AgentState;
@@ -69,8 +67,9 @@ export class MemoryAgent extends DurableObject<Env> {
       return { ok: false, code: "queue_full", message: `the agent has ${waiting} tasks waiting; retry later` };
     }
     const taskIds = this.state.storage.transactionSync(() =>
-      Array.from({ length: cycles }, () =>
-        queue.enqueue({ id: randomId("tsk_"), kind: "compress", payload: null, background: true, now: Date.now() }).id,
+      Array.from(
+        { length: cycles },
+        () => queue.enqueue({ id: randomId("tsk_"), kind: "compress", payload: null, background: true, now: Date.now() }).id,
       ),
     );
     await this.runner.wake();

@@ -28,8 +28,7 @@ function graphReader(graph: MemoryGraph): NetworkReader {
   return {
     load: async (ids) => graph.load(ids),
     expand: async (frontier, relations, clock) => graph.incident(frontier, relations, clock),
-    outgoingStrengths: async (ids, clock) =>
-      new Map(ids.map((id) => [id, graph.outgoingOf(id).map((l) => strengthAt(l.level, clock))])),
+    outgoingStrengths: async (ids, clock) => new Map(ids.map((id) => [id, graph.outgoingOf(id).map((l) => strengthAt(l.level, clock))])),
     findEntities: async (keys) => {
       const found = new Map<string, { nodeId: number; name: string }>();
       for (const key of keys) {

@@ -97,7 +97,13 @@ export async function runRecall(rt: AgentRuntime, request: RecallRequest): Promi
       created_at: m.node.createdAt,
       message_time: m.node.messageTime,
       depth: m.depth,
-      scores: { hits: m.hits, keyword_score: m.keywordScore, path_strength: m.pathStrength, importance: m.importance, similarity: m.similarity },
+      scores: {
+        hits: m.hits,
+        keyword_score: m.keywordScore,
+        path_strength: m.pathStrength,
+        importance: m.importance,
+        similarity: m.similarity,
+      },
     })),
     traces: selection.traces.map((t) => ({
       type: "forgotten",

@@ -114,9 +114,7 @@ async function buildPlan(rt: AgentRuntime, repos: AgentRepos, taskId: string, me
   const pairs = relationPairs(focusPlan);
   const relations =
     pairs.length > 0
-      ? await rt.model.nameRelations(
-          pairs.map((p) => ({ segment: segments[p.segmentIndex]?.text ?? "", entity: p.entity.name })),
-        )
+      ? await rt.model.nameRelations(pairs.map((p) => ({ segment: segments[p.segmentIndex]?.text ?? "", entity: p.entity.name })))
       : [];
   return planRemember({
     taskId,

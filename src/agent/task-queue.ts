@@ -196,10 +196,9 @@ export class TaskQueue {
 
   /** Tasks queued or running before `seq` (the position of a new task). */
   ahead(seq: number): number {
-    return this.sql.exec<{ n: number }>(
-      "SELECT count(*) AS n FROM tasks WHERE seq < ? AND status IN ('queued', 'running') AND background = 0",
-      seq,
-    ).one().n;
+    return this.sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE seq < ? AND status IN ('queued', 'running') AND background = 0", seq)
+      .one().n;
   }
 
   counts(): Record<TaskStatus, number> {

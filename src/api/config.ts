@@ -3,7 +3,8 @@ import { AgentParamsPatchSchema, AgentParamsSchema } from "../config/params";
 
 export const ConfigSchema = AgentParamsSchema.openapi("AgentConfig");
 export const ConfigPatchSchema = AgentParamsPatchSchema.openapi("AgentConfigPatch", {
-  description: "Any subset of the parameters; each is validated like the whole. Takes effect on the next compression cycle (focus_limit: on the next remember).",
+  description:
+    "Any subset of the parameters; each is validated like the whole. Takes effect on the next compression cycle (focus_limit: on the next remember).",
 });
 
 export const MAX_CYCLES_PER_REQUEST = 1000;
@@ -14,6 +15,4 @@ export const CompressRequestSchema = z
   })
   .openapi("CompressRequest");
 
-export const CompressAcceptedSchema = z
-  .object({ task_ids: z.array(z.string()), status: z.literal("queued") })
-  .openapi("CompressAccepted");
+export const CompressAcceptedSchema = z.object({ task_ids: z.array(z.string()), status: z.literal("queued") }).openapi("CompressAccepted");

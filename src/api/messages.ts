@@ -14,13 +14,11 @@ export const TimestampSchema = z
 export const MessageSchema = z
   .object({
     role: z.enum(["user", "assistant", "system"]),
-    content: z
-      .string()
-      .superRefine((s, ctx) => {
-        if (s.trim().length === 0) ctx.addIssue({ code: "custom", message: "content must not be empty" });
-        if (codePointLength(s) > MAX_MESSAGE_CODE_POINTS)
-          ctx.addIssue({ code: "custom", message: `content exceeds ${MAX_MESSAGE_CODE_POINTS} characters`, params: { [TOO_LARGE]: true } });
-      }),
+    content: z.string().superRefine((s, ctx) => {
+      if (s.trim().length === 0) ctx.addIssue({ code: "custom", message: "content must not be empty" });
+      if (codePointLength(s) > MAX_MESSAGE_CODE_POINTS)
+        ctx.addIssue({ code: "custom", message: `content exceeds ${MAX_MESSAGE_CODE_POINTS} characters`, params: { [TOO_LARGE]: true } });
+    }),
     name: z.string().trim().min(1).max(128).optional().openapi({ description: "The speaker's name.", example: "Alice" }),
     timestamp: TimestampSchema.optional(),
     id: z.string().min(1).max(256).optional().openapi({ description: "Your id for the message, kept as provenance.", example: "m-17" }),
@@ -36,10 +34,18 @@ export const RememberRequestSchema = z
       .min(1, "messages must not be empty")
       .superRefine((messages, ctx) => {
         if (messages.length > MAX_MESSAGES_PER_REMEMBER)
-          ctx.addIssue({ code: "custom", message: `at most ${MAX_MESSAGES_PER_REMEMBER} messages per call`, params: { [TOO_LARGE]: true } });
+          ctx.addIssue({
+            code: "custom",
+            message: `at most ${MAX_MESSAGES_PER_REMEMBER} messages per call`,
+            params: { [TOO_LARGE]: true },
+          });
         const total = messages.reduce((sum, m) => sum + codePointLength(m.content), 0);
         if (total > MAX_REMEMBER_CODE_POINTS)
-          ctx.addIssue({ code: "custom", message: `messages exceed ${MAX_REMEMBER_CODE_POINTS} characters in total`, params: { [TOO_LARGE]: true } });
+          ctx.addIssue({
+            code: "custom",
+            message: `messages exceed ${MAX_REMEMBER_CODE_POINTS} characters in total`,
+            params: { [TOO_LARGE]: true },
+          });
       }),
   })
   .openapi("RememberRequest");

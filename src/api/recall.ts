@@ -1,11 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import {
-  DEFAULT_RECALL_LIMIT,
-  MAX_RECALL_DEPTH,
-  MAX_RECALL_KEYWORDS,
-  MAX_RECALL_LIMIT,
-  MAX_RECALL_RELATIONS,
-} from "../config/limits";
+import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../config/limits";
 
 export const RecallRequestSchema = z
   .object({

@@ -14,7 +14,10 @@ export const SearchRequestSchema = z
       .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, "time_range.from must not be after time_range.to")
       .optional()
       .openapi({ description: "Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered." }),
-    kinds: z.array(z.enum(["segment", "entity"])).min(1).default(["segment"]),
+    kinds: z
+      .array(z.enum(["segment", "entity"]))
+      .min(1)
+      .default(["segment"]),
   })
   .openapi("SearchRequest");
 

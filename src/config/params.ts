@@ -7,18 +7,8 @@ import { z } from "zod";
 export const AgentParamsSchema = z
   .object({
     focus_limit: z.number().int().min(1).max(50).default(5).describe("Size of the focus LRU."),
-    decay_rate: z
-      .number()
-      .gt(0)
-      .max(1)
-      .default(0.97)
-      .describe("Link strength multiplier per compression cycle, in (0, 1]."),
-    link_initial_strength: z
-      .number()
-      .gt(0)
-      .max(1)
-      .default(0.5)
-      .describe("Strength of a new link between consecutive segments, in (0, 1]."),
+    decay_rate: z.number().gt(0).max(1).default(0.97).describe("Link strength multiplier per compression cycle, in (0, 1]."),
+    link_initial_strength: z.number().gt(0).max(1).default(0.5).describe("Strength of a new link between consecutive segments, in (0, 1]."),
     delete_threshold: z
       .number()
       .int()
@@ -26,12 +16,7 @@ export const AgentParamsSchema = z
       .max(1000)
       .default(5)
       .describe("A node whose compression target is below this many code points is deleted."),
-    link_break_threshold: z
-      .number()
-      .gt(0)
-      .lt(1)
-      .default(0.01)
-      .describe("A link whose strength falls below this is removed, in (0, 1)."),
+    link_break_threshold: z.number().gt(0).lt(1).default(0.01).describe("A link whose strength falls below this is removed, in (0, 1)."),
     time_slice_ms: z
       .number()
       .int()
@@ -39,20 +24,8 @@ export const AgentParamsSchema = z
       .max(300_000)
       .default(30_000)
       .describe("Longest continuous compression run before yielding, in milliseconds."),
-    max_retries: z
-      .number()
-      .int()
-      .min(0)
-      .max(50)
-      .default(15)
-      .describe("Small-model call retries before giving up (content kept as is)."),
-    default_search_depth: z
-      .number()
-      .int()
-      .min(1)
-      .max(6)
-      .default(2)
-      .describe("BFS depth of recall when the request gives none."),
+    max_retries: z.number().int().min(0).max(50).default(15).describe("Small-model call retries before giving up (content kept as is)."),
+    default_search_depth: z.number().int().min(1).max(6).default(2).describe("BFS depth of recall when the request gives none."),
     capacity: z
       .number()
       .int()

@@ -49,11 +49,7 @@ export interface BfsSource<N> {
   load(ids: number[]): Promise<Map<number, N>>;
 }
 
-export async function breadthFirst<N>(
-  start: ReadonlyMap<number, number>,
-  depth: number,
-  source: BfsSource<N>,
-): Promise<BfsResult<N>> {
+export async function breadthFirst<N>(start: ReadonlyMap<number, number>, depth: number, source: BfsSource<N>): Promise<BfsResult<N>> {
   const reached = new Map<number, Reached<N>>();
   const startNodes = await source.load([...start.keys()]);
   for (const [id, node] of startNodes) reached.set(id, { node, depth: 0, pathStrength: start.get(id) ?? 1 });

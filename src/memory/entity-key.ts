@@ -6,7 +6,8 @@
 import { normalizeText } from "../text/normalize";
 
 /** Quotes, brackets, dashes and sentence punctuation that may surround a name. "#", "+", "@" and "&" stay (C#, C++). */
-const EDGE = /^[\s\p{Pi}\p{Pf}\p{Ps}\p{Pe}\p{Pd}.,;:!?'"`*_~·…。，；：！？、]+|[\s\p{Pi}\p{Pf}\p{Ps}\p{Pe}\p{Pd}.,;:!?'"`*_~·…。，；：！？、]+$/gu;
+const EDGE =
+  /^[\s\p{Pi}\p{Pf}\p{Ps}\p{Pe}\p{Pd}.,;:!?'"`*_~·…。，；：！？、]+|[\s\p{Pi}\p{Pf}\p{Ps}\p{Pe}\p{Pd}.,;:!?'"`*_~·…。，；：！？、]+$/gu;
 const POSSESSIVE = /['’]s$/;
 const ZH_PARTICLE = /[的了们呢吗啊吧]+$/u;
 const MEANINGFUL = /[\p{L}\p{N}]/u;

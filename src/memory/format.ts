@@ -25,8 +25,7 @@ export function formatRecall(
   locale: Locale,
 ): string {
   const labels = LABELS[locale];
-  return [
-    ...memories.map((m) => `${labels.memory} ${memoryText(m)}`),
-    ...traces.map((t) => labels.forgotten(t.sourcePhrase)),
-  ].join(RECALL_SEPARATOR);
+  return [...memories.map((m) => `${labels.memory} ${memoryText(m)}`), ...traces.map((t) => labels.forgotten(t.sourcePhrase))].join(
+    RECALL_SEPARATOR,
+  );
 }

@@ -208,8 +208,10 @@ export class MemoryGraph {
     const about = (entityId: number): number[] => {
       if (allowed && !allowed.has(keepRelation)) return [];
       const ids = new Set<number>();
-      for (const link of this.outgoing.get(entityId) ?? []) if (link.relation === keepRelation && reached.has(link.target)) ids.add(link.target);
-      for (const link of this.incoming.get(entityId) ?? []) if (link.relation === keepRelation && reached.has(link.source)) ids.add(link.source);
+      for (const link of this.outgoing.get(entityId) ?? [])
+        if (link.relation === keepRelation && reached.has(link.target)) ids.add(link.target);
+      for (const link of this.incoming.get(entityId) ?? [])
+        if (link.relation === keepRelation && reached.has(link.source)) ids.add(link.source);
       return [...ids];
     };
     return { reached, edges: [], dangling, about };

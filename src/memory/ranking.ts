@@ -48,7 +48,8 @@ export function rankMemories<N>(items: readonly RankedMemory<N>[], limit: number
  * before importance, and every item tied with the last of them on those keys.
  */
 export function importanceNeeded<N>(items: readonly RankedMemory<N>[], limit: number): number[] {
-  const before = (a: RankedMemory<N>, b: RankedMemory<N>) => b.keywordScore - a.keywordScore || b.hits - a.hits || b.pathStrength - a.pathStrength;
+  const before = (a: RankedMemory<N>, b: RankedMemory<N>) =>
+    b.keywordScore - a.keywordScore || b.hits - a.hits || b.pathStrength - a.pathStrength;
   const sorted = [...items].sort(before);
   const boundary = sorted[Math.min(limit, sorted.length) - 1];
   if (!boundary) return [];

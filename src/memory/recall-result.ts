@@ -114,7 +114,8 @@ export function selectRecall(
     if (requireHit && sourceHits === 0) continue;
     // One trace per source: its strongest dangling link (on a tie, the oldest forgotten node).
     const previous = traces.get(link.source);
-    if (previous && (previous.strength > link.strength || (previous.strength === link.strength && previous.targetId < link.target))) continue;
+    if (previous && (previous.strength > link.strength || (previous.strength === link.strength && previous.targetId < link.target)))
+      continue;
     traces.set(link.source, {
       sourceId: link.source,
       targetId: link.target,
@@ -141,5 +142,8 @@ function weightsOverReached(bfs: BfsResult<MemoryNode>, hits: ReadonlyMap<number
     total += 1;
     for (const k of hits.get(id) ?? []) matching[k] = (matching[k] ?? 0) + 1;
   }
-  return keywordWeights(Array.from(matching, (n) => n ?? 0), total);
+  return keywordWeights(
+    Array.from(matching, (n) => n ?? 0),
+    total,
+  );
 }

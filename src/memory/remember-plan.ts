@@ -68,10 +68,11 @@ export interface FocusPlanInput {
 /** The keys of every entity mentioned, in first-mention order (what the caller must look up). */
 export function mentionedEntityKeys(extractions: readonly Extraction[]): string[] {
   const keys = new Set<string>();
-  for (const e of extractions) for (const name of e.entities) {
-    const key = entityKey(name);
-    if (key) keys.add(key);
-  }
+  for (const e of extractions)
+    for (const name of e.entities) {
+      const key = entityKey(name);
+      if (key) keys.add(key);
+    }
   return [...keys];
 }
 

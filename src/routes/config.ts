@@ -38,7 +38,8 @@ const compress = createRoute({
   path: "/v1/agents/{agentId}/compress",
   tags: ["config"],
   summary: "Queue compression cycles now",
-  description: "Each cycle decays every link not incident to the focus and scans the nodes (DESIGN §6). Cycles also run after every remember.",
+  description:
+    "Each cycle decays every link not incident to the focus and scans the nodes (DESIGN §6). Cycles also run after every remember.",
   request: {
     params: AgentPathSchema,
     body: { required: false, content: { "application/json": { schema: CompressRequestSchema } } },

@@ -149,7 +149,9 @@ export class LinkRepo {
       .where(
         and(
           eq(links.agent, this.agent),
-          after ? sql`(${links.source}, ${links.target}, ${links.relation}) > (${after.source}, ${after.target}, ${after.relation})` : undefined,
+          after
+            ? sql`(${links.source}, ${links.target}, ${links.relation}) > (${after.source}, ${after.target}, ${after.relation})`
+            : undefined,
         ),
       )
       .orderBy(asc(links.source), asc(links.target), asc(links.relation))

@@ -46,7 +46,9 @@ export class NodeRepo {
   /** Idempotent bulk insert: re-applying a plan inserts nothing twice. */
   insertStatements(planned: readonly PlannedNode[], taskId: string, now: number): Statement[] {
     return chunk(planned).map((rows) => {
-      const json = JSON.stringify(rows.map((n) => ({ ...n, keywords: JSON.stringify(n.keywords), sourceMessageIds: JSON.stringify(n.sourceMessageIds) })));
+      const json = JSON.stringify(
+        rows.map((n) => ({ ...n, keywords: JSON.stringify(n.keywords), sourceMessageIds: JSON.stringify(n.sourceMessageIds) })),
+      );
       const field = (name: string): SQL => sql`json_extract(value, ${`$.${name}`})`;
       return statement(sql`
         INSERT INTO nodes (agent, id, kind, name, content, original_length, phrase, keywords, role, speaker,
@@ -163,7 +165,10 @@ export class NodeRepo {
   }
 
   async idRange(): Promise<{ min: number; max: number } | undefined> {
-    const [row] = await this.db.select({ min: min(nodes.id), max: max(nodes.id) }).from(nodes).where(eq(nodes.agent, this.agent));
+    const [row] = await this.db
+      .select({ min: min(nodes.id), max: max(nodes.id) })
+      .from(nodes)
+      .where(eq(nodes.agent, this.agent));
     return row?.min != null && row.max != null ? { min: row.min, max: row.max } : undefined;
   }
 

@@ -11,9 +11,7 @@ const CLOSERS = `"'”’»)）」』】\\]`;
  * end of text or a CJK character ("好的!我明白"), and line breaks.
  */
 const SENTENCE_END = new RegExp(
-  `[。！？…]+[${CLOSERS}]*\\s*` +
-    `|[.!?]+[${CLOSERS}]*(?:\\s+|$|(?=[\\p{Script=Han}\\u3040-\\u30ff]))` +
-    `|\\s*\\n\\s*`,
+  `[。！？…]+[${CLOSERS}]*\\s*` + `|[.!?]+[${CLOSERS}]*(?:\\s+|$|(?=[\\p{Script=Han}\\u3040-\\u30ff]))` + `|\\s*\\n\\s*`,
   "gu",
 );
 
@@ -27,9 +25,7 @@ const WORD_BEFORE = /([\p{L}.]+)$/u;
 const UPPER = /\p{Lu}/u;
 
 /** Words after which a period does not end a sentence. */
-const ABBREVIATIONS = new Set(
-  "mr mrs ms dr prof sr jr st vs etc e.g i.e eg ie u.s a.m p.m no fig inc ltd co mt ft approx".split(" "),
-);
+const ABBREVIATIONS = new Set("mr mrs ms dr prof sr jr st vs etc e.g i.e eg ie u.s a.m p.m no fig inc ltd co mt ft approx".split(" "));
 
 /** Splits `text` into sentences. */
 export function splitSentences(text: string): string[] {

@@ -52,7 +52,4 @@ const MORE = `
   worse worst different important hard easy
   etc vs via`;
 
-export const EN_STOP_WORDS: ReadonlySet<string> = new Set([
-  ...EN_FUNCTION_WORDS,
-  ...MORE.split(/\s+/).filter((w) => w !== ""),
-]);
+export const EN_STOP_WORDS: ReadonlySet<string> = new Set([...EN_FUNCTION_WORDS, ...MORE.split(/\s+/).filter((w) => w !== "")]);

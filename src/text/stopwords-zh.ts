@@ -32,10 +32,7 @@ const WORDS = `
   所有 一切 每个 任何 有人 没人 的是 就是说 部分 一部分
   上面 下面 里面 外面 前面 后面 旁边 这边 那边 什么时候 什么样 怎么办 多久 几点 哪天 多长时间`;
 
-export const ZH_STOP_WORDS: ReadonlySet<string> = new Set([
-  ...Array.from(SINGLE),
-  ...WORDS.split(/\s+/).filter((w) => w !== ""),
-]);
+export const ZH_STOP_WORDS: ReadonlySet<string> = new Set([...Array.from(SINGLE), ...WORDS.split(/\s+/).filter((w) => w !== "")]);
 
 /**
  * Frequent verbs that are content words (so they stay keywords and count for compression) but that

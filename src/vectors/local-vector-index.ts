@@ -7,7 +7,17 @@
 import type { NodeKind } from "../memory/node";
 import { dotAt, TopK } from "./top-k";
 import type { VectorHit, VectorIndex, VectorIndexStats, VectorQuery, VectorRecord } from "./types";
-import { checkNodeId, checkTopK, checkVector, decodeVectorInto, encodeVector, kindCode, kindMask, parseKind } from "./vector-codec";
+import {
+  checkNodeId,
+  checkRecords,
+  checkTopK,
+  checkVector,
+  decodeVectorInto,
+  encodeVector,
+  kindCode,
+  kindMask,
+  parseKind,
+} from "./vector-codec";
 
 /** The cached matrix: row r holds node ids[r] of kind NODE_KINDS[kinds[r]] at data[r*dims, (r+1)*dims). */
 class VectorMatrix {
@@ -17,7 +27,10 @@ class VectorMatrix {
   private readonly rowOf = new Map<number, number>();
   count = 0;
 
-  constructor(private readonly dims: number, capacity: number) {
+  constructor(
+    private readonly dims: number,
+    capacity: number,
+  ) {
     this.data = new Float32Array(capacity * dims);
     this.ids = new Float64Array(capacity);
     this.kinds = new Uint8Array(capacity);
@@ -100,16 +113,15 @@ export class LocalVectorIndex implements VectorIndex {
   readonly name = "local";
   private matrix: VectorMatrix | null = null;
 
-  constructor(private readonly sql: SqlStorage, readonly dimensions: number) {
+  constructor(
+    private readonly sql: SqlStorage,
+    readonly dimensions: number,
+  ) {
     if (!Number.isSafeInteger(dimensions) || dimensions < 1) throw new RangeError(`invalid dimensions ${dimensions}`);
   }
 
   async upsert(records: readonly VectorRecord[]): Promise<void> {
-    for (const r of records) {
-      checkNodeId(r.nodeId);
-      parseKind(r.kind);
-      checkVector(r.vector, this.dimensions, `vector of node ${r.nodeId}`);
-    }
+    checkRecords(records, this.dimensions);
     // No await between the writes: the Durable Object commits them together. The matrix follows
     // each row as it is written, so it never holds what SQLite does not.
     for (const r of records) {

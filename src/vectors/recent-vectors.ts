@@ -6,7 +6,7 @@
  */
 import type { VectorHit, VectorQuery, VectorRecord } from "./types";
 import { dotAt, TopK } from "./top-k";
-import { checkNodeId, checkTopK, checkVector, decodeVectorInto, encodeVector, kindCode, kindMask, parseKind } from "./vector-codec";
+import { checkRecords, checkTopK, checkVector, decodeVectorInto, encodeVector, kindCode, kindMask, parseKind } from "./vector-codec";
 
 /**
  * How long a written vector stays in the buffer. Vectorize documents that upserted vectors "typically
@@ -28,11 +28,7 @@ export class RecentVectors {
 
   /** Adds or replaces vectors, stamped `now` (a replaced vector restarts its window). */
   add(records: readonly VectorRecord[], now: number): void {
-    for (const r of records) {
-      checkNodeId(r.nodeId);
-      parseKind(r.kind);
-      checkVector(r.vector, this.dimensions, `vector of node ${r.nodeId}`);
-    }
+    checkRecords(records, this.dimensions);
     for (const r of records) {
       this.sql.exec(
         `INSERT INTO recent_vectors (node_id, kind, vec, written_at) VALUES (?, ?, ?, ?)

@@ -26,6 +26,15 @@ export function checkVector(vector: Float32Array, dimensions: number, what = "ve
   }
 }
 
+/** Checks records before any is written: an invalid one writes nothing. */
+export function checkRecords(records: readonly { nodeId: number; kind: unknown; vector: Float32Array }[], dimensions: number): void {
+  for (const r of records) {
+    checkNodeId(r.nodeId);
+    parseKind(r.kind);
+    checkVector(r.vector, dimensions, `vector of node ${r.nodeId}`);
+  }
+}
+
 /** The blob of a vector: a new buffer of exactly `vector.length * 4` bytes. */
 export function encodeVector(vector: Float32Array): ArrayBuffer {
   if (HOST_IS_LITTLE_ENDIAN) return vector.slice().buffer;

@@ -113,9 +113,7 @@ export function analyze(text: string): Analysis {
     add([t.norm], display, kind, t, i, lengthFactor(t.script, t.norm) * boost(t, kind, cjkText));
   }
   addCompounds(tokens, byKey, n);
-  const candidates = [...byKey.values()]
-    .filter((c) => c.score > 0)
-    .sort((a, b) => b.score - a.score || a.first - b.first);
+  const candidates = [...byKey.values()].filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.first - b.first);
   return { body, sentences, tokens, candidates };
 }
 

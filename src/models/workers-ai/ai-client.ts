@@ -96,7 +96,9 @@ export async function runJson<S extends z.ZodType>(ai: AiBinding, request: JsonR
   }
   const parsed = request.schema.safeParse(jsonOf(payloadOf(raw)));
   if (!parsed.success) {
-    throw new WorkersAiError("schema_mismatch", `answer does not match the schema: ${z.prettifyError(parsed.error)}`, { cause: parsed.error });
+    throw new WorkersAiError("schema_mismatch", `answer does not match the schema: ${z.prettifyError(parsed.error)}`, {
+      cause: parsed.error,
+    });
   }
   return parsed.data;
 }

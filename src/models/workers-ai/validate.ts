@@ -49,8 +49,18 @@ export function validateSegments(messages: readonly ModelMessage[], segments: re
   for (const m of messages) {
     if (m.content.trim() !== "" && !covered.has(m.index)) throw invalid(`message ${m.index} is in no segment`);
   }
-  const needle = Array.from(messages.map((m) => m.content).join("").replace(WHITESPACE, ""));
-  const haystack = Array.from(out.map((s) => s.text).join("").replace(WHITESPACE, ""));
+  const needle = Array.from(
+    messages
+      .map((m) => m.content)
+      .join("")
+      .replace(WHITESPACE, ""),
+  );
+  const haystack = Array.from(
+    out
+      .map((s) => s.text)
+      .join("")
+      .replace(WHITESPACE, ""),
+  );
   const dropped = firstMissing(needle, haystack);
   if (dropped !== undefined) throw invalid(`segments drop or change the text from "${needle.slice(dropped, dropped + 12).join("")}"`);
   const labels = messages.reduce((n, m) => n + codePointLength(speakerOf(m).replace(WHITESPACE, "")) + 1, 0);
@@ -78,7 +88,10 @@ export function validateExtractions(items: readonly ExtractItem[], expected: num
   if (items.length !== expected) throw invalid(`expected ${expected} extractions, got ${items.length}`);
   return items.map((item) => ({
     phrase: sliceCodePoints(item.phrase.trim(), 0, PHRASE_MAX_CODE_POINTS).trim(),
-    keywords: unique(item.keywords.map((k) => k.trim()).filter((k) => k !== ""), normalizeText),
+    keywords: unique(
+      item.keywords.map((k) => k.trim()).filter((k) => k !== ""),
+      normalizeText,
+    ),
     entities: unique(
       item.entities.map((e) => e.trim()).filter((e) => entityKey(e) !== "" && !isStopWord(e)),
       entityKey,

@@ -14,13 +14,7 @@ import { buildExtractMessages, extractAnswerSchema } from "./prompts/extract";
 import { buildQueryKeywordsMessages, queryKeywordsAnswerSchema } from "./prompts/query-keywords";
 import { buildRelationsMessages, relationsAnswerSchema } from "./prompts/relations";
 import { buildSegmentMessages, segmentAnswerSchema } from "./prompts/segment";
-import {
-  validateCompression,
-  validateExtractions,
-  validateQueryKeywords,
-  validateRelations,
-  validateSegments,
-} from "./validate";
+import { validateCompression, validateExtractions, validateQueryKeywords, validateRelations, validateSegments } from "./validate";
 
 /**
  * Output budget per call. Segmentation repeats the whole submission verbatim plus JSON, so it is

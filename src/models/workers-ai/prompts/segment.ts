@@ -69,7 +69,8 @@ export const SEGMENT_EXAMPLES: readonly FewShot<SegmentInput, SegmentAnswer>[] =
           index: 2,
           speaker: "小王",
           role: "user",
-          content: "我们项目下个月要上线用户系统，注册和登录已经做完了，还差权限管理。另外，市场部希望在发布会前准备好宣传视频，预算大概五万元。",
+          content:
+            "我们项目下个月要上线用户系统，注册和登录已经做完了，还差权限管理。另外，市场部希望在发布会前准备好宣传视频，预算大概五万元。",
         },
       ],
     },
