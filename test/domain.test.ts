@@ -391,6 +391,56 @@ describe("the in-memory graph", () => {
     }
   });
 
+  it("traverses the current links after every kind of change (the compact copy is rebuilt)", async () => {
+    const random = seededRandom(11);
+    const graph = new MemoryGraph();
+    for (let id = 1; id <= 60; id++) graph.addNode(node(id, id % 10 === 0 ? "entity" : "segment"));
+    const addRandomLinks = (n: number, maxTarget: number) => {
+      for (let i = 0; i < n; i++) {
+        const source = 1 + Math.floor(random() * 60);
+        const target = 1 + Math.floor(random() * maxTarget);
+        graph.addLink({
+          source,
+          target,
+          relation: random() < 0.5 ? "关于" : "下文",
+          level: Math.log(0.05 + random() * 0.95),
+          createdAt: 0,
+        });
+      }
+    };
+    addRandomLinks(150, 70); // targets 61–70 do not exist yet
+    const start = new Map([
+      [10, 1],
+      [20, 1],
+    ]);
+    const compare = async (clock: number) => {
+      const generic = await breadthFirst(start, 3, {
+        expand: async (frontier) => graph.incident(frontier, [], clock),
+        load: async (ids) => graph.load(ids),
+      });
+      const fast = graph.traverse(start, 3, [], clock, "关于");
+      const view = (r: typeof fast.reached) =>
+        [...r].map(([id, x]) => [id, x.depth, x.pathStrength]).sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
+      expect(view(fast.reached)).toEqual(view(generic.reached));
+      expect(fast.dangling.length).toBe(generic.dangling.length);
+    };
+    await compare(0);
+    for (let id = 61; id <= 65; id++) graph.addNode(node(id)); // links named them before they existed
+    await compare(0);
+    addRandomLinks(40, 65);
+    await compare(0.3); // the clock moved: strengths decay
+    graph.pin([10, 33]);
+    await compare(0.3);
+    graph.unpin([33], [10], 0.3);
+    await compare(0.6);
+    graph.breakBelow(Math.log(0.3));
+    await compare(0.6);
+    graph.deleteNodes([5, 20, 62]);
+    graph.addNode(node(66)); // takes a freed slot
+    addRandomLinks(20, 66);
+    await compare(0.6);
+  });
+
   it("mirrors deletes and breaks: outgoing links go, incoming ones stay dangling", () => {
     const graph = new MemoryGraph();
     for (const id of [1, 2, 3]) graph.addNode(node(id));

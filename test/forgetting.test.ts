@@ -307,6 +307,27 @@ describe("the cron safety net", () => {
   });
 });
 
+describe("reads cost the registry nothing", () => {
+  it("recall and search on an idle agent write no D1 registry row and arm no alarm", async () => {
+    const agent = freshAgent("reads-idle");
+    await rememberAndWait(agent, [{ role: "user", content: "Mira keeps the Vega launch notes in the blue binder." }]);
+    await drainAlarms(agent);
+    const row = () =>
+      env.DB.prepare("SELECT due_at, last_active_at FROM agents WHERE agent_id = ?")
+        .bind(agent)
+        .first<{ due_at: number | null; last_active_at: number }>();
+    const before = await row();
+    expect(before?.due_at).toBeNull();
+    await new Promise((r) => setTimeout(r, 5)); // a write now would change last_active_at
+    expect((await recallJson(agent, { keywords: ["Vega"] })).items.length).toBeGreaterThan(0);
+    const search = await call(`/v1/agents/${agent}/search`, { body: { query: "launch notes", mode: "hybrid", top_k: 5 } });
+    expect(search.status).toBe(200);
+    expect(await row()).toEqual(before);
+    const alarm = await runInDurableObject(stubOf(agent), (_instance, ctx) => ctx.storage.getAlarm());
+    expect(alarm).toBeNull();
+  });
+});
+
 describe("cycles queued back to back", () => {
   /** Nodes and links of an agent, for comparing twins (contents compared by length bound only). */
   async function network(agentId: string) {

@@ -95,10 +95,15 @@ export class TaskQueue {
     return this.first("SELECT seq FROM tasks WHERE status = 'queued' AND background = 0 LIMIT 1") !== undefined;
   }
 
-  /** Earliest moment a queued task may run, or null when nothing is queued. */
+  /**
+   * Earliest moment a durable queued task may run, or null when there is none: what the alarm and
+   * the cron's registry track. Ephemeral tasks (recall, search) are left out: their caller is
+   * waiting in this instance and they are dropped on a wake, so arming an alarm and writing the
+   * D1 registry twice for every read would be pure cost.
+   */
   earliestDue(): number | null {
     const row = this.sql
-      .exec<{ due: number | null }>("SELECT min(not_before) AS due FROM tasks WHERE status IN ('queued', 'running')")
+      .exec<{ due: number | null }>("SELECT min(not_before) AS due FROM tasks WHERE status IN ('queued', 'running') AND ephemeral = 0")
       .one();
     return row.due;
   }

@@ -5,7 +5,8 @@
  * repositories in src/storage). BFS, importance, entity lookup and node counts then need no
  * database round trip (DESIGN §10: one agent's hot path lives in its Durable Object).
  */
-import type { BfsResult, DanglingLink, Edge, Reached } from "./bfs";
+import { Adjacency, type SlotLink } from "./adjacency";
+import type { BfsResult, Edge, Reached } from "./bfs";
 import type { MemoryNode } from "./node";
 import { PINNED_LEVEL, strengthAt } from "./strength";
 
@@ -21,10 +22,22 @@ export class MemoryGraph {
   private readonly nodeMap = new Map<number, MemoryNode>();
   private readonly entities = new Map<string, number>();
   /** Every link by "source|target|relation" (the unique key of the table). */
-  private readonly byKey = new Map<string, GraphLink>();
+  private readonly byKey = new Map<string, StoredLink>();
   /** Adjacency as arrays: traversals iterate them much faster than Map iterators. */
-  private readonly outgoing = new Map<number, GraphLink[]>();
-  private readonly incoming = new Map<number, GraphLink[]>();
+  private readonly outgoing = new Map<number, StoredLink[]>();
+  private readonly incoming = new Map<number, StoredLink[]>();
+  /**
+   * Dense slots for the nodes that exist, so that a traversal marks what it reached in typed arrays
+   * instead of Maps (a recall at 10k nodes visits ~170k link ends). A slot's adjacency lists are
+   * the very arrays held in `outgoing`/`incoming`, so they need no upkeep of their own.
+   */
+  private readonly slotOf = new Map<number, number>();
+  private readonly slotIds: number[] = [];
+  private readonly freeSlots: number[] = [];
+  private readonly slotOut: StoredLink[][] = [];
+  private readonly slotIn: StoredLink[][] = [];
+  /** The traversal's compact copy of the links; dropped by every change to them. */
+  private adjacency: Adjacency | undefined;
 
   get nodeCount(): number {
     return this.nodeMap.size;
@@ -60,18 +73,37 @@ export class MemoryGraph {
   addNode(node: MemoryNode): void {
     if (this.nodeMap.has(node.id)) return;
     if (node.name !== null && this.entities.has(node.name)) return;
+    this.adjacency = undefined;
     this.nodeMap.set(node.id, node);
     if (node.name !== null) this.entities.set(node.name, node.id);
+    const slot = this.freeSlots.pop() ?? this.slotIds.length;
+    this.slotOf.set(node.id, slot);
+    this.slotIds[slot] = node.id;
+    this.slotOut[slot] = listOf(this.outgoing, node.id);
+    this.slotIn[slot] = listOf(this.incoming, node.id);
+    // Links may name a node before it exists (a mirror applies rows in any order).
+    for (const link of this.slotOut[slot]) link.sourceSlot = slot;
+    for (const link of this.slotIn[slot]) link.targetSlot = slot;
   }
 
   /** INSERT … ON CONFLICT DO NOTHING on (source, target, relation). */
   addLink(link: GraphLink): void {
     const key = linkKey(link);
     if (this.byKey.has(key)) return;
-    const stored = { ...link };
+    this.adjacency = undefined;
+    // One literal shape for every link keeps the traversal's property reads monomorphic.
+    const stored: StoredLink = {
+      source: link.source,
+      target: link.target,
+      relation: link.relation,
+      level: link.level,
+      createdAt: link.createdAt,
+      sourceSlot: this.slotOf.get(link.source) ?? -1,
+      targetSlot: this.slotOf.get(link.target) ?? -1,
+    };
     this.byKey.set(key, stored);
-    push(this.outgoing, link.source, stored);
-    push(this.incoming, link.target, stored);
+    listOf(this.outgoing, link.source).push(stored);
+    listOf(this.incoming, link.target).push(stored);
   }
 
   updateContent(id: number, update: Pick<MemoryNode, "content" | "phrase" | "keywords">): void {
@@ -111,6 +143,7 @@ export class MemoryGraph {
 
   /** Deletes nodes and their outgoing links; links into them stay, dangling (seed 001 §5.3). */
   deleteNodes(ids: readonly number[]): void {
+    this.adjacency = undefined;
     for (const id of ids) {
       const node = this.nodeMap.get(id);
       if (node?.name != null && this.entities.get(node.name) === id) this.entities.delete(node.name);
@@ -120,11 +153,20 @@ export class MemoryGraph {
         remove(this.incoming, link.target, link);
       }
       this.outgoing.delete(id);
+      const slot = this.slotOf.get(id);
+      if (slot === undefined) continue;
+      for (const link of this.slotIn[slot] ?? []) link.targetSlot = -1;
+      this.slotOf.delete(id);
+      this.slotIds[slot] = -1;
+      this.slotOut[slot] = [];
+      this.slotIn[slot] = [];
+      this.freeSlots.push(slot);
     }
   }
 
   /** The decay step's break: removes links whose level is below `belowLevel`. */
   breakBelow(belowLevel: number): void {
+    this.adjacency = undefined;
     for (const [key, link] of this.byKey) {
       if (link.level >= belowLevel) continue;
       this.byKey.delete(key);
@@ -135,11 +177,13 @@ export class MemoryGraph {
 
   /** LinkRepo.pinStatement: every link incident to `ids` below PINNED_LEVEL is pinned. */
   pin(ids: readonly number[]): void {
+    this.adjacency = undefined;
     for (const link of this.incidentTo(new Set(ids))) if (link.level < PINNED_LEVEL) link.level = PINNED_LEVEL;
   }
 
   /** LinkRepo.unpinStatement: links incident to `ids` whose other end is not in `stillFocused`. */
   unpin(ids: readonly number[], stillFocused: readonly number[], clock: number): void {
+    this.adjacency = undefined;
     const left = new Set(ids);
     const kept = new Set(stillFocused);
     for (const link of this.incidentTo(left)) {
@@ -172,38 +216,18 @@ export class MemoryGraph {
     keepRelation: string,
   ): BfsResult<MemoryNode> {
     const allowed = relations.length > 0 ? new Set(relations) : undefined;
-    const reached = new Map<number, Reached<MemoryNode>>();
+    const startSlots = new Map<number, number>();
     for (const [id, strength] of start) {
-      const node = this.nodeMap.get(id);
-      if (node) reached.set(id, { node, depth: 0, pathStrength: strength });
+      const slot = this.slotOf.get(id);
+      if (slot !== undefined && !startSlots.has(slot)) startSlots.set(slot, strength);
     }
-    const dangling: DanglingLink[] = [];
-    let frontier = [...reached.keys()];
-    for (let layer = 1; layer <= depth && frontier.length > 0; layer++) {
-      const next = new Map<number, number>();
-      const offer = (id: number, strength: number) => {
-        if (reached.has(id)) return;
-        const best = next.get(id);
-        if (best === undefined || strength > best) next.set(id, strength);
-      };
-      for (const id of frontier) {
-        const from = reached.get(id)?.pathStrength ?? 0;
-        for (const link of this.outgoing.get(id) ?? []) {
-          if (allowed && !allowed.has(link.relation)) continue;
-          const strength = strengthAt(link.level, clock);
-          if (this.nodeMap.has(link.target)) offer(link.target, from * strength);
-          else dangling.push({ source: link.source, target: link.target, relation: link.relation, strength });
-        }
-        for (const link of this.incoming.get(id) ?? []) {
-          if (allowed && !allowed.has(link.relation)) continue;
-          offer(link.source, from * strengthAt(link.level, clock));
-        }
-      }
-      for (const [id, pathStrength] of next) {
-        const node = this.nodeMap.get(id);
-        if (node) reached.set(id, { node, depth: layer, pathStrength });
-      }
-      frontier = [...next.keys()];
+    this.adjacency ??= Adjacency.build(this.slotOut, this.slotIn);
+    const { order, layerOf, best, dangling } = this.adjacency.traverse(startSlots, depth, relations, clock);
+    const reached = new Map<number, Reached<MemoryNode>>();
+    for (const slot of order) {
+      const id = this.slotIds[slot] ?? -1;
+      const node = this.nodeMap.get(id);
+      if (node) reached.set(id, { node, depth: (layerOf[slot] ?? 1) - 1, pathStrength: best[slot] ?? 0 });
     }
     const about = (entityId: number): number[] => {
       if (allowed && !allowed.has(keepRelation)) return [];
@@ -239,16 +263,22 @@ function linkKey(link: Pick<GraphLink, "source" | "target" | "relation">): strin
   return `${link.source}|${link.target}|${link.relation}`;
 }
 
-function push(adjacency: Map<number, GraphLink[]>, id: number, link: GraphLink): void {
-  const list = adjacency.get(id);
-  if (list) list.push(link);
-  else adjacency.set(id, [link]);
+/** A link as the graph holds it: with the slots of its ends (-1: that node does not exist). */
+interface StoredLink extends GraphLink, SlotLink {}
+
+/** The node's adjacency list, created empty if needed (kept when emptied: a slot may share it). */
+function listOf(adjacency: Map<number, StoredLink[]>, id: number): StoredLink[] {
+  let list = adjacency.get(id);
+  if (!list) {
+    list = [];
+    adjacency.set(id, list);
+  }
+  return list;
 }
 
-function remove(adjacency: Map<number, GraphLink[]>, id: number, link: GraphLink): void {
+function remove(adjacency: Map<number, StoredLink[]>, id: number, link: StoredLink): void {
   const list = adjacency.get(id);
   if (!list) return;
   const index = list.indexOf(link);
   if (index >= 0) list.splice(index, 1);
-  if (list.length === 0) adjacency.delete(id);
 }

@@ -63,18 +63,26 @@ export class KeywordMatcher {
     return this.prepared.length;
   }
 
-  /** Indexes of the keywords that `node` matches. */
-  match(node: MatchableText): Set<number> {
-    const matched = new Set<number>();
-    if (this.prepared.length === 0) return matched;
+  /**
+   * Indexes of the keywords that `node` matches: a fresh set when there are any, else a shared
+   * empty one (recall asks this of every node it reached, and most match nothing).
+   */
+  match(node: MatchableText): ReadonlySet<number> {
+    if (this.prepared.length === 0) return NO_MATCH;
     const { text, terms } = prepare(node);
-    this.prepared.forEach((keyword, index) => {
-      if (keyword.cjk) {
-        if (text.includes(keyword.norm) || keyword.terms.every((t) => text.includes(t))) matched.add(index);
-      } else if (keyword.terms.every((t) => terms.has(t))) {
-        matched.add(index);
-      }
-    });
-    return matched;
+    let matched: Set<number> | undefined;
+    for (let index = 0; index < this.prepared.length; index++) {
+      const keyword = this.prepared[index];
+      if (keyword && matches(keyword, text, terms)) (matched ??= new Set()).add(index);
+    }
+    return matched ?? NO_MATCH;
   }
+}
+
+const NO_MATCH: ReadonlySet<number> = new Set<number>();
+
+function matches(keyword: PreparedKeyword, text: string, terms: ReadonlySet<string>): boolean {
+  if (keyword.cjk) return text.includes(keyword.norm) || keyword.terms.every((t) => text.includes(t));
+  for (const term of keyword.terms) if (!terms.has(term)) return false;
+  return true;
 }

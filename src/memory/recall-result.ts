@@ -35,11 +35,11 @@ export interface SelectOptions {
 /** Keyword hits per reached node, entity hits lent to the segments about them. */
 export function keywordHits(bfs: BfsResult<MemoryNode>, matcher: KeywordMatcher): Map<number, Set<number>> {
   const hits = new Map<number, Set<number>>();
-  const matchedEntities: [number, Set<number>][] = [];
+  const matchedEntities: [number, ReadonlySet<number>][] = [];
   for (const [id, r] of bfs.reached) {
     const own = matcher.match(r.node);
     if (own.size === 0) continue;
-    hits.set(id, own);
+    hits.set(id, new Set(own));
     if (r.node.kind === "entity") matchedEntities.push([id, own]);
   }
   const lend = (segmentId: number, keywords: ReadonlySet<number>) => {
