@@ -36,8 +36,12 @@ function poolSize(limit: number): number {
 
 export async function searchNodes(rt: AgentRuntime, repos: AgentRepos, spec: SearchSpec): Promise<RankedHit[]> {
   const pool = poolSize(spec.limit);
-  const keyword = spec.mode === "vector" ? new Map<number, number>() : await keywordHits(repos, spec, pool);
-  const vector = spec.mode === "keyword" ? new Map<number, number>() : await vectorHits(rt, spec, pool);
+  // Both lists at once: the full-text query waits on D1 while the vector query runs (or waits on
+  // Vectorize).
+  const [keyword, vector] = await Promise.all([
+    spec.mode === "vector" ? new Map<number, number>() : keywordHits(repos, spec, pool),
+    spec.mode === "keyword" ? new Map<number, number>() : vectorHits(rt, spec, pool),
+  ]);
   const nodes = await (await networkReader(rt, repos)).load([...new Set([...keyword.keys(), ...vector.keys()])]);
   const allowed = (id: number) => {
     const node = nodes.get(id);
