@@ -277,6 +277,54 @@ describe("keyword matching", () => {
     expect(m.match(node("nothing relevant here")).size).toBe(0);
   });
 
+  it("finds through the term index exactly the matches of testing every node, as the graph's texts change", () => {
+    const random = seededRandom(5);
+    const words = ["painting", "paintings", "dog", "support", "group", "Caroline", "the", "登录", "模块", "用户系统", "jwt", "he"];
+    const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(random() * words.length)] ?? "").join(" ");
+    const graph = new MemoryGraph();
+    const make = (id: number) => ({
+      id,
+      kind: "segment" as const,
+      name: null,
+      content: text(6),
+      originalLength: 40,
+      phrase: text(1),
+      keywords: [text(1)],
+      role: null,
+      speaker: random() < 0.3 ? "Caroline" : null,
+      sourceMessageIds: [],
+      sourceTaskId: null,
+      messageTime: null,
+      createdAt: 0,
+      scanCount: 0,
+      scannedCycle: 0,
+    });
+    for (let id = 1; id <= 80; id++) graph.addNode(make(id));
+    const matcher = new KeywordMatcher(["paintings", "support group", "caroline", "登录模块", "用户", "JWT", "he", "absent"]);
+    const check = () => {
+      const reached = new Map(
+        graph
+          .nodeIds()
+          .filter((id) => id % 3 !== 0)
+          .map((id) => [id, { node: graph.node(id) ?? make(id) }]),
+      );
+      const byNode = new Map<number, number[]>();
+      for (const [id, { node }] of reached) {
+        const own = [...matcher.match(node)].sort();
+        if (own.length > 0) byNode.set(id, own);
+      }
+      const indexed = matcher.hitsAmong(reached, graph.termIndex());
+      expect(new Map([...indexed].map(([id, set]) => [id, [...set].sort()]))).toEqual(byNode);
+      expect(byNode.size).toBeGreaterThan(5);
+    };
+    check();
+    graph.updateContent(4, { content: "support group on Friday", phrase: "support", keywords: [] });
+    graph.deleteNodes([5, 7]);
+    graph.addNode(make(90));
+    graph.markScanned([8, 10], 1, 1);
+    check();
+  });
+
   it("needs every term of a multi-word keyword", () => {
     const m = new KeywordMatcher(["support group"]);
     expect(m.match(node("I went to a support group yesterday")).size).toBe(1);

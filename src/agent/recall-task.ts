@@ -75,7 +75,7 @@ export async function runRecall(rt: AgentRuntime, request: RecallRequest): Promi
       startNodes += start.size;
     }
   }
-  const hits = keywordHits(bfs, matcher);
+  const hits = keywordHits(bfs, matcher, graph?.termIndex());
   const candidates = candidateSegments(bfs, hits, requireHit);
 
   const items = rankedCandidates(bfs, hits, candidates, similarity);

@@ -8,6 +8,7 @@
 import { Adjacency, type SlotLink } from "./adjacency";
 import type { BfsResult, Edge, Reached } from "./bfs";
 import type { MemoryNode } from "./node";
+import { TermIndex } from "./term-index";
 import { PINNED_LEVEL, strengthAt } from "./strength";
 
 export interface GraphLink {
@@ -38,6 +39,8 @@ export class MemoryGraph {
   private readonly slotIn: StoredLink[][] = [];
   /** The traversal's compact copy of the links; dropped by every change to them. */
   private adjacency: Adjacency | undefined;
+  /** Keyword matching's inverted index, built on first use, then kept in step with the nodes. */
+  private terms: TermIndex | undefined;
 
   get nodeCount(): number {
     return this.nodeMap.size;
@@ -76,6 +79,7 @@ export class MemoryGraph {
     this.adjacency = undefined;
     this.nodeMap.set(node.id, node);
     if (node.name !== null) this.entities.set(node.name, node.id);
+    this.terms?.add(node.id, node);
     const slot = this.freeSlots.pop() ?? this.slotIds.length;
     this.slotOf.set(node.id, slot);
     this.slotIds[slot] = node.id;
@@ -108,7 +112,10 @@ export class MemoryGraph {
 
   updateContent(id: number, update: Pick<MemoryNode, "content" | "phrase" | "keywords">): void {
     const node = this.nodeMap.get(id);
-    if (node) this.nodeMap.set(id, { ...node, content: update.content, phrase: update.phrase, keywords: [...update.keywords] });
+    if (!node) return;
+    const updated = { ...node, content: update.content, phrase: update.phrase, keywords: [...update.keywords] };
+    this.nodeMap.set(id, updated);
+    this.terms?.add(id, updated);
   }
 
   /** NodeRepo.markScannedStatement: a pass of `cycles` cycles ending at `cycle` scanned them. */
@@ -148,6 +155,7 @@ export class MemoryGraph {
       const node = this.nodeMap.get(id);
       if (node?.name != null && this.entities.get(node.name) === id) this.entities.delete(node.name);
       this.nodeMap.delete(id);
+      this.terms?.remove(id);
       for (const link of this.outgoing.get(id) ?? []) {
         this.byKey.delete(linkKey(link));
         remove(this.incoming, link.target, link);
@@ -239,6 +247,12 @@ export class MemoryGraph {
       return [...ids];
     };
     return { reached, edges: [], dangling, about };
+  }
+
+  /** The nodes' term index for keyword matching (built on the first call). */
+  termIndex(): TermIndex {
+    this.terms ??= TermIndex.build(this.nodeMap.values());
+    return this.terms;
   }
 
   /** Outgoing links of a node (dangling ones included). */

@@ -6,7 +6,7 @@
  * merely remembered while the entity was in focus (相关) get no hit from it: their own words decide.
  */
 import type { BfsResult } from "./bfs";
-import type { KeywordMatcher } from "./keyword-match";
+import type { KeywordMatcher, TermLookup } from "./keyword-match";
 import type { MemoryNode } from "./node";
 import { keywordWeights, rankMemories, type RankedMemory } from "./ranking";
 import { RELATION } from "./relations";
@@ -32,16 +32,14 @@ export interface SelectOptions {
   maxTraces: number;
 }
 
-/** Keyword hits per reached node, entity hits lent to the segments about them. */
-export function keywordHits(bfs: BfsResult<MemoryNode>, matcher: KeywordMatcher): Map<number, Set<number>> {
-  const hits = new Map<number, Set<number>>();
+/**
+ * Keyword hits per reached node, entity hits lent to the segments about them. `index`, when the
+ * caller has one for the reached nodes' graph, spares testing every reached node.
+ */
+export function keywordHits(bfs: BfsResult<MemoryNode>, matcher: KeywordMatcher, index?: TermLookup): Map<number, Set<number>> {
+  const hits = matcher.hitsAmong(bfs.reached, index);
   const matchedEntities: [number, ReadonlySet<number>][] = [];
-  for (const [id, r] of bfs.reached) {
-    const own = matcher.match(r.node);
-    if (own.size === 0) continue;
-    hits.set(id, new Set(own));
-    if (r.node.kind === "entity") matchedEntities.push([id, own]);
-  }
+  for (const [id, own] of hits) if (bfs.reached.get(id)?.node.kind === "entity") matchedEntities.push([id, own]);
   const lend = (segmentId: number, keywords: ReadonlySet<number>) => {
     if (bfs.reached.get(segmentId)?.node.kind !== "segment") return;
     const set = hits.get(segmentId) ?? new Set<number>();
