@@ -85,7 +85,7 @@ export const ForgottenItemSchema = z
 export const RecallResponseSchema = z
   .object({
     items: z.array(z.union([MemoryItemSchema, ForgottenItemSchema])),
-    /** Where the search started: the focus nodes (and search hits, for a cold agent). */
+    /** How many nodes the search started from: the focus nodes, plus search hits with start=hybrid. */
     start_nodes: z.number().int(),
     reached_nodes: z.number().int(),
   })
