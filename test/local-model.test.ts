@@ -3,6 +3,7 @@ import { RELATION } from "../src/memory/relations";
 import { SEGMENT_MAX_LATIN } from "../src/models/local/local-segmenter";
 import { LocalEmbedder, LocalModel } from "../src/models/local/local-model";
 import { PHRASE_MAX_CODE_POINTS, type ModelMessage, type SegmentDraft } from "../src/models/types";
+import { isCalendarWord } from "../src/text/calendar-words";
 import { codePointLength } from "../src/text/code-points";
 import { EN_STOP_WORDS } from "../src/text/stopwords-en";
 import { ZH_STOP_WORDS } from "../src/text/stopwords-zh";
@@ -149,6 +150,20 @@ describe("extract", () => {
     expect(a?.keywords.slice(0, 3)).toEqual(["用户系统", "登录模块", "JWT"]);
     expect(b?.entities).toEqual(["Alice", "项目"]);
     expect(c?.entities).toEqual(["用户系统"]);
+  });
+
+  it("keeps days and months as keywords but never makes them entities, in both languages", async () => {
+    const [en, zh] = await model.extract([
+      "On Friday in March, Nadia showed the Krakow chess club her opening.",
+      "星期五我们在三月的发布会上讨论了预算。",
+    ]);
+    expect(en?.entities).toEqual(["Nadia", "Krakow"]);
+    expect(en?.keywords).toEqual(expect.arrayContaining(["Friday", "March"]));
+    expect(zh?.entities).not.toEqual(expect.arrayContaining(["星期五"]));
+    expect(zh?.entities).not.toEqual(expect.arrayContaining(["三月"]));
+    expect(zh?.entities.length).toBeGreaterThan(0);
+    expect(isCalendarWord("friday") && isCalendarWord("sept") && isCalendarWord("周日") && isCalendarWord("12月")).toBe(true);
+    expect(isCalendarWord("phoenix") || isCalendarWord("周杰伦") || isCalendarWord("月亮")).toBe(false);
   });
 
   it("writes a short phrase: the leading clause for Chinese, salient words for long English clauses", async () => {

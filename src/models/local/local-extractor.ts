@@ -1,11 +1,13 @@
 /**
  * Local extraction (DESIGN §4 step 2): a phrase, keywords and key entities for one text, from term
  * salience (local-salience.ts). Entities become focus nodes, so they must be what the text is
- * *about*: proper names and acronyms first, else its most salient noun-like word.
+ * *about*: proper names and acronyms first, else its most salient noun-like word; never the name of
+ * a day or a month (calendar-words.ts).
  */
 import type { Extraction } from "../types";
 import { PHRASE_MAX_CODE_POINTS } from "../types";
 import { entityKey } from "../../memory/entity-key";
+import { isCalendarWord } from "../../text/calendar-words";
 import { codePointLength } from "../../text/code-points";
 import { normalizeText } from "../../text/normalize";
 import { splitClauses } from "../../text/sentences";
@@ -49,7 +51,8 @@ function uniqueByNorm(candidates: readonly Candidate[]): Candidate[] {
 function pickEntities(ranked: readonly Candidate[]): Candidate[] {
   const chosen: Candidate[] = [];
   const tryAdd = (c: Candidate): void => {
-    if (entityKey(c.display) === "" || chosen.some((e) => overlaps(e, c))) return;
+    const key = entityKey(c.display);
+    if (key === "" || isCalendarWord(key) || chosen.some((e) => overlaps(e, c))) return;
     chosen.push(c);
   };
   for (const c of ranked) if (c.kind === "name" && chosen.length < ENTITIES_MAX) tryAdd(c);
