@@ -27,6 +27,8 @@ import { compressBench } from "./speed/compress-bench";
 import { ingestBench } from "./speed/ingest-bench";
 import { isolationBench } from "./speed/isolation-bench";
 import { recallLatency, searchLatency } from "./speed/latency-bench";
+import { scanWaitBench } from "./speed/scan-wait-bench";
+import { singleOpsBench } from "./speed/single-ops-bench";
 import { buildNetwork, type Network } from "./speed/network";
 import { SPEED_SCHEMA, speedGoals, type SpeedResult, type SpeedSettings, type Storage } from "./speed/result";
 import { storageBytes, totalBytes, type StorageBytes } from "./speed/storage";
@@ -41,6 +43,8 @@ const FULL: Omit<SpeedSettings, "quick" | "floor"> = {
   recallSamples: 200,
   searchSamples: 100,
   cycles: 5,
+  scanProbes: 10,
+  singleOpSamples: 20,
   agents: 100,
   messagesPerAgent: 20,
 };
@@ -51,6 +55,8 @@ const QUICK: typeof FULL = {
   recallSamples: 40,
   searchSamples: 20,
   cycles: 3,
+  scanProbes: 3,
+  singleOpSamples: 5,
   agents: 10,
   messagesPerAgent: 8,
 };
@@ -91,6 +97,7 @@ async function main(): Promise<void> {
     schema: SPEED_SCHEMA,
     settings,
     ingest: { en: null, zh: null },
+    singleOps: null,
     networks: [],
     isolation: null,
     storage: null,
@@ -109,6 +116,10 @@ async function main(): Promise<void> {
       result.ingest[lang] = await ingestBench(agent, lang, settings.streamMessages, settings.batch, progress.update);
       progress.note(`ingestion (${lang}): ${result.ingest[lang]?.throughput.wall.toFixed(0)} messages/s`);
     }
+    const single = new AgentApi(http, "single-ops");
+    agents.push(single);
+    result.singleOps = await singleOpsBench(single, settings.singleOpSamples, progress.update);
+    progress.note(`remember of ${result.singleOps.messages} messages: p50 ${result.singleOps.remember.ms?.p50.toFixed(0)} ms`);
     const networks: { agent: AgentApi; network: Network }[] = [];
     for (const target of settings.networkTargets) {
       const agent = new AgentApi(http, `net-${target}`);
@@ -123,6 +134,7 @@ async function main(): Promise<void> {
       const recall = await recallLatency(agent, settings.recallSamples, s.focus, progress.update);
       const search = await searchLatency(agent, settings.searchSamples, progress.update);
       const compress = await compressBench(agent, s.nodes.total, settings.cycles, progress.update);
+      const scanWait = await scanWaitBench(agent, settings.scanProbes, progress.update);
       result.networks.push({
         target: network.target,
         nodes: s.nodes.total,
@@ -134,6 +146,7 @@ async function main(): Promise<void> {
         recall,
         search,
         compress,
+        scanWait,
       });
       progress.note(`agent of ${s.nodes.total} nodes: recall p95 ${recall.latency.ms?.p95.toFixed(0)} ms`);
     }

@@ -95,6 +95,11 @@ export class AgentApi {
     return ids;
   }
 
+  /** The task as it is now. */
+  async task(taskId: string): Promise<Task> {
+    return (await this.http.request("GET", `${this.base}/tasks/${encodeURIComponent(taskId)}`, TaskSchema)).value;
+  }
+
   /** The task once it is finished (done or failed), waiting as long as it takes. */
   async finishedTask(taskId: string): Promise<Task> {
     const deadline = Date.now() + IDLE_TIMEOUT_MS;

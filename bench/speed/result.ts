@@ -5,10 +5,13 @@
  * {
  *   "schema": "agent-memory-bench-speed/1",
  *   "settings": { "quick", "streamMessages", "batch", "networkTargets", "recallSamples",
- *                 "searchSamples", "cycles", "agents", "messagesPerAgent", "floor" },
+ *                 "searchSamples", "cycles", "scanProbes", "singleOpSamples", "agents",
+ *                 "messagesPerAgent", "floor" },
  *   "ingest": { "en": IngestResult, "zh": IngestResult }            (ingest-bench.ts)
+ *   "singleOps": SingleOpsResult                                    (single-ops-bench.ts)
  *   "networks": [ { "target", "nodes", "segments", "entities", "links", "messages", "buildMs",
- *                   "recall": RecallLatency, "search": SearchLatency, "compress": CompressResult } ],
+ *                   "recall": RecallLatency, "search": SearchLatency, "compress": CompressResult,
+ *                   "scanWait": ScanWaitResult } ],                 (scan-wait-bench.ts)
  *   "isolation": IsolationResult,                                   (isolation-bench.ts)
  *   "storage": Storage,
  *   "goals": [Goal], "stalls": { endpoint: re-sends }, "run": { command, date, machine, commit, wallMs }
@@ -22,6 +25,8 @@ import type { CompressResult } from "./compress-bench";
 import type { IngestResult } from "./ingest-bench";
 import type { IsolationResult } from "./isolation-bench";
 import type { RecallLatency, SearchLatency } from "./latency-bench";
+import type { ScanWaitResult } from "./scan-wait-bench";
+import type { SingleOpsResult } from "./single-ops-bench";
 
 export const SPEED_SCHEMA = "agent-memory-bench-speed/1";
 
@@ -33,6 +38,8 @@ export interface SpeedSettings {
   recallSamples: number;
   searchSamples: number;
   cycles: number;
+  scanProbes: number;
+  singleOpSamples: number;
   agents: number;
   messagesPerAgent: number;
   floor: string;
@@ -49,6 +56,7 @@ export interface NetworkResult {
   recall: RecallLatency;
   search: SearchLatency;
   compress: CompressResult;
+  scanWait: ScanWaitResult;
 }
 
 export interface Storage {
@@ -66,6 +74,7 @@ export interface SpeedResult {
   schema: typeof SPEED_SCHEMA;
   settings: SpeedSettings;
   ingest: { en: IngestResult | null; zh: IngestResult | null };
+  singleOps: SingleOpsResult | null;
   networks: NetworkResult[];
   isolation: IsolationResult | null;
   storage: Storage | null;

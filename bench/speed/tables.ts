@@ -97,6 +97,37 @@ function compressTable(r: SpeedResult): Table {
   };
 }
 
+function singleOpsTable(r: SpeedResult): Table {
+  const o = r.singleOps;
+  return {
+    title: o ? `one remember of ${o.messages} messages (POST to applied) and one recall (depth 2) on a small agent` : "single operations",
+    headers: ["operation", "samples", ...latencyHeaders],
+    align: ["left"],
+    rows: o
+      ? [
+          [`remember ${o.messages} messages`, String(o.samples), ...latencyCells(o.remember)],
+          ["recall depth 2", String(o.samples), ...latencyCells(o.recall)],
+        ]
+      : [],
+  };
+}
+
+function scanWaitTable(r: SpeedResult): Table {
+  return {
+    title: "recall sent while a compression scan runs (client side)",
+    headers: ["nodes", "probes", "behind a scan", "p50 ms", "max ms", "idle recall p50 ms", "idle recall p95 ms"],
+    rows: r.networks.map((n) => [
+      String(n.nodes),
+      String(n.scanWait.probes),
+      String(n.scanWait.behindScan),
+      fmt(n.scanWait.ms?.p50, 0),
+      fmt(n.scanWait.maxMs, 0),
+      fmt(n.recall.latency.ms?.p50, 0),
+      fmt(n.recall.latency.ms?.p95, 0),
+    ]),
+  };
+}
+
 function isolationTable(r: SpeedResult): Table {
   const i = r.isolation;
   return {
@@ -140,9 +171,11 @@ function storageTable(r: SpeedResult): Table {
 export function speedTables(r: SpeedResult): Table[] {
   return [
     ingestTable(r),
+    singleOpsTable(r),
     recallTable(r),
     searchTable(r),
     compressTable(r),
+    scanWaitTable(r),
     isolationTable(r),
     storageTable(r),
     goalTable("Speed goals", r.goals),

@@ -25,6 +25,7 @@ import { runBatch, type Statement } from "../storage/batch";
 import type { ContentUpdate, ScanNode } from "../storage/node-repo";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
 import { codePointLength } from "../text/code-points";
+import { yieldToEventLoop } from "./event-loop";
 import { ftsEntries, syncVectors, type IndexableNode } from "./indexing";
 import { networkReader } from "./network-reader";
 import type { AgentRepos, AgentRuntime } from "./runtime";
@@ -107,6 +108,7 @@ export async function runCycle(rt: AgentRuntime, task: TaskRecord, foregroundWai
       save(checkpoint);
     });
     if (interrupted) return { status: "yielded", reason: interrupted };
+    await yieldToEventLoop();
   }
   rt.meta.bump({ cycles: checkpoint.cycles });
   return { status: "done", result: { cycle: checkpoint.cycle, cycles: checkpoint.cycles, ...checkpoint.counts } };

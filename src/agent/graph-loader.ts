@@ -3,6 +3,7 @@
  * Agents too large to hold comfortably in a Durable Object's memory keep using D1 directly.
  */
 import { MemoryGraph } from "../memory/graph";
+import { yieldToEventLoop } from "./event-loop";
 import type { AgentRepos } from "./runtime";
 
 /** Beyond these the graph is not cached (about 100 bytes a link, a few hundred a node). */
@@ -21,6 +22,7 @@ export async function loadGraph(repos: AgentRepos): Promise<MemoryGraph | undefi
     const last = page.at(-1);
     if (!last || page.length < NODE_PAGE) break;
     after = last.id;
+    await yieldToEventLoop();
   }
   for (let after: { source: number; target: number; relation: string } | null = null; ;) {
     const page = await repos.links.page(after, LINK_PAGE);
@@ -29,6 +31,7 @@ export async function loadGraph(repos: AgentRepos): Promise<MemoryGraph | undefi
     const last = page.at(-1);
     if (!last || page.length < LINK_PAGE) break;
     after = last;
+    await yieldToEventLoop();
   }
   return graph;
 }

@@ -14,9 +14,33 @@ export interface SlotLink {
   source: number;
   target: number;
   relation: string;
+  /** The relation's code in the graph's RelationCodes. */
+  relationCode: number;
   level: number;
   sourceSlot: number;
   targetSlot: number;
+}
+
+/** Small integer codes for relation names, assigned on first sight and never reused. */
+export class RelationCodes {
+  private readonly codes = new Map<string, number>();
+
+  code(relation: string): number {
+    let c = this.codes.get(relation);
+    if (c === undefined) {
+      c = this.codes.size;
+      this.codes.set(relation, c);
+    }
+    return c;
+  }
+
+  find(relation: string): number | undefined {
+    return this.codes.get(relation);
+  }
+
+  get size(): number {
+    return this.codes.size;
+  }
 }
 
 /** Neighbour value of an outgoing link whose target was deleted: a dangling link. */
@@ -40,7 +64,7 @@ export class Adjacency {
     private readonly relations: Uint16Array,
     /** The link behind each entry, read only for dangling links. */
     private readonly links: SlotLink[],
-    private readonly relationCodes: ReadonlyMap<string, number>,
+    private readonly relationCodes: RelationCodes,
   ) {}
 
   /**
@@ -48,7 +72,11 @@ export class Adjacency {
    * traversal used, so dangling links come out in the same order). Incoming links from a source
    * that does not exist can never be followed and are left out.
    */
-  static build(slotOut: readonly (readonly SlotLink[])[], slotIn: readonly (readonly SlotLink[])[]): Adjacency {
+  static build(
+    slotOut: readonly (readonly SlotLink[])[],
+    slotIn: readonly (readonly SlotLink[])[],
+    relationCodes: RelationCodes,
+  ): Adjacency {
     const slots = slotOut.length;
     let size = 0;
     for (let slot = 0; slot < slots; slot++) size += (slotOut[slot]?.length ?? 0) + (slotIn[slot]?.length ?? 0);
@@ -57,27 +85,24 @@ export class Adjacency {
     const levels = new Float64Array(size);
     const relations = new Uint16Array(size);
     const links: SlotLink[] = new Array<SlotLink>(size);
-    const relationCodes = new Map<string, number>();
-    const code = (relation: string): number => {
-      let c = relationCodes.get(relation);
-      if (c === undefined) {
-        c = relationCodes.size;
-        relationCodes.set(relation, c);
-      }
-      return c;
-    };
     let e = 0;
-    const put = (link: SlotLink, neighbour: number) => {
-      neighbours[e] = neighbour;
-      levels[e] = link.level;
-      relations[e] = code(link.relation);
-      links[e] = link;
-      e += 1;
-    };
     for (let slot = 0; slot < slots; slot++) {
       offsets[slot] = e;
-      for (const link of slotOut[slot] ?? []) put(link, link.targetSlot >= 0 ? link.targetSlot : DANGLING);
-      for (const link of slotIn[slot] ?? []) if (link.sourceSlot >= 0) put(link, link.sourceSlot);
+      for (const link of slotOut[slot] ?? []) {
+        neighbours[e] = link.targetSlot >= 0 ? link.targetSlot : DANGLING;
+        levels[e] = link.level;
+        relations[e] = link.relationCode;
+        links[e] = link;
+        e += 1;
+      }
+      for (const link of slotIn[slot] ?? []) {
+        if (link.sourceSlot < 0) continue;
+        neighbours[e] = link.sourceSlot;
+        levels[e] = link.level;
+        relations[e] = link.relationCode;
+        links[e] = link;
+        e += 1;
+      }
     }
     offsets[slots] = e;
     return new Adjacency(offsets, neighbours.subarray(0, e), levels.subarray(0, e), relations.subarray(0, e), links, relationCodes);
@@ -95,47 +120,23 @@ export class Adjacency {
    */
   traverse(start: ReadonlyMap<number, number>, depth: number, relations: readonly string[], clock: number): Traversal {
     const allowed = this.allowedCodes(relations);
-    const layerOf = new Uint8Array(this.slotCount);
-    const best = new Float64Array(this.slotCount);
-    const order: number[] = [];
-    for (const [slot, strength] of start) {
-      if (layerOf[slot] !== 0) continue;
-      layerOf[slot] = 1;
-      best[slot] = strength;
-      order.push(slot);
-    }
-    const dangling: DanglingLink[] = [];
+    const marks = new Marks(this.slotCount, start);
     const { offsets, neighbours, levels, relations: codes } = this;
-    let frontier = order.slice();
-    for (let layer = 1; layer <= depth && frontier.length > 0; layer++) {
-      const mark = layer + 1;
-      const next: number[] = [];
-      for (const slot of frontier) {
-        const from = best[slot] ?? 0;
+    for (let layer = 1; layer <= depth && marks.frontier.length > 0; layer++) {
+      for (const slot of marks.frontier) {
+        const from = marks.best[slot] ?? 0;
         const end = offsets[slot + 1] ?? 0;
         for (let e = offsets[slot] ?? 0; e < end; e++) {
           if (allowed && allowed[codes[e] ?? 0] === 0) continue;
           const strength = strengthAt(levels[e] ?? 0, clock);
           const to = neighbours[e] ?? DANGLING;
-          if (to === DANGLING) {
-            const link = this.links[e];
-            if (link) dangling.push({ source: link.source, target: link.target, relation: link.relation, strength });
-            continue;
-          }
-          const seen = layerOf[to];
-          if (seen === 0) {
-            layerOf[to] = mark;
-            best[to] = from * strength;
-            next.push(to);
-          } else if (seen === mark && from * strength > (best[to] ?? 0)) {
-            best[to] = from * strength;
-          }
+          if (to !== DANGLING) marks.offer(to, from * strength, layer);
+          else marks.dangle(this.links[e], strength);
         }
       }
-      for (const slot of next) order.push(slot);
-      frontier = next;
+      marks.endLayer();
     }
-    return { order, layerOf, best, dangling };
+    return marks.result();
   }
 
   /** 1 at the code of each allowed relation; undefined when every relation is allowed. */
@@ -143,9 +144,92 @@ export class Adjacency {
     if (relations.length === 0) return undefined;
     const allowed = new Uint8Array(this.relationCodes.size);
     for (const relation of relations) {
-      const c = this.relationCodes.get(relation);
+      const c = this.relationCodes.find(relation);
       if (c !== undefined) allowed[c] = 1;
     }
     return allowed;
+  }
+}
+
+/**
+ * The same breadth-first search straight over the graph's per-slot link lists, without building
+ * the compact copy first. Building it costs about three traversals, so after a change to the links
+ * the graph answers one traversal this way and builds the copy only when a second one follows
+ * (an agent that remembers and recalls in turn never pays for a copy it would use once).
+ */
+export function traverseLists(
+  slotOut: readonly (readonly SlotLink[])[],
+  slotIn: readonly (readonly SlotLink[])[],
+  start: ReadonlyMap<number, number>,
+  depth: number,
+  relations: readonly string[],
+  clock: number,
+): Traversal {
+  const allowed = relations.length > 0 ? new Set(relations) : undefined;
+  const marks = new Marks(slotOut.length, start);
+  for (let layer = 1; layer <= depth && marks.frontier.length > 0; layer++) {
+    for (const slot of marks.frontier) {
+      const from = marks.best[slot] ?? 0;
+      for (const link of slotOut[slot] ?? []) {
+        if (allowed && !allowed.has(link.relation)) continue;
+        const strength = strengthAt(link.level, clock);
+        if (link.targetSlot >= 0) marks.offer(link.targetSlot, from * strength, layer);
+        else marks.dangle(link, strength);
+      }
+      for (const link of slotIn[slot] ?? []) {
+        if (allowed && !allowed.has(link.relation)) continue;
+        if (link.sourceSlot >= 0) marks.offer(link.sourceSlot, from * strengthAt(link.level, clock), layer);
+      }
+    }
+    marks.endLayer();
+  }
+  return marks.result();
+}
+
+/** What a traversal has reached so far, layer by layer, in typed arrays indexed by slot. */
+class Marks {
+  readonly layerOf: Uint8Array;
+  readonly best: Float64Array;
+  private readonly order: number[] = [];
+  private readonly dangling: DanglingLink[] = [];
+  frontier: number[] = [];
+  private next: number[] = [];
+
+  constructor(slots: number, start: ReadonlyMap<number, number>) {
+    this.layerOf = new Uint8Array(slots);
+    this.best = new Float64Array(slots);
+    for (const [slot, strength] of start) {
+      if (this.layerOf[slot] !== 0) continue;
+      this.layerOf[slot] = 1;
+      this.best[slot] = strength;
+      this.order.push(slot);
+      this.frontier.push(slot);
+    }
+  }
+
+  /** A path of `strength` into `slot` in `layer`: first reach, or a stronger path within the layer. */
+  offer(slot: number, strength: number, layer: number): void {
+    const seen = this.layerOf[slot];
+    if (seen === 0) {
+      this.layerOf[slot] = layer + 1;
+      this.best[slot] = strength;
+      this.next.push(slot);
+    } else if (seen === layer + 1 && strength > (this.best[slot] ?? 0)) {
+      this.best[slot] = strength;
+    }
+  }
+
+  dangle(link: SlotLink | undefined, strength: number): void {
+    if (link) this.dangling.push({ source: link.source, target: link.target, relation: link.relation, strength });
+  }
+
+  endLayer(): void {
+    for (const slot of this.next) this.order.push(slot);
+    this.frontier = this.next;
+    this.next = [];
+  }
+
+  result(): Traversal {
+    return { order: this.order, layerOf: this.layerOf, best: this.best, dangling: this.dangling };
   }
 }

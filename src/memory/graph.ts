@@ -5,7 +5,7 @@
  * repositories in src/storage). BFS, importance, entity lookup and node counts then need no
  * database round trip (DESIGN §10: one agent's hot path lives in its Durable Object).
  */
-import { Adjacency, type SlotLink } from "./adjacency";
+import { Adjacency, RelationCodes, traverseLists, type SlotLink } from "./adjacency";
 import type { BfsResult, Edge, Reached } from "./bfs";
 import type { MemoryNode } from "./node";
 import { TermIndex } from "./term-index";
@@ -37,8 +37,10 @@ export class MemoryGraph {
   private readonly freeSlots: number[] = [];
   private readonly slotOut: StoredLink[][] = [];
   private readonly slotIn: StoredLink[][] = [];
+  private readonly relationCodes = new RelationCodes();
   /** The traversal's compact copy of the links; dropped by every change to them. */
   private adjacency: Adjacency | undefined;
+  private traversedSinceChange = false;
   /** Keyword matching's inverted index, built on first use, then kept in step with the nodes. */
   private terms: TermIndex | undefined;
 
@@ -76,7 +78,7 @@ export class MemoryGraph {
   addNode(node: MemoryNode): void {
     if (this.nodeMap.has(node.id)) return;
     if (node.name !== null && this.entities.has(node.name)) return;
-    this.adjacency = undefined;
+    this.linksChanged();
     this.nodeMap.set(node.id, node);
     if (node.name !== null) this.entities.set(node.name, node.id);
     this.terms?.add(node.id, node);
@@ -94,12 +96,13 @@ export class MemoryGraph {
   addLink(link: GraphLink): void {
     const key = linkKey(link);
     if (this.byKey.has(key)) return;
-    this.adjacency = undefined;
+    this.linksChanged();
     // One literal shape for every link keeps the traversal's property reads monomorphic.
     const stored: StoredLink = {
       source: link.source,
       target: link.target,
       relation: link.relation,
+      relationCode: this.relationCodes.code(link.relation),
       level: link.level,
       createdAt: link.createdAt,
       sourceSlot: this.slotOf.get(link.source) ?? -1,
@@ -150,7 +153,8 @@ export class MemoryGraph {
 
   /** Deletes nodes and their outgoing links; links into them stay, dangling (seed 001 §5.3). */
   deleteNodes(ids: readonly number[]): void {
-    this.adjacency = undefined;
+    // Every scan page calls this, mostly with nothing to delete: keep the traversal's copy then.
+    if (ids.length > 0) this.linksChanged();
     for (const id of ids) {
       const node = this.nodeMap.get(id);
       if (node?.name != null && this.entities.get(node.name) === id) this.entities.delete(node.name);
@@ -174,9 +178,10 @@ export class MemoryGraph {
 
   /** The decay step's break: removes links whose level is below `belowLevel`. */
   breakBelow(belowLevel: number): void {
-    this.adjacency = undefined;
     for (const [key, link] of this.byKey) {
       if (link.level >= belowLevel) continue;
+      // Most cycles break nothing: the traversal's copy is kept unless a link goes.
+      this.linksChanged();
       this.byKey.delete(key);
       remove(this.outgoing, link.source, link);
       remove(this.incoming, link.target, link);
@@ -185,13 +190,13 @@ export class MemoryGraph {
 
   /** LinkRepo.pinStatement: every link incident to `ids` below PINNED_LEVEL is pinned. */
   pin(ids: readonly number[]): void {
-    this.adjacency = undefined;
+    if (ids.length > 0) this.linksChanged();
     for (const link of this.incidentTo(new Set(ids))) if (link.level < PINNED_LEVEL) link.level = PINNED_LEVEL;
   }
 
   /** LinkRepo.unpinStatement: links incident to `ids` whose other end is not in `stillFocused`. */
   unpin(ids: readonly number[], stillFocused: readonly number[], clock: number): void {
-    this.adjacency = undefined;
+    if (ids.length > 0) this.linksChanged();
     const left = new Set(ids);
     const kept = new Set(stillFocused);
     for (const link of this.incidentTo(left)) {
@@ -229,8 +234,12 @@ export class MemoryGraph {
       const slot = this.slotOf.get(id);
       if (slot !== undefined && !startSlots.has(slot)) startSlots.set(slot, strength);
     }
-    this.adjacency ??= Adjacency.build(this.slotOut, this.slotIn);
-    const { order, layerOf, best, dangling } = this.adjacency.traverse(startSlots, depth, relations, clock);
+    // The compact copy pays off from the second traversal after a change (traverseLists).
+    if (!this.adjacency && this.traversedSinceChange) this.adjacency = Adjacency.build(this.slotOut, this.slotIn, this.relationCodes);
+    this.traversedSinceChange = true;
+    const { order, layerOf, best, dangling } = this.adjacency
+      ? this.adjacency.traverse(startSlots, depth, relations, clock)
+      : traverseLists(this.slotOut, this.slotIn, startSlots, depth, relations, clock);
     const reached = new Map<number, Reached<MemoryNode>>();
     for (const slot of order) {
       const id = this.slotIds[slot] ?? -1;
@@ -253,6 +262,12 @@ export class MemoryGraph {
   termIndex(): TermIndex {
     this.terms ??= TermIndex.build(this.nodeMap.values());
     return this.terms;
+  }
+
+  /** The traversal's compact copy is stale: drop it (rebuilt from the second traversal on). */
+  private linksChanged(): void {
+    this.adjacency = undefined;
+    this.traversedSinceChange = false;
   }
 
   /** Outgoing links of a node (dangling ones included). */
