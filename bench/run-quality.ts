@@ -6,9 +6,9 @@
  *                            [--config default,no-forgetting,pressure] [--quick]
  *
  * Every configuration (preset) runs in one invocation unless --config picks some; the BM25 baseline
- * runs in the same invocation. The presets run side by side, one lane each on its own agents (the
- * answers do not depend on it; latencies include the contention, which is why the speed bench, not
- * this one, holds latency against goals). --quick: see quality/quick.ts; it writes
+ * runs in the same invocation. The presets run side by side, one lane each on its own local server
+ * (the answers do not depend on it; latencies include the contention, which is why the speed bench,
+ * not this one, holds latency against goals). --quick: see quality/quick.ts; it writes
  * bench/results/quality-quick.json and leaves docs/BENCHMARKS.md alone.
  * Output: tables on stdout, bench/results/quality.json, the quality section of docs/BENCHMARKS.md.
  */
@@ -20,7 +20,7 @@ import { writeDocSection } from "./driver/docs-section";
 import { HttpClient } from "./driver/http";
 import { createProgress } from "./driver/progress";
 import { runInfo, runInfoMarkdown } from "./driver/run-info";
-import { describeError, withBenchServer } from "./driver/server";
+import { describeError, withBenchServers } from "./driver/server";
 import { bm25LocomoRetriever, bm25MadialRetriever } from "./lib/baseline";
 import { scoreLocomoConversation, scoreMadial } from "./lib/evaluate";
 import { BenchDataError, loadLocomo, loadMadial } from "./lib/load";
@@ -82,9 +82,16 @@ async function main(): Promise<void> {
 
   const progress = createProgress("quality");
   const lanes = new Map<string, string>();
-  const { lanesDone, stalls } = await withBenchServer("quality", async (server) => {
-    const http = new HttpClient(server.url);
-    const lane = async (preset: Preset): Promise<{ locomo: PresetRun | null; madial: PresetRun | null }> => {
+  // One server per lane: FTS5 keeps BM25 statistics per D1 database, so agents sharing a database
+  // shift each other's full-text scores, and lanes ingesting side by side would make the answers
+  // depend on timing. With a database each, every run gives the same answers.
+  const servers = opts.presets.map((p) => `quality-${p.name}`);
+  const { lanesDone, stalls } = await withBenchServers(servers, async (started) => {
+    const pairs = opts.presets.flatMap((preset, i) => {
+      const server = started[i];
+      return server ? [{ preset, http: new HttpClient(server.url) }] : [];
+    });
+    const lane = async (preset: Preset, http: HttpClient): Promise<{ locomo: PresetRun | null; madial: PresetRun | null }> => {
       const step = (text: string): void => {
         lanes.set(preset.name, text);
         progress.update([...lanes.values()].join(" | "));
@@ -95,8 +102,10 @@ async function main(): Promise<void> {
       progress.note(`${preset.name} done`);
       return { locomo: locomoRun, madial: madialRun };
     };
-    const lanesDone = await Promise.all(opts.presets.map(lane));
-    return { lanesDone, stalls: Object.fromEntries(http.stalls) };
+    const lanesDone = await Promise.all(pairs.map(({ preset, http }) => lane(preset, http)));
+    const stalls: Record<string, number> = {};
+    for (const { http } of pairs) for (const [key, n] of http.stalls) stalls[key] = (stalls[key] ?? 0) + n;
+    return { lanesDone, stalls };
   });
   progress.done();
   const locomoRuns = lanesDone.flatMap((l) => (l.locomo ? [l.locomo] : []));

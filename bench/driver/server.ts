@@ -124,17 +124,31 @@ export function describeError(e: unknown): string {
 
 /** Runs `body` against a fresh server and always stops it, printing wrangler's output on failure. */
 export async function withBenchServer<T>(name: string, body: (server: BenchServer) => Promise<T>): Promise<T> {
-  const server = await startBenchServer(name);
+  return withBenchServers([name], ([server]) => {
+    if (!server) throw new Error("no server started");
+    return body(server);
+  });
+}
+
+/**
+ * As withBenchServer, with one fresh server per name (own port, own D1 and Durable Object files),
+ * started one after the other so that no two pick the same free port.
+ */
+export async function withBenchServers<T>(names: readonly string[], body: (servers: BenchServer[]) => Promise<T>): Promise<T> {
+  const servers: { name: string; server: BenchServer }[] = [];
   try {
-    return await body(server);
+    for (const name of names) servers.push({ name, server: await startBenchServer(name) });
+    return await body(servers.map((s) => s.server));
   } catch (e) {
-    // The whole log goes to a file (it can be long); the end of it to stderr.
-    const log = path.join(tmpdir(), `bench-${name}-${process.pid}-wrangler.log`);
-    writeFileSync(log, server.output());
-    const tail = server.output().split("\n").slice(-30).join("\n").trim();
-    process.stderr.write(`\n--- last lines of wrangler dev (whole log: ${log}) ---\n${tail}\n---\n`);
+    for (const { name, server } of servers) {
+      // The whole log goes to a file (it can be long); the end of it to stderr.
+      const log = path.join(tmpdir(), `bench-${name}-${process.pid}-wrangler.log`);
+      writeFileSync(log, server.output());
+      const tail = server.output().split("\n").slice(-30).join("\n").trim();
+      process.stderr.write(`\n--- ${name}: last lines of wrangler dev (whole log: ${log}) ---\n${tail}\n---\n`);
+    }
     throw e;
   } finally {
-    await server.stop();
+    await Promise.all(servers.map(({ server }) => server.stop()));
   }
 }
