@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { AgentState } from "../src/agent/agent-state";
 import type { MemoryAgent } from "../src/agent/memory-agent";
 import { runRecall } from "../src/agent/recall-task";
+import { runSearch } from "../src/agent/search-task";
 import { RecallRequestSchema } from "../src/api/recall";
+import { SearchRequestSchema } from "../src/api/search";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
 import { agentUid, call, drainAlarms, freshAgent, rememberAndWait, stubOf } from "./helpers";
 
@@ -98,27 +100,40 @@ describe("the in-memory graph", () => {
     await expectInStep(agent, "after capacity eviction");
   });
 
+  // With start "focus": the hybrid start's full-text entry points are scored with the agent's own
+  // BM25 statistics in memory, but with the whole database's in D1 (FTS5), so they may differ.
   it("answers recall exactly as the database path does", async () => {
     const agent = freshAgent("same");
     await rememberAndWait(agent, messages(ENGLISH_TEAM, "e"));
     await rememberAndWait(agent, messages(CHINESE_DESIGN_REVIEW, "z"));
     await drainAlarms(agent);
     const requests = [
-      { keywords: ["Phoenix", "budget"], depth: 3 },
-      { keywords: [], depth: 2, limit: 50 },
-      { keywords: ["登录"], relations: ["关于", "下文"] },
-      { query: "Who planned the Tokyo trip?" },
+      { keywords: ["Phoenix", "budget"], depth: 3, start: "focus" },
+      { keywords: [], depth: 2, limit: 50, start: "focus" },
+      { keywords: ["登录"], relations: ["关于", "下文"], start: "focus" },
+      { query: "Who planned the Tokyo trip?", start: "focus" },
     ];
     await runInDurableObject(stubOf(agent), async (instance) => {
       const state = stateOf(instance);
       const cached = [];
       for (const r of requests) cached.push(await runRecall(state, RecallRequestSchema.parse(r)));
+      const cachedSearch = new Map<string, number[]>();
+      for (const query of ["Phoenix budget", "登录模块 JWT", "Tokyo trip"]) {
+        const items = (await runSearch(state, SearchRequestSchema.parse({ query, mode: "keyword", top_k: 50 }))).items;
+        expect(items.length, query).toBeGreaterThan(0);
+        cachedSearch.set(query, items.map((i) => i.node_id).sort());
+      }
       // The same state without its graph: every read goes to D1.
       const graph = state.graph.bind(state);
       state.graph = async () => undefined;
       try {
         for (const [i, r] of requests.entries())
           expect(await runRecall(state, RecallRequestSchema.parse(r)), JSON.stringify(r)).toEqual(cached[i]);
+        // Full-text search from D1 (FTS5) finds the same nodes; only the scores' statistics differ.
+        for (const query of ["Phoenix budget", "登录模块 JWT", "Tokyo trip"]) {
+          const fromD1 = await runSearch(state, SearchRequestSchema.parse({ query, mode: "keyword", top_k: 50 }));
+          expect(fromD1.items.map((i) => i.node_id).sort(), query).toEqual(cachedSearch.get(query));
+        }
       } finally {
         state.graph = graph;
       }

@@ -6,6 +6,7 @@
  */
 import type { SearchRequest, SearchResponse } from "../api/search";
 import { reciprocalRankFusion } from "../memory/fusion";
+import type { MemoryGraph } from "../memory/graph";
 import type { MemoryNode } from "../memory/node";
 import { cjkTerms, ftsMatchExpression, ftsQueryTerms } from "../search/fts-text";
 import type { TextFilters } from "../storage/fts-repo";
@@ -36,10 +37,11 @@ function poolSize(limit: number): number {
 
 export async function searchNodes(rt: AgentRuntime, repos: AgentRepos, spec: SearchSpec): Promise<RankedHit[]> {
   const pool = poolSize(spec.limit);
+  const graph = await rt.graph();
   // Both lists at once: the full-text query waits on D1 while the vector query runs (or waits on
   // Vectorize).
   const [keyword, vector] = await Promise.all([
-    spec.mode === "vector" ? new Map<number, number>() : keywordHits(repos, spec, pool),
+    spec.mode === "vector" ? new Map<number, number>() : graph ? keywordHitsInMemory(graph, spec, pool) : keywordHits(repos, spec, pool),
     spec.mode === "keyword" ? new Map<number, number>() : vectorHits(rt, spec, pool),
   ]);
   const nodes = await (await networkReader(rt, repos)).load([...new Set([...keyword.keys(), ...vector.keys()])]);
@@ -59,6 +61,31 @@ export async function searchNodes(rt: AgentRuntime, repos: AgentRepos, spec: Sea
     const node = nodes.get(id);
     return node ? [{ node, score, keyword: keyword.get(id) ?? null, vector: vector.get(id) ?? null }] : [];
   });
+}
+
+/**
+ * As keywordHits, from the agent's in-memory graph: BM25 with the agent's own statistics
+ * (src/search/bm25-index.ts), then substring hits among the contents, newest first.
+ */
+function keywordHitsInMemory(graph: MemoryGraph, spec: SearchSpec, pool: number): Map<number, number> {
+  const terms = ftsQueryTerms(spec.query);
+  const accept = (id: number) => {
+    const node = graph.node(id);
+    return node !== undefined && passes(node, spec.filters);
+  };
+  const hits = new Map(
+    graph
+      .textIndex()
+      .search(terms, pool, accept)
+      .map((h) => [h.id, h.score]),
+  );
+  const substrings = cjkTerms(terms);
+  if (hits.size < pool && substrings.length > 0) {
+    // As FtsRepo.substrings: the newest `pool` nodes containing any of them; those not yet hit join.
+    const found = graph.nodeIds().filter((id) => accept(id) && substrings.some((s) => graph.node(id)?.content.includes(s)));
+    for (const id of found.sort((a, b) => b - a).slice(0, pool)) if (!hits.has(id)) hits.set(id, 0);
+  }
+  return hits;
 }
 
 /** BM25 hits, then (for Chinese terms) substring hits the word index missed, scored 0. */

@@ -9,6 +9,8 @@ import { Adjacency, RelationCodes, traverseLists, type SlotLink } from "./adjace
 import type { BfsResult, Edge, Reached } from "./bfs";
 import type { MemoryNode } from "./node";
 import { TermIndex } from "./term-index";
+import { Bm25Index } from "../search/bm25-index";
+import { ftsDocument } from "../search/fts-text";
 import { PINNED_LEVEL, strengthAt } from "./strength";
 
 export interface GraphLink {
@@ -43,6 +45,8 @@ export class MemoryGraph {
   private traversedSinceChange = false;
   /** Keyword matching's inverted index, built on first use, then kept in step with the nodes. */
   private terms: TermIndex | undefined;
+  /** Full-text search with this agent's own BM25 statistics, likewise. */
+  private fullText: Bm25Index | undefined;
 
   get nodeCount(): number {
     return this.nodeMap.size;
@@ -82,6 +86,7 @@ export class MemoryGraph {
     this.nodeMap.set(node.id, node);
     if (node.name !== null) this.entities.set(node.name, node.id);
     this.terms?.add(node.id, node);
+    this.fullText?.add(node.id, ftsDocument(node));
     const slot = this.freeSlots.pop() ?? this.slotIds.length;
     this.slotOf.set(node.id, slot);
     this.slotIds[slot] = node.id;
@@ -119,6 +124,7 @@ export class MemoryGraph {
     const updated = { ...node, content: update.content, phrase: update.phrase, keywords: [...update.keywords] };
     this.nodeMap.set(id, updated);
     this.terms?.add(id, updated);
+    this.fullText?.add(id, ftsDocument(updated));
   }
 
   /** NodeRepo.markScannedStatement: a pass of `cycles` cycles ending at `cycle` scanned them. */
@@ -160,6 +166,7 @@ export class MemoryGraph {
       if (node?.name != null && this.entities.get(node.name) === id) this.entities.delete(node.name);
       this.nodeMap.delete(id);
       this.terms?.remove(id);
+      this.fullText?.remove(id);
       for (const link of this.outgoing.get(id) ?? []) {
         this.byKey.delete(linkKey(link));
         remove(this.incoming, link.target, link);
@@ -256,6 +263,15 @@ export class MemoryGraph {
       return [...ids];
     };
     return { reached, edges: [], dangling, about };
+  }
+
+  /** The nodes' BM25 index over their full-text terms (built on the first call). */
+  textIndex(): Bm25Index {
+    if (!this.fullText) {
+      this.fullText = new Bm25Index();
+      for (const node of this.nodeMap.values()) this.fullText.add(node.id, ftsDocument(node));
+    }
+    return this.fullText;
   }
 
   /** The nodes' term index for keyword matching (built on the first call). */
