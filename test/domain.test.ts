@@ -8,6 +8,7 @@ import { importanceOf, retainedShare } from "../src/memory/importance";
 import { KeywordMatcher } from "../src/memory/keyword-match";
 import { importanceNeeded, keywordWeights, rankMemories } from "../src/memory/ranking";
 import { MemoryGraph } from "../src/memory/graph";
+import type { MemoryNode } from "../src/memory/node";
 import { RELATION, resolveRelation } from "../src/memory/relations";
 import { planFocus, planRemember, relationPairs } from "../src/memory/remember-plan";
 import { advanceClock, breakLevel, cyclesUntilBreak, levelOf, PINNED_LEVEL, strengthAt } from "../src/memory/strength";
@@ -64,6 +65,28 @@ describe("importance", () => {
 });
 
 const entry = (nodeId: number, name = `e${nodeId}`): FocusEntry => ({ nodeId, key: name.toLowerCase(), name });
+
+/** A stored node for the in-memory graph's tests: a segment unless told otherwise. */
+function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
+  return {
+    id,
+    kind: "segment",
+    name: null,
+    content: `node ${id}`,
+    originalLength: 6,
+    phrase: "",
+    keywords: [],
+    role: null,
+    speaker: null,
+    sourceMessageIds: [],
+    sourceTaskId: null,
+    messageTime: null,
+    createdAt: 0,
+    scanCount: 0,
+    scannedCycle: 0,
+    ...fields,
+  };
+}
 
 describe("compression planning (one scan of one node)", () => {
   const scan = (importance: number, originalLength = 40, currentLength = originalLength) =>
@@ -282,23 +305,14 @@ describe("keyword matching", () => {
     const words = ["painting", "paintings", "dog", "support", "group", "Caroline", "the", "登录", "模块", "用户系统", "jwt", "he"];
     const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(random() * words.length)] ?? "").join(" ");
     const graph = new MemoryGraph();
-    const make = (id: number) => ({
-      id,
-      kind: "segment" as const,
-      name: null,
-      content: text(6),
-      originalLength: 40,
-      phrase: text(1),
-      keywords: [text(1)],
-      role: null,
-      speaker: random() < 0.3 ? "Caroline" : null,
-      sourceMessageIds: [],
-      sourceTaskId: null,
-      messageTime: null,
-      createdAt: 0,
-      scanCount: 0,
-      scannedCycle: 0,
-    });
+    const make = (id: number) =>
+      memoryNode(id, {
+        content: text(6),
+        originalLength: 40,
+        phrase: text(1),
+        keywords: [text(1)],
+        speaker: random() < 0.3 ? "Caroline" : null,
+      });
     for (let id = 1; id <= 80; id++) graph.addNode(make(id));
     const matcher = new KeywordMatcher(["paintings", "support group", "caroline", "登录模块", "用户", "JWT", "he", "absent"]);
     const check = () => {
@@ -387,23 +401,7 @@ describe("ranking and output", () => {
 });
 
 describe("the in-memory graph", () => {
-  const node = (id: number, kind: "segment" | "entity" = "segment") => ({
-    id,
-    kind,
-    name: kind === "entity" ? `e${id}` : null,
-    content: `node ${id}`,
-    originalLength: 6,
-    phrase: "",
-    keywords: [],
-    role: null,
-    speaker: null,
-    sourceMessageIds: [],
-    sourceTaskId: null,
-    messageTime: null,
-    createdAt: 0,
-    scanCount: 0,
-    scannedCycle: 0,
-  });
+  const node = (id: number, kind: "segment" | "entity" = "segment") => memoryNode(id, { kind, name: kind === "entity" ? `e${id}` : null });
 
   it("traverses exactly as the generic BFS does (reach, depth, path strength, dangling)", async () => {
     const random = seededRandom(7);
