@@ -28,13 +28,13 @@ function locomoFixture(qa: unknown[]): unknown {
         speaker_b: "Bob",
         // session_10 before session_2 in the file: sessions must come out in numeric order.
         session_10: [turn("Bob", "D10:1", "Late one.")],
-        session_10_date_time: "12:09 am on 13 September, 2023",
+        session_10_date_time: "12:18 am on 16 October, 2021",
         session_1: [
           turn("Ann", "D1:1", "Hi Bob!"),
           turn("Bob", "D1:2", "Look at this.", { img_url: ["http://x"], blip_caption: "a photo of a cat" }),
           turn("Ann", "D1:3", "Cute.", { blip_caption: "a photo of a dog" }),
         ],
-        session_1_date_time: "1:56 pm on 8 May, 2023",
+        session_1_date_time: "2:47 pm on 9 April, 2021",
         session_2: [turn("Ann", "D2:1", "Back again."), turn("Bob", "D2:2", "Welcome.")],
         session_2_date_time: "12:30 pm on 1 Jan, 2024",
         // A date without a session (LoCoMo has these): ignored.
@@ -104,23 +104,23 @@ describe("LoCoMo evidence ids", () => {
 
 describe("LoCoMo sessions", () => {
   it("parses session dates as UTC milliseconds", () => {
-    expect(parseLocomoDateTime("1:56 pm on 8 May, 2023")).toBe(Date.UTC(2023, 4, 8, 13, 56));
-    expect(parseLocomoDateTime("1:56 pm on 8 May, 2023")).toBe(1683554160000);
-    expect(parseLocomoDateTime("12:09 am on 13 September, 2023")).toBe(1694563740000);
+    expect(parseLocomoDateTime("2:47 pm on 9 April, 2021")).toBe(Date.UTC(2021, 3, 9, 14, 47));
+    expect(parseLocomoDateTime("2:47 pm on 9 April, 2021")).toBe(1617979620000);
+    expect(parseLocomoDateTime("12:18 am on 16 October, 2021")).toBe(1634343480000);
     expect(parseLocomoDateTime("12:30 pm on 1 Jan, 2024")).toBe(1704112200000);
-    expect(parseLocomoDateTime("10:37 AM on 27 June, 2023")).toBe(Date.UTC(2023, 5, 27, 10, 37));
+    expect(parseLocomoDateTime("10:52 AM on 23 July, 2021")).toBe(Date.UTC(2021, 6, 23, 10, 52));
     expect(parseLocomoDateTime("1:00 pm on 31 June, 2023")).toBeNull();
     expect(parseLocomoDateTime("13:00 pm on 1 May, 2023")).toBeNull();
-    expect(parseLocomoDateTime("8 May 2023")).toBeNull();
+    expect(parseLocomoDateTime("9 April 2021")).toBeNull();
   });
 
   it("orders sessions, adds photo captions and makes one remember call per session", () => {
     const conv = parseLocomo(locomoFixture([])).conversations[0];
     expect(conv?.speakers).toEqual(["Ann", "Bob"]);
     expect(conv?.sessions.map((s) => [s.index, s.timestamp])).toEqual([
-      [1, 1683554160000],
+      [1, 1617979620000],
       [2, 1704112200000],
-      [10, 1694563740000],
+      [10, 1634343480000],
     ]);
     expect(conv?.sessions[0]?.turns.map((t) => t.content)).toEqual([
       "Hi Bob!",
@@ -133,7 +133,7 @@ describe("LoCoMo sessions", () => {
       role: "assistant",
       name: "Bob",
       content: "Look at this. [shares a photo: a photo of a cat]",
-      timestamp: 1683554160000,
+      timestamp: 1617979620000,
       id: "D1:2",
     });
     expect(calls[1]?.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
@@ -142,17 +142,17 @@ describe("LoCoMo sessions", () => {
 
 describe("MADial", () => {
   const memory = [
-    { time: "2023-12-25", scene: "s", emotion: "e", event: "Bart在晚会上跳舞。", "user-id": 1, id: "1" },
-    { time: "2023-03-07", scene: "s", emotion: "e", event: "Bart跑步第一名。", "user-id": 1, id: "3" },
+    { time: "2021-12-24", scene: "s", emotion: "e", event: "Lina在晚会上跳舞。", "user-id": 1, id: "1" },
+    { time: "2021-04-09", scene: "s", emotion: "e", event: "Lina跑步第一名。", "user-id": 1, id: "3" },
   ];
   const dialogue = [
     {
       dialogue: [
         "<BOD>\n",
-        '<Bart>:"第一句"\n',
+        '<Lina>:"第一句"\n',
         '<Assistant>:"回答"\n',
-        ' <Bart>:"第二句\n',
-        '<Bart>:"第三句"',
+        ' <Lina>:"第二句\n',
+        '<Lina>:"第三句"',
         '<Assistant>:"记得吗"\n',
         "<EOD>\n",
       ],
@@ -161,13 +161,13 @@ describe("MADial", () => {
       "user-id": 1,
       id: 10,
     },
-    { dialogue: ["<BOD>\n", '<Bart>:"只有一句"\n', '<Assistant>:"记得"\n'], "test-turn": [2], "relevant-id": [1], id: 11 },
+    { dialogue: ["<BOD>\n", '<Lina>:"只有一句"\n', '<Assistant>:"记得"\n'], "test-turn": [2], "relevant-id": [1], id: 11 },
     { dialogue: ["<BOD>\n", '<Assistant>:"你好"\n'], "test-turn": [1], "relevant-id": [1], id: 12 },
-    { dialogue: ["<BOD>\n", '<Bart>:"嗨"\n', '<Assistant>:"嗯"\n'], "test-turn": [2], "relevant-id": [42], id: 13 },
+    { dialogue: ["<BOD>\n", '<Lina>:"嗨"\n', '<Assistant>:"嗯"\n'], "test-turn": [2], "relevant-id": [42], id: 13 },
   ];
 
   it("strips tags and quotes from dialogue lines", () => {
-    expect(parseDialogueLine(' <Bart>:"你好！"\n')).toEqual({ tag: "Bart", text: "你好！" });
+    expect(parseDialogueLine(' <Lina>:"你好！"\n')).toEqual({ tag: "Lina", text: "你好！" });
     expect(parseDialogueLine("<Assistant>：“好的”")).toEqual({ tag: "Assistant", text: "好的" });
     expect(parseDialogueLine("<EOD>\n")).toEqual({ tag: "EOD", text: "" });
     expect(parseDialogueLine("no tag")).toBeNull();
@@ -178,18 +178,18 @@ describe("MADial", () => {
     expect(ds.memories).toEqual([
       {
         id: "1",
-        time: "2023-12-25",
-        event: "Bart在晚会上跳舞。",
-        content: "2023-12-25 Bart在晚会上跳舞。",
-        timestamp: Date.UTC(2023, 11, 25),
+        time: "2021-12-24",
+        event: "Lina在晚会上跳舞。",
+        content: "2021-12-24 Lina在晚会上跳舞。",
+        timestamp: Date.UTC(2021, 11, 24),
       },
-      { id: "3", time: "2023-03-07", event: "Bart跑步第一名。", content: "2023-03-07 Bart跑步第一名。", timestamp: Date.UTC(2023, 2, 7) },
+      { id: "3", time: "2021-04-09", event: "Lina跑步第一名。", content: "2021-04-09 Lina跑步第一名。", timestamp: Date.UTC(2021, 3, 9) },
     ]);
     expect(ds.items).toEqual([
       { id: "10", query: "第二句\n第三句", queryLines: ["第二句", "第三句"], testTurn: 5, goldId: "3", relevantIds: ["3", "1"] },
       { id: "11", query: "只有一句", queryLines: ["只有一句"], testTurn: 2, goldId: "1", relevantIds: ["1"] },
     ]);
-    expect(ds.userNames).toEqual(["Bart"]);
+    expect(ds.userNames).toEqual(["Lina"]);
     expect(ds.report).toEqual({
       memories: 2,
       dialogues: 4,
@@ -207,7 +207,7 @@ describe("MADial", () => {
 
 describe("content words", () => {
   it("applies the English rule: stop words, speaker names, length > 1, light stemming", () => {
-    expect(contentWords("Caroline's painting classes were amazing, she painted 3 dogs with Mel!", "en", ["Caroline", "Mel"])).toEqual([
+    expect(contentWords("Isabella's painting classes were amazing, she painted 3 dogs with Ros!", "en", ["Isabella", "Ros"])).toEqual([
       "paint",
       "class",
       "amaz",
@@ -224,7 +224,7 @@ describe("content words", () => {
   });
 
   it("segments Chinese and removes function words and names", () => {
-    expect(contentWords("Bart在圣诞节晚会上跳舞", "zh", ["Bart"])).toEqual(["圣诞", "节", "晚会", "跳舞"]);
+    expect(contentWords("Lina在圣诞节晚会上跳舞", "zh", ["Lina"])).toEqual(["圣诞", "节", "晚会", "跳舞"]);
     expect(contentWords("我今天拿到了数学考试的满分！", "zh")).toEqual(["今天", "拿到", "数学", "考试", "满", "分"]);
   });
 

@@ -302,7 +302,7 @@ describe("keyword matching", () => {
 
   it("finds through the term index exactly the matches of testing every node, as the graph's texts change", () => {
     const random = seededRandom(5);
-    const words = ["painting", "paintings", "dog", "support", "group", "Caroline", "the", "登录", "模块", "用户系统", "jwt", "he"];
+    const words = ["painting", "paintings", "dog", "support", "group", "Isabella", "the", "登录", "模块", "用户系统", "jwt", "he"];
     const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(random() * words.length)] ?? "").join(" ");
     const graph = new MemoryGraph();
     const make = (id: number) =>
@@ -311,10 +311,10 @@ describe("keyword matching", () => {
         originalLength: 40,
         phrase: text(1),
         keywords: [text(1)],
-        speaker: random() < 0.3 ? "Caroline" : null,
+        speaker: random() < 0.3 ? "Isabella" : null,
       });
     for (let id = 1; id <= 80; id++) graph.addNode(make(id));
-    const matcher = new KeywordMatcher(["paintings", "support group", "caroline", "登录模块", "用户", "JWT", "he", "absent"]);
+    const matcher = new KeywordMatcher(["paintings", "support group", "isabella", "登录模块", "用户", "JWT", "he", "absent"]);
     const check = () => {
       const reached = new Map(
         graph

@@ -67,10 +67,10 @@ describe("segment", () => {
 
   it("merges runs of short messages into one segment, never across a system message", async () => {
     const segments = await model.segment([
-      user(0, "Hi!", "Caroline"),
-      { index: 1, role: "assistant", content: "Hello, how are you?", name: "Melanie" },
+      user(0, "Hi!", "Isabella"),
+      { index: 1, role: "assistant", content: "Hello, how are you?", name: "Rosalie" },
       user(2, "   "),
-      user(3, "Good, thanks!", "Caroline"),
+      user(3, "Good, thanks!", "Isabella"),
       { index: 4, role: "system", content: "Be brief." },
       user(5, "你好！"),
       { index: 6, role: "assistant", content: "你好，有什么可以帮你？" },
@@ -78,7 +78,7 @@ describe("segment", () => {
       user(8, "Thanks!"),
     ]);
     expect(segments).toEqual([
-      { text: "Caroline: Hi!\nMelanie: Hello, how are you?\nCaroline: Good, thanks!", messageIndexes: [0, 1, 3] },
+      { text: "Isabella: Hi!\nRosalie: Hello, how are you?\nIsabella: Good, thanks!", messageIndexes: [0, 1, 3] },
       { text: "Be brief.", messageIndexes: [4] },
       { text: "user: 你好！\nassistant: 你好，有什么可以帮你？", messageIndexes: [5, 6] },
       { text: "I want to talk about the adoption agencies I researched last week for our family.", messageIndexes: [7] },
@@ -97,7 +97,7 @@ describe("segment", () => {
       "the",
       "adoption",
       "agency",
-      "Caroline",
+      "Isabella",
       "JWT",
       "painting",
       "3.5",
@@ -130,14 +130,14 @@ describe("extract", () => {
   it("names English proper nouns, multiword names and acronyms as entities", async () => {
     const [a, b, c] = await model.extract([
       "Yesterday I went to New York with Alice and we visited the Museum of Modern Art.",
-      "The adoption agencies I researched were really supportive of LGBTQ families.",
+      "The adoption agencies I researched were really supportive of UNHCR families.",
       "I love painting landscapes, and painting sunsets is my favorite.",
     ]);
     expect(a?.entities).toEqual(["New York", "Museum of Modern Art", "Alice"]);
-    expect(b?.entities).toEqual(["LGBTQ", "adoption"]);
+    expect(b?.entities).toEqual(["UNHCR", "adoption"]);
     expect(c?.entities).toEqual(["painting", "landscapes"]);
     expect(a?.keywords).toEqual(["New York", "Museum of Modern Art", "Alice", "visited"]);
-    expect(b?.keywords.slice(0, 3)).toEqual(["LGBTQ", "adoption", "agencies"]);
+    expect(b?.keywords.slice(0, 3)).toEqual(["UNHCR", "adoption", "agencies"]);
   });
 
   it("names Chinese compounds and Latin names inside Chinese text as entities", async () => {
@@ -251,13 +251,13 @@ describe("compress", () => {
 
 describe("queryKeywords", () => {
   it("keeps content words of a question, without question words", async () => {
-    expect(await model.queryKeywords("What did Caroline research about adoption agencies?")).toEqual([
-      "Caroline",
+    expect(await model.queryKeywords("What did Isabella research about adoption agencies?")).toEqual([
+      "Isabella",
       "research",
       "adoption",
       "agencies",
     ]);
-    expect(await model.queryKeywords("When did Melanie go camping with her kids? Camping!")).toEqual(["Melanie", "camping", "kids"]);
+    expect(await model.queryKeywords("When did Rosalie go camping with her kids? Camping!")).toEqual(["Rosalie", "camping", "kids"]);
     expect(await model.queryKeywords("Alice的项目什么时候上线？")).toEqual(["Alice", "项目", "上线"]);
     expect(await model.queryKeywords("小白喜欢吃什么？")).toEqual(["小白", "喜欢"]);
   });
@@ -269,7 +269,7 @@ describe("LocalEmbedder", () => {
   it("gives similar texts a clearly higher cosine than unrelated ones, in both languages", async () => {
     const [a, b, c, d, e, f] = await new LocalEmbedder().embed([
       "I researched adoption agencies",
-      "Caroline is researching an adoption agency",
+      "Isabella is researching an adoption agency",
       "The weather is sunny at the beach",
       "用户系统的登录模块设计",
       "登录模块采用JWT方案",
@@ -299,7 +299,7 @@ it("is deterministic: the same input gives identical output", async () => {
     segments: await model.segment([user(0, EN_LONG), user(1, "Hi!"), user(2, "你好！"), user(3, ZH_LONG)]),
     extractions: await model.extract([EN_LONG, ZH_LONG]),
     compressed: [await model.compress(EN_LONG, 40), await model.compress(ZH_LONG, 25)],
-    keywords: await model.queryKeywords("What did Caroline paint? 她画了什么？"),
+    keywords: await model.queryKeywords("What did Isabella paint? 她画了什么？"),
     vectors: (await new LocalEmbedder().embed([EN_LONG, ZH_LONG])).map((v) => Array.from(v)),
   });
   expect(await run()).toEqual(await run());

@@ -93,9 +93,9 @@ describe("stem", () => {
 
 describe("tokenize", () => {
   it("cuts English with apostrophes, hyphens, numbers and full-width letters", () => {
-    const tokens = tokenize("Caroline's photos, don't e-mail 3.5 x ＡＬＩＣＥ!");
+    const tokens = tokenize("Isabella's photos, don't e-mail 3.5 x ＡＬＩＣＥ!");
     expect(tokens.map((t) => [t.text, t.norm, t.script, t.stop])).toEqual([
-      ["Caroline's", "caroline", "latin", false],
+      ["Isabella's", "isabella", "latin", false],
       ["photos", "photo", "latin", false],
       ["don't", "don't", "latin", true],
       ["e-mail", "e-mail", "latin", false],
@@ -165,9 +165,9 @@ describe("contentTerms", () => {
 
 describe("splitSentences", () => {
   it("splits English at sentence ends, not after abbreviations or initials", () => {
-    const text = "I went to the U.S. last year with Dr. Smith. It was great!\nWe saw J. K. Rowling... Amazing";
+    const text = "I went to the U.S. last year with Dr. Smith. It was lovely!\nWe saw J. K. Rowling... Amazing";
     const pieces = splitSentences(text);
-    expect(pieces).toEqual(["I went to the U.S. last year with Dr. Smith. ", "It was great!\n", "We saw J. K. Rowling... ", "Amazing"]);
+    expect(pieces).toEqual(["I went to the U.S. last year with Dr. Smith. ", "It was lovely!\n", "We saw J. K. Rowling... ", "Amazing"]);
     expect(pieces.join("")).toBe(text);
   });
 
@@ -219,7 +219,7 @@ describe("entityKey", () => {
     ["alice", "alice"],
     ["ＡＬＩＣＥ", "alice"],
     ["Alice's", "alice"],
-    ["Caroline’s", "caroline"],
+    ["Isabella’s", "isabella"],
     ["“Alice”", "alice"],
     ["项目的", "项目"],
     ["项目", "项目"],

@@ -1,7 +1,7 @@
 /**
- * LoCoMo evidence-id normalisation. A few evidence entries in LoCoMo are malformed: "D:11:26" (extra
- * colon), "D30:05" (zero-padded turn), several ids in one string ("D8:6; D9:17", "D9:1 D4:4",
- * "D1:3,D1:5"), and some name turns that do not exist. The README: normalise them, drop ids that do not
+ * LoCoMo evidence-id normalisation. A few evidence entries in LoCoMo are malformed: "D:2:7" (extra
+ * colon), "D3:04" (zero-padded turn), several ids in one string ("D2:6; D3:1", "D4:1 D2:2",
+ * "D1:2,D1:4"), and some name turns that do not exist. The README: normalise them, drop ids that do not
  * exist and questions left without evidence; this module does the first two and counts what it did.
  */
 
@@ -24,7 +24,7 @@ export interface EvidenceOutcome {
   ids: string[];
   /** Entries that held more than one id. */
   split: number;
-  /** Ids rewritten to the canonical form ("D:11:26" → "D11:26", "D30:05" → "D30:5"). */
+  /** Ids rewritten to the canonical form ("D:2:7" → "D2:7", "D3:04" → "D3:4"). */
   reformatted: number;
   /** Pieces that are not ids, or ids of turns the conversation does not have. */
   dropped: string[];

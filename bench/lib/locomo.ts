@@ -29,7 +29,7 @@ export interface LocomoTurn {
 export interface LocomoSession {
   /** n of `session_n`. */
   index: number;
-  /** As written in the file, e.g. "1:56 pm on 8 May, 2023". */
+  /** As written in the file, e.g. "2:47 pm on 9 April, 2021". */
   dateTime: string;
   /** `dateTime` in ms since the epoch, read as UTC (the data has no time zone). */
   timestamp: number;
@@ -87,7 +87,7 @@ const fileSchema = z.array(sampleSchema);
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 /**
- * Parses LoCoMo's session date, e.g. "1:56 pm on 8 May, 2023", into ms since the epoch (UTC).
+ * Parses LoCoMo's session date, e.g. "2:47 pm on 9 April, 2021", into ms since the epoch (UTC).
  * Month names may be full or abbreviated; returns null for anything else.
  */
 export function parseLocomoDateTime(value: string): number | null {

@@ -2,7 +2,7 @@
  * MADial-Bench (Chinese memory-augmented dialogue) parsing: memory records and test items.
  *
  * Memory file: `[{time, scene, emotion, event, user-id, id}]`. Dialogue file:
- * `[{dialogue: ["<BOD>\n", "<Bart>:\"...\"\n", "<Assistant>:\"...\"\n", ..., "<EOD>\n"], test-turn: [i, ...],
+ * `[{dialogue: ["<BOD>\n", "<Lina>:\"...\"\n", "<Assistant>:\"...\"\n", ..., "<EOD>\n"], test-turn: [i, ...],
  * relevant-id: [gold, ...], user-id, id}]`. `test-turn` indexes `dialogue` directly (index 0 is "<BOD>")
  * and points at the assistant line that should bring up a memory; some dialogues list several test
  * turns, of which the first is used (the README asks for one query per dialogue: the two user lines
@@ -54,7 +54,7 @@ export interface MadialReport {
 export interface MadialDataset {
   memories: MadialMemory[];
   items: MadialItem[];
-  /** The user's speaker tags seen in the dialogues (e.g. ["Bart"]), removed as names in text scoring. */
+  /** The user's speaker tags seen in the dialogues (e.g. ["Lina"]), removed as names in text scoring. */
   userNames: string[];
   report: MadialReport;
 }
@@ -78,7 +78,7 @@ const MARKERS = new Set(["bod", "eod"]);
 const ASSISTANT = "assistant";
 
 export interface DialogueLine {
-  /** The tag without brackets: "Bart", "Assistant", "BOD", "EOD". */
+  /** The tag without brackets: "Lina", "Assistant", "BOD", "EOD". */
   tag: string;
   /** The utterance without tag, colon, surrounding quotes or whitespace ("" for markers). */
   text: string;

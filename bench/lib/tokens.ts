@@ -8,7 +8,7 @@
  * - Chinese: words from `Intl.Segmenter('zh', {granularity: 'word'})` that are word-like, minus a
  *   function-word list. Single Han characters are kept (a Chinese character is a morpheme, the
  *   "length > 1" rule is for English letters). Non-Han segments inside Chinese text (names, dates,
- *   numbers) go through the English rule so that "Bart" is removed as a name in both languages.
+ *   numbers) go through the English rule so that "Lina" is removed as a name in both languages.
  *
  * Pure module: no Node APIs, runs in workerd.
  */
@@ -76,7 +76,7 @@ function englishWords(text: string, names: ReadonlySet<string>, stem = true): st
       continue;
     }
     const stemmed = lightStem(token);
-    // A stem can collide with a name ("carolines" → "caroline"): remove it as well.
+    // A stem can collide with a name ("carolines" → "isabella"): remove it as well.
     if (names.has(stemmed)) continue;
     out.push(stemmed);
   }

@@ -11,7 +11,7 @@ export interface MatchableText {
   content: string;
   phrase: string;
   keywords: readonly string[];
-  /** Who said it: "what did Caroline say about X" matches Caroline's own words. */
+  /** Who said it: "what did Isabella say about X" matches Isabella's own words. */
   speaker?: string | null;
 }
 

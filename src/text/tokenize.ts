@@ -111,7 +111,7 @@ export function isContent(t: Token): boolean {
   return t.norm !== "";
 }
 
-/** A token of a non-CJK word ("Caroline's", "3.5", "Москва"). */
+/** A token of a non-CJK word ("Isabella's", "3.5", "Москва"). */
 function wordToken(word: string): Token {
   const lower = ASCII.test(word) ? word.toLowerCase() : normalizeText(word).replace(/’/g, "'");
   if (NUMBER.test(lower)) return { text: word, norm: lower, script: "number", stop: false };

@@ -13,7 +13,7 @@ const HAS_CJK = /[\p{Script=Han}\u3040-\u30ff\uac00-\ud7af]/u;
 /**
  * Content words of a free-text question, in order, deduplicated by normal form (so "agency" and
  * "agencies" count once), as display words: NFKC surface form, possessive removed, case kept
- * ("Caroline", "adoption", "agencies"). Question words (what, when, 什么, 哪里, 吗 ...) are stop words
+ * ("Isabella", "adoption", "agencies"). Question words (what, when, 什么, 哪里, 吗 ...) are stop words
  * and never appear.
  */
 export function localQueryKeywords(query: string): string[] {

@@ -152,7 +152,7 @@ function locate(sentences: readonly string[]): LocatedToken[] {
 /**
  * Length of the name starting at token i: consecutive capitalised / acronym / camel-case Latin tokens
  * of one sentence separated by single spaces ("New York", "Bruno Mars"). A name neither starts nor
- * ends with a stop word ("Thanks Caroline" → "Caroline") and never contains a function word.
+ * ends with a stop word ("Thanks Isabella" → "Isabella") and never contains a function word.
  */
 function nameRun(tokens: readonly LocatedToken[], i: number): number {
   const first = tokens[i];

@@ -22,7 +22,7 @@ interface QueryInput {
 }
 
 export const QUERY_KEYWORDS_EXAMPLES: readonly FewShot<QueryInput, QueryKeywordsAnswer>[] = [
-  { input: { query: "What did Caroline say about adoption agencies?" }, output: { keywords: ["Caroline", "adoption agencies"] } },
+  { input: { query: "What did Isabella say about adoption agencies?" }, output: { keywords: ["Isabella", "adoption agencies"] } },
   { input: { query: "用户系统的权限管理什么时候做完？" }, output: { keywords: ["用户系统", "权限管理"] } },
 ];
 
