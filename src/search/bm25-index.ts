@@ -83,18 +83,18 @@ export class Bm25Index {
       const tokens = indexTokens(term);
       const lists = tokens.map((t) => this.postings.get(t));
       if (tokens.length === 0 || lists.some((l) => l === undefined)) continue;
-      const [first, ...rest] = lists as Map<number, number>[];
+      const postings = lists as Map<number, number>[];
+      // Per token, once per query term: its postings and idf.
+      const idfs = postings.map((docs) => Math.log(1 + (n - docs.size + 0.5) / (docs.size + 0.5)));
+      const [first, ...rest] = postings;
       for (const id of first?.keys() ?? []) {
         if (!rest.every((docs) => docs.has(id)) || !accept(id)) continue;
-        const length = this.docTokens.get(id)?.length ?? 0;
+        const norm = BM25_K1 * (1 - BM25_B + (BM25_B * (this.docTokens.get(id)?.length ?? 0)) / avgLength);
         let score = 0;
-        tokens.forEach((_token, i) => {
-          const docs = lists[i];
-          const tf = docs?.get(id) ?? 0;
-          const df = docs?.size ?? 0;
-          const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-          score += (idf * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgLength));
-        });
+        for (let i = 0; i < postings.length; i++) {
+          const tf = postings[i]?.get(id) ?? 0;
+          score += ((idfs[i] ?? 0) * tf * (BM25_K1 + 1)) / (tf + norm);
+        }
         scores.set(id, (scores.get(id) ?? 0) + score);
       }
     }
