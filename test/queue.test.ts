@@ -2,6 +2,7 @@ import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test
 import { describe, expect, it } from "vitest";
 import type { MemoryAgent } from "../src/agent/memory-agent";
 import { runRemember } from "../src/agent/remember-task";
+import type { NewTask } from "../src/agent/task-queue";
 import { MAX_QUEUED_TASKS } from "../src/config/limits";
 import { agentUid, call, drainAlarms, freshAgent, json, stubOf, waitTask, type Msg } from "./helpers";
 
@@ -35,6 +36,21 @@ function internals(instance: MemoryAgent) {
     runner: import("../src/agent/queue-runner").QueueRunner;
   };
   return { state, runner };
+}
+
+/**
+ * Puts MAX_QUEUED_TASKS tasks in the agent's queue, each held back for an hour so that the queue
+ * stays full during the requests that follow.
+ */
+async function fillQueue(agent: string, task: (i: number) => Omit<NewTask, "now">): Promise<void> {
+  await runInDurableObject(stubOf(agent), async (instance) => {
+    const { state } = internals(instance);
+    state.bind({ tenantId: "dev", agentId: agent }, true);
+    for (let i = 0; i < MAX_QUEUED_TASKS; i++) {
+      const queued = state.queue.enqueue({ ...task(i), now: Date.now() });
+      state.queue.retryLater(queued.id, "held", Date.now() + 3_600_000);
+    }
+  });
 }
 
 describe("the durable FIFO queue", () => {
@@ -203,20 +219,7 @@ describe("the durable FIFO queue", () => {
   it("answers 429 when the agent's queue is full, and accepts again once it drains", async () => {
     const agent = freshAgent("full");
     const stub = stubOf(agent);
-    await runInDurableObject(stub, async (instance) => {
-      const { state } = internals(instance);
-      state.bind({ tenantId: "dev", agentId: agent }, true);
-      for (let i = 0; i < MAX_QUEUED_TASKS; i++) {
-        const task = state.queue.enqueue({
-          id: `tsk_fill${String(i).padStart(12, "0")}`,
-          kind: "remember",
-          payload: { messages: message(i) },
-          now: Date.now(),
-        });
-        // Held back so the queue stays full during the request below.
-        state.queue.retryLater(task.id, "held", Date.now() + 3_600_000);
-      }
-    });
+    await fillQueue(agent, (i) => ({ id: `tsk_fill${String(i).padStart(12, "0")}`, kind: "remember", payload: { messages: message(i) } }));
     const res = await call(`/v1/agents/${agent}/remember`, { body: { messages: message(0) } });
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("5");
@@ -230,20 +233,7 @@ describe("the durable FIFO queue", () => {
   it("never refuses a remember because of the agent's own pending compression cycles", async () => {
     const agent = freshAgent("bg-full");
     const stub = stubOf(agent);
-    await runInDurableObject(stub, async (instance) => {
-      const { state } = internals(instance);
-      state.bind({ tenantId: "dev", agentId: agent }, true);
-      for (let i = 0; i < MAX_QUEUED_TASKS; i++) {
-        const task = state.queue.enqueue({
-          id: `tsk_bg${String(i).padStart(14, "0")}`,
-          kind: "compress",
-          payload: null,
-          background: true,
-          now: Date.now(),
-        });
-        state.queue.retryLater(task.id, "held", Date.now() + 3_600_000);
-      }
-    });
+    await fillQueue(agent, (i) => ({ id: `tsk_bg${String(i).padStart(14, "0")}`, kind: "compress", payload: null, background: true }));
     expect((await call(`/v1/agents/${agent}/remember`, { body: { messages: message(1) } })).status).toBe(202);
     // Asking for more cycles than the limit allows at once is refused.
     expect((await call(`/v1/agents/${agent}/compress`, { body: { cycles: 1 } })).status).toBe(429);
