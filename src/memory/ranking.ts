@@ -6,12 +6,14 @@
  * less than a hit on a rare one. Pure, so the order is unit-tested.
  */
 
+import { bm25Idf } from "../search/bm25-index";
+
 /**
  * BM25's inverse document frequency of each keyword over `total` memories, `matching[k]` of which
  * match keyword k: ln(1 + (N − df + 0.5) / (df + 0.5)). Always positive, so any hit still counts.
  */
 export function keywordWeights(matching: readonly number[], total: number): number[] {
-  return matching.map((df) => Math.log(1 + (total - df + 0.5) / (df + 0.5)));
+  return matching.map((df) => bm25Idf(df, total));
 }
 
 export interface RankedMemory<N> {

@@ -18,6 +18,11 @@ export const BM25_B = 0.75;
 
 const SPLIT = /[^\p{L}\p{M}\p{N}]+/u;
 
+/** BM25's inverse document frequency of a term in `df` of `total` documents; always positive. */
+export function bm25Idf(df: number, total: number): number {
+  return Math.log(1 + (total - df + 0.5) / (df + 0.5));
+}
+
 /** Index tokens of a space-separated term string (ftsDocument's output, or one query term). */
 export function indexTokens(terms: string): string[] {
   return terms
@@ -85,7 +90,7 @@ export class Bm25Index {
       if (tokens.length === 0 || lists.some((l) => l === undefined)) continue;
       const postings = lists as Map<number, number>[];
       // Per token, once per query term: its postings and idf.
-      const idfs = postings.map((docs) => Math.log(1 + (n - docs.size + 0.5) / (docs.size + 0.5)));
+      const idfs = postings.map((docs) => bm25Idf(docs.size, n));
       const [first, ...rest] = postings;
       for (const id of first?.keys() ?? []) {
         if (!rest.every((docs) => docs.has(id)) || !accept(id)) continue;
