@@ -1,7 +1,7 @@
 /**
  * The Worker: the HTTP API, the cron safety net, and the agent Durable Object class.
  */
-import { createApp } from "./http/app";
+import { createApp } from "./app";
 import { runScheduled } from "./scheduled";
 
 export { MemoryAgent } from "./agent/memory-agent";

@@ -8,9 +8,9 @@ import { importanceOf, retainedShare } from "../src/memory/importance";
 import { KeywordMatcher } from "../src/memory/keyword-match";
 import { importanceNeeded, keywordWeights, rankMemories } from "../src/memory/ranking";
 import { MemoryGraph } from "../src/memory/graph";
-import type { MemoryNode } from "../src/memory/node";
-import { RELATION, resolveRelation } from "../src/memory/relations";
-import { planFocus, planRemember, relationPairs } from "../src/memory/remember-plan";
+import type { MemoryNode } from "../src/vocabulary/records";
+import { RELATION, resolveRelation } from "../src/vocabulary/relations";
+import { planFocus, planRemember, relationPairs, rememberOps } from "../src/memory/remember-plan";
 import { advanceClock, breakLevel, cyclesUntilBreak, levelOf, PINNED_LEVEL, strengthAt } from "../src/memory/strength";
 
 describe("strength under decay", () => {
@@ -82,8 +82,6 @@ function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
     sourceTaskId: null,
     messageTime: null,
     createdAt: 0,
-    scanCount: 0,
-    scannedCycle: 0,
     ...fields,
   };
 }
@@ -192,6 +190,8 @@ describe("remember plan", () => {
     const pairs = relationPairs(focusPlan);
     const plan = planRemember({
       taskId: "tsk_x",
+      epoch: 7,
+      now: 5,
       clock: 2,
       linkInitialStrength: 0.5,
       messages,
@@ -202,7 +202,10 @@ describe("remember plan", () => {
     });
     expect(plan.nodes).toHaveLength(6);
     expect(plan.links).toHaveLength(2 * 2 + 2 * (2 + 2 + 2));
-    const link = (s: number, t: number) => plan.links.find((l) => l.source === s && l.target === t);
+    // Levels as they stand once the plan is applied (the focus pins what is in it at the end).
+    const graph = new MemoryGraph();
+    for (const op of rememberOps(plan, 7)) graph.apply(op);
+    const link = (s: number, t: number) => graph.allLinks().find((l) => l.source === s && l.target === t);
     expect(link(10, 13)).toMatchObject({ relation: RELATION.next });
     expect(strengthAt(link(10, 13)?.level ?? 0, 2)).toBeCloseTo(0.5, 12);
     expect(link(13, 10)).toMatchObject({ relation: RELATION.previous });
@@ -211,8 +214,10 @@ describe("remember plan", () => {
     // Bob fell out of focus during the task: his links are plain strength 1, not pinned.
     expect(strengthAt(link(10, 12)?.level ?? 0, 2)).toBe(1);
     expect(link(10, 12)?.level).toBeLessThan(PINNED_LEVEL);
-    expect(plan.pin).toEqual([11, 14]);
-    expect(plan.unpin).toEqual([12]);
+    expect(plan.focus.map((f) => f.nodeId)).toEqual([11, 14]);
+    expect(plan.released).toEqual([12]);
+    // Every link the task writes carries its epoch and time.
+    expect(plan.links.every((l) => l.epoch === 7 && l.createdAt === 5)).toBe(true);
     const first = plan.nodes.find((n) => n.id === 10);
     expect(first).toMatchObject({
       kind: "segment",
@@ -332,10 +337,13 @@ describe("keyword matching", () => {
       expect(byNode.size).toBeGreaterThan(5);
     };
     check();
-    graph.updateContent(4, { content: "support group on Friday", phrase: "support", keywords: [] });
-    graph.deleteNodes([5, 7]);
+    graph.apply({
+      type: "updateText",
+      update: { id: 4, kind: "segment", speaker: null, content: "support group on Friday", phrase: "support", keywords: [] },
+    });
+    graph.apply({ type: "deleteNodes", ids: [5, 7] });
     graph.addNode(make(90));
-    graph.markScanned([8, 10], 1, 1);
+    graph.apply({ type: "finishScan", cycles: 1, skipped: [8, 10] });
     check();
   });
 
@@ -414,7 +422,7 @@ describe("the in-memory graph", () => {
         const relation = ["关于", "相关", "下文", "上文"][Math.floor(random() * 4)] ?? "关于";
         graph.addLink({ source, target, relation, level: random() < 0.2 ? PINNED_LEVEL : Math.log(0.05 + random() * 0.95), createdAt: 0 });
       }
-      graph.deleteNodes([3, 17]);
+      graph.apply({ type: "deleteNodes", ids: [3, 17] });
       const start = new Map([
         [10, 1],
         [20, 1],
@@ -426,7 +434,7 @@ describe("the in-memory graph", () => {
             expand: async (frontier) => graph.incident(frontier, relations, 0),
             load: async (ids) => graph.load(ids),
           });
-          graph.deleteNodes([100_000]); // no such node, but it counts as a change: the next walk uses the lists
+          graph.apply({ type: "deleteNodes", ids: [100_000] }); // no such node, but it counts as a change: the next walk uses the lists
           const overLists = graph.traverse(start, depth, relations, 0, "关于");
           const overCopy = graph.traverse(start, depth, relations, 0, "关于");
           for (const fast of [overLists, overCopy]) {
@@ -481,13 +489,14 @@ describe("the in-memory graph", () => {
     await compare(0);
     addRandomLinks(40, 65);
     await compare(0.3); // the clock moved: strengths decay
-    graph.pin([10, 33]);
+    const focus = (ids: number[]) => ids.map((id) => ({ nodeId: id, key: `e${id}`, name: `e${id}` }));
+    graph.apply({ type: "setFocus", focus: focus([10, 33]), released: [], clock: 0.3, epoch: 1 });
     await compare(0.3);
-    graph.unpin([33], [10], 0.3);
+    graph.apply({ type: "setFocus", focus: focus([10]), released: [33], clock: 0.3, epoch: 2 });
     await compare(0.6);
-    graph.breakBelow(Math.log(0.3));
+    graph.apply({ type: "deleteLinks", keys: graph.linksBelow(Math.log(0.3)) });
     await compare(0.6);
-    graph.deleteNodes([5, 20, 62]);
+    graph.apply({ type: "deleteNodes", ids: [5, 20, 62] });
     graph.addNode(node(66)); // takes a freed slot
     addRandomLinks(20, 66);
     await compare(0.6);
@@ -501,14 +510,14 @@ describe("the in-memory graph", () => {
     graph.addLink({ source: 2, target: 3, relation: "下文", level: -10, createdAt: 0 });
     graph.addLink({ source: 1, target: 2, relation: "下文", level: -1, createdAt: 0 }); // ignored: same key
     expect(graph.linkCount).toBe(3);
-    graph.breakBelow(-5);
+    graph.apply({ type: "deleteLinks", keys: graph.linksBelow(-5) });
     expect(
       graph
         .allLinks()
         .map((l) => `${l.source}>${l.target}`)
         .sort(),
     ).toEqual(["1>2", "2>1"]);
-    graph.deleteNodes([2]);
+    graph.apply({ type: "deleteNodes", ids: [2] });
     expect(graph.allLinks().map((l) => `${l.source}>${l.target}`)).toEqual(["1>2"]);
     expect(graph.node(2)).toBeUndefined();
   });

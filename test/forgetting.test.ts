@@ -1,8 +1,10 @@
 import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { enqueueTask } from "../src/agent/tasks/registry";
 import worker from "../src/index";
 import { codePointLength } from "../src/text/code-points";
 import { agentUid, call, drainAlarms, freshAgent, json, recallJson, recallText, rememberAndWait, stubOf, type Msg } from "./helpers";
+import { internals, scanCounts } from "./internals";
 
 interface LinkView {
   source: number;
@@ -274,8 +276,8 @@ describe("the cron safety net", () => {
     }
     // `due` has a queued task whose alarm was lost; `later` has work due only in an hour.
     const lost = await runInDurableObject(stubOf(due), async (instance, ctx) => {
-      const { state } = instance as unknown as { state: import("../src/agent/agent-state").AgentState };
-      const task = state.queue.enqueue({ id: "tsk_lostalarm0000000", kind: "compress", payload: null, background: true, now: Date.now() });
+      const { state } = internals(instance);
+      const task = enqueueTask(state.queue, "compress", null, { id: "tsk_lostalarm0000000", now: Date.now() });
       await ctx.storage.deleteAlarm();
       return task.id;
     });
@@ -332,13 +334,12 @@ describe("cycles queued back to back", () => {
   /** Nodes and links of an agent, for comparing twins (contents compared by length bound only). */
   async function network(agentId: string) {
     const uid = await agentUid(agentId);
+    const scans = await scanCounts(agentId);
     const nodes = (
-      await env.DB.prepare(
-        "SELECT id, original_length AS originalLength, content, scan_count AS scanCount FROM nodes WHERE agent = ? ORDER BY id",
-      )
+      await env.DB.prepare("SELECT id, original_length AS originalLength, content FROM nodes WHERE agent = ? ORDER BY id")
         .bind(uid)
-        .all<{ id: number; originalLength: number; content: string; scanCount: number }>()
-    ).results;
+        .all<{ id: number; originalLength: number; content: string }>()
+    ).results.map((n) => ({ ...n, scanCount: scans.get(n.id) }));
     const links = (
       await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY source, target, relation")
         .bind(uid)

@@ -1,40 +1,35 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { AgentState } from "../src/agent/agent-state";
-import type { MemoryAgent } from "../src/agent/memory-agent";
-import { runRecall } from "../src/agent/recall-task";
-import { runSearch } from "../src/agent/search-task";
-import { RecallRequestSchema } from "../src/api/recall";
-import { SearchRequestSchema } from "../src/api/search";
+import { RecallQuerySchema, runRecall } from "../src/agent/tasks/recall";
+import { runSearch, SearchQuerySchema } from "../src/agent/tasks/search";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
 import { agentUid, call, drainAlarms, freshAgent, rememberAndWait, stubOf } from "./helpers";
+import { internals, linksAsTheyStand, scanCounts } from "./internals";
 
-function stateOf(instance: MemoryAgent): AgentState {
-  return (instance as unknown as { state: AgentState }).state;
-}
+const recallQuery = (r: Record<string, unknown>) => RecallQuerySchema.parse({ keywords: [], relations: [], locale: "zh", ...r });
 
 interface Snapshot {
-  nodes: { id: number; kind: string; name: string | null; content: string; phrase: string; keywords: string; scanCount: number }[];
+  nodes: { id: number; kind: string; name: string | null; content: string; phrase: string; keywords: string }[];
   links: { source: number; target: number; relation: string; level: number }[];
 }
 
+const byKey = (a: Snapshot["links"][number], b: Snapshot["links"][number]) =>
+  a.source - b.source || a.target - b.target || (a.relation < b.relation ? -1 : a.relation > b.relation ? 1 : 0);
+
+/** The rows in D1, every link at its level as it stands (computed independently of the agent's SQL). */
 async function fromD1(agentId: string): Promise<Snapshot> {
   const uid = await agentUid(agentId);
-  const nodes = await env.DB.prepare(
-    "SELECT id, kind, name, content, phrase, keywords, scan_count AS scanCount FROM nodes WHERE agent = ? ORDER BY id",
-  )
+  const nodes = await env.DB.prepare("SELECT id, kind, name, content, phrase, keywords FROM nodes WHERE agent = ? ORDER BY id")
     .bind(uid)
     .all<Snapshot["nodes"][number]>();
-  const links = await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY source, target, relation")
-    .bind(uid)
-    .all<Snapshot["links"][number]>();
-  return { nodes: nodes.results, links: links.results };
+  const links = await linksAsTheyStand(agentId);
+  return { nodes: nodes.results, links: links.sort(byKey) };
 }
 
 /** The in-memory graph as it stands (loading it if needed), in the same shape. */
 async function fromGraph(agentId: string): Promise<Snapshot> {
   return runInDurableObject(stubOf(agentId), async (instance) => {
-    const graph = await stateOf(instance).graph();
+    const graph = await internals(instance).state.graph();
     if (!graph) throw new Error("no graph");
     const nodes = graph
       .nodeIds()
@@ -42,23 +37,13 @@ async function fromGraph(agentId: string): Promise<Snapshot> {
       .flatMap((id) => {
         const n = graph.node(id);
         return n
-          ? [
-              {
-                id: n.id,
-                kind: n.kind,
-                name: n.name,
-                content: n.content,
-                phrase: n.phrase,
-                keywords: JSON.stringify(n.keywords),
-                scanCount: n.scanCount,
-              },
-            ]
+          ? [{ id: n.id, kind: n.kind, name: n.name, content: n.content, phrase: n.phrase, keywords: JSON.stringify(n.keywords) }]
           : [];
       });
     const links = graph
       .allLinks()
       .map((l) => ({ source: l.source, target: l.target, relation: l.relation, level: l.level }))
-      .sort((a, b) => a.source - b.source || a.target - b.target || (a.relation < b.relation ? -1 : a.relation > b.relation ? 1 : 0));
+      .sort(byKey);
     return { nodes, links };
   });
 }
@@ -67,6 +52,11 @@ async function expectInStep(agentId: string, when: string): Promise<void> {
   const [d1, graph] = [await fromD1(agentId), await fromGraph(agentId)];
   expect(graph.nodes, `${when}: nodes`).toEqual(d1.nodes);
   expect(graph.links, `${when}: links`).toEqual(d1.links);
+  // The object's scan bookkeeping covers exactly the nodes that exist.
+  expect(
+    [...(await scanCounts(agentId)).keys()].sort((a, b) => a - b),
+    `${when}: scan rows`,
+  ).toEqual(d1.nodes.map((n) => n.id));
 }
 
 describe("the in-memory graph", () => {
@@ -114,12 +104,12 @@ describe("the in-memory graph", () => {
       { query: "Who planned the Tokyo trip?", start: "focus" },
     ];
     await runInDurableObject(stubOf(agent), async (instance) => {
-      const state = stateOf(instance);
+      const state = internals(instance).state;
       const cached = [];
-      for (const r of requests) cached.push(await runRecall(state, RecallRequestSchema.parse(r)));
+      for (const r of requests) cached.push(await runRecall(state, recallQuery(r)));
       const cachedSearch = new Map<string, number[]>();
       for (const query of ["Phoenix budget", "登录模块 JWT", "Tokyo trip"]) {
-        const items = (await runSearch(state, SearchRequestSchema.parse({ query, mode: "keyword", top_k: 50 }))).items;
+        const items = (await runSearch(state, SearchQuerySchema.parse({ query, mode: "keyword", top_k: 50, kinds: ["segment"] }))).items;
         expect(items.length, query).toBeGreaterThan(0);
         cachedSearch.set(query, items.map((i) => i.node_id).sort());
       }
@@ -127,11 +117,10 @@ describe("the in-memory graph", () => {
       const graph = state.graph.bind(state);
       state.graph = async () => undefined;
       try {
-        for (const [i, r] of requests.entries())
-          expect(await runRecall(state, RecallRequestSchema.parse(r)), JSON.stringify(r)).toEqual(cached[i]);
+        for (const [i, r] of requests.entries()) expect(await runRecall(state, recallQuery(r)), JSON.stringify(r)).toEqual(cached[i]);
         // Full-text search from D1 (FTS5) finds the same nodes; only the scores' statistics differ.
         for (const query of ["Phoenix budget", "登录模块 JWT", "Tokyo trip"]) {
-          const fromD1 = await runSearch(state, SearchRequestSchema.parse({ query, mode: "keyword", top_k: 50 }));
+          const fromD1 = await runSearch(state, SearchQuerySchema.parse({ query, mode: "keyword", top_k: 50, kinds: ["segment"] }));
           expect(fromD1.items.map((i) => i.node_id).sort(), query).toEqual(cachedSearch.get(query));
         }
       } finally {

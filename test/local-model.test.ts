@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RELATION } from "../src/memory/relations";
+import { RELATION } from "../src/vocabulary/relations";
 import { SEGMENT_MAX_LATIN } from "../src/models/local/local-segmenter";
 import { LocalEmbedder, LocalModel } from "../src/models/local/local-model";
 import { PHRASE_MAX_CODE_POINTS, type ModelMessage, type SegmentDraft } from "../src/models/types";

@@ -1,10 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { RELATION } from "../src/memory/relations";
+import { RELATION } from "../src/vocabulary/relations";
 import { PINNED_LEVEL, strengthAt } from "../src/memory/strength";
 import { LocalModel } from "../src/models/local/local-model";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
 import { agentUid, call, freshAgent, json, rememberAndWait, type Msg } from "./helpers";
+import { linksAsTheyStand } from "./internals";
 
 interface NodeRow {
   id: number;
@@ -23,8 +24,8 @@ async function network(agentId: string) {
   const uid = await agentUid(agentId);
   const nodes = (await env.DB.prepare("SELECT id, kind, name, content FROM nodes WHERE agent = ? ORDER BY id").bind(uid).all<NodeRow>())
     .results;
-  const links = (await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ?").bind(uid).all<LinkRow>())
-    .results;
+  // Levels as they stand: pinned while an end is in the focus.
+  const links: LinkRow[] = await linksAsTheyStand(agentId);
   const byContent = (content: string) => nodes.find((n) => n.content === content)?.id ?? -1;
   const link = (source: number, target: number) => links.find((l) => l.source === source && l.target === target);
   return { nodes, links, byContent, link };

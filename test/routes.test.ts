@@ -111,11 +111,14 @@ describe("POST /remember", () => {
     const agent = freshAgent();
     const other = freshAgent();
     await rememberAndWait(agent, [{ role: "user", content: "Alice adopted a puppy named Rex." }]);
+    // A body naming another agent is refused (unknown fields are), and nothing is written anywhere.
     const res = await call(`/v1/agents/${agent}/remember`, {
       body: { agentId: other, agent_id: other, tenant: "someone-else", messages: hello },
     });
-    expect(res.status).toBe(202);
+    expect(res.status).toBe(400);
     expect(await agentUid(other)).toBeUndefined();
+    const stats = await json<{ counters: Record<string, number> }>(await call(`/v1/agents/${agent}/stats`));
+    expect(stats.counters.remembers).toBe(1);
   });
 });
 

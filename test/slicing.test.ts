@@ -1,9 +1,9 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { AgentState } from "../src/agent/agent-state";
-import type { MemoryAgent } from "../src/agent/memory-agent";
 import type { SmallModel } from "../src/models/types";
 import { agentUid, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, waitTask, type Msg } from "./helpers";
+import { internals, scanCounts } from "./internals";
 
 const NAMES = [
   "Alice",
@@ -44,10 +44,6 @@ const moveOn: Msg[] = [
   { role: "user", content: "架构评审时强调了安全性，建议使用短时效token。" },
 ];
 
-function internals(instance: MemoryAgent): { state: AgentState } {
-  return instance as unknown as { state: AgentState };
-}
-
 /**
  * Makes the model's compress wait at a gate: each call needs a permit the test hands out, so the
  * test knows exactly where the scan stands. `reached` counts the calls that arrived at the gate.
@@ -82,14 +78,6 @@ async function untilTrue(check: () => Promise<boolean>, what: string): Promise<v
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function scanCounts(agentId: string): Promise<Map<number, number>> {
-  const uid = await agentUid(agentId);
-  const { results } = await env.DB.prepare("SELECT id, scan_count FROM nodes WHERE agent = ?")
-    .bind(uid)
-    .all<{ id: number; scan_count: number }>();
-  return new Map(results.map((r) => [r.id, r.scan_count]));
-}
-
 describe("time slicing", () => {
   it("lets a recall through mid-scan of 2,000 nodes, and resumes an evicted scan without scanning any node twice", async () => {
     const agent = freshAgent("slice");
@@ -108,10 +96,7 @@ describe("time slicing", () => {
 
     // The cycle is under way, blocked inside one node. A recall arrives and queues behind it.
     const recall = call(`/v1/agents/${agent}/recall`, { body: { keywords: ["login"], format: "json" } });
-    await untilTrue(
-      () => runInDurableObject(stub, (instance) => internals(instance).state.queue.foregroundWaiting()),
-      "the recall to queue",
-    );
+    await untilTrue(() => runInDurableObject(stub, (instance) => internals(instance).state.queue.readWaiting()), "the recall to queue");
     // One permit: the blocked node finishes, the scan yields to the recall, resumes, and blocks at
     // its next compression.
     g.permits = 1;

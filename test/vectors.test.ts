@@ -1,6 +1,6 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { NodeKind } from "../src/memory/node";
+import type { NodeKind } from "../src/vocabulary/node-kinds";
 import { LocalVectorIndex } from "../src/vectors/local-vector-index";
 import { seededRandom } from "../src/memory/capacity";
 import { RECENT_WINDOW_MS, RecentVectors } from "../src/vectors/recent-vectors";

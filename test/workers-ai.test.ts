@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { RELATION } from "../src/memory/relations";
+import { RELATION } from "../src/vocabulary/relations";
 import { LocalModel } from "../src/models/local/local-model";
 import { createEmbedder, createModel } from "../src/models/registry";
 import { ResilientModel } from "../src/models/resilient-model";

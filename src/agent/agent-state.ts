@@ -1,25 +1,31 @@
 /**
- * The runtime of one agent inside its Durable Object: persisted state (meta, focus, queue), the
- * D1 repositories keyed by the agent's registry id, and the model. Task runners receive this, never
- * the Durable Object class, so nothing here is reachable over RPC.
+ * The runtime of one agent inside its Durable Object: persisted state (meta, focus, queue, scan
+ * bookkeeping, message ids in the object's SQLite), the D1 repositories keyed by the agent's
+ * registry id, the models, and the caches (graph, vector index). Task runners receive this,
+ * never the Durable Object class, so nothing here is reachable over RPC.
  */
+import type { MemoryGraph } from "../memory/graph";
+import type { WriteOp } from "../memory/write-ops";
 import { createEmbedder, createFallbackModel, createModel } from "../models/registry";
 import { ResilientModel } from "../models/resilient-model";
 import { realSleep, retryPolicy } from "../models/retry";
 import type { Embedder, SmallModel } from "../models/types";
-import { FtsRepo } from "../storage/fts-repo";
-import type { MemoryGraph } from "../memory/graph";
-import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "./graph-loader";
-import { createVectorIndex } from "../vectors/registry";
-import type { VectorIndex } from "../vectors/types";
-import { AgentRegistry, type AgentIdentity } from "../storage/agent-registry";
+import { AgentRegistry } from "../storage/agent-registry";
 import { createDb, type Db } from "../storage/db";
+import { FtsRepo } from "../storage/fts-repo";
 import { LinkRepo } from "../storage/link-repo";
 import { NodeRepo } from "../storage/node-repo";
+import { createVectorIndex } from "../vectors/registry";
+import type { VectorIndex } from "../vectors/types";
+import type { AgentIdentity } from "../vocabulary/identity";
 import { FocusStore } from "./focus-store";
-import { MetaStore } from "./meta-store";
+import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "./graph-loader";
+import { MessageIds } from "./message-ids";
+import { DATA_VERSION, MetaStore } from "./meta-store";
 import type { AgentRepos, AgentRuntime } from "./runtime";
+import { ScanStore } from "./scan-store";
 import { TaskQueue } from "./task-queue";
+import { enqueueTask } from "./tasks/registry";
 
 export class AgentState implements AgentRuntime {
   readonly db: Db;
@@ -27,6 +33,8 @@ export class AgentState implements AgentRuntime {
   readonly meta: MetaStore;
   readonly focus: FocusStore;
   readonly queue: TaskQueue;
+  readonly scans: ScanStore;
+  readonly messages: MessageIds;
   /** The configured provider and its fallback; replaceable in tests. */
   primaryModel: SmallModel;
   fallbackModel: SmallModel | undefined;
@@ -36,9 +44,9 @@ export class AgentState implements AgentRuntime {
   readonly embedder: Embedder;
   private readonly env: Env;
   private repoCache: AgentRepos | undefined;
-  private vectorCache: { uid: number; index: VectorIndex } | undefined;
+  private vectorCache: { agentUid: number; index: VectorIndex } | undefined;
   /** null: the agent is too large to cache; the D1 path serves it until the next wake. */
-  private graphCache: { uid: number; graph: MemoryGraph | null } | undefined;
+  private graphCache: { agentUid: number; graph: MemoryGraph | null } | undefined;
 
   constructor(storage: DurableObjectStorage, env: Env) {
     this.storage = storage;
@@ -47,6 +55,8 @@ export class AgentState implements AgentRuntime {
     this.meta = new MetaStore(storage.sql);
     this.focus = new FocusStore(storage.sql);
     this.queue = new TaskQueue(storage.sql);
+    this.scans = new ScanStore(storage.sql);
+    this.messages = new MessageIds(storage.sql);
     this.env = env;
     this.primaryModel = createModel(env);
     this.fallbackModel = createFallbackModel(env);
@@ -56,7 +66,9 @@ export class AgentState implements AgentRuntime {
   async graph(): Promise<MemoryGraph | undefined> {
     const repos = this.existingRepos();
     if (!repos) return undefined;
-    if (this.graphCache?.uid !== repos.uid) this.graphCache = { uid: repos.uid, graph: (await loadGraph(repos)) ?? null };
+    if (this.graphCache?.agentUid !== repos.agentUid) {
+      this.graphCache = { agentUid: repos.agentUid, graph: (await loadGraph(repos, this.focus.ids())) ?? null };
+    }
     return this.graphCache.graph ?? undefined;
   }
 
@@ -77,11 +89,11 @@ export class AgentState implements AgentRuntime {
 
   /** One index object per wake: the local index keeps its vectors in memory once loaded. */
   vectors(): VectorIndex | undefined {
-    const uid = this.meta.get("agentUid");
-    if (uid === undefined) return undefined;
-    if (this.vectorCache?.uid !== uid) {
-      const index = createVectorIndex(this.env, { sql: this.storage.sql, agentUid: uid, dimensions: this.embedder.dimensions });
-      this.vectorCache = { uid, index };
+    const agentUid = this.meta.get("agentUid");
+    if (agentUid === undefined) return undefined;
+    if (this.vectorCache?.agentUid !== agentUid) {
+      const index = createVectorIndex(this.env, { sql: this.storage.sql, agentUid, dimensions: this.embedder.dimensions });
+      this.vectorCache = { agentUid, index };
     }
     return this.vectorCache.index;
   }
@@ -104,14 +116,13 @@ export class AgentState implements AgentRuntime {
   }
 
   /**
-   * Checks the caller's identity against the one the object keeps; a write (`persist`) records it
-   * the first time. A different identity is a routing bug and is refused.
+   * Checks the caller's identity against the one the object keeps, recording it the first time.
+   * The object's name is derived from the same pair, so a different identity is a routing bug.
    */
-  bind(identity: AgentIdentity, persist: boolean): void {
+  bind(identity: AgentIdentity): void {
     const known = this.meta.get("identity");
-    if (!known) {
-      if (persist) this.meta.set("identity", { tenantId: identity.tenantId, agentId: identity.agentId });
-    } else if (known.tenantId !== identity.tenantId || known.agentId !== identity.agentId) {
+    if (!known) this.meta.set("identity", { tenantId: identity.tenantId, agentId: identity.agentId });
+    else if (known.tenantId !== identity.tenantId || known.agentId !== identity.agentId) {
       throw new Error("agent identity mismatch: this object belongs to another tenant/agent");
     }
   }
@@ -123,28 +134,83 @@ export class AgentState implements AgentRuntime {
   async repos(): Promise<AgentRepos> {
     const existing = this.existingRepos();
     if (existing) return existing;
-    const uid = await new AgentRegistry(this.db).ensure(this.identity(), this.now());
-    this.meta.set("agentUid", uid);
-    return this.reposFor(uid);
+    const agentUid = await new AgentRegistry(this.db).ensure(this.identity(), this.now());
+    // A new agent starts at the current data layout: nothing to upgrade.
+    this.storage.transactionSync(() => {
+      this.meta.set("agentUid", agentUid);
+      this.meta.set("dataVersion", DATA_VERSION);
+    });
+    return this.reposFor(agentUid);
   }
 
   existingRepos(): AgentRepos | undefined {
-    const uid = this.meta.get("agentUid");
-    return uid === undefined ? undefined : this.reposFor(uid);
+    const agentUid = this.meta.get("agentUid");
+    return agentUid === undefined ? undefined : this.reposFor(agentUid);
   }
 
-  /** Drops in-memory copies of persisted state (after the storage was wiped). */
-  clearCaches(): void {
-    this.meta.clearCache();
+  applyLocal(op: WriteOp): void {
+    switch (op.type) {
+      case "createNodes":
+        this.scans.add(
+          op.nodes.map((n) => n.id),
+          this.meta.scanCycles(),
+        );
+        return;
+      case "deleteNodes":
+        this.scans.remove(op.ids);
+        return;
+      case "setFocus":
+        this.focus.replace(op.focus);
+        return;
+      case "setClock":
+        this.meta.set("clock", op.clock);
+        return;
+      case "finishScan":
+        this.scans.skip(op.skipped, op.cycles);
+        this.meta.set("scanCycles", this.meta.scanCycles() + op.cycles);
+        return;
+      case "recordMessages":
+        this.messages.record(op.ids);
+        return;
+      case "count":
+        this.meta.bump(op.counters);
+        return;
+      case "purgeAgent":
+        this.purgeLocal();
+        return;
+      case "createLinks":
+      case "deleteLinks":
+      case "updateText":
+        return;
+    }
+  }
+
+  queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void {
+    this.meta.bump({ index_retries: 1 });
+    enqueueTask(this.queue, "index", ids, { now: this.now() });
+  }
+
+  /** The object's memory state goes; its identity stays, so tasks queued after a deletion still run. */
+  private purgeLocal(): void {
+    this.meta.clearAllButIdentity();
+    for (const table of ["focus", "vectors", "recent_vectors"]) this.storage.sql.exec(`DELETE FROM ${table}`);
+    this.scans.clear();
+    this.messages.clear();
     this.focus.clearCache();
     this.repoCache = undefined;
     this.vectorCache = undefined;
     this.graphCache = undefined;
   }
 
-  private reposFor(uid: number): AgentRepos {
-    if (this.repoCache?.uid !== uid) {
-      this.repoCache = { uid, nodes: new NodeRepo(this.db, uid), links: new LinkRepo(this.db, uid), fts: new FtsRepo(this.db, uid) };
+  private reposFor(agentUid: number): AgentRepos {
+    if (this.repoCache?.agentUid !== agentUid) {
+      this.repoCache = {
+        agentUid,
+        nodes: new NodeRepo(this.db, agentUid),
+        links: new LinkRepo(this.db, agentUid),
+        fts: new FtsRepo(this.db, agentUid),
+        registry: new AgentRegistry(this.db),
+      };
     }
     return this.repoCache;
   }

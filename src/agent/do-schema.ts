@@ -1,6 +1,8 @@
 /**
- * The agent Durable Object's own SQLite schema: the durable task queue, the focus LRU and a small
- * key-value table. Versioned: each step runs once, in order, inside the start-up gate.
+ * The agent Durable Object's own SQLite schema: the durable task queue, the focus LRU, a small
+ * key-value table, scan bookkeeping, write intents and the message ids held. Versioned: each step
+ * runs once, in order, inside the start-up gate. Steps are never edited once released: a change
+ * is a new step.
  */
 const STEPS: readonly string[] = [
   `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -28,6 +30,21 @@ const STEPS: readonly string[] = [
   `CREATE TABLE vectors (node_id INTEGER PRIMARY KEY, kind TEXT NOT NULL, vec BLOB NOT NULL);
    CREATE TABLE recent_vectors (node_id INTEGER PRIMARY KEY, kind TEXT NOT NULL, vec BLOB NOT NULL, written_at INTEGER NOT NULL);
    CREATE INDEX recent_vectors_written ON recent_vectors (written_at);`,
+  // The task registry's lanes and the order key (a compression cycle queued by a remember runs
+  // right behind it: position = the remember's); scan bookkeeping (scan count = scan cycles − base);
+  // stored write intents (src/agent/write-path.ts); message ids held (never stored twice).
+  `ALTER TABLE tasks ADD COLUMN lane TEXT NOT NULL DEFAULT 'write';
+   ALTER TABLE tasks ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
+   UPDATE tasks SET position = seq, lane = CASE WHEN ephemeral = 1 THEN 'read' WHEN kind = 'compress' THEN 'cycle'
+                                               WHEN background = 1 THEN 'maintenance' ELSE 'write' END;
+   DROP INDEX tasks_pending;
+   ALTER TABLE tasks DROP COLUMN background;
+   ALTER TABLE tasks DROP COLUMN ephemeral;
+   CREATE INDEX tasks_order ON tasks (status, lane, position, seq);
+   CREATE TABLE node_scan (node_id INTEGER PRIMARY KEY, base INTEGER NOT NULL);
+   CREATE INDEX node_scan_order ON node_scan (base DESC, node_id);
+   CREATE TABLE intents (task_id TEXT PRIMARY KEY, intent TEXT NOT NULL);
+   CREATE TABLE messages (id TEXT PRIMARY KEY);`,
 ];
 
 export function migrateAgentSchema(sql: SqlStorage): void {

@@ -1,8 +1,11 @@
 /**
- * Loads an agent's network from D1 into memory (src/memory/graph.ts) on first use after a wake.
- * Agents too large to hold comfortably in a Durable Object's memory keep using D1 directly.
+ * Loads an agent's network from D1 into memory (src/memory/graph.ts) on first use after a wake,
+ * with every link at its effective level for the current focus. Agents too large to hold
+ * comfortably in a Durable Object's memory keep using D1 directly.
  */
 import { MemoryGraph } from "../memory/graph";
+import { PINNED_LEVEL } from "../memory/strength";
+import type { LinkKey } from "../vocabulary/records";
 import { yieldToEventLoop } from "./event-loop";
 import type { AgentRepos } from "./runtime";
 
@@ -13,9 +16,10 @@ export const GRAPH_MAX_LINKS = 600_000;
 const NODE_PAGE = 2_000;
 const LINK_PAGE = 10_000;
 
-export async function loadGraph(repos: AgentRepos): Promise<MemoryGraph | undefined> {
+export async function loadGraph(repos: AgentRepos, focus: readonly number[]): Promise<MemoryGraph | undefined> {
   if ((await repos.nodes.count()) > GRAPH_MAX_NODES) return undefined;
   const graph = new MemoryGraph();
+  graph.setInitialFocus(focus);
   for (let after = 0; ;) {
     const page = await repos.nodes.page(after, NODE_PAGE);
     for (const node of page) graph.addNode(node);
@@ -24,9 +28,9 @@ export async function loadGraph(repos: AgentRepos): Promise<MemoryGraph | undefi
     after = last.id;
     await yieldToEventLoop();
   }
-  for (let after: { source: number; target: number; relation: string } | null = null; ;) {
-    const page = await repos.links.page(after, LINK_PAGE);
-    for (const link of page) graph.addLink(link);
+  for (let after: LinkKey | null = null; ;) {
+    const page = await repos.links.page(after, LINK_PAGE, focus);
+    for (const link of page) graph.addLink({ ...link, level: link.pinned ? PINNED_LEVEL : link.level });
     if (graph.linkCount > GRAPH_MAX_LINKS) return undefined;
     const last = page.at(-1);
     if (!last || page.length < LINK_PAGE) break;

@@ -1,30 +1,54 @@
 /**
  * One agent's memory: a SQLite-backed Durable Object reached by typed RPC (DESIGN §7). It owns
- * the durable FIFO task queue and the focus LRU; node and link rows live in D1, keyed by agent.
+ * the durable task queue, the focus LRU and the agent's bookkeeping; node and link rows live in
+ * D1, keyed by agent.
  *
- * Every RPC carries the caller's identity (tenant from the API key, agent id from the path). The
+ * Work goes through two generic entry points derived from the task registry (tasks/registry.ts):
+ * `submit` queues a write or a compression cycle, `ask` runs a read behind every write accepted
+ * before it. Each validates the payload against the kind's own schema here, at the trust
+ * boundary of the agent; a new kind needs no new method. Reads of the agent's state that are not
+ * tasks (status, focus, a node, stats, config) are plain methods.
+ *
+ * Every call carries the caller's identity (tenant from the API key, agent id from the path). The
  * object's name is derived from the same pair, and the first identity it sees is kept and checked.
- * This class is only the RPC surface: state lives in AgentState, the drain loop in QueueRunner.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { RememberMessage } from "../api/messages";
-import type { RecallRequest } from "../api/recall";
-import type { SearchRequest, SearchResponse } from "../api/search";
-import type { FocusView, NodeView, PingView, StatsView, TaskStatusView } from "../api/views";
 import { MAX_QUEUED_TASKS } from "../config/limits";
-import { AgentParamsSchema, type AgentParams, type AgentParamsPatch } from "../config/params";
-import type { AgentIdentity } from "../storage/agent-registry";
+import type { AgentParams } from "../config/params";
+import type { AgentIdentity } from "../vocabulary/identity";
 import { AgentState } from "./agent-state";
 import { migrateAgentSchema } from "./do-schema";
+import { networkReader } from "./network-reader";
 import { QueueRunner } from "./queue-runner";
-import { runRecall, type RecallOutcome } from "./recall-task";
-import { runSearch } from "./search-task";
-import { randomId } from "./runtime";
-import { buildNodeView, buildStats, taskView } from "./views";
+import { definitionOf, enqueueTask, InvalidPayloadError } from "./tasks/registry";
+import type { TaskStatus } from "./task-queue";
+import { upgradeAgentData } from "./upgrade";
+import {
+  buildNodeView,
+  buildStats,
+  taskView,
+  type FocusView,
+  type NodeView,
+  type PingView,
+  type StatsView,
+  type TaskStatusView,
+} from "./views";
 
-export type CompressOutcome = { ok: true; taskIds: string[] } | { ok: false; code: "queue_full"; message: string };
+export type SubmitOutcome =
+  /** `result`: the finished task's result as JSON text (parsed with the kind's schema by the client). */
+  | { ok: true; taskIds: string[]; queuedAhead: number; status: TaskStatus; result: string | null; error: string | null }
+  | { ok: false; code: "queue_full"; message: string }
+  | { ok: false; code: "invalid_payload"; message: string; issues: { path: string; message: string }[] };
 
-export type EnqueueOutcome = { ok: true; taskId: string; queuedAhead: number } | { ok: false; code: "queue_full"; message: string };
+export type AskOutcome =
+  { ok: true; result: string } | { ok: false; code: "invalid_payload"; message: string; issues: { path: string; message: string }[] };
+
+export interface SubmitOptions {
+  /** Wait up to this long for the (last) task to finish before answering. */
+  waitMs?: number;
+  /** Queue this many identical tasks at once (compression cycles). */
+  repeat?: number;
+}
 
 export class MemoryAgent extends DurableObject<Env> {
   private readonly state: AgentState;
@@ -35,45 +59,71 @@ export class MemoryAgent extends DurableObject<Env> {
     super(ctx, env);
     this.state = new AgentState(ctx.storage, env);
     this.runner = new QueueRunner(this.state, ctx);
-    // Schema set-up and crash recovery run once per wake, before any request is delivered.
+    // Schema set-up, data upgrades and crash recovery run once per wake, before any request.
     this.ready = ctx.blockConcurrencyWhile(async () => {
       migrateAgentSchema(ctx.storage.sql);
-      this.state.queue.recoverAfterWake();
-      if (this.state.queue.earliestDue() !== null && (await ctx.storage.getAlarm()) === null) {
-        await ctx.storage.setAlarm(Date.now());
-      }
+      await upgradeAgentData(this.state);
+      this.state.queue.recoverAfterWake(Date.now());
+      if (this.state.queue.earliestDue() !== null) await this.runner.wake();
     });
   }
 
-  /** Accepts a remember: durably queued before this returns; processed in arrival order. */
-  async remember(identity: AgentIdentity, messages: RememberMessage[]): Promise<EnqueueOutcome> {
+  /**
+   * Queues a write or compression cycle of `kind` (durable before this returns; applied in the
+   * queue's order) and optionally waits for it. Answers with its id, its place and, when it
+   * finished within the wait, its result.
+   */
+  async submit(identity: AgentIdentity, kind: string, payload: unknown, options: SubmitOptions = {}): Promise<SubmitOutcome> {
     await this.bind(identity, true);
+    const definition = definitionOf(kind);
+    if (definition.lane !== "write" && definition.lane !== "cycle") throw new Error(`${kind} cannot be submitted`);
+    const repeat = options.repeat ?? 1;
     const queue = this.state.queue;
-    if (queue.queuedForeground() >= MAX_QUEUED_TASKS) {
-      return { ok: false, code: "queue_full", message: `the agent has ${MAX_QUEUED_TASKS} tasks waiting; retry later` };
+    // Cycles are the agent's own work and never make a write bounce; a client asking for more
+    // cycles than the limit at once is refused.
+    const waiting = definition.lane === "write" ? queue.queuedWrites() + repeat : queue.queuedDurable() + repeat;
+    if (waiting > MAX_QUEUED_TASKS) {
+      return { ok: false, code: "queue_full", message: `the agent has ${waiting - repeat} tasks waiting; retry later` };
     }
-    const task = queue.enqueue({ id: randomId("tsk_"), kind: "remember", payload: { messages }, now: Date.now() });
+    let tasks;
+    try {
+      tasks = this.state.storage.transactionSync(() =>
+        Array.from({ length: repeat }, () => enqueueTask(queue, kind, payload, { now: Date.now() })),
+      );
+    } catch (err) {
+      if (!(err instanceof InvalidPayloadError)) throw err;
+      return { ok: false, code: "invalid_payload", message: err.message, issues: issuesOf(err) };
+    }
     await this.runner.wake();
-    return { ok: true, taskId: task.id, queuedAhead: queue.ahead(task.seq) };
+    const last = tasks[tasks.length - 1];
+    if (!last) throw new Error("nothing queued");
+    if (options.waitMs && options.waitMs > 0) await this.runner.waitForFinish(last.id, options.waitMs);
+    const now = queue.get(last.id);
+    return {
+      ok: true,
+      taskIds: tasks.map((t) => t.id),
+      queuedAhead: queue.ahead(last.seq),
+      status: now?.status ?? "done",
+      result: now?.status === "done" ? now.result : null,
+      error: now?.error ?? null,
+    };
   }
 
-  /** Queues `cycles` compression cycles (background: they yield to remembers and recalls). */
-  async compress(identity: AgentIdentity, cycles: number): Promise<CompressOutcome> {
-    await this.bind(identity, true);
-    const queue = this.state.queue;
-    // Cycles are background work, but a client asking for more than the limit at once is refused.
-    const waiting = queue.counts().queued;
-    if (waiting + cycles > MAX_QUEUED_TASKS) {
-      return { ok: false, code: "queue_full", message: `the agent has ${waiting} tasks waiting; retry later` };
+  /**
+   * Runs a read of `kind` once every write accepted before it is applied; answers its result as
+   * JSON text (parsed with the kind's schema by the client).
+   */
+  async ask(identity: AgentIdentity, kind: string, payload: unknown): Promise<AskOutcome> {
+    await this.bind(identity);
+    if (definitionOf(kind).lane !== "read") throw new Error(`${kind} is not a read`);
+    let task;
+    try {
+      task = enqueueTask(this.state.queue, kind, payload, { now: Date.now() });
+    } catch (err) {
+      if (!(err instanceof InvalidPayloadError)) throw err;
+      return { ok: false, code: "invalid_payload", message: err.message, issues: issuesOf(err) };
     }
-    const taskIds = this.state.storage.transactionSync(() =>
-      Array.from(
-        { length: cycles },
-        () => queue.enqueue({ id: randomId("tsk_"), kind: "compress", payload: null, background: true, now: Date.now() }).id,
-      ),
-    );
-    await this.runner.wake();
-    return { ok: true, taskIds };
+    return { ok: true, result: JSON.stringify(await this.runner.waitForResult(task.id)) };
   }
 
   async config(identity: AgentIdentity): Promise<AgentParams> {
@@ -81,53 +131,11 @@ export class MemoryAgent extends DurableObject<Env> {
     return this.state.meta.params();
   }
 
-  /** Validates the merged parameters; they apply from the next cycle (a running cycle keeps its own). */
-  async updateConfig(identity: AgentIdentity, patch: AgentParamsPatch): Promise<AgentParams> {
-    await this.bind(identity, true);
-    const params = AgentParamsSchema.parse({ ...this.state.meta.params(), ...patch });
-    this.state.meta.set("params", params);
-    return params;
-  }
-
-  /** Recall goes through the queue, so it sees every remember accepted before it. */
-  async recall(identity: AgentIdentity, request: RecallRequest): Promise<RecallOutcome> {
-    await this.bind(identity);
-    const task = this.state.queue.enqueue({
-      id: randomId("tsk_"),
-      kind: "recall",
-      payload: request,
-      ephemeral: true,
-      now: Date.now(),
-    });
-    return this.runner.waitForResult(task.id, () => runRecall(this.state, request));
-  }
-
-  /** Search goes through the queue too: it sees every remember accepted before it. */
-  async search(identity: AgentIdentity, request: SearchRequest): Promise<SearchResponse> {
-    await this.bind(identity);
-    const task = this.state.queue.enqueue({ id: randomId("tsk_"), kind: "search", payload: request, ephemeral: true, now: Date.now() });
-    return this.runner.waitForResult(task.id, () => runSearch(this.state, request));
-  }
-
-  /**
-   * Deletes the agent's memory entirely, after whatever was queued before. Waits up to `waitMs`;
-   * a deletion still running then answers with its task id.
-   */
-  async deleteAgent(identity: AgentIdentity, waitMs: number): Promise<{ deleted: true } | { deleted: false; taskId: string }> {
-    await this.bind(identity);
-    const task = this.state.queue.enqueue({ id: randomId("tsk_"), kind: "delete", payload: null, now: Date.now() });
-    await this.runner.wake();
-    await this.runner.waitForFinish(task.id, waitMs);
-    const left = this.state.queue.get(task.id);
-    if (left?.status === "failed") throw new Error(`agent deletion failed: ${left.error ?? "unknown error"}`);
-    return left ? { deleted: false, taskId: task.id } : { deleted: true };
-  }
-
   async taskStatus(identity: AgentIdentity, taskId: string, waitMs = 0): Promise<TaskStatusView | null> {
     await this.bind(identity);
     if (waitMs > 0) await this.runner.waitForFinish(taskId, waitMs);
     const task = this.state.queue.get(taskId);
-    return task && !task.ephemeral ? taskView(task) : null;
+    return task && task.lane !== "read" ? taskView(task) : null;
   }
 
   async focusView(identity: AgentIdentity): Promise<FocusView> {
@@ -140,9 +148,14 @@ export class MemoryAgent extends DurableObject<Env> {
 
   async node(identity: AgentIdentity, nodeId: number): Promise<NodeView | null> {
     await this.bind(identity);
-    const repos = this.state.existingRepos();
+    const s = this.state;
+    const repos = s.existingRepos();
     if (!repos) return null;
-    return buildNodeView(repos, nodeId, this.state.meta.clock(), new Set(this.state.focus.ids()));
+    return buildNodeView(await networkReader(s, repos), nodeId, {
+      clock: s.meta.clock(),
+      focus: new Set(s.focus.ids()),
+      scanCount: s.scans.counts([nodeId], s.meta.scanCycles()).get(nodeId) ?? 0,
+    });
   }
 
   async stats(identity: AgentIdentity, waitIdleMs = 0): Promise<StatsView> {
@@ -170,9 +183,16 @@ export class MemoryAgent extends DurableObject<Env> {
     await this.runner.runFromAlarm();
   }
 
-  /** Waits for start-up, then checks (reads) or records (writes) the caller's identity. */
+  /**
+   * Waits for start-up, then checks the caller's identity; a write (`persist`) records it the
+   * first time (a read of an agent that never wrote leaves no state behind).
+   */
   private async bind(identity: AgentIdentity, persist = false): Promise<void> {
     await this.ready;
-    this.state.bind(identity, persist);
+    if (persist || this.state.meta.get("identity")) this.state.bind(identity);
   }
+}
+
+function issuesOf(err: InvalidPayloadError): { path: string; message: string }[] {
+  return err.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
 }

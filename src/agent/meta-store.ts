@@ -7,6 +7,9 @@ import { AgentParamsSchema, DEFAULT_PARAMS, type AgentParams } from "../config/p
 
 const Identity = z.object({ tenantId: z.string(), agentId: z.string() });
 
+/** The version of the agent's data layout this code writes (see src/agent/upgrade.ts). */
+export const DATA_VERSION = 2;
+
 const KEYS = {
   identity: Identity,
   /** The agent's row id in the D1 registry (set on first write). */
@@ -16,6 +19,10 @@ const KEYS = {
   clock: z.number(),
   /** Number of the latest compression cycle started. */
   cycle: z.number().int(),
+  /** Compression cycles whose scans are complete: scan count = scanCycles − a node's base (scan-store.ts). */
+  scanCycles: z.number().int(),
+  /** The layout of the agent's data (D1 rows, scan bookkeeping); absent: before DATA_VERSION 2. */
+  dataVersion: z.number().int(),
   params: AgentParamsSchema,
   /** The due time last written to the D1 registry, so it is written only when it changes. */
   registeredDue: z.number().nullable(),
@@ -62,6 +69,10 @@ export class MetaStore {
     return this.get("nextNodeId") ?? 1;
   }
 
+  scanCycles(): number {
+    return this.get("scanCycles") ?? 0;
+  }
+
   counters(): Record<string, number> {
     return this.get("counters") ?? {};
   }
@@ -73,8 +84,9 @@ export class MetaStore {
     this.set("counters", counters);
   }
 
-  /** Forgets the in-memory copies (after storage was wiped). */
-  clearCache(): void {
+  /** Forgets everything but the agent's identity (agent deletion). */
+  clearAllButIdentity(): void {
+    this.sql.exec("DELETE FROM meta WHERE key <> 'identity'");
     this.cache.clear();
   }
 }

@@ -1,4 +1,4 @@
-import type { AgentIdentity } from "../storage/agent-registry";
+import type { AgentIdentity } from "../vocabulary/identity";
 
 /**
  * The Durable Object name of an agent. Tenant and agent ids cannot contain ":" (AGENT_ID_PATTERN),

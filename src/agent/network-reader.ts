@@ -5,30 +5,48 @@
  */
 import type { Edge } from "../memory/bfs";
 import type { MemoryGraph } from "../memory/graph";
-import type { MemoryNode } from "../memory/node";
-import { strengthAt } from "../memory/strength";
+import { isPinned, PINNED_LEVEL, strengthAt } from "../memory/strength";
+import type { LinkKey, LinkState, MemoryNode } from "../vocabulary/records";
 import type { AgentRepos, AgentRuntime } from "./runtime";
 
 export interface NetworkReader {
   load(ids: readonly number[]): Promise<Map<number, MemoryNode>>;
   /** Links with an end in `frontier` (either direction), filtered by relation. */
   expand(frontier: readonly number[], relations: readonly string[], clock: number): Promise<Edge[]>;
-  /** Outgoing strengths per node, dangling links included (the inputs of importance). */
-  outgoingStrengths(ids: readonly number[], clock: number): Promise<Map<number, number[]>>;
+  /**
+   * Outgoing strengths per node, dangling links included (the inputs of importance); links whose
+   * level is below `minLevel` are left out (the decay step of the running pass breaks them).
+   */
+  outgoingStrengths(ids: readonly number[], clock: number, minLevel?: number): Promise<Map<number, number[]>>;
+  /** A node's links in and out, as they stand. */
+  linksOf(id: number): Promise<LinkState[]>;
+  /** The links whose level is below `belowLevel`: what the decay step breaks. */
+  breaking(belowLevel: number): Promise<LinkKey[]>;
   findEntities(keys: readonly string[]): Promise<Map<string, { nodeId: number; name: string }>>;
   count(): Promise<number>;
 }
 
 export async function networkReader(rt: AgentRuntime, repos: AgentRepos): Promise<NetworkReader> {
   const graph = await rt.graph();
-  return graph ? graphReader(graph) : d1Reader(repos);
+  return graph ? graphReader(graph) : d1Reader(repos, rt.focus.ids());
 }
 
 function graphReader(graph: MemoryGraph): NetworkReader {
   return {
     load: async (ids) => graph.load(ids),
     expand: async (frontier, relations, clock) => graph.incident(frontier, relations, clock),
-    outgoingStrengths: async (ids, clock) => new Map(ids.map((id) => [id, graph.outgoingOf(id).map((l) => strengthAt(l.level, clock))])),
+    outgoingStrengths: async (ids, clock, minLevel = -Infinity) =>
+      new Map(
+        ids.map((id) => [
+          id,
+          graph
+            .outgoingOf(id)
+            .filter((l) => l.level >= minLevel)
+            .map((l) => strengthAt(l.level, clock)),
+        ]),
+      ),
+    linksOf: async (id) => graph.linksOf(id).map((l) => ({ ...l, pinned: isPinned(l.level) })),
+    breaking: async (belowLevel) => graph.linksBelow(belowLevel),
     findEntities: async (keys) => {
       const found = new Map<string, { nodeId: number; name: string }>();
       for (const key of keys) {
@@ -42,11 +60,29 @@ function graphReader(graph: MemoryGraph): NetworkReader {
   };
 }
 
-function d1Reader(repos: AgentRepos): NetworkReader {
+/** Effective level of a link read from D1, as the graph holds it (pinned ones at PINNED_LEVEL). */
+function levelOf(link: LinkState): number {
+  return link.pinned ? PINNED_LEVEL : link.level;
+}
+
+function d1Reader(repos: AgentRepos, focus: readonly number[]): NetworkReader {
   return {
     load: (ids) => repos.nodes.load(ids),
-    expand: (frontier, relations, clock) => repos.links.incident(frontier, relations, clock),
-    outgoingStrengths: (ids, clock) => repos.links.outgoingStrengths(ids, clock),
+    expand: async (frontier, relations, clock) =>
+      (await repos.links.incident(frontier, relations, focus)).map((l) => ({
+        source: l.source,
+        target: l.target,
+        relation: l.relation,
+        strength: strengthAt(levelOf(l), clock),
+      })),
+    outgoingStrengths: async (ids, clock, minLevel = -Infinity) => {
+      const out = new Map<number, number[]>(ids.map((id) => [id, []]));
+      for (const link of await repos.links.outgoing(ids, focus))
+        if (levelOf(link) >= minLevel) out.get(link.source)?.push(strengthAt(levelOf(link), clock));
+      return out;
+    },
+    linksOf: (id) => repos.links.ofNode(id, focus),
+    breaking: (belowLevel) => repos.links.breaking(belowLevel, focus),
     findEntities: (keys) => repos.nodes.findEntities(keys),
     count: () => repos.nodes.count(),
   };

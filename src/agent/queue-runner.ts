@@ -1,26 +1,25 @@
 /**
- * Drains the agent's task queue: one task at a time, in arrival order (single-flight), with one
- * alarm per object as the durable backstop. Whatever is queued when the object is evicted is
- * picked up by the alarm on the next wake: "overdue rows survive a restart, the alarm may not",
- * so the alarm is re-armed from the queue after every change.
+ * Drains the agent's task queue: one task at a time (single-flight), in the queue's order
+ * (src/agent/task-queue.ts), with one alarm per object as the durable backstop. Whatever is
+ * queued when the object is evicted is picked up by the alarm on the next wake: "overdue rows
+ * survive a restart, the alarm may not", so the alarm is re-armed from the queue after every drain.
  *
  * Outcomes are returned, faults are thrown: a task that throws is retried in place with backoff
  * (later tasks wait: the order is strict) and marked failed after MAX_TASK_ATTEMPTS, after which
- * the queue moves on.
+ * the queue moves on. A task that can never succeed (an unreadable payload, checkpoint or intent)
+ * fails at its first attempt.
  */
 import { MAX_TASK_ATTEMPTS } from "../config/limits";
+import { parseJsonOrUndefined } from "../storage/row-parsing";
 import { AgentRegistry } from "../storage/agent-registry";
 import type { AgentState } from "./agent-state";
-import { runCycle } from "./compress-task";
-import { runDeleteAgent } from "./delete-task";
-import { runIndexTask } from "./indexing";
-import { runRemember } from "./remember-task";
-import { randomId } from "./runtime";
-import type { TaskRecord } from "./task-queue";
 import { PermanentTaskError } from "./task-errors";
+import type { TaskRecord } from "./task-queue";
+import type { TaskOutcome } from "./tasks/define-task";
+import { definitionOf, enqueueTask } from "./tasks/registry";
+import { redoIntent } from "./write-path";
 
 interface Waiter {
-  run: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
 }
@@ -56,7 +55,10 @@ export class QueueRunner {
    * If the object is evicted, the alarm brings it back; a wake re-arms it for now.
    */
   async wake(): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + ALARM_BACKSTOP_MS);
+    const alarm = await this.ctx.storage.getAlarm();
+    // An alarm in the past that has not fired is stale (it was set while its own handler ran):
+    // replace it, or queued work would wait for an unrelated request.
+    if (alarm === null || alarm < Date.now() - ALARM_BACKSTOP_MS) await this.ctx.storage.setAlarm(Date.now() + ALARM_BACKSTOP_MS);
     setTimeout(() => this.kick(), 0);
   }
 
@@ -65,11 +67,9 @@ export class QueueRunner {
     await this.draining;
   }
 
-  /** Runs `run` when the ephemeral task `taskId` reaches the head of the queue. */
-  waitForResult<T>(taskId: string, run: () => Promise<T>): Promise<T> {
-    const result = new Promise<T>((resolve, reject) => {
-      this.waiters.set(taskId, { run, resolve: (v) => resolve(v as T), reject });
-    });
+  /** Resolves with the result of the read task `taskId` once it has run. */
+  waitForResult(taskId: string): Promise<unknown> {
+    const result = new Promise<unknown>((resolve, reject) => this.waiters.set(taskId, { resolve, reject }));
     this.kick();
     return result;
   }
@@ -84,12 +84,9 @@ export class QueueRunner {
       const left = deadline - Date.now();
       if (left <= 0) return false;
       const draining = this.draining;
-      if (draining) {
-        await Promise.race([draining, sleep(left)]);
-      } else {
-        // Paused between slices, or waiting for a retry backoff: the alarm resumes the work.
-        await sleep(Math.min(left, 10));
-      }
+      if (draining) await Promise.race([draining, sleep(left)]);
+      // Paused between slices, or waiting for a retry backoff: the alarm resumes the work.
+      else await sleep(Math.min(left, 10));
     }
     return true;
   }
@@ -150,19 +147,24 @@ export class QueueRunner {
 
   private async runOne(task: TaskRecord): Promise<"continue" | "pause"> {
     this.rt.queue.markRunning(task.id, Date.now());
+    // The attempt is on disk before the work starts: an invocation the platform kills mid-task
+    // (CPU, memory, wall time) still counts it, so such a task cannot run forever.
+    if (task.lane !== "read") await this.ctx.storage.sync();
     const attempt = task.attempts + 1;
     try {
-      const next = await this.execute(task);
-      this.notifyFinished(task.id);
-      this.notifyMerged();
-      return next;
+      const outcome = await this.execute(task);
+      this.finish(task, outcome);
+      return outcome.status === "yielded" && outcome.reason === "time_slice" ? "pause" : "continue";
     } catch (err) {
       // A failure may have come between a committed write and its mirror in memory.
       this.rt.dropGraph();
       const message = err instanceof Error ? err.message : String(err);
-      if (task.ephemeral || attempt >= MAX_TASK_ATTEMPTS || err instanceof PermanentTaskError) {
-        if (task.ephemeral) this.rt.queue.remove(task.id);
-        else this.rt.queue.fail(task.id, message, Date.now());
+      if (task.lane === "read" || attempt >= MAX_TASK_ATTEMPTS || err instanceof PermanentTaskError) {
+        this.rt.storage.transactionSync(() => {
+          if (task.lane === "read") this.rt.queue.remove(task.id);
+          else this.rt.queue.fail(task.id, message, Date.now());
+          this.rt.storage.sql.exec("DELETE FROM intents WHERE task_id = ?", task.id);
+        });
         this.waiters.get(task.id)?.reject(err);
         this.waiters.delete(task.id);
         this.notifyFinished(task.id);
@@ -174,62 +176,48 @@ export class QueueRunner {
     }
   }
 
-  private async execute(task: TaskRecord): Promise<"continue" | "pause"> {
-    switch (task.kind) {
-      case "recall":
-      case "search":
-        await this.answerWaiter(task);
-        return "continue";
-      case "index": {
-        const result = await runIndexTask(this.rt, await this.rt.repos(), task);
-        this.rt.queue.complete(task.id, result, Date.now());
-        return "continue";
-      }
-      case "remember": {
-        const outcome = await runRemember(this.rt, task);
-        this.rt.storage.transactionSync(() => {
-          this.rt.focus.replace(outcome.plan.focus);
-          this.rt.meta.bump({ characters_remembered: outcome.charactersRemembered, remembers: 1, nodes_evicted: outcome.evicted });
-          this.rt.queue.complete(task.id, outcome.result, Date.now());
-          // Every remember triggers one compression cycle (DESIGN §4 step 7), unless paused.
-          if (this.rt.meta.params().auto_compress) {
-            this.rt.queue.enqueue({ id: randomId("tsk_"), kind: "compress", payload: null, background: true, now: Date.now() });
-          }
-        });
-        return "continue";
-      }
-      case "compress": {
-        const outcome = await runCycle(this.rt, task, () => this.rt.queue.foregroundWaiting());
-        if (outcome.status === "done") {
-          this.rt.queue.complete(task.id, outcome.result, Date.now());
-          return "continue";
-        }
-        this.rt.queue.yieldInPlace(task.id);
-        return outcome.reason === "time_slice" ? "pause" : "continue";
-      }
-      case "delete":
-        await runDeleteAgent(this.rt, task);
-        this.rt.clearCaches();
-        return "continue";
-    }
+  /** Dispatch through the registry: the payload parsed into the kind's type, a stored intent redone first. */
+  private async execute(task: TaskRecord): Promise<TaskOutcome<unknown>> {
+    const definition = definitionOf(task.kind);
+    const payload = definition.payload.safeParse(parseJsonOrUndefined(task.payload));
+    if (!payload.success) throw new PermanentTaskError(`unreadable ${task.kind} payload: ${payload.error.message}`);
+    // A read nobody waits for any more (its caller gave up) is dropped unrun.
+    if (task.lane === "read" && !this.waiters.has(task.id)) return { status: "done", result: null };
+    // An intent redone moves the checkpoint on: read it again.
+    const redone = await redoIntent(this.rt, task.id);
+    const checkpoint = redone ? (this.rt.queue.get(task.id)?.checkpoint ?? null) : task.checkpoint;
+    return definition.run(this.rt, {
+      id: task.id,
+      seq: task.seq,
+      position: task.position,
+      payload: payload.data,
+      checkpoint,
+      attempts: task.attempts + 1,
+    });
   }
 
-  /** Runs an ephemeral task's work for the caller waiting on it (recall). */
-  private async answerWaiter(task: TaskRecord): Promise<void> {
-    const waiter = this.waiters.get(task.id);
-    this.waiters.delete(task.id);
-    if (!waiter) {
-      this.rt.queue.remove(task.id);
+  private finish(task: TaskRecord, outcome: TaskOutcome<unknown>): void {
+    const now = Date.now();
+    if (outcome.status === "yielded") {
+      this.rt.queue.yieldInPlace(task.id);
       return;
     }
-    try {
-      const value = await waiter.run();
+    if (task.lane === "read") {
       this.rt.queue.remove(task.id);
-      waiter.resolve(value);
-    } catch (err) {
-      this.waiters.set(task.id, waiter);
-      throw err;
+      this.waiters.get(task.id)?.resolve(outcome.result);
+      this.waiters.delete(task.id);
+      return;
     }
+    this.rt.storage.transactionSync(() => {
+      // An agent deletion takes every task up to itself with it (nothing of the old agent is left
+      // to look up); tasks that arrived after it stay and run against the fresh agent.
+      if (outcome.resetsAgent) this.rt.queue.removeUpTo(task.seq);
+      else this.rt.queue.complete(task.id, outcome.result, now);
+      for (const next of outcome.followUps ?? []) enqueueTask(this.rt.queue, next.kind, next.payload, { now, after: task });
+    });
+    if (outcome.resetsAgent) this.rt.dropGraph();
+    this.notifyFinished(task.id);
+    this.notifyMerged();
   }
 
   private notifyFinished(taskId: string): void {
@@ -254,7 +242,8 @@ export class QueueRunner {
     }
     const at = Math.max(due, Date.now());
     const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+    // A stored alarm in the past has already fired (or never will): set it again.
+    if (current === null || current > at || current < Date.now()) await this.ctx.storage.setAlarm(at);
   }
 
   /** Tells the D1 registry whether the agent has work due (for the cron safety net), on change only. */
@@ -264,7 +253,7 @@ export class QueueRunner {
     const due = this.rt.queue.earliestDue();
     const registered = this.rt.meta.get("registeredDue") ?? null;
     if ((due === null) === (registered === null)) return;
-    await new AgentRegistry(this.rt.db).setDue(repos.uid, due === null ? null : Math.max(due, Date.now()), Date.now());
+    await new AgentRegistry(this.rt.db).setDue(repos.agentUid, due === null ? null : Math.max(due, Date.now()), Date.now());
     this.rt.meta.set("registeredDue", due);
   }
 }

@@ -1,24 +1,29 @@
 /**
  * What a task runner may use: the agent's persisted state, its storage and its models. The
- * Durable Object builds one per instance; runners stay free of the class itself.
+ * Durable Object builds one per instance (AgentState); runners stay free of the class itself.
  */
-import type { AgentIdentity } from "../storage/agent-registry";
+import type { MemoryGraph } from "../memory/graph";
+import type { WriteOp } from "../memory/write-ops";
+import type { Embedder, SmallModel } from "../models/types";
+import type { AgentRegistry } from "../storage/agent-registry";
 import type { Db } from "../storage/db";
+import type { FtsRepo } from "../storage/fts-repo";
 import type { LinkRepo } from "../storage/link-repo";
 import type { NodeRepo } from "../storage/node-repo";
-import type { Embedder, SmallModel } from "../models/types";
-import type { FtsRepo } from "../storage/fts-repo";
-import type { MemoryGraph } from "../memory/graph";
 import type { VectorIndex } from "../vectors/types";
+import type { AgentIdentity } from "../vocabulary/identity";
 import type { FocusStore } from "./focus-store";
+import type { MessageIds } from "./message-ids";
 import type { MetaStore } from "./meta-store";
+import type { ScanStore } from "./scan-store";
 import type { TaskQueue } from "./task-queue";
 
 export interface AgentRepos {
-  uid: number;
+  agentUid: number;
   nodes: NodeRepo;
   links: LinkRepo;
   fts: FtsRepo;
+  registry: AgentRegistry;
 }
 
 export interface AgentRuntime {
@@ -28,9 +33,12 @@ export interface AgentRuntime {
   readonly meta: MetaStore;
   readonly focus: FocusStore;
   readonly queue: TaskQueue;
+  readonly scans: ScanStore;
+  readonly messages: MessageIds;
   /** The model with retries (and fallback) applied. */
   readonly model: SmallModel;
   readonly embedder: Embedder;
+  readonly storage: DurableObjectStorage;
   /** The agent's vector index; undefined before the agent's first write (nothing indexed yet). */
   vectors(): VectorIndex | undefined;
   /** The in-memory graph, loaded on first use; undefined before the first write or when too large. */
@@ -40,13 +48,16 @@ export interface AgentRuntime {
    * update it: a later load reads the committed rows anyway).
    */
   loadedGraph(): MemoryGraph | undefined;
-  readonly storage: DurableObjectStorage;
   identity(): AgentIdentity;
   now(): number;
   /** The agent's repositories, registering the agent in D1 on its first write. */
   repos(): Promise<AgentRepos>;
   /** The repositories if the agent was ever registered; undefined for an agent that never wrote. */
   existingRepos(): AgentRepos | undefined;
+  /** Applies one committed operation to the object's own state (inside the commit's transaction). */
+  applyLocal(op: WriteOp): void;
+  /** Queues a retry of vector writes that failed (inside the commit's transaction). */
+  queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void;
 }
 
 /** Random, URL-safe ids (task ids). */

@@ -1,24 +1,36 @@
 /**
- * The agent's durable FIFO task queue: a table in the Durable Object's SQLite. Foreground tasks
- * (remember, recall, edits) run strictly one at a time in arrival order; background tasks
- * (compression cycles) run only while no foreground task is waiting. A task interrupted by
- * eviction is found `running` on wake and re-queued in place; its checkpoint makes the re-run
- * idempotent. Ephemeral tasks (recall) have a caller waiting in memory: after eviction nobody
- * waits for them any more, so they are dropped on wake.
+ * The agent's durable task queue: a table in the Durable Object's SQLite (STYLE 4). Which task runs
+ * next follows the lanes of src/agent/tasks/define-task.ts:
+ *
+ * - writes and compression cycles form one strict order, by (position, seq): a cycle that a
+ *   remember queues takes the remember's position, so it runs before any later write, and the
+ *   network after a sequence of calls does not depend on how fast they came;
+ * - a read runs as soon as no write that arrived before it is still waiting; it overtakes cycles
+ *   (which yield to it between any two nodes) and maintenance;
+ * - maintenance runs when nothing else can.
+ *
+ * A task interrupted by eviction is found `running` on wake and re-queued in place; its attempt
+ * was counted when it started (the start is committed before the task runs), so a task the
+ * platform keeps killing fails after MAX_TASK_ATTEMPTS instead of wedging the queue. Reads have
+ * a caller waiting in memory: after eviction nobody waits for them, so they are dropped on wake.
  */
-import { FINISHED_TASKS_KEPT } from "../config/limits";
+import { FINISHED_TASKS_KEPT, MAX_TASK_ATTEMPTS } from "../config/limits";
+import type { Lane } from "./tasks/define-task";
 
 export type TaskStatus = "queued" | "running" | "done" | "failed";
-export type TaskKind = "remember" | "recall" | "search" | "compress" | "index" | "delete";
+
+const STATUSES: readonly TaskStatus[] = ["queued", "running", "done", "failed"];
+const LANES: readonly Lane[] = ["write", "read", "cycle", "maintenance"];
 
 export interface TaskRecord {
   seq: number;
   id: string;
-  kind: TaskKind;
+  kind: string;
+  lane: Lane;
+  /** The order key of writes and cycles: the task's own seq, or the seq of the task it follows. */
+  position: number;
   payload: string;
   status: TaskStatus;
-  background: boolean;
-  ephemeral: boolean;
   attempts: number;
   notBefore: number;
   error: string | null;
@@ -33,10 +45,10 @@ interface TaskRow extends Record<string, SqlStorageValue> {
   seq: number;
   id: string;
   kind: string;
+  lane: string;
+  position: number;
   payload: string;
   status: string;
-  background: number;
-  ephemeral: number;
   attempts: number;
   not_before: number;
   error: string | null;
@@ -47,86 +59,100 @@ interface TaskRow extends Record<string, SqlStorageValue> {
   finished_at: number | null;
 }
 
-const KINDS: readonly TaskKind[] = ["remember", "recall", "search", "compress", "index", "delete"];
-const STATUSES: readonly TaskStatus[] = ["queued", "running", "done", "failed"];
-
 export interface NewTask {
   id: string;
-  kind: TaskKind;
+  kind: string;
+  lane: Lane;
+  /** Already validated against the kind's payload schema. */
   payload: unknown;
-  background?: boolean;
-  ephemeral?: boolean;
+  /** Queue right behind this task (same position); default: at the end. */
+  after?: TaskRecord;
   now: number;
 }
 
 export class TaskQueue {
   /**
-   * False only when no foreground task can be queued: every way a task becomes 'queued' goes
-   * through this class and sets it. A compression scan asks foregroundWaiting() between any two
-   * nodes, so at 10k nodes this spares ~10k queries per cycle.
+   * False only when no read can be waiting: every way a read is queued goes through enqueue().
+   * A compression scan asks readWaiting() between any two nodes, so at 10k nodes this spares
+   * ~10k queries per cycle.
    */
-  private foregroundMaybeQueued = true;
+  private readMaybeQueued = true;
 
   constructor(private readonly sql: SqlStorage) {}
 
   enqueue(task: NewTask): TaskRecord {
-    if (!task.background) this.foregroundMaybeQueued = true;
+    if (task.lane === "read") this.readMaybeQueued = true;
     const row = this.sql
       .exec<TaskRow>(
-        `INSERT INTO tasks (id, kind, payload, status, background, ephemeral, created_at)
-         VALUES (?, ?, ?, 'queued', ?, ?, ?) RETURNING *`,
+        `INSERT INTO tasks (id, kind, lane, payload, status, created_at) VALUES (?, ?, ?, ?, 'queued', ?) RETURNING *`,
         task.id,
         task.kind,
+        task.lane,
         JSON.stringify(task.payload ?? null),
-        task.background ? 1 : 0,
-        task.ephemeral ? 1 : 0,
         task.now,
       )
       .one();
-    return toRecord(row);
+    const position = task.after ? task.after.position : row.seq;
+    this.sql.exec("UPDATE tasks SET position = ? WHERE seq = ?", position, row.seq);
+    return toRecord({ ...row, position });
   }
 
-  /**
-   * The task to run now: the oldest queued foreground task (even if it must wait for a retry
-   * backoff: later tasks never overtake it), else the oldest queued background task.
-   */
+  /** The task to run now, or undefined (nothing runnable, or the head waits for a retry backoff). */
   next(now: number): TaskRecord | undefined {
-    const row =
-      this.first("SELECT * FROM tasks WHERE status = 'queued' AND background = 0 ORDER BY seq LIMIT 1") ??
-      this.first("SELECT * FROM tasks WHERE status = 'queued' AND background = 1 ORDER BY seq LIMIT 1");
-    if (!row || row.not_before > now) return undefined;
-    return toRecord(row);
+    const read = this.runnableRead();
+    if (read) return read;
+    const head = this.first("SELECT * FROM tasks WHERE status = 'queued' AND lane IN ('write', 'cycle') ORDER BY position, seq LIMIT 1");
+    // A write or cycle waiting for its retry backoff holds everything behind it: the order is strict.
+    if (head) return head.not_before <= now ? toRecord(head) : undefined;
+    const maintenance = this.first("SELECT * FROM tasks WHERE status = 'queued' AND lane = 'maintenance' ORDER BY seq LIMIT 1");
+    return maintenance && maintenance.not_before <= now ? toRecord(maintenance) : undefined;
   }
 
-  /** True when a foreground task is queued: a background task should yield. */
-  foregroundWaiting(): boolean {
-    if (!this.foregroundMaybeQueued) return false;
-    const waiting = this.first("SELECT seq FROM tasks WHERE status = 'queued' AND background = 0 LIMIT 1") !== undefined;
-    if (!waiting) this.foregroundMaybeQueued = false;
+  /** True when a read could run now: background work should yield to it. */
+  readWaiting(): boolean {
+    if (!this.readMaybeQueued) return false;
+    const waiting = this.runnableRead() !== undefined;
+    if (!waiting && this.first("SELECT seq FROM tasks WHERE status = 'queued' AND lane = 'read' LIMIT 1") === undefined) {
+      this.readMaybeQueued = false;
+    }
     return waiting;
+  }
+
+  /** The oldest queued read, if no write that arrived before it is still waiting or running. */
+  private runnableRead(): TaskRecord | undefined {
+    if (!this.readMaybeQueued) return undefined;
+    const read = this.first("SELECT * FROM tasks WHERE status = 'queued' AND lane = 'read' ORDER BY seq LIMIT 1");
+    if (!read) return undefined;
+    const earlierWrite = this.first(
+      "SELECT seq FROM tasks WHERE status IN ('queued', 'running') AND lane = 'write' AND seq < ? LIMIT 1",
+      read.seq,
+    );
+    return earlierWrite ? undefined : toRecord(read);
   }
 
   /**
    * Earliest moment a durable queued task may run, or null when there is none: what the alarm and
-   * the cron's registry track. Ephemeral tasks (recall, search) are left out: their caller is
-   * waiting in this instance and they are dropped on a wake, so arming an alarm and writing the
-   * D1 registry twice for every read would be pure cost.
+   * the cron's registry track. Reads are left out: their caller is waiting in this instance and
+   * they are dropped on a wake.
    */
   earliestDue(): number | null {
     const row = this.sql
-      .exec<{ due: number | null }>("SELECT min(not_before) AS due FROM tasks WHERE status IN ('queued', 'running') AND ephemeral = 0")
+      .exec<{ due: number | null }>("SELECT min(not_before) AS due FROM tasks WHERE status IN ('queued', 'running') AND lane <> 'read'")
       .one();
     return row.due;
   }
 
   /**
-   * Client work waiting (remembers, deletions): what the queue limit bounds. Compression cycles and
-   * index retries are the agent's own background work and never make a client's write bounce.
+   * Client work waiting (writes): what the queue limit bounds. Cycles and maintenance are the
+   * agent's own work and never make a client's write bounce.
    */
-  queuedForeground(): number {
-    return this.sql
-      .exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE status = 'queued' AND ephemeral = 0 AND background = 0")
-      .one().n;
+  queuedWrites(): number {
+    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE status = 'queued' AND lane = 'write'").one().n;
+  }
+
+  /** Tasks waiting (any lane but reads). */
+  queuedDurable(): number {
+    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE status = 'queued' AND lane <> 'read'").one().n;
   }
 
   get(id: string): TaskRecord | undefined {
@@ -161,34 +187,37 @@ export class TaskQueue {
 
   /** Back to the queue, in place, not before `notBefore` (retry backoff). */
   retryLater(id: string, error: string, notBefore: number): void {
-    this.foregroundMaybeQueued = true;
+    this.readMaybeQueued = true;
     this.sql.exec("UPDATE tasks SET status = 'queued', error = ?, not_before = ? WHERE id = ?", error, notBefore, id);
   }
 
-  /**
-   * A background task that yielded goes back to the queue in place, keeping its checkpoint; the
-   * slice does not count as a failed attempt.
-   */
+  /** Background work that yielded goes back to the queue in place; the slice is not an attempt. */
   yieldInPlace(id: string): void {
-    this.foregroundMaybeQueued = true;
+    this.readMaybeQueued = true;
     this.sql.exec("UPDATE tasks SET status = 'queued', attempts = max(attempts - 1, 0), not_before = 0 WHERE id = ?", id);
   }
 
   /**
-   * Marks up to `limit` compression cycles queued after `leader` as done, merged into it (one pass
-   * runs them all: src/agent/compress-task.ts). Returns how many were merged.
+   * Marks up to `limit` compression cycles that come right after `leader` in the queue's order
+   * (no write between them) as done, merged into it (one pass runs them all: tasks/compress.ts).
    */
-  absorbQueuedCompressions(leader: TaskRecord, limit: number, now: number): number {
+  absorbFollowingCycles(leader: Pick<TaskRecord, "id" | "seq" | "position" | "kind">, limit: number, now: number): number {
     if (limit <= 0) return 0;
-    const seqs = this.sql
-      .exec<{ seq: number }>(
-        "SELECT seq FROM tasks WHERE status = 'queued' AND kind = 'compress' AND seq > ? AND not_before <= ? ORDER BY seq LIMIT ?",
+    const following = this.sql
+      .exec<{ seq: number; kind: string; not_before: number }>(
+        `SELECT seq, kind, not_before FROM tasks WHERE status = 'queued' AND lane IN ('write', 'cycle')
+           AND (position > ? OR (position = ? AND seq > ?)) ORDER BY position, seq LIMIT ?`,
+        leader.position,
+        leader.position,
         leader.seq,
-        now,
         limit,
       )
-      .toArray()
-      .map((r) => r.seq);
+      .toArray();
+    const seqs: number[] = [];
+    for (const row of following) {
+      if (row.kind !== leader.kind || row.not_before > now) break;
+      seqs.push(row.seq);
+    }
     if (seqs.length === 0) return 0;
     this.sql.exec(
       `UPDATE tasks SET status = 'done', result = ?, payload = 'null', started_at = ?, finished_at = ?
@@ -205,18 +234,29 @@ export class TaskQueue {
     this.sql.exec("DELETE FROM tasks WHERE id = ?", id);
   }
 
-  /** On wake: interrupted tasks are re-queued in place; orphaned ephemeral tasks are dropped. */
-  recoverAfterWake(): { requeued: number; dropped: number } {
-    this.foregroundMaybeQueued = true;
-    const dropped = this.sql.exec("DELETE FROM tasks WHERE ephemeral = 1 AND status IN ('queued', 'running')").rowsWritten;
+  /**
+   * On wake: orphaned reads are dropped; interrupted tasks go back to the queue in place, except
+   * those interrupted MAX_TASK_ATTEMPTS times, which fail (a task that keeps getting its
+   * invocation killed would otherwise hold the queue forever).
+   */
+  recoverAfterWake(now: number): { requeued: number; dropped: number; failed: number } {
+    this.readMaybeQueued = true;
+    const dropped = this.sql.exec("DELETE FROM tasks WHERE lane = 'read' AND status IN ('queued', 'running')").rowsWritten;
+    const failed = this.sql.exec(
+      `UPDATE tasks SET status = 'failed', finished_at = ?,
+         error = 'interrupted ' || attempts || ' times (the platform ended its invocation: CPU, memory or time limit)'
+       WHERE status = 'running' AND attempts >= ?`,
+      now,
+      MAX_TASK_ATTEMPTS,
+    ).rowsWritten;
     const requeued = this.sql.exec("UPDATE tasks SET status = 'queued' WHERE status = 'running'").rowsWritten;
-    return { requeued, dropped };
+    return { requeued, dropped, failed };
   }
 
-  /** Tasks queued or running before `seq` (the position of a new task). */
+  /** Writes queued or running before `seq` (the position of a new task). */
   ahead(seq: number): number {
     return this.sql
-      .exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE seq < ? AND status IN ('queued', 'running') AND background = 0", seq)
+      .exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE seq < ? AND status IN ('queued', 'running') AND lane = 'write'", seq)
       .one().n;
   }
 
@@ -249,17 +289,17 @@ export class TaskQueue {
 }
 
 function toRecord(row: TaskRow): TaskRecord {
-  const kind = KINDS.find((k) => k === row.kind);
   const status = STATUSES.find((s) => s === row.status);
-  if (!kind || !status) throw new Error(`corrupt task row ${row.id}: ${row.kind}/${row.status}`);
+  const lane = LANES.find((l) => l === row.lane);
+  if (!status || !lane) throw new Error(`corrupt task row ${row.id}: ${row.lane}/${row.status}`);
   return {
     seq: row.seq,
     id: row.id,
-    kind,
+    kind: row.kind,
+    lane,
+    position: row.position,
     payload: row.payload,
     status,
-    background: row.background === 1,
-    ephemeral: row.ephemeral === 1,
     attempts: row.attempts,
     notBefore: row.not_before,
     error: row.error,

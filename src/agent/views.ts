@@ -1,16 +1,94 @@
-/** Builds the read views (task status, node with links, stats) from stored state. */
-import type { NodeView, StatsView, TaskStatusView } from "../api/views";
+/**
+ * What the agent answers to reads that are not tasks (task status, focus, one node, stats), as
+ * the agent's own zod schemas: the HTTP layer (src/api/views.ts) gives them OpenAPI names and
+ * serves them as they are, so a change here is a change of the API, checked by the type system.
+ */
+import { z } from "zod";
 import { importanceOf } from "../memory/importance";
-import { parseJsonRecord } from "./json-record";
+import { strengthAt } from "../memory/strength";
 import type { VectorIndex } from "../vectors/types";
+import { NODE_KINDS } from "../vocabulary/node-kinds";
+import { MESSAGE_ROLES } from "../vocabulary/roles";
+import { parseJsonRecord } from "./json-record";
+import type { NetworkReader } from "./network-reader";
 import type { AgentRepos } from "./runtime";
 import type { TaskRecord, TaskStatus } from "./task-queue";
+import { TASK_KINDS } from "./tasks/registry";
+
+export const TaskStatusViewSchema = z.object({
+  task_id: z.string(),
+  /** Arrival number in the agent's queue. */
+  sequence: z.number().int(),
+  kind: z.enum(TASK_KINDS),
+  status: z.enum(["queued", "running", "done", "failed"]),
+  attempts: z.number().int(),
+  created_at: z.number().int(),
+  started_at: z.number().int().nullable(),
+  finished_at: z.number().int().nullable(),
+  error: z.string().nullable(),
+  result: z.record(z.string(), z.unknown()).nullable(),
+});
+export type TaskStatusView = z.infer<typeof TaskStatusViewSchema>;
+
+export const FocusViewSchema = z.object({
+  focus_limit: z.number().int(),
+  focus: z.array(z.object({ node_id: z.number().int(), name: z.string(), key: z.string() })),
+});
+export type FocusView = z.infer<typeof FocusViewSchema>;
+
+const LinkViewSchema = z.object({
+  source: z.number().int(),
+  target: z.number().int(),
+  relation: z.string(),
+  strength: z.number(),
+  pinned: z.boolean(),
+  /** The far end no longer exists: a trace of a forgotten memory. */
+  dangling: z.boolean(),
+  created_at: z.number().int(),
+});
+
+export const NodeViewSchema = z.object({
+  node_id: z.number().int(),
+  kind: z.enum(NODE_KINDS),
+  name: z.string().nullable(),
+  content: z.string(),
+  original_length: z.number().int(),
+  phrase: z.string(),
+  keywords: z.array(z.string()),
+  role: z.enum(MESSAGE_ROLES).nullable(),
+  speaker: z.string().nullable(),
+  source_message_ids: z.array(z.string()),
+  source_task_id: z.string().nullable(),
+  message_time: z.number().int().nullable(),
+  created_at: z.number().int(),
+  scan_count: z.number().int(),
+  in_focus: z.boolean(),
+  importance: z.number(),
+  links: z.object({ outgoing: z.array(LinkViewSchema), incoming: z.array(LinkViewSchema) }),
+});
+export type NodeView = z.infer<typeof NodeViewSchema>;
+
+export const StatsViewSchema = z.object({
+  nodes: z.object({ total: z.number().int(), segments: z.number().int(), entities: z.number().int() }),
+  links: z.object({ total: z.number().int(), dangling: z.number().int() }),
+  focus: z.number().int(),
+  queue: z.object({ queued: z.number().int(), running: z.number().int(), done: z.number().int(), failed: z.number().int() }),
+  characters: z.object({ held: z.number().int(), remembered: z.number().int() }),
+  vector_index: z.object({ provider: z.string(), vectors: z.number().int().nullable(), bytes: z.number().int().nullable() }).nullable(),
+  counters: z.record(z.string(), z.number()),
+});
+export type StatsView = z.infer<typeof StatsViewSchema>;
+
+export const PingViewSchema = z.object({ ok: z.literal(true), agent_id: z.string() });
+export type PingView = z.infer<typeof PingViewSchema>;
 
 export function taskView(task: TaskRecord): TaskStatusView {
+  const kind = TASK_KINDS.find((k) => k === task.kind);
+  if (!kind) throw new Error(`task ${task.id} has an unknown kind ${task.kind}`);
   return {
     task_id: task.id,
     sequence: task.seq,
-    kind: task.kind,
+    kind,
     status: task.status,
     attempts: task.attempts,
     created_at: task.createdAt,
@@ -22,25 +100,24 @@ export function taskView(task: TaskRecord): TaskStatusView {
 }
 
 export async function buildNodeView(
-  repos: AgentRepos,
+  reader: NetworkReader,
   nodeId: number,
-  clock: number,
-  focus: ReadonlySet<number>,
+  state: { clock: number; focus: ReadonlySet<number>; scanCount: number },
 ): Promise<NodeView | null> {
-  const node = await repos.nodes.get(nodeId);
+  const node = (await reader.load([nodeId])).get(nodeId);
   if (!node) return null;
-  const { outgoing, incoming } = await repos.links.ofNode(nodeId, clock);
-  const farEnds = [...outgoing.map((l) => l.target), ...incoming.map((l) => l.source)];
-  const existing = await repos.nodes.load([...new Set(farEnds)]);
-  const view = (l: (typeof outgoing)[number], far: number) => ({
+  const links = await reader.linksOf(nodeId);
+  const existing = await reader.load([...new Set(links.map((l) => (l.source === nodeId ? l.target : l.source)))]);
+  const view = (l: (typeof links)[number]) => ({
     source: l.source,
     target: l.target,
     relation: l.relation,
-    strength: l.strength,
+    strength: l.pinned ? 1 : strengthAt(l.level, state.clock),
     pinned: l.pinned,
-    dangling: !existing.has(far),
+    dangling: !existing.has(l.source === nodeId ? l.target : l.source),
     created_at: l.createdAt,
   });
+  const outgoing = links.filter((l) => l.source === nodeId).map(view);
   return {
     node_id: node.id,
     kind: node.kind,
@@ -55,10 +132,10 @@ export async function buildNodeView(
     source_task_id: node.sourceTaskId,
     message_time: node.messageTime,
     created_at: node.createdAt,
-    scan_count: node.scanCount,
-    in_focus: focus.has(node.id),
+    scan_count: state.scanCount,
+    in_focus: state.focus.has(node.id),
     importance: importanceOf(outgoing.map((l) => l.strength)),
-    links: { outgoing: outgoing.map((l) => view(l, l.target)), incoming: incoming.map((l) => view(l, l.source)) },
+    links: { outgoing, incoming: links.filter((l) => l.source !== nodeId).map(view) },
   };
 }
 

@@ -17,22 +17,34 @@ export const AgentIdSchema = z
   .regex(AGENT_ID_PATTERN, "agent id: 1–64 characters of A–Z a–z 0–9 _ . -, starting with a letter or digit")
   .openapi({ param: { name: "agentId", in: "path" }, example: "support-bot-42" });
 
-export const AgentParamsSchema = z.object({ agentId: AgentIdSchema });
+/** The path of every agent route. */
+export const AgentPathSchema = z.object({ agentId: AgentIdSchema });
 
 export const TaskIdSchema = z
   .string()
   .regex(/^tsk_[A-Za-z0-9]{8,40}$/, "task id: tsk_ followed by letters and digits")
   .openapi({ param: { name: "taskId", in: "path" }, example: "tsk_4Lq8s0bXw2" });
 
-export const NodeIdSchema = z.coerce
-  .number()
-  .int()
-  .positive()
-  .max(Number.MAX_SAFE_INTEGER)
-  .openapi({ param: { name: "nodeId", in: "path" }, example: 12 });
+/** A node id in a path: decimal digits only ("0x1", "1e0", "+1", " 1" are not ids). */
+export const NodeIdSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,15}$/, "node id: a positive decimal integer")
+  .transform(Number)
+  .refine((n) => Number.isSafeInteger(n), "node id too large")
+  .openapi({ param: { name: "nodeId", in: "path" }, example: "12", type: "string" });
 
-/** Marks a validation issue as "too large", so the error hook answers 413 instead of 400. */
-export const TOO_LARGE = "too_large";
+/**
+ * Text must be well-formed Unicode: a lone surrogate (possible in JSON as "\ud800") would be
+ * stored as replacement characters and its length would disagree with what was sent.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function wellFormed(value: string): boolean {
+  return !LONE_SURROGATE.test(value);
+}
+
+/** A string of well-formed Unicode (see wellFormed). */
+export const TextSchema = z.string().refine(wellFormed, "malformed Unicode (a lone surrogate)");
 
 export const errorResponses = {
   400: { description: "Bad input", content: { "application/json": { schema: ErrorSchema } } },

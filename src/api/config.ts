@@ -13,6 +13,7 @@ export const CompressRequestSchema = z
   .object({
     cycles: z.number().int().min(1).max(MAX_CYCLES_PER_REQUEST).default(1).openapi({ description: "Compression cycles to queue." }),
   })
+  .strict()
   .openapi("CompressRequest");
 
 export const CompressAcceptedSchema = z.object({ task_ids: z.array(z.string()), status: z.literal("queued") }).openapi("CompressAccepted");

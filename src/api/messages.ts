@@ -1,31 +1,59 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_MESSAGE_CODE_POINTS, MAX_MESSAGES_PER_REMEMBER, MAX_REMEMBER_CODE_POINTS } from "../config/limits";
+import {
+  MAX_MESSAGE_CODE_POINTS,
+  MAX_MESSAGES_PER_REMEMBER,
+  MAX_REMEMBER_CODE_POINTS,
+  MAX_TIMESTAMP_MS,
+  MIN_TIMESTAMP_MS,
+} from "../config/limits";
+import { TOO_LARGE } from "../http/errors";
 import { codePointLength } from "../text/code-points";
-import { TOO_LARGE } from "./common";
+import { MESSAGE_ROLES } from "../vocabulary/roles";
+import { TextSchema } from "./common";
 
-/** Epoch values below this are taken as seconds, above as milliseconds (year 5138 vs 1973). */
+/** Epoch numbers below this magnitude are taken as seconds, above as milliseconds (year 5138 vs 1973). */
 const SECONDS_CUTOFF = 1e11;
 
+/**
+ * A point in time as a client may give it: seconds or milliseconds since the epoch (negative
+ * before 1970), or an ISO 8601 date-time. Converted here, once, to whole milliseconds; the agent
+ * stores exactly that number. Outside the years 0001–9999 it is refused.
+ */
 export const TimestampSchema = z
-  .union([z.number().nonnegative().finite(), z.iso.datetime({ offset: true })])
-  .transform((t) => (typeof t === "string" ? Date.parse(t) : t < SECONDS_CUTOFF ? Math.round(t * 1000) : Math.round(t)))
-  .openapi({ description: "Seconds or milliseconds since the epoch, or an ISO 8601 date-time.", example: 1732300000000 });
+  .union([z.number().finite(), z.iso.datetime({ offset: true })])
+  .transform((t, ctx) => {
+    const ms = typeof t === "string" ? Date.parse(t) : Math.abs(t) < SECONDS_CUTOFF ? Math.round(t * 1000) : Math.round(t);
+    if (!(ms >= MIN_TIMESTAMP_MS && ms <= MAX_TIMESTAMP_MS)) {
+      ctx.addIssue({ code: "custom", message: "timestamp outside the years 0001–9999" });
+      return z.NEVER;
+    }
+    return ms;
+  })
+  .openapi({
+    description: "Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time.",
+    example: 1732300000000,
+  });
 
 export const MessageSchema = z
   .object({
-    role: z.enum(["user", "assistant", "system"]),
-    content: z.string().superRefine((s, ctx) => {
+    role: z.enum(MESSAGE_ROLES),
+    content: TextSchema.superRefine((s, ctx) => {
       if (s.trim().length === 0) ctx.addIssue({ code: "custom", message: "content must not be empty" });
       if (codePointLength(s) > MAX_MESSAGE_CODE_POINTS)
         ctx.addIssue({ code: "custom", message: `content exceeds ${MAX_MESSAGE_CODE_POINTS} characters`, params: { [TOO_LARGE]: true } });
     }),
-    name: z.string().trim().min(1).max(128).optional().openapi({ description: "The speaker's name.", example: "Alice" }),
+    name: TextSchema.trim().min(1).max(128).optional().openapi({ description: "The speaker's name.", example: "Alice" }),
     timestamp: TimestampSchema.optional(),
-    id: z.string().min(1).max(256).optional().openapi({ description: "Your id for the message, kept as provenance.", example: "m-17" }),
+    id: TextSchema.min(1)
+      .max(256)
+      .optional()
+      .openapi({
+        description: "Your id for the message: kept as provenance; a message whose id the agent holds is not stored again.",
+        example: "m-17",
+      }),
   })
+  .strict()
   .openapi("Message");
-
-export type RememberMessage = z.output<typeof MessageSchema>;
 
 export const RememberRequestSchema = z
   .object({
@@ -48,13 +76,14 @@ export const RememberRequestSchema = z
           });
       }),
   })
+  .strict()
   .openapi("RememberRequest");
 
 export const RememberAcceptedSchema = z
   .object({
     task_id: z.string(),
     status: z.literal("queued"),
-    /** Foreground tasks ahead of this one in the agent's queue. */
+    /** Writes ahead of this one in the agent's queue. */
     queued_ahead: z.number().int(),
   })
   .openapi("RememberAccepted");

@@ -39,3 +39,10 @@ export const FINISHED_TASKS_KEPT = 5_000;
 
 /** Agent and tenant ids: what may appear in a path and in a Durable Object name. */
 export const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * Message times are kept as milliseconds since the epoch within the years 0001–9999 (what an ISO
+ * 8601 date-time can name); anything outside is refused rather than stored as a nonsense date.
+ */
+export const MIN_TIMESTAMP_MS = -62_135_596_800_000; // 0001-01-01T00:00:00Z
+export const MAX_TIMESTAMP_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z

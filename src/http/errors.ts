@@ -5,6 +5,10 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { AgentRefusal } from "../agent/refusal";
+
+/** Seconds a client should wait before retrying a write that a full queue refused. */
+export const QUEUE_FULL_RETRY_AFTER_S = 5;
 
 export type ErrorCode =
   | "invalid_json"
@@ -17,17 +21,24 @@ export type ErrorCode =
   | "unavailable"
   | "internal";
 
+/** Marks a validation issue as "too large", so the error hook answers 413 instead of 400. */
+export const TOO_LARGE = "too_large";
+
 export class ApiError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
     readonly code: ErrorCode,
     message: string,
     readonly details?: unknown,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; headers?: Record<string, string> },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ApiError";
+    this.headers = options?.headers ?? {};
   }
+
+  /** Headers the answer carries (Retry-After, Allow, WWW-Authenticate…). */
+  readonly headers: Record<string, string>;
 }
 
 export function errorBody(code: ErrorCode, message: string, details?: unknown) {
@@ -48,7 +59,17 @@ function isTransient(err: unknown): boolean {
 }
 
 export function handleError(err: unknown, c: Context): Response {
-  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status);
+  if (err instanceof ApiError) {
+    for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+    return c.json(errorBody(err.code, err.message, err.details), err.status);
+  }
+  if (err instanceof AgentRefusal) {
+    if (err.code === "queue_full") {
+      c.header("Retry-After", String(QUEUE_FULL_RETRY_AFTER_S));
+      return c.json(errorBody("queue_full", err.message), 429);
+    }
+    return c.json(errorBody("validation_failed", err.message, { issues: err.issues }), 400);
+  }
   if (err instanceof HTTPException) {
     const code = HTTP_EXCEPTION_CODES[err.status];
     if (code) {

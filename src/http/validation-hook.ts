@@ -4,9 +4,8 @@
  */
 import type { Hook } from "@hono/zod-openapi";
 import type { z } from "zod";
-import { TOO_LARGE } from "../api/common";
 import type { AppEnv } from "./app-env";
-import { errorBody } from "./errors";
+import { errorBody, TOO_LARGE } from "./errors";
 
 function isTooLarge(issue: z.core.$ZodIssue): boolean {
   return issue.code === "custom" && issue.params?.[TOO_LARGE] === true;

@@ -2,10 +2,10 @@
  * Plain-text recall output (DESIGN §5, seed 001 §7.1): memories separated by `---`, no ids,
  * scores or depths; forgotten traces after the memories. Labels follow the locale.
  */
-import type { MemoryNode } from "./node";
+import type { MemoryNode } from "../vocabulary/records";
 import type { ForgottenTrace } from "./recall-result";
 
-export type Locale = "zh" | "en";
+import type { Locale } from "../vocabulary/locales";
 
 const LABELS = {
   zh: { memory: "[记忆]", forgotten: (phrase: string) => `[已遗忘] 关于「${phrase}」的一段记忆已经遗忘` },

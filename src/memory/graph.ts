@@ -1,27 +1,27 @@
 /**
  * An in-memory copy of one agent's network: its nodes and links, indexed both ways. The agent's
  * Durable Object is the only writer of the agent's rows, so after every committed D1 write it
- * applies the same change here; each method mirrors one storage statement exactly (see the
- * repositories in src/storage). BFS, importance, entity lookup and node counts then need no
- * database round trip (DESIGN §10: one agent's hot path lives in its Durable Object).
+ * applies the same operations here (apply(), fed by src/agent/write-path.ts). BFS, importance,
+ * entity lookup and node counts then need no database round trip (DESIGN §10: one agent's hot
+ * path lives in its Durable Object). Links hold their effective level (src/memory/strength.ts):
+ * pinned while an end is in the focus, restarted at the release clock when it leaves.
  */
 import { Adjacency, RelationCodes, traverseLists, type SlotLink } from "./adjacency";
 import type { BfsResult, Edge, Reached } from "./bfs";
-import type { MemoryNode } from "./node";
+import type { LinkKey, LinkRecord, MemoryNode } from "../vocabulary/records";
 import { TermIndex } from "./term-index";
 import { Bm25Index } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
 import { PINNED_LEVEL, strengthAt } from "./strength";
+import type { NewLink, TextUpdate } from "../vocabulary/records";
+import type { WriteOp } from "./write-ops";
 
-export interface GraphLink {
-  source: number;
-  target: number;
-  relation: string;
-  level: number;
-  createdAt: number;
-}
+/** A link as the graph holds it: its effective level (pinned links at PINNED_LEVEL). */
+export type GraphLink = LinkRecord;
 
 export class MemoryGraph {
+  /** The focus nodes: every link incident to one is pinned (DESIGN §3). */
+  private readonly focused = new Set<number>();
   private readonly nodeMap = new Map<number, MemoryNode>();
   private readonly entities = new Map<string, number>();
   /** Every link by "source|target|relation" (the unique key of the table). */
@@ -78,6 +78,60 @@ export class MemoryGraph {
     return this.entities.get(key);
   }
 
+  /** The focus as loaded with the graph (later changes come through setFocus operations). */
+  setInitialFocus(ids: readonly number[]): void {
+    this.focused.clear();
+    for (const id of ids) this.focused.add(id);
+  }
+
+  /**
+   * Applies one committed write (src/memory/write-ops.ts), exactly as the storage applied it: the
+   * one place where the copy follows a change, so every operation is mirrored by construction.
+   * Operations on the object's own state only (clock, counters, scans) leave the graph alone.
+   */
+  apply(op: WriteOp): void {
+    switch (op.type) {
+      case "createNodes":
+        for (const node of op.nodes) this.addNode(node);
+        return;
+      case "createLinks":
+        for (const link of op.links) this.addLink(this.materialise(link));
+        return;
+      case "setFocus":
+        this.setFocus(
+          op.focus.map((f) => f.nodeId),
+          op.released,
+          op.clock,
+        );
+        return;
+      case "deleteLinks":
+        this.deleteLinks(op.keys);
+        return;
+      case "updateText":
+        this.updateText(op.update);
+        return;
+      case "deleteNodes":
+        this.deleteNodes(op.ids);
+        return;
+      case "purgeAgent":
+        this.deleteNodes(this.nodeIds());
+        this.deleteLinks(this.allLinks());
+        this.focused.clear();
+        return;
+      case "setClock":
+      case "finishScan":
+      case "recordMessages":
+      case "count":
+        return;
+    }
+  }
+
+  /** A new link's level as the graph holds it: pinned when an end is in the focus. */
+  private materialise(link: NewLink): GraphLink {
+    const level = this.focused.has(link.source) || this.focused.has(link.target) ? PINNED_LEVEL : link.level;
+    return { source: link.source, target: link.target, relation: link.relation, level, createdAt: link.createdAt };
+  }
+
   /** INSERT … ON CONFLICT DO NOTHING: an existing node (same id or entity key) is kept. */
   addNode(node: MemoryNode): void {
     if (this.nodeMap.has(node.id)) return;
@@ -118,47 +172,17 @@ export class MemoryGraph {
     listOf(this.incoming, link.target).push(stored);
   }
 
-  updateContent(id: number, update: Pick<MemoryNode, "content" | "phrase" | "keywords">): void {
-    const node = this.nodeMap.get(id);
+  private updateText(update: TextUpdate): void {
+    const node = this.nodeMap.get(update.id);
     if (!node) return;
     const updated = { ...node, content: update.content, phrase: update.phrase, keywords: [...update.keywords] };
-    this.nodeMap.set(id, updated);
-    this.terms?.add(id, updated);
-    this.fullText?.add(id, ftsDocument(updated));
-  }
-
-  /** NodeRepo.markScannedStatement: a pass of `cycles` cycles ending at `cycle` scanned them. */
-  markScanned(ids: readonly number[], cycles: number, cycle: number): void {
-    for (const id of ids) {
-      const node = this.nodeMap.get(id);
-      if (node) this.nodeMap.set(id, { ...node, scanCount: node.scanCount + cycles, scannedCycle: cycle });
-    }
-  }
-
-  /**
-   * NodeRepo.scanPage: the next `limit` nodes in ascending (scan_count, id) after the cursor, not yet
-   * scanned by `cycle`, focus nodes excluded. One linear pass keeping the smallest `limit`.
-   */
-  scanPage(cycle: number, cursor: { scanCount: number; id: number } | null, focus: ReadonlySet<number>, limit: number): MemoryNode[] {
-    const before = (a: MemoryNode, b: MemoryNode) => a.scanCount < b.scanCount || (a.scanCount === b.scanCount && a.id < b.id);
-    const page: MemoryNode[] = [];
-    for (const node of this.nodeMap.values()) {
-      if (node.scannedCycle >= cycle || focus.has(node.id)) continue;
-      if (cursor && !(node.scanCount > cursor.scanCount || (node.scanCount === cursor.scanCount && node.id > cursor.id))) continue;
-      if (page.length === limit) {
-        const last = page[limit - 1];
-        if (!last || !before(node, last)) continue;
-        page.pop();
-      }
-      let i = page.length;
-      for (let prev = page[i - 1]; prev !== undefined && before(node, prev); prev = page[i - 1]) i -= 1;
-      page.splice(i, 0, node);
-    }
-    return page;
+    this.nodeMap.set(update.id, updated);
+    this.terms?.add(update.id, updated);
+    this.fullText?.add(update.id, ftsDocument(updated));
   }
 
   /** Deletes nodes and their outgoing links; links into them stay, dangling (seed 001 §5.3). */
-  deleteNodes(ids: readonly number[]): void {
+  private deleteNodes(ids: readonly number[]): void {
     // Every scan page calls this, mostly with nothing to delete: keep the traversal's copy then.
     if (ids.length > 0) this.linksChanged();
     for (const id of ids) {
@@ -183,31 +207,38 @@ export class MemoryGraph {
     }
   }
 
-  /** The decay step's break: removes links whose level is below `belowLevel`. */
-  breakBelow(belowLevel: number): void {
-    for (const [key, link] of this.byKey) {
-      if (link.level >= belowLevel) continue;
-      // Most cycles break nothing: the traversal's copy is kept unless a link goes.
+  /** The links whose level is below `belowLevel`: what the decay step breaks (pinned ones never). */
+  linksBelow(belowLevel: number): LinkKey[] {
+    const keys: LinkKey[] = [];
+    for (const link of this.byKey.values())
+      if (link.level < belowLevel) keys.push({ source: link.source, target: link.target, relation: link.relation });
+    return keys;
+  }
+
+  private deleteLinks(keys: readonly LinkKey[]): void {
+    for (const key of keys) {
+      const link = this.byKey.get(linkKey(key));
+      if (!link) continue;
       this.linksChanged();
-      this.byKey.delete(key);
+      this.byKey.delete(linkKey(key));
       remove(this.outgoing, link.source, link);
       remove(this.incoming, link.target, link);
     }
   }
 
-  /** LinkRepo.pinStatement: every link incident to `ids` below PINNED_LEVEL is pinned. */
-  pin(ids: readonly number[]): void {
-    if (ids.length > 0) this.linksChanged();
-    for (const link of this.incidentTo(new Set(ids))) if (link.level < PINNED_LEVEL) link.level = PINNED_LEVEL;
-  }
-
-  /** LinkRepo.unpinStatement: links incident to `ids` whose other end is not in `stillFocused`. */
-  unpin(ids: readonly number[], stillFocused: readonly number[], clock: number): void {
-    if (ids.length > 0) this.linksChanged();
-    const left = new Set(ids);
-    const kept = new Set(stillFocused);
-    for (const link of this.incidentTo(left)) {
-      if ((left.has(link.source) && !kept.has(link.target)) || (left.has(link.target) && !kept.has(link.source))) link.level = clock;
+  /**
+   * The focus is now `focus`: links incident to a node that entered it are pinned; links of the
+   * `released` nodes restart at strength 1 at `clock` (level = clock), unless their other end is
+   * still in the focus.
+   */
+  private setFocus(focus: readonly number[], released: readonly number[], clock: number): void {
+    const entered = focus.filter((id) => !this.focused.has(id));
+    this.focused.clear();
+    for (const id of focus) this.focused.add(id);
+    if (entered.length > 0 || released.length > 0) this.linksChanged();
+    for (const link of this.incidentTo(new Set(entered))) link.level = PINNED_LEVEL;
+    for (const link of this.incidentTo(new Set(released))) {
+      if (!this.focused.has(link.source) && !this.focused.has(link.target)) link.level = clock;
     }
   }
 
@@ -284,6 +315,12 @@ export class MemoryGraph {
   private linksChanged(): void {
     this.adjacency = undefined;
     this.traversedSinceChange = false;
+  }
+
+  /** A node's outgoing links, then its incoming ones (a link to itself once). */
+  linksOf(id: number): GraphLink[] {
+    const incoming = (this.incoming.get(id) ?? []).filter((l) => l.source !== id);
+    return [...(this.outgoing.get(id) ?? []), ...incoming];
   }
 
   /** Outgoing links of a node (dangling ones included). */

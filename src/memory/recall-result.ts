@@ -7,9 +7,9 @@
  */
 import type { BfsResult } from "./bfs";
 import type { KeywordMatcher, TermLookup } from "./keyword-match";
-import type { MemoryNode } from "./node";
+import type { MemoryNode } from "../vocabulary/records";
 import { keywordWeights, rankMemories, type RankedMemory } from "./ranking";
-import { RELATION } from "./relations";
+import { RELATION } from "../vocabulary/relations";
 
 export interface ForgottenTrace {
   /** The node that still links to what was forgotten. */

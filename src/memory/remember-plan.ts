@@ -1,17 +1,19 @@
 /**
  * Planning a remember (DESIGN §4 steps 3–5, seed 001 §8.1, §9.3): from the segments and what was
- * extracted from them to the exact nodes, links and focus changes to write. Pure: the caller
- * resolves existing entities and relation names, then applies the plan in one atomic batch. The
- * plan is stored with the task, so an interrupted task re-applies the same ids and levels.
+ * extracted from them to the exact nodes, links and focus changes to write, as write operations
+ * (src/memory/write-ops.ts). Pure: the caller resolves existing entities and relation names, then
+ * commits the operations as one unit; an interrupted task redoes the same ids and levels.
  */
-import type { Extraction, MessageRole, SegmentDraft } from "../models/types";
-import type { MemoryNode } from "./node";
+import type { Extraction, SegmentDraft } from "../models/types";
+import { PHRASE_MAX_CODE_POINTS } from "../models/types";
+import { codePointLength, sliceCodePoints } from "../text/code-points";
+import type { MemoryNode, NewLink } from "../vocabulary/records";
+import { RELATION, type RelationName } from "../vocabulary/relations";
+import type { MessageRole } from "../vocabulary/roles";
 import { entityKey } from "./entity-key";
 import { touchFocus, type FocusEntry } from "./focus-lru";
-import { RELATION, type RelationName } from "./relations";
-import { levelOf, PINNED_LEVEL } from "./strength";
-import { codePointLength, sliceCodePoints } from "../text/code-points";
-import { PHRASE_MAX_CODE_POINTS } from "../models/types";
+import { levelOf } from "./strength";
+import type { WriteOp } from "./write-ops";
 
 export interface PlanMessage {
   role: MessageRole;
@@ -19,16 +21,6 @@ export interface PlanMessage {
   name?: string | undefined;
   timestamp?: number | undefined;
   id?: string | undefined;
-}
-
-/** A node to create: what the domain knows of it before storage adds its task, time and scans. */
-export type PlannedNode = Omit<MemoryNode, "sourceTaskId" | "createdAt" | "scanCount" | "scannedCycle">;
-
-export interface PlannedLink {
-  source: number;
-  target: number;
-  relation: string;
-  level: number;
 }
 
 /** What the focus does while the segments are remembered, one step per segment. */
@@ -46,12 +38,10 @@ export interface FocusPlan {
 
 export interface RememberPlan {
   clock: number;
-  nodes: PlannedNode[];
-  links: PlannedLink[];
-  /** Final focus nodes: every link incident to them is pinned. */
-  pin: number[];
-  /** Nodes in focus during the task but not at its end: their pinned links return to strength 1. */
-  unpin: number[];
+  nodes: MemoryNode[];
+  links: NewLink[];
+  /** Nodes in focus during the task but not at its end: their links restart at strength 1. */
+  released: number[];
   focus: FocusEntry[];
   nextNodeId: number;
 }
@@ -124,6 +114,9 @@ export function relationPairs(plan: FocusPlan): { segmentIndex: number; entity: 
 
 export interface RememberPlanInput {
   taskId: string;
+  /** The task's sequence: the epoch of every link it writes (src/memory/strength.ts). */
+  epoch: number;
+  now: number;
   clock: number;
   linkInitialStrength: number;
   messages: readonly PlanMessage[];
@@ -135,11 +128,12 @@ export interface RememberPlanInput {
 }
 
 export function planRemember(input: RememberPlanInput): RememberPlan {
-  const { focusPlan, clock } = input;
+  const { focusPlan, clock, epoch, now } = input;
   const finalIds = new Set(focusPlan.finalFocus.map((f) => f.nodeId));
-  const focusLevel = (entityId: number) => (finalIds.has(entityId) ? PINNED_LEVEL : levelOf(1, clock));
-  const nodes: PlannedNode[] = [];
-  const links: PlannedLink[] = [];
+  // A link to a focus entity starts at strength 1; the focus pins it while the entity stays there.
+  const focusLevel = levelOf(1, clock);
+  const nodes: MemoryNode[] = [];
+  const links: NewLink[] = [];
   const pairs = relationPairs(focusPlan);
   if (pairs.length !== input.relations.length) throw new Error("one relation per (segment, focus) pair expected");
 
@@ -151,32 +145,39 @@ export function planRemember(input: RememberPlanInput): RememberPlan {
     const previous = focusPlan.segmentIds[i - 1];
     if (previous !== undefined) {
       const level = levelOf(input.linkInitialStrength, clock);
-      links.push({ source: previous, target: id, relation: RELATION.next, level });
-      links.push({ source: id, target: previous, relation: RELATION.previous, level });
+      links.push({ source: previous, target: id, relation: RELATION.next, level, epoch, createdAt: now });
+      links.push({ source: id, target: previous, relation: RELATION.previous, level, epoch, createdAt: now });
     }
   });
   pairs.forEach(({ segmentIndex, entity }, i) => {
     const segmentId = focusPlan.segmentIds[segmentIndex];
     const relation = input.relations[i];
     if (segmentId === undefined || relation === undefined) return;
-    const level = focusLevel(entity.nodeId);
-    links.push({ source: segmentId, target: entity.nodeId, relation, level });
-    links.push({ source: entity.nodeId, target: segmentId, relation, level });
+    links.push({ source: segmentId, target: entity.nodeId, relation, level: focusLevel, epoch, createdAt: now });
+    links.push({ source: entity.nodeId, target: segmentId, relation, level: focusLevel, epoch, createdAt: now });
   });
-  for (const entity of focusPlan.newEntities) nodes.push(entityNode(entity));
+  for (const entity of focusPlan.newEntities) nodes.push(entityNode(entity, input));
 
   return {
     clock,
     nodes,
     links,
-    pin: focusPlan.finalFocus.map((f) => f.nodeId),
-    unpin: focusPlan.everFocused.filter((f) => !finalIds.has(f.nodeId)).map((f) => f.nodeId),
+    released: focusPlan.everFocused.filter((f) => !finalIds.has(f.nodeId)).map((f) => f.nodeId),
     focus: focusPlan.finalFocus,
     nextNodeId: focusPlan.nextNodeId,
   };
 }
 
-function segmentNode(id: number, segment: SegmentDraft, extraction: Extraction, input: RememberPlanInput): PlannedNode {
+/** The plan as write operations: nodes, links, then the focus (which pins and releases links). */
+export function rememberOps(plan: RememberPlan, epoch: number): WriteOp[] {
+  const ops: WriteOp[] = [];
+  if (plan.nodes.length > 0) ops.push({ type: "createNodes", nodes: plan.nodes });
+  if (plan.links.length > 0) ops.push({ type: "createLinks", links: plan.links });
+  ops.push({ type: "setFocus", focus: plan.focus, released: plan.released, clock: plan.clock, epoch });
+  return ops;
+}
+
+function segmentNode(id: number, segment: SegmentDraft, extraction: Extraction, input: RememberPlanInput): MemoryNode {
   const sources = segment.messageIndexes.map((index) => ({ index, message: input.messages[index] }));
   const roles = new Set(sources.map((s) => s.message?.role));
   const speakers = new Set(sources.map((s) => s.message?.name ?? null));
@@ -194,11 +195,13 @@ function segmentNode(id: number, segment: SegmentDraft, extraction: Extraction, 
     role: roles.size === 1 && role ? role : null,
     speaker: speakers.size === 1 && speaker ? speaker : null,
     sourceMessageIds: sources.map((s) => s.message?.id ?? `${input.taskId}#${s.index}`),
+    sourceTaskId: input.taskId,
     messageTime: times.length > 0 ? Math.min(...times) : null,
+    createdAt: input.now,
   };
 }
 
-function entityNode(entity: FocusEntry): PlannedNode {
+function entityNode(entity: FocusEntry, input: RememberPlanInput): MemoryNode {
   return {
     id: entity.nodeId,
     kind: "entity",
@@ -210,6 +213,8 @@ function entityNode(entity: FocusEntry): PlannedNode {
     role: null,
     speaker: null,
     sourceMessageIds: [],
+    sourceTaskId: input.taskId,
     messageTime: null,
+    createdAt: input.now,
   };
 }

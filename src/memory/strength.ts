@@ -12,9 +12,21 @@
  *     strength = exp(level - clock) = strength₀ · Π decay_rateᵢ   over the cycles since,
  *
  * exactly the seed's formula, also when decay_rate changes between cycles. Decaying all links is
- * one clock step; breaking weak links is one indexed `DELETE … WHERE level < clock + ln(threshold)`.
- * Links incident to a focus node are pinned at PINNED_LEVEL: strength 1, untouched by decay and
- * never broken; when the node leaves focus they are re-stamped at strength 1 (level = clock).
+ * one clock step; the links that break are those whose level falls below clock + ln(threshold).
+ *
+ * Focus (DESIGN §3): every link incident to a focus node has strength 1 and does not decay; when
+ * the node leaves focus its links restart from strength 1 at that moment. Rewriting every link of
+ * an entity hub each time it enters or leaves the focus would cost hundreds of row writes per
+ * remember, so the stored rows never change on a focus change. Instead a stored link carries the
+ * epoch (task sequence) that wrote its level, a node carries the clock and epoch at which it last
+ * left the focus, and the link's effective level is
+ *
+ *     PINNED_LEVEL                                  if an end is in the focus now
+ *     the latest release clock of an end            if an end left the focus after the link's epoch
+ *     its stored level                              otherwise
+ *
+ * (effectiveLevel below; LinkRepo computes the same in SQL). The in-memory graph holds effective
+ * levels, materialised as the focus changes.
  */
 
 /** Level of a pinned link (incident to a focus node): far above any reachable clock. */
@@ -30,6 +42,23 @@ export function levelOf(strength: number, clock: number): number {
 export function strengthAt(level: number, clock: number): number {
   if (level >= PINNED_LEVEL) return 1;
   return Math.min(1, Math.exp(level - clock));
+}
+
+/** When a node last left the focus: the decay clock then and the epoch of the task that moved it. */
+export interface Release {
+  clock: number;
+  epoch: number;
+}
+
+/**
+ * A stored link's level as it stands (see above): `ends` are the releases of its source and target
+ * (null when the end never left the focus, or no longer exists).
+ */
+export function effectiveLevel(link: { level: number; epoch: number }, ends: readonly (Release | null)[], endInFocus: boolean): number {
+  if (endInFocus) return PINNED_LEVEL;
+  let latest: number | undefined;
+  for (const end of ends) if (end && end.epoch > link.epoch && (latest === undefined || end.clock > latest)) latest = end.clock;
+  return latest ?? link.level;
 }
 
 export function isPinned(level: number): boolean {

@@ -4,7 +4,7 @@
  * reported to `events` so they show in the agent's stats. Without a fallback the final error is
  * thrown and the caller degrades (a compression keeps its content; a remember task is retried).
  */
-import type { RelationName } from "../memory/relations";
+import type { RelationName } from "../vocabulary/relations";
 import { withRetries, type RetryPolicy } from "./retry";
 import type { Extraction, ModelMessage, RelationRequest, SegmentDraft, SmallModel } from "./types";
 

@@ -3,9 +3,10 @@
  * through it: the built-in local model (src/models/local) for local runs, tests and benchmarks,
  * Workers AI in production. Implementations return well-formed answers or throw; callers retry.
  */
-import type { RelationName } from "../memory/relations";
+import type { RelationName } from "../vocabulary/relations";
+import type { MessageRole } from "../vocabulary/roles";
 
-export type MessageRole = "user" | "assistant" | "system";
+export type { MessageRole };
 
 /** One submitted message, as the model sees it. `index` is its position in the submission. */
 export interface ModelMessage {

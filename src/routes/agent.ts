@@ -1,5 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentParamsSchema, errorResponses } from "../api/common";
+import { AgentPathSchema, errorResponses } from "../api/common";
 import type { AppEnv } from "../http/app-env";
 import { agentOf } from "./agent-of";
 
@@ -12,7 +12,7 @@ const route = createRoute({
   tags: ["agents"],
   summary: "Delete the agent: every memory, link, index entry, vector and queued task",
   description: "Runs after the tasks already queued. Answers 200 when done, or 202 with the task id if it takes longer.",
-  request: { params: AgentParamsSchema },
+  request: { params: AgentPathSchema },
   responses: {
     200: { description: "Deleted", content: { "application/json": { schema: z.object({ deleted: z.literal(true) }) } } },
     202: {
@@ -25,9 +25,9 @@ const route = createRoute({
 
 export function registerAgent(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
-    const outcome = await stub.deleteAgent(identity, DELETE_WAIT_MS);
-    if (outcome.deleted) return c.json({ deleted: true as const }, 200);
-    return c.json({ deleted: false as const, task_id: outcome.taskId }, 202);
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("delete", null, { waitMs: DELETE_WAIT_MS });
+    if (outcome.status === "failed") throw new Error(`agent deletion failed: ${outcome.error ?? "unknown error"}`);
+    if (outcome.status === "done") return c.json({ deleted: true as const }, 200);
+    return c.json({ deleted: false as const, task_id: outcome.taskIds[0] ?? "" }, 202);
   });
 }

@@ -1,10 +1,14 @@
 /** Per-agent parameters (DESIGN §2) and on-demand compression cycles. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentParamsSchema as AgentPathSchema, ErrorSchema, errorResponses } from "../api/common";
+import { z } from "@hono/zod-openapi";
+import { AgentPathSchema, ErrorSchema, errorResponses } from "../api/common";
 import { CompressAcceptedSchema, CompressRequestSchema, ConfigPatchSchema, ConfigSchema } from "../api/config";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { agentOf } from "./agent-of";
+
+/** How long a config change waits for the writes queued before it (it applies in order). */
+const CONFIG_WAIT_MS = 25_000;
 
 const getConfig = createRoute({
   method: "get",
@@ -29,6 +33,10 @@ const putConfig = createRoute({
   },
   responses: {
     200: { description: "The parameters now in force", content: { "application/json": { schema: ConfigSchema } } },
+    202: {
+      description: "Queued behind earlier writes and not applied yet: follow the task",
+      content: { "application/json": { schema: z.object({ task_id: z.string(), status: z.enum(["queued", "running"]) }) } },
+    },
     ...errorResponses,
   },
 });
@@ -53,21 +61,21 @@ const compress = createRoute({
 
 export function registerConfig(app: OpenAPIHono<AppEnv>): void {
   app.openapi(getConfig, async (c) => {
-    const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
-    return c.json(await stub.config(identity), 200);
+    const agent = agentOf(c, c.req.valid("param").agentId);
+    return c.json(await agent.stub.config(agent.identity), 200);
   });
   app.openapi(putConfig, async (c) => {
-    const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
-    return c.json(await stub.updateConfig(identity, c.req.valid("json")), 200);
+    const agent = agentOf(c, c.req.valid("param").agentId);
+    // A queued write: it applies after whatever was accepted before it (a pending deletion included).
+    const outcome = await agent.submit("configure", c.req.valid("json"), { waitMs: CONFIG_WAIT_MS });
+    if (outcome.status === "failed") throw new ApiError(400, "validation_failed", outcome.error ?? "invalid parameters");
+    if (outcome.result) return c.json(outcome.result, 200);
+    const status = outcome.status === "running" ? "running" : "queued";
+    return c.json({ task_id: outcome.taskIds[0] ?? "", status: status as "queued" | "running" }, 202);
   });
   app.openapi(compress, async (c) => {
-    const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
     const { cycles } = CompressRequestSchema.parse(c.req.valid("json") ?? {});
-    const outcome = await stub.compress(identity, cycles);
-    if (!outcome.ok) {
-      c.header("Retry-After", "5");
-      throw new ApiError(429, "queue_full", outcome.message);
-    }
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("compress", null, { repeat: cycles });
     return c.json({ task_ids: outcome.taskIds, status: "queued" as const }, 202);
   });
 }

@@ -1,7 +1,7 @@
 /** The read endpoints of one agent: task status, focus, node with its links, stats. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentParamsSchema, AgentIdSchema, ErrorSchema, errorResponses, NodeIdSchema, TaskIdSchema } from "../api/common";
-import { FocusSchema, NodeViewSchema, PingSchema, StatsSchema, TaskStatusSchema, TaskWaitQuerySchema } from "../api/views";
+import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorResponses, NodeIdSchema, TaskIdSchema } from "../api/common";
+import { FocusSchema, NodeSchema, PingSchema, StatsSchema, TaskStatusSchema, TaskWaitQuerySchema } from "../api/views";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { agentOf } from "./agent-of";
@@ -30,7 +30,7 @@ const focusRoute = createRoute({
   path: "/v1/agents/{agentId}/focus",
   tags: ["memory"],
   summary: "The focus LRU, most recent first",
-  request: { params: AgentParamsSchema },
+  request: { params: AgentPathSchema },
   responses: {
     200: { description: "The focus", content: { "application/json": { schema: FocusSchema } } },
     ...errorResponses,
@@ -44,7 +44,7 @@ const nodeRoute = createRoute({
   summary: "One node with its outgoing and incoming links",
   request: { params: z.object({ agentId: AgentIdSchema, nodeId: NodeIdSchema }) },
   responses: {
-    200: { description: "The node", content: { "application/json": { schema: NodeViewSchema } } },
+    200: { description: "The node", content: { "application/json": { schema: NodeSchema } } },
     ...errorResponses,
     404: notFound,
   },
@@ -56,7 +56,7 @@ const statsRoute = createRoute({
   tags: ["memory"],
   summary: "Counts of nodes, links, queue and characters",
   description: "`wait_ms` waits (up to 30 s) until the agent's queue is idle, compression cycles included, before answering.",
-  request: { params: AgentParamsSchema, query: TaskWaitQuerySchema },
+  request: { params: AgentPathSchema, query: TaskWaitQuerySchema },
   responses: {
     200: { description: "Statistics", content: { "application/json": { schema: StatsSchema } } },
     ...errorResponses,
@@ -69,7 +69,7 @@ const pingRoute = createRoute({
   tags: ["service"],
   summary: "Reach the agent's Durable Object and run one trivial database query",
   description: "A per-agent liveness check; benchmarks use it as the latency floor of any agent request.",
-  request: { params: AgentParamsSchema },
+  request: { params: AgentPathSchema },
   responses: {
     200: { description: "Reachable", content: { "application/json": { schema: PingSchema } } },
     ...errorResponses,
@@ -78,30 +78,29 @@ const pingRoute = createRoute({
 
 export function registerReads(app: OpenAPIHono<AppEnv>): void {
   app.openapi(pingRoute, async (c) => {
-    const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
-    return c.json(await stub.ping(identity), 200);
+    const agent = agentOf(c, c.req.valid("param").agentId);
+    return c.json(await agent.stub.ping(agent.identity), 200);
   });
   app.openapi(taskRoute, async (c) => {
     const { agentId, taskId } = c.req.valid("param");
-    const { wait_ms } = c.req.valid("query");
-    const { identity, stub } = agentOf(c, agentId);
-    const task = await stub.taskStatus(identity, taskId, wait_ms ?? 0);
+    const agent = agentOf(c, agentId);
+    const task = await agent.stub.taskStatus(agent.identity, taskId, c.req.valid("query").wait_ms ?? 0);
     if (!task) throw new ApiError(404, "not_found", `task ${taskId} not found`);
     return c.json(task, 200);
   });
   app.openapi(focusRoute, async (c) => {
-    const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
-    return c.json(await stub.focusView(identity), 200);
+    const agent = agentOf(c, c.req.valid("param").agentId);
+    return c.json(await agent.stub.focusView(agent.identity), 200);
   });
   app.openapi(nodeRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
-    const { identity, stub } = agentOf(c, agentId);
-    const node = await stub.node(identity, nodeId);
+    const agent = agentOf(c, agentId);
+    const node = await agent.stub.node(agent.identity, nodeId);
     if (!node) throw new ApiError(404, "not_found", `node ${nodeId} not found`);
     return c.json(node, 200);
   });
   app.openapi(statsRoute, async (c) => {
-    const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
-    return c.json(await stub.stats(identity, c.req.valid("query").wait_ms ?? 0), 200);
+    const agent = agentOf(c, c.req.valid("param").agentId);
+    return c.json(await agent.stub.stats(agent.identity, c.req.valid("query").wait_ms ?? 0), 200);
   });
 }

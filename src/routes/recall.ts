@@ -1,8 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentParamsSchema, errorResponses } from "../api/common";
-import { RecallQuerySchema, RecallRequestSchema, RecallResponseSchema } from "../api/recall";
+import { AgentPathSchema, errorResponses } from "../api/common";
+import { RecallRequestSchema, RecallResponseSchema, RecallUrlQuerySchema } from "../api/recall";
 import type { AppEnv } from "../http/app-env";
-import { formatRecall } from "../memory/format";
 import { agentOf } from "./agent-of";
 
 const route = createRoute({
@@ -13,8 +12,8 @@ const route = createRoute({
   description:
     "Breadth-first search from the agent's focus, `depth` layers out, optionally along the given relations only; memories matching the keywords are ranked (keyword hits, path strength, importance). Plain text by default (`[记忆] …` separated by `---`, forgotten traces last); `format: json` (or `?format=json`) returns the items with ids, provenance and scores. Goes through the agent's queue, so it sees every remember accepted before it.",
   request: {
-    params: AgentParamsSchema,
-    query: RecallQuerySchema,
+    params: AgentPathSchema,
+    query: RecallUrlQuerySchema,
     body: { required: true, content: { "application/json": { schema: RecallRequestSchema } } },
   },
   responses: {
@@ -31,23 +30,16 @@ const route = createRoute({
 
 export function registerRecall(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { agentId } = c.req.valid("param");
     const query = c.req.valid("query");
-    const body = c.req.valid("json");
-    const request = { ...body, format: query.format ?? body.format, locale: query.locale ?? body.locale };
-    const { identity, stub } = agentOf(c, agentId);
-    const outcome = await stub.recall(identity, request);
-    if (request.format === "json") {
+    const { format, ...body } = c.req.valid("json");
+    const locale = query.locale ?? body.locale;
+    const result = await agentOf(c, c.req.valid("param").agentId).ask("recall", { ...body, locale });
+    if ((query.format ?? format) === "json") {
       return c.json(
-        { items: [...outcome.memories, ...outcome.traces], start_nodes: outcome.startNodes, reached_nodes: outcome.reachedNodes },
+        { items: [...result.memories, ...result.traces], start_nodes: result.start_nodes, reached_nodes: result.reached_nodes },
         200,
       );
     }
-    const text = formatRecall(
-      outcome.memories,
-      outcome.traces.map((t) => ({ sourcePhrase: t.phrase })),
-      request.locale,
-    );
-    return c.text(text, 200);
+    return c.text(result.text, 200);
   });
 }

@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentParamsSchema, ErrorSchema, errorResponses } from "../api/common";
+import { AgentPathSchema, ErrorSchema, errorResponses } from "../api/common";
 import { RememberAcceptedSchema, RememberRequestSchema } from "../api/messages";
 import type { AppEnv } from "../http/app-env";
-import { ApiError } from "../http/errors";
 import { agentOf } from "./agent-of";
 
 const route = createRoute({
@@ -11,9 +10,9 @@ const route = createRoute({
   tags: ["memory"],
   summary: "Remember chat messages",
   description:
-    "Validates the messages, appends one task to the agent's durable queue and answers at once. The queue then segments the text, extracts phrases, keywords and entities, updates the focus and links the new memories into the network.",
+    "Validates the messages, appends one task to the agent's durable queue and answers at once. The queue then segments the text, extracts phrases, keywords and entities, updates the focus and links the new memories into the network, then runs one compression cycle. A message whose `id` the agent already holds is not stored again.",
   request: {
-    params: AgentParamsSchema,
+    params: AgentPathSchema,
     body: { required: true, content: { "application/json": { schema: RememberRequestSchema } } },
   },
   responses: {
@@ -26,14 +25,8 @@ const route = createRoute({
 
 export function registerRemember(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { agentId } = c.req.valid("param");
     const { messages } = c.req.valid("json");
-    const { identity, stub } = agentOf(c, agentId);
-    const outcome = await stub.remember(identity, messages);
-    if (!outcome.ok) {
-      c.header("Retry-After", "5");
-      throw new ApiError(429, "queue_full", outcome.message);
-    }
-    return c.json({ task_id: outcome.taskId, status: "queued" as const, queued_ahead: outcome.queuedAhead }, 202);
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("remember", { messages });
+    return c.json({ task_id: outcome.taskIds[0] ?? "", status: "queued" as const, queued_ahead: outcome.queuedAhead }, 202);
   });
 }

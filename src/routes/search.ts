@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentParamsSchema, errorResponses } from "../api/common";
+import { AgentPathSchema, errorResponses } from "../api/common";
 import { SearchRequestSchema, SearchResponseSchema } from "../api/search";
 import type { AppEnv } from "../http/app-env";
 import { agentOf } from "./agent-of";
@@ -12,7 +12,7 @@ const route = createRoute({
   description:
     "Unlike recall, search does not start from the focus: it ranks every memory of the agent. keyword: BM25 over full-text (Chinese words and English stems); vector: cosine over embeddings; hybrid: reciprocal-rank fusion of both. Optional time range and node kinds. Items carry their source message ids.",
   request: {
-    params: AgentParamsSchema,
+    params: AgentPathSchema,
     body: { required: true, content: { "application/json": { schema: SearchRequestSchema } } },
   },
   responses: {
@@ -23,7 +23,19 @@ const route = createRoute({
 
 export function registerSearch(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { identity, stub } = agentOf(c, c.req.valid("param").agentId);
-    return c.json(await stub.search(identity, c.req.valid("json")), 200);
+    const request = c.req.valid("json");
+    const { time_range, ...rest } = request;
+    // The agent takes times as milliseconds already (TimestampSchema converted them).
+    const timeRange = time_range
+      ? {
+          ...(time_range.from !== undefined ? { from: time_range.from } : {}),
+          ...(time_range.to !== undefined ? { to: time_range.to } : {}),
+        }
+      : undefined;
+    const result = await agentOf(c, c.req.valid("param").agentId).ask("search", {
+      ...rest,
+      ...(timeRange ? { time_range: timeRange } : {}),
+    });
+    return c.json(result, 200);
   });
 }

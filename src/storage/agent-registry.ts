@@ -4,13 +4,10 @@
  * need waking without touching idle ones.
  */
 import { and, asc, eq, isNotNull, lte, sql } from "drizzle-orm";
+import type { AgentIdentity } from "../vocabulary/identity";
+import { statement, type Statement } from "./batch";
 import type { Db } from "./db";
 import { agents } from "./schema";
-
-export interface AgentIdentity {
-  tenantId: string;
-  agentId: string;
-}
 
 export class AgentRegistry {
   constructor(private readonly db: Db) {}
@@ -50,8 +47,9 @@ export class AgentRegistry {
       .limit(limit);
   }
 
-  async remove(agentUid: number): Promise<void> {
-    await this.db.delete(agents).where(eq(agents.id, agentUid));
+  /** Removes the agent's row (agent deletion, in the same batch as its memory rows). */
+  removeStatement(agentUid: number): Statement {
+    return statement(this.db.delete(agents).where(eq(agents.id, agentUid)));
   }
 
   /** Number of registered agents (health and tests). */

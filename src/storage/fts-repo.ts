@@ -5,7 +5,7 @@
  * statistics are per D1 database, as FTS5 keeps them per table.)
  */
 import { sql } from "drizzle-orm";
-import type { NodeKind } from "../memory/node";
+import type { NodeKind } from "../vocabulary/node-kinds";
 import { statement, type Statement } from "./batch";
 import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
@@ -37,9 +37,9 @@ export class FtsRepo {
 
   constructor(
     private readonly db: Db,
-    readonly agent: number,
+    readonly agentUid: number,
   ) {
-    this.low = agent * FTS_AGENT_STRIDE;
+    this.low = agentUid * FTS_AGENT_STRIDE;
     this.high = this.low + FTS_AGENT_STRIDE - 1;
   }
 
@@ -65,7 +65,7 @@ export class FtsRepo {
   async search(match: string, filters: TextFilters, limit: number): Promise<FtsHit[]> {
     const rows = await this.db.all<{ id: number; rank: number }>(sql`
       SELECT n.id AS id, bm25(nodes_fts) AS rank
-      FROM nodes_fts JOIN nodes n ON n.agent = ${this.agent} AND n.id = nodes_fts.rowid - ${this.low}
+      FROM nodes_fts JOIN nodes n ON n.agent = ${this.agentUid} AND n.id = nodes_fts.rowid - ${this.low}
       WHERE nodes_fts MATCH ${match} AND nodes_fts.rowid BETWEEN ${this.low} AND ${this.high}
         AND n.kind IN ${jsonList(filters.kinds)} ${timeFilter(filters)}
       ORDER BY rank, n.id DESC
@@ -83,7 +83,7 @@ export class FtsRepo {
     for (const part of chunk(substrings, 20)) {
       const rows = await this.db.all<{ id: number }>(sql`
         SELECT n.id AS id FROM nodes n
-        WHERE n.agent = ${this.agent} AND n.kind IN ${jsonList(filters.kinds)} ${timeFilter(filters)}
+        WHERE n.agent = ${this.agentUid} AND n.kind IN ${jsonList(filters.kinds)} ${timeFilter(filters)}
           AND EXISTS (SELECT 1 FROM json_each(${JSON.stringify(part)}) s WHERE instr(n.content, s.value) > 0)
         ORDER BY n.id DESC
         LIMIT ${limit}`);

@@ -1,166 +1,116 @@
 /**
- * Link rows of one agent. Strengths are stored as levels against the agent's decay clock (see
- * src/memory/strength.ts); this repo converts them to strengths for its callers, given the clock.
+ * Link rows of one agent. A row stores the level written by a task and that task's epoch; what a
+ * link's level is now also depends on the focus and on when its ends last left the focus
+ * (src/memory/strength.ts, effectiveLevel). Every read here computes that effective level in SQL,
+ * with the current focus as a parameter, so callers see links as they stand; the pinned ones are
+ * flagged. Focus changes therefore never rewrite link rows.
  */
-import { and, asc, count, eq, sql } from "drizzle-orm";
-import type { Edge } from "../memory/bfs";
-import type { GraphLink } from "../memory/graph";
-import type { PlannedLink } from "../memory/remember-plan";
-import { PINNED_LEVEL, strengthAt } from "../memory/strength";
+import { sql, type SQL } from "drizzle-orm";
+import type { LinkKey, LinkState, NewLink } from "../vocabulary/records";
 import { statement, type Statement } from "./batch";
 import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
-import { links } from "./schema";
 
-export interface LinkView extends Edge {
-  pinned: boolean;
-  createdAt: number;
-}
-
-export interface LinkKey {
-  source: number;
-  target: number;
-  relation: string;
-}
-
-interface LinkRowLite {
+interface LinkStateRow {
   source: number;
   target: number;
   relation: string;
   level: number;
+  pinned: number;
+  createdAt: number;
 }
 
 export class LinkRepo {
   constructor(
     private readonly db: Db,
-    readonly agent: number,
+    readonly agentUid: number,
   ) {}
 
-  /** Idempotent bulk insert (a link is unique by source, target and relation). */
-  insertStatements(planned: readonly PlannedLink[], now: number): Statement[] {
-    return chunk(planned).map((rows) =>
+  /** Idempotent bulk insert (a link is unique by source, target and relation; an existing one is kept). */
+  insertStatements(created: readonly NewLink[]): Statement[] {
+    return chunk(created).map((rows) =>
       statement(sql`
-        INSERT INTO links (agent, source, target, relation, level, created_at)
-        SELECT ${this.agent}, json_extract(value, '$.source'), json_extract(value, '$.target'),
-               json_extract(value, '$.relation'), json_extract(value, '$.level'), ${now}
+        INSERT INTO links (agent, source, target, relation, level, epoch, created_at)
+        SELECT ${this.agentUid}, json_extract(value, '$.source'), json_extract(value, '$.target'),
+               json_extract(value, '$.relation'), json_extract(value, '$.level'), json_extract(value, '$.epoch'),
+               json_extract(value, '$.createdAt')
         FROM json_each(${JSON.stringify(rows)}) WHERE true
         ON CONFLICT DO NOTHING`),
     );
   }
 
-  /** Pins every link incident to `nodeIds` (they entered focus): strength 1, exempt from decay. */
-  pinStatement(nodeIds: readonly number[]): Statement {
-    return statement(sql`
-      UPDATE links SET level = ${PINNED_LEVEL}
-      WHERE level < ${PINNED_LEVEL} AND id IN (${this.incidentIds(nodeIds, [])})`);
-  }
-
-  /**
-   * Links incident to `nodeIds` (out of focus now) return to strength 1 at `clock` and decay from
-   * there, except those whose other end is still in focus (`stillFocused`).
-   */
-  unpinStatement(nodeIds: readonly number[], stillFocused: readonly number[], clock: number): Statement {
-    return statement(sql`UPDATE links SET level = ${clock} WHERE id IN (${this.incidentIds(nodeIds, stillFocused)})`);
-  }
-
-  /**
-   * Ids of the links with an end in `nodeIds` whose other end is not in `excluded`: one lookup
-   * through the source index and one through the target index. (A single `source IN … OR target
-   * IN …` condition makes SQLite scan all of the agent's links.)
-   */
-  private incidentIds(nodeIds: readonly number[], excluded: readonly number[]) {
-    const ids = jsonList(nodeIds);
-    const skip = jsonList(excluded);
-    return sql`
-      SELECT id FROM links WHERE agent = ${this.agent} AND source IN ${ids} AND target NOT IN ${skip}
-      UNION
-      SELECT id FROM links WHERE agent = ${this.agent} AND target IN ${ids} AND source NOT IN ${skip}`;
-  }
-
-  /** Every link with an end in `frontier`, optionally only of the given relations (BFS layer). */
-  async incident(frontier: readonly number[], relations: readonly string[], clock: number): Promise<Edge[]> {
-    if (frontier.length === 0) return [];
-    const ids = jsonList(frontier);
-    const relationFilter = relations.length > 0 ? sql`AND relation IN ${jsonList(relations)}` : sql``;
-    const rows = await this.db.all<LinkRowLite>(sql`
-      SELECT source, target, relation, level FROM links WHERE agent = ${this.agent} AND source IN ${ids} ${relationFilter}
-      UNION ALL
-      SELECT source, target, relation, level FROM links WHERE agent = ${this.agent} AND target IN ${ids} ${relationFilter}`);
-    return rows.map((r) => ({ source: r.source, target: r.target, relation: r.relation, strength: strengthAt(r.level, clock) }));
-  }
-
-  /** Outgoing strengths per node (dangling links included): the inputs of importance. */
-  async outgoingStrengths(nodeIds: readonly number[], clock: number): Promise<Map<number, number[]>> {
-    const out = new Map<number, number[]>();
-    for (const id of nodeIds) out.set(id, []);
-    for (const part of chunk(nodeIds, 2000)) {
-      const rows = await this.db
-        .select({ source: links.source, level: links.level })
-        .from(links)
-        .where(and(eq(links.agent, this.agent), sql`${links.source} IN ${jsonList(part)}`));
-      for (const r of rows) out.get(r.source)?.push(strengthAt(r.level, clock));
-    }
-    return out;
-  }
-
-  /** A node's outgoing and incoming links, with strengths and whether the far end still exists. */
-  async ofNode(nodeId: number, clock: number): Promise<{ outgoing: LinkView[]; incoming: LinkView[] }> {
-    const rows = await this.db.all<{ source: number; target: number; relation: string; level: number; createdAt: number }>(sql`
-      SELECT source, target, relation, level, created_at AS createdAt FROM links WHERE agent = ${this.agent} AND source = ${nodeId}
-      UNION ALL
-      SELECT source, target, relation, level, created_at AS createdAt FROM links WHERE agent = ${this.agent} AND target = ${nodeId} AND source <> ${nodeId}`);
-    const view = (r: (typeof rows)[number]): LinkView => ({
-      source: r.source,
-      target: r.target,
-      relation: r.relation,
-      strength: strengthAt(r.level, clock),
-      pinned: r.level >= PINNED_LEVEL,
-      createdAt: r.createdAt,
-    });
-    return {
-      outgoing: rows.filter((r) => r.source === nodeId).map(view),
-      incoming: rows.filter((r) => r.target === nodeId && r.source !== nodeId).map(view),
-    };
-  }
-
-  /**
-   * The decay step's break (DESIGN §6 step 1): removes every link whose strength at the new clock
-   * is below the threshold, i.e. whose level is below `belowLevel`. Pinned links never qualify.
-   * One statement, however large the network; returns the number of links removed.
-   */
-  async breakWeak(belowLevel: number): Promise<number> {
-    const result = await this.db.run(sql`DELETE FROM links WHERE agent = ${this.agent} AND level < ${belowLevel}`);
-    return result.meta.changes ?? 0;
+  /** Deletes links by key (broken by decay, or removed on purpose). */
+  deleteKeysStatements(keys: readonly LinkKey[]): Statement[] {
+    return chunk(keys).map((rows) =>
+      statement(sql`
+        DELETE FROM links WHERE agent = ${this.agentUid} AND (source, target, relation) IN (
+          SELECT json_extract(value, '$.source'), json_extract(value, '$.target'), json_extract(value, '$.relation')
+          FROM json_each(${JSON.stringify(rows.map((k) => ({ source: k.source, target: k.target, relation: k.relation })))}))`),
+    );
   }
 
   /** Deletes the outgoing links of deleted nodes; links into them stay, dangling (seed 001 §5.3). */
   deleteOutgoingStatement(nodeIds: readonly number[]): Statement {
-    return statement(this.db.delete(links).where(and(eq(links.agent, this.agent), sql`${links.source} IN ${jsonList(nodeIds)}`)));
+    return statement(sql`DELETE FROM links WHERE agent = ${this.agentUid} AND source IN ${jsonList(nodeIds)}`);
+  }
+
+  deleteAllStatement(): Statement {
+    return statement(sql`DELETE FROM links WHERE agent = ${this.agentUid}`);
+  }
+
+  /** Every link with an end in `frontier`, optionally only of the given relations (a BFS layer). */
+  async incident(frontier: readonly number[], relations: readonly string[], focus: readonly number[]): Promise<LinkState[]> {
+    if (frontier.length === 0) return [];
+    const ids = jsonList(frontier);
+    const relationFilter = relations.length > 0 ? sql`AND l.relation IN ${jsonList(relations)}` : sql``;
+    // Two index lookups (by source, by target): one `source IN … OR target IN …` condition makes
+    // SQLite scan every link of the agent.
+    return this.states(focus, [
+      sql`l.source IN ${ids} ${relationFilter}`,
+      sql`l.target IN ${ids} AND l.source NOT IN ${ids} ${relationFilter}`,
+    ]);
+  }
+
+  /** Outgoing links per node, dangling ones included (the inputs of importance). */
+  async outgoing(nodeIds: readonly number[], focus: readonly number[]): Promise<LinkState[]> {
+    const out: LinkState[] = [];
+    for (const part of chunk(nodeIds, 2000)) out.push(...(await this.states(focus, [sql`l.source IN ${jsonList(part)}`])));
+    return out;
+  }
+
+  /** A node's outgoing and incoming links. */
+  async ofNode(nodeId: number, focus: readonly number[]): Promise<LinkState[]> {
+    return this.states(focus, [sql`l.source = ${nodeId}`, sql`l.target = ${nodeId} AND l.source <> ${nodeId}`]);
+  }
+
+  /** Links after `after` in (source, target, relation) order: a keyset page for loading the graph. */
+  async page(after: LinkKey | null, limit: number, focus: readonly number[]): Promise<LinkState[]> {
+    const from = after ? sql`(l.source, l.target, l.relation) > (${after.source}, ${after.target}, ${after.relation})` : sql`true`;
+    return this.states(focus, [from], sql`ORDER BY source, target, relation LIMIT ${limit}`);
   }
 
   /**
-   * Links after `after` in (source, target, relation) order: a keyset page over the agent's own
-   * unique index, for loading the graph into memory.
+   * Keys of the links that break at a clock whose break level is `belowLevel` (DESIGN §6 step 1):
+   * not pinned, effective level below it. A stored level is never above the effective one, so the
+   * level index narrows the candidates.
    */
-  async page(after: LinkKey | null, limit: number): Promise<GraphLink[]> {
-    const rows = await this.db
-      .select({ source: links.source, target: links.target, relation: links.relation, level: links.level, createdAt: links.createdAt })
-      .from(links)
-      .where(
-        and(
-          eq(links.agent, this.agent),
-          after
-            ? sql`(${links.source}, ${links.target}, ${links.relation}) > (${after.source}, ${after.target}, ${after.relation})`
-            : undefined,
-        ),
-      )
-      .orderBy(asc(links.source), asc(links.target), asc(links.relation))
-      .limit(limit);
-    return rows;
+  async breaking(belowLevel: number, focus: readonly number[]): Promise<LinkKey[]> {
+    const candidates = await this.states(focus, [sql`l.level < ${belowLevel}`]);
+    return candidates
+      .filter((l) => !l.pinned && l.level < belowLevel)
+      .map((l) => ({ source: l.source, target: l.target, relation: l.relation }));
+  }
+
+  /**
+   * Upgrade of rows written before focus releases existed, when pinned links were stored at a
+   * sentinel level: they become strength 1 at `level` (the clock of the upgrade). Idempotent.
+   */
+  relevelStatement(atLeast: number, level: number): Statement {
+    return statement(sql`UPDATE links SET level = ${level}, epoch = 0 WHERE agent = ${this.agentUid} AND level >= ${atLeast}`);
   }
 
   async count(): Promise<number> {
-    const [row] = await this.db.select({ n: count() }).from(links).where(eq(links.agent, this.agent));
+    const [row] = await this.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM links WHERE agent = ${this.agentUid}`);
     return row?.n ?? 0;
   }
 
@@ -168,12 +118,38 @@ export class LinkRepo {
   async danglingCount(): Promise<number> {
     const [row] = await this.db.all<{ n: number }>(sql`
       SELECT count(*) AS n FROM links l
-      WHERE l.agent = ${this.agent}
+      WHERE l.agent = ${this.agentUid}
         AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.agent = l.agent AND n.id = l.target)`);
     return row?.n ?? 0;
   }
 
-  deleteAllStatement(): Statement {
-    return statement(this.db.delete(links).where(eq(links.agent, this.agent)));
+  /**
+   * Links matching any of `wheres` (over alias `l`; one SELECT each, joined by UNION ALL, so each
+   * can use its own index) with their effective level at the given focus.
+   */
+  private async states(focus: readonly number[], wheres: readonly SQL[], tail: SQL = sql``): Promise<LinkState[]> {
+    const f = jsonList(focus);
+    // An end released after the link's epoch restarts it at its release clock (the later of two).
+    const after = (alias: "s" | "t") => sql.raw(`coalesce(${alias}.released_epoch, -1) > l.epoch`);
+    const select = (where: SQL) => sql`
+      SELECT l.source AS source, l.target AS target, l.relation AS relation, l.created_at AS createdAt,
+             (l.source IN ${f} OR l.target IN ${f}) AS pinned,
+             CASE WHEN ${after("s")} OR ${after("t")}
+                  THEN max(CASE WHEN ${after("s")} THEN s.released_clock ELSE -1e308 END,
+                           CASE WHEN ${after("t")} THEN t.released_clock ELSE -1e308 END)
+                  ELSE l.level END AS level
+      FROM links l
+      LEFT JOIN nodes s ON s.agent = l.agent AND s.id = l.source
+      LEFT JOIN nodes t ON t.agent = l.agent AND t.id = l.target
+      WHERE l.agent = ${this.agentUid} AND ${where}`;
+    const rows = await this.db.all<LinkStateRow>(sql`${sql.join(wheres.map(select), sql` UNION ALL `)} ${tail}`);
+    return rows.map((r) => ({
+      source: r.source,
+      target: r.target,
+      relation: r.relation,
+      level: r.level,
+      pinned: r.pinned === 1,
+      createdAt: r.createdAt,
+    }));
   }
 }

@@ -1,18 +1,15 @@
 /**
- * Node rows of one agent. Every statement filters on the agent id given at construction: a repo
- * cannot read or write another agent's rows.
+ * Node rows of one agent. Every statement filters on the agent's registry id given at
+ * construction: a repo cannot read or write another agent's rows.
  */
-import { and, asc, count, eq, lt, max, min, sql, type SQL } from "drizzle-orm";
-import type { MemoryNode } from "../memory/node";
-import type { PlannedNode } from "../memory/remember-plan";
-import type { MessageRole } from "../models/types";
+import { and, asc, count, eq, max, min, sql, type SQL } from "drizzle-orm";
+import type { MemoryNode, TextUpdate } from "../vocabulary/records";
+import { isMessageRole } from "../vocabulary/roles";
 import { statement, type Statement } from "./batch";
 import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
 import { parseStringArray } from "./row-parsing";
 import { nodes, type NodeRow } from "./schema";
-
-const ROLES: readonly MessageRole[] = ["user", "assistant", "system"];
 
 export interface NodeSummary {
   segments: number;
@@ -21,31 +18,21 @@ export interface NodeSummary {
   charactersHeld: number;
 }
 
-/** A node as the compression scan needs it. */
-export type ScanNode = Pick<MemoryNode, "id" | "kind" | "speaker" | "content" | "originalLength" | "scanCount">;
-
-/** Position of a scan: the (scan_count, id) of the last node it visited, before its scan. */
-export interface ScanCursor {
-  scanCount: number;
-  id: number;
-}
-
-export interface ContentUpdate {
-  id: number;
-  content: string;
-  phrase: string;
-  keywords: string[];
+/** When a node last left the focus (src/memory/strength.ts). */
+export interface NodeRelease {
+  clock: number;
+  epoch: number;
 }
 
 export class NodeRepo {
   constructor(
     private readonly db: Db,
-    readonly agent: number,
+    readonly agentUid: number,
   ) {}
 
-  /** Idempotent bulk insert: re-applying a plan inserts nothing twice. */
-  insertStatements(planned: readonly PlannedNode[], taskId: string, now: number): Statement[] {
-    return chunk(planned).map((rows) => {
+  /** Idempotent bulk insert: re-applying the same nodes inserts nothing twice. */
+  insertStatements(created: readonly MemoryNode[]): Statement[] {
+    return chunk(created).map((rows) => {
       const json = JSON.stringify(
         rows.map((n) => ({ ...n, keywords: JSON.stringify(n.keywords), sourceMessageIds: JSON.stringify(n.sourceMessageIds) })),
       );
@@ -53,12 +40,43 @@ export class NodeRepo {
       return statement(sql`
         INSERT INTO nodes (agent, id, kind, name, content, original_length, phrase, keywords, role, speaker,
                            source_message_ids, source_task_id, message_time, created_at)
-        SELECT ${this.agent}, ${field("id")}, ${field("kind")}, ${field("name")}, ${field("content")},
+        SELECT ${this.agentUid}, ${field("id")}, ${field("kind")}, ${field("name")}, ${field("content")},
                ${field("originalLength")}, ${field("phrase")}, ${field("keywords")}, ${field("role")},
-               ${field("speaker")}, ${field("sourceMessageIds")}, ${taskId}, ${field("messageTime")}, ${now}
+               ${field("speaker")}, ${field("sourceMessageIds")}, ${field("sourceTaskId")}, ${field("messageTime")},
+               ${field("createdAt")}
         FROM json_each(${json}) WHERE true
         ON CONFLICT DO NOTHING`);
     });
+  }
+
+  /** Records that `ids` left the focus at `clock` in task `epoch` (absolute values: idempotent). */
+  releaseStatement(ids: readonly number[], release: NodeRelease): Statement {
+    return statement(
+      this.db
+        .update(nodes)
+        .set({ releasedClock: release.clock, releasedEpoch: release.epoch })
+        .where(and(eq(nodes.agentUid, this.agentUid), sql`${nodes.id} IN ${jsonList(ids)}`)),
+    );
+  }
+
+  /** Replaces a node's content with its compression (phrase and keywords re-extracted). */
+  updateTextStatement(update: TextUpdate): Statement {
+    return statement(
+      this.db
+        .update(nodes)
+        .set({ content: update.content, phrase: update.phrase, keywords: JSON.stringify(update.keywords) })
+        .where(and(eq(nodes.agentUid, this.agentUid), eq(nodes.id, update.id))),
+    );
+  }
+
+  /** Deletes nodes (their outgoing links are deleted by LinkRepo.deleteOutgoingStatement). */
+  deleteStatement(ids: readonly number[]): Statement {
+    return statement(this.db.delete(nodes).where(and(eq(nodes.agentUid, this.agentUid), sql`${nodes.id} IN ${jsonList(ids)}`)));
+  }
+
+  /** Removes every node of the agent (agent deletion). */
+  deleteAllStatement(): Statement {
+    return statement(this.db.delete(nodes).where(eq(nodes.agentUid, this.agentUid)));
   }
 
   /** Existing entity nodes by normalised key. */
@@ -68,7 +86,7 @@ export class NodeRepo {
     const rows = await this.db
       .select({ id: nodes.id, name: nodes.name, content: nodes.content })
       .from(nodes)
-      .where(and(eq(nodes.agent, this.agent), eq(nodes.kind, "entity"), sql`${nodes.name} IN ${jsonList(keys)}`));
+      .where(and(eq(nodes.agentUid, this.agentUid), eq(nodes.kind, "entity"), sql`${nodes.name} IN ${jsonList(keys)}`));
     for (const row of rows) if (row.name !== null) found.set(row.name, { nodeId: row.id, name: row.content });
     return found;
   }
@@ -77,21 +95,18 @@ export class NodeRepo {
   async load(ids: readonly number[]): Promise<Map<number, MemoryNode>> {
     const out = new Map<number, MemoryNode>();
     if (ids.length === 0) return out;
-    const rows = await this.db
-      .select()
-      .from(nodes)
-      .where(and(eq(nodes.agent, this.agent), sql`${nodes.id} IN ${jsonList(ids)}`));
-    for (const row of rows) out.set(row.id, toMemoryNode(row));
+    for (const part of chunk(ids, 2000)) {
+      const rows = await this.db
+        .select()
+        .from(nodes)
+        .where(and(eq(nodes.agentUid, this.agentUid), sql`${nodes.id} IN ${jsonList(part)}`));
+      for (const row of rows) out.set(row.id, toMemoryNode(row));
+    }
     return out;
   }
 
   async get(id: number): Promise<MemoryNode | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(nodes)
-      .where(and(eq(nodes.agent, this.agent), eq(nodes.id, id)))
-      .limit(1);
-    return row ? toMemoryNode(row) : undefined;
+    return (await this.load([id])).get(id);
   }
 
   async summary(): Promise<NodeSummary> {
@@ -103,64 +118,12 @@ export class NodeRepo {
         charactersHeld: sql<number>`coalesce(sum(CASE WHEN ${nodes.kind} = 'segment' THEN length(${nodes.content}) ELSE 0 END), 0)`,
       })
       .from(nodes)
-      .where(eq(nodes.agent, this.agent));
+      .where(eq(nodes.agentUid, this.agentUid));
     return { segments: row?.segments ?? 0, entities: row?.entities ?? 0, charactersHeld: row?.charactersHeld ?? 0 };
   }
 
-  /**
-   * The next nodes a compression cycle scans: ascending (scan_count, id) after the cursor, not yet
-   * scanned in this cycle, focus nodes excluded. One indexed range read per page.
-   */
-  async scanPage(cycle: number, cursor: ScanCursor | null, focus: readonly number[], limit: number): Promise<ScanNode[]> {
-    return this.db
-      .select({
-        id: nodes.id,
-        kind: nodes.kind,
-        speaker: nodes.speaker,
-        content: nodes.content,
-        originalLength: nodes.originalLength,
-        scanCount: nodes.scanCount,
-      })
-      .from(nodes)
-      .where(
-        and(
-          eq(nodes.agent, this.agent),
-          cursor ? sql`(${nodes.scanCount}, ${nodes.id}) > (${cursor.scanCount}, ${cursor.id})` : undefined,
-          lt(nodes.scannedCycle, cycle),
-          focus.length > 0 ? sql`${nodes.id} NOT IN ${jsonList(focus)}` : undefined,
-        ),
-      )
-      .orderBy(asc(nodes.scanCount), asc(nodes.id))
-      .limit(limit);
-  }
-
-  /** Marks nodes as scanned by a pass of `cycles` cycles ending at `cycle` (scan_count + cycles). */
-  markScannedStatement(ids: readonly number[], cycles: number, cycle: number): Statement {
-    return statement(
-      this.db
-        .update(nodes)
-        .set({ scanCount: sql`${nodes.scanCount} + ${cycles}`, scannedCycle: cycle })
-        .where(and(eq(nodes.agent, this.agent), sql`${nodes.id} IN ${jsonList(ids)}`)),
-    );
-  }
-
-  /** Replaces a node's content with its compression (phrase and keywords re-extracted). */
-  updateContentStatement(update: ContentUpdate): Statement {
-    return statement(
-      this.db
-        .update(nodes)
-        .set({ content: update.content, phrase: update.phrase, keywords: JSON.stringify(update.keywords) })
-        .where(and(eq(nodes.agent, this.agent), eq(nodes.id, update.id))),
-    );
-  }
-
-  /** Deletes nodes (their outgoing links are deleted by LinkRepo.deleteOutgoingStatement). */
-  deleteStatement(ids: readonly number[]): Statement {
-    return statement(this.db.delete(nodes).where(and(eq(nodes.agent, this.agent), sql`${nodes.id} IN ${jsonList(ids)}`)));
-  }
-
   async count(): Promise<number> {
-    const [row] = await this.db.select({ n: count() }).from(nodes).where(eq(nodes.agent, this.agent));
+    const [row] = await this.db.select({ n: count() }).from(nodes).where(eq(nodes.agentUid, this.agentUid));
     return row?.n ?? 0;
   }
 
@@ -168,13 +131,13 @@ export class NodeRepo {
     const [row] = await this.db
       .select({ min: min(nodes.id), max: max(nodes.id) })
       .from(nodes)
-      .where(eq(nodes.agent, this.agent));
+      .where(eq(nodes.agentUid, this.agentUid));
     return row?.min != null && row.max != null ? { min: row.min, max: row.max } : undefined;
   }
 
-  /** Every node id (the fallback when sampling finds too few nodes). */
+  /** Every node id (the fallback when sampling finds too few nodes; scan bookkeeping upgrades). */
   async allIds(): Promise<number[]> {
-    const rows = await this.db.select({ id: nodes.id }).from(nodes).where(eq(nodes.agent, this.agent));
+    const rows = await this.db.select({ id: nodes.id }).from(nodes).where(eq(nodes.agentUid, this.agentUid));
     return rows.map((r) => r.id);
   }
 
@@ -183,15 +146,10 @@ export class NodeRepo {
     const rows = await this.db
       .select()
       .from(nodes)
-      .where(and(eq(nodes.agent, this.agent), sql`${nodes.id} > ${afterId}`))
+      .where(and(eq(nodes.agentUid, this.agentUid), sql`${nodes.id} > ${afterId}`))
       .orderBy(asc(nodes.id))
       .limit(limit);
     return rows.map(toMemoryNode);
-  }
-
-  /** Removes every node of the agent (agent deletion). */
-  deleteAllStatement(): Statement {
-    return statement(this.db.delete(nodes).where(eq(nodes.agent, this.agent)));
   }
 }
 
@@ -204,13 +162,11 @@ export function toMemoryNode(row: NodeRow): MemoryNode {
     originalLength: row.originalLength,
     phrase: row.phrase,
     keywords: parseStringArray(row.keywords),
-    role: ROLES.find((r) => r === row.role) ?? null,
+    role: isMessageRole(row.role) ? row.role : null,
     speaker: row.speaker,
     sourceMessageIds: parseStringArray(row.sourceMessageIds),
     sourceTaskId: row.sourceTaskId,
     messageTime: row.messageTime,
     createdAt: row.createdAt,
-    scanCount: row.scanCount,
-    scannedCycle: row.scannedCycle,
   };
 }

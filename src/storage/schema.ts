@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { NODE_KINDS } from "../vocabulary/node-kinds";
 
 /**
  * D1 schema. Every memory row carries `agent`, the integer id of its agent in `agents`, and every
@@ -34,10 +35,11 @@ export const apiKeys = sqliteTable("api_keys", {
 export const nodes = sqliteTable(
   "nodes",
   {
-    agent: integer("agent").notNull(),
+    /** The agent's registry id (agents.id). */
+    agentUid: integer("agent").notNull(),
     /** Allocated by the agent's Durable Object, so a re-run task writes the same ids (idempotent). */
     id: integer("id").notNull(),
-    kind: text("kind", { enum: ["segment", "entity"] }).notNull(),
+    kind: text("kind", { enum: NODE_KINDS }).notNull(),
     /** Normalised entity name, unique per agent; null for segments. */
     name: text("name"),
     content: text("content").notNull(),
@@ -54,37 +56,39 @@ export const nodes = sqliteTable(
     /** The source messages' own timestamp (ms since epoch) when the client gave one. Metadata only. */
     messageTime: integer("message_time"),
     createdAt: integer("created_at").notNull(),
-    scanCount: integer("scan_count").notNull().default(0),
-    /** The last compression cycle that scanned this node: a cycle never scans a node twice. */
-    scannedCycle: integer("scanned_cycle").notNull().default(0),
+    /**
+     * When the node last left the focus: the decay clock then and the epoch (task sequence) of the
+     * remember that moved it. Its links restart from strength 1 at that clock (src/memory/strength.ts).
+     */
+    releasedClock: real("released_clock"),
+    releasedEpoch: integer("released_epoch"),
   },
-  (t) => [
-    primaryKey({ columns: [t.agent, t.id] }),
-    uniqueIndex("nodes_entity_name").on(t.agent, t.name),
-    index("nodes_scan").on(t.agent, t.scanCount, t.id),
-  ],
+  (t) => [primaryKey({ columns: [t.agentUid, t.id] }), uniqueIndex("nodes_entity_name").on(t.agentUid, t.name)],
 );
 
 /**
  * Directed, named links, owned by their source. Strength is stored as a log-level against the
  * agent's decay clock: strength = min(1, exp(level - clock)). Decaying every link is then one
- * clock step, and breaking weak links one indexed DELETE on `level` (see src/memory/strength.ts).
+ * clock step; the focus pins links without rewriting them (see src/memory/strength.ts).
  */
 export const links = sqliteTable(
   "links",
   {
     id: integer("id").primaryKey({ autoIncrement: false }),
-    agent: integer("agent").notNull(),
+    /** The agent's registry id (agents.id). */
+    agentUid: integer("agent").notNull(),
     source: integer("source").notNull(),
     target: integer("target").notNull(),
     relation: text("relation").notNull(),
     level: real("level").notNull(),
+    /** The epoch (task sequence) that wrote `level`: a release of an end after it overrides it. */
+    epoch: integer("epoch").notNull().default(0),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [
-    uniqueIndex("links_source").on(t.agent, t.source, t.target, t.relation),
-    index("links_target").on(t.agent, t.target, t.source),
-    index("links_level").on(t.agent, t.level),
+    uniqueIndex("links_source").on(t.agentUid, t.source, t.target, t.relation),
+    index("links_target").on(t.agentUid, t.target, t.source),
+    index("links_level").on(t.agentUid, t.level),
   ],
 );
 

@@ -4,7 +4,7 @@
  * the index survives eviction. The in-memory matrix is a cache of that table (STYLE 6): built on the
  * first query after a wake, then kept in step by every write, never reloaded.
  */
-import type { NodeKind } from "../memory/node";
+import type { NodeKind } from "../vocabulary/node-kinds";
 import { dotAt, TopK } from "./top-k";
 import type { VectorHit, VectorIndex, VectorIndexStats, VectorQuery, VectorRecord } from "./types";
 import {

@@ -3,7 +3,7 @@
  * agent), a local exact index in the agent's Durable Object for local runs and tests. Selected by
  * the VECTOR_PROVIDER var. Vectors are L2-normalised by the embedder, so cosine = dot product.
  */
-import type { NodeKind } from "../memory/node";
+import type { NodeKind } from "../vocabulary/node-kinds";
 
 export interface VectorRecord {
   nodeId: number;

@@ -9,7 +9,7 @@
  * Also the checks every index applies to what it stores and reads back: dimensions, finite values,
  * node ids, kinds, topK.
  */
-import type { NodeKind } from "../memory/node";
+import { NODE_KINDS, type NodeKind } from "../vocabulary/node-kinds";
 
 const BYTES_PER_VALUE = Float32Array.BYTES_PER_ELEMENT;
 
@@ -66,7 +66,6 @@ export function decodeVector(blob: ArrayBuffer, dimensions: number): Float32Arra
 }
 
 /** Every node kind, in the order of kind codes. */
-export const NODE_KINDS: readonly NodeKind[] = ["segment", "entity"];
 
 /** A stored kind as the domain type; throws on anything else (rows are parsed, not trusted). */
 export function parseKind(value: unknown): NodeKind {

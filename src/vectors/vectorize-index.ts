@@ -11,7 +11,8 @@ import { z } from "zod";
 import type { VectorHit, VectorIndex, VectorIndexStats, VectorQuery, VectorRecord } from "./types";
 import { TopK } from "./top-k";
 import type { RecentVectors } from "./recent-vectors";
-import { checkNodeId, checkTopK, checkVector, NODE_KINDS, parseKind } from "./vector-codec";
+import { NODE_KINDS } from "../vocabulary/node-kinds";
+import { checkNodeId, checkTopK, checkVector, parseKind } from "./vector-codec";
 
 /**
  * Vectorize limits (developers.cloudflare.com/vectorize/platform/limits/ and reference/client-api/).

@@ -3,7 +3,7 @@
  * Workers AI and Vectorize cannot be reached. Pure functions of their input: no randomness, no
  * clock, no network; Chinese and English alike.
  */
-import type { RelationName } from "../../memory/relations";
+import type { RelationName } from "../../vocabulary/relations";
 import type { Embedder, Extraction, ModelMessage, RelationRequest, SegmentDraft, SmallModel } from "../types";
 import { compressText } from "./local-compressor";
 import { EMBEDDING_DIMENSIONS, embedText } from "./local-embedder";

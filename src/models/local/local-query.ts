@@ -3,7 +3,7 @@
  * words, so they share the tokenizer's normal forms.
  */
 import { entityKey } from "../../memory/entity-key";
-import { RELATION, type RelationName } from "../../memory/relations";
+import { RELATION, type RelationName } from "../../vocabulary/relations";
 import type { RelationRequest } from "../types";
 import { normalizeText } from "../../text/normalize";
 import { isContent, tokenize } from "../../text/tokenize";

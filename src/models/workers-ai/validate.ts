@@ -5,7 +5,7 @@
  * a fourth entity) is trimmed instead, since a retry would cost a call and gain nothing.
  */
 import { entityKey } from "../../memory/entity-key";
-import { SEGMENT_ENTITY_RELATIONS, type RelationName } from "../../memory/relations";
+import { SEGMENT_ENTITY_RELATIONS, type RelationName } from "../../vocabulary/relations";
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
 import { normalizeText } from "../../text/normalize";
 import { EN_STOP_WORDS } from "../../text/stopwords-en";

@@ -5,7 +5,7 @@
  * The model name comes from configuration (AI_TEXT_MODEL), never from code.
  */
 import type { z } from "zod";
-import type { RelationName } from "../../memory/relations";
+import type { RelationName } from "../../vocabulary/relations";
 import { codePointLength } from "../../text/code-points";
 import type { Extraction, ModelMessage, RelationRequest, SegmentDraft, SmallModel } from "../types";
 import { runJson, type AiBinding, type ChatMessage } from "./ai-client";

@@ -4,7 +4,7 @@
  * the allowed names, so constrained decoding cannot invent a new relation; validate.ts checks again.
  */
 import { z } from "zod";
-import { RELATION, SEGMENT_ENTITY_RELATIONS } from "../../../memory/relations";
+import { RELATION, SEGMENT_ENTITY_RELATIONS } from "../../../vocabulary/relations";
 import type { RelationRequest } from "../../types";
 import { chatMessages, type ChatMessage, type FewShot } from "../ai-client";
 

@@ -6,14 +6,14 @@
  */
 import { pickEvictions, sampleIds, sampleSize, seededRandom } from "../memory/capacity";
 import { importanceOf } from "../memory/importance";
-import { runBatch } from "../storage/batch";
-import { syncVectors } from "./indexing";
 import { networkReader } from "./network-reader";
-import type { AgentRepos, AgentRuntime } from "./runtime";
+import type { AgentRuntime } from "./runtime";
+import { commit } from "./write-path";
 
-/** Returns the number of nodes evicted. */
-export async function enforceCapacity(rt: AgentRuntime, repos: AgentRepos): Promise<number> {
+/** Deletes the excess nodes (one commit, saving `checkpoint(evicted)` with it); returns how many. */
+export async function enforceCapacity(rt: AgentRuntime, taskId: string, checkpoint: (evicted: number) => unknown): Promise<number> {
   const capacity = rt.meta.params().capacity;
+  const repos = await rt.repos();
   const reader = await networkReader(rt, repos);
   const excess = (await reader.count()) - capacity;
   if (excess <= 0) return 0;
@@ -31,12 +31,14 @@ export async function enforceCapacity(rt: AgentRuntime, repos: AgentRepos): Prom
     excess,
   );
   if (victims.length === 0) return 0;
-  await runBatch(rt.d1, [
-    repos.links.deleteOutgoingStatement(victims),
-    repos.nodes.deleteStatement(victims),
-    repos.fts.deleteStatement(victims),
-  ]);
-  rt.loadedGraph()?.deleteNodes(victims);
-  await syncVectors(rt, [], victims);
+  await commit(
+    rt,
+    taskId,
+    [
+      { type: "deleteNodes", ids: victims },
+      { type: "count", counters: { nodes_evicted: victims.length } },
+    ],
+    { checkpoint: checkpoint(victims.length) },
+  );
   return victims.length;
 }

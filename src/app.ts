@@ -5,12 +5,12 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
-import { MAX_BODY_BYTES } from "../config/limits";
-import { registerRoutes } from "../routes";
-import type { AppEnv } from "./app-env";
-import { requireApiKey } from "./auth";
-import { errorBody, handleError } from "./errors";
-import { validationHook } from "./validation-hook";
+import { MAX_BODY_BYTES } from "./config/limits";
+import { registerRoutes } from "./routes";
+import type { AppEnv } from "./http/app-env";
+import { requireApiKey } from "./http/auth";
+import { errorBody, handleError } from "./http/errors";
+import { validationHook } from "./http/validation-hook";
 
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -1,0 +1,70 @@
+/**
+ * Write operations as D1 statements (one atomic batch per commit, src/agent/write-path.ts). Every
+ * statement is idempotent, so a batch that may or may not have committed before a crash is simply
+ * sent again. Full-text rows travel in the same batch as the nodes they index.
+ */
+import type { WriteOp } from "../memory/write-ops";
+import { ftsDocument } from "../search/fts-text";
+import type { Statement } from "../storage/batch";
+import type { AgentRepos } from "./runtime";
+
+/** Whether applying `op` writes the agent's rows (and so registers the agent on its first write). */
+export function writesRows(op: WriteOp): boolean {
+  switch (op.type) {
+    case "createNodes":
+    case "createLinks":
+    case "deleteLinks":
+    case "updateText":
+    case "deleteNodes":
+      return true;
+    case "setFocus":
+      return op.released.length > 0;
+    case "purgeAgent":
+    case "setClock":
+    case "finishScan":
+    case "recordMessages":
+    case "count":
+      return false;
+  }
+}
+
+/** The statements of `ops`; `repos` is undefined for an agent never registered (nothing to purge). */
+export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteOp[]): Statement[] {
+  const out: Statement[] = [];
+  if (!repos) return out;
+  for (const op of ops) {
+    switch (op.type) {
+      case "createNodes":
+        out.push(...repos.nodes.insertStatements(op.nodes));
+        out.push(...repos.fts.upsertStatements(op.nodes.map((n) => ({ nodeId: n.id, terms: ftsDocument(n) }))));
+        break;
+      case "createLinks":
+        out.push(...repos.links.insertStatements(op.links));
+        break;
+      case "setFocus":
+        if (op.released.length > 0) out.push(repos.nodes.releaseStatement(op.released, { clock: op.clock, epoch: op.epoch }));
+        break;
+      case "deleteLinks":
+        out.push(...repos.links.deleteKeysStatements(op.keys));
+        break;
+      case "updateText":
+        out.push(repos.nodes.updateTextStatement(op.update));
+        out.push(...repos.fts.upsertStatements([{ nodeId: op.update.id, terms: ftsDocument(op.update) }]));
+        break;
+      case "deleteNodes":
+        if (op.ids.length === 0) break;
+        out.push(repos.links.deleteOutgoingStatement(op.ids), repos.nodes.deleteStatement(op.ids), repos.fts.deleteStatement(op.ids));
+        break;
+      case "purgeAgent":
+        out.push(repos.links.deleteAllStatement(), repos.nodes.deleteAllStatement(), repos.fts.deleteAllStatement());
+        out.push(repos.registry.removeStatement(repos.agentUid));
+        break;
+      case "setClock":
+      case "finishScan":
+      case "recordMessages":
+      case "count":
+        break;
+    }
+  }
+  return out;
+}

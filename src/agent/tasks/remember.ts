@@ -1,0 +1,159 @@
+/**
+ * remember (DESIGN §4): segment, extract, update the focus, create the nodes and links, index them,
+ * then one compression cycle right behind it. Model work runs once; its outcome is committed
+ * through the write path (src/agent/write-path.ts) together with the ids it allocated, so a task
+ * interrupted anywhere is redone from its stored intent and writes the same rows once. Messages
+ * whose id the agent already holds are skipped: a retried or overlapping submission stores nothing
+ * twice.
+ */
+import { z } from "zod";
+import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
+import { mentionedEntityKeys, planFocus, planRemember, relationPairs, rememberOps, type RememberPlan } from "../../memory/remember-plan";
+import type { ModelMessage } from "../../models/types";
+import { MESSAGE_ROLES } from "../../vocabulary/roles";
+import { enforceCapacity } from "../capacity";
+import { networkReader } from "../network-reader";
+import type { AgentRuntime } from "../runtime";
+import { commit } from "../write-path";
+import { defineTask, type RunningTask } from "./define-task";
+import { readCheckpoint } from "./checkpoint";
+
+/** One message as the agent keeps it: times already in milliseconds (the HTTP layer converts). */
+export const RememberMessageSchema = z
+  .object({
+    role: z.enum(MESSAGE_ROLES),
+    content: z.string().min(1),
+    name: z.string().min(1).optional(),
+    timestamp: z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).optional(),
+    id: z.string().min(1).optional(),
+  })
+  .strict();
+export type RememberMessage = z.infer<typeof RememberMessageSchema>;
+
+export const RememberPayloadSchema = z.object({ messages: z.array(RememberMessageSchema).min(1) }).strict();
+export type RememberPayload = z.infer<typeof RememberPayloadSchema>;
+
+export const RememberResultSchema = z.object({
+  segments: z.number().int(),
+  nodes_created: z.number().int(),
+  entities_created: z.number().int(),
+  links_created: z.number().int(),
+  nodes_evicted: z.number().int(),
+  /** Messages skipped because the agent already holds their id. */
+  messages_skipped: z.number().int(),
+  focus: z.array(z.string()),
+});
+export type RememberResult = z.infer<typeof RememberResultSchema>;
+
+const CheckpointSchema = z.object({ result: RememberResultSchema, evicted: z.boolean() });
+
+export const rememberTask = defineTask({
+  lane: "write",
+  payload: RememberPayloadSchema,
+  result: RememberResultSchema,
+  async run(rt, task) {
+    let checkpoint = readCheckpoint(task, CheckpointSchema);
+    if (!checkpoint) {
+      const { plan, skipped } = await buildPlan(rt, task);
+      const result = resultOf(plan, skipped);
+      checkpoint = { result, evicted: false };
+      await commit(rt, task.id, [...rememberOps(plan, task.seq), ...bookkeeping(plan, task.payload)], {
+        // The ids the plan allocated are taken before anything is written.
+        prepare: () => rt.meta.set("nextNodeId", plan.nextNodeId),
+        checkpoint,
+      });
+    }
+    if (!checkpoint.evicted) {
+      const before = checkpoint.result;
+      const after = (evicted: number) => ({ result: { ...before, nodes_evicted: evicted }, evicted: true });
+      checkpoint = after(await enforceCapacity(rt, task.id, after));
+    }
+    const autoCompress = rt.meta.params().auto_compress;
+    // Every remember triggers one compression cycle (DESIGN §4 step 7), unless forgetting is paused.
+    // A remember that stored nothing (every message already held) is a no-op: no time passes either.
+    const cycle = autoCompress && checkpoint.result.segments > 0;
+    return { status: "done", result: checkpoint.result, followUps: cycle ? [{ kind: "compress", payload: null }] : [] };
+  },
+});
+
+async function buildPlan(rt: AgentRuntime, task: RunningTask<RememberPayload>): Promise<{ plan: RememberPlan; skipped: number }> {
+  const params = rt.meta.params();
+  const repos = await rt.repos();
+  const messages = newMessages(rt, task.id, task.payload.messages);
+  const modelMessages: ModelMessage[] = messages.map((m, index) => ({
+    index,
+    role: m.role,
+    content: m.content,
+    ...(m.name !== undefined ? { name: m.name } : {}),
+  }));
+  const segments = modelMessages.length > 0 ? await rt.model.segment(modelMessages) : [];
+  const extractions = segments.length > 0 ? await rt.model.extract(segments.map((s) => s.text)) : [];
+  const existingEntities = await (await networkReader(rt, repos)).findEntities(mentionedEntityKeys(extractions));
+  const focusPlan = planFocus({
+    focus: rt.focus.list(),
+    focusLimit: params.focus_limit,
+    nextNodeId: rt.meta.nextNodeId(),
+    extractions,
+    existingEntities,
+  });
+  const pairs = relationPairs(focusPlan);
+  const relations =
+    pairs.length > 0
+      ? await rt.model.nameRelations(pairs.map((p) => ({ segment: segments[p.segmentIndex]?.text ?? "", entity: p.entity.name })))
+      : [];
+  const plan = planRemember({
+    taskId: task.id,
+    epoch: task.seq,
+    now: rt.now(),
+    clock: rt.meta.clock(),
+    linkInitialStrength: params.link_initial_strength,
+    messages,
+    segments,
+    extractions,
+    focusPlan,
+    relations,
+  });
+  return { plan, skipped: task.payload.messages.length - messages.length };
+}
+
+/**
+ * The messages to store: those whose id the agent does not hold yet, each id once. A message
+ * without an id gets `<task id>#<position in the submission>` as its provenance.
+ */
+function newMessages(rt: AgentRuntime, taskId: string, messages: readonly RememberMessage[]): RememberMessage[] {
+  const held = rt.messages.held(messages.flatMap((m) => (m.id === undefined ? [] : [m.id])));
+  const seen = new Set<string>();
+  return messages.flatMap((m, i) => {
+    if (m.id === undefined) return [{ ...m, id: `${taskId}#${i}` }];
+    if (held.has(m.id) || seen.has(m.id)) return [];
+    seen.add(m.id);
+    return [m];
+  });
+}
+
+/** The object's bookkeeping of a remember: the client's message ids now held, and the counters. */
+function bookkeeping(plan: RememberPlan, payload: RememberPayload) {
+  const segments = plan.nodes.filter((n) => n.kind === "segment");
+  const clientIds = new Set(payload.messages.flatMap((m) => (m.id === undefined ? [] : [m.id])));
+  const ids = [...new Set(segments.flatMap((n) => n.sourceMessageIds))].filter((id) => clientIds.has(id));
+  return [
+    { type: "recordMessages" as const, ids },
+    {
+      type: "count" as const,
+      counters: { remembers: 1, characters_remembered: segments.reduce((sum, n) => sum + n.originalLength, 0) },
+    },
+  ];
+}
+
+function resultOf(plan: RememberPlan, skipped: number): RememberResult {
+  const segments = plan.nodes.filter((n) => n.kind === "segment").length;
+  return {
+    segments,
+    nodes_created: plan.nodes.length,
+    entities_created: plan.nodes.length - segments,
+    links_created: plan.links.length,
+    nodes_evicted: 0,
+    messages_skipped: skipped,
+    focus: plan.focus.map((f) => f.name),
+  };
+}

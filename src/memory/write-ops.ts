@@ -1,0 +1,47 @@
+/**
+ * Every change a task makes to an agent's memory, as data (docs/design.md, "One write path").
+ * Remember, compression, capacity eviction and every later operation describe their changes as a
+ * list of these; src/agent/write-path.ts applies a list to D1, the in-memory graph, the search
+ * indexes and the object's own state, in that order, as one unit that can be redone.
+ *
+ * Every operation is idempotent: applied twice it leaves what applying it once left (inserts
+ * ignore rows that exist, levels and texts are absolute values, deletions of what is gone do
+ * nothing). That is what lets an interrupted commit be redone from its stored intent.
+ */
+import type { FocusEntry } from "./focus-lru";
+import type { LinkKey, MemoryNode, NewLink, TextUpdate } from "../vocabulary/records";
+
+export type WriteOp =
+  /** New nodes (with their full-text rows, vectors and scan bookkeeping). */
+  | { type: "createNodes"; nodes: MemoryNode[] }
+  /** New links; a link that exists keeps its level. */
+  | { type: "createLinks"; links: NewLink[] }
+  /**
+   * The focus after a remember (DESIGN §3): links incident to a focus node are pinned at strength
+   * 1; `released` left the focus at `clock` and their links decay from strength 1 from then on.
+   */
+  | { type: "setFocus"; focus: FocusEntry[]; released: number[]; clock: number; epoch: number }
+  /** Links removed (broken by decay, or deleted on purpose). */
+  | { type: "deleteLinks"; keys: LinkKey[] }
+  /** A node's content replaced by its compression. */
+  | { type: "updateText"; update: TextUpdate }
+  /** Nodes deleted with their outgoing links; links into them stay, dangling (seed 001 §5.3). */
+  | { type: "deleteNodes"; ids: number[] }
+  /** The decay clock moved (DESIGN §6 step 1). */
+  | { type: "setClock"; clock: number }
+  /**
+   * A compression pass of `cycles` cycles finished: every node it scanned gained `cycles` scans;
+   * the focus nodes it skipped (`skipped`) did not.
+   */
+  | { type: "finishScan"; cycles: number; skipped: number[] }
+  /** Message ids now held by the agent: a message id is never stored twice. */
+  | { type: "recordMessages"; ids: string[] }
+  /** Lifetime counters (stats). */
+  | { type: "count"; counters: Record<string, number> }
+  /**
+   * Everything of the agent goes (DESIGN §7): rows, index entries, `nodeIds`' vectors, the
+   * object's memory state; its identity and the tasks that arrived after the deletion stay.
+   */
+  | { type: "purgeAgent"; nodeIds: number[] };
+
+export type WriteOpType = WriteOp["type"];

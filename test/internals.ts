@@ -1,0 +1,62 @@
+/**
+ * The one way tests reach inside an agent's Durable Object: its runtime state and its queue
+ * runner are private members of MemoryAgent, reached here with a single typed cast.
+ */
+import { env, runInDurableObject } from "cloudflare:test";
+import type { AgentState } from "../src/agent/agent-state";
+import type { MemoryAgent } from "../src/agent/memory-agent";
+import type { QueueRunner } from "../src/agent/queue-runner";
+import { effectiveLevel } from "../src/memory/strength";
+import { agentUid, stubOf } from "./helpers";
+
+export interface AgentInternals {
+  state: AgentState;
+  runner: QueueRunner;
+}
+
+export function internals(instance: MemoryAgent): AgentInternals {
+  return instance as unknown as AgentInternals;
+}
+
+/** Every node's scan count, as the agent's object keeps them (src/agent/scan-store.ts). */
+export async function scanCounts(agentId: string): Promise<Map<number, number>> {
+  return runInDurableObject(stubOf(agentId), (instance: MemoryAgent) => {
+    const { state } = internals(instance);
+    const cycles = state.meta.scanCycles();
+    const rows = state.storage.sql.exec<{ node_id: number; base: number }>("SELECT node_id, base FROM node_scan").toArray();
+    return new Map(rows.map((r) => [r.node_id, cycles - r.base]));
+  });
+}
+
+export interface LinkAsItStands {
+  source: number;
+  target: number;
+  relation: string;
+  /** The effective level: PINNED_LEVEL while an end is in the focus (src/memory/strength.ts). */
+  level: number;
+}
+
+/**
+ * The agent's links with their levels as they stand, computed from the raw D1 rows (stored
+ * level and epoch, the ends' releases) and the object's focus with the pure formula of
+ * src/memory/strength.ts, independently of the SQL the agent itself reads them with.
+ */
+export async function linksAsTheyStand(agentId: string): Promise<LinkAsItStands[]> {
+  const uid = await agentUid(agentId);
+  const releases = await env.DB.prepare("SELECT id, released_clock AS clock, released_epoch AS epoch FROM nodes WHERE agent = ?")
+    .bind(uid)
+    .all<{ id: number; clock: number | null; epoch: number | null }>();
+  const release = new Map(
+    releases.results.map((r) => [r.id, r.clock === null || r.epoch === null ? null : { clock: r.clock, epoch: r.epoch }]),
+  );
+  const focus = new Set(await runInDurableObject(stubOf(agentId), (instance: MemoryAgent) => internals(instance).state.focus.ids()));
+  const rows = await env.DB.prepare("SELECT source, target, relation, level, epoch FROM links WHERE agent = ?")
+    .bind(uid)
+    .all<{ source: number; target: number; relation: string; level: number; epoch: number }>();
+  return rows.results.map((l) => ({
+    source: l.source,
+    target: l.target,
+    relation: l.relation,
+    level: effectiveLevel(l, [release.get(l.source) ?? null, release.get(l.target) ?? null], focus.has(l.source) || focus.has(l.target)),
+  }));
+}
