@@ -44,13 +44,10 @@ export const MessageSchema = z
     }),
     name: TextSchema.trim().min(1).max(128).optional().openapi({ description: "The speaker's name.", example: "Alice" }),
     timestamp: TimestampSchema.optional(),
-    id: TextSchema.min(1)
-      .max(256)
-      .optional()
-      .openapi({
-        description: "Your id for the message: kept as provenance; a message whose id the agent holds is not stored again.",
-        example: "m-17",
-      }),
+    id: TextSchema.min(1).max(256).optional().openapi({
+      description: "Your id for the message: kept as provenance; a message whose id the agent holds is not stored again.",
+      example: "m-17",
+    }),
   })
   .strict()
   .openapi("Message");
