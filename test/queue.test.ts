@@ -1,6 +1,6 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { enqueueTask, TASKS } from "../src/agent/tasks/registry";
+import { enqueueTask, TASKS, type TaskKind } from "../src/agent/tasks/registry";
 import { MAX_QUEUED_TASKS } from "../src/config/limits";
 import { agentUid, call, drainAlarms, freshAgent, json, stubOf, waitTask, type Msg } from "./helpers";
 import { internals } from "./internals";
@@ -32,7 +32,7 @@ const message = (i: number): Msg[] => [{ role: "user", content: `Note number ${i
  * Puts MAX_QUEUED_TASKS tasks in the agent's queue, each held back for an hour so that the queue
  * stays full during the requests that follow.
  */
-async function fillQueue(agent: string, task: (i: number) => { id: string; kind: string; payload: unknown }): Promise<void> {
+async function fillQueue(agent: string, task: (i: number) => { id: string; kind: TaskKind; payload: unknown }): Promise<void> {
   await runInDurableObject(stubOf(agent), async (instance) => {
     const { state } = internals(instance);
     state.bind({ tenantId: "dev", agentId: agent });

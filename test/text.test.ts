@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { entityKey } from "../src/memory/entity-key";
+import { entityKey } from "../src/text/entity-key";
 import { codePointLength, sliceCodePoints } from "../src/text/code-points";
 import { normalizeText } from "../src/text/normalize";
 import { splitClauses, splitSentences } from "../src/text/sentences";

@@ -47,12 +47,13 @@ const STEPS: readonly string[] = [
    CREATE TABLE messages (id TEXT PRIMARY KEY);`,
 ];
 
-export function migrateAgentSchema(sql: SqlStorage): void {
+/** Runs the steps not run yet, up to `target` (all of them; tests stop earlier to build an old layout). */
+export function migrateAgentSchema(sql: SqlStorage, target: number = STEPS.length): void {
   sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
   const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
   let version = row?.version ?? 0;
   if (!row) sql.exec("INSERT INTO schema_version (version) VALUES (0)");
-  while (version < STEPS.length) {
+  while (version < target) {
     const step = STEPS[version];
     if (step === undefined) break;
     sql.exec(step);

@@ -20,7 +20,8 @@ import { AgentState } from "./agent-state";
 import { migrateAgentSchema } from "./do-schema";
 import { networkReader } from "./network-reader";
 import { QueueRunner } from "./queue-runner";
-import { definitionOf, enqueueTask, InvalidPayloadError } from "./tasks/registry";
+import { AGENT_TASKS } from "./tasks/registry";
+import { InvalidPayloadError } from "./tasks/task-registry";
 import type { TaskStatus } from "./task-queue";
 import { upgradeAgentData } from "./upgrade";
 import {
@@ -75,7 +76,7 @@ export class MemoryAgent extends DurableObject<Env> {
    */
   async submit(identity: AgentIdentity, kind: string, payload: unknown, options: SubmitOptions = {}): Promise<SubmitOutcome> {
     await this.bind(identity, true);
-    const definition = definitionOf(kind);
+    const definition = AGENT_TASKS.definition(kind);
     if (definition.lane !== "write" && definition.lane !== "cycle") throw new Error(`${kind} cannot be submitted`);
     const repeat = options.repeat ?? 1;
     const queue = this.state.queue;
@@ -88,7 +89,7 @@ export class MemoryAgent extends DurableObject<Env> {
     let tasks;
     try {
       tasks = this.state.storage.transactionSync(() =>
-        Array.from({ length: repeat }, () => enqueueTask(queue, kind, payload, { now: Date.now() })),
+        Array.from({ length: repeat }, () => AGENT_TASKS.enqueue(queue, kind, payload, { now: Date.now() })),
       );
     } catch (err) {
       if (!(err instanceof InvalidPayloadError)) throw err;
@@ -115,10 +116,10 @@ export class MemoryAgent extends DurableObject<Env> {
    */
   async ask(identity: AgentIdentity, kind: string, payload: unknown): Promise<AskOutcome> {
     await this.bind(identity);
-    if (definitionOf(kind).lane !== "read") throw new Error(`${kind} is not a read`);
+    if (AGENT_TASKS.definition(kind).lane !== "read") throw new Error(`${kind} is not a read`);
     let task;
     try {
-      task = enqueueTask(this.state.queue, kind, payload, { now: Date.now() });
+      task = AGENT_TASKS.enqueue(this.state.queue, kind, payload, { now: Date.now() });
     } catch (err) {
       if (!(err instanceof InvalidPayloadError)) throw err;
       return { ok: false, code: "invalid_payload", message: err.message, issues: issuesOf(err) };

@@ -16,7 +16,8 @@ import type { AgentState } from "./agent-state";
 import { PermanentTaskError } from "./task-errors";
 import type { TaskRecord } from "./task-queue";
 import type { TaskOutcome } from "./tasks/define-task";
-import { definitionOf, enqueueTask } from "./tasks/registry";
+import { AGENT_TASKS } from "./tasks/registry";
+import type { TaskRegistry } from "./tasks/task-registry";
 import { redoIntent } from "./write-path";
 
 interface Waiter {
@@ -46,6 +47,8 @@ export class QueueRunner {
   constructor(
     private readonly rt: AgentState,
     private readonly ctx: DurableObjectState,
+    /** The kinds this runner dispatches (tests run kinds of their own). */
+    private readonly tasks: TaskRegistry = AGENT_TASKS,
   ) {}
 
   /**
@@ -178,7 +181,7 @@ export class QueueRunner {
 
   /** Dispatch through the registry: the payload parsed into the kind's type, a stored intent redone first. */
   private async execute(task: TaskRecord): Promise<TaskOutcome<unknown>> {
-    const definition = definitionOf(task.kind);
+    const definition = this.tasks.definition(task.kind);
     const payload = definition.payload.safeParse(parseJsonOrUndefined(task.payload));
     if (!payload.success) throw new PermanentTaskError(`unreadable ${task.kind} payload: ${payload.error.message}`);
     // A read nobody waits for any more (its caller gave up) is dropped unrun.
@@ -213,7 +216,7 @@ export class QueueRunner {
       // to look up); tasks that arrived after it stay and run against the fresh agent.
       if (outcome.resetsAgent) this.rt.queue.removeUpTo(task.seq);
       else this.rt.queue.complete(task.id, outcome.result, now);
-      for (const next of outcome.followUps ?? []) enqueueTask(this.rt.queue, next.kind, next.payload, { now, after: task });
+      for (const next of outcome.followUps ?? []) this.tasks.enqueue(this.rt.queue, next.kind, next.payload, { now, after: task });
     });
     if (outcome.resetsAgent) this.rt.dropGraph();
     this.notifyFinished(task.id);

@@ -1,7 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
+import { checkDatabase } from "../agent/service";
 import type { AppEnv } from "../http/app-env";
-import { createDb } from "../storage/db";
 
 const HealthSchema = z
   .object({
@@ -22,7 +21,7 @@ const route = createRoute({
 
 export function registerHealth(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    await createDb(c.env.DB).run(sql`SELECT 1`);
+    await checkDatabase(c.env);
     return c.json(
       { status: "ok" as const, model_provider: c.env.MODEL_PROVIDER, vector_provider: c.env.VECTOR_PROVIDER, database: "ok" as const },
       200,

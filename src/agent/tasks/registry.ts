@@ -6,17 +6,16 @@
  * runner file, one line here, and the route that submits it.
  */
 import type { z } from "zod";
-import { PermanentTaskError } from "../task-errors";
-import type { NewTask, TaskQueue, TaskRecord } from "../task-queue";
-import { randomId } from "../runtime";
+import type { TaskQueue, TaskRecord } from "../task-queue";
 import { compressTask } from "./compress";
 import { configureTask } from "./configure";
-import type { Lane, TaskDefinition } from "./define-task";
+import type { Lane } from "./define-task";
 import { deleteAgentTask } from "./delete-agent";
 import { indexTask } from "./index-vectors";
 import { recallTask } from "./recall";
 import { rememberTask } from "./remember";
 import { searchTask } from "./search";
+import { TaskRegistry } from "./task-registry";
 
 export const TASKS = {
   remember: rememberTask,
@@ -45,46 +44,15 @@ function kindsOf<T extends Record<string, unknown>>(record: T): [keyof T & strin
   return [first, ...rest];
 }
 
-export function isTaskKind(kind: string): kind is TaskKind {
-  return Object.hasOwn(TASKS, kind);
-}
+/** The agent's registry: what its queue runs and its RPC entry points accept. */
+export const AGENT_TASKS = new TaskRegistry(TASKS);
 
-/** A kind's definition, seen through what every definition has in common. */
-export function definitionOf(kind: string): TaskDefinition<unknown, unknown> {
-  if (!isTaskKind(kind)) throw new PermanentTaskError(`unknown task kind "${kind}"`);
-  return TASKS[kind];
-}
-
-export class InvalidPayloadError extends Error {
-  override readonly name = "InvalidPayloadError";
-  constructor(
-    message: string,
-    readonly issues: z.core.$ZodIssue[],
-  ) {
-    super(message);
-  }
-}
-
-/**
- * Queues a task of `kind`, its payload validated into the kind's own type first (the payload is
- * stored as that type's JSON, which is what the runner parses again).
- */
+/** Queues a task of one of the agent's kinds (see TaskRegistry.enqueue). */
 export function enqueueTask(
   queue: TaskQueue,
-  kind: string,
+  kind: TaskKind,
   payload: unknown,
   options: { now: number; after?: TaskRecord; id?: string },
 ): TaskRecord {
-  const definition = definitionOf(kind);
-  const parsed = definition.payload.safeParse(payload);
-  if (!parsed.success) throw new InvalidPayloadError(`invalid ${kind} payload: ${parsed.error.message}`, parsed.error.issues);
-  const task: NewTask = {
-    id: options.id ?? randomId("tsk_"),
-    kind,
-    lane: definition.lane,
-    payload: parsed.data,
-    now: options.now,
-    ...(options.after ? { after: options.after } : {}),
-  };
-  return queue.enqueue(task);
+  return AGENT_TASKS.enqueue(queue, kind, payload, options);
 }

@@ -6,7 +6,7 @@
  */
 import type { Extraction } from "../types";
 import { PHRASE_MAX_CODE_POINTS } from "../types";
-import { entityKey } from "../../memory/entity-key";
+import { entityKey } from "../../text/entity-key";
 import { isCalendarWord } from "../../text/calendar-words";
 import { codePointLength } from "../../text/code-points";
 import { normalizeText } from "../../text/normalize";

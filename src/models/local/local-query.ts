@@ -2,7 +2,7 @@
  * Query keywords and relation naming for the local model: the two small tasks that only compare
  * words, so they share the tokenizer's normal forms.
  */
-import { entityKey } from "../../memory/entity-key";
+import { entityKey } from "../../text/entity-key";
 import { RELATION, type RelationName } from "../../vocabulary/relations";
 import type { RelationRequest } from "../types";
 import { normalizeText } from "../../text/normalize";

@@ -4,7 +4,7 @@
  * policy and then the local fallback take over; harmless excess (a long phrase, blank keywords,
  * a fourth entity) is trimmed instead, since a retry would cost a call and gain nothing.
  */
-import { entityKey } from "../../memory/entity-key";
+import { entityKey } from "../../text/entity-key";
 import { SEGMENT_ENTITY_RELATIONS, type RelationName } from "../../vocabulary/relations";
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
 import { normalizeText } from "../../text/normalize";
