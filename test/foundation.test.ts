@@ -171,8 +171,8 @@ describe("the object's schema", () => {
     const agent = freshAgent("legacy");
     const migrated = await runInDurableObject(stubOf(agent), async (instance, ctx) => {
       const sql = internals(instance).state.storage.sql;
-      for (const table of ["tasks", "meta", "focus", "vectors", "recent_vectors", "node_scan", "intents", "messages", "schema_version"])
-        sql.exec(`DROP TABLE IF EXISTS ${table}`);
+      const tables = sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'");
+      for (const { name } of tables.toArray()) sql.exec(`DROP TABLE "${name}"`);
       migrateAgentSchema(sql, 2);
       // Work queued by the previous version: a remember and a compression cycle (payload null).
       sql.exec(

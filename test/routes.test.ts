@@ -242,6 +242,7 @@ describe("read endpoints", () => {
 
   it("publishes the OpenAPI document", async () => {
     const res = await call(`/v1/openapi.json`, { key: null });
+    expect(res.status, await res.clone().text()).toBe(200);
     const doc = await json<{ openapi: string; paths: Record<string, unknown> }>(res);
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual(

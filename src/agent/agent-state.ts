@@ -20,6 +20,7 @@ import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { FocusStore } from "./focus-store";
 import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "./graph-loader";
+import { IdempotencyKeys } from "./idempotency";
 import { MessageIds } from "./message-ids";
 import { DATA_VERSION, MetaStore } from "./meta-store";
 import type { AgentRepos, AgentRuntime } from "./runtime";
@@ -35,6 +36,7 @@ export class AgentState implements AgentRuntime {
   readonly queue: TaskQueue;
   readonly scans: ScanStore;
   readonly messages: MessageIds;
+  readonly keys: IdempotencyKeys;
   /** The configured provider and its fallback; replaceable in tests. */
   primaryModel: SmallModel;
   fallbackModel: SmallModel | undefined;
@@ -57,6 +59,7 @@ export class AgentState implements AgentRuntime {
     this.queue = new TaskQueue(storage.sql);
     this.scans = new ScanStore(storage.sql);
     this.messages = new MessageIds(storage.sql);
+    this.keys = new IdempotencyKeys(storage.sql);
     this.env = env;
     this.primaryModel = createModel(env);
     this.fallbackModel = createFallbackModel(env);

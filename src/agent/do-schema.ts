@@ -45,6 +45,9 @@ const STEPS: readonly string[] = [
    CREATE INDEX node_scan_order ON node_scan (base DESC, node_id);
    CREATE TABLE intents (task_id TEXT PRIMARY KEY, intent TEXT NOT NULL);
    CREATE TABLE messages (id TEXT PRIMARY KEY);`,
+  // Idempotency keys of writes (src/agent/idempotency.ts).
+  `CREATE TABLE idempotency (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, task_ids TEXT NOT NULL, created_at INTEGER NOT NULL);
+   CREATE INDEX idempotency_created ON idempotency (created_at);`,
 ];
 
 /** Runs the steps not run yet, up to `target` (all of them; tests stop earlier to build an old layout). */

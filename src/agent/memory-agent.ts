@@ -17,6 +17,7 @@ import { MAX_QUEUED_TASKS } from "../config/limits";
 import type { AgentParams } from "../config/params";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { AgentState } from "./agent-state";
+import { fingerprint } from "./idempotency";
 import { migrateAgentSchema } from "./do-schema";
 import { networkReader } from "./network-reader";
 import { QueueRunner } from "./queue-runner";
@@ -36,6 +37,7 @@ import {
 } from "./views";
 
 export type SubmitOutcome =
+  | { ok: false; code: "idempotency_conflict"; message: string }
   /** `result`: the finished task's result as JSON text (parsed with the kind's schema by the client). */
   | { ok: true; taskIds: string[]; queuedAhead: number; status: TaskStatus; result: string | null; error: string | null }
   | { ok: false; code: "queue_full"; message: string }
@@ -49,6 +51,8 @@ export interface SubmitOptions {
   waitMs?: number;
   /** Queue this many identical tasks at once (compression cycles). */
   repeat?: number;
+  /** The client's Idempotency-Key: a retry with the same key and request queues nothing again. */
+  idempotencyKey?: string;
 }
 
 export class MemoryAgent extends DurableObject<Env> {
@@ -80,6 +84,13 @@ export class MemoryAgent extends DurableObject<Env> {
     if (definition.lane !== "write" && definition.lane !== "cycle") throw new Error(`${kind} cannot be submitted`);
     const repeat = options.repeat ?? 1;
     const queue = this.state.queue;
+    const key = options.idempotencyKey;
+    const print = key === undefined ? "" : await fingerprint(kind, payload, repeat);
+    const seen = key === undefined ? undefined : this.state.keys.find(key, Date.now());
+    if (seen && seen.fingerprint !== print) {
+      return { ok: false, code: "idempotency_conflict", message: "this Idempotency-Key was used with a different request" };
+    }
+    if (seen) return this.answer(seen.taskIds, options.waitMs);
     // Cycles are the agent's own work and never make a write bounce; a client asking for more
     // cycles than the limit at once is refused.
     const waiting = definition.lane === "write" ? queue.queuedWrites() + repeat : queue.queuedDurable() + repeat;
@@ -88,25 +99,39 @@ export class MemoryAgent extends DurableObject<Env> {
     }
     let tasks;
     try {
-      tasks = this.state.storage.transactionSync(() =>
-        Array.from({ length: repeat }, () => AGENT_TASKS.enqueue(queue, kind, payload, { now: Date.now() })),
-      );
+      // The tasks and the key that names them commit together: a retry finds both or neither.
+      tasks = this.state.storage.transactionSync(() => {
+        const queued = Array.from({ length: repeat }, () => AGENT_TASKS.enqueue(queue, kind, payload, { now: Date.now() }));
+        if (key !== undefined) this.state.keys.record(key, { fingerprint: print, taskIds: queued.map((t) => t.id) }, Date.now());
+        return queued;
+      });
     } catch (err) {
       if (!(err instanceof InvalidPayloadError)) throw err;
       return { ok: false, code: "invalid_payload", message: err.message, issues: issuesOf(err) };
     }
+    // Registered in D1 before its first task runs, so the cron safety net can find queued work.
+    if (!this.state.existingRepos()) await this.state.repos();
     await this.runner.wake();
-    const last = tasks[tasks.length - 1];
-    if (!last) throw new Error("nothing queued");
-    if (options.waitMs && options.waitMs > 0) await this.runner.waitForFinish(last.id, options.waitMs);
-    const now = queue.get(last.id);
+    return this.answer(
+      tasks.map((t) => t.id),
+      options.waitMs,
+    );
+  }
+
+  /** The answer about queued tasks: where the last one stands, after waiting for it if asked. */
+  private async answer(taskIds: string[], waitMs = 0): Promise<SubmitOutcome> {
+    const lastId = taskIds[taskIds.length - 1];
+    if (lastId === undefined) throw new Error("nothing queued");
+    if (waitMs > 0) await this.runner.waitForFinish(lastId, waitMs);
+    const last = this.state.queue.get(lastId);
     return {
       ok: true,
-      taskIds: tasks.map((t) => t.id),
-      queuedAhead: queue.ahead(last.seq),
-      status: now?.status ?? "done",
-      result: now?.status === "done" ? now.result : null,
-      error: now?.error ?? null,
+      taskIds,
+      queuedAhead: last ? this.state.queue.ahead(last.seq) : 0,
+      // A task no longer listed was taken with an agent deletion (or pruned): it is done.
+      status: last?.status ?? "done",
+      result: last?.status === "done" ? last.result : null,
+      error: last?.error ?? null,
     };
   }
 

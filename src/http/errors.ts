@@ -18,6 +18,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "queue_full"
+  | "idempotency_conflict"
   | "unavailable"
   | "internal";
 
@@ -68,6 +69,7 @@ export function handleError(err: unknown, c: Context): Response {
       c.header("Retry-After", String(QUEUE_FULL_RETRY_AFTER_S));
       return c.json(errorBody("queue_full", err.message), 429);
     }
+    if (err.code === "idempotency_conflict") return c.json(errorBody("idempotency_conflict", err.message), 422);
     return c.json(errorBody("validation_failed", err.message, { issues: err.issues }), 400);
   }
   if (err instanceof HTTPException) {

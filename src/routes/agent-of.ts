@@ -6,3 +6,9 @@ import type { AppEnv } from "../http/app-env";
 export function agentOf(c: Context<AppEnv>, agentId: string): AgentClient {
   return agentClient(c.env, { tenantId: c.get("tenantId"), agentId });
 }
+
+/** What a write passes to the agent from its headers (src/api/headers.ts). */
+export function writeOptions(headers: { "idempotency-key"?: string | undefined }): { idempotencyKey?: string } {
+  const key = headers["idempotency-key"];
+  return key === undefined ? {} : { idempotencyKey: key };
+}

@@ -1,7 +1,8 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentPathSchema, errorResponses } from "../api/common";
 import type { AppEnv } from "../http/app-env";
-import { agentOf } from "./agent-of";
+import { WriteHeadersSchema } from "../api/headers";
+import { agentOf, writeOptions } from "./agent-of";
 
 /** How long DELETE waits for the deletion before answering 202 with its task. */
 const DELETE_WAIT_MS = 25_000;
@@ -12,7 +13,7 @@ const route = createRoute({
   tags: ["agents"],
   summary: "Delete the agent: every memory, link, index entry, vector and queued task",
   description: "Runs after the tasks already queued. Answers 200 when done, or 202 with the task id if it takes longer.",
-  request: { params: AgentPathSchema },
+  request: { params: AgentPathSchema, headers: WriteHeadersSchema },
   responses: {
     200: { description: "Deleted", content: { "application/json": { schema: z.object({ deleted: z.literal(true) }) } } },
     202: {
@@ -25,7 +26,10 @@ const route = createRoute({
 
 export function registerAgent(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("delete", null, { waitMs: DELETE_WAIT_MS });
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("delete", null, {
+      waitMs: DELETE_WAIT_MS,
+      ...writeOptions(c.req.valid("header")),
+    });
     if (outcome.status === "failed") throw new Error(`agent deletion failed: ${outcome.error ?? "unknown error"}`);
     if (outcome.status === "done") return c.json({ deleted: true as const }, 200);
     return c.json({ deleted: false as const, task_id: outcome.taskIds[0] ?? "" }, 202);

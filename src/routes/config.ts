@@ -5,7 +5,8 @@ import { AgentPathSchema, ErrorSchema, errorResponses } from "../api/common";
 import { CompressAcceptedSchema, CompressRequestSchema, ConfigPatchSchema, ConfigSchema } from "../api/config";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
-import { agentOf } from "./agent-of";
+import { WriteHeadersSchema } from "../api/headers";
+import { agentOf, writeOptions } from "./agent-of";
 
 /** How long a config change waits for the writes queued before it (it applies in order). */
 const CONFIG_WAIT_MS = 25_000;
@@ -29,6 +30,7 @@ const putConfig = createRoute({
   summary: "Change some of the agent's parameters",
   request: {
     params: AgentPathSchema,
+    headers: WriteHeadersSchema,
     body: { required: true, content: { "application/json": { schema: ConfigPatchSchema } } },
   },
   responses: {
@@ -50,6 +52,7 @@ const compress = createRoute({
     "Each cycle decays every link not incident to the focus and scans the nodes (DESIGN §6). Cycles also run after every remember.",
   request: {
     params: AgentPathSchema,
+    headers: WriteHeadersSchema,
     body: { required: false, content: { "application/json": { schema: CompressRequestSchema } } },
   },
   responses: {
@@ -67,7 +70,10 @@ export function registerConfig(app: OpenAPIHono<AppEnv>): void {
   app.openapi(putConfig, async (c) => {
     const agent = agentOf(c, c.req.valid("param").agentId);
     // A queued write: it applies after whatever was accepted before it (a pending deletion included).
-    const outcome = await agent.submit("configure", c.req.valid("json"), { waitMs: CONFIG_WAIT_MS });
+    const outcome = await agent.submit("configure", c.req.valid("json"), {
+      waitMs: CONFIG_WAIT_MS,
+      ...writeOptions(c.req.valid("header")),
+    });
     if (outcome.status === "failed") throw new ApiError(400, "validation_failed", outcome.error ?? "invalid parameters");
     if (outcome.result) return c.json(outcome.result, 200);
     const status = outcome.status === "running" ? "running" : "queued";
@@ -75,7 +81,10 @@ export function registerConfig(app: OpenAPIHono<AppEnv>): void {
   });
   app.openapi(compress, async (c) => {
     const { cycles } = CompressRequestSchema.parse(c.req.valid("json") ?? {});
-    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("compress", null, { repeat: cycles });
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("compress", null, {
+      repeat: cycles,
+      ...writeOptions(c.req.valid("header")),
+    });
     return c.json({ task_ids: outcome.taskIds, status: "queued" as const }, 202);
   });
 }

@@ -1,8 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentPathSchema, ErrorSchema, errorResponses } from "../api/common";
+import { WriteHeadersSchema } from "../api/headers";
 import { RememberAcceptedSchema, RememberRequestSchema } from "../api/messages";
 import type { AppEnv } from "../http/app-env";
-import { agentOf } from "./agent-of";
+import { agentOf, writeOptions } from "./agent-of";
 
 const route = createRoute({
   method: "post",
@@ -13,12 +14,14 @@ const route = createRoute({
     "Validates the messages, appends one task to the agent's durable queue and answers at once. The queue then segments the text, extracts phrases, keywords and entities, updates the focus and links the new memories into the network, then runs one compression cycle. A message whose `id` the agent already holds is not stored again.",
   request: {
     params: AgentPathSchema,
+    headers: WriteHeadersSchema,
     body: { required: true, content: { "application/json": { schema: RememberRequestSchema } } },
   },
   responses: {
     202: { description: "Accepted and durably queued", content: { "application/json": { schema: RememberAcceptedSchema } } },
     ...errorResponses,
     413: { description: "Too many or too long messages", content: { "application/json": { schema: ErrorSchema } } },
+    422: { description: "The Idempotency-Key was used with a different request", content: { "application/json": { schema: ErrorSchema } } },
     429: { description: "The agent's queue is full", content: { "application/json": { schema: ErrorSchema } } },
   },
 });
@@ -26,7 +29,7 @@ const route = createRoute({
 export function registerRemember(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { messages } = c.req.valid("json");
-    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("remember", { messages });
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("remember", { messages }, writeOptions(c.req.valid("header")));
     return c.json({ task_id: outcome.taskIds[0] ?? "", status: "queued" as const, queued_ahead: outcome.queuedAhead }, 202);
   });
 }

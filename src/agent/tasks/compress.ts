@@ -78,7 +78,11 @@ const CheckpointSchema = z.object({
 });
 type Checkpoint = z.infer<typeof CheckpointSchema>;
 
-export const CompressResultSchema = CountsSchema.extend({ cycle: z.number().int(), cycles: z.number().int() });
+/** A pass's counts; a cycle merged into another's pass names the task that ran it. */
+export const CompressResultSchema = z.union([
+  CountsSchema.extend({ cycle: z.number().int(), cycles: z.number().int() }),
+  z.object({ merged_into: z.string() }),
+]);
 export type CompressResult = z.infer<typeof CompressResultSchema>;
 
 export const compressTask = defineTask({
