@@ -171,7 +171,9 @@ describe("the object's schema", () => {
     const agent = freshAgent("legacy");
     const migrated = await runInDurableObject(stubOf(agent), async (instance, ctx) => {
       const sql = internals(instance).state.storage.sql;
-      const tables = sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'");
+      const tables = sql.exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+      );
       for (const { name } of tables.toArray()) sql.exec(`DROP TABLE "${name}"`);
       migrateAgentSchema(sql, 2);
       // Work queued by the previous version: a remember and a compression cycle (payload null).
