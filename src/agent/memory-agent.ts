@@ -198,10 +198,10 @@ export class MemoryAgent extends DurableObject<Env> {
     return { ok: true, agent_id: identity.agentId };
   }
 
-  /** Cron safety net: make sure overdue work is being done. */
+  /** Cron safety net: make sure overdue work is being done (and an idle agent's entry tidied). */
   async wake(): Promise<void> {
     await this.ready;
-    await this.runner.wake();
+    await this.runner.wakeFromCron();
   }
 
   override async alarm(): Promise<void> {

@@ -13,6 +13,7 @@ import { MAX_TASK_ATTEMPTS } from "../config/limits";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
 import { AgentRegistry } from "../storage/agent-registry";
 import type { AgentState } from "./agent-state";
+import { yieldToEventLoop } from "./event-loop";
 import { PermanentTaskError } from "./task-errors";
 import type { TaskRecord } from "./task-queue";
 import type { TaskOutcome } from "./tasks/define-task";
@@ -39,6 +40,10 @@ export class QueueRunner {
   private draining: Promise<void> | undefined;
   /** Work arrived while a drain was finishing: drain once more rather than wait for the alarm. */
   private kickAgain = false;
+  /** The alarm or the cron started this drain: an idle queue then clears the alarm and the registry. */
+  private cleanUpWhenIdle = false;
+  /** Tasks finished since the finished ones were last pruned. */
+  private finishedSincePrune = 0;
   private readonly waiters = new Map<string, Waiter>();
   private readonly finishListeners = new Map<string, Set<() => void>>();
   /** Replaceable in tests, so retries need no real waiting. */
@@ -66,8 +71,15 @@ export class QueueRunner {
   }
 
   async runFromAlarm(): Promise<void> {
+    this.cleanUpWhenIdle = true;
     this.kick();
     await this.draining;
+  }
+
+  /** The cron safety net: drain whatever is due, and tidy up an idle agent's registry entry. */
+  async wakeFromCron(): Promise<void> {
+    this.cleanUpWhenIdle = true;
+    await this.wake();
   }
 
   /** Resolves with the result of the read task `taskId` once it has run. */
@@ -136,19 +148,24 @@ export class QueueRunner {
 
   private async drain(): Promise<void> {
     this.kickAgain = false;
-    await this.syncRegistryDue();
+    await this.registerBusy();
     for (;;) {
       const task = this.rt.queue.next(Date.now());
       if (!task) break;
       // A compression cycle that used up its time slice pauses the drain: the alarm resumes it.
       if ((await this.runOne(task)) === "pause") break;
+      // Requests waiting for the object get in between two tasks, not only after the whole drain.
+      await yieldToEventLoop();
     }
-    this.rt.queue.prune();
-    await this.armAlarm();
-    await this.syncRegistryDue();
+    if (this.finishedSincePrune >= PRUNE_EVERY) {
+      this.rt.queue.prune();
+      this.finishedSincePrune = 0;
+    }
+    await this.settle();
   }
 
   private async runOne(task: TaskRecord): Promise<"continue" | "pause"> {
+    this.finishedSincePrune += 1;
     this.rt.queue.markRunning(task.id, Date.now());
     // The attempt is on disk before the work starts: an invocation the platform kills mid-task
     // (CPU, memory, wall time) still counts it, so such a task cannot run forever.
@@ -236,27 +253,48 @@ export class QueueRunner {
     }
   }
 
-  /** The one alarm: at the earliest due task, or none when the queue is empty. */
-  private async armAlarm(): Promise<void> {
+  /**
+   * After a drain. Work still due: the one alarm at the earliest due task (STYLE 5), and the D1
+   * registry marked busy for the cron. An idle queue: a drain that the alarm or the cron started
+   * deletes the alarm and marks the agent idle in the registry; a drain that a request started
+   * leaves both to that cleanup (an alarm is armed for it while the registry says busy). Writing
+   * the registry on every busy→idle→busy turn would cost two D1 writes per remember when a client
+   * sends one at a time.
+   */
+  private async settle(): Promise<void> {
     const due = this.rt.queue.earliestDue();
-    if (due === null) {
-      await this.ctx.storage.deleteAlarm();
+    const current = await this.ctx.storage.getAlarm();
+    if (due !== null) {
+      const at = Math.max(due, Date.now());
+      // A stored alarm in the past has already fired (or never will): set it again.
+      if (current === null || current > at || current < Date.now()) await this.ctx.storage.setAlarm(at);
+      await this.registerBusy();
       return;
     }
-    const at = Math.max(due, Date.now());
-    const current = await this.ctx.storage.getAlarm();
-    // A stored alarm in the past has already fired (or never will): set it again.
-    if (current === null || current > at || current < Date.now()) await this.ctx.storage.setAlarm(at);
+    const registered = this.rt.meta.get("registeredDue") ?? null;
+    if (this.cleanUpWhenIdle) {
+      this.cleanUpWhenIdle = false;
+      if (current !== null) await this.ctx.storage.deleteAlarm();
+      const repos = this.rt.existingRepos();
+      if (repos && registered !== null) {
+        await new AgentRegistry(this.rt.db).setDue(repos.agentUid, null, Date.now());
+        this.rt.meta.set("registeredDue", null);
+      }
+    } else if (registered !== null && (current === null || current < Date.now())) {
+      await this.ctx.storage.setAlarm(Date.now() + ALARM_BACKSTOP_MS);
+    }
   }
 
-  /** Tells the D1 registry whether the agent has work due (for the cron safety net), on change only. */
-  private async syncRegistryDue(): Promise<void> {
+  /** Marks the agent busy in the D1 registry (for the cron safety net) when it is not already. */
+  private async registerBusy(): Promise<void> {
     const repos = this.rt.existingRepos();
     if (!repos) return;
     const due = this.rt.queue.earliestDue();
-    const registered = this.rt.meta.get("registeredDue") ?? null;
-    if ((due === null) === (registered === null)) return;
-    await new AgentRegistry(this.rt.db).setDue(repos.agentUid, due === null ? null : Math.max(due, Date.now()), Date.now());
+    if (due === null || (this.rt.meta.get("registeredDue") ?? null) !== null) return;
+    await new AgentRegistry(this.rt.db).setDue(repos.agentUid, Math.max(due, Date.now()), Date.now());
     this.rt.meta.set("registeredDue", due);
   }
 }
+
+/** Finished tasks between two prunings of the oldest (prune() reads FINISHED_TASKS_KEPT rows). */
+const PRUNE_EVERY = 100;
