@@ -1,5 +1,5 @@
 /**
- * The Cron Trigger: a low-frequency safety net (DESIGN §6). It reads the registry for agents whose
+ * The Cron Trigger: a low-frequency safety net (docs/design.md §6). It reads the registry for agents whose
  * work is overdue and wakes their objects; it never compresses anything itself, and an idle agent
  * (due_at null) costs nothing.
  */

@@ -11,7 +11,7 @@ const int = z.number().int();
 
 export const PingSchema = z.looseObject({ ok: z.literal(true), agent_id: z.string() });
 
-/** The parameters in force; values are numbers or booleans (DESIGN §2 plus `auto_compress`). */
+/** The parameters in force; values are numbers or booleans (docs/design.md §2 plus `auto_compress`). */
 export const ConfigSchema = z.record(z.string(), z.union([z.number(), z.boolean()]));
 
 export const RememberAcceptedSchema = z.looseObject({ task_id: z.string(), status: z.string(), queued_ahead: int });

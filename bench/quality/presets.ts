@@ -1,7 +1,7 @@
 /**
  * The quality benchmark's configurations: named presets of agent parameters, all run by default.
  *
- * - `default`: DESIGN §2 parameters, one compression cycle after every remember (the product as
+ * - `default`: docs/design.md §2 parameters, one compression cycle after every remember (the product as
  *   shipped).
  * - `no-forgetting`: decay 1 and no compression cycle: the network as remembered, the upper bound of
  *   what forgetting can keep.
@@ -10,7 +10,7 @@
  *   product a compression cycle is the unit of time, so a conversation of n turns lives through n
  *   cycles. After each session's remember the harness queues as many cycles as the session has
  *   turns (the automatic cycle after remember is off so the count is exactly one per turn), then
- *   waits for the queue to drain before the next session. Every other parameter is DESIGN §2's.
+ *   waits for the queue to drain before the next session. Every other parameter is docs/design.md §2's.
  *
  * The presets are parameters of the product, not of the data: they were chosen before any result
  * and are not tuned to it.
@@ -29,7 +29,7 @@ export interface Preset {
 export const PRESETS: readonly Preset[] = [
   {
     name: "default",
-    description: "DESIGN §2 parameters, one compression cycle after every remember",
+    description: "docs/design.md §2 parameters, one compression cycle after every remember",
     config: { auto_compress: true },
     cyclePerTurn: false,
   },
@@ -41,7 +41,7 @@ export const PRESETS: readonly Preset[] = [
   },
   {
     name: "pressure",
-    description: "DESIGN §2 parameters, one compression cycle per turn (queued after each session's remember)",
+    description: "docs/design.md §2 parameters, one compression cycle per turn (queued after each session's remember)",
     config: { auto_compress: false },
     cyclePerTurn: true,
   },

@@ -1,6 +1,6 @@
 /**
  * One preset on one dataset: an agent per LoCoMo conversation (one for all of MADial), fed, then
- * asked every question in both query modes. Recall changes nothing (DESIGN §5), so both modes ask
+ * asked every question in both query modes. Recall changes nothing (docs/design.md §5), so both modes ask
  * the same agent and the ingestion is shared by them.
  */
 import type { CategorisedScores } from "../lib/aggregate";

@@ -1,5 +1,5 @@
 /**
- * Compression cycles on an agent of a given size (DESIGN §6): `cycles` single cycles, one after the
+ * Compression cycles on an agent of a given size (docs/design.md §6): `cycles` single cycles, one after the
  * other (POST /compress with cycles 1, then wait for it: cycles queued together may run as one pass,
  * which would measure k decay steps as one). The decay step's time (`decay_ms`) is measured by the
  * API around its statement (server clock); the cycle's run time is its task's started→finished.

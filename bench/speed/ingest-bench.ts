@@ -1,6 +1,6 @@
 /**
  * remember: the acknowledgement latency (enqueue only) and the ingestion throughput of one agent on a
- * stream of messages (1,000 by default), in English or in Chinese, DESIGN §2 parameters (one
+ * stream of messages (1,000 by default), in English or in Chinese, docs/design.md §2 parameters (one
  * compression cycle after every remember).
  *
  * The stream goes out as remember calls of `batch` messages sent back to back, as a client pushing

@@ -1,6 +1,6 @@
 /**
  * Many agents written concurrently: the total throughput, and a check that no agent ever sees
- * another's memories (DESIGN §7).
+ * another's memories (docs/design.md §7).
  *
  * Each agent gets its own marker word (a made-up word no other agent's messages contain) in some of
  * its messages, and message ids prefixed with its own id. All agents are written at once (their

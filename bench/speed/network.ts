@@ -1,6 +1,6 @@
 /**
  * Agents of a given size for the latency and compression benchmarks: an agent is fed the English
- * synthetic stream in large remember calls (DESIGN §2 parameters, so one compression cycle follows
+ * synthetic stream in large remember calls (docs/design.md §2 parameters, so one compression cycle follows
  * each call, as in real use) until it holds at least `target` nodes. The node count actually
  * reached is reported; at the default capacity (10,000) a 10k agent ends full, evicting as it goes.
  */

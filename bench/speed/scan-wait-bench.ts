@@ -1,5 +1,5 @@
 /**
- * How long a recall waits behind a running compression scan (DESIGN §6 time slicing: the scan
+ * How long a recall waits behind a running compression scan (docs/design.md §6 time slicing: the scan
  * yields between any two nodes when a foreground task is waiting). Each probe queues one cycle,
  * polls its task until it is running, then sends a recall (the latency bench's request: two
  * keywords, depth 2, limit 20) and times it. The recall reached the scan while it ran exactly when

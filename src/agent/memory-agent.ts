@@ -1,5 +1,5 @@
 /**
- * One agent's memory: a SQLite-backed Durable Object reached by typed RPC (DESIGN §7). It owns
+ * One agent's memory: a SQLite-backed Durable Object reached by typed RPC (docs/design.md §7). It owns
  * the durable task queue, the focus LRU and the agent's bookkeeping; node and link rows live in
  * D1, keyed by agent.
  *

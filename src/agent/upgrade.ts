@@ -7,7 +7,7 @@
  *   rows are re-levelled at strength 1 now (which is what they were);
  * - scan counts lived on the D1 rows; the object now keeps them (src/agent/scan-store.ts). The old
  *   counts are not carried over: every node starts at zero, which only reorders the next scans
- *   (DESIGN §6 allows an approximate order).
+ *   (docs/design.md §6 allows an approximate order).
  */
 import { PINNED_LEVEL } from "../memory/strength";
 import { runBatch } from "../storage/batch";

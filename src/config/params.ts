@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Per-agent parameters (DESIGN §2). One zod schema is the single source of defaults, validation
+ * Per-agent parameters (docs/design.md §2). One zod schema is the single source of defaults, validation
  * and the OpenAPI description of GET/PUT /v1/agents/:agentId/config.
  */
 export const AgentParamsSchema = z
@@ -36,7 +36,7 @@ export const AgentParamsSchema = z
     auto_compress: z
       .boolean()
       .default(true)
-      .describe("Run one compression cycle after every remember (DESIGN §4 step 7); false pauses forgetting."),
+      .describe("Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting."),
   })
   .strict();
 

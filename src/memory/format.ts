@@ -1,5 +1,5 @@
 /**
- * Plain-text recall output (DESIGN §5, seed 001 §7.1): memories separated by `---`, no ids,
+ * Plain-text recall output (docs/design.md §5): memories separated by `---`, no ids,
  * scores or depths; forgotten traces after the memories. Labels follow the locale.
  */
 import type { MemoryNode } from "../vocabulary/records";

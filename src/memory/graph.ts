@@ -2,7 +2,7 @@
  * An in-memory copy of one agent's network: its nodes and links, indexed both ways. The agent's
  * Durable Object is the only writer of the agent's rows, so after every committed D1 write it
  * applies the same operations here (apply(), fed by src/agent/write-path.ts). BFS, importance,
- * entity lookup and node counts then need no database round trip (DESIGN §10: one agent's hot
+ * entity lookup and node counts then need no database round trip (docs/design.md §10: one agent's hot
  * path lives in its Durable Object). Links hold their effective level (src/memory/strength.ts):
  * pinned while an end is in the focus, restarted at the release clock when it leaves.
  */
@@ -20,7 +20,7 @@ import type { WriteOp } from "./write-ops";
 export type GraphLink = LinkRecord;
 
 export class MemoryGraph {
-  /** The focus nodes: every link incident to one is pinned (DESIGN §3). */
+  /** The focus nodes: every link incident to one is pinned (docs/design.md §3). */
   private readonly focused = new Set<number>();
   private readonly nodeMap = new Map<number, MemoryNode>();
   private readonly entities = new Map<string, number>();
@@ -181,7 +181,7 @@ export class MemoryGraph {
     this.fullText?.add(update.id, ftsDocument(updated));
   }
 
-  /** Deletes nodes and their outgoing links; links into them stay, dangling (seed 001 §5.3). */
+  /** Deletes nodes and their outgoing links; links into them stay, dangling (docs/design.md §3). */
   private deleteNodes(ids: readonly number[]): void {
     // Every scan page calls this, mostly with nothing to delete: keep the traversal's copy then.
     if (ids.length > 0) this.linksChanged();

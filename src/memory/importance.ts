@@ -1,5 +1,5 @@
 /**
- * Importance (重要性, DESIGN §3, seed 001 §4.1): the sum of the strengths of a node's outgoing
+ * Importance (重要性, docs/design.md §3): the sum of the strengths of a node's outgoing
  * links, dangling ones included. Range [0, ∞). The retained share of content is min(importance, 1).
  */
 export function importanceOf(outgoingStrengths: readonly number[]): number {

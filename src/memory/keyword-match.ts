@@ -1,5 +1,5 @@
 /**
- * Keyword matching for recall (DESIGN §5): a node matches a keyword when its content, phrase or
+ * Keyword matching for recall (docs/design.md §5): a node matches a keyword when its content, phrase or
  * keywords contain it. English keywords compare by stemmed content terms (all terms of a
  * multi-word keyword must be present), so "paintings" matches "painting"; Chinese keywords compare
  * by substring, because a word segmenter may cut 用户系统 differently in a query and in a memory.

@@ -1,5 +1,5 @@
 /**
- * Ranking of recalled memories (DESIGN §5): keyword hits first, then path strength from the start
+ * Ranking of recalled memories (docs/design.md §5): keyword hits first, then path strength from the start
  * nodes, then importance, then similarity to the query (for memories found through search); ties
  * go to the newer node. Keyword hits are weighted by how rare each keyword is among the memories
  * the search reached (keywordWeights): a hit on a word every memory shares (a speaker's name) says

@@ -1,5 +1,5 @@
 /**
- * From a BFS result to what recall returns (DESIGN §5): the segments that match the keywords,
+ * From a BFS result to what recall returns (docs/design.md §5): the segments that match the keywords,
  * ranked, and a few traces of forgotten memories met on the way. Entity nodes are hubs: the search
  * passes through them and an entity whose name matches a keyword lends that hit to the segments
  * that are about it (linked by 关于), but an entity is never returned itself. Segments that were

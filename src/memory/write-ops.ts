@@ -17,7 +17,7 @@ export type WriteOp =
   /** New links; a link that exists keeps its level. */
   | { type: "createLinks"; links: NewLink[] }
   /**
-   * The focus after a remember (DESIGN §3): links incident to a focus node are pinned at strength
+   * The focus after a remember (docs/design.md §3): links incident to a focus node are pinned at strength
    * 1; `released` left the focus at `clock` and their links decay from strength 1 from then on.
    */
   | { type: "setFocus"; focus: FocusEntry[]; released: number[]; clock: number; epoch: number }
@@ -25,9 +25,9 @@ export type WriteOp =
   | { type: "deleteLinks"; keys: LinkKey[] }
   /** A node's content replaced by its compression. */
   | { type: "updateText"; update: TextUpdate }
-  /** Nodes deleted with their outgoing links; links into them stay, dangling (seed 001 §5.3). */
+  /** Nodes deleted with their outgoing links; links into them stay, dangling (docs/design.md §3). */
   | { type: "deleteNodes"; ids: number[] }
-  /** The decay clock moved (DESIGN §6 step 1). */
+  /** The decay clock moved (docs/design.md §6 step 1). */
   | { type: "setClock"; clock: number }
   /**
    * A compression pass of `cycles` cycles finished: every node it scanned gained `cycles` scans;
@@ -39,7 +39,7 @@ export type WriteOp =
   /** Lifetime counters (stats). */
   | { type: "count"; counters: Record<string, number> }
   /**
-   * Everything of the agent goes (DESIGN §7): rows, index entries, `nodeIds`' vectors, the
+   * Everything of the agent goes (docs/design.md §7): rows, index entries, `nodeIds`' vectors, the
    * object's memory state; its identity and the tasks that arrived after the deletion stay.
    */
   | { type: "purgeAgent"; nodeIds: number[] };

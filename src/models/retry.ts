@@ -1,5 +1,5 @@
 /**
- * Retrying model calls (DESIGN §6, §8): a call that throws is retried up to `maxRetries` times
+ * Retrying model calls (docs/design.md §6, §8): a call that throws is retried up to `maxRetries` times
  * with exponential backoff. Only then does the caller degrade (keep content, fall back to the local
  * model): one flaky answer must not change what the memory holds.
  */

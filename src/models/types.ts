@@ -1,5 +1,5 @@
 /**
- * The small-model provider interface (DESIGN §8). Everything the memory needs from a model goes
+ * The small-model provider interface (docs/design.md §8). Everything the memory needs from a model goes
  * through it: the built-in local model (src/models/local) for local runs, tests and benchmarks,
  * Workers AI in production. Implementations return well-formed answers or throw; callers retry.
  */

@@ -1,4 +1,4 @@
-/** Per-agent parameters (DESIGN §2) and on-demand compression cycles. */
+/** Per-agent parameters (docs/design.md §2) and on-demand compression cycles. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import { AgentPathSchema, ErrorSchema, errorResponses } from "../api/common";
@@ -49,7 +49,7 @@ const compress = createRoute({
   tags: ["config"],
   summary: "Queue compression cycles now",
   description:
-    "Each cycle decays every link not incident to the focus and scans the nodes (DESIGN §6). Cycles also run after every remember.",
+    "Each cycle decays every link not incident to the focus and scans the nodes (docs/design.md §6). Cycles also run after every remember.",
   request: {
     params: AgentPathSchema,
     headers: WriteHeadersSchema,

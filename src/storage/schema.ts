@@ -31,7 +31,7 @@ export const apiKeys = sqliteTable("api_keys", {
   revokedAt: integer("revoked_at"),
 });
 
-/** Memory nodes (DESIGN §3): segments of conversation and the entities they are about. */
+/** Memory nodes (docs/design.md §3): segments of conversation and the entities they are about. */
 export const nodes = sqliteTable(
   "nodes",
   {

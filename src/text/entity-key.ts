@@ -1,5 +1,5 @@
 /**
- * The key under which an entity node is stored per agent (DESIGN §3, §4 step 3): the one place where
+ * The key under which an entity node is stored per agent (docs/design.md §3, §4 step 3): the one place where
  * the same name is reused, so spelling variants of one name must meet. "Alice", "alice", "ＡＬＩＣＥ",
  * "Alice's" and "“Alice”" share one key, and so do "项目的" and "项目".
  */

@@ -1,5 +1,5 @@
 /**
- * The production vector index (VECTOR_PROVIDER=vectorize, DESIGN §7, §10): one Vectorize index
+ * The production vector index (VECTOR_PROVIDER=vectorize, docs/design.md §7, §10): one Vectorize index
  * shared by all agents, one namespace per agent. Vector ids are `${idPrefix}${nodeId}`, unique
  * across the index (deleteByIds takes no namespace), and carry only `{ kind }` as metadata, which a
  * metadata index on `kind` turns into a query filter.

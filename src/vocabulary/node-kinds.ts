@@ -1,5 +1,5 @@
 /**
- * The kinds of memory node (DESIGN §3): a `segment` is a piece of conversation, an `entity` a key
+ * The kinds of memory node (docs/design.md §3): a `segment` is a piece of conversation, an `entity` a key
  * entity the segments are about. The one list every layer imports (schemas, storage, vectors).
  */
 export const NODE_KINDS = ["segment", "entity"] as const;

@@ -1,5 +1,5 @@
 /**
- * The persisted shapes of the network (DESIGN §3), shared by the domain that reasons about them
+ * The persisted shapes of the network (docs/design.md §3), shared by the domain that reasons about them
  * and the storage that keeps them.
  */
 import type { NodeKind } from "./node-kinds";

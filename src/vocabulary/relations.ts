@@ -1,6 +1,6 @@
 /**
  * The relation vocabulary (关系名称). Links between consecutive segments of one submission are
- * always 下文/上文 (DESIGN §4 step 5); links between a segment and a focus entity are named by the
+ * always 下文/上文 (docs/design.md §4 step 5); links between a segment and a focus entity are named by the
  * small model from SEGMENT_ENTITY_RELATIONS. Relation filters in recall accept either the stored
  * Chinese name or its English alias.
  */

@@ -1,5 +1,5 @@
 /**
- * Deleting an agent (DESIGN §7): every row in D1 (nodes, links, full-text rows, the registry
+ * Deleting an agent (docs/design.md §7): every row in D1 (nodes, links, full-text rows, the registry
  * entry), every vector, and the object's memory state (meta, focus, scan bookkeeping, message
  * ids, local vectors), as one purge operation through the write path. It runs as a queued write,
  * so whatever was accepted before it is applied first and a deletion interrupted by eviction is

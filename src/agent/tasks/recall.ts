@@ -1,5 +1,5 @@
 /**
- * recall (DESIGN §5): BFS from the focus nodes through the agent's links, keyword matching and
+ * recall (docs/design.md §5): BFS from the focus nodes through the agent's links, keyword matching and
  * ranking, as items and as the plain text the agent reads. Full-text and vector hits for the
  * keywords seed a second BFS, fused with the focus-reached set, so memories beyond the focus's
  * reach are found too. A read: no focus change, no strength change.
@@ -89,7 +89,7 @@ export const recallTask = defineTask({
 const EMPTY = { memories: [], traces: [], start_nodes: 0, reached_nodes: 0, text: "" } satisfies RecallResult;
 
 /**
- * Search hits that seed the BFS beside the focus (DESIGN §5, "beyond the seed"): how many, how far
+ * Search hits that seed the BFS beside the focus (docs/design.md §5, "beyond the seed"): how many, how far
  * out from them, and their start strength. Seeds start below a focus node's 1, so memories the
  * focus reaches win ties: a hot agent keeps preferring what it is thinking about.
  */
@@ -122,7 +122,7 @@ export async function runRecall(rt: AgentRuntime, request: z.output<typeof Recal
 
   if (request.start === "hybrid" && requireHit) {
     // The query's words may lie beyond the focus's reach: enter the network at full-text and vector
-    // hits too, fused with the focus-reached set (DESIGN §5).
+    // hits too, fused with the focus-reached set (docs/design.md §5).
     const seeds = await searchNodes(rt, repos, {
       query: [request.query ?? "", ...request.keywords].join(" ").trim(),
       mode: "hybrid",

@@ -1,5 +1,5 @@
 /**
- * remember (DESIGN §4): segment, extract, update the focus, create the nodes and links, index them,
+ * remember (docs/design.md §4): segment, extract, update the focus, create the nodes and links, index them,
  * then one compression cycle right behind it. Model work runs once; its outcome is committed
  * through the write path (src/agent/write-path.ts) together with the ids it allocated, so a task
  * interrupted anywhere is redone from its stored intent and writes the same rows once. Messages
@@ -69,7 +69,7 @@ export const rememberTask = defineTask({
       checkpoint = after(await enforceCapacity(rt, task.id, after));
     }
     const autoCompress = rt.meta.params().auto_compress;
-    // Every remember triggers one compression cycle (DESIGN §4 step 7), unless forgetting is paused.
+    // Every remember triggers one compression cycle (docs/design.md §4 step 7), unless forgetting is paused.
     // A remember that stored nothing (every message already held) is a no-op: no time passes either.
     const cycle = autoCompress && checkpoint.result.segments > 0;
     return { status: "done", result: checkpoint.result, followUps: cycle ? [{ kind: "compress", payload: null }] : [] };

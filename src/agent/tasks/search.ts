@@ -1,5 +1,5 @@
 /**
- * Search (seed 004's retrieval modes, seed 003's search_memories): BM25 full-text, vector cosine,
+ * Search (docs/design.md §5): BM25 full-text, vector cosine,
  * or both fused by reciprocal rank. Vector hits may name nodes deleted since they were indexed
  * (and Vectorize answers lag its writes), so every hit is looked up in D1 before it is returned.
  * Used by the search endpoint and as the entry points of hybrid recall.

@@ -1,5 +1,5 @@
 /**
- * Local extractive compression (DESIGN §6 step 2): keep the sentences, then clauses, that carry the
+ * Local extractive compression (docs/design.md §6 step 2): keep the sentences, then clauses, that carry the
  * most keyword weight, in their original order, within `target` code points. It always meets the
  * target, so the compression cycle never has to retry the local model.
  */

@@ -1,5 +1,5 @@
 /**
- * Local extraction (DESIGN §4 step 2): a phrase, keywords and key entities for one text, from term
+ * Local extraction (docs/design.md §4 step 2): a phrase, keywords and key entities for one text, from term
  * salience (local-salience.ts). Entities become focus nodes, so they must be what the text is
  * *about*: proper names and acronyms first, else its most salient noun-like word; never the name of
  * a day or a month (calendar-words.ts).

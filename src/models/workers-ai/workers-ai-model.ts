@@ -1,5 +1,5 @@
 /**
- * The production SmallModel (DESIGN §8): each task is one JSON-mode call to a Workers AI text model,
+ * The production SmallModel (docs/design.md §8): each task is one JSON-mode call to a Workers AI text model,
  * parsed with the task's zod schema and checked by validate.ts. Any failure throws; retrying and
  * falling back to the local model are ResilientModel's job, so this class stays a pure adapter.
  * The model name comes from configuration (AI_TEXT_MODEL), never from code.
