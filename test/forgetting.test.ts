@@ -62,7 +62,7 @@ const second: Msg[] = ["Erin and Frank planned the Tokyo trip.", "Grace fixed th
   content,
 }));
 
-describe("the forgetting lifecycle (DESIGN §6)", () => {
+describe("the forgetting lifecycle (docs/design.md §6)", () => {
   /*
    * A0 links out to Dave and Carol (strength 1 from the moment they leave focus, at the second
    * remember) and to A1 (下文, 0.5 from the start). After c cycles (the first ran after the first

@@ -60,7 +60,7 @@ describe("the network after a known conversation", () => {
     ]);
   });
 
-  it("has exactly the nodes, links, strengths and relations DESIGN §4 prescribes", async () => {
+  it("has exactly the nodes, links, strengths and relations docs/design.md §4 prescribes", async () => {
     const agent = freshAgent("net");
     const task = await rememberAndWait(agent, english);
     const { nodes, links, byContent, link } = await network(agent);

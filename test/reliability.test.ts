@@ -1,5 +1,5 @@
 /**
- * Nothing accepted is lost or applied twice (DESIGN §15): writes accepted around a pending
+ * Nothing accepted is lost or applied twice (docs/design.md §15): writes accepted around a pending
  * deletion, client retries, the timing of requests, an interrupted compression page, and tasks
  * whose invocation the platform ends. (The same promises against a real server killed with
  * kill -9 are in test/faults, `npm run test:faults`.)
@@ -147,7 +147,7 @@ describe("client retries", () => {
 });
 
 describe("the timing of requests", () => {
-  it("the same remembers sent as a burst and one by one end in the same network", async () => {
+  it("the same remembers sent as a burst and one by one end in the same network", { timeout: 240_000 }, async () => {
     const burst = freshAgent("burst");
     const serial = freshAgent("serial");
     const batches: Msg[][] = Array.from({ length: 200 }, (_, i) => [

@@ -7,11 +7,14 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { RELATION } from "../src/vocabulary/relations";
 import { LocalModel } from "../src/models/local/local-model";
-import { createEmbedder, createModel } from "../src/models/registry";
+import { createEmbedder, createModel, requestsPerMinuteOf } from "../src/models/registry";
+import { DEFAULT_TEXT_MODEL, isKnownTextModel } from "../src/models/workers-ai/model-profiles";
+import productionConfig from "../wrangler.toml?raw";
+import localConfig from "../wrangler.local.toml?raw";
 import { ResilientModel } from "../src/models/resilient-model";
 import { RetriesExhaustedError, retryPolicy } from "../src/models/retry";
 import type { ModelMessage } from "../src/models/types";
-import { WorkersAiError, type AiBinding } from "../src/models/workers-ai/ai-client";
+import { jsonSchemaOf, type AiBinding } from "../src/models/workers-ai/ai-client";
 import { COMPRESS_EXAMPLES, COMPRESS_SYSTEM_PROMPT, compressAnswerSchema } from "../src/models/workers-ai/prompts/compress";
 import { EXTRACT_EXAMPLES } from "../src/models/workers-ai/prompts/extract";
 import { QUERY_KEYWORDS_EXAMPLES } from "../src/models/workers-ai/prompts/query-keywords";
@@ -25,9 +28,11 @@ import {
   validateSegments,
 } from "../src/models/workers-ai/validate";
 import { WorkersAiEmbedder } from "../src/models/workers-ai/workers-ai-embedder";
+import { WorkersAiError } from "../src/models/workers-ai/workers-ai-error";
 import { WorkersAiModel } from "../src/models/workers-ai/workers-ai-model";
 
-const MODEL = "@cf/test/text-model";
+/** A model of the "workers-ai-json" family (Workers AI JSON mode), max_tokens 4096. */
+const MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
 
 interface Call {
   model: string;
@@ -83,7 +88,7 @@ describe("request shape", () => {
           { role: "assistant", content: JSON.stringify(zh?.output) },
           { role: "user", content: JSON.stringify({ target: 30, text: LONG }) },
         ],
-        response_format: { type: "json_schema", json_schema: z.toJSONSchema(compressAnswerSchema) },
+        response_format: { type: "json_schema", json_schema: jsonSchemaOf(compressAnswerSchema) },
         temperature: 0,
         max_tokens: 4096,
       },
@@ -208,16 +213,26 @@ describe("answer parsing", () => {
     await expect(compressWith(null)).rejects.toBeInstanceOf(WorkersAiError);
   });
 
-  it("wraps a rejected binding call, keeping the cause", async () => {
-    const cause = new Error("JSON Mode couldn't be met");
-    const failing = fakeAi(() => {
-      throw cause;
-    });
-    const err = await modelOn(failing)
-      .compress(LONG, 30)
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(WorkersAiError);
-    expect(err).toMatchObject({ code: "call_failed", cause, message: `${MODEL}: JSON Mode couldn't be met` });
+  it("wraps a rejected binding call, keeping the cause and saying whether a retry can help", async () => {
+    const rejectWith = (message: string): Promise<unknown> =>
+      modelOn(
+        fakeAi(() => {
+          throw new Error(message);
+        }),
+      )
+        .compress(LONG, 30)
+        .catch((e: unknown) => e);
+    const unmet = await rejectWith("JSON Mode couldn't be met");
+    expect(unmet).toBeInstanceOf(WorkersAiError);
+    expect(unmet).toMatchObject({ code: "json_unmet", retryable: false, message: `${MODEL}: JSON Mode couldn't be met` });
+    expect(await rejectWith("network connection lost")).toMatchObject({ code: "call_failed", retryable: true });
+    expect(await rejectWith("3007: Request timeout")).toMatchObject({ code: "timeout", retryable: true, internalCode: 3007 });
+    const window = await rejectWith(
+      "5021: The estimated number of input and maximum output tokens (30000) exceeded this model context window limit (24000)",
+    );
+    expect(window).toMatchObject({ code: "context_exceeded", retryable: false, internalCode: 5021 });
+    expect(await rejectWith("InferenceUpstreamError: 5007: No such model")).toMatchObject({ code: "misconfigured", retryable: false });
+    expect(await rejectWith("3036: You have used up your daily free allocation")).toMatchObject({ code: "quota_exhausted" });
   });
 });
 
@@ -309,10 +324,12 @@ describe("answer validation", () => {
 });
 
 describe("retry, then fallback to the local model", () => {
-  const events = () => ({ failed: vi.fn(), fellBack: vi.fn() });
+  const events = () => ({ failed: vi.fn(), fellBack: vi.fn(), notRetried: vi.fn(), rateLimited: vi.fn() });
 
-  it("tries the primary 1 + 3 times, then answers with the local model and reports both events", async () => {
-    const ai = fakeAi(() => ({ response: "not json at all" }));
+  it("retries a transient failure 1 + 3 times, then answers with the local model and reports both events", async () => {
+    const ai = fakeAi(() => {
+      throw new Error("network connection lost");
+    });
     const fallback = new LocalModel();
     const ev = events();
     const model = new ResilientModel(
@@ -326,8 +343,25 @@ describe("retry, then fallback to the local model", () => {
     expect(ai.calls).toHaveLength(4);
     expect(ev.failed).toHaveBeenCalledTimes(1);
     expect(ev.failed).toHaveBeenCalledWith("compress", expect.any(RetriesExhaustedError));
+    expect(ev.notRetried).not.toHaveBeenCalled();
     expect(ev.fellBack).toHaveBeenCalledTimes(1);
     expect(ev.fellBack).toHaveBeenCalledWith("compress");
+  });
+
+  it("never retries a deterministic answer that failed (not JSON at temperature 0): one call, then the local model", async () => {
+    const ai = fakeAi(() => ({ response: "not json at all" }));
+    const ev = events();
+    const model = new ResilientModel(
+      modelOn(ai),
+      new LocalModel(),
+      retryPolicy(15, async () => {}),
+      ev,
+    );
+    expect(await model.compress(LONG, 40)).toBe(await new LocalModel().compress(LONG, 40));
+    expect(ai.calls).toHaveLength(1);
+    expect(ev.notRetried).toHaveBeenCalledWith("compress", expect.objectContaining({ code: "not_json" }));
+    expect(ev.failed).toHaveBeenCalledWith("compress", expect.objectContaining({ code: "not_json" }));
+    expect(ev.fellBack).toHaveBeenCalledTimes(1);
   });
 
   it("uses the primary's answer when it succeeds on the 2nd attempt, without fallback", async () => {
@@ -371,5 +405,29 @@ describe("registry", () => {
     expect(createModel(env).name).toBe(`workers-ai:${MODEL}`);
     expect(createEmbedder(env)).toMatchObject({ name: "workers-ai:@cf/baai/bge-m3", dimensions: 1024 });
     expect(() => createModel(noAi("openai"))).toThrow('MODEL_PROVIDER must be "local" or "workers-ai", got "openai"');
+  });
+
+  it("refuses a model name that is not in the model table, and a malformed request budget", () => {
+    const ai = fakeAi(() => null);
+    expect(() => createModel({ MODEL_PROVIDER: "workers-ai", AI: ai, AI_TEXT_MODEL: "@cf/acme/unknown-7b" })).toThrow(
+      /AI_TEXT_MODEL "@cf\/acme\/unknown-7b" is not in .*model-profiles/,
+    );
+    expect(() => createModel({ MODEL_PROVIDER: "workers-ai", AI: ai, AI_TEXT_MODEL: MODEL, AI_REQUESTS_PER_MINUTE: "fast" })).toThrow(
+      /AI_REQUESTS_PER_MINUTE/,
+    );
+    expect(requestsPerMinuteOf({ AI_REQUESTS_PER_MINUTE: "30" })).toBe(30);
+    expect(requestsPerMinuteOf({ AI_REQUESTS_PER_MINUTE: "" })).toBe(120);
+    expect(requestsPerMinuteOf({})).toBe(120);
+  });
+
+  it("configures the default text model, which is in the model table, and a valid request budget", () => {
+    for (const config of [productionConfig, localConfig]) {
+      const model = /^AI_TEXT_MODEL = "([^"]+)"$/m.exec(config)?.[1] ?? "";
+      expect(model).toBe(DEFAULT_TEXT_MODEL);
+      expect(isKnownTextModel(model)).toBe(true);
+      const perMinute = /^AI_REQUESTS_PER_MINUTE = "([^"]*)"$/m.exec(config)?.[1];
+      expect(perMinute).toBe("120");
+      expect(requestsPerMinuteOf({ AI_REQUESTS_PER_MINUTE: perMinute })).toBe(120);
+    }
   });
 });

@@ -109,6 +109,11 @@ export class AgentState implements AgentRuntime {
         console.warn(`model ${operation} failed after retries`, error);
       },
       fellBack: () => this.meta.bump({ model_fallbacks: 1 }),
+      rateLimited: (_operation, ms) => this.meta.bump({ model_rate_limit_waits: 1, model_rate_limit_wait_ms: Math.round(ms) }),
+      notRetried: (operation, error) => {
+        this.meta.bump({ model_failures_not_retried: 1 });
+        console.warn(`model ${operation} not retried`, error);
+      },
     });
   }
 

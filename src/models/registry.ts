@@ -1,18 +1,32 @@
 /**
  * Chooses the model provider from configuration (the MODEL_PROVIDER var), never by probing a
  * binding: in local runs the AI binding is not declared at all (see wrangler.local.toml), so
- * `env.AI` is read only on the "workers-ai" branch.
+ * `env.AI` is read only on the "workers-ai" branch. The factories are called once per agent
+ * runtime (the Durable Object's state), so the request budget each creates is that agent's.
  */
+import { z } from "zod";
 import { LocalEmbedder, LocalModel } from "./local/local-model";
+import { systemClock, type Clock } from "./rate/clock";
+import { RequestBudget } from "./rate/request-budget";
 import type { Embedder, SmallModel } from "./types";
 import type { AiBinding } from "./workers-ai/ai-client";
-import { WorkersAiEmbedder } from "./workers-ai/workers-ai-embedder";
-import { WorkersAiModel } from "./workers-ai/workers-ai-model";
+import { textModelProfile } from "./workers-ai/model-profiles";
+import { DEFAULT_EMBEDDING_REQUESTS_PER_MINUTE, WorkersAiEmbedder } from "./workers-ai/workers-ai-embedder";
+import { DEFAULT_REQUESTS_PER_MINUTE, WorkersAiModel } from "./workers-ai/workers-ai-model";
 
 export type ModelProviderName = "local" | "workers-ai";
 
 /** What the factories read from the environment; `Env` satisfies it, and so does a test double. */
-export type ModelEnv = Pick<Env, "MODEL_PROVIDER" | "AI_TEXT_MODEL" | "AI_EMBEDDING_MODEL"> & { readonly AI: AiBinding };
+export type ModelEnv = Pick<Env, "MODEL_PROVIDER" | "AI_TEXT_MODEL" | "AI_EMBEDDING_MODEL"> & {
+  readonly AI: AiBinding;
+  /** Text-generation requests one agent may start per minute (optional var; default 120). */
+  readonly AI_REQUESTS_PER_MINUTE?: string;
+};
+
+/** The per-minute window of Workers AI's rate limits (developers.cloudflare.com/workers-ai/platform/limits/). */
+const RATE_WINDOW_MS = 60_000;
+
+const RequestsPerMinute = z.coerce.number().int().min(1).max(100_000);
 
 export function modelProviderOf(env: Pick<Env, "MODEL_PROVIDER">): ModelProviderName {
   const name = env.MODEL_PROVIDER;
@@ -20,10 +34,28 @@ export function modelProviderOf(env: Pick<Env, "MODEL_PROVIDER">): ModelProvider
   throw new Error(`MODEL_PROVIDER must be "local" or "workers-ai", got "${name}"`);
 }
 
-/** The configured small model: the built-in one, or Workers AI with the AI_TEXT_MODEL model. */
-export function createModel(env: Omit<ModelEnv, "AI_EMBEDDING_MODEL">): SmallModel {
+/** AI_REQUESTS_PER_MINUTE parsed; unset or empty means the default, anything else invalid is a configuration error. */
+export function requestsPerMinuteOf(env: Pick<ModelEnv, "AI_REQUESTS_PER_MINUTE">): number {
+  const raw = env.AI_REQUESTS_PER_MINUTE;
+  if (raw === undefined || raw.trim() === "") return DEFAULT_REQUESTS_PER_MINUTE;
+  const parsed = RequestsPerMinute.safeParse(raw);
+  if (!parsed.success) throw new Error(`AI_REQUESTS_PER_MINUTE must be a whole number from 1 to 100000, got "${raw}"`);
+  return parsed.data;
+}
+
+/**
+ * The configured small model: the built-in one, or Workers AI with the AI_TEXT_MODEL model, its
+ * row in the model table and a request budget of AI_REQUESTS_PER_MINUTE. An unknown model name
+ * throws here, at start-up, instead of sending requests of a guessed shape.
+ */
+export function createModel(env: Omit<ModelEnv, "AI_EMBEDDING_MODEL">, clock: Clock = systemClock): SmallModel {
   if (modelProviderOf(env) === "local") return new LocalModel();
-  return new WorkersAiModel(env.AI, { model: env.AI_TEXT_MODEL });
+  const budget = new RequestBudget({ requestsPerWindow: requestsPerMinuteOf(env), windowMs: RATE_WINDOW_MS, clock });
+  return new WorkersAiModel(env.AI, {
+    model: env.AI_TEXT_MODEL,
+    profile: textModelProfile(env.AI_TEXT_MODEL),
+    throttle: { budget, clock },
+  });
 }
 
 /** The provider that answers when the configured one keeps failing (none for the local model). */
@@ -33,10 +65,12 @@ export function createFallbackModel(env: Pick<Env, "MODEL_PROVIDER">): SmallMode
 
 /**
  * The configured embedder: local hashed n-grams (256 dimensions), or Workers AI with the
- * AI_EMBEDDING_MODEL model (1024 dimensions for bge-m3). The vector index must be created with
- * the matching dimension.
+ * AI_EMBEDDING_MODEL model (1024 dimensions for bge-m3) and its own request budget (embeddings are
+ * limited separately from text generation). The vector index must be created with the matching
+ * dimension.
  */
-export function createEmbedder(env: Omit<ModelEnv, "AI_TEXT_MODEL">): Embedder {
+export function createEmbedder(env: Omit<ModelEnv, "AI_TEXT_MODEL">, clock: Clock = systemClock): Embedder {
   if (modelProviderOf(env) === "local") return new LocalEmbedder();
-  return new WorkersAiEmbedder(env.AI, { model: env.AI_EMBEDDING_MODEL });
+  const budget = new RequestBudget({ requestsPerWindow: DEFAULT_EMBEDDING_REQUESTS_PER_MINUTE, windowMs: RATE_WINDOW_MS, clock });
+  return new WorkersAiEmbedder(env.AI, { model: env.AI_EMBEDDING_MODEL, throttle: { budget, clock } });
 }

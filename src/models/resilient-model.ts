@@ -1,20 +1,30 @@
 /**
  * A SmallModel that retries its primary provider (RetryPolicy) and, when one is configured, falls
- * back to a second provider (the local model behind Workers AI). Failures and fallbacks are
- * reported to `events` so they show in the agent's stats. Without a fallback the final error is
- * thrown and the caller degrades (a compression keeps its content; a remember task is retried).
+ * back to a second provider (the local model behind Workers AI). Large inputs are cut first as the
+ * primary's planner says (call-planner.ts), and each window or batch is retried and falls back on
+ * its own: a failure late in a long remember costs that window, not every paid call before it.
+ * Failures, fallbacks and rate-limit waits are reported to `events` so they show in the agent's
+ * stats. Without a fallback the final error is thrown and the caller degrades (a compression
+ * keeps its content; a remember task is retried).
  */
 import type { RelationName } from "../vocabulary/relations";
+import { slicesOf, wholeWindow, type SegmentWindow } from "./call-planner";
+import { isRetryable } from "./model-error";
 import { withRetries, type RetryPolicy } from "./retry";
-import type { Extraction, ModelMessage, RelationRequest, SegmentDraft, SmallModel } from "./types";
+import type { CallContext, Extraction, ModelMessage, ModelOperation, RelationRequest, SegmentDraft, SmallModel } from "./types";
+import { joinWindowSegments } from "./window-join";
 
-export type ModelOperation = "segment" | "extract" | "nameRelations" | "compress" | "queryKeywords";
+export type { ModelOperation } from "./types";
 
 export interface ModelEvents {
-  /** The primary provider failed every attempt of one call. */
+  /** The primary provider failed one call: every attempt, or the first when retrying could not help. */
   failed(operation: ModelOperation, error: unknown): void;
   /** The fallback provider answered instead. */
   fellBack(operation: ModelOperation): void;
+  /** A call waited `ms` for the request budget or after a 429 (waiting is not a failure). */
+  rateLimited?(operation: ModelOperation, ms: number): void;
+  /** The primary's error could not change on retry (context exceeded, invalid answer, wait budget spent): no retry was made. */
+  notRetried?(operation: ModelOperation, error: unknown): void;
 }
 
 export class ResilientModel implements SmallModel {
@@ -29,34 +39,45 @@ export class ResilientModel implements SmallModel {
     this.name = fallback ? `${primary.name}+${fallback.name}` : primary.name;
   }
 
-  segment(messages: ModelMessage[]): Promise<SegmentDraft[]> {
-    return this.call("segment", (m) => m.segment(messages));
+  async segment(messages: ModelMessage[]): Promise<SegmentDraft[]> {
+    const windows: SegmentWindow[] = this.primary.planner?.segmentWindows(messages) ?? wholeWindow(messages);
+    const results: SegmentDraft[][] = [];
+    for (const window of windows) results.push(await this.call("segment", (m, ctx) => m.segment(window.messages, ctx)));
+    return joinWindowSegments(windows, results);
   }
 
-  extract(texts: string[]): Promise<Extraction[]> {
-    return this.call("extract", (m) => m.extract(texts));
+  async extract(texts: string[]): Promise<Extraction[]> {
+    const sizes = this.primary.planner?.extractBatches(texts) ?? [texts.length];
+    const out: Extraction[] = [];
+    for (const batch of slicesOf(texts, sizes)) out.push(...(await this.call("extract", (m, ctx) => m.extract(batch, ctx))));
+    return out;
   }
 
-  nameRelations(requests: RelationRequest[]): Promise<RelationName[]> {
-    return this.call("nameRelations", (m) => m.nameRelations(requests));
+  async nameRelations(requests: RelationRequest[]): Promise<RelationName[]> {
+    const sizes = this.primary.planner?.relationBatches(requests) ?? [requests.length];
+    const out: RelationName[] = [];
+    for (const batch of slicesOf(requests, sizes)) out.push(...(await this.call("nameRelations", (m, ctx) => m.nameRelations(batch, ctx))));
+    return out;
   }
 
   compress(text: string, target: number): Promise<string> {
-    return this.call("compress", (m) => m.compress(text, target));
+    return this.call("compress", (m, ctx) => m.compress(text, target, ctx));
   }
 
   queryKeywords(query: string): Promise<string[]> {
-    return this.call("queryKeywords", (m) => m.queryKeywords(query));
+    return this.call("queryKeywords", (m, ctx) => m.queryKeywords(query, ctx));
   }
 
-  private async call<T>(operation: ModelOperation, run: (model: SmallModel) => Promise<T>): Promise<T> {
+  private async call<T>(operation: ModelOperation, run: (model: SmallModel, ctx: CallContext) => Promise<T>): Promise<T> {
+    const ctx: CallContext = { waited: (ms) => this.events.rateLimited?.(operation, ms) };
     try {
-      return await withRetries(() => run(this.primary), this.policy);
+      return await withRetries(() => run(this.primary, ctx), this.policy);
     } catch (err) {
+      if (!isRetryable(err)) this.events.notRetried?.(operation, err);
       this.events.failed(operation, err);
       if (!this.fallback) throw err;
       this.events.fellBack(operation);
-      return run(this.fallback);
+      return run(this.fallback, {});
     }
   }
 }

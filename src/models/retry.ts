@@ -1,8 +1,12 @@
 /**
  * Retrying model calls (docs/design.md §6, §8): a call that throws is retried up to `maxRetries` times
- * with exponential backoff. Only then does the caller degrade (keep content, fall back to the local
- * model): one flaky answer must not change what the memory holds.
+ * with exponential backoff, but only when the failure can change on retry (model-error.ts): a
+ * context window exceeded or a deterministic temperature-0 answer that failed validation would
+ * fail identically and cost a paid call each time, so it ends the attempts at once. Only then does
+ * the caller degrade (keep content, fall back to the local model). Rate limits are not handled
+ * here: the provider waits them out in the limit's own window (workers-ai/throttled-ai.ts).
  */
+import { isRetryable } from "./model-error";
 
 export interface RetryPolicy {
   maxRetries: number;
@@ -11,7 +15,7 @@ export interface RetryPolicy {
   sleep: (ms: number) => Promise<void>;
 }
 
-/** 50 ms, 100 ms, 200 ms … capped at 2 s: 15 retries take under 25 s in the worst case. */
+/** 50 ms, 100 ms, 200 ms … capped at 2 s: for transient failures (a dropped connection, a timeout). */
 export function backoffMs(retry: number): number {
   return Math.min(2_000, 50 * 2 ** (retry - 1));
 }
@@ -34,6 +38,10 @@ export class RetriesExhaustedError extends Error {
   }
 }
 
+/**
+ * Runs `call` until it succeeds, fails with an error that cannot change on retry (thrown as is),
+ * or has failed 1 + maxRetries times (RetriesExhaustedError).
+ */
 export async function withRetries<T>(call: () => Promise<T>, policy: RetryPolicy): Promise<T> {
   let lastError: unknown;
   for (let attempt = 0; attempt <= policy.maxRetries; attempt++) {
@@ -41,6 +49,7 @@ export async function withRetries<T>(call: () => Promise<T>, policy: RetryPolicy
     try {
       return await call();
     } catch (err) {
+      if (!isRetryable(err)) throw err;
       lastError = err;
     }
   }

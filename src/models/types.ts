@@ -7,6 +7,7 @@ import type { RelationName } from "../vocabulary/relations";
 import type { MessageRole } from "../vocabulary/roles";
 
 export type { MessageRole };
+import type { CallPlanner } from "./call-planner";
 
 /** One submitted message, as the model sees it. `index` is its position in the submission. */
 export interface ModelMessage {
@@ -42,18 +43,36 @@ export interface RelationRequest {
   entity: string;
 }
 
+/** The small-model tasks, as named in events and counters. */
+export type ModelOperation = "segment" | "extract" | "nameRelations" | "compress" | "queryKeywords";
+
+/**
+ * What a caller passes along with one call: a remote provider may wait for its request budget or
+ * after a rate-limit answer, and reports each wait so it shows in the agent's stats. Local
+ * providers never wait and ignore it.
+ */
+export interface CallContext {
+  waited?(ms: number): void;
+}
+
 export interface SmallModel {
   readonly name: string;
+  /**
+   * How this provider wants large inputs cut into calls (context window, output limit). A caller
+   * that retries or falls back per call (ResilientModel) uses it so one failing window costs one
+   * window; providers without limits (the local model) have none.
+   */
+  readonly planner?: CallPlanner;
   /** Cuts the messages into semantically complete segments, in order, dropping no text. */
-  segment(messages: ModelMessage[]): Promise<SegmentDraft[]>;
+  segment(messages: ModelMessage[], ctx?: CallContext): Promise<SegmentDraft[]>;
   /** Extracts phrase, keywords and entities for each text (same order, same length). */
-  extract(texts: string[]): Promise<Extraction[]>;
+  extract(texts: string[], ctx?: CallContext): Promise<Extraction[]>;
   /** Names the relation of each segment to an entity, from the fixed vocabulary. */
-  nameRelations(requests: RelationRequest[]): Promise<RelationName[]>;
+  nameRelations(requests: RelationRequest[], ctx?: CallContext): Promise<RelationName[]>;
   /** Compresses `text` to at most `target` code points, keeping its core information. */
-  compress(text: string, target: number): Promise<string>;
+  compress(text: string, target: number, ctx?: CallContext): Promise<string>;
   /** Keywords of a free-text query, for recall and search. */
-  queryKeywords(query: string): Promise<string[]>;
+  queryKeywords(query: string, ctx?: CallContext): Promise<string[]>;
 }
 
 export interface Embedder {

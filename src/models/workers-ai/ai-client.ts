@@ -5,14 +5,15 @@
  *
  * Workers AI facts relied on (developers.cloudflare.com/workers-ai/features/json-mode and the
  * model schemas in cloudflare-docs `src/content/workers-ai-models/*.json`):
- *   - text generation takes `{ messages, response_format: { type: "json_schema", json_schema },
- *     temperature, max_tokens }`; `max_tokens` defaults to only 256 on Llama 3.3, so we always set it;
+ *   - how a request asks for JSON depends on the model's family (request-shapes.ts);
  *   - the answer is `{ response }`, a string per the model schema but an already parsed object in
- *     the JSON-mode example; models served in the OpenAI shape (Qwen3, Gemma SEA-LION) answer
- *     `{ choices: [{ message: { content } }] }`; all three are accepted;
+ *     the JSON-mode example; models served in the OpenAI shape (Gemma 4, GLM, Qwen3) answer
+ *     `{ choices: [{ message: { content }, finish_reason }] }`; all are accepted, and
+ *     `finish_reason: "length"` means the answer was cut at max_tokens;
  *   - when the model cannot meet the schema the binding rejects ("JSON Mode couldn't be met").
  */
 import { z } from "zod";
+import { WorkersAiError } from "./workers-ai-error";
 
 /**
  * The part of `env.AI` this provider uses: structural, so tests pass a fake that records calls.
@@ -20,29 +21,6 @@ import { z } from "zod";
  */
 export interface AiBinding {
   run(model: string, inputs: Record<string, unknown>): Promise<unknown>;
-}
-
-export type WorkersAiErrorCode =
-  /** The binding rejected (network, quota, model error, "JSON Mode couldn't be met"). */
-  | "call_failed"
-  /** The answer had none of the known envelopes, or an empty one. */
-  | "no_answer"
-  /** The answer text was not JSON. */
-  | "not_json"
-  /** The JSON did not match the task's schema. */
-  | "schema_mismatch"
-  /** The JSON matched the schema but broke a task rule (validate.ts). */
-  | "invalid_answer";
-
-export class WorkersAiError extends Error {
-  override readonly name = "WorkersAiError";
-  constructor(
-    readonly code: WorkersAiErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 export interface ChatMessage {
@@ -71,30 +49,15 @@ export function chatMessages<I, O>(system: string, examples: readonly FewShot<I,
   ];
 }
 
-export interface JsonRequest<S extends z.ZodType> {
-  model: string;
-  messages: ChatMessage[];
-  /** The answer's shape: sent as `response_format.json_schema` and used to parse the answer. */
-  schema: S;
-  maxTokens: number;
+/** The JSON Schema of a task's answer as sent to the model (without the `$schema` dialect tag). */
+export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema);
+  return rest;
 }
 
-/** Sends `messages` in JSON mode at temperature 0 and returns the answer parsed by `schema`. */
-export async function runJson<S extends z.ZodType>(ai: AiBinding, request: JsonRequest<S>): Promise<z.output<S>> {
-  const inputs = {
-    messages: request.messages,
-    response_format: { type: "json_schema", json_schema: z.toJSONSchema(request.schema) },
-    // Deterministic answers: the same text must yield the same memory on every retry.
-    temperature: 0,
-    max_tokens: request.maxTokens,
-  };
-  let raw: unknown;
-  try {
-    raw = await ai.run(request.model, inputs);
-  } catch (err) {
-    throw new WorkersAiError("call_failed", `${request.model}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-  }
-  const parsed = request.schema.safeParse(jsonOf(payloadOf(raw)));
+/** The answer inside `raw`, parsed by the task's `schema`. */
+export function parseAnswer<S extends z.ZodType>(raw: unknown, schema: S): z.output<S> {
+  const parsed = schema.safeParse(jsonOf(payloadOf(raw)));
   if (!parsed.success) {
     throw new WorkersAiError("schema_mismatch", `answer does not match the schema: ${z.prettifyError(parsed.error)}`, {
       cause: parsed.error,
@@ -104,9 +67,10 @@ export async function runJson<S extends z.ZodType>(ai: AiBinding, request: JsonR
 }
 
 const JSON_VALUE = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+const CHOICE = z.object({ message: z.object({ content: z.string().nullable() }), finish_reason: z.string().nullish() });
 const ENVELOPE = z.union([
   z.object({ response: z.union([z.string(), JSON_VALUE]) }),
-  z.object({ choices: z.array(z.object({ message: z.object({ content: z.string() }) })).min(1) }),
+  z.object({ choices: z.array(CHOICE).min(1) }),
   z.string(),
 ]);
 
@@ -117,16 +81,20 @@ export function payloadOf(raw: unknown): unknown {
   const e = envelope.data;
   if (typeof e === "string") return e;
   if ("response" in e) return e.response;
-  return e.choices[0]?.message.content ?? "";
+  const choice = e.choices[0];
+  if (choice?.finish_reason === "length") throw new WorkersAiError("output_truncated", "the answer was cut at max_tokens");
+  return choice?.message.content ?? "";
 }
 
 /** A code fence some models put around JSON even in JSON mode. */
 const FENCE = /^```(?:json)?\s*([\s\S]*?)\s*```$/;
+/** A reasoning block a hybrid model may emit before its answer (Qwen3 writes an empty one under /no_think). */
+const THINK = /^<think>[\s\S]*?<\/think>\s*/;
 
 /** Strings are JSON-parsed (inside a code fence if there is one); parsed values pass through. */
 export function jsonOf(payload: unknown): unknown {
   if (typeof payload !== "string") return payload;
-  const text = payload.trim();
+  const text = payload.trim().replace(THINK, "");
   if (text === "") throw new WorkersAiError("no_answer", "the model returned an empty answer");
   try {
     return JSON.parse(FENCE.exec(text)?.[1] ?? text);

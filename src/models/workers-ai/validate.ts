@@ -11,7 +11,7 @@ import { normalizeText } from "../../text/normalize";
 import { EN_STOP_WORDS } from "../../text/stopwords-en";
 import { ZH_STOP_WORDS } from "../../text/stopwords-zh";
 import { PHRASE_MAX_CODE_POINTS, type Extraction, type ModelMessage, type SegmentDraft } from "../types";
-import { WorkersAiError } from "./ai-client";
+import { WorkersAiError } from "./workers-ai-error";
 import { ENTITIES_MAX, type ExtractItem } from "./prompts/extract";
 import { speakerOf } from "./prompts/segment";
 

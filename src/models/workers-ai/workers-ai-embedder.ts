@@ -4,22 +4,39 @@
  * `src/content/workers-ai-models/bge-m3.json`): input `{ text: string[], truncate_inputs }` with at
  * most 100 texts of at least one character each; output `{ shape, data: number[][] }`.
  * Vectors are checked and L2-normalised here, because the vector index compares them by cosine
- * and a wrong length would otherwise surface only as a failed upsert far from its cause.
+ * and a wrong length would otherwise surface only as a failed upsert far from its cause. Calls go
+ * through the agent's embedding request budget (throttled-ai.ts): Workers AI limits text
+ * embeddings to 3,000 requests per minute per account (platform/limits), ten times text generation.
  */
 import { z } from "zod";
+import { systemClock } from "../rate/clock";
+import { RequestBudget } from "../rate/request-budget";
 import type { Embedder } from "../types";
-import { WorkersAiError, type AiBinding } from "./ai-client";
+import type { AiBinding } from "./ai-client";
+import { ThrottledAi, type ThrottleOptions } from "./throttled-ai";
+import { WorkersAiError } from "./workers-ai-error";
 
 /** bge-m3's per-request limit (`maxItems: 100` in its input schema). */
 export const EMBEDDING_BATCH_SIZE = 100;
 /** bge-m3's vector length; must match the Vectorize index. */
 export const DEFAULT_EMBEDDING_DIMENSIONS = 1024;
+/** One agent's embedding requests per minute by default: ten times its text budget, as the account limits are. */
+export const DEFAULT_EMBEDDING_REQUESTS_PER_MINUTE = 1_200;
+/**
+ * Longest an embedding call waits for its budget or after 429s. Embeddings serve both queued
+ * indexing and a waiting search (the query vector), and a failed indexing call has its own retry
+ * path (an `index` task), so the wait covers one capacity refusal (3040: a quarter window, at most
+ * 18.75 s with jitter) but not a whole per-minute window.
+ */
+export const EMBEDDING_MAX_WAIT_MS = 20_000;
 
 export interface WorkersAiEmbedderOptions {
   /** A Workers AI embedding model, e.g. the AI_EMBEDDING_MODEL var. */
   model: string;
   /** Expected vector length; default DEFAULT_EMBEDDING_DIMENSIONS. */
   dimensions?: number;
+  /** The agent runtime's embedding budget; default: its own, DEFAULT_EMBEDDING_REQUESTS_PER_MINUTE. */
+  throttle?: ThrottleOptions;
 }
 
 const EMBEDDING_ANSWER = z.object({ data: z.array(z.array(z.number())) });
@@ -28,16 +45,21 @@ export class WorkersAiEmbedder implements Embedder {
   readonly name: string;
   readonly dimensions: number;
   private readonly model: string;
+  private readonly ai: ThrottledAi;
 
-  constructor(
-    private readonly ai: AiBinding,
-    options: WorkersAiEmbedderOptions,
-  ) {
+  constructor(ai: AiBinding, options: WorkersAiEmbedderOptions) {
     if (options.model.trim() === "") throw new RangeError("a Workers AI embedding model name is required");
     const dimensions = options.dimensions ?? DEFAULT_EMBEDDING_DIMENSIONS;
     if (!Number.isInteger(dimensions) || dimensions < 1) throw new RangeError(`dimensions must be a positive integer, got ${dimensions}`);
     this.model = options.model;
     this.dimensions = dimensions;
+    this.ai = new ThrottledAi(
+      ai,
+      options.throttle ?? {
+        budget: new RequestBudget({ requestsPerWindow: DEFAULT_EMBEDDING_REQUESTS_PER_MINUTE, windowMs: 60_000, clock: systemClock }),
+        clock: systemClock,
+      },
+    );
     this.name = `workers-ai:${options.model}`;
   }
 
@@ -60,12 +82,7 @@ export class WorkersAiEmbedder implements Embedder {
   }
 
   private async embedBatch(texts: string[]): Promise<Float32Array[]> {
-    let raw: unknown;
-    try {
-      raw = await this.ai.run(this.model, { text: texts, truncate_inputs: true });
-    } catch (err) {
-      throw new WorkersAiError("call_failed", `${this.model}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-    }
+    const raw = await this.ai.run(this.model, { text: texts, truncate_inputs: true }, { maxWaitMs: EMBEDDING_MAX_WAIT_MS });
     const parsed = EMBEDDING_ANSWER.safeParse(raw);
     if (!parsed.success) throw new WorkersAiError("schema_mismatch", "the embedding answer has no data", { cause: parsed.error });
     const data = parsed.data.data;

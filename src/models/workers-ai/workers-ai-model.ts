@@ -1,118 +1,160 @@
 /**
- * The production SmallModel (docs/design.md §8): each task is one JSON-mode call to a Workers AI text model,
- * parsed with the task's zod schema and checked by validate.ts. Any failure throws; retrying and
- * falling back to the local model are ResilientModel's job, so this class stays a pure adapter.
- * The model name comes from configuration (AI_TEXT_MODEL), never from code.
+ * The production SmallModel (docs/design.md §8): each task is a JSON call to a Workers AI text model,
+ * shaped for the model's family (request-shapes.ts), parsed with the task's zod schema and checked
+ * by validate.ts. Inputs larger than one call are cut by the planner (workers-ai-planner.ts) into
+ * windows and batches that fit the model's context window and output cap; a request the estimate
+ * says cannot fit is refused before it is sent (`context_exceeded`, never retried). Calls go
+ * through the agent's request budget (throttled-ai.ts). Any failure throws; retrying and falling
+ * back to the local model are ResilientModel's job, so this class stays an adapter.
+ * The model name comes from configuration (AI_TEXT_MODEL) and selects its row in model-profiles.ts.
  */
 import type { z } from "zod";
 import type { RelationName } from "../../vocabulary/relations";
-import { codePointLength } from "../../text/code-points";
-import type { Extraction, ModelMessage, RelationRequest, SegmentDraft, SmallModel } from "../types";
-import { runJson, type AiBinding, type ChatMessage } from "./ai-client";
+import { codePointLength, sliceCodePoints } from "../../text/code-points";
+import { slicesOf } from "../call-planner";
+import { systemClock } from "../rate/clock";
+import { RequestBudget } from "../rate/request-budget";
+import type { CallContext, Extraction, ModelMessage, ModelOperation, RelationRequest, SegmentDraft, SmallModel } from "../types";
+import { joinWindowSegments } from "../window-join";
+import { jsonSchemaOf, parseAnswer, type AiBinding, type ChatMessage } from "./ai-client";
+import { textModelProfile, type TextModelProfile } from "./model-profiles";
 import { buildCompressMessages, compressAnswerSchema } from "./prompts/compress";
 import { buildExtractMessages, extractAnswerSchema } from "./prompts/extract";
 import { buildQueryKeywordsMessages, queryKeywordsAnswerSchema } from "./prompts/query-keywords";
 import { buildRelationsMessages, relationsAnswerSchema } from "./prompts/relations";
 import { buildSegmentMessages, segmentAnswerSchema } from "./prompts/segment";
+import { requestInputs } from "./request-shapes";
+import { ThrottledAi, type ThrottleOptions } from "./throttled-ai";
+import { tokenWeight } from "./token-estimate";
 import { validateCompression, validateExtractions, validateQueryKeywords, validateRelations, validateSegments } from "./validate";
+import { WorkersAiError } from "./workers-ai-error";
+import { chatTokens, WorkersAiPlanner } from "./workers-ai-planner";
+
+/** One agent's text requests per minute when nothing is configured (the account allows 300, shared). */
+export const DEFAULT_REQUESTS_PER_MINUTE = 120;
 
 /**
- * Output budget per call. Segmentation repeats the whole submission verbatim plus JSON, so it is
- * the largest answer; Llama 3.3 on Workers AI defaults to 256 tokens, far too few for it.
+ * Longest one call may wait for the request budget or after 429 answers. Remember work runs from
+ * the queue with nobody waiting on the HTTP side, so it waits out several per-minute windows
+ * rather than degrade to the local model; compression blocks the queue, so it waits one window at
+ * most; a recall has a caller waiting, so its keywords never wait (the local keywords answer).
  */
-export const DEFAULT_MAX_TOKENS = 4096;
-
-/**
- * Texts per extraction call. Sixteen segments of at most ~160 code points make an input of a few
- * thousand tokens and an answer well inside DEFAULT_MAX_TOKENS, while a typical remember (a
- * handful of segments) needs a single call.
- */
-export const EXTRACT_BATCH_SIZE = 16;
-
-/**
- * Pairs per relation call. A remember asks for segments × focus entities pairs (e.g. 5 × 8 = 40);
- * each answer item is one short word, so the input (segment texts) bounds the batch, as above.
- */
-export const RELATIONS_BATCH_SIZE = 16;
+export const RATE_LIMIT_WAIT_MS: Readonly<Record<ModelOperation, number>> = {
+  segment: 5 * 60_000,
+  extract: 5 * 60_000,
+  nameRelations: 5 * 60_000,
+  compress: 60_000,
+  queryKeywords: 0,
+};
 
 export interface WorkersAiModelOptions {
-  /** A Workers AI text-generation model that supports JSON mode, e.g. the AI_TEXT_MODEL var. */
+  /** A Workers AI text model in TEXT_MODEL_PROFILES, e.g. the AI_TEXT_MODEL var. */
   model: string;
-  /** Output token budget per call; default DEFAULT_MAX_TOKENS. */
-  maxTokens?: number;
+  /** The model's limits and request family; default: its row in TEXT_MODEL_PROFILES. */
+  profile?: TextModelProfile;
+  /** The agent runtime's request budget; default: its own, DEFAULT_REQUESTS_PER_MINUTE on the system clock. */
+  throttle?: ThrottleOptions;
+  /** Overrides of RATE_LIMIT_WAIT_MS. */
+  maxWaitMs?: Partial<Record<ModelOperation, number>>;
 }
 
 export class WorkersAiModel implements SmallModel {
   readonly name: string;
+  readonly planner: WorkersAiPlanner;
+  readonly profile: TextModelProfile;
   private readonly model: string;
-  private readonly maxTokens: number;
+  private readonly ai: ThrottledAi;
+  private readonly maxWaitMs: Readonly<Record<ModelOperation, number>>;
 
-  constructor(
-    private readonly ai: AiBinding,
-    options: WorkersAiModelOptions,
-  ) {
+  constructor(ai: AiBinding, options: WorkersAiModelOptions) {
     if (options.model.trim() === "") throw new RangeError("a Workers AI text model name is required");
-    const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
-    if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new RangeError(`maxTokens must be a positive integer, got ${maxTokens}`);
     this.model = options.model;
-    this.maxTokens = maxTokens;
     this.name = `workers-ai:${options.model}`;
+    this.profile = options.profile ?? textModelProfile(options.model);
+    this.planner = new WorkersAiPlanner(this.profile);
+    const throttle = options.throttle ?? {
+      budget: new RequestBudget({ requestsPerWindow: DEFAULT_REQUESTS_PER_MINUTE, windowMs: 60_000, clock: systemClock }),
+      clock: systemClock,
+    };
+    this.ai = new ThrottledAi(ai, throttle);
+    this.maxWaitMs = { ...RATE_LIMIT_WAIT_MS, ...options.maxWaitMs };
   }
 
-  async segment(messages: ModelMessage[]): Promise<SegmentDraft[]> {
-    if (messages.every((m) => m.content.trim() === "")) return [];
-    const answer = await this.ask(buildSegmentMessages(messages), segmentAnswerSchema);
-    return validateSegments(messages, answer.segments);
+  /** Window by window (the planner's), joined; one call per window that has visible text. */
+  async segment(messages: ModelMessage[], ctx?: CallContext): Promise<SegmentDraft[]> {
+    const windows = this.planner.segmentWindows(messages);
+    const results: SegmentDraft[][] = [];
+    for (const window of windows) results.push(await this.segmentWindow(window.messages, ctx));
+    return joinWindowSegments(windows, results);
   }
 
-  async extract(texts: string[]): Promise<Extraction[]> {
-    return this.inBatches(texts, EXTRACT_BATCH_SIZE, async (batch) => {
-      const answer = await this.ask(buildExtractMessages(batch), extractAnswerSchema);
-      return validateExtractions(answer.items, batch.length);
-    });
+  async extract(texts: string[], ctx?: CallContext): Promise<Extraction[]> {
+    const out: Extraction[] = [];
+    for (const batch of slicesOf(texts, this.planner.extractBatches(texts))) {
+      const answer = await this.ask("extract", "extractions", buildExtractMessages(batch), extractAnswerSchema, ctx);
+      out.push(...validateExtractions(answer.items, batch.length));
+    }
+    return out;
   }
 
-  async nameRelations(requests: RelationRequest[]): Promise<RelationName[]> {
-    return this.inBatches(requests, RELATIONS_BATCH_SIZE, async (batch) => {
-      const answer = await this.ask(buildRelationsMessages(batch), relationsAnswerSchema);
-      return validateRelations(answer.relations, batch.length);
-    });
+  async nameRelations(requests: RelationRequest[], ctx?: CallContext): Promise<RelationName[]> {
+    const out: RelationName[] = [];
+    for (const batch of slicesOf(requests, this.planner.relationBatches(requests))) {
+      const answer = await this.ask("nameRelations", "relations", buildRelationsMessages(batch), relationsAnswerSchema, ctx);
+      out.push(...validateRelations(answer.relations, batch.length));
+    }
+    return out;
   }
 
   /**
    * A text that already fits is returned as is (no call); a target below one code point leaves
-   * only the empty text, as in the local model. Otherwise the answer must fit the target.
+   * only the empty text, as in the local model. Otherwise the answer must fit the target, and a
+   * target whose answer could not fit max_tokens is refused before the call.
    */
-  async compress(text: string, target: number): Promise<string> {
+  async compress(text: string, target: number, ctx?: CallContext): Promise<string> {
     if (Number.isNaN(target)) throw new RangeError("compress target must be a number");
     const limit = Math.floor(target);
     if (codePointLength(text) <= limit) return text;
     if (limit < 1 || text.trim() === "") return "";
-    const answer = await this.ask(buildCompressMessages(text, limit), compressAnswerSchema);
+    const longest = tokenWeight(JSON.stringify({ text: sliceCodePoints(text, 0, limit) }));
+    if (!this.planner.answerFits(longest)) {
+      throw new WorkersAiError(
+        "context_exceeded",
+        `${this.model}: a ${limit}-character answer may exceed max_tokens ${this.profile.maxOutputTokens}`,
+      );
+    }
+    const answer = await this.ask("compress", "compression", buildCompressMessages(text, limit), compressAnswerSchema, ctx);
     return validateCompression(answer.text, limit);
   }
 
-  async queryKeywords(query: string): Promise<string[]> {
+  async queryKeywords(query: string, ctx?: CallContext): Promise<string[]> {
     if (query.trim() === "") return [];
-    const answer = await this.ask(buildQueryKeywordsMessages(query), queryKeywordsAnswerSchema);
+    const answer = await this.ask("queryKeywords", "query_keywords", buildQueryKeywordsMessages(query), queryKeywordsAnswerSchema, ctx);
     return validateQueryKeywords(answer.keywords);
   }
 
-  private ask<S extends z.ZodType>(messages: ChatMessage[], schema: S): Promise<z.output<S>> {
-    return runJson(this.ai, { model: this.model, messages, schema, maxTokens: this.maxTokens });
+  private async segmentWindow(messages: ModelMessage[], ctx?: CallContext): Promise<SegmentDraft[]> {
+    if (messages.every((m) => m.content.trim() === "")) return [];
+    const answer = await this.ask("segment", "segments", buildSegmentMessages(messages), segmentAnswerSchema, ctx);
+    return validateSegments(messages, answer.segments);
   }
 
-  /**
-   * Runs `call` on consecutive batches, one after another, and concatenates the answers in order.
-   * Sequential on purpose: one remember rarely needs more than one batch, and parallel calls would
-   * only compete for the account's rate limit. Any failing batch fails the whole call, so the retry
-   * repeats it as one unit and the fallback answers for all items alike.
-   */
-  private async inBatches<T, R>(items: readonly T[], size: number, call: (batch: T[]) => Promise<R[]>): Promise<R[]> {
-    const out: R[] = [];
-    for (let start = 0; start < items.length; start += size) {
-      out.push(...(await call(items.slice(start, start + size))));
+  /** One call: refused before sending when it cannot fit, else sent through the budget and parsed. */
+  private async ask<S extends z.ZodType>(
+    operation: ModelOperation,
+    name: string,
+    messages: ChatMessage[],
+    schema: S,
+    ctx: CallContext | undefined,
+  ): Promise<z.output<S>> {
+    if (!this.planner.fits(messages)) {
+      throw new WorkersAiError(
+        "context_exceeded",
+        `${this.model}: about ${chatTokens(messages)} input tokens plus max_tokens ${this.profile.maxOutputTokens} exceed the context window of ${this.profile.contextTokens}`,
+      );
     }
-    return out;
+    const inputs = requestInputs(this.profile, { name, messages, schema: jsonSchemaOf(schema), maxTokens: this.profile.maxOutputTokens });
+    const raw = await this.ai.run(this.model, inputs, { maxWaitMs: this.maxWaitMs[operation], onWait: (ms) => ctx?.waited?.(ms) });
+    return parseAnswer(raw, schema);
   }
 }
