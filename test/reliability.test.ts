@@ -147,10 +147,12 @@ describe("client retries", () => {
 });
 
 describe("the timing of requests", () => {
-  it("the same remembers sent as a burst and one by one end in the same network", { timeout: 240_000 }, async () => {
+  it("the same remembers sent as a burst and one by one end in the same network", async () => {
     const burst = freshAgent("burst");
     const serial = freshAgent("serial");
-    const batches: Msg[][] = Array.from({ length: 200 }, (_, i) => [
+    // 60 here (the Workers test pool slows down as an agent's storage grows); the fault suite
+    // (test/faults) runs the same comparison with 200 remembers against a real local server.
+    const batches: Msg[][] = Array.from({ length: 60 }, (_, i) => [
       {
         role: "user",
         content: `Ticket ${i}: ${["Alice", "Bob", "Chen", "Dana", "Emil", "Farah", "Goran"][i % 7]} reviewed the ${["Orion", "Vega", "Lyra", "Draco"][i % 4]} release notes.`,
@@ -163,12 +165,12 @@ describe("the timing of requests", () => {
     await drainAlarms(burst);
     await drainAlarms(serial);
     const [a, b] = [await snapshot(burst), await snapshot(serial)];
-    expect(a.nodes.length).toBeGreaterThan(200);
+    expect(a.nodes.length).toBeGreaterThan(60);
     expect(a.nodes).toEqual(b.nodes);
     expect(a.links).toEqual(b.links);
     expect(a.scans).toEqual(b.scans);
     const [sa, sb] = [await stats(burst), await stats(serial)];
-    expect(sa.counters.cycles).toBe(200);
+    expect(sa.counters.cycles).toBe(60);
     expect(sa.counters).toEqual(sb.counters);
   });
 });
