@@ -21,6 +21,7 @@ import type { AgentIdentity } from "../vocabulary/identity";
 import { FocusStore } from "./focus-store";
 import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "./graph-loader";
 import { IdempotencyKeys } from "./idempotency";
+import { IntentStore } from "./intent-store";
 import { MessageIds } from "./message-ids";
 import { DATA_VERSION, MetaStore } from "./meta-store";
 import type { AgentRepos, AgentRuntime } from "./runtime";
@@ -37,6 +38,7 @@ export class AgentState implements AgentRuntime {
   readonly scans: ScanStore;
   readonly messages: MessageIds;
   readonly keys: IdempotencyKeys;
+  readonly intents: IntentStore;
   /** The configured provider and its fallback; replaceable in tests. */
   primaryModel: SmallModel;
   fallbackModel: SmallModel | undefined;
@@ -60,6 +62,7 @@ export class AgentState implements AgentRuntime {
     this.scans = new ScanStore(storage.sql);
     this.messages = new MessageIds(storage.sql);
     this.keys = new IdempotencyKeys(storage.sql);
+    this.intents = new IntentStore(storage.sql);
     this.env = env;
     this.primaryModel = createModel(env);
     this.fallbackModel = createFallbackModel(env);
@@ -85,9 +88,13 @@ export class AgentState implements AgentRuntime {
     return graph;
   }
 
-  /** After a failed task the copy may have missed a committed write: rebuild it on next use. */
+  /**
+   * After a failed task the copy may have missed a committed write: rebuild it on next use. A
+   * transaction that threw rolled back, so what the intent store knows is re-read too.
+   */
   dropGraph(): void {
     this.graphCache = undefined;
+    this.intents.forget();
   }
 
   /** One index object per wake: the local index keeps its vectors in memory once loaded. */

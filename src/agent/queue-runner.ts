@@ -44,6 +44,11 @@ export class QueueRunner {
   private cleanUpWhenIdle = false;
   /** Tasks finished since the finished ones were last pruned. */
   private finishedSincePrune = 0;
+  /**
+   * The task whose start was committed with the previous task's end (see finish): it runs next,
+   * unless a read that arrived meanwhile goes first.
+   */
+  private started: string | undefined;
   private readonly waiters = new Map<string, Waiter>();
   private readonly finishListeners = new Map<string, Set<() => void>>();
   /** Replaceable in tests, so retries need no real waiting. */
@@ -150,7 +155,7 @@ export class QueueRunner {
     this.kickAgain = false;
     await this.registerBusy();
     for (;;) {
-      const task = this.rt.queue.next(Date.now());
+      const task = this.nextTask();
       if (!task) break;
       // A compression cycle that used up its time slice pauses the drain: the alarm resumes it.
       if ((await this.runOne(task)) === "pause") break;
@@ -164,15 +169,29 @@ export class QueueRunner {
     await this.settle();
   }
 
+  /** A read that may run now, else the task started with the last one's end, else the queue's next. */
+  private nextTask(): TaskRecord | undefined {
+    const now = Date.now();
+    const read = this.rt.queue.runnableRead();
+    if (read) return read;
+    const started = this.started === undefined ? undefined : this.rt.queue.get(this.started);
+    this.started = undefined;
+    return started?.status === "running" ? started : this.rt.queue.next(now);
+  }
+
   private async runOne(task: TaskRecord): Promise<"continue" | "pause"> {
     this.finishedSincePrune += 1;
-    this.rt.queue.markRunning(task.id, Date.now());
     // The attempt is on disk before the work starts: an invocation the platform kills mid-task
-    // (CPU, memory, wall time) still counts it, so such a task cannot run forever.
-    if (task.lane !== "read") await this.ctx.storage.sync();
-    const attempt = task.attempts + 1;
+    // (CPU, memory, wall time) still counts it, so such a task cannot run forever. A task started
+    // with the previous one's end (finish) was committed by the turn between the two.
+    const preStarted = task.status === "running";
+    if (!preStarted) {
+      this.rt.queue.markRunning(task.id, Date.now());
+      if (task.lane !== "read") await this.ctx.storage.sync();
+    }
+    const attempt = preStarted ? task.attempts : task.attempts + 1;
     try {
-      const outcome = await this.execute(task);
+      const outcome = await this.execute(task, attempt);
       this.finish(task, outcome);
       return outcome.status === "yielded" && outcome.reason === "time_slice" ? "pause" : "continue";
     } catch (err) {
@@ -183,7 +202,7 @@ export class QueueRunner {
         this.rt.storage.transactionSync(() => {
           if (task.lane === "read") this.rt.queue.remove(task.id);
           else this.rt.queue.fail(task.id, message, Date.now());
-          this.rt.storage.sql.exec("DELETE FROM intents WHERE task_id = ?", task.id);
+          this.rt.intents.delete(task.id);
         });
         this.waiters.get(task.id)?.reject(err);
         this.waiters.delete(task.id);
@@ -197,7 +216,7 @@ export class QueueRunner {
   }
 
   /** Dispatch through the registry: the payload parsed into the kind's type, a stored intent redone first. */
-  private async execute(task: TaskRecord): Promise<TaskOutcome<unknown>> {
+  private async execute(task: TaskRecord, attempt: number): Promise<TaskOutcome<unknown>> {
     const definition = this.tasks.definition(task.kind);
     const payload = definition.payload.safeParse(parseJsonOrUndefined(task.payload));
     if (!payload.success) throw new PermanentTaskError(`unreadable ${task.kind} payload: ${payload.error.message}`);
@@ -212,7 +231,7 @@ export class QueueRunner {
       position: task.position,
       payload: payload.data,
       checkpoint,
-      attempts: task.attempts + 1,
+      attempts: attempt,
     });
   }
 
@@ -220,6 +239,8 @@ export class QueueRunner {
     const now = Date.now();
     if (outcome.status === "yielded") {
       this.rt.queue.yieldInPlace(task.id);
+      // A pass that yielded to a read resumes after it: started again here.
+      if (outcome.reason === "read") this.startNext(now);
       return;
     }
     if (task.lane === "read") {
@@ -234,10 +255,23 @@ export class QueueRunner {
       if (outcome.resetsAgent) this.rt.queue.removeUpTo(task.seq);
       else this.rt.queue.complete(task.id, outcome.result, now);
       for (const next of outcome.followUps ?? []) this.tasks.enqueue(this.rt.queue, next.kind, next.payload, { now, after: task });
+      this.startNext(now);
     });
     if (outcome.resetsAgent) this.rt.dropGraph();
     this.notifyFinished(task.id);
     this.notifyMerged();
+  }
+
+  /**
+   * Marks the queue's next durable task started in the same transaction as the end of the one
+   * before: the turn between the two commits both, so the next task's attempt is on disk before
+   * it runs without a commit of its own.
+   */
+  private startNext(now: number): void {
+    const next = this.rt.queue.next(now);
+    if (!next || next.lane === "read") return;
+    this.rt.queue.markRunning(next.id, now);
+    this.started = next.id;
   }
 
   private notifyFinished(taskId: string): void {

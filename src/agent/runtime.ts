@@ -13,6 +13,7 @@ import type { NodeRepo } from "../storage/node-repo";
 import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
 import type { FocusStore } from "./focus-store";
+import type { IntentStore } from "./intent-store";
 import type { MessageIds } from "./message-ids";
 import type { MetaStore } from "./meta-store";
 import type { ScanStore } from "./scan-store";
@@ -35,6 +36,7 @@ export interface AgentRuntime {
   readonly queue: TaskQueue;
   readonly scans: ScanStore;
   readonly messages: MessageIds;
+  readonly intents: IntentStore;
   /** The model with retries (and fallback) applied. */
   readonly model: SmallModel;
   readonly embedder: Embedder;

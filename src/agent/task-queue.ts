@@ -119,7 +119,7 @@ export class TaskQueue {
   }
 
   /** The oldest queued read, if no write that arrived before it is still waiting or running. */
-  private runnableRead(): TaskRecord | undefined {
+  runnableRead(): TaskRecord | undefined {
     if (!this.readMaybeQueued) return undefined;
     const read = this.first("SELECT * FROM tasks WHERE status = 'queued' AND lane = 'read' ORDER BY seq LIMIT 1");
     if (!read) return undefined;

@@ -39,22 +39,18 @@ export async function commit(rt: AgentRuntime, taskId: string, ops: readonly Wri
   const intent: Intent = { ops: [...ops], ...(options.checkpoint !== undefined ? { checkpoint: options.checkpoint } : {}) };
   rt.storage.transactionSync(() => {
     options.prepare?.();
-    rt.storage.sql.exec(
-      "INSERT INTO intents (task_id, intent) VALUES (?, ?) ON CONFLICT (task_id) DO UPDATE SET intent = excluded.intent",
-      taskId,
-      JSON.stringify(intent),
-    );
+    rt.intents.put(taskId, JSON.stringify(intent));
   });
   await apply(rt, taskId, intent);
 }
 
 /** Redoes the task's stored intent, if it has one (before the task runs again). */
 export async function redoIntent(rt: AgentRuntime, taskId: string): Promise<boolean> {
-  const row = rt.storage.sql.exec<{ intent: string }>("SELECT intent FROM intents WHERE task_id = ?", taskId).toArray()[0];
-  if (!row) return false;
-  const parsed = IntentSchema.safeParse(parseJsonOrUndefined(row.intent));
+  const stored = rt.intents.get(taskId);
+  if (stored === undefined) return false;
+  const parsed = IntentSchema.safeParse(parseJsonOrUndefined(stored));
   if (!parsed.success) {
-    rt.storage.sql.exec("DELETE FROM intents WHERE task_id = ?", taskId);
+    rt.intents.delete(taskId);
     throw new PermanentTaskError(`unreadable write intent: ${parsed.error.message}`);
   }
   await apply(rt, taskId, parsed.data);
@@ -82,6 +78,6 @@ async function apply(rt: AgentRuntime, taskId: string, intent: Intent): Promise<
     for (const op of ops) rt.applyLocal(op);
     if (vectorsFailed) rt.queueIndexRetry({ upsert: changes.upsert.map((n) => n.id), remove: changes.remove });
     if (intent.checkpoint !== undefined) rt.queue.saveCheckpoint(taskId, intent.checkpoint);
-    rt.storage.sql.exec("DELETE FROM intents WHERE task_id = ?", taskId);
+    rt.intents.delete(taskId);
   });
 }
