@@ -4,6 +4,7 @@
  * sent again. Full-text rows travel in the same batch as the nodes they index.
  */
 import type { WriteOp } from "../memory/write-ops";
+import { indexTokens } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
 import type { Statement } from "../storage/batch";
 import type { AgentRepos } from "./runtime";
@@ -34,10 +35,12 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteO
   if (!repos) return out;
   for (const op of ops) {
     switch (op.type) {
-      case "createNodes":
-        out.push(...repos.nodes.insertStatements(op.nodes));
-        out.push(...repos.fts.upsertStatements(op.nodes.map((n) => ({ nodeId: n.id, terms: ftsDocument(n) }))));
+      case "createNodes": {
+        const documents = op.nodes.map((n) => ({ node: n, terms: ftsDocument(n) }));
+        out.push(...repos.nodes.insertStatements(documents.map((d) => ({ ...d.node, ftsTokens: indexTokens(d.terms).length }))));
+        out.push(...repos.fts.upsertStatements(documents.map((d) => ({ nodeId: d.node.id, terms: d.terms }))));
         break;
+      }
       case "createLinks":
         out.push(...repos.links.insertStatements(op.links));
         break;
@@ -47,10 +50,12 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteO
       case "deleteLinks":
         out.push(...repos.links.deleteKeysStatements(op.keys));
         break;
-      case "updateText":
-        out.push(repos.nodes.updateTextStatement(op.update));
-        out.push(...repos.fts.upsertStatements([{ nodeId: op.update.id, terms: ftsDocument(op.update) }]));
+      case "updateText": {
+        const terms = ftsDocument(op.update);
+        out.push(repos.nodes.updateTextStatement(op.update, indexTokens(terms).length));
+        out.push(...repos.fts.upsertStatements([{ nodeId: op.update.id, terms }]));
         break;
+      }
       case "deleteNodes":
         if (op.ids.length === 0) break;
         out.push(repos.links.deleteOutgoingStatement(op.ids), repos.nodes.deleteStatement(op.ids), repos.fts.deleteStatement(op.ids));

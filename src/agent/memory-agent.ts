@@ -16,6 +16,7 @@ import { DurableObject } from "cloudflare:workers";
 import { MAX_QUEUED_TASKS } from "../config/limits";
 import type { AgentParams } from "../config/params";
 import type { AgentIdentity } from "../vocabulary/identity";
+import { RegistryFullError } from "../storage/agent-registry";
 import { AgentState } from "./agent-state";
 import { fingerprint } from "./idempotency";
 import { migrateAgentSchema } from "./do-schema";
@@ -37,7 +38,7 @@ import {
 } from "./views";
 
 export type SubmitOutcome =
-  | { ok: false; code: "idempotency_conflict"; message: string }
+  | { ok: false; code: "idempotency_conflict" | "capacity"; message: string }
   /** `result`: the finished task's result as JSON text (parsed with the kind's schema by the client). */
   | { ok: true; taskIds: string[]; queuedAhead: number; status: TaskStatus; result: string | null; error: string | null }
   | { ok: false; code: "queue_full"; message: string }
@@ -82,6 +83,9 @@ export class MemoryAgent extends DurableObject<Env> {
     await this.bind(identity, true);
     const definition = AGENT_TASKS.definition(kind);
     if (definition.lane !== "write" && definition.lane !== "cycle") throw new Error(`${kind} cannot be submitted`);
+    const parsed = definition.payload.safeParse(payload);
+    if (!parsed.success)
+      return refusedPayload(new InvalidPayloadError(`invalid ${kind} payload: ${parsed.error.message}`, parsed.error.issues));
     const repeat = options.repeat ?? 1;
     const queue = this.state.queue;
     const key = options.idempotencyKey;
@@ -97,20 +101,21 @@ export class MemoryAgent extends DurableObject<Env> {
     if (waiting > MAX_QUEUED_TASKS) {
       return { ok: false, code: "queue_full", message: `the agent has ${waiting - repeat} tasks waiting; retry later` };
     }
-    let tasks;
-    try {
-      // The tasks and the key that names them commit together: a retry finds both or neither.
-      tasks = this.state.storage.transactionSync(() => {
-        const queued = Array.from({ length: repeat }, () => AGENT_TASKS.enqueue(queue, kind, payload, { now: Date.now() }));
-        if (key !== undefined) this.state.keys.record(key, { fingerprint: print, taskIds: queued.map((t) => t.id) }, Date.now());
-        return queued;
-      });
-    } catch (err) {
-      if (!(err instanceof InvalidPayloadError)) throw err;
-      return { ok: false, code: "invalid_payload", message: err.message, issues: issuesOf(err) };
+    // Registered in D1 before its first task is queued, so the cron safety net can find its work.
+    if (!this.state.existingRepos()) {
+      try {
+        await this.state.repos();
+      } catch (err) {
+        if (!(err instanceof RegistryFullError)) throw err;
+        return { ok: false, code: "capacity", message: err.message };
+      }
     }
-    // Registered in D1 before its first task runs, so the cron safety net can find queued work.
-    if (!this.state.existingRepos()) await this.state.repos();
+    // The tasks and the key that names them commit together: a retry finds both or neither.
+    const tasks = this.state.storage.transactionSync(() => {
+      const queued = Array.from({ length: repeat }, () => AGENT_TASKS.enqueue(queue, kind, payload, { now: Date.now() }));
+      if (key !== undefined) this.state.keys.record(key, { fingerprint: print, taskIds: queued.map((t) => t.id) }, Date.now());
+      return queued;
+    });
     await this.runner.wake();
     return this.answer(
       tasks.map((t) => t.id),
@@ -147,7 +152,7 @@ export class MemoryAgent extends DurableObject<Env> {
       task = AGENT_TASKS.enqueue(this.state.queue, kind, payload, { now: Date.now() });
     } catch (err) {
       if (!(err instanceof InvalidPayloadError)) throw err;
-      return { ok: false, code: "invalid_payload", message: err.message, issues: issuesOf(err) };
+      return refusedPayload(err);
     }
     return { ok: true, result: JSON.stringify(await this.runner.waitForResult(task.id)) };
   }
@@ -219,6 +224,16 @@ export class MemoryAgent extends DurableObject<Env> {
   }
 }
 
-function issuesOf(err: InvalidPayloadError): { path: string; message: string }[] {
-  return err.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+function refusedPayload(err: InvalidPayloadError): {
+  ok: false;
+  code: "invalid_payload";
+  message: string;
+  issues: { path: string; message: string }[];
+} {
+  return {
+    ok: false,
+    code: "invalid_payload",
+    message: err.message,
+    issues: err.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })),
+  };
 }

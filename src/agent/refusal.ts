@@ -3,7 +3,7 @@
  * fit the task kind's schema, or an Idempotency-Key comes back with a different request. Thrown by
  * the client (client.ts) and mapped to HTTP in one place (src/http/errors.ts).
  */
-export type RefusalCode = "queue_full" | "invalid_payload" | "idempotency_conflict";
+export type RefusalCode = "queue_full" | "invalid_payload" | "idempotency_conflict" | "capacity";
 
 export class AgentRefusal extends Error {
   override readonly name = "AgentRefusal";

@@ -1,26 +1,45 @@
 /**
  * Upgrades an agent's data written by an earlier layout, once, when its object wakes (before any
- * request). Layout 2 (focus releases, scan bookkeeping in the object) replaced two things:
+ * request). Each step runs once, in order:
  *
- * - links incident to the focus were stored at a sentinel level; they are now stored like any
- *   other link and pinned by the focus at read time (src/memory/strength.ts), so the sentinel
- *   rows are re-levelled at strength 1 now (which is what they were);
- * - scan counts lived on the D1 rows; the object now keeps them (src/agent/scan-store.ts). The old
+ * - layout 2 (focus releases, scan bookkeeping in the object): links incident to the focus were
+ *   stored at a sentinel level; they are now stored like any other link and pinned by the focus
+ *   at read time (docs/design.md §3), so the sentinel rows are re-levelled at strength 1 now (which
+ *   is what they were). Scan counts lived on the D1 rows; the object now keeps them. The old
  *   counts are not carried over: every node starts at zero, which only reorders the next scans
- *   (docs/design.md §6 allows an approximate order).
+ *   (an approximate order is allowed, docs/design.md §6).
+ * - layout 3 (the agent's own full-text statistics): every node's full-text document length.
  */
 import { PINNED_LEVEL } from "../memory/strength";
+import { indexTokens } from "../search/bm25-index";
+import { ftsDocument } from "../search/fts-text";
 import { runBatch } from "../storage/batch";
 import type { AgentState } from "./agent-state";
 import { DATA_VERSION } from "./meta-store";
+import type { AgentRepos } from "./runtime";
+
+const PAGE = 2_000;
 
 export async function upgradeAgentData(state: AgentState): Promise<void> {
   const repos = state.existingRepos();
-  if (!repos || (state.meta.get("dataVersion") ?? 1) >= DATA_VERSION) return;
-  await runBatch(state.d1, [repos.links.relevelStatement(PINNED_LEVEL, state.meta.clock())]);
-  const ids = await repos.nodes.allIds();
-  state.storage.transactionSync(() => {
-    state.scans.add(ids, state.meta.scanCycles());
-    state.meta.set("dataVersion", DATA_VERSION);
-  });
+  const version = state.meta.get("dataVersion") ?? 1;
+  if (!repos || version >= DATA_VERSION) return;
+  if (version < 2) {
+    await runBatch(state.d1, [repos.links.relevelStatement(PINNED_LEVEL, state.meta.clock())]);
+    const ids = await repos.nodes.allIds();
+    state.storage.transactionSync(() => state.scans.add(ids, state.meta.scanCycles()));
+  }
+  if (version < 3) await recountDocuments(state, repos);
+  state.meta.set("dataVersion", DATA_VERSION);
+}
+
+async function recountDocuments(state: AgentState, repos: AgentRepos): Promise<void> {
+  for (let after = 0; ;) {
+    const page = await repos.nodes.page(after, PAGE);
+    if (page.length === 0) return;
+    const lengths = page.map((n) => ({ id: n.id, tokens: indexTokens(ftsDocument(n)).length }));
+    await runBatch(state.d1, [repos.nodes.ftsTokensStatement(lengths)]);
+    after = page[page.length - 1]?.id ?? after;
+    if (page.length < PAGE) return;
+  }
 }

@@ -46,3 +46,10 @@ export const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
  */
 export const MIN_TIMESTAMP_MS = -62_135_596_800_000; // 0001-01-01T00:00:00Z
 export const MAX_TIMESTAMP_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+
+/**
+ * Agent registry ids per D1 database: a full-text rowid is agent · 2^30 + node id and must stay an
+ * exact integer (below 2^53), so a database addresses at most 2^23 agents. Enforced when an agent
+ * registers (a database at the limit answers 503 until new agents go to another one).
+ */
+export const MAX_AGENT_UID = 2 ** 23 - 1;

@@ -70,6 +70,10 @@ export function handleError(err: unknown, c: Context): Response {
       return c.json(errorBody("queue_full", err.message), 429);
     }
     if (err.code === "idempotency_conflict") return c.json(errorBody("idempotency_conflict", err.message), 422);
+    if (err.code === "capacity") {
+      c.header("Retry-After", "60");
+      return c.json(errorBody("unavailable", err.message), 503);
+    }
     return c.json(errorBody("validation_failed", err.message, { issues: err.issues }), 400);
   }
   if (err instanceof HTTPException) {

@@ -23,6 +23,12 @@ export function bm25Idf(df: number, total: number): number {
   return Math.log(1 + (total - df + 0.5) / (df + 0.5));
 }
 
+/** One token's contribution to a document's score: `tf` occurrences in a document of `length` tokens. */
+export function bm25TokenScore(idf: number, tf: number, length: number, averageLength: number): number {
+  const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / averageLength);
+  return (idf * tf * (BM25_K1 + 1)) / (tf + norm);
+}
+
 /** Index tokens of a space-separated term string (ftsDocument's output, or one query term). */
 export function indexTokens(terms: string): string[] {
   return terms
@@ -94,12 +100,9 @@ export class Bm25Index {
       const [first, ...rest] = postings;
       for (const id of first?.keys() ?? []) {
         if (!rest.every((docs) => docs.has(id)) || !accept(id)) continue;
-        const norm = BM25_K1 * (1 - BM25_B + (BM25_B * (this.docTokens.get(id)?.length ?? 0)) / avgLength);
+        const length = this.docTokens.get(id)?.length ?? 0;
         let score = 0;
-        for (let i = 0; i < postings.length; i++) {
-          const tf = postings[i]?.get(id) ?? 0;
-          score += ((idfs[i] ?? 0) * tf * (BM25_K1 + 1)) / (tf + norm);
-        }
+        for (let i = 0; i < postings.length; i++) score += bm25TokenScore(idfs[i] ?? 0, postings[i]?.get(id) ?? 0, length, avgLength);
         scores.set(id, (scores.get(id) ?? 0) + score);
       }
     }

@@ -4,10 +4,16 @@
  * need waking without touching idle ones.
  */
 import { and, asc, eq, isNotNull, lte, sql } from "drizzle-orm";
+import { MAX_AGENT_UID } from "../config/limits";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { statement, type Statement } from "./batch";
 import type { Db } from "./db";
 import { agents } from "./schema";
+
+/** This database holds as many agents as its full-text rowids can address (MAX_AGENT_UID). */
+export class RegistryFullError extends Error {
+  override readonly name = "RegistryFullError";
+}
 
 export class AgentRegistry {
   constructor(private readonly db: Db) {}
@@ -20,6 +26,10 @@ export class AgentRegistry {
       .onConflictDoUpdate({ target: [agents.tenantId, agents.agentId], set: { lastActiveAt: now } })
       .returning({ id: agents.id });
     if (!row) throw new Error("agent registry upsert returned no row");
+    if (row.id > MAX_AGENT_UID) {
+      await this.db.delete(agents).where(eq(agents.id, row.id));
+      throw new RegistryFullError(`this database holds ${MAX_AGENT_UID} agents, the most its full-text index can address`);
+    }
     return row.id;
   }
 

@@ -1,10 +1,12 @@
 /**
- * The full-text index rows of one agent (nodes_fts, FTS5, BM25). A row's rowid is
- * agent · 2^30 + node id, so every statement is bounded to the agent's own rowid range: FTS5 uses
- * that range together with MATCH, and no query can return another agent's node. (BM25's term
- * statistics are per D1 database, as FTS5 keeps them per table.)
+ * The full-text index rows of one agent (nodes_fts, FTS5). A row's rowid is agent · 2^30 + node
+ * id, so every statement is bounded to the agent's own rowid range: FTS5 uses that range together
+ * with MATCH, and no query can return another agent's node. FTS5's own bm25() is never used: its
+ * statistics are per table, i.e. shared by every agent of the database; this repo finds
+ * candidates and counts the agent's own statistics, and src/search/bm25-candidates.ts scores.
  */
 import { sql } from "drizzle-orm";
+import type { CorpusStats } from "../search/bm25-candidates";
 import type { NodeKind } from "../vocabulary/node-kinds";
 import { statement, type Statement } from "./batch";
 import type { Db } from "./db";
@@ -23,12 +25,6 @@ export interface TextFilters {
   /** Inclusive bounds on the node's time (its messages' timestamp, else when it was remembered). */
   from?: number | undefined;
   to?: number | undefined;
-}
-
-export interface FtsHit {
-  nodeId: number;
-  /** BM25 relevance, higher is better (FTS5's bm25() negated). */
-  score: number;
 }
 
 export class FtsRepo {
@@ -61,16 +57,41 @@ export class FtsRepo {
     return statement(sql`DELETE FROM nodes_fts WHERE rowid BETWEEN ${this.low} AND ${this.high}`);
   }
 
-  /** BM25-ranked nodes matching `match` (an FTS5 expression), filtered by kind and time. */
-  async search(match: string, filters: TextFilters, limit: number): Promise<FtsHit[]> {
-    const rows = await this.db.all<{ id: number; rank: number }>(sql`
-      SELECT n.id AS id, bm25(nodes_fts) AS rank
+  /**
+   * Nodes matching `match` (an FTS5 expression) with their index terms, filtered by kind and time:
+   * the newest `cap` (never ordered by FTS5's bm25(), whose statistics are the whole database's).
+   */
+  async candidates(match: string, filters: TextFilters, cap: number): Promise<{ id: number; terms: string }[]> {
+    return this.db.all<{ id: number; terms: string }>(sql`
+      SELECT n.id AS id, nodes_fts.terms AS terms
       FROM nodes_fts JOIN nodes n ON n.agent = ${this.agentUid} AND n.id = nodes_fts.rowid - ${this.low}
       WHERE nodes_fts MATCH ${match} AND nodes_fts.rowid BETWEEN ${this.low} AND ${this.high}
         AND n.kind IN ${jsonList(filters.kinds)} ${timeFilter(filters)}
-      ORDER BY rank, n.id DESC
-      LIMIT ${limit}`);
-    return rows.map((r) => ({ nodeId: r.id, score: -r.rank }));
+      ORDER BY nodes_fts.rowid DESC
+      LIMIT ${cap}`);
+  }
+
+  /**
+   * The agent's own BM25 statistics: its documents, their total tokens, and for each of `tokens`
+   * the number of its documents holding it (counted within its rowid range).
+   */
+  async statistics(tokens: readonly string[]): Promise<CorpusStats> {
+    const counts = tokens.map(
+      (token) =>
+        sql`SELECT ${token} AS token, (SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ${`"${token.replaceAll('"', '""')}"`}
+              AND rowid BETWEEN ${this.low} AND ${this.high}) AS n`,
+    );
+    const [totals, frequencies] = await Promise.all([
+      this.db.all<{ documents: number; tokens: number }>(
+        sql`SELECT count(*) AS documents, total(fts_tokens) AS tokens FROM nodes WHERE agent = ${this.agentUid}`,
+      ),
+      counts.length > 0 ? this.db.all<{ token: string; n: number }>(sql.join(counts, sql` UNION ALL `)) : Promise.resolve([]),
+    ]);
+    return {
+      documents: totals[0]?.documents ?? 0,
+      tokens: totals[0]?.tokens ?? 0,
+      documentFrequency: new Map(frequencies.map((f) => [f.token, f.n])),
+    };
   }
 
   /**

@@ -30,8 +30,11 @@ export class NodeRepo {
     readonly agentUid: number,
   ) {}
 
-  /** Idempotent bulk insert: re-applying the same nodes inserts nothing twice. */
-  insertStatements(created: readonly MemoryNode[]): Statement[] {
+  /**
+   * Idempotent bulk insert: re-applying the same nodes inserts nothing twice. `ftsTokens`: each
+   * node's full-text document length (the agent's own BM25 statistics, FtsRepo.statistics).
+   */
+  insertStatements(created: readonly (MemoryNode & { ftsTokens: number })[]): Statement[] {
     return chunk(created).map((rows) => {
       const json = JSON.stringify(
         rows.map((n) => ({ ...n, keywords: JSON.stringify(n.keywords), sourceMessageIds: JSON.stringify(n.sourceMessageIds) })),
@@ -39,11 +42,11 @@ export class NodeRepo {
       const field = (name: string): SQL => sql`json_extract(value, ${`$.${name}`})`;
       return statement(sql`
         INSERT INTO nodes (agent, id, kind, name, content, original_length, phrase, keywords, role, speaker,
-                           source_message_ids, source_task_id, message_time, created_at)
+                           source_message_ids, source_task_id, message_time, created_at, fts_tokens)
         SELECT ${this.agentUid}, ${field("id")}, ${field("kind")}, ${field("name")}, ${field("content")},
                ${field("originalLength")}, ${field("phrase")}, ${field("keywords")}, ${field("role")},
                ${field("speaker")}, ${field("sourceMessageIds")}, ${field("sourceTaskId")}, ${field("messageTime")},
-               ${field("createdAt")}
+               ${field("createdAt")}, ${field("ftsTokens")}
         FROM json_each(${json}) WHERE true
         ON CONFLICT DO NOTHING`);
     });
@@ -60,11 +63,11 @@ export class NodeRepo {
   }
 
   /** Replaces a node's content with its compression (phrase and keywords re-extracted). */
-  updateTextStatement(update: TextUpdate): Statement {
+  updateTextStatement(update: TextUpdate, ftsTokens: number): Statement {
     return statement(
       this.db
         .update(nodes)
-        .set({ content: update.content, phrase: update.phrase, keywords: JSON.stringify(update.keywords) })
+        .set({ content: update.content, phrase: update.phrase, keywords: JSON.stringify(update.keywords), ftsTokens })
         .where(and(eq(nodes.agentUid, this.agentUid), eq(nodes.id, update.id))),
     );
   }
@@ -72,6 +75,14 @@ export class NodeRepo {
   /** Deletes nodes (their outgoing links are deleted by LinkRepo.deleteOutgoingStatement). */
   deleteStatement(ids: readonly number[]): Statement {
     return statement(this.db.delete(nodes).where(and(eq(nodes.agentUid, this.agentUid), sql`${nodes.id} IN ${jsonList(ids)}`)));
+  }
+
+  /** Sets the full-text document lengths of existing nodes (the upgrade of older rows). */
+  ftsTokensStatement(lengths: readonly { id: number; tokens: number }[]): Statement {
+    return statement(sql`
+      UPDATE nodes SET fts_tokens = json_extract(l.value, '$.tokens')
+      FROM json_each(${JSON.stringify(lengths)}) AS l
+      WHERE nodes.agent = ${this.agentUid} AND nodes.id = json_extract(l.value, '$.id')`);
   }
 
   /** Removes every node of the agent (agent deletion). */

@@ -62,6 +62,11 @@ export const nodes = sqliteTable(
      */
     releasedClock: real("released_clock"),
     releasedEpoch: integer("released_epoch"),
+    /**
+     * Tokens of the node's full-text document: with the row count, the agent's own BM25 length
+     * statistics (the full-text index's statistics are shared by every agent of the database).
+     */
+    ftsTokens: integer("fts_tokens").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.agentUid, t.id] }), uniqueIndex("nodes_entity_name").on(t.agentUid, t.name)],
 );

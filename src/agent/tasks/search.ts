@@ -8,6 +8,7 @@ import { z } from "zod";
 import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
 import { reciprocalRankFusion } from "../../memory/fusion";
 import type { MemoryGraph } from "../../memory/graph";
+import { queryTokens, scoreCandidates } from "../../search/bm25-candidates";
 import { cjkTerms, ftsMatchExpression, ftsQueryTerms } from "../../search/fts-text";
 import type { TextFilters } from "../../storage/fts-repo";
 import { NODE_KINDS } from "../../vocabulary/node-kinds";
@@ -132,12 +133,25 @@ function keywordHitsInMemory(graph: MemoryGraph, spec: SearchSpec, pool: number)
   return hits;
 }
 
-/** BM25 hits, then (for Chinese terms) substring hits the word index missed, scored 0. */
+/**
+ * Candidates the D1 path scores per query: the newest matching nodes (an agent this large has
+ * many; the in-memory path scores every match).
+ */
+const FTS_CANDIDATES = 5_000;
+
+/** BM25 hits (the agent's own statistics), then (for Chinese terms) substring hits the word index missed, scored 0. */
 async function keywordHits(repos: AgentRepos, spec: SearchSpec, pool: number): Promise<Map<number, number>> {
   const terms = ftsQueryTerms(spec.query);
   const match = ftsMatchExpression(terms);
   const hits = new Map<number, number>();
-  if (match) for (const hit of await repos.fts.search(match, spec.filters, pool)) hits.set(hit.nodeId, hit.score);
+  if (match) {
+    // FTS5 finds the candidates; the scores use the agent's own statistics only (isolation).
+    const [candidates, stats] = await Promise.all([
+      repos.fts.candidates(match, spec.filters, FTS_CANDIDATES),
+      repos.fts.statistics(queryTokens(terms)),
+    ]);
+    for (const hit of scoreCandidates(terms, candidates, stats, pool)) hits.set(hit.id, hit.score);
+  }
   if (hits.size < pool) {
     for (const id of await repos.fts.substrings(cjkTerms(terms), spec.filters, pool)) if (!hits.has(id)) hits.set(id, 0);
   }

@@ -1,0 +1,1 @@
+ALTER TABLE `nodes` ADD `fts_tokens` integer DEFAULT 0 NOT NULL;
