@@ -3,13 +3,20 @@
  * and records when each agent next has work due, so the cron safety net can find the agents that
  * need waking without touching idle ones.
  */
-import { and, asc, eq, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
 import type { Db } from "./db";
 import { agents } from "./schema";
 
 export interface AgentIdentity {
   tenantId: string;
   agentId: string;
+}
+
+/** One registered agent as listed to its tenant. */
+export interface AgentListing {
+  agentId: string;
+  createdAt: number;
+  lastActiveAt: number;
 }
 
 export class AgentRegistry {
@@ -48,6 +55,27 @@ export class AgentRegistry {
       .where(and(isNotNull(agents.dueAt), lte(agents.dueAt, now)))
       .orderBy(asc(agents.dueAt))
       .limit(limit);
+  }
+
+  /**
+   * One page of a tenant's agents in agent id order, after `afterAgentId` (keyset paging on the
+   * unique (tenant_id, agent_id) index: stable while agents are added or removed). Reads one row
+   * beyond `limit` to tell whether another page follows.
+   */
+  async listByTenant(
+    tenantId: string,
+    afterAgentId: string | undefined,
+    limit: number,
+  ): Promise<{ agents: AgentListing[]; more: boolean }> {
+    const rows = await this.db
+      .select({ agentId: agents.agentId, createdAt: agents.createdAt, lastActiveAt: agents.lastActiveAt })
+      .from(agents)
+      .where(
+        afterAgentId === undefined ? eq(agents.tenantId, tenantId) : and(eq(agents.tenantId, tenantId), gt(agents.agentId, afterAgentId)),
+      )
+      .orderBy(asc(agents.agentId))
+      .limit(limit + 1);
+    return { agents: rows.slice(0, limit), more: rows.length > limit };
   }
 
   async remove(agentUid: number): Promise<void> {
