@@ -93,6 +93,12 @@ export class RequestLog {
     this.requests.push({ url: r.url(), method: r.method(), authorization: r.headers()["authorization"] });
   }
 
+  /** Forgets what was recorded (each test checks its own requests). */
+  clear(): void {
+    this.requests.length = 0;
+    this.refused.length = 0;
+  }
+
   /** Every request went to `origin`; the key only in an Authorization header of /v1/ requests, never in a URL. */
   problems(origin: string, key: string): string[] {
     const problems: string[] = this.refused.map((u) => `refused third-party request: ${u}`);

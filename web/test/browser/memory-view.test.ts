@@ -95,7 +95,9 @@ beforeAll(async () => {
 
 afterEach(async () => {
   for (const page of pages.splice(0)) await page.close();
-  expect(log.problems(server.url, DEV_KEY)).toEqual([]);
+  const problems = log.problems(server.url, DEV_KEY);
+  log.clear();
+  expect(problems).toEqual([]);
   expect(pageErrors.splice(0)).toEqual([]);
 });
 
