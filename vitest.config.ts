@@ -1,10 +1,13 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { buildWeb } from "./web/build.mjs";
 
 // Every test runs inside workerd with the local configuration (local model, local vector index).
 // Storage is isolated per test file, so tests use a fresh agent id each.
 export default defineConfig(async () => {
+  // wrangler.local.toml serves web/dist as static assets, and the pool refuses to start without it.
+  await buildWeb();
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     plugins: [

@@ -7,13 +7,23 @@ import { z } from "zod";
 import { importanceOf } from "../memory/importance";
 import { strengthAt } from "../memory/strength";
 import type { VectorIndex } from "../vectors/types";
-import { NODE_KINDS } from "../vocabulary/node-kinds";
-import { MESSAGE_ROLES } from "../vocabulary/roles";
 import { parseJsonRecord } from "./json-record";
 import type { NetworkReader } from "./network-reader";
 import type { AgentRepos } from "./runtime";
 import type { TaskRecord, TaskStatus } from "./task-queue";
 import { TASK_KINDS } from "./tasks/registry";
+import type { NodeView, StatsView } from "./view-schemas";
+
+export {
+  FocusViewSchema,
+  NodeViewSchema,
+  PingViewSchema,
+  StatsViewSchema,
+  type FocusView,
+  type NodeView,
+  type PingView,
+  type StatsView,
+} from "./view-schemas";
 
 export const TaskStatusViewSchema = z.object({
   task_id: z.string(),
@@ -30,58 +40,6 @@ export const TaskStatusViewSchema = z.object({
   result: z.record(z.string(), z.unknown()).nullable(),
 });
 export type TaskStatusView = z.infer<typeof TaskStatusViewSchema>;
-
-export const FocusViewSchema = z.object({
-  focus_limit: z.number().int(),
-  focus: z.array(z.object({ node_id: z.number().int(), name: z.string(), key: z.string() })),
-});
-export type FocusView = z.infer<typeof FocusViewSchema>;
-
-const LinkViewSchema = z.object({
-  source: z.number().int(),
-  target: z.number().int(),
-  relation: z.string(),
-  strength: z.number(),
-  pinned: z.boolean(),
-  /** The far end no longer exists: a trace of a forgotten memory. */
-  dangling: z.boolean(),
-  created_at: z.number().int(),
-});
-
-export const NodeViewSchema = z.object({
-  node_id: z.number().int(),
-  kind: z.enum(NODE_KINDS),
-  name: z.string().nullable(),
-  content: z.string(),
-  original_length: z.number().int(),
-  phrase: z.string(),
-  keywords: z.array(z.string()),
-  role: z.enum(MESSAGE_ROLES).nullable(),
-  speaker: z.string().nullable(),
-  source_message_ids: z.array(z.string()),
-  source_task_id: z.string().nullable(),
-  message_time: z.number().int().nullable(),
-  created_at: z.number().int(),
-  scan_count: z.number().int(),
-  in_focus: z.boolean(),
-  importance: z.number(),
-  links: z.object({ outgoing: z.array(LinkViewSchema), incoming: z.array(LinkViewSchema) }),
-});
-export type NodeView = z.infer<typeof NodeViewSchema>;
-
-export const StatsViewSchema = z.object({
-  nodes: z.object({ total: z.number().int(), segments: z.number().int(), entities: z.number().int() }),
-  links: z.object({ total: z.number().int(), dangling: z.number().int() }),
-  focus: z.number().int(),
-  queue: z.object({ queued: z.number().int(), running: z.number().int(), done: z.number().int(), failed: z.number().int() }),
-  characters: z.object({ held: z.number().int(), remembered: z.number().int() }),
-  vector_index: z.object({ provider: z.string(), vectors: z.number().int().nullable(), bytes: z.number().int().nullable() }).nullable(),
-  counters: z.record(z.string(), z.number()),
-});
-export type StatsView = z.infer<typeof StatsViewSchema>;
-
-export const PingViewSchema = z.object({ ok: z.literal(true), agent_id: z.string() });
-export type PingView = z.infer<typeof PingViewSchema>;
 
 export function taskView(task: TaskRecord): TaskStatusView {
   return {

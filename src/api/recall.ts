@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { RecalledMemorySchema, RecalledTraceSchema } from "../agent/tasks/recall";
+import { RecalledMemorySchema, RecalledTraceSchema } from "../agent/tasks/recall-schemas";
 import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../config/limits";
 import { LOCALES } from "../vocabulary/locales";
 import { TextSchema } from "./common";
@@ -59,3 +59,5 @@ export const RecallResponseSchema = z
     reached_nodes: z.number().int(),
   })
   .openapi("RecallResponse");
+
+export type RecallResponse = z.infer<typeof RecallResponseSchema>;

@@ -1,8 +1,7 @@
 /** Response shapes of the read endpoints: the agent's own view schemas under their OpenAPI names. */
 import { z } from "@hono/zod-openapi";
-import { FocusViewSchema, NodeViewSchema, PingViewSchema, StatsViewSchema, TaskStatusViewSchema } from "../agent/views";
+import { FocusViewSchema, NodeViewSchema, PingViewSchema, StatsViewSchema } from "../agent/view-schemas";
 
-export const TaskStatusSchema = TaskStatusViewSchema.openapi("TaskStatus");
 export const FocusSchema = FocusViewSchema.openapi("Focus");
 export const NodeSchema = NodeViewSchema.openapi("Node");
 export const StatsSchema = StatsViewSchema.openapi("Stats");
@@ -19,3 +18,8 @@ export const TaskWaitQuerySchema = z
       .openapi({ description: "Wait up to this long (ms) for the work to finish before answering.", type: "string" }),
   })
   .strict();
+
+/** The HTTP shapes of the read endpoints (what a client receives). */
+export type FocusView = z.infer<typeof FocusSchema>;
+export type NodeView = z.infer<typeof NodeSchema>;
+export type StatsView = z.infer<typeof StatsSchema>;

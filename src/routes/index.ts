@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/app-env";
 import { registerAgent } from "./agent";
+import { registerAgentList } from "./agents-list";
 import { registerConfig } from "./config";
 import { registerHealth } from "./health";
 import { registerReads } from "./reads";
@@ -16,4 +17,5 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerConfig(app);
   registerSearch(app);
   registerAgent(app);
+  registerAgentList(app);
 }

@@ -1,7 +1,8 @@
 /** The read endpoints of one agent: task status, focus, node with its links, stats. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorResponses, NodeIdSchema, TaskIdSchema } from "../api/common";
-import { FocusSchema, NodeSchema, PingSchema, StatsSchema, TaskStatusSchema, TaskWaitQuerySchema } from "../api/views";
+import { TaskStatusSchema } from "../api/tasks";
+import { FocusSchema, NodeSchema, PingSchema, StatsSchema, TaskWaitQuerySchema } from "../api/views";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { agentOf } from "./agent-of";

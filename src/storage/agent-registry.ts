@@ -3,7 +3,7 @@
  * and records when each agent next has work due, so the cron safety net can find the agents that
  * need waking without touching idle ones.
  */
-import { and, asc, eq, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
 import { MAX_AGENT_UID } from "../config/limits";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { statement, type Statement } from "./batch";
@@ -13,6 +13,13 @@ import { agents } from "./schema";
 /** This database holds as many agents as its full-text rowids can address (MAX_AGENT_UID). */
 export class RegistryFullError extends Error {
   override readonly name = "RegistryFullError";
+}
+
+/** One registered agent as listed to its tenant. */
+export interface AgentListing {
+  agentId: string;
+  createdAt: number;
+  lastActiveAt: number;
 }
 
 export class AgentRegistry {
@@ -60,6 +67,27 @@ export class AgentRegistry {
   /** Removes the agent's row (agent deletion, in the same batch as its memory rows). */
   removeStatement(agentUid: number): Statement {
     return statement(this.db.delete(agents).where(eq(agents.id, agentUid)));
+  }
+
+  /**
+   * One page of a tenant's agents in agent id order, after `afterAgentId` (keyset paging on the
+   * unique (tenant_id, agent_id) index: stable while agents are added or removed). Reads one row
+   * beyond `limit` to tell whether another page follows.
+   */
+  async listByTenant(
+    tenantId: string,
+    afterAgentId: string | undefined,
+    limit: number,
+  ): Promise<{ agents: AgentListing[]; more: boolean }> {
+    const rows = await this.db
+      .select({ agentId: agents.agentId, createdAt: agents.createdAt, lastActiveAt: agents.lastActiveAt })
+      .from(agents)
+      .where(
+        afterAgentId === undefined ? eq(agents.tenantId, tenantId) : and(eq(agents.tenantId, tenantId), gt(agents.agentId, afterAgentId)),
+      )
+      .orderBy(asc(agents.agentId))
+      .limit(limit + 1);
+    return { agents: rows.slice(0, limit), more: rows.length > limit };
   }
 
   /** Number of registered agents (health and tests). */

@@ -4,78 +4,30 @@
  * keywords seed a second BFS, fused with the focus-reached set, so memories beyond the focus's
  * reach are found too. A read: no focus change, no strength change.
  */
-import { z } from "zod";
-import {
-  DEFAULT_RECALL_LIMIT,
-  MAX_RECALL_DEPTH,
-  MAX_RECALL_KEYWORDS,
-  MAX_RECALL_LIMIT,
-  MAX_RECALL_RELATIONS,
-  MAX_RECALL_TRACES,
-} from "../../config/limits";
+import type { z } from "zod";
+import { MAX_RECALL_TRACES } from "../../config/limits";
 import { breadthFirst, mergeBfs, type BfsSource } from "../../memory/bfs";
 import { formatRecall } from "../../memory/format";
-import { LOCALES } from "../../vocabulary/locales";
 import { importanceOf } from "../../memory/importance";
 import { KeywordMatcher } from "../../memory/keyword-match";
 import { importanceNeeded } from "../../memory/ranking";
 import { candidateSegments, keywordHits, rankedCandidates, selectRecall } from "../../memory/recall-result";
-import { MESSAGE_ROLES } from "../../vocabulary/roles";
 import type { MemoryNode } from "../../vocabulary/records";
 import { RELATION, resolveRelation } from "../../vocabulary/relations";
 import { networkReader } from "../network-reader";
 import type { AgentRuntime } from "../runtime";
 import { defineTask } from "./define-task";
+import { RecallQuerySchema, RecallResultSchema, type RecallResult } from "./recall-schemas";
+
+export {
+  RecallQuerySchema,
+  RecallResultSchema,
+  RecalledMemorySchema,
+  RecalledTraceSchema,
+  type RecallQuery,
+  type RecallResult,
+} from "./recall-schemas";
 import { searchNodes } from "./search";
-
-export const RecallQuerySchema = z
-  .object({
-    keywords: z.array(z.string().min(1).max(200)).max(MAX_RECALL_KEYWORDS),
-    query: z.string().min(1).max(2000).optional(),
-    relations: z.array(z.string().min(1).max(50)).max(MAX_RECALL_RELATIONS),
-    depth: z.number().int().min(1).max(MAX_RECALL_DEPTH).optional(),
-    limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).default(DEFAULT_RECALL_LIMIT),
-    start: z.enum(["hybrid", "focus"]),
-    locale: z.enum(LOCALES),
-  })
-  .strict();
-export type RecallQuery = z.input<typeof RecallQuerySchema>;
-
-export const RecalledMemorySchema = z.object({
-  type: z.literal("memory"),
-  node_id: z.number().int(),
-  content: z.string(),
-  phrase: z.string(),
-  speaker: z.string().nullable(),
-  role: z.enum(MESSAGE_ROLES).nullable(),
-  source_message_ids: z.array(z.string()),
-  created_at: z.number().int(),
-  message_time: z.number().int().nullable(),
-  depth: z.number().int(),
-  scores: z.object({
-    hits: z.number().int(),
-    keyword_score: z.number(),
-    path_strength: z.number(),
-    importance: z.number(),
-    similarity: z.number(),
-  }),
-});
-export const RecalledTraceSchema = z.object({
-  type: z.literal("forgotten"),
-  source_node_id: z.number().int(),
-  phrase: z.string(),
-  relation: z.string(),
-  scores: z.object({ hits: z.number().int(), strength: z.number() }),
-});
-export const RecallResultSchema = z.object({
-  memories: z.array(RecalledMemorySchema),
-  traces: z.array(RecalledTraceSchema),
-  start_nodes: z.number().int(),
-  reached_nodes: z.number().int(),
-  /** What the agent reads: the memories and traces as plain text, in the query's locale. */
-  text: z.string(),
-});
-export type RecallResult = z.infer<typeof RecallResultSchema>;
 
 export const recallTask = defineTask({
   lane: "read",

@@ -4,52 +4,26 @@
  * (and Vectorize answers lag its writes), so every hit is looked up in D1 before it is returned.
  * Used by the search endpoint and as the entry points of hybrid recall.
  */
-import { z } from "zod";
-import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
 import { reciprocalRankFusion } from "../../memory/fusion";
 import type { MemoryGraph } from "../../memory/graph";
 import { queryTokens, scoreCandidates } from "../../search/bm25-candidates";
 import { cjkTerms, ftsMatchExpression, ftsQueryTerms } from "../../search/fts-text";
 import type { TextFilters } from "../../storage/fts-repo";
-import { NODE_KINDS } from "../../vocabulary/node-kinds";
 import type { MemoryNode } from "../../vocabulary/records";
-import { MESSAGE_ROLES } from "../../vocabulary/roles";
 import { networkReader } from "../network-reader";
 import type { AgentRepos, AgentRuntime } from "../runtime";
 import { defineTask } from "./define-task";
+import { SearchQuerySchema, SearchResultSchema, type SearchMode, type SearchQuery, type SearchResult } from "./search-schemas";
 
-export const SEARCH_MODES = ["keyword", "vector", "hybrid"] as const;
-export type SearchMode = (typeof SEARCH_MODES)[number];
-
-const Time = z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS);
-
-export const SearchQuerySchema = z
-  .object({
-    query: z.string().min(1).max(2000),
-    mode: z.enum(SEARCH_MODES),
-    top_k: z.number().int().min(1).max(100),
-    time_range: z.object({ from: Time.optional(), to: Time.optional() }).strict().optional(),
-    kinds: z.array(z.enum(NODE_KINDS)).min(1),
-  })
-  .strict();
-export type SearchQuery = z.infer<typeof SearchQuerySchema>;
-
-export const SearchHitSchema = z.object({
-  node_id: z.number().int(),
-  kind: z.enum(NODE_KINDS),
-  content: z.string(),
-  phrase: z.string(),
-  speaker: z.string().nullable(),
-  role: z.enum(MESSAGE_ROLES).nullable(),
-  source_message_ids: z.array(z.string()),
-  time: z.number().int(),
-  created_at: z.number().int(),
-  message_time: z.number().int().nullable(),
-  score: z.number(),
-  scores: z.object({ keyword: z.number().nullable(), vector: z.number().nullable() }),
-});
-export const SearchResultSchema = z.object({ mode: z.enum(SEARCH_MODES), items: z.array(SearchHitSchema) });
-export type SearchResult = z.infer<typeof SearchResultSchema>;
+export {
+  SEARCH_MODES,
+  SearchHitSchema,
+  SearchQuerySchema,
+  SearchResultSchema,
+  type SearchMode,
+  type SearchQuery,
+  type SearchResult,
+} from "./search-schemas";
 
 export const searchTask = defineTask({
   lane: "read",

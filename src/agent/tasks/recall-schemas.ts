@@ -1,0 +1,58 @@
+/**
+ * The agent's own types of a recall: its query and its result (what the HTTP layer serves under
+ * OpenAPI names, src/api/recall.ts). Kept apart from the runner so that reading them pulls in
+ * nothing but zod and the vocabulary.
+ */
+import { z } from "zod";
+import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../../config/limits";
+import { LOCALES } from "../../vocabulary/locales";
+import { MESSAGE_ROLES } from "../../vocabulary/roles";
+
+export const RecallQuerySchema = z
+  .object({
+    keywords: z.array(z.string().min(1).max(200)).max(MAX_RECALL_KEYWORDS),
+    query: z.string().min(1).max(2000).optional(),
+    relations: z.array(z.string().min(1).max(50)).max(MAX_RECALL_RELATIONS),
+    depth: z.number().int().min(1).max(MAX_RECALL_DEPTH).optional(),
+    limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).default(DEFAULT_RECALL_LIMIT),
+    start: z.enum(["hybrid", "focus"]),
+    locale: z.enum(LOCALES),
+  })
+  .strict();
+export type RecallQuery = z.input<typeof RecallQuerySchema>;
+
+export const RecalledMemorySchema = z.object({
+  type: z.literal("memory"),
+  node_id: z.number().int(),
+  content: z.string(),
+  phrase: z.string(),
+  speaker: z.string().nullable(),
+  role: z.enum(MESSAGE_ROLES).nullable(),
+  source_message_ids: z.array(z.string()),
+  created_at: z.number().int(),
+  message_time: z.number().int().nullable(),
+  depth: z.number().int(),
+  scores: z.object({
+    hits: z.number().int(),
+    keyword_score: z.number(),
+    path_strength: z.number(),
+    importance: z.number(),
+    similarity: z.number(),
+  }),
+});
+export const RecalledTraceSchema = z.object({
+  type: z.literal("forgotten"),
+  source_node_id: z.number().int(),
+  phrase: z.string(),
+  relation: z.string(),
+  scores: z.object({ hits: z.number().int(), strength: z.number() }),
+});
+export const RecallResultSchema = z.object({
+  memories: z.array(RecalledMemorySchema),
+  traces: z.array(RecalledTraceSchema),
+  start_nodes: z.number().int(),
+  reached_nodes: z.number().int(),
+  /** What the agent reads: the memories and traces as plain text, in the query's locale. */
+  text: z.string(),
+});
+export type RecallResult = z.infer<typeof RecallResultSchema>;

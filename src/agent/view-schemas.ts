@@ -1,0 +1,61 @@
+/**
+ * What the agent answers to reads that are not tasks (focus, one node, stats, ping), as the
+ * agent's own zod schemas: the HTTP layer (src/api/views.ts) gives them OpenAPI names and serves
+ * them as they are. Kept apart from the builders (views.ts) so that reading them pulls in nothing
+ * but zod and the vocabulary.
+ */
+import { z } from "zod";
+import { NODE_KINDS } from "../vocabulary/node-kinds";
+import { MESSAGE_ROLES } from "../vocabulary/roles";
+
+export const FocusViewSchema = z.object({
+  focus_limit: z.number().int(),
+  focus: z.array(z.object({ node_id: z.number().int(), name: z.string(), key: z.string() })),
+});
+export type FocusView = z.infer<typeof FocusViewSchema>;
+
+const LinkViewSchema = z.object({
+  source: z.number().int(),
+  target: z.number().int(),
+  relation: z.string(),
+  strength: z.number(),
+  pinned: z.boolean(),
+  /** The far end no longer exists: a trace of a forgotten memory. */
+  dangling: z.boolean(),
+  created_at: z.number().int(),
+});
+
+export const NodeViewSchema = z.object({
+  node_id: z.number().int(),
+  kind: z.enum(NODE_KINDS),
+  name: z.string().nullable(),
+  content: z.string(),
+  original_length: z.number().int(),
+  phrase: z.string(),
+  keywords: z.array(z.string()),
+  role: z.enum(MESSAGE_ROLES).nullable(),
+  speaker: z.string().nullable(),
+  source_message_ids: z.array(z.string()),
+  source_task_id: z.string().nullable(),
+  message_time: z.number().int().nullable(),
+  created_at: z.number().int(),
+  scan_count: z.number().int(),
+  in_focus: z.boolean(),
+  importance: z.number(),
+  links: z.object({ outgoing: z.array(LinkViewSchema), incoming: z.array(LinkViewSchema) }),
+});
+export type NodeView = z.infer<typeof NodeViewSchema>;
+
+export const StatsViewSchema = z.object({
+  nodes: z.object({ total: z.number().int(), segments: z.number().int(), entities: z.number().int() }),
+  links: z.object({ total: z.number().int(), dangling: z.number().int() }),
+  focus: z.number().int(),
+  queue: z.object({ queued: z.number().int(), running: z.number().int(), done: z.number().int(), failed: z.number().int() }),
+  characters: z.object({ held: z.number().int(), remembered: z.number().int() }),
+  vector_index: z.object({ provider: z.string(), vectors: z.number().int().nullable(), bytes: z.number().int().nullable() }).nullable(),
+  counters: z.record(z.string(), z.number()),
+});
+export type StatsView = z.infer<typeof StatsViewSchema>;
+
+export const PingViewSchema = z.object({ ok: z.literal(true), agent_id: z.string() });
+export type PingView = z.infer<typeof PingViewSchema>;

@@ -1,0 +1,165 @@
+/**
+ * The page's only way to the network: the memory API on the page's own origin. Every request is a
+ * relative `/v1/...` URL, so the API key (an Authorization header, never a URL or a cookie) can only
+ * go where the page came from; answers are parsed with the schemas before anyone reads them.
+ */
+import type * as z from "zod/mini";
+import {
+  AgentListSchema,
+  CompressAcceptedSchema,
+  ConfigSchema,
+  ErrorEnvelopeSchema,
+  FocusSchema,
+  NodeViewSchema,
+  RecallJsonSchema,
+  SearchResponseSchema,
+  StatsSchema,
+  type AgentList,
+  type ConfigView,
+  type FocusView,
+  type NodeView,
+  type RecallJson,
+  type SearchResponse,
+  type StatsView,
+} from "./schemas";
+
+/** An answer that is not what the page asked for: an API error envelope, a network failure, a malformed body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  /** One line for people: "unauthorized: unknown or revoked API key (401)". */
+  describe(): string {
+    return this.status > 0 ? `${this.code}: ${this.message} (HTTP ${this.status})` : `${this.code}: ${this.message}`;
+  }
+}
+
+export interface RecallParams {
+  keywords: string[];
+  query?: string;
+  relations: string[];
+  depth?: number;
+  limit?: number;
+  start: "hybrid" | "focus";
+  locale: "zh" | "en";
+}
+
+export interface SearchParams {
+  query: string;
+  mode: "keyword" | "vector" | "hybrid";
+  top_k: number;
+  kinds: string[];
+}
+
+type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+
+export class ApiClient {
+  constructor(
+    private readonly key: string,
+    private readonly fetchFn: Fetch = (input, init) => fetch(input, init),
+  ) {}
+
+  listAgents(cursor: string | null, limit = 50): Promise<AgentList> {
+    const query = new URLSearchParams({ limit: String(limit) });
+    if (cursor) query.set("cursor", cursor);
+    return this.json("GET", `/v1/agents?${query}`, AgentListSchema);
+  }
+
+  focus(agent: string): Promise<FocusView> {
+    return this.json("GET", `${agentPath(agent)}/focus`, FocusSchema);
+  }
+
+  /** The node with its links, or null when it no longer exists (forgotten, or never did). */
+  async node(agent: string, nodeId: number): Promise<NodeView | null> {
+    try {
+      return await this.json("GET", `${agentPath(agent)}/nodes/${nodeId}`, NodeViewSchema);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  stats(agent: string, waitMs = 0): Promise<StatsView> {
+    const wait = waitMs > 0 ? `?wait_ms=${waitMs}` : "";
+    return this.json("GET", `${agentPath(agent)}/stats${wait}`, StatsSchema);
+  }
+
+  config(agent: string): Promise<ConfigView> {
+    return this.json("GET", `${agentPath(agent)}/config`, ConfigSchema);
+  }
+
+  updateConfig(agent: string, patch: Record<string, number | boolean>): Promise<ConfigView> {
+    return this.json("PUT", `${agentPath(agent)}/config`, ConfigSchema, patch);
+  }
+
+  async compress(agent: string, cycles: number): Promise<string[]> {
+    return (await this.json("POST", `${agentPath(agent)}/compress`, CompressAcceptedSchema, { cycles })).task_ids;
+  }
+
+  /** The recall exactly as the agent receives it: the plain-text body, untouched. */
+  async recallText(agent: string, params: RecallParams): Promise<string> {
+    const res = await this.send("POST", `${agentPath(agent)}/recall`, { ...params, format: "text" });
+    return res.text();
+  }
+
+  recallJson(agent: string, params: RecallParams): Promise<RecallJson> {
+    return this.json("POST", `${agentPath(agent)}/recall`, RecallJsonSchema, { ...params, format: "json" });
+  }
+
+  search(agent: string, params: SearchParams): Promise<SearchResponse> {
+    return this.json("POST", `${agentPath(agent)}/search`, SearchResponseSchema, params);
+  }
+
+  private async json<S extends z.ZodMiniType>(method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+    const res = await this.send(method, path, body);
+    let data: unknown;
+    try {
+      data = await res.json();
+    } catch {
+      throw new ApiError(res.status, "bad_response", `${method} ${path} did not answer JSON`);
+    }
+    const parsed = schema.safeParse(data);
+    if (!parsed.success) throw new ApiError(res.status, "bad_response", `${method} ${path} answered an unexpected shape`);
+    return parsed.data;
+  }
+
+  /** Sends one request to the page's own origin; a non-2xx answer becomes an ApiError from its envelope. */
+  private async send(method: string, path: string, body?: unknown): Promise<Response> {
+    if (!path.startsWith("/v1/")) throw new Error(`refusing to send the API key outside /v1/: ${path}`);
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.key}`, Accept: "application/json, text/plain" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let res: Response;
+    try {
+      res = await this.fetchFn(path, {
+        method,
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
+        credentials: "omit",
+        cache: "no-store",
+        referrerPolicy: "no-referrer",
+      });
+    } catch {
+      throw new ApiError(0, "network", "the API could not be reached (is the server running?)");
+    }
+    if (res.ok) return res;
+    let envelope: unknown = null;
+    try {
+      envelope = await res.json();
+    } catch {
+      // not JSON: reported by status below
+    }
+    const parsed = ErrorEnvelopeSchema.safeParse(envelope);
+    if (parsed.success) throw new ApiError(res.status, parsed.data.error.code, parsed.data.error.message);
+    throw new ApiError(res.status, "http_error", `${method} ${path} failed`);
+  }
+}
+
+function agentPath(agent: string): string {
+  return `/v1/agents/${encodeURIComponent(agent)}`;
+}

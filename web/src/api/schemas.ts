@@ -1,0 +1,110 @@
+/**
+ * What the page reads from the API, parsed at the trust boundary (zod/mini: small enough to ship).
+ * These mirror the server's schemas in src/api/ (web/test/unit/schemas.test.ts checks that every
+ * server shape is accepted), but stay open where the product will grow: a node's `kind` is any
+ * string (episodes and explicit memories are coming), unknown fields are dropped, not refused.
+ */
+import * as z from "zod/mini";
+
+export const ErrorEnvelopeSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.optional(z.unknown()) }),
+});
+
+export const AgentSummarySchema = z.object({
+  agent_id: z.string(),
+  created_at: z.number(),
+  last_active_at: z.number(),
+});
+export const AgentListSchema = z.object({ agents: z.array(AgentSummarySchema), next_cursor: z.nullable(z.string()) });
+
+export const FocusSchema = z.object({
+  focus_limit: z.number(),
+  focus: z.array(z.object({ node_id: z.number(), name: z.string(), key: z.string() })),
+});
+
+export const LinkViewSchema = z.object({
+  source: z.number(),
+  target: z.number(),
+  relation: z.string(),
+  strength: z.number(),
+  pinned: z.boolean(),
+  dangling: z.boolean(),
+  created_at: z.number(),
+});
+
+export const NodeViewSchema = z.object({
+  node_id: z.number(),
+  kind: z.string(),
+  name: z.nullable(z.string()),
+  content: z.string(),
+  original_length: z.number(),
+  phrase: z.string(),
+  keywords: z.array(z.string()),
+  role: z.nullable(z.string()),
+  speaker: z.nullable(z.string()),
+  source_message_ids: z.array(z.string()),
+  source_task_id: z.nullable(z.string()),
+  message_time: z.nullable(z.number()),
+  created_at: z.number(),
+  scan_count: z.number(),
+  in_focus: z.boolean(),
+  importance: z.number(),
+  links: z.object({ outgoing: z.array(LinkViewSchema), incoming: z.array(LinkViewSchema) }),
+});
+
+export const StatsSchema = z.object({
+  nodes: z.object({ total: z.number(), segments: z.number(), entities: z.number() }),
+  links: z.object({ total: z.number(), dangling: z.number() }),
+  focus: z.number(),
+  queue: z.object({ queued: z.number(), running: z.number(), done: z.number(), failed: z.number() }),
+  characters: z.object({ held: z.number(), remembered: z.number() }),
+  counters: z.record(z.string(), z.number()),
+});
+
+export const ConfigSchema = z.looseObject({ decay_rate: z.number(), focus_limit: z.number(), default_search_depth: z.number() });
+
+export const CompressAcceptedSchema = z.object({ task_ids: z.array(z.string()) });
+
+const MemoryItemSchema = z.object({
+  type: z.literal("memory"),
+  node_id: z.number(),
+  content: z.string(),
+  phrase: z.string(),
+  source_message_ids: z.array(z.string()),
+  depth: z.number(),
+});
+const ForgottenItemSchema = z.object({
+  type: z.literal("forgotten"),
+  source_node_id: z.number(),
+  phrase: z.string(),
+  relation: z.string(),
+});
+export const RecallJsonSchema = z.object({
+  items: z.array(z.discriminatedUnion("type", [MemoryItemSchema, ForgottenItemSchema])),
+  start_nodes: z.number(),
+  reached_nodes: z.number(),
+});
+
+export const SearchResponseSchema = z.object({
+  mode: z.string(),
+  items: z.array(
+    z.object({
+      node_id: z.number(),
+      kind: z.string(),
+      content: z.string(),
+      phrase: z.string(),
+      source_message_ids: z.array(z.string()),
+      score: z.number(),
+    }),
+  ),
+});
+
+export type AgentSummary = z.infer<typeof AgentSummarySchema>;
+export type AgentList = z.infer<typeof AgentListSchema>;
+export type FocusView = z.infer<typeof FocusSchema>;
+export type LinkView = z.infer<typeof LinkViewSchema>;
+export type NodeView = z.infer<typeof NodeViewSchema>;
+export type StatsView = z.infer<typeof StatsSchema>;
+export type ConfigView = z.infer<typeof ConfigSchema>;
+export type RecallJson = z.infer<typeof RecallJsonSchema>;
+export type SearchResponse = z.infer<typeof SearchResponseSchema>;

@@ -1,0 +1,240 @@
+/**
+ * The node panel: everything the API says about one node — content, original and current length,
+ * importance and the link strengths it is the sum of, links out and in with relation and strength,
+ * provenance, scan count — and the actions registered for it (web/src/actions/).
+ */
+import type { LinkView } from "../api/schemas";
+import { actionsFor, MEMORY_OPERATIONS, type ActionContext } from "../actions/node-actions";
+import type { GraphModel, GraphNode } from "../graph/model";
+import { codePoints, langOf, listLabel, truncate } from "../graph/style";
+import { formatNumber, formatTime, h, replace } from "./dom";
+import { guard } from "./messages";
+
+/** Rows per link table before "show all". */
+const LINK_ROWS = 60;
+/** Terms of the importance sum written out. */
+const IMPORTANCE_TERMS = 24;
+
+export interface NodePanelDeps {
+  model: GraphModel;
+  actions: ActionContext;
+  select(id: number): void;
+}
+
+export class NodePanel {
+  private showAllLinks = false;
+  private shownId: number | null = null;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly deps: NodePanelDeps,
+  ) {}
+
+  render(id: number | null): void {
+    if (id !== this.shownId) this.showAllLinks = false;
+    this.shownId = id;
+    const node = id === null ? undefined : this.deps.model.get(id);
+    if (!node) {
+      replace(this.root, h("p", { class: "hint" }, "Select a node in the graph or in the list of nodes shown."));
+      return;
+    }
+    replace(this.root, ...this.sections(node));
+  }
+
+  private sections(node: GraphNode): Node[] {
+    const view = node.view;
+    const kind = node.status === "ghost" ? "forgotten" : (view?.kind ?? "loading");
+    const heading = h(
+      "h3",
+      { "data-testid": "node-title" },
+      h("span", { class: "kind-label" }, `${kind} #${node.id} `),
+      h("span", { lang: langOf(listLabel(node)) }, truncate(listLabel(node), 80)),
+      view?.in_focus && node.status !== "ghost" ? h("span", { class: "badge focus" }, "in focus") : null,
+      node.start ? h("span", { class: "badge" }, "start") : null,
+    );
+    if (node.status === "ghost") return [heading, ...this.ghostSections(node)];
+    if (!view) return [heading, h("p", { class: "hint" }, "Reading the node…")];
+
+    const length = codePoints(view.content);
+    const share = view.original_length > 0 ? length / view.original_length : 1;
+    const facts = h(
+      "dl",
+      { class: "facts" },
+      h("dt", {}, "Length"),
+      h(
+        "dd",
+        { "data-testid": "node-length" },
+        `${formatNumber(length)} of ${formatNumber(view.original_length)} characters (${Math.round(share * 100)}% held)`,
+      ),
+      h("dt", {}, "Importance"),
+      h("dd", { "data-testid": "node-importance" }, formatNumber(view.importance)),
+      h("dt", {}, "Scan count"),
+      h("dd", { "data-testid": "node-scans" }, String(view.scan_count)),
+      view.phrase ? h("dt", {}, "Phrase") : null,
+      view.phrase ? h("dd", { lang: langOf(view.phrase) }, view.phrase) : null,
+      h("dt", {}, "Keywords"),
+      h("dd", { lang: langOf(view.keywords.join(" ")) }, view.keywords.length > 0 ? view.keywords.join(", ") : "—"),
+      h("dt", {}, "Speaker"),
+      h("dd", {}, [view.speaker, view.role].filter(Boolean).join(" · ") || "—"),
+      h("dt", {}, "Source messages"),
+      h("dd", { "data-testid": "node-sources" }, view.source_message_ids.length > 0 ? view.source_message_ids.join(", ") : "—"),
+      h("dt", {}, "Source task"),
+      h("dd", {}, view.source_task_id ?? "—"),
+      h("dt", {}, "Remembered"),
+      h("dd", {}, formatTime(view.created_at)),
+      h("dt", {}, "Message time"),
+      h("dd", {}, formatTime(view.message_time)),
+    );
+    const hidden = this.deps.model.hiddenNeighbours(node.id);
+    const parts: (HTMLElement | null)[] = [
+      heading,
+      h("div", { class: "node-content", lang: langOf(view.content), "data-testid": "node-content" }, view.content),
+      facts,
+      this.importanceTerms(view.links.outgoing, view.importance),
+      this.actionButtons(node),
+      hidden > 0
+        ? h(
+            "p",
+            { class: "hint" },
+            hidden === 1 ? "1 neighbour is not shown: expand to add it." : `${hidden} neighbours are not shown: expand to add them.`,
+          )
+        : null,
+      ...this.linkTable("Links out", view.links.outgoing, node.id, "out"),
+      ...this.linkTable("Links in", view.links.incoming, node.id, "in"),
+      this.memoryOperationsNote(),
+    ];
+    return parts.filter((n): n is HTMLElement => n !== null);
+  }
+
+  private ghostSections(node: GraphNode): Node[] {
+    const pointing = this.deps.model.linksOfNode(node.id).filter((l) => l.target.id === node.id);
+    const last = node.view;
+    const parts: (HTMLElement | null)[] = [
+      h(
+        "p",
+        { "data-testid": "ghost-note" },
+        "Forgotten: this memory was deleted by compression. The links that pointed at it stay behind, dangling — the agent can still tell it once knew something here.",
+      ),
+      last ? h("h4", {}, "Last seen") : null,
+      last ? h("div", { class: "node-content", lang: langOf(last.content) }, last.content) : null,
+      h("h4", {}, `Dangling links to it (${pointing.length} shown)`),
+      h(
+        "ul",
+        {},
+        ...pointing.map((l) => h("li", {}, this.nodeButton(l.source.id), ` — ${l.relation} — strength ${formatNumber(l.strength)}`)),
+      ),
+    ];
+    return parts.filter((n): n is HTMLElement => n !== null);
+  }
+
+  /** importance = Σ strengths of the outgoing links (DESIGN §3), written out term by term. */
+  private importanceTerms(outgoing: readonly LinkView[], importance: number): HTMLElement {
+    const terms = outgoing.map((l) => formatNumber(l.strength));
+    const shown = terms.slice(0, IMPORTANCE_TERMS).join(" + ");
+    const rest = terms.length > IMPORTANCE_TERMS ? ` + … (${terms.length - IMPORTANCE_TERMS} more)` : "";
+    const sum = outgoing.reduce((s, l) => s + l.strength, 0);
+    return h(
+      "p",
+      { class: "importance-terms", "data-testid": "importance-terms" },
+      `Importance = sum of ${outgoing.length} outgoing link strengths = ${terms.length > 0 ? shown + rest : "0"} = ${formatNumber(sum)}`,
+      Math.abs(sum - importance) > 1e-6 ? ` (the API reports ${formatNumber(importance)})` : null,
+    );
+  }
+
+  private actionButtons(node: GraphNode): HTMLElement {
+    return h(
+      "div",
+      { class: "actions" },
+      ...actionsFor(node).map((action) => {
+        const button = h("button", { type: "button", "data-action": action.id }, action.label);
+        button.addEventListener(
+          "click",
+          guard(action.label, () => action.run(node, this.deps.actions)),
+        );
+        return button;
+      }),
+    );
+  }
+
+  private linkTable(title: string, links: readonly LinkView[], self: number, direction: "out" | "in"): HTMLElement[] {
+    const rows = this.showAllLinks ? links : links.slice(0, LINK_ROWS);
+    const table = h(
+      "table",
+      { class: "links", "data-testid": `links-${direction}` },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, "relation"),
+          h("th", { scope: "col" }, direction === "out" ? "to" : "from"),
+          h("th", { scope: "col" }, "strength"),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        ...rows.map((l) => {
+          const far = direction === "out" ? l.target : l.source;
+          return h(
+            "tr",
+            {},
+            h("td", { lang: langOf(l.relation) }, l.relation),
+            h(
+              "td",
+              {},
+              l.dangling ? h("span", {}, `forgotten #${far}`) : this.nodeButton(far),
+              l.pinned ? h("span", { class: "badge pinned" }, "pinned") : null,
+              l.dangling ? h("span", { class: "badge dangling" }, "dangling") : null,
+            ),
+            h("td", { class: "num" }, formatNumber(l.strength)),
+          );
+        }),
+      ),
+    );
+    const out: HTMLElement[] = [h("h4", {}, `${title} (${links.length})`)];
+    if (links.length > 0) out.push(table);
+    if (links.length > rows.length) {
+      const more = h("button", { type: "button" }, `Show all ${links.length}`);
+      more.addEventListener("click", () => {
+        this.showAllLinks = true;
+        this.render(self);
+      });
+      out.push(more);
+    }
+    return out;
+  }
+
+  private nodeButton(id: number): HTMLElement {
+    const button = h("button", { type: "button", title: `Show #${id}`, "data-node-id": id });
+    this.label(button, id);
+    button.addEventListener("click", () => this.deps.select(id));
+    return button;
+  }
+
+  private label(button: HTMLElement, id: number): void {
+    const node = this.deps.model.get(id);
+    const label = node ? truncate(listLabel(node), 40) : `#${id} (not shown)`;
+    if (button.textContent === label) return;
+    button.textContent = label;
+    button.lang = langOf(label);
+  }
+
+  /** Brings the names of linked nodes up to date in place (keyboard focus stays where it is). */
+  refreshLabels(): void {
+    for (const button of this.root.querySelectorAll<HTMLElement>("button[data-node-id]")) {
+      const id = Number(button.dataset.nodeId);
+      if (Number.isInteger(id)) this.label(button, id);
+    }
+  }
+
+  private memoryOperationsNote(): HTMLElement | null {
+    if (MEMORY_OPERATIONS.length > 0) return null;
+    return h(
+      "p",
+      { class: "hint" },
+      "Adding, editing, linking and deleting memories will appear here once the API offers those operations.",
+    );
+  }
+}

@@ -1,0 +1,332 @@
+/**
+ * The web view in a real browser (Debian's Chromium, headless) against a local Worker started here:
+ * sign in, pick an agent filled through the API, read the focus and a node's links, recall and
+ * search, run compression cycles and watch a memory shrink and be forgotten, a wrong key, a phone
+ * screen. Every test also checks the page's request log: own origin only, the key never in a URL.
+ */
+import { writeFileSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { GHOST_COLOUR, KIND_COLOURS, SELECTED_COLOUR } from "../../src/graph/style";
+import { countColour, summarise } from "./png";
+import {
+  api,
+  artifact,
+  DEV_KEY,
+  fillAgent,
+  launchBrowser,
+  RequestLog,
+  signInAndOpen,
+  startServer,
+  waitForStatus,
+  type Browser,
+  type Server,
+} from "./harness";
+
+const SEGMENT = KIND_COLOURS.segment ?? "#2f6fd6";
+const ENTITY = KIND_COLOURS.entity ?? "#d98a00";
+
+/** Not 8787 (npm run dev) nor 8790–8799 (used by others). */
+const PORT = 8783;
+
+/**
+ * Four submissions; with the built-in local model the focus ends as Grace, login, Frank, Tokyo, JWT
+ * and "Carol reviews the budget with Dave." (35 characters) is outside the focus neighbourhood.
+ */
+const TEAM = [
+  ["Carol reviews the budget with Dave.", "They meet every Friday at the library."],
+  ["昨天讨论了用户系统的登录模块设计，决定采用JWT方案。"],
+  ["Erin and Frank planned the Tokyo trip."],
+  ["Grace fixed the login bug in the mobile app."],
+] as const;
+const CHINESE = "昨天讨论了用户系统的登录模块设计，决定采用JWT方案。";
+const CAROL = "Carol reviews the budget with Dave.";
+
+let server: Server;
+let browser: Browser;
+const log = new RequestLog();
+const pages: Page[] = [];
+const pageErrors: string[] = [];
+
+async function newPage(): Promise<Page> {
+  const page = await browser.context.newPage();
+  pages.push(page);
+  page.on("pageerror", (err) => pageErrors.push(err.message));
+  return page;
+}
+
+/** Saves a screenshot as a test artefact and checks it is not blank. */
+async function screenshot(page: Page, name: string): Promise<Buffer> {
+  const png = await page.screenshot({ path: artifact(name) });
+  const summary = summarise(png);
+  expect(summary.distinctColours, `${name} has too few colours to be a page`).toBeGreaterThan(32);
+  expect(summary.nonBackground, `${name} is mostly one colour`).toBeGreaterThan(0.05);
+  return png;
+}
+
+/** The graph canvas drew nodes of both kinds (its own pixels, not the page around it). */
+async function expectGraphDrawn(page: Page, name: string, minimum: Partial<Record<string, number>>): Promise<void> {
+  const png = await page.locator("#graph").screenshot();
+  writeFileSync(artifact(name), png);
+  for (const [colour, least] of Object.entries(minimum)) {
+    expect(countColour(png, colour), `pixels of ${colour} in ${name}`).toBeGreaterThan(least ?? 0);
+  }
+}
+
+async function graphData(page: Page): Promise<Record<string, string>> {
+  return page.locator("#graph").evaluate((el) => ({ ...(el as HTMLCanvasElement).dataset }) as Record<string, string>);
+}
+
+async function selectFromList(page: Page, label: string): Promise<void> {
+  await page.locator("#node-list button", { hasText: label }).first().click();
+  await page.locator('[data-testid="node-title"]', { hasText: label }).waitFor();
+}
+
+beforeAll(async () => {
+  server = await startServer(PORT);
+  browser = await launchBrowser(log);
+  // Each test reads an agent of its own; the forgetting one runs with a fast decay and no automatic cycles.
+  await Promise.all([
+    fillAgent(server.url, "view-team", TEAM),
+    fillAgent(server.url, "recall-team", TEAM),
+    fillAgent(server.url, "forget-team", TEAM, { auto_compress: false, decay_rate: 0.5 }),
+  ]);
+}, 180_000);
+
+afterEach(async () => {
+  for (const page of pages.splice(0)) await page.close();
+  const problems = log.problems(server.url, DEV_KEY);
+  log.clear();
+  expect(problems).toEqual([]);
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+describe("the web view", () => {
+  it("signs in by keyboard, lists the agents and shows the focus neighbourhood and a node's links", async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}/`);
+    // Keyboard only: skip link, then the key field.
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("api-key");
+    await page.keyboard.type(DEV_KEY);
+    await page.keyboard.press("Enter");
+    const agentButton = page.locator('#agent-list button[data-agent-id="view-team"]');
+    await agentButton.waitFor();
+    expect(await page.locator("#agent-list button").evaluateAll((bs) => bs.map((b) => b.getAttribute("data-agent-id")))).toEqual([
+      "forget-team",
+      "recall-team",
+      "view-team",
+    ]);
+    await agentButton.focus();
+    await page.keyboard.press("Enter");
+    const status = await waitForStatus(page, /^Focus: .*complete \d+ ms/);
+    expect(status).toMatch(/Focus: \d+ nodes and \d+ links shown/);
+
+    // The key stays in this tab's session storage: not in local storage, not in the address.
+    expect(await page.evaluate(() => sessionStorage.getItem("agent-memory.api-key"))).toBe(DEV_KEY);
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(page.url()).not.toContain(DEV_KEY);
+
+    // The focus entities are the start set, and their memories are around them.
+    const focus = await api<{ focus: { node_id: number; name: string }[] }>(server.url, "GET", "/v1/agents/view-team/focus");
+    const listed = await page.locator("#node-list button").allTextContents();
+    for (const name of ["Grace", "login", "Frank", "Tokyo", "JWT"]) expect(listed.some((t) => t.includes(name))).toBe(true);
+    const data = await graphData(page);
+    expect(Number(data.nodes)).toBeGreaterThanOrEqual(focus.focus.length + 3);
+    expect(Number(data.links)).toBeGreaterThan(5);
+    expect(data.pending).toBe("0");
+
+    // A focus entity, chosen by keyboard from the list: pinned links at strength 1.
+    await page.locator("#node-list button", { hasText: "Frank" }).first().focus();
+    await page.keyboard.press("Enter");
+    const title = page.locator('[data-testid="node-title"]');
+    await title.filter({ hasText: "Frank" }).waitFor();
+    expect(await title.textContent()).toContain("in focus");
+    const outRows = page.locator('[data-testid="links-out"] tbody tr');
+    expect(await outRows.count()).toBe(2);
+    for (const row of await outRows.allTextContents()) {
+      expect(row).toContain("pinned");
+      expect(row.trim().endsWith("1")).toBe(true);
+    }
+    expect(await page.locator('[data-testid="importance-terms"]').textContent()).toContain("sum of 2 outgoing link strengths = 1 + 1 = 2");
+    expect(await page.locator('[data-testid="node-importance"]').textContent()).toBe("2");
+    expect((await graphData(page)).selected).toBe(String(focus.focus.find((f) => f.name === "Frank")?.node_id));
+
+    // A Chinese memory renders as stored, marked as Chinese, with its provenance.
+    await selectFromList(page, "昨天讨论了用户系统");
+    const content = page.locator('[data-testid="node-content"]');
+    expect(await content.textContent()).toBe(CHINESE);
+    expect(await content.getAttribute("lang")).toBe("zh");
+    expect(await page.locator('[data-testid="node-length"]').textContent()).toBe("27 of 27 characters (100% held)");
+    expect(await page.locator('[data-testid="node-sources"]').textContent()).toBe("msg-3");
+    expect(await page.locator('[data-testid="links-in"] tbody tr').count()).toBeGreaterThan(0);
+
+    // Expanding it adds the neighbours that were not shown (Dave, meet, library, 用户系统).
+    const before = Number((await graphData(page)).nodes);
+    await page.locator('button[data-action="expand"]').click();
+    await waitForStatus(page, /^Expanded #\d+: \d+ neighbours/);
+    expect(Number((await graphData(page)).nodes)).toBe(before + 4);
+    expect(await page.locator("#node-list button").allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining("用户系统")]),
+    );
+
+    await page.locator("#fit-view").click();
+    await page.waitForTimeout(600);
+    await expectGraphDrawn(page, "network-canvas-1280.png", { [SEGMENT]: 200, [ENTITY]: 200 });
+    await screenshot(page, "network-1280x800.png");
+  });
+
+  it("recalls exactly the text the agent receives, rings the hits, searches, and shows API errors", async () => {
+    const page = await newPage();
+    await signInAndOpen(page, server.url, "recall-team");
+    await page.click("#tab-recall");
+    await page.fill("#recall-keywords", "登录, budget");
+    await page.click('#recall-form button[type="submit"]');
+    await page.locator("#recall-summary", { hasText: "memories and" }).waitFor();
+    const request = { keywords: ["登录", "budget"], relations: [], start: "hybrid", locale: "zh" };
+    const expected = await api<string>(server.url, "POST", "/v1/agents/recall-team/recall", { ...request, format: "text" });
+    expect(expected).toContain("[记忆]");
+    expect(await page.locator("#recall-text").textContent()).toBe(expected);
+    const json = await api<{ items: { type: string; node_id?: number }[] }>(server.url, "POST", "/v1/agents/recall-team/recall", {
+      ...request,
+      format: "json",
+    });
+    const hitIds = json.items.flatMap((i) => (i.type === "memory" && i.node_id !== undefined ? [i.node_id] : [])).sort((a, b) => a - b);
+    expect(hitIds.length).toBeGreaterThanOrEqual(2);
+    await page.waitForFunction(
+      (ids) => (document.getElementById("graph") as HTMLCanvasElement).dataset.highlights === ids,
+      hitIds.join(" "),
+    );
+    // Hits outside the neighbourhood (the budget memory) were brought in.
+    expect(await page.locator("#node-list button").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("Carol")]));
+    await screenshot(page, "recall-1280x800.png");
+
+    // English labels, same memories.
+    await page.selectOption("#recall-locale", "en");
+    await page.click('#recall-form button[type="submit"]');
+    await page.locator("#recall-text", { hasText: "[memory]" }).waitFor();
+
+    // A keyword the API refuses (over 200 characters): its error envelope becomes a message, the page stays.
+    await page.fill("#recall-keywords", "x".repeat(201));
+    await page.click('#recall-form button[type="submit"]');
+    const message = page.locator("#messages .message");
+    await message.waitFor();
+    expect(await message.textContent()).toMatch(/Recall: validation_failed: keywords\.0: .*\(HTTP 400\)/);
+    expect(await page.locator("#agent-view").isVisible()).toBe(true);
+
+    // Search, then the network around its results.
+    await page.click("#tab-search");
+    await page.fill("#search-query", "Tokyo trip");
+    await page.selectOption("#search-mode", "keyword");
+    await page.fill("#search-top-k", "3");
+    await page.click('#search-form button[type="submit"]');
+    const result = page.locator("#search-results button", { hasText: "Erin and Frank planned the Tokyo trip." });
+    await result.waitFor();
+    expect(await page.locator("#search-results li").count()).toBeLessThanOrEqual(3);
+    await page.click("#search-start");
+    await waitForStatus(page, /^Search results: .*complete \d+ ms/);
+    await page.click("#tab-search");
+    await result.click();
+    await page.locator('[data-testid="node-content"]', { hasText: "Erin and Frank planned the Tokyo trip." }).waitFor();
+    expect((await graphData(page)).selected).toBe(await result.getAttribute("data-node-id"));
+  });
+
+  it("runs compression cycles: a memory shrinks, its entities are forgotten, then it is, leaving traces", async () => {
+    const page = await newPage();
+    await signInAndOpen(page, server.url, "forget-team");
+    // The budget memory is not near the focus: find it, and start from it.
+    await page.click("#tab-search");
+    await page.fill("#search-query", "Carol budget");
+    await page.selectOption("#search-mode", "keyword");
+    await page.click('#search-form button[type="submit"]');
+    await page.locator("#search-results button", { hasText: CAROL }).waitFor();
+    await page.click("#search-start");
+    await waitForStatus(page, /^Search results: .*complete \d+ ms/);
+    await selectFromList(page, "Carol reviews");
+    const length = page.locator('[data-testid="node-length"]');
+    expect(await length.textContent()).toBe("35 of 35 characters (100% held)");
+    const carolId = Number((await graphData(page)).selected);
+    expect(carolId).toBeGreaterThan(0);
+    expect((await graphData(page)).ghosts).toBe("0");
+
+    await page.click("#tab-forget");
+    expect(await page.inputValue("#decay-rate")).toBe("0.5");
+    const held = async () =>
+      Number((await page.locator('[data-testid="stats-line"]').textContent())?.match(/^([\d,]+) of/)?.[1]?.replace(/,/g, ""));
+    const heldBefore = await held();
+    const runCycles = async (n: number) => {
+      await page.fill("#cycle-count", String(n));
+      await page.click("#run-cycles");
+      await page.locator("#cycle-progress", { hasText: `Cycle ${n} of ${n} done` }).waitFor({ timeout: 60_000 });
+      await page.locator("#run-cycles:not([disabled])").waitFor();
+    };
+
+    // Two cycles at decay 0.5: importance 2.5 → 0.625, so the memory is compressed to ⌊35 × 0.625⌋
+    // characters at most; its entities (importance 0.5, 5 characters → 2) are deleted: ghosts.
+    await runCycles(2);
+    await page.click("#tab-node");
+    const shrunk = Number((await length.textContent())?.match(/^(\d+) of 35/)?.[1]);
+    expect(shrunk).toBeLessThanOrEqual(21);
+    expect(shrunk).toBeGreaterThanOrEqual(5);
+    expect(Number((await graphData(page)).ghosts)).toBeGreaterThanOrEqual(2);
+    expect(await page.locator('[data-testid="links-out"] .badge.dangling').count()).toBe(2);
+    expect(await page.locator("#node-list button", { hasText: "forgotten entity: Carol" }).count()).toBe(1);
+    await screenshot(page, "forgetting-cycle2-1280x800.png");
+
+    // Three more: 0.078 × 35 < 5, so the memory itself is deleted; the memory after it keeps a dangling link to it.
+    await page.click("#tab-forget");
+    await runCycles(3);
+    expect(await held()).toBeLessThan(heldBefore);
+    expect(await page.locator('[data-testid="stats-line"]').textContent()).toContain("5 cycles so far");
+    // The chart has one point per cycle read (0 to 5).
+    const points = await page.locator("#forgetting-chart polyline.held").getAttribute("points");
+    expect(points?.trim().split(/\s+/)).toHaveLength(6);
+    await screenshot(page, "forgetting-chart-1280x800.png");
+    await page.click("#tab-node");
+    await page.locator('[data-testid="ghost-note"]').waitFor();
+    expect(await page.locator('[data-testid="node-title"]').textContent()).toContain(`forgotten #${carolId}`);
+    const node = await fetch(`${server.url}/v1/agents/forget-team/nodes/${carolId}`, { headers: { Authorization: `Bearer ${DEV_KEY}` } });
+    expect(node.status).toBe(404);
+    const tracesTo = await page.locator("#panel-node li").allTextContents();
+    expect(tracesTo.some((t) => t.includes("上文"))).toBe(true);
+    // What is left: the dashed ghosts of the forgotten, one of them selected (ringed).
+    await expectGraphDrawn(page, "forgetting-canvas-1280.png", { [GHOST_COLOUR]: 100, [SELECTED_COLOUR]: 20 });
+  });
+
+  it("refuses a wrong key with a message and keeps nothing", async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}/`);
+    await page.fill("#api-key", "not-a-real-key");
+    await page.click('#signin-form button[type="submit"]');
+    const message = page.locator("#messages .message");
+    await message.waitFor();
+    expect(await message.textContent()).toContain("Sign-in failed: unauthorized: unknown or revoked API key (HTTP 401)");
+    expect(await page.locator("#signin-view").isVisible()).toBe(true);
+    expect(await page.locator("#agents-view").isVisible()).toBe(false);
+    expect(await page.evaluate(() => sessionStorage.length + localStorage.length)).toBe(0);
+    expect(log.requests.some((r) => r.url.includes("not-a-real-key"))).toBe(false);
+    await screenshot(page, "wrong-key-1280x800.png");
+  });
+
+  it("fits a phone-width screen: graph first, panels below, nothing wider than the screen", async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInAndOpen(page, server.url, "view-team");
+    const canvas = await page.locator("#graph").boundingBox();
+    const side = await page.locator(".side").boundingBox();
+    expect(canvas?.width).toBeGreaterThan(330);
+    expect(canvas?.height).toBeGreaterThan(300);
+    expect((side?.y ?? 0) >= (canvas?.y ?? 0) + (canvas?.height ?? 0)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await selectFromList(page, "Tokyo");
+    expect(await page.locator('[data-testid="node-title"]').isVisible()).toBe(true);
+    await expectGraphDrawn(page, "network-canvas-phone.png", { [SEGMENT]: 100, [ENTITY]: 100 });
+    await screenshot(page, "network-390x844.png");
+  });
+});
