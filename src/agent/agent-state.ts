@@ -95,6 +95,9 @@ export class AgentState implements AgentRuntime {
   dropGraph(): void {
     this.graphCache = undefined;
     this.intents.forget();
+    this.scans.forget();
+    this.focus.clearCache();
+    this.meta.clearCache();
   }
 
   /** One index object per wake: the local index keeps its vectors in memory once loaded. */

@@ -84,6 +84,11 @@ export class MetaStore {
     this.set("counters", counters);
   }
 
+  /** Forgets the in-memory copies (a transaction rolled back): read again on next use. */
+  clearCache(): void {
+    this.cache.clear();
+  }
+
   /** Forgets everything but the agent's identity (agent deletion). */
   clearAllButIdentity(): void {
     this.sql.exec("DELETE FROM meta WHERE key <> 'identity'");

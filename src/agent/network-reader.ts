@@ -5,6 +5,7 @@
  */
 import type { Edge } from "../memory/bfs";
 import type { MemoryGraph } from "../memory/graph";
+import { importanceOf, PROTECTED_MARGIN } from "../memory/importance";
 import { isPinned, PINNED_LEVEL, strengthAt } from "../memory/strength";
 import type { LinkKey, LinkState, MemoryNode } from "../vocabulary/records";
 import type { AgentRepos, AgentRuntime } from "./runtime";
@@ -18,6 +19,11 @@ export interface NetworkReader {
    * level is below `minLevel` are left out (the decay step of the running pass breaks them).
    */
   outgoingStrengths(ids: readonly number[], clock: number, minLevel?: number): Promise<Map<number, number[]>>;
+  /**
+   * Importance per node for a scan: exact (importanceOf) below 1 + PROTECTED_MARGIN; above it, a
+   * value that is only known to be at least 1 (a protected node needs nothing more).
+   */
+  scanImportance(ids: readonly number[], clock: number, minLevel: number): Promise<Map<number, number>>;
   /** A node's links in and out, as they stand. */
   linksOf(id: number): Promise<LinkState[]>;
   /** The links whose level is below `belowLevel`: what the decay step breaks. */
@@ -45,6 +51,17 @@ function graphReader(graph: MemoryGraph): NetworkReader {
             .map((l) => strengthAt(l.level, clock)),
         ]),
       ),
+    scanImportance: async (ids, clock, minLevel) => {
+      const out = new Map<number, number>();
+      for (const id of ids) {
+        const links = graph.outgoingOf(id);
+        let quick = 0;
+        for (const l of links) if (l.level >= minLevel) quick += strengthAt(l.level, clock);
+        if (quick >= 1 + PROTECTED_MARGIN) out.set(id, quick);
+        else out.set(id, importanceOf(links.filter((l) => l.level >= minLevel).map((l) => strengthAt(l.level, clock))));
+      }
+      return out;
+    },
     linksOf: async (id) => graph.linksOf(id).map((l) => ({ ...l, pinned: isPinned(l.level) })),
     breaking: async (belowLevel) => graph.linksBelow(belowLevel),
     findEntities: async (keys) => {
@@ -80,6 +97,12 @@ function d1Reader(repos: AgentRepos, focus: readonly number[]): NetworkReader {
       for (const link of await repos.links.outgoing(ids, focus))
         if (levelOf(link) >= minLevel) out.get(link.source)?.push(strengthAt(levelOf(link), clock));
       return out;
+    },
+    scanImportance: async (ids, clock, minLevel) => {
+      const strengths = new Map<number, number[]>(ids.map((id) => [id, []]));
+      for (const link of await repos.links.outgoing(ids, focus))
+        if (levelOf(link) >= minLevel) strengths.get(link.source)?.push(strengthAt(levelOf(link), clock));
+      return new Map([...strengths].map(([id, list]) => [id, importanceOf(list)]));
     },
     linksOf: (id) => repos.links.ofNode(id, focus),
     breaking: (belowLevel) => repos.links.breaking(belowLevel, focus),

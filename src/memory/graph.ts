@@ -47,6 +47,12 @@ export class MemoryGraph {
   private terms: TermIndex | undefined;
   /** Full-text search with this agent's own BM25 statistics, likewise. */
   private fullText: Bm25Index | undefined;
+  /**
+   * No link's level is below this (a lower bound, lowered as links are added or released, raised
+   * only by a full pass): the decay step of most cycles breaks nothing, and this tells it without
+   * looking at every link.
+   */
+  private levelFloor = -Infinity;
 
   get nodeCount(): number {
     return this.nodeMap.size;
@@ -157,6 +163,7 @@ export class MemoryGraph {
     if (this.byKey.has(key)) return;
     this.linksChanged();
     // One literal shape for every link keeps the traversal's property reads monomorphic.
+    if (link.level < this.levelFloor) this.levelFloor = link.level;
     const stored: StoredLink = {
       source: link.source,
       target: link.target,
@@ -178,7 +185,7 @@ export class MemoryGraph {
     const updated = { ...node, content: update.content, phrase: update.phrase, keywords: [...update.keywords] };
     this.nodeMap.set(update.id, updated);
     this.terms?.add(update.id, updated);
-    this.fullText?.add(update.id, ftsDocument(updated));
+    this.fullText?.add(update.id, ftsDocument(update));
   }
 
   /** Deletes nodes and their outgoing links; links into them stay, dangling (docs/design.md §3). */
@@ -209,9 +216,14 @@ export class MemoryGraph {
 
   /** The links whose level is below `belowLevel`: what the decay step breaks (pinned ones never). */
   linksBelow(belowLevel: number): LinkKey[] {
+    if (this.levelFloor >= belowLevel) return [];
     const keys: LinkKey[] = [];
-    for (const link of this.byKey.values())
+    let floor = Infinity;
+    for (const link of this.byKey.values()) {
       if (link.level < belowLevel) keys.push({ source: link.source, target: link.target, relation: link.relation });
+      if (link.level < floor) floor = link.level;
+    }
+    this.levelFloor = floor;
     return keys;
   }
 
@@ -240,6 +252,7 @@ export class MemoryGraph {
     for (const link of this.incidentTo(new Set(released))) {
       if (!this.focused.has(link.source) && !this.focused.has(link.target)) link.level = clock;
     }
+    if (released.length > 0 && clock < this.levelFloor) this.levelFloor = clock;
   }
 
   /** LinkRepo.incident: links with an end in `frontier`, optionally of the given relations. */

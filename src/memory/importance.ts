@@ -13,3 +13,10 @@ export function importanceOf(outgoingStrengths: readonly number[]): number {
 export function retainedShare(importance: number): number {
   return Math.max(0, Math.min(importance, 1));
 }
+
+/**
+ * Whether `importance` is at least 1 (a protected node, docs/design.md §6) can be told from a sum
+ * in any order when it is clearly above 1: rounding moves a sum of a few hundred strengths by far
+ * less than this margin. Only a node below it needs the exact, sorted sum.
+ */
+export const PROTECTED_MARGIN = 1e-9;

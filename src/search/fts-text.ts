@@ -5,10 +5,20 @@
  */
 import { tokenize } from "../text/tokenize";
 
+/**
+ * Documents already computed, by the (never mutated) node or update they were computed from: a
+ * node written once is indexed in D1, in the in-memory BM25 index and counted, from one tokenizing.
+ */
+const documents = new WeakMap<object, string>();
+
 /** Space-separated index terms of a node: its speaker, content, phrase and keywords. */
 export function ftsDocument(parts: { content: string; phrase: string; keywords: readonly string[]; speaker?: string | null }): string {
+  const known = documents.get(parts);
+  if (known !== undefined) return known;
   const text = [parts.speaker ?? "", parts.content, parts.phrase, parts.keywords.join(" ")].join("\n");
-  return terms(text).join(" ");
+  const document = terms(text).join(" ");
+  documents.set(parts, document);
+  return document;
 }
 
 /** Distinct index terms of a query, in order. */

@@ -24,7 +24,6 @@
  */
 import { z } from "zod";
 import { planScan } from "../../memory/compression-plan";
-import { importanceOf } from "../../memory/importance";
 import { advanceClock, breakLevel } from "../../memory/strength";
 import type { WriteOp } from "../../memory/write-ops";
 import { codePointLength } from "../../text/code-points";
@@ -161,14 +160,14 @@ async function scan(rt: AgentRuntime, task: RunningTask<null>, cp: Checkpoint): 
     const page = rt.scans.page(cp.cursor, cp.focus, SCAN_PAGE);
     if (page.length === 0) break;
     const ids = page.map((p) => p.id);
-    const [nodes, outgoing] = await Promise.all([reader.load(ids), reader.outgoingStrengths(ids, cp.clock, cp.breakLevel)]);
+    const [nodes, importance] = await Promise.all([reader.load(ids), reader.scanImportance(ids, cp.clock, cp.breakLevel)]);
     const started = Date.now();
     let stop: "read" | "time_slice" | undefined;
     for (const position of page) {
       const node = nodes.get(position.id);
       // A scan row whose node is gone: drop the row (a node deleted by an older version of the code).
       if (!node) pending.push({ type: "deleteNodes", ids: [position.id] });
-      else await scanNode(rt, node, importanceOf(outgoing.get(node.id) ?? []), cp, pending);
+      else await scanNode(rt, node, importance.get(node.id) ?? 0, cp, pending);
       cp.cursor = position;
       if (rt.queue.readWaiting()) stop = "read";
       else if (Date.now() - sliceStart >= cp.params.time_slice_ms) stop = "time_slice";

@@ -47,8 +47,14 @@ const CAPITALISED = /^\p{Lu}\p{Ll}/u;
 const ACRONYM = /^\p{Lu}[\p{Lu}\p{N}]{1,7}$/u;
 const CAMEL = /^\p{Ll}+\p{Lu}|\p{Ll}\p{Lu}/u;
 const ADVERB_OR_PAST = /(ly|ed)$/;
-const TIME_WORD =
-  /^(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|june|july|august|september|october|november|december|weekend|week|month|year|day|morning|evening|night|周[一二三四五六日天末]|星期.|礼拜.|.月|.号)$/u;
+/** Day, month and time-of-day words: a set lookup first (it runs per token), the Chinese forms by pattern. */
+const TIME_WORDS = new Set(
+  "monday tuesday wednesday thursday friday saturday sunday january february march april june july august september october november december weekend week month year day morning evening night".split(
+    " ",
+  ),
+);
+const ZH_TIME_WORD = /^(周[一二三四五六日天末]|星期.|礼拜.|.月|.号)$/u;
+const isTimeWord = (norm: string): boolean => TIME_WORDS.has(norm) || (norm.length <= 6 && ZH_TIME_WORD.test(norm));
 
 /** Removes speaker labels when every line of a multi-line text carries one. */
 export function stripSpeakerLabels(text: string): string {
@@ -232,7 +238,7 @@ function boost(t: Token, kind: CandidateKind, cjkText: boolean): number {
 }
 
 function nounLike(t: Token): boolean {
-  if (t.script === "number" || TIME_WORD.test(t.norm)) return false;
+  if (t.script === "number" || isTimeWord(t.norm)) return false;
   if (t.script !== "latin") return !ZH_COMMON_VERBS.has(t.norm);
   // "quickly", "excited" are not things; "family", "need" (left unstemmed) may be.
   const surface = bare(t.text).toLowerCase();
