@@ -21,7 +21,8 @@ export interface NetworkReader {
   outgoingStrengths(ids: readonly number[], clock: number, minLevel?: number): Promise<Map<number, number[]>>;
   /**
    * Importance per node for a scan: exact (importanceOf) below 1 + PROTECTED_MARGIN; above it, a
-   * value that is only known to be at least 1 (a protected node needs nothing more).
+   * value that is only known to be at least 1 (a protected node needs nothing more: the graph path
+   * stops summing there).
    */
   scanImportance(ids: readonly number[], clock: number, minLevel: number): Promise<Map<number, number>>;
   /** A node's links in and out, as they stand. */
@@ -56,7 +57,11 @@ function graphReader(graph: MemoryGraph): NetworkReader {
       for (const id of ids) {
         const links = graph.outgoingOf(id);
         let quick = 0;
-        for (const l of links) if (l.level >= minLevel) quick += strengthAt(l.level, clock);
+        for (const l of links) {
+          if (l.level >= minLevel) quick += strengthAt(l.level, clock);
+          // Protected: the rest of the sum cannot change that (strengths are positive).
+          if (quick >= 1 + PROTECTED_MARGIN) break;
+        }
         if (quick >= 1 + PROTECTED_MARGIN) out.set(id, quick);
         else out.set(id, importanceOf(links.filter((l) => l.level >= minLevel).map((l) => strengthAt(l.level, clock))));
       }
