@@ -82,6 +82,8 @@ function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
     sourceTaskId: null,
     messageTime: null,
     createdAt: 0,
+    supersededBy: null,
+    meta: null,
     ...fields,
   };
 }

@@ -1,6 +1,6 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { NodeKind } from "../src/vocabulary/node-kinds";
+import { NODE_KINDS, type NodeKind } from "../src/vocabulary/node-kinds";
 import { LocalVectorIndex } from "../src/vectors/local-vector-index";
 import { seededRandom } from "../src/memory/capacity";
 import { RECENT_WINDOW_MS, RecentVectors } from "../src/vectors/recent-vectors";
@@ -274,7 +274,7 @@ describe("Vectorize adapter", () => {
       const vector = unitVector(seeded(1), dims);
       await index.query({ vector, topK: 10 });
       await index.query({ vector, topK: 250, kinds: ["entity"] });
-      await index.query({ vector, topK: 5, kinds: ["segment", "entity"] });
+      await index.query({ vector, topK: 5, kinds: [...NODE_KINDS] });
       expect(await index.query({ vector, topK: 5, kinds: [] })).toEqual([]);
       const base = { namespace: "agent-7", returnValues: false, returnMetadata: "none" };
       expect(binding.queries.map((q) => q.options)).toEqual([

@@ -18,6 +18,7 @@ import { NodeRepo } from "../storage/node-repo";
 import { createVectorIndex } from "../vectors/registry";
 import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
+import { unreachable } from "../vocabulary/records";
 import { FocusStore } from "./focus-store";
 import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "./graph-loader";
 import { IdempotencyKeys } from "./idempotency";
@@ -197,9 +198,14 @@ export class AgentState implements AgentRuntime {
         this.purgeLocal();
         return;
       case "createLinks":
+      case "setLinks":
       case "deleteLinks":
       case "updateText":
+      case "supersede":
+      case "addAliases":
         return;
+      default:
+        unreachable(op);
     }
   }
 

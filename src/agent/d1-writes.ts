@@ -7,6 +7,7 @@ import type { WriteOp } from "../memory/write-ops";
 import { indexTokens } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
 import type { Statement } from "../storage/batch";
+import { unreachable } from "../vocabulary/records";
 import type { AgentRepos } from "./runtime";
 
 /** Whether applying `op` writes the agent's rows (and so registers the agent on its first write). */
@@ -14,9 +15,12 @@ export function writesRows(op: WriteOp): boolean {
   switch (op.type) {
     case "createNodes":
     case "createLinks":
+    case "setLinks":
     case "deleteLinks":
     case "updateText":
     case "deleteNodes":
+    case "supersede":
+    case "addAliases":
       return true;
     case "setFocus":
       return op.released.length > 0;
@@ -44,6 +48,15 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteO
       case "createLinks":
         out.push(...repos.links.insertStatements(op.links));
         break;
+      case "setLinks":
+        out.push(...repos.links.upsertStatements(op.links));
+        break;
+      case "supersede":
+        out.push(repos.nodes.supersedeStatement(op.id, op.by));
+        break;
+      case "addAliases":
+        out.push(...repos.nodes.aliasStatements(op.aliases, Date.now()));
+        break;
       case "setFocus":
         if (op.released.length > 0) out.push(repos.nodes.releaseStatement(op.released, { clock: op.clock, epoch: op.epoch }));
         break;
@@ -69,6 +82,8 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteO
       case "recordMessages":
       case "count":
         break;
+      default:
+        unreachable(op);
     }
   }
   return out;

@@ -28,6 +28,7 @@ export async function loadGraph(repos: AgentRepos, focus: readonly number[]): Pr
     after = last.id;
     await yieldToEventLoop();
   }
+  for (const alias of await repos.nodes.aliases()) graph.addAlias(alias.key, alias.nodeId);
   for (let after: LinkKey | null = null; ;) {
     const page = await repos.links.page(after, LINK_PAGE, focus);
     for (const link of page) graph.addLink({ ...link, level: link.pinned ? PINNED_LEVEL : link.level });

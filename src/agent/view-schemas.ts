@@ -41,6 +41,10 @@ export const NodeViewSchema = z.object({
   created_at: z.number().int(),
   scan_count: z.number().int(),
   in_focus: z.boolean(),
+  /** The memory that corrected this one (it is history), or null. */
+  superseded_by: z.number().int().nullable(),
+  /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
+  meta: z.record(z.string(), z.unknown()).nullable(),
   importance: z.number(),
   links: z.object({ outgoing: z.array(LinkViewSchema), incoming: z.array(LinkViewSchema) }),
 });

@@ -91,6 +91,8 @@ export async function buildNodeView(
     created_at: node.createdAt,
     scan_count: state.scanCount,
     in_focus: state.focus.has(node.id),
+    superseded_by: node.supersededBy,
+    meta: node.meta === null ? null : { ...node.meta },
     importance: importanceOf(outgoing.map((l) => l.strength)),
     links: { outgoing, incoming: links.filter((l) => l.source !== nodeId).map(view) },
   };

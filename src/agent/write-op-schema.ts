@@ -25,14 +25,18 @@ const NodeSchema = z.object({
   sourceTaskId: z.string().nullable(),
   messageTime: z.number().nullable(),
   createdAt: z.number(),
+  supersededBy: Id.nullable(),
+  meta: z.record(z.string(), z.unknown()).nullable(),
 });
+
+const NewLinkSchema = LinkKeySchema.extend({ level: z.number(), epoch: Id, createdAt: z.number() });
 
 export const WriteOpSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("createNodes"), nodes: z.array(NodeSchema) }),
-  z.object({
-    type: z.literal("createLinks"),
-    links: z.array(LinkKeySchema.extend({ level: z.number(), epoch: Id, createdAt: z.number() })),
-  }),
+  z.object({ type: z.literal("createLinks"), links: z.array(NewLinkSchema) }),
+  z.object({ type: z.literal("setLinks"), links: z.array(NewLinkSchema) }),
+  z.object({ type: z.literal("supersede"), id: Id, by: Id }),
+  z.object({ type: z.literal("addAliases"), aliases: z.array(z.object({ key: z.string(), name: z.string(), nodeId: Id })) }),
   z.object({
     type: z.literal("setFocus"),
     focus: z.array(z.object({ nodeId: Id, key: z.string(), name: z.string() })),

@@ -18,7 +18,11 @@ export const SearchRequestSchema = z
       .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, "time_range.from must not be after time_range.to")
       .optional()
       .openapi({ description: "Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered." }),
-    kinds: z.array(z.enum(NODE_KINDS)).min(1).default(["segment"]),
+    kinds: z
+      .array(z.enum(NODE_KINDS))
+      .min(1)
+      .default(["segment", "memory"])
+      .openapi({ description: "Node kinds to search: conversation segments and explicit memories by default." }),
   })
   .strict()
   .openapi("SearchRequest");

@@ -13,7 +13,7 @@ import { TermIndex } from "./term-index";
 import { Bm25Index } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
 import { PINNED_LEVEL, strengthAt } from "./strength";
-import type { NewLink, TextUpdate } from "../vocabulary/records";
+import { unreachable, type NewLink, type TextUpdate } from "../vocabulary/records";
 import type { WriteOp } from "./write-ops";
 
 /** A link as the graph holds it: its effective level (pinned links at PINNED_LEVEL). */
@@ -24,6 +24,8 @@ export class MemoryGraph {
   private readonly focused = new Set<number>();
   private readonly nodeMap = new Map<number, MemoryNode>();
   private readonly entities = new Map<string, number>();
+  /** Alias keys of entities (docs/design.md §11): another name leads to the entity that absorbed it. */
+  private readonly aliases = new Map<string, number>();
   /** Every link by "source|target|relation" (the unique key of the table). */
   private readonly byKey = new Map<string, StoredLink>();
   /** Adjacency as arrays: traversals iterate them much faster than Map iterators. */
@@ -80,8 +82,14 @@ export class MemoryGraph {
     return out;
   }
 
+  /** The entity stored under `key`, or the one an alias `key` leads to. */
   entityId(key: string): number | undefined {
-    return this.entities.get(key);
+    return this.entities.get(key) ?? this.aliases.get(key);
+  }
+
+  /** An alias loaded with the graph (later ones come through addAliases operations). */
+  addAlias(key: string, nodeId: number): void {
+    this.aliases.set(key, nodeId);
   }
 
   /** The focus as loaded with the graph (later changes come through setFocus operations). */
@@ -102,6 +110,17 @@ export class MemoryGraph {
         return;
       case "createLinks":
         for (const link of op.links) this.addLink(this.materialise(link));
+        return;
+      case "setLinks":
+        for (const link of op.links) this.setLink(this.materialise(link));
+        return;
+      case "supersede": {
+        const node = this.nodeMap.get(op.id);
+        if (node) this.nodeMap.set(op.id, { ...node, supersededBy: op.by });
+        return;
+      }
+      case "addAliases":
+        for (const alias of op.aliases) this.aliases.set(alias.key, alias.nodeId);
         return;
       case "setFocus":
         this.setFocus(
@@ -129,7 +148,21 @@ export class MemoryGraph {
       case "recordMessages":
       case "count":
         return;
+      default:
+        unreachable(op);
     }
+  }
+
+  /** INSERT … ON CONFLICT DO UPDATE on (source, target, relation): the level is set. */
+  private setLink(link: GraphLink): void {
+    const existing = this.byKey.get(linkKey(link));
+    if (!existing) {
+      this.addLink(link);
+      return;
+    }
+    this.linksChanged();
+    existing.level = link.level;
+    if (link.level < this.levelFloor) this.levelFloor = link.level;
   }
 
   /** A new link's level as the graph holds it: pinned when an end is in the focus. */

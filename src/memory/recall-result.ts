@@ -41,7 +41,8 @@ export function keywordHits(bfs: BfsResult<MemoryNode>, matcher: KeywordMatcher,
   const matchedEntities: [number, ReadonlySet<number>][] = [];
   for (const [id, own] of hits) if (bfs.reached.get(id)?.node.kind === "entity") matchedEntities.push([id, own]);
   const lend = (segmentId: number, keywords: ReadonlySet<number>) => {
-    if (bfs.reached.get(segmentId)?.node.kind !== "segment") return;
+    const reached = bfs.reached.get(segmentId)?.node;
+    if (!reached || !isRecallable(reached)) return;
     const set = hits.get(segmentId) ?? new Set<number>();
     for (const k of keywords) set.add(k);
     hits.set(segmentId, set);
@@ -60,10 +61,18 @@ export function keywordHits(bfs: BfsResult<MemoryNode>, matcher: KeywordMatcher,
   return hits;
 }
 
-/** Segments worth returning: with keywords, those with at least one hit; without, all reached. */
+/**
+ * What recall returns (docs/design.md §5, §11): conversation segments and explicit memories that
+ * are not superseded. Entities are hubs; a superseded memory is history, never an answer.
+ */
+export function isRecallable(node: Pick<MemoryNode, "kind" | "supersededBy">): boolean {
+  return (node.kind === "segment" || node.kind === "memory") && node.supersededBy === null;
+}
+
+/** Memories worth returning: with keywords, those with at least one hit; without, all reached. */
 export function candidateSegments(bfs: BfsResult<MemoryNode>, hits: ReadonlyMap<number, Set<number>>, requireHit: boolean): number[] {
   return [...bfs.reached.entries()]
-    .filter(([id, r]) => r.node.kind === "segment" && (!requireHit || (hits.get(id)?.size ?? 0) > 0))
+    .filter(([id, r]) => isRecallable(r.node) && (!requireHit || (hits.get(id)?.size ?? 0) > 0))
     .map(([id]) => id);
 }
 
@@ -136,7 +145,7 @@ function weightsOverReached(bfs: BfsResult<MemoryNode>, hits: ReadonlyMap<number
   const matching: number[] = [];
   let total = 0;
   for (const [id, r] of bfs.reached) {
-    if (r.node.kind !== "segment") continue;
+    if (!isRecallable(r.node)) continue;
     total += 1;
     for (const k of hits.get(id) ?? []) matching[k] = (matching[k] ?? 0) + 1;
   }

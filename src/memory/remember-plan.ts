@@ -198,6 +198,8 @@ function segmentNode(id: number, segment: SegmentDraft, extraction: Extraction, 
     sourceTaskId: input.taskId,
     messageTime: times.length > 0 ? Math.min(...times) : null,
     createdAt: input.now,
+    supersededBy: null,
+    meta: null,
   };
 }
 
@@ -216,5 +218,7 @@ function entityNode(entity: FocusEntry, input: RememberPlanInput): MemoryNode {
     sourceTaskId: input.taskId,
     messageTime: null,
     createdAt: input.now,
+    supersededBy: null,
+    meta: null,
   };
 }

@@ -9,7 +9,7 @@
  * nothing). That is what lets an interrupted commit be redone from its stored intent.
  */
 import type { FocusEntry } from "./focus-lru";
-import type { LinkKey, MemoryNode, NewLink, TextUpdate } from "../vocabulary/records";
+import type { EntityAlias, LinkKey, MemoryNode, NewLink, TextUpdate } from "../vocabulary/records";
 
 export type WriteOp =
   /** New nodes (with their full-text rows, vectors and scan bookkeeping). */
@@ -23,6 +23,12 @@ export type WriteOp =
   | { type: "setFocus"; focus: FocusEntry[]; released: number[]; clock: number; epoch: number }
   /** Links removed (broken by decay, or deleted on purpose). */
   | { type: "deleteLinks"; keys: LinkKey[] }
+  /** Links created, or an existing link's level set (reinforcement, an explicit strength). */
+  | { type: "setLinks"; links: NewLink[] }
+  /** `id` was corrected by `by`: it is history now (docs/design.md §11). */
+  | { type: "supersede"; id: number; by: number }
+  /** Other names that lead to an entity (a merge keeps the absorbed entity's names). */
+  | { type: "addAliases"; aliases: EntityAlias[] }
   /** A node's content replaced by its compression. */
   | { type: "updateText"; update: TextUpdate }
   /** Nodes deleted with their outgoing links; links into them stay, dangling (docs/design.md §3). */

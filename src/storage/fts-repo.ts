@@ -66,7 +66,7 @@ export class FtsRepo {
       SELECT n.id AS id, nodes_fts.terms AS terms
       FROM nodes_fts JOIN nodes n ON n.agent = ${this.agentUid} AND n.id = nodes_fts.rowid - ${this.low}
       WHERE nodes_fts MATCH ${match} AND nodes_fts.rowid BETWEEN ${this.low} AND ${this.high}
-        AND n.kind IN ${jsonList(filters.kinds)} ${timeFilter(filters)}
+        AND n.kind IN ${jsonList(filters.kinds)} AND n.superseded_by IS NULL ${timeFilter(filters)}
       ORDER BY nodes_fts.rowid DESC
       LIMIT ${cap}`);
   }
@@ -104,7 +104,7 @@ export class FtsRepo {
     for (const part of chunk(substrings, 20)) {
       const rows = await this.db.all<{ id: number }>(sql`
         SELECT n.id AS id FROM nodes n
-        WHERE n.agent = ${this.agentUid} AND n.kind IN ${jsonList(filters.kinds)} ${timeFilter(filters)}
+        WHERE n.agent = ${this.agentUid} AND n.kind IN ${jsonList(filters.kinds)} AND n.superseded_by IS NULL ${timeFilter(filters)}
           AND EXISTS (SELECT 1 FROM json_each(${JSON.stringify(part)}) s WHERE instr(n.content, s.value) > 0)
         ORDER BY n.id DESC
         LIMIT ${limit}`);

@@ -39,6 +39,19 @@ export class LinkRepo {
     );
   }
 
+  /** Creates links or sets the level (and epoch) of existing ones: absolute values, idempotent. */
+  upsertStatements(links: readonly NewLink[]): Statement[] {
+    return chunk(links).map((rows) =>
+      statement(sql`
+        INSERT INTO links (agent, source, target, relation, level, epoch, created_at)
+        SELECT ${this.agentUid}, json_extract(value, '$.source'), json_extract(value, '$.target'),
+               json_extract(value, '$.relation'), json_extract(value, '$.level'), json_extract(value, '$.epoch'),
+               json_extract(value, '$.createdAt')
+        FROM json_each(${JSON.stringify(rows)}) WHERE true
+        ON CONFLICT (agent, source, target, relation) DO UPDATE SET level = excluded.level, epoch = excluded.epoch`),
+    );
+  }
+
   /** Deletes links by key (broken by decay, or removed on purpose). */
   deleteKeysStatements(keys: readonly LinkKey[]): Statement[] {
     return chunk(keys).map((rows) =>

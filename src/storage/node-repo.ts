@@ -3,12 +3,12 @@
  * construction: a repo cannot read or write another agent's rows.
  */
 import { and, asc, count, eq, max, min, sql, type SQL } from "drizzle-orm";
-import type { MemoryNode, TextUpdate } from "../vocabulary/records";
+import type { EntityAlias, MemoryNode, TextUpdate } from "../vocabulary/records";
 import { isMessageRole } from "../vocabulary/roles";
 import { statement, type Statement } from "./batch";
 import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
-import { parseStringArray } from "./row-parsing";
+import { parseJsonObject, parseStringArray } from "./row-parsing";
 import { nodes, type NodeRow } from "./schema";
 
 export interface NodeSummary {
@@ -37,16 +37,21 @@ export class NodeRepo {
   insertStatements(created: readonly (MemoryNode & { ftsTokens: number })[]): Statement[] {
     return chunk(created).map((rows) => {
       const json = JSON.stringify(
-        rows.map((n) => ({ ...n, keywords: JSON.stringify(n.keywords), sourceMessageIds: JSON.stringify(n.sourceMessageIds) })),
+        rows.map((n) => ({
+          ...n,
+          keywords: JSON.stringify(n.keywords),
+          sourceMessageIds: JSON.stringify(n.sourceMessageIds),
+          meta: n.meta === null ? null : JSON.stringify(n.meta),
+        })),
       );
       const field = (name: string): SQL => sql`json_extract(value, ${`$.${name}`})`;
       return statement(sql`
         INSERT INTO nodes (agent, id, kind, name, content, original_length, phrase, keywords, role, speaker,
-                           source_message_ids, source_task_id, message_time, created_at, fts_tokens)
+                           source_message_ids, source_task_id, message_time, created_at, fts_tokens, superseded_by, meta)
         SELECT ${this.agentUid}, ${field("id")}, ${field("kind")}, ${field("name")}, ${field("content")},
                ${field("originalLength")}, ${field("phrase")}, ${field("keywords")}, ${field("role")},
                ${field("speaker")}, ${field("sourceMessageIds")}, ${field("sourceTaskId")}, ${field("messageTime")},
-               ${field("createdAt")}, ${field("ftsTokens")}
+               ${field("createdAt")}, ${field("ftsTokens")}, ${field("supersededBy")}, ${field("meta")}
         FROM json_each(${json}) WHERE true
         ON CONFLICT DO NOTHING`);
     });
@@ -59,6 +64,32 @@ export class NodeRepo {
         .update(nodes)
         .set({ releasedClock: release.clock, releasedEpoch: release.epoch })
         .where(and(eq(nodes.agentUid, this.agentUid), sql`${nodes.id} IN ${jsonList(ids)}`)),
+    );
+  }
+
+  /** Records aliases of entities (a later write of the same key moves it: idempotent). */
+  aliasStatements(aliases: readonly EntityAlias[], now: number): Statement[] {
+    return chunk(aliases).map((rows) =>
+      statement(sql`
+        INSERT INTO entity_aliases (agent, key, name, node_id, created_at)
+        SELECT ${this.agentUid}, json_extract(value, '$.key'), json_extract(value, '$.name'), json_extract(value, '$.nodeId'), ${now}
+        FROM json_each(${JSON.stringify(rows)}) WHERE true
+        ON CONFLICT (agent, key) DO UPDATE SET name = excluded.name, node_id = excluded.node_id`),
+    );
+  }
+
+  /** Every alias of the agent's entities (loading the graph). */
+  async aliases(): Promise<EntityAlias[]> {
+    return this.db.all<EntityAlias>(sql`SELECT key, name, node_id AS nodeId FROM entity_aliases WHERE agent = ${this.agentUid}`);
+  }
+
+  /** Marks `id` as superseded by `by` (absolute: idempotent). */
+  supersedeStatement(id: number, by: number): Statement {
+    return statement(
+      this.db
+        .update(nodes)
+        .set({ supersededBy: by })
+        .where(and(eq(nodes.agentUid, this.agentUid), eq(nodes.id, id))),
     );
   }
 
@@ -90,15 +121,17 @@ export class NodeRepo {
     return statement(this.db.delete(nodes).where(eq(nodes.agentUid, this.agentUid)));
   }
 
-  /** Existing entity nodes by normalised key. */
+  /** Existing entity nodes by normalised key, or by an alias key that leads to one. */
   async findEntities(keys: readonly string[]): Promise<Map<string, { nodeId: number; name: string }>> {
     const found = new Map<string, { nodeId: number; name: string }>();
     if (keys.length === 0) return found;
-    const rows = await this.db
-      .select({ id: nodes.id, name: nodes.name, content: nodes.content })
-      .from(nodes)
-      .where(and(eq(nodes.agentUid, this.agentUid), eq(nodes.kind, "entity"), sql`${nodes.name} IN ${jsonList(keys)}`));
-    for (const row of rows) if (row.name !== null) found.set(row.name, { nodeId: row.id, name: row.content });
+    const rows = await this.db.all<{ key: string; id: number; content: string }>(sql`
+      SELECT n.name AS key, n.id AS id, n.content AS content FROM nodes n
+      WHERE n.agent = ${this.agentUid} AND n.kind = 'entity' AND n.name IN ${jsonList(keys)}
+      UNION ALL
+      SELECT a.key AS key, n.id AS id, n.content AS content FROM entity_aliases a JOIN nodes n ON n.agent = a.agent AND n.id = a.node_id
+      WHERE a.agent = ${this.agentUid} AND a.key IN ${jsonList(keys)}`);
+    for (const row of rows) if (!found.has(row.key)) found.set(row.key, { nodeId: row.id, name: row.content });
     return found;
   }
 
@@ -179,5 +212,7 @@ export function toMemoryNode(row: NodeRow): MemoryNode {
     sourceTaskId: row.sourceTaskId,
     messageTime: row.messageTime,
     createdAt: row.createdAt,
+    supersededBy: row.supersededBy,
+    meta: parseJsonObject(row.meta),
   };
 }

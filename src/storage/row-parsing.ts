@@ -2,6 +2,14 @@
 import { z } from "zod";
 
 const StringArray = z.array(z.string());
+const JsonObject = z.record(z.string(), z.unknown());
+
+/** A JSON object column (kind-specific facts), or null when absent or not an object. */
+export function parseJsonObject(raw: string | null | undefined): Readonly<Record<string, unknown>> | null {
+  if (!raw) return null;
+  const result = JsonObject.safeParse(parseJsonOrUndefined(raw));
+  return result.success ? result.data : null;
+}
 
 export function parseStringArray(raw: string | null | undefined): string[] {
   if (!raw) return [];

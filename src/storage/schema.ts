@@ -67,8 +67,19 @@ export const nodes = sqliteTable(
      * statistics (the full-text index's statistics are shared by every agent of the database).
      */
     ftsTokens: integer("fts_tokens").notNull().default(0),
+    /**
+     * The memory that corrected this one (docs/design.md §11): a superseded memory is history,
+     * never an answer, until forgetting takes it.
+     */
+    supersededBy: integer("superseded_by"),
+    /** Kind-specific facts as a JSON object (an explicit memory's structure, an episode's span). */
+    meta: text("meta"),
   },
-  (t) => [primaryKey({ columns: [t.agentUid, t.id] }), uniqueIndex("nodes_entity_name").on(t.agentUid, t.name)],
+  (t) => [
+    primaryKey({ columns: [t.agentUid, t.id] }),
+    uniqueIndex("nodes_entity_name").on(t.agentUid, t.name),
+    index("nodes_superseded").on(t.agentUid, t.supersededBy),
+  ],
 );
 
 /**
@@ -95,6 +106,24 @@ export const links = sqliteTable(
     index("links_target").on(t.agentUid, t.target, t.source),
     index("links_level").on(t.agentUid, t.level),
   ],
+);
+
+/**
+ * Other names of an entity (docs/design.md §11, entity resolution): an alias key leads to the
+ * entity that absorbed it, so a later mention of the alias meets the same node.
+ */
+export const entityAliases = sqliteTable(
+  "entity_aliases",
+  {
+    agentUid: integer("agent").notNull(),
+    /** The alias's normalised key (src/text/entity-key.ts). */
+    key: text("key").notNull(),
+    /** The alias as written. */
+    name: text("name").notNull(),
+    nodeId: integer("node_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.agentUid, t.key] }), index("entity_aliases_node").on(t.agentUid, t.nodeId)],
 );
 
 export type NodeRow = typeof nodes.$inferSelect;

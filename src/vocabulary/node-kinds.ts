@@ -1,11 +1,21 @@
 /**
- * The kinds of memory node (docs/design.md §3): a `segment` is a piece of conversation, an `entity` a key
- * entity the segments are about. The one list every layer imports (schemas, storage, vectors).
+ * The kinds of memory node (docs/design.md §3): a `segment` is a piece of conversation, an
+ * `entity` a key entity the memories are about, a `memory` an explicit memory an agent wrote
+ * itself (docs/design.md §11), an `episode` the summary of one remembered submission (§12). The
+ * one list every layer imports (schemas, storage, vectors).
  */
-export const NODE_KINDS = ["segment", "entity"] as const;
+export const NODE_KINDS = ["segment", "entity", "memory", "episode"] as const;
 
 export type NodeKind = (typeof NODE_KINDS)[number];
 
 export function isNodeKind(value: unknown): value is NodeKind {
   return typeof value === "string" && (NODE_KINDS as readonly string[]).includes(value);
 }
+
+/**
+ * The kinds that are memories: what listings return. Entities are hubs the network passes
+ * through, never a memory of their own.
+ */
+export const MEMORY_KINDS = ["segment", "memory", "episode"] as const satisfies readonly NodeKind[];
+
+export type MemoryKind = (typeof MEMORY_KINDS)[number];

@@ -24,6 +24,20 @@ export interface MemoryNode {
   /** The source messages' own time (ms since the epoch) when the client gave one. Metadata only. */
   messageTime: number | null;
   createdAt: number;
+  /** The memory that corrected this one: it is history now, never an answer (docs/design.md §11). */
+  supersededBy: number | null;
+  /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
+  meta: NodeMeta | null;
+}
+
+/** A JSON object of kind-specific facts, parsed by the module that owns the kind. */
+export type NodeMeta = Readonly<Record<string, unknown>>;
+
+/** An alias of an entity: another name that leads to it (docs/design.md §11, entity resolution). */
+export interface EntityAlias {
+  key: string;
+  name: string;
+  nodeId: number;
 }
 
 /** The unique key of a link: one link per (source, target, relation). */
@@ -60,4 +74,9 @@ export interface TextUpdate {
   content: string;
   phrase: string;
   keywords: string[];
+}
+
+/** Marks the end of an exhaustive switch: a case left out does not compile. */
+export function unreachable(value: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
 }

@@ -11,8 +11,24 @@ export const RELATION = {
   previous: "上文",
   /** The segment mentions the entity itself. */
   about: "关于",
-  /** The entity was in focus when the segment was remembered but is not named in it. */
+  /** The entity was in focus when the segment was remembered but is not named in it; also an explicit "related". */
   context: "相关",
+  /** new → old: the new memory corrects the old one, which it supersedes (docs/design.md §11). */
+  corrects: "更正",
+  /** old → new: the old memory was corrected by the new one (it fades as history). */
+  correctedBy: "被更正",
+  /** Both ways between two memories that cannot both hold (a contradiction, kept and marked). */
+  contradicts: "矛盾",
+  /** episode → segment: the episode contains the segment (docs/design.md §12). */
+  contains: "包含",
+  /** segment → episode: the segment is part of the episode. */
+  partOf: "属于",
+  /** Explicit links between memories (docs/design.md §11, seed 003's link_memories). */
+  because: "因为",
+  therefore: "所以",
+  causes: "导致",
+  cites: "引用",
+  basedOn: "基于",
 } as const;
 
 export type RelationName = (typeof RELATION)[keyof typeof RELATION];
@@ -20,12 +36,32 @@ export type RelationName = (typeof RELATION)[keyof typeof RELATION];
 /** The names a model may choose for a segment ↔ focus-entity link. */
 export const SEGMENT_ENTITY_RELATIONS: readonly RelationName[] = [RELATION.about, RELATION.context];
 
-const ALIASES: ReadonlyMap<string, RelationName> = new Map(
-  Object.entries(RELATION).flatMap(([alias, name]) => [
+/** The relations a client may give an explicit link (in Chinese or by English alias). */
+export const EXPLICIT_LINK_RELATIONS: readonly RelationName[] = [
+  RELATION.because,
+  RELATION.therefore,
+  RELATION.causes,
+  RELATION.cites,
+  RELATION.basedOn,
+  RELATION.context,
+];
+
+/** English aliases besides the keys of RELATION (related, based_on, corrected_by…). */
+const EXTRA_ALIASES: Readonly<Record<string, RelationName>> = {
+  related: RELATION.context,
+  based_on: RELATION.basedOn,
+  corrected_by: RELATION.correctedBy,
+  part_of: RELATION.partOf,
+};
+
+const ALIASES: ReadonlyMap<string, RelationName> = new Map([
+  ...Object.entries(RELATION).flatMap(([alias, name]): [string, RelationName][] => [
     [alias, name],
+    [alias.toLowerCase(), name],
     [name, name],
   ]),
-);
+  ...Object.entries(EXTRA_ALIASES),
+]);
 
 /** Maps a relation given by a client (Chinese name or English alias, any case) to its stored name. */
 export function resolveRelation(input: string): string {

@@ -79,7 +79,7 @@ export async function runRecall(rt: AgentRuntime, request: z.output<typeof Recal
       query: [request.query ?? "", ...request.keywords].join(" ").trim(),
       mode: "hybrid",
       limit: SEED_HITS,
-      filters: { kinds: ["segment", "entity"] },
+      filters: { kinds: ["segment", "memory", "entity"] },
     });
     const best = seeds[0]?.score ?? 1;
     for (const seed of seeds) similarity.set(seed.node.id, seed.score / best);

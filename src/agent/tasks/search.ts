@@ -143,9 +143,11 @@ async function vectorHits(rt: AgentRuntime, spec: SearchSpec, pool: number): Pro
   return new Map(hits.map((h) => [h.nodeId, h.score]));
 }
 
+/** A superseded memory is history (docs/design.md §11): search never returns it. */
 function passes(node: MemoryNode, filters: TextFilters): boolean {
   const time = node.messageTime ?? node.createdAt;
   return (
+    node.supersededBy === null &&
     filters.kinds.includes(node.kind) &&
     (filters.from === undefined || time >= filters.from) &&
     (filters.to === undefined || time <= filters.to)

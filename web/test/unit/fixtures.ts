@@ -24,6 +24,8 @@ export function nodeView(id: number, outgoing: Link[] = [], incoming: Link[] = [
     created_at: 1,
     scan_count: 0,
     in_focus: false,
+    superseded_by: null,
+    meta: null,
     importance: outgoing.reduce((s, l) => s + l.strength, 0),
     links: { outgoing, incoming },
     ...extra,
