@@ -12,16 +12,17 @@ import { requireApiKey } from "./http/auth";
 import { errorBody, handleError } from "./http/errors";
 import { validationHook } from "./http/validation-hook";
 
+const IMPORT_PATH = /^\/v1\/agents\/[^/]+\/import$/;
+
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId());
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json(errorBody("payload_too_large", `the request body exceeds ${MAX_BODY_BYTES} bytes`), 413),
-    }),
-  );
+  const limit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => c.json(errorBody("payload_too_large", `the request body exceeds ${MAX_BODY_BYTES} bytes`), 413),
+  });
+  // An import streams its own body under its own limit (src/routes/transfer.ts): never buffered here.
+  app.use("/v1/*", (c, next) => (c.req.method === "POST" && IMPORT_PATH.test(c.req.path) ? next() : limit(c, next)));
   app.use("/v1/agents/*", requireApiKey);
   registerRoutes(app);
   app.doc31("/v1/openapi.json", {

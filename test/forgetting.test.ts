@@ -233,6 +233,7 @@ describe("per-agent configuration", () => {
       default_search_depth: 2,
       capacity: 10_000,
       auto_compress: true,
+      reinforce_step: 0.3,
     });
   });
 

@@ -58,6 +58,7 @@ function gate() {
       extract: (t) => local.extract(t),
       nameRelations: (r) => local.nameRelations(r),
       queryKeywords: (q) => local.queryKeywords(q),
+      judgeConflicts: (p) => local.judgeConflicts(p),
       compress: async (text, target) => {
         g.reached += 1;
         while (g.permits <= 0) await new Promise((resolve) => setTimeout(resolve, 1));

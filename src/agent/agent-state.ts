@@ -22,10 +22,12 @@ import { unreachable } from "../vocabulary/records";
 import { FocusStore } from "./focus-store";
 import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "./graph-loader";
 import { IdempotencyKeys } from "./idempotency";
+import { ImportStaging } from "./import-staging";
 import { IntentStore } from "./intent-store";
 import { MessageIds } from "./message-ids";
 import { DATA_VERSION, MetaStore } from "./meta-store";
 import type { AgentRepos, AgentRuntime } from "./runtime";
+import { ReinforcedStore } from "./reinforced-store";
 import { ScanStore } from "./scan-store";
 import { TaskQueue } from "./task-queue";
 import { enqueueTask } from "./tasks/registry";
@@ -40,6 +42,8 @@ export class AgentState implements AgentRuntime {
   readonly messages: MessageIds;
   readonly keys: IdempotencyKeys;
   readonly intents: IntentStore;
+  readonly reinforced: ReinforcedStore;
+  readonly imports: ImportStaging;
   /** The configured provider and its fallback; replaceable in tests. */
   primaryModel: SmallModel;
   fallbackModel: SmallModel | undefined;
@@ -64,6 +68,8 @@ export class AgentState implements AgentRuntime {
     this.messages = new MessageIds(storage.sql);
     this.keys = new IdempotencyKeys(storage.sql);
     this.intents = new IntentStore(storage.sql);
+    this.reinforced = new ReinforcedStore(storage.sql);
+    this.imports = new ImportStaging(storage.sql);
     this.env = env;
     this.primaryModel = createModel(env);
     this.fallbackModel = createFallbackModel(env);
@@ -177,6 +183,7 @@ export class AgentState implements AgentRuntime {
         return;
       case "deleteNodes":
         this.scans.remove(op.ids);
+        this.reinforced.remove(op.ids);
         return;
       case "setFocus":
         this.focus.replace(op.focus);
@@ -190,6 +197,15 @@ export class AgentState implements AgentRuntime {
         return;
       case "recordMessages":
         this.messages.record(op.ids);
+        return;
+      case "forgetMessages":
+        this.messages.forget(op.ids);
+        return;
+      case "markReinforced":
+        this.reinforced.mark(op.ids, op.cycle);
+        return;
+      case "setScanCounts":
+        this.scans.setCounts(op.counts, this.meta.scanCycles());
         return;
       case "count":
         this.meta.bump(op.counters);
@@ -217,7 +233,7 @@ export class AgentState implements AgentRuntime {
   /** The object's memory state goes; its identity stays, so tasks queued after a deletion still run. */
   private purgeLocal(): void {
     this.meta.clearAllButIdentity();
-    for (const table of ["focus", "vectors", "recent_vectors"]) this.storage.sql.exec(`DELETE FROM ${table}`);
+    for (const table of ["focus", "vectors", "recent_vectors", "reinforced"]) this.storage.sql.exec(`DELETE FROM ${table}`);
     this.scans.clear();
     this.messages.clear();
     this.focus.clearCache();

@@ -28,6 +28,9 @@ export function writesRows(op: WriteOp): boolean {
     case "setClock":
     case "finishScan":
     case "recordMessages":
+    case "forgetMessages":
+    case "markReinforced":
+    case "setScanCounts":
     case "count":
       return false;
   }
@@ -75,11 +78,15 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteO
         break;
       case "purgeAgent":
         out.push(repos.links.deleteAllStatement(), repos.nodes.deleteAllStatement(), repos.fts.deleteAllStatement());
+        out.push(repos.nodes.deleteAllAliasesStatement());
         out.push(repos.registry.removeStatement(repos.agentUid));
         break;
       case "setClock":
       case "finishScan":
       case "recordMessages":
+      case "forgetMessages":
+      case "markReinforced":
+      case "setScanCounts":
       case "count":
         break;
       default:

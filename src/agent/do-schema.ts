@@ -48,6 +48,11 @@ const STEPS: readonly string[] = [
   // Idempotency keys of writes (src/agent/idempotency.ts).
   `CREATE TABLE idempotency (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, task_ids TEXT NOT NULL, created_at INTEGER NOT NULL);
    CREATE INDEX idempotency_created ON idempotency (created_at);`,
+  // Memory operations (docs/design.md §11): the compression cycle in which each memory was last
+  // reinforced (at most once per cycle), and import lines validated and waiting for their task.
+  `CREATE TABLE reinforced (node_id INTEGER PRIMARY KEY, cycle INTEGER NOT NULL);
+   CREATE TABLE import_staging (import_id TEXT NOT NULL, seq INTEGER NOT NULL, line TEXT NOT NULL, created_at INTEGER NOT NULL,
+     PRIMARY KEY (import_id, seq));`,
 ];
 
 /** Runs the steps not run yet, up to `target` (all of them; tests stop earlier to build an old layout). */

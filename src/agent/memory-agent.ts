@@ -18,6 +18,7 @@ import type { AgentParams } from "../config/params";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { RegistryFullError } from "../storage/agent-registry";
 import { AgentState } from "./agent-state";
+import { exportLines, ExportSnapshotSchema } from "./export-format";
 import { fingerprint } from "./idempotency";
 import { migrateAgentSchema } from "./do-schema";
 import { networkReader } from "./network-reader";
@@ -194,6 +195,60 @@ export class MemoryAgent extends DurableObject<Env> {
     if (waitIdleMs > 0) await this.runner.waitForIdle(waitIdleMs);
     const s = this.state;
     return buildStats(s.existingRepos(), s.vectors(), s.queue.counts(), s.focus.ids().length, s.meta.counters());
+  }
+
+  /**
+   * The agent's whole memory as JSON Lines (docs/design.md §11, export), streamed. Read in one
+   * turn of the queue, after every write accepted before it (the export task), then serialised
+   * line by line as the caller reads.
+   */
+  async exportLines(identity: AgentIdentity): Promise<ReadableStream<Uint8Array>> {
+    await this.bind(identity);
+    const task = AGENT_TASKS.enqueue(this.state.queue, "export", null, { now: Date.now() });
+    const snapshot = ExportSnapshotSchema.parse(await this.runner.waitForResult(task.id));
+    const lines = exportLines(snapshot);
+    const encoder = new TextEncoder();
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // About 64 KiB per chunk: the caller's pace sets how fast the lines are serialised.
+        let chunk = "";
+        for (let next = lines.next(); ; next = lines.next()) {
+          if (next.done) {
+            if (chunk !== "") controller.enqueue(encoder.encode(chunk));
+            controller.close();
+            return;
+          }
+          chunk += `${next.value}\n`;
+          if (chunk.length >= 65_536) break;
+        }
+        controller.enqueue(encoder.encode(chunk));
+      },
+    });
+  }
+
+  /** Whether an import may go into this agent now: it holds no memory (the import task checks again). */
+  async importable(identity: AgentIdentity): Promise<boolean> {
+    await this.bind(identity);
+    const repos = this.state.existingRepos();
+    if (this.state.messages.count() > 0 || this.state.focus.ids().length > 0) return false;
+    return !repos || ((await repos.nodes.count()) === 0 && (await repos.links.count()) === 0);
+  }
+
+  /**
+   * Stages validated import lines (the HTTP layer validates, src/agent/export-format.ts) under an
+   * upload id: `from` is the position of the first; `begin` starts the upload afresh.
+   */
+  async stageImport(identity: AgentIdentity, uploadId: string, from: number, lines: string[], begin: boolean): Promise<void> {
+    await this.bind(identity, true);
+    if (begin) this.state.imports.begin(uploadId, Date.now());
+    this.state.imports.add(uploadId, from, lines, Date.now());
+  }
+
+  /** Names a complete upload by its digest (the import task's id), or drops it (`digest` null). */
+  async sealImport(identity: AgentIdentity, uploadId: string, digest: string | null): Promise<void> {
+    await this.bind(identity, true);
+    if (digest === null) this.state.imports.drop(uploadId);
+    else this.state.imports.rename(uploadId, digest);
   }
 
   /** Reaches the object and runs one trivial D1 query: the floor of any agent request. */

@@ -23,6 +23,20 @@ export class MessageIds {
     this.sql.exec("INSERT INTO messages (id) SELECT value FROM json_each(?) WHERE true ON CONFLICT DO NOTHING", JSON.stringify(ids));
   }
 
+  /** The agent no longer holds these ids (a purge): a message re-sent with one is stored again. */
+  forget(ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    this.sql.exec("DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify(ids));
+  }
+
+  /** Every id held, in id order (an export). */
+  all(): string[] {
+    return this.sql
+      .exec<{ id: string }>("SELECT id FROM messages ORDER BY id")
+      .toArray()
+      .map((r) => r.id);
+  }
+
   count(): number {
     return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM messages").one().n;
   }

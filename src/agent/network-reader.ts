@@ -27,6 +27,8 @@ export interface NetworkReader {
   scanImportance(ids: readonly number[], clock: number, minLevel: number): Promise<Map<number, number>>;
   /** A node's links in and out, as they stand. */
   linksOf(id: number): Promise<LinkState[]>;
+  /** The outgoing links of `ids` as they stand (dangling ones included), optionally of one relation. */
+  outgoingLinks(ids: readonly number[], relation?: string): Promise<LinkState[]>;
   /** The links whose level is below `belowLevel`: what the decay step breaks. */
   breaking(belowLevel: number): Promise<LinkKey[]>;
   findEntities(keys: readonly string[]): Promise<Map<string, { nodeId: number; name: string }>>;
@@ -68,6 +70,20 @@ function graphReader(graph: MemoryGraph): NetworkReader {
       return out;
     },
     linksOf: async (id) => graph.linksOf(id).map((l) => ({ ...l, pinned: isPinned(l.level) })),
+    outgoingLinks: async (ids, relation) =>
+      ids.flatMap((id) =>
+        graph
+          .outgoingOf(id)
+          .filter((l) => relation === undefined || l.relation === relation)
+          .map((l) => ({
+            source: l.source,
+            target: l.target,
+            relation: l.relation,
+            level: l.level,
+            createdAt: l.createdAt,
+            pinned: isPinned(l.level),
+          })),
+      ),
     breaking: async (belowLevel) => graph.linksBelow(belowLevel),
     findEntities: async (keys) => {
       const found = new Map<string, { nodeId: number; name: string }>();
@@ -110,6 +126,10 @@ function d1Reader(repos: AgentRepos, focus: readonly number[]): NetworkReader {
       return new Map([...strengths].map(([id, list]) => [id, importanceOf(list)]));
     },
     linksOf: (id) => repos.links.ofNode(id, focus),
+    outgoingLinks: async (ids, relation) =>
+      (await repos.links.outgoing(ids, focus))
+        .filter((l) => relation === undefined || l.relation === relation)
+        .map((l) => ({ ...l, level: levelOf(l) })),
     breaking: (belowLevel) => repos.links.breaking(belowLevel, focus),
     findEntities: (keys) => repos.nodes.findEntities(keys),
     count: () => repos.nodes.count(),

@@ -13,9 +13,11 @@ import type { NodeRepo } from "../storage/node-repo";
 import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
 import type { FocusStore } from "./focus-store";
+import type { ImportStaging } from "./import-staging";
 import type { IntentStore } from "./intent-store";
 import type { MessageIds } from "./message-ids";
 import type { MetaStore } from "./meta-store";
+import type { ReinforcedStore } from "./reinforced-store";
 import type { ScanStore } from "./scan-store";
 import type { TaskQueue } from "./task-queue";
 
@@ -37,6 +39,10 @@ export interface AgentRuntime {
   readonly scans: ScanStore;
   readonly messages: MessageIds;
   readonly intents: IntentStore;
+  /** When each memory was last reinforced (docs/design.md §11). */
+  readonly reinforced: ReinforcedStore;
+  /** Import lines validated and waiting for their import task. */
+  readonly imports: ImportStaging;
   /** The model with retries (and fallback) applied. */
   readonly model: SmallModel;
   readonly embedder: Embedder;

@@ -43,6 +43,20 @@ export class ScanStore {
     this.order = undefined;
   }
 
+  /** Sets scan counts (an import): count = scan cycles − base, so base = scan cycles − count. */
+  setCounts(counts: readonly { id: number; count: number }[], scanCycles: number): void {
+    if (counts.length === 0) return;
+    const rows = counts.map((c) => ({ id: c.id, base: scanCycles - c.count }));
+    this.sql.exec(
+      `INSERT INTO node_scan (node_id, base) SELECT json_extract(value, '$.id'), json_extract(value, '$.base') FROM json_each(?) WHERE true
+       ON CONFLICT (node_id) DO UPDATE SET base = excluded.base`,
+      JSON.stringify(rows),
+    );
+    const bases = this.load();
+    for (const r of rows) bases.set(r.id, r.base);
+    this.order = undefined;
+  }
+
   /** The focus nodes a pass of `cycles` cycles skipped keep their scan count. */
   skip(ids: readonly number[], cycles: number): void {
     if (ids.length === 0) return;

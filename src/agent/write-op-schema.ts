@@ -60,6 +60,9 @@ export const WriteOpSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("setClock"), clock: z.number() }),
   z.object({ type: z.literal("finishScan"), cycles: Id, skipped: z.array(Id) }),
   z.object({ type: z.literal("recordMessages"), ids: z.array(z.string()) }),
+  z.object({ type: z.literal("forgetMessages"), ids: z.array(z.string()) }),
+  z.object({ type: z.literal("markReinforced"), ids: z.array(Id), cycle: Id }),
+  z.object({ type: z.literal("setScanCounts"), counts: z.array(z.object({ id: Id, count: Id })) }),
   z.object({ type: z.literal("count"), counters: z.record(z.string(), z.number()) }),
   z.object({ type: z.literal("purgeAgent"), nodeIds: z.array(Id) }),
 ]) satisfies z.ZodType<WriteOp>;

@@ -12,6 +12,12 @@ export const ROWS_PER_JSON_STATEMENT = 400;
 /** Request body size; larger bodies are refused with 413 before parsing. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * An import's body (POST /v1/agents/:id/import, docs/design.md §11): streamed and validated line
+ * by line, never held whole. Below the 100 MB request body limit of Cloudflare's Free and Pro plans.
+ */
+export const MAX_IMPORT_BYTES = 95 * 1024 * 1024;
+
 /** Messages per remember call. */
 export const MAX_MESSAGES_PER_REMEMBER = 500;
 

@@ -37,6 +37,14 @@ export const AgentParamsSchema = z
       .boolean()
       .default(true)
       .describe("Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting."),
+    reinforce_step: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(0.3)
+      .describe(
+        "Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md §11).",
+      ),
   })
   .strict();
 

@@ -19,6 +19,8 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "queue_full"
   | "idempotency_conflict"
+  /** 409: the request cannot apply to the memory as it stands (an ambiguous description, a superseded version, a non-empty agent). */
+  | "conflict"
   | "unavailable"
   | "internal";
 

@@ -8,8 +8,16 @@ import type { ForgottenTrace } from "./recall-result";
 import type { Locale } from "../vocabulary/locales";
 
 const LABELS = {
-  zh: { memory: "[记忆]", forgotten: (phrase: string) => `[已遗忘] 关于「${phrase}」的一段记忆已经遗忘` },
-  en: { memory: "[memory]", forgotten: (phrase: string) => `[forgotten] A memory about "${phrase}" has been forgotten` },
+  zh: {
+    memory: "[记忆]",
+    forgotten: (phrase: string) => `[已遗忘] 关于「${phrase}」的一段记忆已经遗忘`,
+    conflict: "（与另一条记忆矛盾）",
+  },
+  en: {
+    memory: "[memory]",
+    forgotten: (phrase: string) => `[forgotten] A memory about "${phrase}" has been forgotten`,
+    conflict: " (conflicts with another memory)",
+  },
 } as const;
 
 export const RECALL_SEPARATOR = "\n---\n";
@@ -19,13 +27,18 @@ export function memoryText(node: Pick<MemoryNode, "content" | "speaker">): strin
   return node.speaker ? `${node.speaker}: ${node.content}` : node.content;
 }
 
+/**
+ * `conflicted`: the memory contradicts another one the agent holds (docs/design.md §11): the text
+ * says so after it.
+ */
 export function formatRecall(
-  memories: readonly Pick<MemoryNode, "content" | "speaker">[],
+  memories: readonly (Pick<MemoryNode, "content" | "speaker"> & { conflicted?: boolean })[],
   traces: readonly Pick<ForgottenTrace, "sourcePhrase">[],
   locale: Locale,
 ): string {
   const labels = LABELS[locale];
-  return [...memories.map((m) => `${labels.memory} ${memoryText(m)}`), ...traces.map((t) => labels.forgotten(t.sourcePhrase))].join(
-    RECALL_SEPARATOR,
-  );
+  return [
+    ...memories.map((m) => `${labels.memory} ${memoryText(m)}${m.conflicted ? labels.conflict : ""}`),
+    ...traces.map((t) => labels.forgotten(t.sourcePhrase)),
+  ].join(RECALL_SEPARATOR);
 }

@@ -146,6 +146,9 @@ export class MemoryGraph {
       case "setClock":
       case "finishScan":
       case "recordMessages":
+      case "forgetMessages":
+      case "markReinforced":
+      case "setScanCounts":
       case "count":
         return;
       default:

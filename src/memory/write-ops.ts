@@ -42,6 +42,12 @@ export type WriteOp =
   | { type: "finishScan"; cycles: number; skipped: number[] }
   /** Message ids now held by the agent: a message id is never stored twice. */
   | { type: "recordMessages"; ids: string[] }
+  /** Message ids no longer held (a purge, docs/design.md §11): a re-sent message is stored again. */
+  | { type: "forgetMessages"; ids: string[] }
+  /** Memories reinforced in compression cycle `cycle` (docs/design.md §11: at most once per cycle). */
+  | { type: "markReinforced"; ids: number[]; cycle: number }
+  /** Scan counts restored (an import, docs/design.md §11): each node's count is set, absolutely. */
+  | { type: "setScanCounts"; counts: { id: number; count: number }[] }
   /** Lifetime counters (stats). */
   | { type: "count"; counters: Record<string, number> }
   /**

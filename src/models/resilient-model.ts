@@ -11,7 +11,17 @@ import type { RelationName } from "../vocabulary/relations";
 import { slicesOf, wholeWindow, type SegmentWindow } from "./call-planner";
 import { isRetryable } from "./model-error";
 import { withRetries, type RetryPolicy } from "./retry";
-import type { CallContext, Extraction, ModelMessage, ModelOperation, RelationRequest, SegmentDraft, SmallModel } from "./types";
+import type {
+  CallContext,
+  ConflictPair,
+  ConflictVerdict,
+  Extraction,
+  ModelMessage,
+  ModelOperation,
+  RelationRequest,
+  SegmentDraft,
+  SmallModel,
+} from "./types";
 import { joinWindowSegments } from "./window-join";
 
 export type { ModelOperation } from "./types";
@@ -66,6 +76,11 @@ export class ResilientModel implements SmallModel {
 
   queryKeywords(query: string): Promise<string[]> {
     return this.call("queryKeywords", (m, ctx) => m.queryKeywords(query, ctx));
+  }
+
+  judgeConflicts(pairs: ConflictPair[]): Promise<ConflictVerdict[]> {
+    if (pairs.length === 0) return Promise.resolve([]);
+    return this.call("judgeConflicts", (m, ctx) => m.judgeConflicts(pairs, ctx));
   }
 
   private async call<T>(operation: ModelOperation, run: (model: SmallModel, ctx: CallContext) => Promise<T>): Promise<T> {

@@ -43,8 +43,28 @@ export interface RelationRequest {
   entity: string;
 }
 
+/**
+ * Two memories that share an entity, to be classified (docs/design.md §11, conflicts on write):
+ * `earlier` was remembered before `later`. Texts carry the speaker's name first when one speaker
+ * said them ("Alice: I moved to Berlin").
+ */
+export interface ConflictPair {
+  earlier: string;
+  later: string;
+  /** The entities both are about (what made them a pair). */
+  entities: string[];
+}
+
+/**
+ * unrelated: both hold, about different things; same: the same fact again (both kept, copies are
+ * independent); update: the same subject and attribute with a newer value (the later supersedes
+ * the earlier); contradiction: both cannot hold at once and nothing says it changed over time.
+ */
+export const CONFLICT_VERDICTS = ["unrelated", "same", "update", "contradiction"] as const;
+export type ConflictVerdict = (typeof CONFLICT_VERDICTS)[number];
+
 /** The small-model tasks, as named in events and counters. */
-export type ModelOperation = "segment" | "extract" | "nameRelations" | "compress" | "queryKeywords";
+export type ModelOperation = "segment" | "extract" | "nameRelations" | "compress" | "queryKeywords" | "judgeConflicts";
 
 /**
  * What a caller passes along with one call: a remote provider may wait for its request budget or
@@ -73,6 +93,8 @@ export interface SmallModel {
   compress(text: string, target: number, ctx?: CallContext): Promise<string>;
   /** Keywords of a free-text query, for recall and search. */
   queryKeywords(query: string, ctx?: CallContext): Promise<string[]>;
+  /** Classifies each pair of memories (same order, same length). */
+  judgeConflicts(pairs: ConflictPair[], ctx?: CallContext): Promise<ConflictVerdict[]>;
 }
 
 export interface Embedder {

@@ -4,10 +4,13 @@ import { registerAgent } from "./agent";
 import { registerAgentList } from "./agents-list";
 import { registerConfig } from "./config";
 import { registerHealth } from "./health";
+import { registerLinks } from "./links";
+import { registerMemories } from "./memories";
 import { registerReads } from "./reads";
 import { registerRecall } from "./recall";
 import { registerRemember } from "./remember";
 import { registerSearch } from "./search";
+import { registerTransfer } from "./transfer";
 
 export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerHealth(app);
@@ -18,4 +21,7 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerSearch(app);
   registerAgent(app);
   registerAgentList(app);
+  registerMemories(app);
+  registerLinks(app);
+  registerTransfer(app);
 }

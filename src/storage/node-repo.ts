@@ -2,7 +2,7 @@
  * Node rows of one agent. Every statement filters on the agent's registry id given at
  * construction: a repo cannot read or write another agent's rows.
  */
-import { and, asc, count, eq, max, min, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, max, min, sql, type SQL } from "drizzle-orm";
 import type { EntityAlias, MemoryNode, TextUpdate } from "../vocabulary/records";
 import { isMessageRole } from "../vocabulary/roles";
 import { statement, type Statement } from "./batch";
@@ -78,6 +78,11 @@ export class NodeRepo {
     );
   }
 
+  /** Removes every alias of the agent (agent deletion). */
+  deleteAllAliasesStatement(): Statement {
+    return statement(sql`DELETE FROM entity_aliases WHERE agent = ${this.agentUid}`);
+  }
+
   /** Every alias of the agent's entities (loading the graph). */
   async aliases(): Promise<EntityAlias[]> {
     return this.db.all<EntityAlias>(sql`SELECT key, name, node_id AS nodeId FROM entity_aliases WHERE agent = ${this.agentUid}`);
@@ -133,6 +138,57 @@ export class NodeRepo {
       WHERE a.agent = ${this.agentUid} AND a.key IN ${jsonList(keys)}`);
     for (const row of rows) if (!found.has(row.key)) found.set(row.key, { nodeId: row.id, name: row.content });
     return found;
+  }
+
+  /** The aliases that lead to one entity. */
+  async aliasesOf(nodeId: number): Promise<EntityAlias[]> {
+    return this.db.all<EntityAlias>(
+      sql`SELECT key, name, node_id AS nodeId FROM entity_aliases WHERE agent = ${this.agentUid} AND node_id = ${nodeId} ORDER BY key`,
+    );
+  }
+
+  /** The nodes superseded by any of `ids` (the earlier versions of a memory, docs/design.md §11). */
+  async supersededBy(ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.all<{ id: number }>(
+      sql`SELECT id FROM nodes WHERE agent = ${this.agentUid} AND superseded_by IN ${jsonList(ids)} ORDER BY id`,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Which of `messageIds` a node other than `except` still came from (a purge keeps those held). */
+  async messagesStillUsed(messageIds: readonly string[], except: readonly number[]): Promise<Set<string>> {
+    if (messageIds.length === 0) return new Set();
+    const rows = await this.db.all<{ id: string }>(sql`
+      SELECT DISTINCT m.value AS id FROM nodes n, json_each(n.source_message_ids) m
+      WHERE n.agent = ${this.agentUid} AND n.id NOT IN ${jsonList(except)} AND m.value IN ${jsonList(messageIds)}`);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * Memories of the given kinds, newest (highest id) first, below `before` when given: a keyset
+   * page. Superseded ones only when asked for.
+   */
+  async listMemories(filter: {
+    kinds: readonly string[];
+    before?: number | undefined;
+    limit: number;
+    includeSuperseded: boolean;
+  }): Promise<MemoryNode[]> {
+    const rows = await this.db
+      .select()
+      .from(nodes)
+      .where(
+        and(
+          eq(nodes.agentUid, this.agentUid),
+          sql`${nodes.kind} IN ${jsonList(filter.kinds)}`,
+          filter.before === undefined ? undefined : sql`${nodes.id} < ${filter.before}`,
+          filter.includeSuperseded ? undefined : sql`${nodes.supersededBy} IS NULL`,
+        ),
+      )
+      .orderBy(desc(nodes.id))
+      .limit(filter.limit);
+    return rows.map(toMemoryNode);
   }
 
   /** The nodes among `ids` that exist (one query however many ids). */

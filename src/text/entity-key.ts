@@ -22,3 +22,29 @@ export function entityKey(name: string): string {
   }
   return MEANINGFUL.test(key) ? key : "";
 }
+
+const LATIN_WORD = /^[a-z][a-z'’-]*$/;
+
+/**
+ * Other keys the same English name may have been stored under (docs/design.md §11, entity
+ * resolution): the singular and plural of its last word ("photos" ↔ "photo", "parties" ↔ "party",
+ * "boxes" ↔ "box", "project plans" ↔ "project plan"). Other scripts have no inflection to undo.
+ * Words of three letters or fewer are left alone ("bus", "gas", "ios" are not plurals of anything).
+ */
+export function entityKeyVariants(key: string): string[] {
+  const space = key.lastIndexOf(" ");
+  const head = space < 0 ? "" : key.slice(0, space + 1);
+  const word = key.slice(space + 1);
+  if (!LATIN_WORD.test(word) || word.length <= 3) return [];
+  const out = new Set<string>();
+  if (word.endsWith("ies") && word.length > 4) out.add(`${word.slice(0, -3)}y`);
+  else if (/(?:ches|shes|xes|zes|sses)$/.test(word)) out.add(word.slice(0, -2));
+  else if (word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us") && !word.endsWith("is")) out.add(word.slice(0, -1));
+  if (!word.endsWith("s")) {
+    if (/[^aeiou]y$/.test(word)) out.add(`${word.slice(0, -1)}ies`);
+    else if (/(?:ch|sh|x|z)$/.test(word)) out.add(`${word}es`);
+    else out.add(`${word}s`);
+  }
+  out.delete(word);
+  return [...out].map((w) => head + w);
+}

@@ -7,12 +7,13 @@ import { z } from "zod";
 import { LocalModel } from "../../src/models/local/local-model";
 import type { ModelMessage } from "../../src/models/types";
 import { COMPRESS_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/compress";
+import { CONFLICTS_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/conflicts";
 import { EXTRACT_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/extract";
 import { QUERY_KEYWORDS_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/query-keywords";
 import { RELATIONS_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/relations";
 import { SEGMENT_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/segment";
 
-export type Task = "segment" | "extract" | "relations" | "compress" | "queryKeywords";
+export type Task = "segment" | "extract" | "relations" | "compress" | "queryKeywords" | "conflicts";
 
 export type Brain = (task: Task, input: unknown) => Promise<unknown>;
 
@@ -22,6 +23,7 @@ const PROMPTS: readonly [Task, string][] = [
   ["relations", RELATIONS_SYSTEM_PROMPT],
   ["compress", COMPRESS_SYSTEM_PROMPT],
   ["queryKeywords", QUERY_KEYWORDS_SYSTEM_PROMPT],
+  ["conflicts", CONFLICTS_SYSTEM_PROMPT],
 ];
 
 export function taskOf(systemPrompt: string): Task {
@@ -39,6 +41,7 @@ const ExtractInput = z.object({ texts: z.array(z.string()) });
 const RelationsInput = z.object({ pairs: z.array(z.object({ segment: z.string(), entity: z.string() })) });
 const CompressInput = z.object({ target: z.number(), text: z.string() });
 const QueryInput = z.object({ query: z.string() });
+const ConflictsInput = z.object({ pairs: z.array(z.object({ earlier: z.string(), later: z.string(), entities: z.array(z.string()) })) });
 
 export function localBrain(): Brain {
   const local = new LocalModel();
@@ -60,6 +63,8 @@ export function localBrain(): Brain {
       }
       case "queryKeywords":
         return { keywords: await local.queryKeywords(QueryInput.parse(input).query) };
+      case "conflicts":
+        return { verdicts: await local.judgeConflicts(ConflictsInput.parse(input).pairs) };
     }
   };
 }

@@ -14,6 +14,7 @@ import { importanceNeeded } from "../../memory/ranking";
 import { candidateSegments, keywordHits, rankedCandidates, selectRecall } from "../../memory/recall-result";
 import type { MemoryNode } from "../../vocabulary/records";
 import { RELATION, resolveRelation } from "../../vocabulary/relations";
+import { conflictMarks } from "../conflict-marks";
 import { networkReader } from "../network-reader";
 import type { AgentRuntime } from "../runtime";
 import { defineTask } from "./define-task";
@@ -96,12 +97,16 @@ export async function runRecall(rt: AgentRuntime, request: z.output<typeof Recal
   const outgoing = await reader.outgoingStrengths(importanceNeeded(items, request.limit), clock);
   for (const item of items) item.importance = importanceOf(outgoing.get(item.id) ?? []);
   const selection = selectRecall(bfs, hits, items, requireHit, { limit: request.limit, maxTraces: MAX_RECALL_TRACES });
+  const conflicts = await conflictMarks(
+    reader,
+    selection.memories.map((m) => m.id),
+  );
 
   return {
     start_nodes: startNodes,
     reached_nodes: bfs.reached.size,
     text: formatRecall(
-      selection.memories.map((m) => m.node),
+      selection.memories.map((m) => ({ ...m.node, conflicted: (conflicts.get(m.id)?.length ?? 0) > 0 })),
       selection.traces,
       request.locale,
     ),
@@ -116,6 +121,7 @@ export async function runRecall(rt: AgentRuntime, request: z.output<typeof Recal
       created_at: m.node.createdAt,
       message_time: m.node.messageTime,
       depth: m.depth,
+      conflicts_with: conflicts.get(m.id) ?? [],
       scores: {
         hits: m.hits,
         keyword_score: m.keywordScore,

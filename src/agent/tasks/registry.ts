@@ -11,11 +11,19 @@ import { compressTask } from "./compress";
 import { configureTask } from "./configure";
 import type { Lane } from "./define-task";
 import { deleteAgentTask } from "./delete-agent";
+import { exportTask, importTask } from "./export-import";
+import { forgetTask } from "./forget-memory";
 import { indexTask } from "./index-vectors";
+import { linkTask, unlinkTask } from "./links";
+import { memorizeTask } from "./memorize";
+import { memoryListTask, memoryReadTask } from "./memory-reads";
+import { mergeTask } from "./merge-entities";
 import { recallTask } from "./recall";
+import { reinforceTask } from "./reinforce";
 import { rememberTask } from "./remember";
 import { searchTask } from "./search";
 import { TaskRegistry } from "./task-registry";
+import { updateTask } from "./update-memory";
 
 export const TASKS = {
   remember: rememberTask,
@@ -25,6 +33,17 @@ export const TASKS = {
   index: indexTask,
   configure: configureTask,
   delete: deleteAgentTask,
+  memorize: memorizeTask,
+  memory: memoryReadTask,
+  memories: memoryListTask,
+  update: updateTask,
+  forget: forgetTask,
+  link: linkTask,
+  unlink: unlinkTask,
+  reinforce: reinforceTask,
+  merge: mergeTask,
+  export: exportTask,
+  import: importTask,
 } as const;
 
 type Registry = typeof TASKS;

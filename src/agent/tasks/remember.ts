@@ -4,14 +4,20 @@
  * through the write path (src/agent/write-path.ts) together with the ids it allocated, so a task
  * interrupted anywhere is redone from its stored intent and writes the same rows once. Messages
  * whose id the agent already holds are skipped: a retried or overlapping submission stores nothing
- * twice.
+ * twice. Mentions reach existing entities through their aliases and singular/plural forms
+ * (entity-resolution.ts), and after the commit every new segment is checked for conflicts with the
+ * memories it shares an entity with (conflict-check.ts: updates supersede, contradictions are
+ * linked), before capacity is enforced.
  */
 import { z } from "zod";
 import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
-import { mentionedEntityKeys, planFocus, planRemember, relationPairs, rememberOps, type RememberPlan } from "../../memory/remember-plan";
+import { planFocus, planRemember, relationPairs, rememberOps, type RememberPlan } from "../../memory/remember-plan";
 import type { ModelMessage } from "../../models/types";
 import { MESSAGE_ROLES } from "../../vocabulary/roles";
+import type { EntityAlias } from "../../vocabulary/records";
 import { enforceCapacity } from "../capacity";
+import { ConflictStateSchema, ConflictSummarySchema, runConflictCheck } from "../conflict-check";
+import { resolveEntities } from "../entity-resolution";
 import { networkReader } from "../network-reader";
 import type { AgentRuntime } from "../runtime";
 import { commit } from "../write-path";
@@ -42,10 +48,13 @@ export const RememberResultSchema = z.object({
   /** Messages skipped because the agent already holds their id. */
   messages_skipped: z.number().int(),
   focus: z.array(z.string()),
+  /** The conflict check of the new segments (absent in results of tasks that ran before it existed). */
+  conflicts: ConflictSummarySchema.optional(),
 });
 export type RememberResult = z.infer<typeof RememberResultSchema>;
 
-const CheckpointSchema = z.object({ result: RememberResultSchema, evicted: z.boolean() });
+/** `conflicts` is absent in checkpoints written before conflict checks: nothing left to check then. */
+const CheckpointSchema = z.object({ result: RememberResultSchema, evicted: z.boolean(), conflicts: ConflictStateSchema.optional() });
 
 export const rememberTask = defineTask({
   lane: "write",
@@ -54,14 +63,23 @@ export const rememberTask = defineTask({
   async run(rt, task) {
     let checkpoint = readCheckpoint(task, CheckpointSchema);
     if (!checkpoint) {
-      const { plan, skipped } = await buildPlan(rt, task);
+      const { plan, skipped, aliases } = await buildPlan(rt, task);
       const result = resultOf(plan, skipped);
-      checkpoint = { result, evicted: false };
-      await commit(rt, task.id, [...rememberOps(plan, task.seq), ...bookkeeping(plan, task.payload)], {
+      const segments = plan.nodes.filter((n) => n.kind === "segment").map((n) => n.id);
+      checkpoint = { result, evicted: false, conflicts: { phase: "pending", ids: segments } };
+      const aliasOps = aliases.length > 0 ? [{ type: "addAliases" as const, aliases }] : [];
+      await commit(rt, task.id, [...rememberOps(plan, task.seq), ...aliasOps, ...bookkeeping(plan, task.payload)], {
         // The ids the plan allocated are taken before anything is written.
         prepare: () => rt.meta.set("nextNodeId", plan.nextNodeId),
         checkpoint,
       });
+    }
+    if (checkpoint.conflicts && checkpoint.conflicts.phase !== "done") {
+      const base = checkpoint;
+      const summary = await runConflictCheck(rt, task, checkpoint.conflicts, (conflicts) => ({ ...base, conflicts }));
+      checkpoint = { ...base, result: { ...base.result, conflicts: summary }, conflicts: { phase: "done", summary } };
+    } else if (checkpoint.conflicts?.phase === "done") {
+      checkpoint = { ...checkpoint, result: { ...checkpoint.result, conflicts: checkpoint.conflicts.summary } };
     }
     if (!checkpoint.evicted) {
       const before = checkpoint.result;
@@ -76,7 +94,10 @@ export const rememberTask = defineTask({
   },
 });
 
-async function buildPlan(rt: AgentRuntime, task: RunningTask<RememberPayload>): Promise<{ plan: RememberPlan; skipped: number }> {
+async function buildPlan(
+  rt: AgentRuntime,
+  task: RunningTask<RememberPayload>,
+): Promise<{ plan: RememberPlan; skipped: number; aliases: EntityAlias[] }> {
   const params = rt.meta.params();
   const repos = await rt.repos();
   const messages = newMessages(rt, task.id, task.payload.messages);
@@ -87,14 +108,15 @@ async function buildPlan(rt: AgentRuntime, task: RunningTask<RememberPayload>): 
     ...(m.name !== undefined ? { name: m.name } : {}),
   }));
   const segments = modelMessages.length > 0 ? await rt.model.segment(modelMessages) : [];
-  const extractions = segments.length > 0 ? await rt.model.extract(segments.map((s) => s.text)) : [];
-  const existingEntities = await (await networkReader(rt, repos)).findEntities(mentionedEntityKeys(extractions));
+  const extracted = segments.length > 0 ? await rt.model.extract(segments.map((s) => s.text)) : [];
+  const entities = await resolveEntities(await networkReader(rt, repos), extracted);
+  const extractions = entities.extractions;
   const focusPlan = planFocus({
     focus: rt.focus.list(),
     focusLimit: params.focus_limit,
     nextNodeId: rt.meta.nextNodeId(),
     extractions,
-    existingEntities,
+    existingEntities: entities.existing,
   });
   const pairs = relationPairs(focusPlan);
   const relations =
@@ -113,7 +135,7 @@ async function buildPlan(rt: AgentRuntime, task: RunningTask<RememberPayload>): 
     focusPlan,
     relations,
   });
-  return { plan, skipped: task.payload.messages.length - messages.length };
+  return { plan, skipped: task.payload.messages.length - messages.length, aliases: entities.aliases(focusPlan) };
 }
 
 /**

@@ -10,6 +10,7 @@ import { queryTokens, scoreCandidates } from "../../search/bm25-candidates";
 import { cjkTerms, ftsMatchExpression, ftsQueryTerms } from "../../search/fts-text";
 import type { TextFilters } from "../../storage/fts-repo";
 import type { MemoryNode } from "../../vocabulary/records";
+import { conflictMarks } from "../conflict-marks";
 import { networkReader } from "../network-reader";
 import type { AgentRepos, AgentRuntime } from "../runtime";
 import { defineTask } from "./define-task";
@@ -163,6 +164,10 @@ export async function runSearch(rt: AgentRuntime, request: SearchQuery): Promise
     limit: request.top_k,
     filters: { kinds: request.kinds, from: request.time_range?.from, to: request.time_range?.to },
   });
+  const conflicts = await conflictMarks(
+    await networkReader(rt, repos),
+    hits.map((h) => h.node.id),
+  );
   return {
     mode: request.mode,
     items: hits.map(({ node, score, keyword, vector }) => ({
@@ -176,6 +181,7 @@ export async function runSearch(rt: AgentRuntime, request: SearchQuery): Promise
       time: node.messageTime ?? node.createdAt,
       created_at: node.createdAt,
       message_time: node.messageTime,
+      conflicts_with: conflicts.get(node.id) ?? [],
       score,
       scores: { keyword, vector },
     })),

@@ -4,7 +4,17 @@
  * clock, no network; Chinese and English alike.
  */
 import type { RelationName } from "../../vocabulary/relations";
-import type { Embedder, Extraction, ModelMessage, RelationRequest, SegmentDraft, SmallModel } from "../types";
+import type {
+  ConflictPair,
+  ConflictVerdict,
+  Embedder,
+  Extraction,
+  ModelMessage,
+  RelationRequest,
+  SegmentDraft,
+  SmallModel,
+} from "../types";
+import { judgeConflict } from "./local-conflicts";
 import { compressText } from "./local-compressor";
 import { EMBEDDING_DIMENSIONS, embedText } from "./local-embedder";
 import { extractOne } from "./local-extractor";
@@ -32,6 +42,10 @@ export class LocalModel implements SmallModel {
 
   async queryKeywords(query: string): Promise<string[]> {
     return localQueryKeywords(query);
+  }
+
+  async judgeConflicts(pairs: ConflictPair[]): Promise<ConflictVerdict[]> {
+    return pairs.map(judgeConflict);
   }
 }
 

@@ -14,11 +14,22 @@ import { codePointLength, sliceCodePoints } from "../../text/code-points";
 import { slicesOf } from "../call-planner";
 import { systemClock } from "../rate/clock";
 import { RequestBudget } from "../rate/request-budget";
-import type { CallContext, Extraction, ModelMessage, ModelOperation, RelationRequest, SegmentDraft, SmallModel } from "../types";
+import type {
+  CallContext,
+  ConflictPair,
+  ConflictVerdict,
+  Extraction,
+  ModelMessage,
+  ModelOperation,
+  RelationRequest,
+  SegmentDraft,
+  SmallModel,
+} from "../types";
 import { joinWindowSegments } from "../window-join";
 import { jsonSchemaOf, parseAnswer, type AiBinding, type ChatMessage } from "./ai-client";
 import { textModelProfile, type TextModelProfile } from "./model-profiles";
 import { buildCompressMessages, compressAnswerSchema } from "./prompts/compress";
+import { buildConflictsMessages, CONFLICT_BATCH_SIZE, conflictsAnswerSchema, validateConflictVerdicts } from "./prompts/conflicts";
 import { buildExtractMessages, extractAnswerSchema } from "./prompts/extract";
 import { buildQueryKeywordsMessages, queryKeywordsAnswerSchema } from "./prompts/query-keywords";
 import { buildRelationsMessages, relationsAnswerSchema } from "./prompts/relations";
@@ -45,6 +56,8 @@ export const RATE_LIMIT_WAIT_MS: Readonly<Record<ModelOperation, number>> = {
   nameRelations: 5 * 60_000,
   compress: 60_000,
   queryKeywords: 0,
+  // Conflict checks run inside a remember, like extraction: nobody waits on the HTTP side.
+  judgeConflicts: 5 * 60_000,
 };
 
 export interface WorkersAiModelOptions {
@@ -125,6 +138,17 @@ export class WorkersAiModel implements SmallModel {
     }
     const answer = await this.ask("compress", "compression", buildCompressMessages(text, limit), compressAnswerSchema, ctx);
     return validateCompression(answer.text, limit);
+  }
+
+  /** Batches of CONFLICT_BATCH_SIZE pairs, one call each. */
+  async judgeConflicts(pairs: ConflictPair[], ctx?: CallContext): Promise<ConflictVerdict[]> {
+    const out: ConflictVerdict[] = [];
+    for (let at = 0; at < pairs.length; at += CONFLICT_BATCH_SIZE) {
+      const batch = pairs.slice(at, at + CONFLICT_BATCH_SIZE);
+      const answer = await this.ask("judgeConflicts", "conflict_verdicts", buildConflictsMessages(batch), conflictsAnswerSchema, ctx);
+      out.push(...validateConflictVerdicts(answer.verdicts, batch.length));
+    }
+    return out;
   }
 
   async queryKeywords(query: string, ctx?: CallContext): Promise<string[]> {

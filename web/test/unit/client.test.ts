@@ -64,6 +64,7 @@ describe("ApiClient", () => {
           created_at: 1,
           message_time: null,
           depth: 1,
+          conflicts_with: [],
           scores: { hits: 1, keyword_score: 1, path_strength: 1, importance: 1, similarity: 0 },
         },
         { type: "forgotten", source_node_id: 4, phrase: "登录", relation: "关于", scores: { hits: 0, strength: 0.2 } },

@@ -1,0 +1,86 @@
+/**
+ * Updating a memory (docs/design.md §11, seed 002 UPDATE): the new content becomes a new node of
+ * the same kind (provenance: this task) that supersedes the old one. It takes over the old one's
+ * links at their current strengths, a 更正 link new → old (strength 1) and a 被更正 link old → new
+ * (link_initial_strength) record the correction, and the old node is marked superseded: recall,
+ * search and listings show the new content only, the old one stays readable as history until
+ * forgetting takes it (src/memory/link-moves.ts). Entities are not memories (merge them instead);
+ * a version already superseded answers with the current one.
+ */
+import { z } from "zod";
+import { prepareContent } from "../../memory/explicit-memory";
+import { supersedeOps } from "../../memory/link-moves";
+import { PHRASE_MAX_CODE_POINTS } from "../../models/types";
+import { codePointLength, sliceCodePoints } from "../../text/code-points";
+import type { MemoryNode } from "../../vocabulary/records";
+import { networkReader } from "../network-reader";
+import { commit } from "../write-path";
+import { readCheckpoint } from "./checkpoint";
+import { defineTask } from "./define-task";
+
+export const UpdatePayloadSchema = z.object({ node_id: z.number().int().min(1), content: z.string().min(1) }).strict();
+
+export const UpdateResultSchema = z.discriminatedUnion("outcome", [
+  z.object({ outcome: z.literal("updated"), node_id: z.number().int(), supersedes: z.number().int(), links_moved: z.number().int() }),
+  z.object({ outcome: z.literal("not_found"), node_id: z.number().int() }),
+  z.object({ outcome: z.literal("not_a_memory"), node_id: z.number().int(), kind: z.string() }),
+  z.object({ outcome: z.literal("superseded"), node_id: z.number().int(), superseded_by: z.number().int() }),
+]);
+export type UpdateResult = z.infer<typeof UpdateResultSchema>;
+
+const finish = (result: UpdateResult) => ({ status: "done" as const, result });
+
+export const updateTask = defineTask({
+  lane: "write",
+  payload: UpdatePayloadSchema,
+  result: UpdateResultSchema,
+  async run(rt, task) {
+    const done = readCheckpoint(task, UpdateResultSchema);
+    if (done) return { status: "done", result: done };
+    const { node_id: oldId } = task.payload;
+    const repos = rt.existingRepos();
+    const reader = repos ? await networkReader(rt, repos) : undefined;
+    const old = reader ? (await reader.load([oldId])).get(oldId) : undefined;
+    if (!reader || !old) return finish({ outcome: "not_found", node_id: oldId });
+    if (old.kind === "entity") return finish({ outcome: "not_a_memory", node_id: oldId, kind: old.kind });
+    if (old.supersededBy !== null) return finish({ outcome: "superseded", node_id: oldId, superseded_by: old.supersededBy });
+    const now = rt.now();
+    const content = prepareContent(task.payload.content, now).content;
+    const [extraction] = await rt.model.extract([content]);
+    const newId = rt.meta.nextNodeId();
+    const node: MemoryNode = {
+      id: newId,
+      kind: old.kind,
+      name: null,
+      content,
+      originalLength: codePointLength(content),
+      phrase: sliceCodePoints(extraction?.phrase ?? "", 0, PHRASE_MAX_CODE_POINTS),
+      keywords: extraction?.keywords ?? [],
+      role: old.role,
+      speaker: old.speaker,
+      sourceMessageIds: [],
+      sourceTaskId: task.id,
+      messageTime: null,
+      createdAt: now,
+      supersededBy: null,
+      meta: { supersedes: oldId },
+    };
+    const params = rt.meta.params();
+    const { ops, moved } = supersedeOps({
+      oldId,
+      newId,
+      fromLinks: await reader.linksOf(oldId),
+      toLinks: [],
+      clock: rt.meta.clock(),
+      epoch: task.seq,
+      now,
+      linkInitialStrength: params.link_initial_strength,
+    });
+    const result: UpdateResult = { outcome: "updated", node_id: newId, supersedes: oldId, links_moved: moved };
+    await commit(rt, task.id, [{ type: "createNodes", nodes: [node] }, ...ops, { type: "count", counters: { memories_updated: 1 } }], {
+      prepare: () => rt.meta.set("nextNodeId", newId + 1),
+      checkpoint: result,
+    });
+    return { status: "done", result };
+  },
+});

@@ -1,0 +1,121 @@
+/**
+ * Moving a node's links to another node (docs/design.md §11): an update by supersession (the new
+ * memory takes over the old one's links) and an entity merge (the survivor takes over the absorbed
+ * entity's links). Each link from → X becomes to → X and each Y → from becomes Y → to, at its
+ * current strength, written with the current task's epoch; links between the two nodes are dropped
+ * (they would point at themselves). When `to` already has a link of the same key, the stronger
+ * level stays. Pure: the caller reads the links as they stand and commits the operations.
+ */
+import type { LinkKey, LinkState, NewLink } from "../vocabulary/records";
+import { RELATION } from "../vocabulary/relations";
+import { levelOf } from "./strength";
+import type { WriteOp } from "./write-ops";
+
+export interface MoveInput {
+  from: number;
+  to: number;
+  /** The links of `from`, both directions, as they stand (LinkState: effective level, pinned flag). */
+  fromLinks: readonly LinkState[];
+  /** The links of `to`, both directions, as they stand. */
+  toLinks: readonly LinkState[];
+  clock: number;
+  /** The current task's sequence: the epoch of every level written here. */
+  epoch: number;
+}
+
+export interface LinkMove {
+  /** Every link of `from` (each is deleted: moved or dropped). */
+  removed: LinkKey[];
+  /** The moved links at their levels (a pinned link at strength 1: level = clock). */
+  moved: NewLink[];
+}
+
+const keyOf = (l: LinkKey) => `${l.source}|${l.target}|${l.relation}`;
+
+/** A link's level as it stands, as a level that can be stored: strength at most 1. */
+export function storableLevel(link: Pick<LinkState, "level" | "pinned">, clock: number): number {
+  return link.pinned ? clock : Math.min(link.level, clock);
+}
+
+export function moveLinks(input: MoveInput): LinkMove {
+  const { from, to, clock, epoch } = input;
+  const existing = new Map(input.toLinks.map((l) => [keyOf(l), storableLevel(l, clock)]));
+  const moved = new Map<string, NewLink>();
+  const removed: LinkKey[] = [];
+  for (const link of input.fromLinks) {
+    removed.push({ source: link.source, target: link.target, relation: link.relation });
+    const source = link.source === from ? to : link.source;
+    const target = link.target === from ? to : link.target;
+    if (source === target) continue;
+    const level = storableLevel(link, clock);
+    const key = keyOf({ source, target, relation: link.relation });
+    const best = Math.max(level, existing.get(key) ?? -Infinity, moved.get(key)?.level ?? -Infinity);
+    moved.set(key, { source, target, relation: link.relation, level: best, epoch, createdAt: link.createdAt });
+  }
+  return { removed, moved: [...moved.values()] };
+}
+
+export interface SupersedeInput extends Omit<MoveInput, "from" | "to"> {
+  oldId: number;
+  newId: number;
+  now: number;
+  linkInitialStrength: number;
+}
+
+/**
+ * An update by supersession (docs/design.md §11, seed 002 UPDATE): the new node takes over the old
+ * one's links, a 更正 (corrects) link new → old at strength 1 and a 被更正 (corrected_by) link
+ * old → new at link_initial_strength record the correction, and the old node is marked superseded.
+ * The old node keeps only its 被更正 link: it fades as history and is forgotten like any node.
+ */
+export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: number } {
+  const { oldId, newId, clock, epoch, now } = input;
+  const move = moveLinks({ ...input, from: oldId, to: newId });
+  const correction: NewLink[] = [
+    { source: newId, target: oldId, relation: RELATION.corrects, level: levelOf(1, clock), epoch, createdAt: now },
+    {
+      source: oldId,
+      target: newId,
+      relation: RELATION.correctedBy,
+      level: levelOf(input.linkInitialStrength, clock),
+      epoch,
+      createdAt: now,
+    },
+  ];
+  const ops: WriteOp[] = [];
+  if (move.removed.length > 0) ops.push({ type: "deleteLinks", keys: move.removed });
+  ops.push({ type: "setLinks", links: [...move.moved, ...correction] });
+  ops.push({ type: "supersede", id: oldId, by: newId });
+  return { ops, moved: move.moved.length };
+}
+
+/**
+ * Reinforcement of a memory that was used (docs/design.md §11, seed 002 BOOST): each of its
+ * outgoing links gains `step` in strength, capped at 1. Links already at 1 (pinned by the focus,
+ * or full) are left as they are. Returns the links to set and the gain in importance.
+ */
+export function reinforceLinks(
+  outgoing: readonly LinkState[],
+  step: number,
+  clock: number,
+  epoch: number,
+  strengthOf: (link: LinkState) => number,
+): { links: NewLink[]; gain: number } {
+  const links: NewLink[] = [];
+  let gain = 0;
+  for (const link of outgoing) {
+    const before = strengthOf(link);
+    if (link.pinned || before >= 1) continue;
+    const after = Math.min(1, before + step);
+    gain += after - before;
+    links.push({
+      source: link.source,
+      target: link.target,
+      relation: link.relation,
+      level: levelOf(after, clock),
+      epoch,
+      createdAt: link.createdAt,
+    });
+  }
+  return { links, gain };
+}

@@ -1,0 +1,183 @@
+/**
+ * Links between memories, feedback on the memories a caller used, and entity merges
+ * (docs/design.md §11).
+ */
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorResponses, NodeIdSchema } from "../api/common";
+import { WriteHeadersSchema } from "../api/headers";
+import {
+  FeedbackRequestSchema,
+  FeedbackSchema,
+  LinkRequestSchema,
+  LinkSchema,
+  MergedSchema,
+  MergeRequestSchema,
+  OPERATION_WAIT_MS,
+  PendingSchema,
+  UnlinkQuerySchema,
+} from "../api/memories";
+import type { AppEnv } from "../http/app-env";
+import { ApiError } from "../http/errors";
+import { agentOf, writeOptions } from "./agent-of";
+import { pendingBody, whenFailed } from "./pending";
+
+const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
+const pending = json(PendingSchema, "Accepted and queued behind earlier writes: follow the task");
+const writeErrors = {
+  ...errorResponses,
+  422: json(ErrorSchema, "The Idempotency-Key was used with a different request"),
+  429: json(ErrorSchema, "The agent's queue is full"),
+};
+
+const link = createRoute({
+  method: "post",
+  path: "/v1/agents/{agentId}/links",
+  tags: ["links"],
+  summary: "Link two memories",
+  description:
+    "seed 003's link_memories: `source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.",
+  request: {
+    params: AgentPathSchema,
+    headers: WriteHeadersSchema,
+    body: { required: true, content: { "application/json": { schema: LinkRequestSchema } } },
+  },
+  responses: {
+    200: json(LinkSchema, "Linked"),
+    202: pending,
+    ...writeErrors,
+    404: json(ErrorSchema, "A node id or description that matches no memory of this agent"),
+    409: json(ErrorSchema, "An ambiguous description (`details.candidates`), or the same memory at both ends"),
+  },
+});
+
+const unlink = createRoute({
+  method: "delete",
+  path: "/v1/agents/{agentId}/links",
+  tags: ["links"],
+  summary: "Delete one link by its source, target and relation",
+  request: { params: AgentPathSchema, query: UnlinkQuerySchema, headers: WriteHeadersSchema },
+  responses: {
+    200: json(LinkSchema.extend({ deleted: z.literal(true) }).openapi("LinkDeleted"), "Deleted"),
+    202: pending,
+    ...writeErrors,
+    404: json(ErrorSchema, "No such link"),
+  },
+});
+
+const feedback = createRoute({
+  method: "post",
+  path: "/v1/agents/{agentId}/feedback",
+  tags: ["links"],
+  summary: "Report the memories you used: they are reinforced",
+  description:
+    "Recall never changes strengths. Reporting memories as used (`used: true`) raises each of their outgoing links by `reinforce_step` (default 0.3, capped at 1), at most once per memory per compression cycle; ids that are not memories of this agent are skipped with a reason.",
+  request: {
+    params: AgentPathSchema,
+    headers: WriteHeadersSchema,
+    body: { required: true, content: { "application/json": { schema: FeedbackRequestSchema } } },
+  },
+  responses: { 200: json(FeedbackSchema, "What was reinforced"), 202: pending, ...writeErrors },
+});
+
+const merge = createRoute({
+  method: "post",
+  path: "/v1/agents/{agentId}/entities/{nodeId}/merge",
+  tags: ["links"],
+  summary: "Merge an entity into another",
+  description:
+    "The entity `nodeId` is absorbed by `into`: its links move to the survivor, its name (and aliases) become aliases of the survivor, it is deleted, and the focus follows.",
+  request: {
+    params: z.object({ agentId: AgentIdSchema, nodeId: NodeIdSchema }),
+    headers: WriteHeadersSchema,
+    body: { required: true, content: { "application/json": { schema: MergeRequestSchema } } },
+  },
+  responses: {
+    200: json(MergedSchema, "Merged"),
+    202: pending,
+    ...writeErrors,
+    404: json(ErrorSchema, "No such entity in this agent"),
+    409: json(ErrorSchema, "Not two different entities"),
+  },
+});
+
+export function registerLinks(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(link, async (c) => {
+    const body = c.req.valid("json");
+    const ref = (r: number | string) => (typeof r === "number" ? { id: r } : { description: r });
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit(
+      "link",
+      {
+        source: ref(body.source),
+        target: ref(body.target),
+        relation: body.relation,
+        ...(body.strength !== undefined ? { strength: body.strength } : {}),
+      },
+      { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
+    );
+    whenFailed(outcome, "link");
+    const result = outcome.result;
+    if (!result) return c.json(pendingBody(outcome), 202);
+    switch (result.outcome) {
+      case "linked":
+        return c.json({ source: result.source, target: result.target, relation: result.relation, strength: result.strength }, 200);
+      case "ambiguous":
+        throw new ApiError(409, "conflict", `the ${result.end} description matches several memories: name one by id`, {
+          end: result.end,
+          description: result.description,
+          candidates: result.candidates,
+        });
+      case "not_found":
+        throw new ApiError(404, "not_found", `no memory matches the ${result.end}`, { end: result.end });
+      case "same_node":
+        throw new ApiError(409, "conflict", `source and target are the same memory (${result.node_id})`);
+    }
+  });
+
+  app.openapi(unlink, async (c) => {
+    const { source, target, relation } = c.req.valid("query");
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit(
+      "unlink",
+      { source, target, relation },
+      { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
+    );
+    whenFailed(outcome, "unlink");
+    const result = outcome.result;
+    if (!result) return c.json(pendingBody(outcome), 202);
+    if (result.outcome === "not_found") throw new ApiError(404, "not_found", `no link ${source} → ${target} (${relation})`);
+    return c.json({ deleted: true as const, source, target, relation, strength: result.strength }, 200);
+  });
+
+  app.openapi(feedback, async (c) => {
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("reinforce", c.req.valid("json"), {
+      waitMs: OPERATION_WAIT_MS,
+      ...writeOptions(c.req.valid("header")),
+    });
+    whenFailed(outcome, "feedback");
+    if (!outcome.result) return c.json(pendingBody(outcome), 202);
+    return c.json(outcome.result, 200);
+  });
+
+  app.openapi(merge, async (c) => {
+    const { agentId, nodeId } = c.req.valid("param");
+    const outcome = await agentOf(c, agentId).submit(
+      "merge",
+      { node_id: nodeId, into: c.req.valid("json").into },
+      { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
+    );
+    whenFailed(outcome, "merge");
+    const result = outcome.result;
+    if (!result) return c.json(pendingBody(outcome), 202);
+    switch (result.outcome) {
+      case "merged": {
+        const { outcome: _done, ...rest } = result;
+        return c.json(rest, 200);
+      }
+      case "not_found":
+        throw new ApiError(404, "not_found", `entity ${result.node_id} not found`);
+      case "not_an_entity":
+        throw new ApiError(409, "conflict", `node ${result.node_id} is a ${result.kind}, not an entity`);
+      case "same_node":
+        throw new ApiError(409, "conflict", "an entity cannot be merged into itself");
+    }
+  });
+}

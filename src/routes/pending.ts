@@ -1,0 +1,12 @@
+/** The answers shared by operations that wait for their task (docs/design.md §11). */
+import type { Submitted } from "../agent/client";
+
+/** 202: the task is queued behind earlier writes (or still running) when the wait ran out. */
+export function pendingBody(outcome: Submitted<unknown>): { task_id: string; status: "queued" | "running" } {
+  return { task_id: outcome.taskIds[0] ?? "", status: outcome.status === "running" ? "running" : "queued" };
+}
+
+/** A task that failed for good is the service's failure, not the caller's (mapped to 500 by the error handler). */
+export function whenFailed(outcome: Submitted<unknown>, kind: string): void {
+  if (outcome.status === "failed") throw new Error(`${kind} failed: ${outcome.error ?? "unknown error"}`);
+}

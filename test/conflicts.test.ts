@@ -1,0 +1,171 @@
+/**
+ * Conflicts on write (docs/design.md §11): the local model's rules measured against the committed
+ * table (test/conflict-cases.ts), the Workers AI judgement and its fallback, and what a remember
+ * does with the verdicts: an update supersedes, a contradiction is linked and marked in every
+ * answer that shows one of the two.
+ */
+import { describe, expect, it } from "vitest";
+import { LocalModel } from "../src/models/local/local-model";
+import { ResilientModel } from "../src/models/resilient-model";
+import { retryPolicy } from "../src/models/retry";
+import type { AiBinding } from "../src/models/workers-ai/ai-client";
+import { CONFLICTS_SYSTEM_PROMPT } from "../src/models/workers-ai/prompts/conflicts";
+import { WorkersAiModel } from "../src/models/workers-ai/workers-ai-model";
+import { CONFLICT_CASES, LOCAL_MISSES } from "./conflict-cases";
+import { call, freshAgent, json, recallText, rememberAndWait } from "./helpers";
+
+interface MemoryView {
+  node_id: number;
+  superseded_by: number | null;
+  conflicts_with: number[];
+  links: { outgoing: { target: number; relation: string }[] };
+}
+
+const pairsOf = (cases: typeof CONFLICT_CASES) => cases.map((c) => ({ earlier: c.earlier, later: c.later, entities: c.entities }));
+
+describe("the conflict table", () => {
+  it("holds at least 40 cases in Chinese and English of every kind", () => {
+    expect(CONFLICT_CASES.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(CONFLICT_CASES.map((c) => c.id)).size).toBe(CONFLICT_CASES.length);
+    for (const lang of ["en-", "zh-"]) expect(CONFLICT_CASES.filter((c) => c.id.startsWith(lang)).length).toBeGreaterThanOrEqual(15);
+    for (const kind of ["update", "contradiction", "negation", "paraphrase", "unrelated", "past"] as const) {
+      expect(
+        CONFLICT_CASES.some((c) => c.kind === kind),
+        kind,
+      ).toBe(true);
+    }
+  });
+
+  it("the local rules get the cases right except the documented misses", async () => {
+    const verdicts = await new LocalModel().judgeConflicts(pairsOf(CONFLICT_CASES));
+    const misses = CONFLICT_CASES.filter((c, i) => verdicts[i] !== c.expected).map((c) => c.id);
+    expect(misses).toEqual(Object.keys(LOCAL_MISSES));
+    const accuracy = (CONFLICT_CASES.length - misses.length) / CONFLICT_CASES.length;
+    expect(accuracy).toBeGreaterThanOrEqual(0.85);
+    // Per language: neither is an afterthought.
+    for (const lang of ["en-", "zh-"]) {
+      const cases = CONFLICT_CASES.filter((c) => c.id.startsWith(lang));
+      const wrong = misses.filter((id) => id.startsWith(lang)).length;
+      expect((cases.length - wrong) / cases.length, lang).toBeGreaterThanOrEqual(0.8);
+    }
+  });
+
+  it("speakers stand in for the first person, and different subjects are unrelated", async () => {
+    const local = new LocalModel();
+    const verdicts = await local.judgeConflicts([
+      { earlier: "Alice: I live in Paris.", later: "Alice: I moved to Berlin.", entities: ["Paris"] },
+      { earlier: "Alice: I live in Paris.", later: "Bob: I live in Berlin.", entities: ["Paris"] },
+      { earlier: "Alice lives in Paris.", later: "Bob lives in Berlin near Alice.", entities: ["Alice"] },
+      { earlier: "我昨天（2025-11-04）喜欢猫。", later: "我今天（2025-11-05）喜欢猫。", entities: ["猫"] },
+    ]);
+    expect(verdicts).toEqual(["update", "unrelated", "unrelated", "same"]);
+  });
+});
+
+describe("the Workers AI judgement", () => {
+  const MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
+  const ai = (answer: (pairs: number) => unknown): AiBinding & { calls: Record<string, unknown>[] } => {
+    const calls: Record<string, unknown>[] = [];
+    return {
+      calls,
+      async run(_model, inputs) {
+        calls.push(inputs);
+        const messages = inputs.messages as { content: string }[];
+        const input = JSON.parse(messages.at(-1)?.content ?? "{}") as { pairs: unknown[] };
+        return { response: JSON.stringify(answer(input.pairs.length)) };
+      },
+    };
+  };
+
+  it("asks with one prompt, in batches, and takes the validated verdicts", async () => {
+    const fake = ai((n) => ({ verdicts: Array.from({ length: n }, (_, i) => (i % 2 === 0 ? "update" : "contradiction")) }));
+    const model = new WorkersAiModel(fake, { model: MODEL });
+    const verdicts = await model.judgeConflicts(pairsOf(CONFLICT_CASES.slice(0, 20)));
+    expect(verdicts).toHaveLength(20);
+    expect(verdicts.slice(0, 3)).toEqual(["update", "contradiction", "update"]);
+    expect(fake.calls).toHaveLength(2);
+    const system = (fake.calls[0]?.messages as { role: string; content: string }[])[0];
+    expect(system).toEqual({ role: "system", content: CONFLICTS_SYSTEM_PROMPT });
+  });
+
+  it("an answer of the wrong length or an unknown verdict falls back to the local rules", async () => {
+    for (const answer of [{ verdicts: ["update"] }, { verdicts: ["maybe", "same"] }, { nope: true }]) {
+      const events: string[] = [];
+      const model = new ResilientModel(
+        new WorkersAiModel(
+          ai(() => answer),
+          { model: MODEL },
+        ),
+        new LocalModel(),
+        retryPolicy(2, async () => {}),
+        {
+          failed: (op) => events.push(`failed:${op}`),
+          fellBack: (op) => events.push(`fell back:${op}`),
+        },
+      );
+      const cases = CONFLICT_CASES.filter((c) => c.id === "en-01" || c.id === "zh-09");
+      expect(await model.judgeConflicts(pairsOf(cases))).toEqual(["update", "contradiction"]);
+      expect(events).toEqual(["failed:judgeConflicts", "fell back:judgeConflicts"]);
+    }
+  });
+});
+
+describe("conflicts on write", () => {
+  it("a remember that moves a person to another city supersedes the old memory", async () => {
+    const agent = freshAgent("moves");
+    await rememberAndWait(agent, [{ role: "user", content: "Mina lives in Lisbon." }]);
+    const moved = await rememberAndWait(agent, [{ role: "user", content: "Mina moved to Oslo last spring." }]);
+    expect(moved.result?.conflicts).toMatchObject({ updates: 1, contradictions: 0 });
+    const text = await recallText(agent, { keywords: ["Mina"] });
+    expect(text).toContain("Oslo");
+    expect(text).not.toContain("Lisbon");
+    const list = await json<{ items: { node_id: number; content: string; superseded_by: number | null }[] }>(
+      await call(`/v1/agents/${agent}/memories?include_superseded=true`),
+    );
+    const [newer, older] = list.items;
+    expect(older?.superseded_by).toBe(newer?.node_id);
+    const view = await json<MemoryView>(await call(`/v1/agents/${agent}/memories/${newer?.node_id}`));
+    expect(view.links.outgoing).toContainEqual(expect.objectContaining({ target: older?.node_id, relation: "更正" }));
+    // The same through an explicit memory, and in Chinese.
+    await call(`/v1/agents/${agent}/memories`, { body: { content: "老周住在杭州。" } });
+    const zh = await json<{ conflicts: { updates: number } }>(
+      await call(`/v1/agents/${agent}/memories`, { body: { content: "老周搬到了成都。" } }),
+    );
+    expect(zh.conflicts.updates).toBe(1);
+    expect(await recallText(agent, { keywords: ["老周"] })).not.toContain("杭州");
+  });
+
+  it("one remember that says both 'likes tea' and 'hates tea' links a contradiction, marked in recall text, JSON and search", async () => {
+    const agent = freshAgent("tea");
+    const task = await rememberAndWait(agent, [
+      { role: "user", content: "Nora likes jasmine tea very much." },
+      { role: "assistant", content: "Noted, I will remember that about Nora and the garden party next week." },
+      { role: "user", content: "Nora hates jasmine tea very much." },
+    ]);
+    expect(task.result?.conflicts).toMatchObject({ contradictions: 1, updates: 0 });
+    const recalled = await json<{ items: { type: string; node_id: number; content: string; conflicts_with: number[] }[] }>(
+      await call(`/v1/agents/${agent}/recall?format=json`, { body: { keywords: ["jasmine", "Nora"] } }),
+    );
+    const memories = recalled.items.filter((i) => i.type === "memory");
+    const likes = memories.find((m) => m.content.includes("likes"));
+    const hates = memories.find((m) => m.content.includes("hates"));
+    if (!likes || !hates) throw new Error("both memories expected");
+    expect(likes.conflicts_with).toEqual([hates.node_id]);
+    expect(hates.conflicts_with).toEqual([likes.node_id]);
+    const text = await recallText(agent, { keywords: ["jasmine"] });
+    expect(text).toContain("[记忆] Nora likes jasmine tea very much.（与另一条记忆矛盾）");
+    expect(text).toContain("[记忆] Nora hates jasmine tea very much.（与另一条记忆矛盾）");
+    expect(await recallText(agent, { keywords: ["jasmine"], locale: "en" })).toContain("(conflicts with another memory)");
+    const found = await json<{ items: { node_id: number; conflicts_with: number[] }[] }>(
+      await call(`/v1/agents/${agent}/search`, { body: { query: "jasmine tea", mode: "keyword" } }),
+    );
+    expect(found.items.find((i) => i.node_id === likes.node_id)?.conflicts_with).toEqual([hates.node_id]);
+    const view = await json<MemoryView>(await call(`/v1/agents/${agent}/memories/${likes.node_id}`));
+    expect(view.conflicts_with).toEqual([hates.node_id]);
+    expect(view.links.outgoing).toContainEqual(expect.objectContaining({ target: hates.node_id, relation: "矛盾" }));
+    // Both are kept; unrelated memories about her are not marked.
+    expect(view.superseded_by).toBeNull();
+    const party = memories.find((m) => m.content.includes("garden party"));
+    expect(party?.conflicts_with).toEqual([]);
+  });
+});
