@@ -274,10 +274,27 @@ export const CONFLICT_CASES: readonly ConflictCase[] = [
     expected: "unrelated",
     kind: "unrelated",
   },
+  // A new thing is not a change: buying something new says nothing about where one lives.
+  {
+    id: "en-33",
+    earlier: "Ingrid lives in Lyon and plays the violin.",
+    later: "Ingrid bought a new violin bow.",
+    entities: ["Ingrid"],
+    expected: "unrelated",
+    kind: "unrelated",
+  },
+  {
+    id: "zh-21",
+    earlier: "小林在杭州工作，喜欢弹吉他。",
+    later: "小林买了一把新吉他。",
+    entities: ["小林"],
+    expected: "unrelated",
+    kind: "unrelated",
+  },
 ];
 
 /**
- * The cases the local rules get wrong (46 of 52 right, 88%), and why. The Workers AI provider is
+ * The cases the local rules get wrong (48 of 54 right, 89%), and why. The Workers AI provider is
  * asked the same question with world knowledge; these are the limits of rules over words.
  */
 export const LOCAL_MISSES: Readonly<Record<string, string>> = {

@@ -226,12 +226,19 @@ export class MemoryAgent extends DurableObject<Env> {
     });
   }
 
-  /** Whether an import may go into this agent now: it holds no memory (the import task checks again). */
-  async importable(identity: AgentIdentity): Promise<boolean> {
+  /**
+   * Whether an import may go into this agent now: "retry" when `idempotencyKey` already names a
+   * request (the caller only hashes the body and submits: the key answers its first task or
+   * refuses another body), "empty" when it holds no memory (the import task checks again), else
+   * "not_empty".
+   */
+  async importable(identity: AgentIdentity, idempotencyKey?: string): Promise<"retry" | "empty" | "not_empty"> {
     await this.bind(identity);
+    if (idempotencyKey !== undefined && this.state.keys.find(idempotencyKey, Date.now())) return "retry";
     const repos = this.state.existingRepos();
-    if (this.state.messages.count() > 0 || this.state.focus.ids().length > 0) return false;
-    return !repos || ((await repos.nodes.count()) === 0 && (await repos.links.count()) === 0);
+    if (this.state.messages.count() > 0 || this.state.focus.ids().length > 0) return "not_empty";
+    const empty = !repos || ((await repos.nodes.count()) === 0 && (await repos.links.count()) === 0);
+    return empty ? "empty" : "not_empty";
   }
 
   /**

@@ -85,7 +85,9 @@ export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
     const declared = Number(c.req.header("content-length") ?? "0");
     if (declared > MAX_IMPORT_BYTES) throw tooLarge();
     const agent = agentOf(c, c.req.valid("param").agentId);
-    if (!(await agent.stub.importable(agent.identity))) {
+    const options = writeOptions(c.req.valid("header"));
+    const state = await agent.stub.importable(agent.identity, options.idempotencyKey);
+    if (state === "not_empty") {
       throw new ApiError(
         409,
         "conflict",
@@ -95,18 +97,18 @@ export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
     const body = c.req.raw.body;
     if (!body) throw new ApiError(400, "validation_failed", "the import body is empty");
     const uploadId = crypto.randomUUID();
-    const staged = await stage(body, (from, lines, begin) => agent.stub.stageImport(agent.identity, uploadId, from, lines, begin));
+    // A retry of a known key stages nothing: its body is only validated and hashed.
+    const retry = state === "retry";
+    const staged = await stage(body, (from, lines, begin) =>
+      retry ? Promise.resolve() : agent.stub.stageImport(agent.identity, uploadId, from, lines, begin),
+    );
     if ("problem" in staged || "tooLarge" in staged) {
-      await agent.stub.sealImport(agent.identity, uploadId, null);
+      if (!retry) await agent.stub.sealImport(agent.identity, uploadId, null);
       if ("tooLarge" in staged) throw tooLarge();
       throw new ApiError(400, "validation_failed", `line ${staged.problem.line}: ${staged.problem.message}`, { line: staged.problem.line });
     }
-    await agent.stub.sealImport(agent.identity, uploadId, staged.digest);
-    const outcome = await agent.submit(
-      "import",
-      { import_id: staged.digest },
-      { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
-    );
+    if (!retry) await agent.stub.sealImport(agent.identity, uploadId, staged.digest);
+    const outcome = await agent.submit("import", { import_id: staged.digest }, { waitMs: OPERATION_WAIT_MS, ...options });
     whenFailed(outcome, "import");
     const result = outcome.result;
     if (!result) return c.json(pendingBody(outcome), 202);

@@ -89,7 +89,7 @@ const NEGATIONS: ReadonlySet<string> = new Set(
 const CHANGE_NEGATIONS: ReadonlySet<string> = new Set(["longer", "anymore", "不再"]);
 
 const CHANGE_MARKERS: ReadonlySet<string> = new Set(
-  `now currently nowadays moved relocated switched changed became become becomes got recently lately since new anymore longer
+  `now currently nowadays moved relocated switched changed became become becomes got recently lately since anymore longer
    现在 如今 目前 最近 已经 不再 搬家 改成 换成 变成 改为 改用 改到 转到 后来 开始`.split(/\s+/),
 );
 
