@@ -12,8 +12,11 @@ import { parseJsonObject, parseStringArray } from "./row-parsing";
 import { nodes, type NodeRow } from "./schema";
 
 export interface NodeSummary {
+  total: number;
   segments: number;
   entities: number;
+  memories: number;
+  episodes: number;
   /** Code points of segment content held now (comparable with characters ever remembered). */
   charactersHeld: number;
 }
@@ -156,14 +159,24 @@ export class NodeRepo {
   async summary(): Promise<NodeSummary> {
     const [row] = await this.db
       .select({
+        total: sql<number>`count(*)`,
         segments: sql<number>`coalesce(sum(${nodes.kind} = 'segment'), 0)`,
         entities: sql<number>`coalesce(sum(${nodes.kind} = 'entity'), 0)`,
+        memories: sql<number>`coalesce(sum(${nodes.kind} = 'memory'), 0)`,
+        episodes: sql<number>`coalesce(sum(${nodes.kind} = 'episode'), 0)`,
         // Segment text only: entity names are labels, not remembered conversation.
         charactersHeld: sql<number>`coalesce(sum(CASE WHEN ${nodes.kind} = 'segment' THEN length(${nodes.content}) ELSE 0 END), 0)`,
       })
       .from(nodes)
       .where(eq(nodes.agentUid, this.agentUid));
-    return { segments: row?.segments ?? 0, entities: row?.entities ?? 0, charactersHeld: row?.charactersHeld ?? 0 };
+    return {
+      total: row?.total ?? 0,
+      segments: row?.segments ?? 0,
+      entities: row?.entities ?? 0,
+      memories: row?.memories ?? 0,
+      episodes: row?.episodes ?? 0,
+      charactersHeld: row?.charactersHeld ?? 0,
+    };
   }
 
   async count(): Promise<number> {
