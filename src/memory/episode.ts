@@ -4,6 +4,7 @@
  * both ways (episode → segment 包含, segment → episode 属于) at `link_initial_strength`. It is a node
  * like any other: it decays, is compressed and forgotten. Pure: the summary comes from the model.
  */
+import { z } from "zod";
 import { PHRASE_MAX_CODE_POINTS } from "../models/types";
 import { codePointLength, sliceCodePoints } from "../text/code-points";
 import type { MemoryNode, NewLink } from "../vocabulary/records";
@@ -98,4 +99,18 @@ export function planEpisode(input: EpisodeInput): { node: MemoryNode; links: New
   });
   const links = input.segments.flatMap((s) => [link(input.id, s.id, RELATION.contains), link(s.id, input.id, RELATION.partOf)]);
   return { node, links };
+}
+
+const StoredMeta = z.object({
+  participants: z.array(z.object({ name: z.string(), messages: z.number() })).catch([]),
+  from: z.number().nullable().catch(null),
+  to: z.number().nullable().catch(null),
+  segments: z.number().catch(0),
+  messages: z.number().catch(0),
+});
+
+/** An episode node's meta as stored (participants, span), read back through its schema. */
+export function episodeMetaOf(node: Pick<MemoryNode, "meta">): EpisodeMeta {
+  const parsed = StoredMeta.safeParse(node.meta ?? {});
+  return parsed.success ? parsed.data : { participants: [], from: null, to: null, segments: 0, messages: 0 };
 }

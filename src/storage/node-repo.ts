@@ -2,7 +2,8 @@
  * Node rows of one agent. Every statement filters on the agent's registry id given at
  * construction: a repo cannot read or write another agent's rows.
  */
-import { and, asc, count, eq, max, min, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, max, min, sql, type SQL } from "drizzle-orm";
+import type { NodeKind } from "../vocabulary/node-kinds";
 import type { EntityAlias, MemoryNode, TextUpdate } from "../vocabulary/records";
 import { isMessageRole } from "../vocabulary/roles";
 import { statement, type Statement } from "./batch";
@@ -150,6 +151,17 @@ export class NodeRepo {
       for (const row of rows) out.set(row.id, toMemoryNode(row));
     }
     return out;
+  }
+
+  /** Nodes of one kind, newest first, at most `limit`. */
+  async ofKind(kind: NodeKind, limit: number): Promise<MemoryNode[]> {
+    const rows = await this.db
+      .select()
+      .from(nodes)
+      .where(and(eq(nodes.agentUid, this.agentUid), eq(nodes.kind, kind)))
+      .orderBy(desc(nodes.id))
+      .limit(limit);
+    return rows.map(toMemoryNode);
   }
 
   async get(id: number): Promise<MemoryNode | undefined> {
