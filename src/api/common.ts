@@ -1,16 +1,24 @@
 import { z } from "@hono/zod-openapi";
 import { AGENT_ID_PATTERN } from "../config/limits";
+import { ERROR_CODE_LIST } from "../http/errors";
 
-/** The stable error envelope of every non-2xx answer. */
+/** The stable error envelope of every non-2xx answer; `code` is one of a closed list. */
 export const ErrorSchema = z
   .object({
     error: z.object({
-      code: z.string().openapi({ example: "validation_failed" }),
+      code: z.enum(ERROR_CODE_LIST).openapi({ example: "validation_failed" }),
       message: z.string(),
       details: z.unknown().optional(),
     }),
   })
   .openapi("Error");
+
+/**
+ * The query string of an endpoint that takes none: any parameter is refused (400 naming it), so a
+ * misspelt or misplaced option (`?wait_ms` where it means nothing, `?confirm=yes` on a DELETE) is
+ * never silently ignored.
+ */
+export const EmptyQuerySchema = z.object({}).strict();
 
 export const AgentIdSchema = z
   .string()
@@ -49,4 +57,8 @@ export const TextSchema = z.string().refine(wellFormed, "malformed Unicode (a lo
 export const errorResponses = {
   400: { description: "Bad input", content: { "application/json": { schema: ErrorSchema } } },
   401: { description: "Missing or unknown API key", content: { "application/json": { schema: ErrorSchema } } },
+  503: {
+    description: "A transient outage (the agent's object restarting, the database unreachable): retry after Retry-After seconds",
+    content: { "application/json": { schema: ErrorSchema } },
+  },
 } as const;

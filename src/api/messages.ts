@@ -34,6 +34,13 @@ export const TimestampSchema = z
     example: 1732300000000,
   });
 
+/**
+ * A speaker's name is one line of text: the segmenter writes a run of short messages as
+ * `name: text` lines, so a line break (or another control character) in a name would forge a line
+ * said by someone else, attributed in the text to a speaker the provenance does not name.
+ */
+const ONE_LINE = /^[^\p{Cc}\u2028\u2029]*$/u;
+
 export const MessageSchema = z
   .object({
     role: z.enum(MESSAGE_ROLES),
@@ -42,10 +49,16 @@ export const MessageSchema = z
       if (codePointLength(s) > MAX_MESSAGE_CODE_POINTS)
         ctx.addIssue({ code: "custom", message: `content exceeds ${MAX_MESSAGE_CODE_POINTS} characters`, params: { [TOO_LARGE]: true } });
     }),
-    name: TextSchema.trim().min(1).max(128).optional().openapi({ description: "The speaker's name.", example: "Alice" }),
+    name: TextSchema.trim()
+      .min(1)
+      .max(128)
+      .regex(ONE_LINE, "name: one line, without control characters")
+      .optional()
+      .openapi({ description: "The speaker's name: one line of at most 128 characters.", example: "Alice" }),
     timestamp: TimestampSchema.optional(),
     id: TextSchema.min(1).max(256).optional().openapi({
-      description: "Your id for the message: kept as provenance; a message whose id the agent holds is not stored again.",
+      description:
+        "Your id for the message: kept as provenance; a message whose id the agent holds is not stored again. Unique within one call.",
       example: "m-17",
     }),
   })
@@ -64,6 +77,16 @@ export const RememberRequestSchema = z
             message: `at most ${MAX_MESSAGES_PER_REMEMBER} messages per call`,
             params: { [TOO_LARGE]: true },
           });
+        // Two messages with one id: the agent would keep the first and silently drop the second
+        // (an id names one message), so the call is refused and the client learns which.
+        const firstWithId = new Map<string, number>();
+        messages.forEach((m, i) => {
+          if (m.id === undefined) return;
+          const first = firstWithId.get(m.id);
+          if (first === undefined) firstWithId.set(m.id, i);
+          else
+            ctx.addIssue({ code: "custom", path: [i, "id"], message: `id ${JSON.stringify(m.id)} is already the id of messages.${first}` });
+        });
         const total = messages.reduce((sum, m) => sum + codePointLength(m.content), 0);
         if (total > MAX_REMEMBER_CODE_POINTS)
           ctx.addIssue({

@@ -12,7 +12,8 @@ export const TaskWaitQuerySchema = z
   .object({
     wait_ms: z
       .string()
-      .regex(/^[0-9]{1,5}$/, "wait_ms: milliseconds, 0–30000")
+      // Plain decimal only: "010", "1e3", "0x10" or "+5" are not read as some number of milliseconds.
+      .regex(/^(0|[1-9][0-9]{0,4})$/, "wait_ms: milliseconds, 0–30000, in plain decimal")
       .transform(Number)
       .refine((n) => n <= 30_000, "wait_ms: at most 30000")
       .optional()
