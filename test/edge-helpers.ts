@@ -119,12 +119,12 @@ export interface Footprint {
 /**
  * Everything an agent holds that a write could change: its queue and counters, its parameters,
  * its registry entry and its rows in D1. Read without going through the HTTP layer, so reading it
- * changes nothing either.
+ * changes nothing either. `waitIdleMs`: first wait (that long at most) until the agent's queue is idle.
  */
-export async function agentFootprint(agentId: string): Promise<Footprint> {
+export async function agentFootprint(agentId: string, waitIdleMs = 0): Promise<Footprint> {
   const identity = { tenantId: "dev", agentId };
   const stub = stubOf(agentId);
-  const stats = await stub.stats(identity);
+  const stats = await stub.stats(identity, waitIdleMs);
   const config = await stub.config(identity);
   const uid = (await agentUid(agentId)) ?? null;
   const rows =

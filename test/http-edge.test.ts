@@ -182,6 +182,9 @@ describe("#14 malformed Unicode", () => {
     });
     await refusalNaming(res, "messages.1.id");
     await expectUntouched(agent);
+    // The same message twice is no conflict: stored once (test/reliability.test.ts, client retries).
+    const same = { role: "user", name: "Alice", content: "Alice booked the flights to Tokyo.", id: "m1" };
+    expect((await call(`/v1/agents/${agent}/remember`, { body: { messages: [same, same] } })).status).toBe(202);
   });
 
   it("every segment's speaker, role and text match the messages its source_message_ids name", async () => {

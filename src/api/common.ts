@@ -33,13 +33,16 @@ export const TaskIdSchema = z
   .regex(/^tsk_[A-Za-z0-9]{8,40}$/, "task id: tsk_ followed by letters and digits")
   .openapi({ param: { name: "taskId", in: "path" }, example: "tsk_4Lq8s0bXw2" });
 
-/** A node id in a path: decimal digits only ("0x1", "1e0", "+1", " 1" are not ids). */
+const NODE_ID = /^[1-9][0-9]{0,15}$/;
+
+/** A node id in a path: decimal digits only ("0x1", "1e0", "+1", " 1", "01" are not ids). */
 export const NodeIdSchema = z
   .string()
-  .regex(/^[1-9][0-9]{0,15}$/, "node id: a positive decimal integer")
+  .regex(NODE_ID, "node id: a positive decimal integer")
   .transform(Number)
   .refine((n) => Number.isSafeInteger(n), "node id too large")
-  .openapi({ param: { name: "nodeId", in: "path" }, example: "12", type: "string" });
+  // The transform hides the pattern from the generated document: stated here again.
+  .openapi({ param: { name: "nodeId", in: "path" }, example: "12", type: "string", pattern: NODE_ID.source });
 
 /**
  * Text must be well-formed Unicode: a lone surrogate (possible in JSON as "\ud800") would be

@@ -39,7 +39,7 @@ export const TimestampSchema = z
  * `name: text` lines, so a line break (or another control character) in a name would forge a line
  * said by someone else, attributed in the text to a speaker the provenance does not name.
  */
-const ONE_LINE = /^[^\p{Cc}\u2028\u2029]*$/u;
+const ONE_LINE = /^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$/; // \p{Cc}, spelt out: the OpenAPI pattern takes no flags
 
 export const MessageSchema = z
   .object({
@@ -58,7 +58,7 @@ export const MessageSchema = z
     timestamp: TimestampSchema.optional(),
     id: TextSchema.min(1).max(256).optional().openapi({
       description:
-        "Your id for the message: kept as provenance; a message whose id the agent holds is not stored again. Unique within one call.",
+        "Your id for the message: kept as provenance; a message whose id the agent holds is not stored again. Two different messages of one call cannot share an id.",
       example: "m-17",
     }),
   })
@@ -77,15 +77,18 @@ export const RememberRequestSchema = z
             message: `at most ${MAX_MESSAGES_PER_REMEMBER} messages per call`,
             params: { [TOO_LARGE]: true },
           });
-        // Two messages with one id: the agent would keep the first and silently drop the second
-        // (an id names one message), so the call is refused and the client learns which.
-        const firstWithId = new Map<string, number>();
+        // An id names one message. The same message twice is harmless (the agent stores it once),
+        // but two different messages with one id would lose the second silently: refused, naming it.
+        const firstWithId = new Map<string, { index: number; print: string }>();
         messages.forEach((m, i) => {
           if (m.id === undefined) return;
+          const print = JSON.stringify([m.role, m.content, m.name ?? null, m.timestamp ?? null]);
           const first = firstWithId.get(m.id);
-          if (first === undefined) firstWithId.set(m.id, i);
-          else
-            ctx.addIssue({ code: "custom", path: [i, "id"], message: `id ${JSON.stringify(m.id)} is already the id of messages.${first}` });
+          if (first === undefined) firstWithId.set(m.id, { index: i, print });
+          else if (first.print !== print) {
+            const message = `id ${JSON.stringify(m.id)} already names messages.${first.index}, a different message`;
+            ctx.addIssue({ code: "custom", path: [i, "id"], message });
+          }
         });
         const total = messages.reduce((sum, m) => sum + codePointLength(m.content), 0);
         if (total > MAX_REMEMBER_CODE_POINTS)
