@@ -1,6 +1,6 @@
 /** Context for prompts (docs/design.md §12): the context block, the profile, and episodes for older memories. */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, errorResponses } from "../api/common";
+import { AgentPathSchema, EmptyQuerySchema, errorResponses } from "../api/common";
 import {
   ContextRequestSchema,
   ContextResponseSchema,
@@ -24,6 +24,7 @@ const contextRoute = createRoute({
     "The memories recall ranks for the query (or for the latest messages), each with its energy (● ○ ◌ from min(importance, 1)) and the entities it is about, conflicts marked; the latest episodes first when the query asks about an earlier conversation; traces of forgotten memories; the profile when asked. Never longer than `budget_tokens`: pieces are taken whole, most relevant first. Plain text by default, JSON with `format: json`.",
   request: {
     params: AgentPathSchema,
+    query: EmptyQuerySchema,
     body: { required: true, content: { "application/json": { schema: ContextRequestSchema } } },
   },
   responses: {
@@ -54,7 +55,7 @@ const rebuildRoute = createRoute({
   tags: ["context"],
   summary: "Give episodes to submissions remembered before episodes existed",
   description: "Runs in order with the agent's writes; waits up to 25 s, then answers 202 with the task.",
-  request: { params: AgentPathSchema, headers: WriteHeadersSchema },
+  request: { params: AgentPathSchema, query: EmptyQuerySchema, headers: WriteHeadersSchema },
   responses: {
     200: { description: "Done", content: { "application/json": { schema: RebuildEpisodesAcceptedSchema } } },
     202: { description: "Under way", content: { "application/json": { schema: RebuildEpisodesAcceptedSchema } } },
