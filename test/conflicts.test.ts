@@ -120,7 +120,7 @@ describe("conflicts on write", () => {
     expect(text).toContain("Oslo");
     expect(text).not.toContain("Lisbon");
     const list = await json<{ items: { node_id: number; content: string; superseded_by: number | null }[] }>(
-      await call(`/v1/agents/${agent}/memories?include_superseded=true`),
+      await call(`/v1/agents/${agent}/memories?include_superseded=true&kind=segment`),
     );
     const [newer, older] = list.items;
     expect(older?.superseded_by).toBe(newer?.node_id);

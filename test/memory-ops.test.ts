@@ -305,7 +305,8 @@ describe("listing memories", () => {
     await written(agent, { content: "Carol teaches chemistry at the college." });
     const explicit = await written(agent, { content: "Dave keeps bees." });
     const all = await list(agent);
-    expect(all.items.map((i) => i.kind)).toEqual(["memory", "memory", "memory", "segment"]);
+    // The remember's episode (docs/design.md §12) is listed too, after the explicit memories written later.
+    expect(all.items.map((i) => i.kind)).toEqual(["memory", "memory", "memory", "episode", "segment"]);
     expect(all.items.map((i) => i.node_id)).toEqual([...all.items.map((i) => i.node_id)].sort((a, b) => b - a));
     const seen: number[] = [];
     let cursor: string | null = null;
@@ -346,7 +347,7 @@ describe("updating a memory", () => {
       { role: "user", content: "Zoe keeps her savings at Harbor Bank.", id: "u1" },
       { role: "user", content: "The weather was grey all week.", id: "u2" },
     ]);
-    const [old] = (await list(agent)).items.filter((i) => i.content.includes("Harbor"));
+    const [old] = (await list(agent, "?kind=segment")).items.filter((i) => i.content.includes("Harbor"));
     if (!old) throw new Error("no memory");
     const res = await call(`/v1/agents/${agent}/memories/${old.node_id}`, {
       method: "PATCH",
@@ -418,7 +419,7 @@ describe("deleting a memory", () => {
       { role: "user", content: "Quentin booked the lighthouse dinner.", id: "d2" },
       { role: "user", content: "Quentin thanked the harbor crew.", id: "d3" },
     ]);
-    const items = (await list(agent)).items;
+    const items = (await list(agent, "?kind=segment")).items;
     const dinner = items.find((i) => i.content.includes("lighthouse"));
     const regatta = items.find((i) => i.content.includes("regatta"));
     if (!dinner || !regatta) throw new Error("missing memories");
@@ -447,14 +448,22 @@ describe("deleting a memory", () => {
         body: { content: "Quentin planned the autumn regatta." },
       }),
     );
+    // The remember's episode summarises the regatta too: a purge takes it along.
+    const [episode] = (await list(agent, "?kind=episode")).items;
+    expect(episode?.content).toContain("regatta");
     const purge = await call(`/v1/agents/${agent}/memories/${patched.node_id}?purge=true`, { method: "DELETE" });
     expect(purge.status).toBe(200);
     const purged = await json<{ nodes_deleted: number[]; links_deleted: number; messages_released: number }>(purge);
-    expect(purged.nodes_deleted).toEqual([regatta.node_id, patched.node_id]);
+    expect(purged.nodes_deleted).toEqual([regatta.node_id, episode?.node_id, patched.node_id].sort((a, b) => (a ?? 0) - (b ?? 0)));
     expect(purged.links_deleted).toBeGreaterThan(0);
     expect(purged.messages_released).toBe(1);
+    expect((await list(agent, "?kind=episode")).items).toEqual([]);
+    const everywhere = await call(`/v1/agents/${agent}/search`, {
+      body: { query: "regatta", mode: "keyword", kinds: ["segment", "memory", "episode", "entity"] },
+    });
+    expect((await json<{ items: unknown[] }>(everywhere)).items).toEqual([]);
     const uid = await agentUid(agent);
-    const gone = [regatta.node_id, patched.node_id];
+    const gone = [regatta.node_id, patched.node_id, episode?.node_id ?? 0];
     for (const id of gone) {
       expect(await env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ? AND id = ?").bind(uid, id).first("n")).toBe(0);
       expect(
@@ -667,6 +676,16 @@ describe("isolation", () => {
       reinforced: [],
       skipped: [{ node_id: foreign, reason: "not_found" }],
     });
+    // Refused before anything is queued: an agent that only ever got refused holds nothing at all.
+    const untouched = freshAgent("iso-untouched");
+    const at = `/v1/agents/${untouched}`;
+    expect((await call(`${at}/memories/${secret.node_id}`, { method: "PATCH", body: { content: "x" } })).status).toBe(404);
+    expect((await call(`${at}/memories/${secret.node_id}?purge=true`, { method: "DELETE" })).status).toBe(404);
+    expect((await call(`${at}/links`, { body: { source: secret.node_id, target: 1, relation: "cites" } })).status).toBe(404);
+    expect((await call(`${at}/links?source=1&target=2&relation=cites`, { method: "DELETE" })).status).toBe(404);
+    expect((await call(`${at}/entities/${wanda}/merge`, { body: { into: wanda + 1 } })).status).toBe(404);
+    expect(await agentUid(untouched)).toBeUndefined();
+    expect(await stats(untouched)).toMatchObject({ nodes: { total: 0 }, queue: { queued: 0, running: 0, done: 0, failed: 0 } });
     const listing = await list(mine);
     expect(listing.items.map((i) => i.content)).toEqual(["A harmless note about gardening."]);
     expect(await stats(other)).toMatchObject({ nodes: before.nodes, links: before.links });

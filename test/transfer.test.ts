@@ -139,7 +139,8 @@ describe("import", () => {
     const parsed = async (agent: string) => {
       const lines = (await exportOf(agent)).lines;
       const [header, ...rest] = lines;
-      const { exported_at: _at, agent_id: _id, ...kept } = header ?? {};
+      if (!header) throw new Error("an empty export");
+      const { exported_at: _at, agent_id: _id, ...kept } = header;
       return [kept, ...rest];
     };
     expect(await parsed(target)).toEqual(await parsed(source));

@@ -3,8 +3,12 @@
  * wrangler.local.toml whose only changes are the paths. Pure module.
  */
 
-/** `toml` with `main` pointing at `bundle`, `no_bundle = true`, and an absolute migrations dir. */
-export function snapshotConfig(toml: string, bundle: string, migrationsDir: string): string {
+/**
+ * `toml` with `main` pointing at `bundle`, `no_bundle = true`, an absolute migrations dir, the web
+ * view's assets at `assetsDir` (absolute: the copy lives elsewhere) and no [build] section (the
+ * bundling built the assets once; a rebuild on change is what the snapshot exists to avoid).
+ */
+export function snapshotConfig(toml: string, bundle: string, migrationsDir: string, assetsDir: string): string {
   const main = /^main\s*=.*$/m;
   const migrations = /^migrations_dir\s*=.*$/m;
   if (!main.test(toml) || !migrations.test(toml)) {
@@ -12,5 +16,7 @@ export function snapshotConfig(toml: string, bundle: string, migrationsDir: stri
   }
   return toml
     .replace(main, `main = ${JSON.stringify(bundle)}\nno_bundle = true`)
-    .replace(migrations, `migrations_dir = ${JSON.stringify(migrationsDir)}`);
+    .replace(migrations, `migrations_dir = ${JSON.stringify(migrationsDir)}`)
+    .replace(/^(\[assets\][^[]*?)^directory\s*=.*$/m, (_all, head: string) => `${head}directory = ${JSON.stringify(assetsDir)}`)
+    .replace(/^\[build\]\n(?:(?!\[).*\n?)*/m, "");
 }

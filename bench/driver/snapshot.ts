@@ -29,7 +29,12 @@ export function buildSnapshot(dir: string): string {
     throw new Error(`bundling the Worker failed (exit ${result.status})\n${result.stdout}\n${result.stderr}`);
   }
   const config = path.join(dir, "wrangler.bench.toml");
-  const toml = snapshotConfig(readFileSync(LOCAL_CONFIG, "utf8"), path.join(outdir, "index.js"), path.join(ROOT, "migrations"));
+  const toml = snapshotConfig(
+    readFileSync(LOCAL_CONFIG, "utf8"),
+    path.join(outdir, "index.js"),
+    path.join(ROOT, "migrations"),
+    path.join(ROOT, "web", "dist"),
+  );
   writeFileSync(config, toml);
   return config;
 }

@@ -24,6 +24,8 @@ export interface Preset {
   config: ConfigPatch;
   /** Queue one compression cycle per remembered message after each remember call. */
   cyclePerTurn: boolean;
+  /** Also ask the context block at 256/512/1024 tokens (context-block.ts): the product as shipped only. */
+  contextBlock: boolean;
 }
 
 export const PRESETS: readonly Preset[] = [
@@ -32,18 +34,21 @@ export const PRESETS: readonly Preset[] = [
     description: "docs/design.md §2 parameters, one compression cycle after every remember",
     config: { auto_compress: true },
     cyclePerTurn: false,
+    contextBlock: true,
   },
   {
     name: "no-forgetting",
     description: "decay_rate 1, no compression cycles",
     config: { decay_rate: 1, auto_compress: false },
     cyclePerTurn: false,
+    contextBlock: false,
   },
   {
     name: "pressure",
     description: "docs/design.md §2 parameters, one compression cycle per turn (queued after each session's remember)",
     config: { auto_compress: false },
     cyclePerTurn: true,
+    contextBlock: false,
   },
 ];
 

@@ -4,7 +4,14 @@
  * the same agent and the ingestion is shared by them.
  */
 import type { CategorisedScores } from "../lib/aggregate";
-import { scoreLocomoConversation, scoreMadial } from "../lib/evaluate";
+import {
+  locomoEvidence,
+  locomoScoringOptions,
+  madialEvidence,
+  madialScoringOptions,
+  scoreLocomoConversation,
+  scoreMadial,
+} from "../lib/evaluate";
 import { toRememberCalls, type LocomoConversation, type LocomoQuestion } from "../lib/locomo";
 import { toMadialMessages, type MadialDataset, type MadialItem } from "../lib/madial";
 import type { RetrievedItem } from "../lib/metrics";
@@ -13,6 +20,7 @@ import type { HttpClient } from "../driver/http";
 import { counter, type Stats } from "../driver/schemas";
 import { askAll, QUERY_MODES, type QueryMode } from "./ask";
 import { agentId } from "./batches";
+import { askContexts, emptyContextRows, scoreContexts, type ContextAnswers, type ContextRows } from "./context-block";
 import { ingest } from "./ingest";
 import type { Preset } from "./presets";
 
@@ -44,6 +52,8 @@ export interface PresetRun {
   rows: Record<QueryMode, CategorisedScores[]>;
   latenciesMs: Record<QueryMode, number[]>;
   emptyQueries: Record<QueryMode, number>;
+  /** The context block's scores per budget (question as query); null unless the preset asks for it. */
+  context: ContextRows | null;
 }
 
 export type Step = (text: string) => void;
@@ -73,6 +83,7 @@ function emptyRun(preset: Preset): PresetRun {
     rows: { question: [], keywords: [] },
     latenciesMs: { question: [], keywords: [] },
     emptyQueries: { question: 0, keywords: 0 },
+    context: preset.contextBlock ? emptyContextRows() : null,
   };
 }
 
@@ -92,8 +103,9 @@ function addStats(held: Held, s: Stats): void {
 }
 
 /**
- * Feeds `agent`, asks `texts` in both modes and adds everything to `run`; returns the recalled items
- * per mode, in the order of `texts`, for the caller to score.
+ * Feeds `agent`, asks `texts` in both modes (and for context blocks when the preset wants them) and
+ * adds everything to `run`; returns the recalled items per mode and the blocks, in the order of
+ * `texts`, for the caller to score.
  */
 async function feedAndAsk(
   run: PresetRun,
@@ -102,7 +114,7 @@ async function feedAndAsk(
   texts: readonly string[],
   lang: "en" | "zh",
   step: Step,
-): Promise<Record<QueryMode, RetrievedItem[][]>> {
+): Promise<{ items: Record<QueryMode, RetrievedItem[][]>; contexts: ContextAnswers | null }> {
   const fed = await ingest(agent, run.preset, submissions, (d, t) => step(`remember ${d}/${t}`));
   if (run.held.agents === 0) run.config = fed.config;
   run.ingestionMs += fed.ms;
@@ -117,7 +129,8 @@ async function feedAndAsk(
     run.latenciesMs[mode].push(...answers.latenciesMs);
     run.emptyQueries[mode] += answers.emptyQueries;
   }
-  return items;
+  const contexts = run.preset.contextBlock ? await askContexts(agent, texts, lang, (d, t) => step(`context ${d}/${t}`)) : null;
+  return { items, contexts };
 }
 
 /** Looks an item's answers up by identity (the scorers walk the questions in their own order). */
@@ -138,9 +151,13 @@ export async function runLocomoPreset(
     const submissions = toRememberCalls(conv).map((c) => c.messages);
     const texts = conv.questions.map((q) => q.question);
     const label = `${preset.name} · ${conv.sampleId} (${i + 1}/${conversations.length})`;
-    const items = await feedAndAsk(run, agent, submissions, texts, "en", (s) => step(`${label} · ${s}`));
+    const { items, contexts } = await feedAndAsk(run, agent, submissions, texts, "en", (s) => step(`${label} · ${s}`));
     for (const mode of QUERY_MODES) {
       run.rows[mode].push(...scoreLocomoConversation(conv, lookup<LocomoQuestion>(conv.questions, items[mode])));
+    }
+    if (run.context && contexts) {
+      const evidence = (q: LocomoQuestion) => locomoEvidence(conv, q);
+      scoreContexts(run.context, conv.questions, contexts, evidence, (q) => q.category, locomoScoringOptions(conv));
     }
   }
   return run;
@@ -151,7 +168,7 @@ export async function runMadialPreset(http: HttpClient, preset: Preset, ds: Madi
   const agent = new AgentApi(http, agentId(preset.name, "madial"));
   // Each memory record is its own remember call: the records are separate events of the user's life.
   const submissions = toMadialMessages(ds.memories, ds.userNames[0]).map((m) => [m]);
-  const items = await feedAndAsk(
+  const { items, contexts } = await feedAndAsk(
     run,
     agent,
     submissions,
@@ -160,5 +177,15 @@ export async function runMadialPreset(http: HttpClient, preset: Preset, ds: Madi
     (s) => step(`${preset.name} · MADial · ${s}`),
   );
   for (const mode of QUERY_MODES) run.rows[mode] = scoreMadial(ds, lookup<MadialItem>(ds.items, items[mode]));
+  if (run.context && contexts) {
+    scoreContexts(
+      run.context,
+      ds.items,
+      contexts,
+      (item) => madialEvidence(ds, item),
+      () => 0,
+      madialScoringOptions(ds),
+    );
+  }
   return run;
 }

@@ -5,6 +5,7 @@
 import { goalTable } from "../driver/goal";
 import { latencyTable, locomoTables, madialTable, ratioTable, type Mode } from "../lib/report";
 import { fmt, type Table } from "../lib/table";
+import { contextTable } from "./context-block";
 import type { LocomoEntry, MadialEntry, QualityResult } from "./result";
 
 /** One row per preset (the query modes share the agents): memory held and ingestion. */
@@ -71,10 +72,19 @@ function madialSection(configs: readonly MadialEntry[]): Table[] {
   ];
 }
 
+function contextSection(context: NonNullable<QualityResult["contextBlock"]>): Table[] {
+  const about = `preset ${context.preset}, the question as query, memories only: evidence recall of the whole block vs BM25 (top ${context.bm25Limit}) within the same budget`;
+  return [
+    ...(context.locomo ? [contextTable(`LoCoMo, categories 1–4 pooled: the context block (${about})`, context.locomo)] : []),
+    ...(context.madial ? [contextTable(`MADial-Bench: the context block (${about})`, context.madial)] : []),
+  ];
+}
+
 export function qualityTables(result: QualityResult): Table[] {
   return [
     ...(result.locomo ? locomoSection(result.locomo.configs) : []),
     ...(result.madial ? madialSection(result.madial.configs) : []),
+    ...(result.contextBlock ? contextSection(result.contextBlock) : []),
     ...(result.goals.length > 0 ? [goalTable("Quality goals", result.goals)] : []),
   ];
 }

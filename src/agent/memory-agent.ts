@@ -23,6 +23,7 @@ import { fingerprint } from "./idempotency";
 import { migrateAgentSchema } from "./do-schema";
 import { networkReader } from "./network-reader";
 import { QueueRunner } from "./queue-runner";
+import { CheckResultSchema } from "./tasks/check";
 import { AGENT_TASKS } from "./tasks/registry";
 import { InvalidPayloadError } from "./tasks/task-registry";
 import type { TaskStatus } from "./task-queue";
@@ -96,6 +97,14 @@ export class MemoryAgent extends DurableObject<Env> {
       return { ok: false, code: "idempotency_conflict", message: "this Idempotency-Key was used with a different request" };
     }
     if (seen) return this.answer(seen.taskIds, options.waitMs);
+    // A write refused by the memory as it stands (a node not found…) is answered without queuing it.
+    if (definition.refuse) {
+      const check = AGENT_TASKS.enqueue(queue, "check", { kind, payload: parsed.data }, { now: Date.now() });
+      const { refusal } = CheckResultSchema.parse(await this.runner.waitForResult(check.id));
+      if (refusal !== null && refusal !== undefined) {
+        return { ok: true, taskIds: [], queuedAhead: 0, status: "done", result: JSON.stringify(refusal), error: null };
+      }
+    }
     // Cycles are the agent's own work and never make a write bounce; a client asking for more
     // cycles than the limit at once is refused.
     const waiting = definition.lane === "write" ? queue.queuedWrites() + repeat : queue.queuedDurable() + repeat;

@@ -7,6 +7,7 @@
  */
 import type { BfsResult } from "./bfs";
 import type { KeywordMatcher, TermLookup } from "./keyword-match";
+import type { NodeKind } from "../vocabulary/node-kinds";
 import type { MemoryNode } from "../vocabulary/records";
 import { keywordWeights, rankMemories, type RankedMemory } from "./ranking";
 import { RELATION } from "../vocabulary/relations";
@@ -65,14 +66,22 @@ export function keywordHits(bfs: BfsResult<MemoryNode>, matcher: KeywordMatcher,
  * What recall returns (docs/design.md §5, §11): conversation segments and explicit memories that
  * are not superseded. Entities are hubs; a superseded memory is history, never an answer.
  */
-export function isRecallable(node: Pick<MemoryNode, "kind" | "supersededBy">): boolean {
-  return (node.kind === "segment" || node.kind === "memory") && node.supersededBy === null;
+export function isRecallable(node: Pick<MemoryNode, "kind" | "supersededBy">, kinds: ReadonlySet<NodeKind> = RECALLED_KINDS): boolean {
+  return kinds.has(node.kind) && node.kind !== "entity" && node.supersededBy === null;
 }
 
+/** What recall returns unless asked otherwise: conversation segments and explicit memories (episodes on request). */
+export const RECALLED_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(["segment", "memory"]);
+
 /** Memories worth returning: with keywords, those with at least one hit; without, all reached. */
-export function candidateSegments(bfs: BfsResult<MemoryNode>, hits: ReadonlyMap<number, Set<number>>, requireHit: boolean): number[] {
+export function candidateSegments(
+  bfs: BfsResult<MemoryNode>,
+  hits: ReadonlyMap<number, Set<number>>,
+  requireHit: boolean,
+  kinds: ReadonlySet<NodeKind> = RECALLED_KINDS,
+): number[] {
   return [...bfs.reached.entries()]
-    .filter(([id, r]) => isRecallable(r.node) && (!requireHit || (hits.get(id)?.size ?? 0) > 0))
+    .filter(([id, r]) => isRecallable(r.node, kinds) && (!requireHit || (hits.get(id)?.size ?? 0) > 0))
     .map(([id]) => id);
 }
 

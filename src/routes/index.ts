@@ -3,6 +3,7 @@ import type { AppEnv } from "../http/app-env";
 import { registerAgent } from "./agent";
 import { registerAgentList } from "./agents-list";
 import { registerConfig } from "./config";
+import { registerContext } from "./context";
 import { registerHealth } from "./health";
 import { registerLinks } from "./links";
 import { registerMemories } from "./memories";
@@ -20,6 +21,7 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerConfig(app);
   registerSearch(app);
   registerAgent(app);
+  registerContext(app);
   registerAgentList(app);
   registerMemories(app);
   registerLinks(app);

@@ -121,15 +121,17 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
       case "linked":
         return c.json({ source: result.source, target: result.target, relation: result.relation, strength: result.strength }, 200);
       case "ambiguous":
-        throw new ApiError(409, "conflict", `the ${result.end} description matches several memories: name one by id`, {
-          end: result.end,
-          description: result.description,
-          candidates: result.candidates,
+        throw new ApiError("conflict", `the ${result.end} description matches several memories: name one by id`, {
+          details: {
+            end: result.end,
+            description: result.description,
+            candidates: result.candidates,
+          },
         });
       case "not_found":
-        throw new ApiError(404, "not_found", `no memory matches the ${result.end}`, { end: result.end });
+        throw new ApiError("not_found", `no memory matches the ${result.end}`, { details: { end: result.end } });
       case "same_node":
-        throw new ApiError(409, "conflict", `source and target are the same memory (${result.node_id})`);
+        throw new ApiError("conflict", `source and target are the same memory (${result.node_id})`);
     }
   });
 
@@ -143,7 +145,7 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
     whenFailed(outcome, "unlink");
     const result = outcome.result;
     if (!result) return c.json(pendingBody(outcome), 202);
-    if (result.outcome === "not_found") throw new ApiError(404, "not_found", `no link ${source} → ${target} (${relation})`);
+    if (result.outcome === "not_found") throw new ApiError("not_found", `no link ${source} → ${target} (${relation})`);
     return c.json({ deleted: true as const, source, target, relation, strength: result.strength }, 200);
   });
 
@@ -173,11 +175,11 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
         return c.json(rest, 200);
       }
       case "not_found":
-        throw new ApiError(404, "not_found", `entity ${result.node_id} not found`);
+        throw new ApiError("not_found", `entity ${result.node_id} not found`);
       case "not_an_entity":
-        throw new ApiError(409, "conflict", `node ${result.node_id} is a ${result.kind}, not an entity`);
+        throw new ApiError("conflict", `node ${result.node_id} is a ${result.kind}, not an entity`);
       case "same_node":
-        throw new ApiError(409, "conflict", "an entity cannot be merged into itself");
+        throw new ApiError("conflict", "an entity cannot be merged into itself");
     }
   });
 }

@@ -145,14 +145,14 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
   app.openapi(read, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
     const { memory } = await agentOf(c, agentId).ask("memory", { node_id: nodeId });
-    if (!memory) throw new ApiError(404, "not_found", `memory ${nodeId} not found`);
+    if (!memory) throw new ApiError("not_found", `memory ${nodeId} not found`);
     return c.json(memory, 200);
   });
 
   app.openapi(history, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
     const { memory } = await agentOf(c, agentId).ask("memory", { node_id: nodeId });
-    if (!memory) throw new ApiError(404, "not_found", `memory ${nodeId} not found`);
+    if (!memory) throw new ApiError("not_found", `memory ${nodeId} not found`);
     return c.json({ node_id: nodeId, history: memory.history }, 200);
   });
 
@@ -182,12 +182,14 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
       case "updated":
         return c.json({ node_id: result.node_id, supersedes: result.supersedes, links_moved: result.links_moved }, 200);
       case "not_found":
-        throw new ApiError(404, "not_found", `memory ${nodeId} not found`);
+        throw new ApiError("not_found", `memory ${nodeId} not found`);
       case "not_a_memory":
-        throw new ApiError(409, "conflict", `node ${nodeId} is an ${result.kind}, not a memory: merge entities instead`);
+        throw new ApiError("conflict", `node ${nodeId} is an ${result.kind}, not a memory: merge entities instead`);
       case "superseded":
-        throw new ApiError(409, "conflict", `memory ${nodeId} was superseded by ${result.superseded_by}: update the current version`, {
-          superseded_by: result.superseded_by,
+        throw new ApiError("conflict", `memory ${nodeId} was superseded by ${result.superseded_by}: update the current version`, {
+          details: {
+            superseded_by: result.superseded_by,
+          },
         });
     }
   });
@@ -208,9 +210,9 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
         return c.json({ deleted: true as const, ...rest }, 200);
       }
       case "not_found":
-        throw new ApiError(404, "not_found", `memory ${nodeId} not found`);
+        throw new ApiError("not_found", `memory ${nodeId} not found`);
       case "not_a_memory":
-        throw new ApiError(409, "conflict", `node ${nodeId} is an ${result.kind}, not a memory`);
+        throw new ApiError("conflict", `node ${nodeId} is an ${result.kind}, not a memory`);
     }
   });
 }

@@ -80,7 +80,7 @@ export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
   app.openapi(importRoute, async (c) => {
     const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
     if (!JSONL_TYPES.includes(type)) {
-      throw new ApiError(415, "unsupported_media_type", `an import is JSON Lines: Content-Type ${JSONL_TYPES[0]}`);
+      throw new ApiError("unsupported_media_type", `an import is JSON Lines: Content-Type ${JSONL_TYPES[0]}`);
     }
     const declared = Number(c.req.header("content-length") ?? "0");
     if (declared > MAX_IMPORT_BYTES) throw tooLarge();
@@ -88,14 +88,10 @@ export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
     const options = writeOptions(c.req.valid("header"));
     const state = await agent.stub.importable(agent.identity, options.idempotencyKey);
     if (state === "not_empty") {
-      throw new ApiError(
-        409,
-        "conflict",
-        "the agent holds memories: import into an empty agent (DELETE it first, or use another agent id)",
-      );
+      throw new ApiError("conflict", "the agent holds memories: import into an empty agent (DELETE it first, or use another agent id)");
     }
     const body = c.req.raw.body;
-    if (!body) throw new ApiError(400, "validation_failed", "the import body is empty");
+    if (!body) throw new ApiError("validation_failed", "the import body is empty");
     const uploadId = crypto.randomUUID();
     // A retry of a known key stages nothing: its body is only validated and hashed.
     const retry = state === "retry";
@@ -105,20 +101,22 @@ export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
     if ("problem" in staged || "tooLarge" in staged) {
       if (!retry) await agent.stub.sealImport(agent.identity, uploadId, null);
       if ("tooLarge" in staged) throw tooLarge();
-      throw new ApiError(400, "validation_failed", `line ${staged.problem.line}: ${staged.problem.message}`, { line: staged.problem.line });
+      throw new ApiError("validation_failed", `line ${staged.problem.line}: ${staged.problem.message}`, {
+        details: { line: staged.problem.line },
+      });
     }
     if (!retry) await agent.stub.sealImport(agent.identity, uploadId, staged.digest);
     const outcome = await agent.submit("import", { import_id: staged.digest }, { waitMs: OPERATION_WAIT_MS, ...options });
     whenFailed(outcome, "import");
     const result = outcome.result;
     if (!result) return c.json(pendingBody(outcome), 202);
-    if (result.outcome !== "imported") throw new ApiError(409, "conflict", "the agent holds memories: import into an empty agent");
+    if (result.outcome !== "imported") throw new ApiError("conflict", "the agent holds memories: import into an empty agent");
     return c.json({ nodes: result.nodes, links: result.links, aliases: result.aliases, messages: result.messages }, 200);
   });
 }
 
 function tooLarge(): ApiError {
-  return new ApiError(413, "payload_too_large", `an import body is at most ${MAX_IMPORT_BYTES} bytes`);
+  return new ApiError("payload_too_large", `an import body is at most ${MAX_IMPORT_BYTES} bytes`);
 }
 
 type Stager = (from: number, lines: string[], begin: boolean) => Promise<void>;

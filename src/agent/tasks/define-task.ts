@@ -50,6 +50,14 @@ export interface TaskDefinition<P, R> {
   payload: z.ZodType<P>;
   result: z.ZodType<R>;
   run(rt: AgentRuntime, task: RunningTask<P>): Promise<TaskOutcome<R>>;
+  /**
+   * A write whose refusal depends on the memory as it stands (a node not found, an entity where a
+   * memory is meant): the refusal as the kind's result, or undefined. MemoryAgent.submit asks it in
+   * a read turn of the queue (after every write accepted before) before queuing anything, so a
+   * refused request leaves no task, no key and no registry row behind (docs/design.md §15); `run`
+   * asks it again, since the memory may change between the two.
+   */
+  refuse?(rt: AgentRuntime, payload: P): Promise<R | undefined>;
 }
 
 /**

@@ -7,7 +7,8 @@
  * - purge (a privacy request): the node and its history (every earlier version it superseded,
  *   recursively), every link into any of them (no trace remains), and the message ids they came
  *   from when no other memory came from the same message, so the message can be remembered again.
- *   Later versions are other memories: purging an old version leaves the current one (purge the
+ *   The episodes that contain any of them go too (with their links): an episode's summary may
+ *   repeat the memory's words (docs/design.md §12). Later versions are other memories: purging an old version leaves the current one (purge the
  *   current one to remove the whole chain).
  *
  * Entities are not memories: they are forgotten with their links, or merged.
@@ -15,7 +16,9 @@
 import { z } from "zod";
 import type { WriteOp } from "../../memory/write-ops";
 import type { LinkKey } from "../../vocabulary/records";
+import { RELATION } from "../../vocabulary/relations";
 import { networkReader } from "../network-reader";
+import type { AgentRuntime } from "../runtime";
 import { commit } from "../write-path";
 import { readCheckpoint } from "./checkpoint";
 import { defineTask } from "./define-task";
@@ -27,7 +30,7 @@ export const ForgetResultSchema = z.discriminatedUnion("outcome", [
     outcome: z.literal("forgotten"),
     node_id: z.number().int(),
     purged: z.boolean(),
-    /** Every node deleted: the memory, and with purge its earlier versions. */
+    /** Every node deleted: the memory, and with purge its earlier versions and the episodes that contain any of them. */
     nodes_deleted: z.array(z.number().int()),
     /** Links into them deleted (purge only: a forget leaves them dangling). */
     links_deleted: z.number().int(),
@@ -41,19 +44,28 @@ export type ForgetResult = z.infer<typeof ForgetResultSchema>;
 
 const finish = (result: ForgetResult) => ({ status: "done" as const, result });
 
+async function refuseForget(rt: AgentRuntime, payload: z.infer<typeof ForgetPayloadSchema>): Promise<ForgetResult | undefined> {
+  const { node_id: id } = payload;
+  const repos = rt.existingRepos();
+  const node = repos ? (await (await networkReader(rt, repos)).load([id])).get(id) : undefined;
+  if (!node) return { outcome: "not_found", node_id: id };
+  if (node.kind === "entity") return { outcome: "not_a_memory", node_id: id, kind: node.kind };
+  return undefined;
+}
+
 export const forgetTask = defineTask({
   lane: "write",
   payload: ForgetPayloadSchema,
   result: ForgetResultSchema,
+  refuse: refuseForget,
   async run(rt, task) {
     const done = readCheckpoint(task, ForgetResultSchema);
     if (done) return { status: "done", result: done };
+    const refused = await refuseForget(rt, task.payload);
+    if (refused) return finish(refused);
     const { node_id: id, purge } = task.payload;
-    const repos = rt.existingRepos();
-    const reader = repos ? await networkReader(rt, repos) : undefined;
-    const node = reader ? (await reader.load([id])).get(id) : undefined;
-    if (!repos || !reader || !node) return finish({ outcome: "not_found", node_id: id });
-    if (node.kind === "entity") return finish({ outcome: "not_a_memory", node_id: id, kind: node.kind });
+    const repos = await rt.repos();
+    const reader = await networkReader(rt, repos);
     if (!purge) {
       const result: ForgetResult = {
         outcome: "forgotten",
@@ -80,26 +92,33 @@ export const forgetTask = defineTask({
       frontier = (await repos.nodes.supersededBy(frontier)).filter((v) => !chain.includes(v));
       chain.push(...frontier);
     }
-    const nodes = await reader.load(chain);
-    const purged = new Set(chain);
-    const incoming: LinkKey[] = [];
+    // The episodes that contain any version (docs/design.md §12): their summary may repeat it.
+    const containing = new Set<number>();
     for (const v of chain)
+      for (const link of await reader.linksOf(v)) if (link.target === v && link.relation === RELATION.contains) containing.add(link.source);
+    const episodes = [...(await reader.load([...containing])).values()].filter((n) => n.kind === "episode").map((n) => n.id);
+    const gone = [...chain, ...episodes];
+    const purged = new Set(gone);
+    const incoming: LinkKey[] = [];
+    for (const v of gone)
       for (const link of await reader.linksOf(v))
         if (link.target === v && !purged.has(link.source))
           incoming.push({ source: link.source, target: link.target, relation: link.relation });
-    const messageIds = [...new Set([...nodes.values()].flatMap((n) => n.sourceMessageIds))];
-    const stillUsed = await repos.nodes.messagesStillUsed(messageIds, chain);
+    // The messages of the versions (an episode's other messages belong to memories kept or forgotten).
+    const versions = await reader.load(chain);
+    const messageIds = [...new Set([...versions.values()].flatMap((n) => n.sourceMessageIds))];
+    const stillUsed = await repos.nodes.messagesStillUsed(messageIds, gone);
     const released = messageIds.filter((m) => !stillUsed.has(m));
     const ops: WriteOp[] = [];
     if (incoming.length > 0) ops.push({ type: "deleteLinks", keys: incoming });
-    ops.push({ type: "deleteNodes", ids: chain });
+    ops.push({ type: "deleteNodes", ids: gone });
     if (released.length > 0) ops.push({ type: "forgetMessages", ids: released });
     ops.push({ type: "count", counters: { memories_purged: 1 } });
     const result: ForgetResult = {
       outcome: "forgotten",
       node_id: id,
       purged: true,
-      nodes_deleted: chain.sort((a, b) => a - b),
+      nodes_deleted: gone.sort((a, b) => a - b),
       links_deleted: incoming.length,
       messages_released: released.length,
     };

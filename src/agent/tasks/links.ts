@@ -69,21 +69,38 @@ type Resolution = { ok: true; id: number } | { ok: false; result: LinkResult };
 
 const finish = <R>(result: R) => ({ status: "done" as const, result });
 
+type LinkPayload = z.infer<typeof LinkPayloadSchema>;
+
+/** Both ends resolved to distinct memories, or the refusal. */
+async function resolveEnds(
+  rt: AgentRuntime,
+  payload: LinkPayload,
+): Promise<{ ok: true; source: { id: number }; target: { id: number } } | { ok: false; result: LinkResult }> {
+  const repos = rt.existingRepos();
+  if (!repos) return { ok: false, result: notFound("source", payload.source) };
+  const source = await resolve(rt, repos, "source", payload.source);
+  if (!source.ok) return source;
+  const target = await resolve(rt, repos, "target", payload.target);
+  if (!target.ok) return target;
+  if (source.id === target.id) return { ok: false, result: { outcome: "same_node", node_id: source.id } };
+  return { ok: true, source, target };
+}
+
 export const linkTask = defineTask({
   lane: "write",
   payload: LinkPayloadSchema,
   result: LinkResultSchema,
+  async refuse(rt, payload): Promise<LinkResult | undefined> {
+    const ends = await resolveEnds(rt, payload);
+    return ends.ok ? undefined : ends.result;
+  },
   async run(rt, task) {
     const done = readCheckpoint(task, LinkResultSchema);
     if (done) return finish(done);
     const { relation, strength } = task.payload;
-    const repos = rt.existingRepos();
-    if (!repos) return finish<LinkResult>(notFound("source", task.payload.source));
-    const source = await resolve(rt, repos, "source", task.payload.source);
-    if (!source.ok) return finish(source.result);
-    const target = await resolve(rt, repos, "target", task.payload.target);
-    if (!target.ok) return finish(target.result);
-    if (source.id === target.id) return finish<LinkResult>({ outcome: "same_node", node_id: source.id });
+    const ends = await resolveEnds(rt, task.payload);
+    if (!ends.ok) return finish(ends.result);
+    const { source, target } = ends;
     const clock = rt.meta.clock();
     const result: LinkResult = { outcome: "linked", source: source.id, target: target.id, relation, strength };
     const link = { source: source.id, target: target.id, relation, level: levelOf(strength, clock), epoch: task.seq, createdAt: rt.now() };
@@ -156,17 +173,24 @@ export const UnlinkResultSchema = z.discriminatedUnion("outcome", [
 ]);
 export type UnlinkResult = z.infer<typeof UnlinkResultSchema>;
 
+async function linkOf(rt: AgentRuntime, key: z.infer<typeof UnlinkPayloadSchema>) {
+  const repos = rt.existingRepos();
+  const reader = repos ? await networkReader(rt, repos) : undefined;
+  return reader ? (await reader.outgoingLinks([key.source], key.relation)).find((l) => l.target === key.target) : undefined;
+}
+
 export const unlinkTask = defineTask({
   lane: "write",
   payload: UnlinkPayloadSchema,
   result: UnlinkResultSchema,
+  async refuse(rt, payload): Promise<UnlinkResult | undefined> {
+    return (await linkOf(rt, payload)) ? undefined : { outcome: "not_found" };
+  },
   async run(rt, task) {
     const done = readCheckpoint(task, UnlinkResultSchema);
     if (done) return finish(done);
     const { source, target, relation } = task.payload;
-    const repos = rt.existingRepos();
-    const reader = repos ? await networkReader(rt, repos) : undefined;
-    const link = reader ? (await reader.outgoingLinks([source], relation)).find((l) => l.target === target) : undefined;
+    const link = await linkOf(rt, task.payload);
     if (!link) return finish<UnlinkResult>({ outcome: "not_found" });
     const strength = link.pinned ? 1 : strengthAt(link.level, rt.meta.clock());
     const result: UnlinkResult = { outcome: "unlinked", source, target, relation, strength };

@@ -8,8 +8,9 @@
 import { z } from "zod";
 import { moveLinks } from "../../memory/link-moves";
 import type { WriteOp } from "../../memory/write-ops";
-import type { EntityAlias } from "../../vocabulary/records";
+import type { EntityAlias, MemoryNode } from "../../vocabulary/records";
 import { networkReader } from "../network-reader";
+import type { AgentRuntime } from "../runtime";
 import { commit } from "../write-path";
 import { readCheckpoint } from "./checkpoint";
 import { defineTask } from "./define-task";
@@ -33,25 +34,35 @@ export type MergeResult = z.infer<typeof MergeResultSchema>;
 
 const finish = (result: MergeResult) => ({ status: "done" as const, result });
 
+async function refuseMerge(rt: AgentRuntime, payload: z.infer<typeof MergePayloadSchema>): Promise<MergeResult | undefined> {
+  const { node_id: absorbedId, into: survivorId } = payload;
+  if (absorbedId === survivorId) return { outcome: "same_node", node_id: absorbedId };
+  const repos = rt.existingRepos();
+  const nodes = repos ? await (await networkReader(rt, repos)).load([absorbedId, survivorId]) : new Map<number, MemoryNode>();
+  for (const id of [absorbedId, survivorId]) {
+    const node = nodes.get(id);
+    if (!node) return { outcome: "not_found", node_id: id };
+    if (node.kind !== "entity") return { outcome: "not_an_entity", node_id: id, kind: node.kind };
+  }
+  return undefined;
+}
+
 export const mergeTask = defineTask({
   lane: "write",
   payload: MergePayloadSchema,
   result: MergeResultSchema,
+  refuse: refuseMerge,
   async run(rt, task) {
     const done = readCheckpoint(task, MergeResultSchema);
     if (done) return finish(done);
+    const refused = await refuseMerge(rt, task.payload);
+    if (refused) return finish(refused);
     const { node_id: absorbedId, into: survivorId } = task.payload;
-    if (absorbedId === survivorId) return finish({ outcome: "same_node", node_id: absorbedId });
-    const repos = rt.existingRepos();
-    const reader = repos ? await networkReader(rt, repos) : undefined;
-    const nodes = reader ? await reader.load([absorbedId, survivorId]) : new Map();
-    for (const id of [absorbedId, survivorId]) {
-      const node = nodes.get(id);
-      if (!node) return finish({ outcome: "not_found", node_id: id });
-      if (node.kind !== "entity") return finish({ outcome: "not_an_entity", node_id: id, kind: node.kind });
-    }
+    const repos = await rt.repos();
+    const reader = await networkReader(rt, repos);
+    const nodes = await reader.load([absorbedId, survivorId]);
     const absorbed = nodes.get(absorbedId);
-    if (!repos || !reader || !absorbed) return finish({ outcome: "not_found", node_id: absorbedId });
+    if (!absorbed) return finish({ outcome: "not_found", node_id: absorbedId });
     const clock = rt.meta.clock();
     const move = moveLinks({
       from: absorbedId,

@@ -80,7 +80,7 @@ export async function runRecall(rt: AgentRuntime, request: z.output<typeof Recal
       query: [request.query ?? "", ...request.keywords].join(" ").trim(),
       mode: "hybrid",
       limit: SEED_HITS,
-      filters: { kinds: ["segment", "memory", "entity"] },
+      filters: { kinds: [...request.kinds, "entity"] },
     });
     const best = seeds[0]?.score ?? 1;
     for (const seed of seeds) similarity.set(seed.node.id, seed.score / best);
@@ -91,7 +91,7 @@ export async function runRecall(rt: AgentRuntime, request: z.output<typeof Recal
     }
   }
   const hits = keywordHits(bfs, matcher, graph?.termIndex());
-  const candidates = candidateSegments(bfs, hits, requireHit);
+  const candidates = candidateSegments(bfs, hits, requireHit, new Set(request.kinds));
 
   const items = rankedCandidates(bfs, hits, candidates, similarity);
   const outgoing = await reader.outgoingStrengths(importanceNeeded(items, request.limit), clock);

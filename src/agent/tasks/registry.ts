@@ -7,9 +7,11 @@
  */
 import type { z } from "zod";
 import type { TaskQueue, TaskRecord } from "../task-queue";
+import { checkTask } from "./check";
 import { compressTask } from "./compress";
 import { configureTask } from "./configure";
-import type { Lane } from "./define-task";
+import { contextTask } from "./context";
+import type { Lane, TaskDefinition } from "./define-task";
 import { deleteAgentTask } from "./delete-agent";
 import { exportTask, importTask } from "./export-import";
 import { forgetTask } from "./forget-memory";
@@ -18,12 +20,17 @@ import { linkTask, unlinkTask } from "./links";
 import { memorizeTask } from "./memorize";
 import { memoryListTask, memoryReadTask } from "./memory-reads";
 import { mergeTask } from "./merge-entities";
+import { profileTask } from "./profile";
+import { rebuildEpisodesTask } from "./rebuild-episodes";
 import { recallTask } from "./recall";
 import { reinforceTask } from "./reinforce";
 import { rememberTask } from "./remember";
 import { searchTask } from "./search";
 import { TaskRegistry } from "./task-registry";
 import { updateTask } from "./update-memory";
+
+/** The registry's definitions, for the refusal check (a function: the registry holds that kind too). */
+const definitionOf = (kind: string): TaskDefinition<unknown, unknown> => AGENT_TASKS.definition(kind);
 
 export const TASKS = {
   remember: rememberTask,
@@ -44,6 +51,10 @@ export const TASKS = {
   merge: mergeTask,
   export: exportTask,
   import: importTask,
+  context: contextTask,
+  profile: profileTask,
+  rebuildEpisodes: rebuildEpisodesTask,
+  check: checkTask(definitionOf),
 } as const;
 
 type Registry = typeof TASKS;

@@ -14,6 +14,7 @@ import { PHRASE_MAX_CODE_POINTS } from "../../models/types";
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
 import type { MemoryNode } from "../../vocabulary/records";
 import { networkReader } from "../network-reader";
+import type { AgentRuntime } from "../runtime";
 import { commit } from "../write-path";
 import { readCheckpoint } from "./checkpoint";
 import { defineTask } from "./define-task";
@@ -30,20 +31,30 @@ export type UpdateResult = z.infer<typeof UpdateResultSchema>;
 
 const finish = (result: UpdateResult) => ({ status: "done" as const, result });
 
+async function refuseUpdate(rt: AgentRuntime, payload: z.infer<typeof UpdatePayloadSchema>): Promise<UpdateResult | undefined> {
+  const { node_id: id } = payload;
+  const repos = rt.existingRepos();
+  const old = repos ? (await (await networkReader(rt, repos)).load([id])).get(id) : undefined;
+  if (!old) return { outcome: "not_found", node_id: id };
+  if (old.kind === "entity") return { outcome: "not_a_memory", node_id: id, kind: old.kind };
+  if (old.supersededBy !== null) return { outcome: "superseded", node_id: id, superseded_by: old.supersededBy };
+  return undefined;
+}
+
 export const updateTask = defineTask({
   lane: "write",
   payload: UpdatePayloadSchema,
   result: UpdateResultSchema,
+  refuse: refuseUpdate,
   async run(rt, task) {
     const done = readCheckpoint(task, UpdateResultSchema);
     if (done) return { status: "done", result: done };
+    const refused = await refuseUpdate(rt, task.payload);
+    if (refused) return finish(refused);
     const { node_id: oldId } = task.payload;
-    const repos = rt.existingRepos();
-    const reader = repos ? await networkReader(rt, repos) : undefined;
-    const old = reader ? (await reader.load([oldId])).get(oldId) : undefined;
-    if (!reader || !old) return finish({ outcome: "not_found", node_id: oldId });
-    if (old.kind === "entity") return finish({ outcome: "not_a_memory", node_id: oldId, kind: old.kind });
-    if (old.supersededBy !== null) return finish({ outcome: "superseded", node_id: oldId, superseded_by: old.supersededBy });
+    const reader = await networkReader(rt, await rt.repos());
+    const old = (await reader.load([oldId])).get(oldId);
+    if (!old) return finish({ outcome: "not_found", node_id: oldId });
     const now = rt.now();
     const content = prepareContent(task.payload.content, now).content;
     const [extraction] = await rt.model.extract([content]);

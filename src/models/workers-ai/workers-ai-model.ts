@@ -34,10 +34,18 @@ import { buildExtractMessages, extractAnswerSchema } from "./prompts/extract";
 import { buildQueryKeywordsMessages, queryKeywordsAnswerSchema } from "./prompts/query-keywords";
 import { buildRelationsMessages, relationsAnswerSchema } from "./prompts/relations";
 import { buildSegmentMessages, segmentAnswerSchema } from "./prompts/segment";
+import { buildSummarizeMessages, summarizeAnswerSchema } from "./prompts/summarize";
 import { requestInputs } from "./request-shapes";
 import { ThrottledAi, type ThrottleOptions } from "./throttled-ai";
-import { tokenWeight } from "./token-estimate";
-import { validateCompression, validateExtractions, validateQueryKeywords, validateRelations, validateSegments } from "./validate";
+import { tokenWeight } from "../../text/token-estimate";
+import {
+  validateCompression,
+  validateExtractions,
+  validateQueryKeywords,
+  validateRelations,
+  validateSegments,
+  validateSummary,
+} from "./validate";
 import { WorkersAiError } from "./workers-ai-error";
 import { chatTokens, WorkersAiPlanner } from "./workers-ai-planner";
 
@@ -55,6 +63,7 @@ export const RATE_LIMIT_WAIT_MS: Readonly<Record<ModelOperation, number>> = {
   extract: 5 * 60_000,
   nameRelations: 5 * 60_000,
   compress: 60_000,
+  summarize: 5 * 60_000,
   queryKeywords: 0,
   // Conflict checks run inside a remember, like extraction: nobody waits on the HTTP side.
   judgeConflicts: 5 * 60_000,
@@ -149,6 +158,13 @@ export class WorkersAiModel implements SmallModel {
       out.push(...validateConflictVerdicts(answer.verdicts, batch.length));
     }
     return out;
+  }
+
+  async summarize(texts: string[], maxLength: number, ctx?: CallContext): Promise<string> {
+    if (texts.every((t) => t.trim() === "")) return "";
+    const max = Math.floor(maxLength);
+    const answer = await this.ask("summarize", "summary", buildSummarizeMessages(texts, max), summarizeAnswerSchema, ctx);
+    return validateSummary(answer.summary, max);
   }
 
   async queryKeywords(query: string, ctx?: CallContext): Promise<string[]> {
