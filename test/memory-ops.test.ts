@@ -6,6 +6,13 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { composeMemory, prepareContent } from "../src/memory/explicit-memory";
+import { initialismsOf } from "../src/models/local/local-entities";
+import { LocalModel } from "../src/models/local/local-model";
+import { ResilientModel } from "../src/models/resilient-model";
+import { retryPolicy } from "../src/models/retry";
+import type { AiBinding } from "../src/models/workers-ai/ai-client";
+import { SAME_ENTITIES_SYSTEM_PROMPT } from "../src/models/workers-ai/prompts/same-entities";
+import { WorkersAiModel } from "../src/models/workers-ai/workers-ai-model";
 import { createDb } from "../src/storage/db";
 import { storeKey } from "../src/storage/api-keys";
 import { FTS_AGENT_STRIDE } from "../src/storage/fts-repo";
@@ -613,8 +620,9 @@ describe("feedback", () => {
 describe("entity merges", () => {
   it("moves the absorbed entity's links to the survivor, keeps its name as an alias, and the focus follows", async () => {
     const agent = freshAgent("merge");
-    await rememberAndWait(agent, [{ role: "user", content: "JS powers the checkout page." }]);
+    // The long name first: an acronym mentioned after it is no candidate of the model (see below).
     await rememberAndWait(agent, [{ role: "user", content: "JavaScript bundles are too large." }]);
+    await rememberAndWait(agent, [{ role: "user", content: "JS powers the checkout page." }]);
     const js = await entityId(agent, "js");
     const javascript = await entityId(agent, "javascript");
     const jsLinks = (await memoryView(agent, js)).links;
@@ -648,6 +656,81 @@ describe("entity merges", () => {
     ] as const) {
       expect((await call(`/v1/agents/${agent}${path}`, { body })).status, path).toBe(status);
     }
+  });
+});
+
+describe("entity names judged by the model", () => {
+  it("the local rule: a capitalised short name is the initialism of a longer one, nothing else", async () => {
+    expect(initialismsOf("JavaScript")).toEqual(["JS"]);
+    expect(initialismsOf("New York City")).toEqual(["NYC"]);
+    expect(initialismsOf("Bank of America")).toEqual(["BOA", "BA"]);
+    expect(initialismsOf("Paris")).toEqual([]);
+    const judged = await new LocalModel().sameEntities([
+      { known: "JS", mentioned: "JavaScript", context: "" },
+      { known: "New York City", mentioned: "NYC", context: "" },
+      { known: "Java", mentioned: "JavaScript", context: "" },
+      { known: "js", mentioned: "JavaScript", context: "" },
+      { known: "Bobby", mentioned: "Robert", context: "" },
+      { known: "TS", mentioned: "JavaScript", context: "" },
+    ]);
+    expect(judged).toEqual([true, true, false, false, false, false]);
+  });
+
+  it("a new name whose initialism is a known entity is judged; the same is one entity with an alias", async () => {
+    const agent = freshAgent("same-entity");
+    await rememberAndWait(agent, [{ role: "user", content: "JS powers the checkout page." }]);
+    const task = await rememberAndWait(agent, [{ role: "user", content: "JavaScript bundles are too large." }]);
+    expect(task.result).toMatchObject({ entities_created: 0 });
+    const js = await entityId(agent, "js");
+    await expect(entityId(agent, "javascript")).rejects.toThrow();
+    const view = await memoryView(agent, js);
+    expect(view.aliases).toEqual([{ key: "javascript", name: "JavaScript" }]);
+    // The one entity is about both memories.
+    const about = view.links.outgoing.filter((l) => l.relation === "关于").map((l) => l.target);
+    const segments = (await list(agent, "?kind=segment")).items.map((i) => i.node_id);
+    expect(segments).toHaveLength(2);
+    for (const id of segments) expect(about).toContain(id);
+    // Through an explicit memory too: "New York City" meets the known "NYC".
+    await written(agent, { content: "NYC has a new bike lane." });
+    await written(agent, { content: "New York City opened the bike lane on Monday." });
+    const nyc = await memoryView(agent, await entityId(agent, "nyc"));
+    expect(nyc.aliases).toEqual([{ key: "new york city", name: "New York City" }]);
+    expect(nyc.links.outgoing.filter((l) => l.relation === "关于")).toHaveLength(2);
+  });
+
+  it("Workers AI answers one boolean per pair; a wrong answer falls back to the local rule", async () => {
+    const MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
+    const calls: { messages: { role: string; content: string }[] }[] = [];
+    const ai = (answer: (n: number) => unknown): AiBinding => ({
+      async run(_model, inputs) {
+        calls.push(inputs as { messages: { role: string; content: string }[] });
+        const messages = inputs.messages as { content: string }[];
+        const input = JSON.parse(messages.at(-1)?.content ?? "{}") as { pairs: unknown[] };
+        return { response: JSON.stringify(answer(input.pairs.length)) };
+      },
+    });
+    const pairs = [
+      { known: "Robert", mentioned: "Bobby", context: "Bobby, my brother Robert, called." },
+      { known: "JS", mentioned: "JavaScript", context: "" },
+    ];
+    const remote = new WorkersAiModel(
+      ai((n) => ({ same: Array.from({ length: n }, () => true) })),
+      { model: MODEL },
+    );
+    expect(await remote.sameEntities(pairs)).toEqual([true, true]);
+    expect(calls[0]?.messages[0]).toEqual({ role: "system", content: SAME_ENTITIES_SYSTEM_PROMPT });
+    const events: string[] = [];
+    const resilient = new ResilientModel(
+      new WorkersAiModel(
+        ai(() => ({ same: [true] })),
+        { model: MODEL },
+      ),
+      new LocalModel(),
+      retryPolicy(2, async () => {}),
+      { failed: () => undefined, fellBack: (op) => events.push(`fell back:${op}`) },
+    );
+    expect(await resilient.sameEntities(pairs)).toEqual([false, true]);
+    expect(events).toEqual(["fell back:sameEntities"]);
   });
 });
 

@@ -59,6 +59,7 @@ function gate() {
       nameRelations: (r) => local.nameRelations(r),
       queryKeywords: (q) => local.queryKeywords(q),
       judgeConflicts: (p) => local.judgeConflicts(p),
+      sameEntities: (p) => local.sameEntities(p),
       summarize: (t, max) => local.summarize(t, max),
       compress: async (text, target) => {
         g.reached += 1;

@@ -15,6 +15,7 @@ import type {
   CallContext,
   ConflictPair,
   ConflictVerdict,
+  EntityPair,
   Extraction,
   ModelMessage,
   ModelOperation,
@@ -85,6 +86,11 @@ export class ResilientModel implements SmallModel {
   judgeConflicts(pairs: ConflictPair[]): Promise<ConflictVerdict[]> {
     if (pairs.length === 0) return Promise.resolve([]);
     return this.call("judgeConflicts", (m, ctx) => m.judgeConflicts(pairs, ctx));
+  }
+
+  sameEntities(pairs: EntityPair[]): Promise<boolean[]> {
+    if (pairs.length === 0) return Promise.resolve([]);
+    return this.call("sameEntities", (m, ctx) => m.sameEntities(pairs, ctx));
   }
 
   private async call<T>(operation: ModelOperation, run: (model: SmallModel, ctx: CallContext) => Promise<T>): Promise<T> {

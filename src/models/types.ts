@@ -63,8 +63,20 @@ export interface ConflictPair {
 export const CONFLICT_VERDICTS = ["unrelated", "same", "update", "contradiction"] as const;
 export type ConflictVerdict = (typeof CONFLICT_VERDICTS)[number];
 
+/**
+ * A name just mentioned and an entity the agent already holds that it may be another name of
+ * (docs/design.md §11, entity resolution): "JavaScript" and the known "JS".
+ */
+export interface EntityPair {
+  known: string;
+  mentioned: string;
+  /** The text the mention came from (what tells "JS" the language from "JS" a person's initials). */
+  context: string;
+}
+
 /** The small-model tasks, as named in events and counters. */
-export type ModelOperation = "segment" | "extract" | "nameRelations" | "compress" | "summarize" | "queryKeywords" | "judgeConflicts";
+export type ModelOperation =
+  "segment" | "extract" | "nameRelations" | "compress" | "summarize" | "queryKeywords" | "judgeConflicts" | "sameEntities";
 
 /**
  * What a caller passes along with one call: a remote provider may wait for its request budget or
@@ -100,6 +112,8 @@ export interface SmallModel {
   queryKeywords(query: string, ctx?: CallContext): Promise<string[]>;
   /** Classifies each pair of memories (same order, same length). */
   judgeConflicts(pairs: ConflictPair[], ctx?: CallContext): Promise<ConflictVerdict[]>;
+  /** Whether each mentioned name names the known entity (same order, same length). */
+  sameEntities(pairs: EntityPair[], ctx?: CallContext): Promise<boolean[]>;
 }
 
 export interface Embedder {

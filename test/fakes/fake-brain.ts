@@ -12,9 +12,10 @@ import { EXTRACT_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/extra
 import { QUERY_KEYWORDS_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/query-keywords";
 import { RELATIONS_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/relations";
 import { SEGMENT_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/segment";
+import { SAME_ENTITIES_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/same-entities";
 import { SUMMARIZE_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/summarize";
 
-export type Task = "segment" | "extract" | "relations" | "compress" | "summarize" | "queryKeywords" | "conflicts";
+export type Task = "segment" | "extract" | "relations" | "compress" | "summarize" | "queryKeywords" | "conflicts" | "sameEntities";
 
 export type Brain = (task: Task, input: unknown) => Promise<unknown>;
 
@@ -26,6 +27,7 @@ const PROMPTS: readonly [Task, string][] = [
   ["summarize", SUMMARIZE_SYSTEM_PROMPT],
   ["queryKeywords", QUERY_KEYWORDS_SYSTEM_PROMPT],
   ["conflicts", CONFLICTS_SYSTEM_PROMPT],
+  ["sameEntities", SAME_ENTITIES_SYSTEM_PROMPT],
 ];
 
 export function taskOf(systemPrompt: string): Task {
@@ -43,6 +45,7 @@ const ExtractInput = z.object({ texts: z.array(z.string()) });
 const RelationsInput = z.object({ pairs: z.array(z.object({ segment: z.string(), entity: z.string() })) });
 const CompressInput = z.object({ target: z.number(), text: z.string() });
 const QueryInput = z.object({ query: z.string() });
+const SameEntitiesInput = z.object({ pairs: z.array(z.object({ known: z.string(), mentioned: z.string(), context: z.string() })) });
 const ConflictsInput = z.object({ pairs: z.array(z.object({ earlier: z.string(), later: z.string(), entities: z.array(z.string()) })) });
 const SummarizeInput = z.object({ max: z.number(), segments: z.array(z.string()) });
 
@@ -72,6 +75,8 @@ export function localBrain(): Brain {
         return { keywords: await local.queryKeywords(QueryInput.parse(input).query) };
       case "conflicts":
         return { verdicts: await local.judgeConflicts(ConflictsInput.parse(input).pairs) };
+      case "sameEntities":
+        return { same: await local.sameEntities(SameEntitiesInput.parse(input).pairs) };
     }
   };
 }

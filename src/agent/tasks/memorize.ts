@@ -154,7 +154,10 @@ async function buildPlan(
     // A resolved date (2025-11-04) is when, not what: never an entity.
     entities: dedupe([...named, ...(extraction?.entities ?? []).filter((e) => !DATE_LIKE.test(e))]),
   };
-  const entities = await resolveEntities(await networkReader(rt, repos), [entitiesNamed]);
+  const entities = await resolveEntities(await networkReader(rt, repos), [entitiesNamed], {
+    model: rt.model,
+    texts: [composed.content],
+  });
   const focusPlan = planFocus({
     focus: rt.focus.list(),
     focusLimit: params.focus_limit,
@@ -164,7 +167,9 @@ async function buildPlan(
   });
   const pairs = relationPairs(focusPlan);
   const relations =
-    pairs.length > 0 ? await rt.model.nameRelations(pairs.map((p) => ({ segment: composed.content, entity: p.entity.name }))) : [];
+    pairs.length > 0
+      ? await rt.model.nameRelations(pairs.map((p) => ({ segment: composed.content, entity: entities.spokenName(0, p.entity.name) })))
+      : [];
   const plan = planRemember({
     taskId: task.id,
     epoch: task.seq,

@@ -112,7 +112,10 @@ async function buildPlan(
   }));
   const segments = modelMessages.length > 0 ? await rt.model.segment(modelMessages) : [];
   const extracted = segments.length > 0 ? await rt.model.extract(segments.map((s) => s.text)) : [];
-  const entities = await resolveEntities(await networkReader(rt, repos), extracted);
+  const entities = await resolveEntities(await networkReader(rt, repos), extracted, {
+    model: rt.model,
+    texts: segments.map((s) => s.text),
+  });
   const extractions = entities.extractions;
   const focusPlan = planFocus({
     focus: rt.focus.list(),
@@ -124,7 +127,9 @@ async function buildPlan(
   const pairs = relationPairs(focusPlan);
   const relations =
     pairs.length > 0
-      ? await rt.model.nameRelations(pairs.map((p) => ({ segment: segments[p.segmentIndex]?.text ?? "", entity: p.entity.name })))
+      ? await rt.model.nameRelations(
+          pairs.map((p) => ({ segment: segments[p.segmentIndex]?.text ?? "", entity: entities.spokenName(p.segmentIndex, p.entity.name) })),
+        )
       : [];
   const now = rt.now();
   const plan = planRemember({

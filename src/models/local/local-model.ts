@@ -8,6 +8,7 @@ import type {
   ConflictPair,
   ConflictVerdict,
   Embedder,
+  EntityPair,
   Extraction,
   ModelMessage,
   RelationRequest,
@@ -17,6 +18,7 @@ import type {
 import { judgeConflict } from "./local-conflicts";
 import { compressText } from "./local-compressor";
 import { EMBEDDING_DIMENSIONS, embedText } from "./local-embedder";
+import { sameEntity } from "./local-entities";
 import { extractOne } from "./local-extractor";
 import { localQueryKeywords, localRelations } from "./local-query";
 import { segmentMessages } from "./local-segmenter";
@@ -51,6 +53,10 @@ export class LocalModel implements SmallModel {
 
   async judgeConflicts(pairs: ConflictPair[]): Promise<ConflictVerdict[]> {
     return pairs.map(judgeConflict);
+  }
+
+  async sameEntities(pairs: EntityPair[]): Promise<boolean[]> {
+    return pairs.map(sameEntity);
   }
 }
 

@@ -18,6 +18,7 @@ import type {
   CallContext,
   ConflictPair,
   ConflictVerdict,
+  EntityPair,
   Extraction,
   ModelMessage,
   ModelOperation,
@@ -29,6 +30,12 @@ import { joinWindowSegments } from "../window-join";
 import { jsonSchemaOf, parseAnswer, type AiBinding, type ChatMessage } from "./ai-client";
 import { textModelProfile, type TextModelProfile } from "./model-profiles";
 import { buildCompressMessages, compressAnswerSchema } from "./prompts/compress";
+import {
+  buildSameEntitiesMessages,
+  SAME_ENTITIES_BATCH_SIZE,
+  sameEntitiesAnswerSchema,
+  validateSameEntities,
+} from "./prompts/same-entities";
 import { buildConflictsMessages, CONFLICT_BATCH_SIZE, conflictsAnswerSchema, validateConflictVerdicts } from "./prompts/conflicts";
 import { buildExtractMessages, extractAnswerSchema } from "./prompts/extract";
 import { buildQueryKeywordsMessages, queryKeywordsAnswerSchema } from "./prompts/query-keywords";
@@ -67,6 +74,7 @@ export const RATE_LIMIT_WAIT_MS: Readonly<Record<ModelOperation, number>> = {
   queryKeywords: 0,
   // Conflict checks run inside a remember, like extraction: nobody waits on the HTTP side.
   judgeConflicts: 5 * 60_000,
+  sameEntities: 5 * 60_000,
 };
 
 export interface WorkersAiModelOptions {
@@ -156,6 +164,17 @@ export class WorkersAiModel implements SmallModel {
       const batch = pairs.slice(at, at + CONFLICT_BATCH_SIZE);
       const answer = await this.ask("judgeConflicts", "conflict_verdicts", buildConflictsMessages(batch), conflictsAnswerSchema, ctx);
       out.push(...validateConflictVerdicts(answer.verdicts, batch.length));
+    }
+    return out;
+  }
+
+  /** Batches of SAME_ENTITIES_BATCH_SIZE pairs, one call each. */
+  async sameEntities(pairs: EntityPair[], ctx?: CallContext): Promise<boolean[]> {
+    const out: boolean[] = [];
+    for (let at = 0; at < pairs.length; at += SAME_ENTITIES_BATCH_SIZE) {
+      const batch = pairs.slice(at, at + SAME_ENTITIES_BATCH_SIZE);
+      const answer = await this.ask("sameEntities", "same_entities", buildSameEntitiesMessages(batch), sameEntitiesAnswerSchema, ctx);
+      out.push(...validateSameEntities(answer.same, batch.length));
     }
     return out;
   }
