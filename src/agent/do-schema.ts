@@ -48,6 +48,9 @@ const STEPS: readonly string[] = [
   // Idempotency keys of writes (src/agent/idempotency.ts).
   `CREATE TABLE idempotency (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, task_ids TEXT NOT NULL, created_at INTEGER NOT NULL);
    CREATE INDEX idempotency_created ON idempotency (created_at);`,
+  // Parts of a write intent beyond its first (src/agent/intent-store.ts): one SQLite value holds
+  // at most 2 MB, and the intent of a maximal remember is larger.
+  `CREATE TABLE intent_parts (task_id TEXT NOT NULL, part INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (task_id, part));`,
 ];
 
 /** Runs the steps not run yet, up to `target` (all of them; tests stop earlier to build an old layout). */
