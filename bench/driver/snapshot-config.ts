@@ -3,11 +3,12 @@
  * wrangler.local.toml whose only changes are the paths. Pure module.
  */
 
-/** `toml` with `main` pointing at `bundle`, `no_bundle = true`, and an absolute migrations dir. */
+/** `toml` with `main` pointing at `bundle`, `no_bundle = true`, and absolute migrations dirs. */
 export function snapshotConfig(toml: string, bundle: string, migrationsDir: string): string {
   const main = /^main\s*=.*$/m;
-  const migrations = /^migrations_dir\s*=.*$/m;
-  if (!main.test(toml) || !migrations.test(toml)) {
+  // Every D1 binding's (the local configuration has two shards).
+  const migrations = /^migrations_dir\s*=.*$/gm;
+  if (!main.test(toml) || !/^migrations_dir\s*=/m.test(toml)) {
     throw new Error("wrangler.local.toml has no `main =` or `migrations_dir =` line: cannot make the benchmark's frozen copy");
   }
   return toml
