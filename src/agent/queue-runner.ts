@@ -11,7 +11,6 @@
  */
 import { MAX_TASK_ATTEMPTS } from "../config/limits";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
-import { AgentRegistry } from "../storage/agent-registry";
 import type { AgentState } from "./agent-state";
 import { yieldToEventLoop } from "./event-loop";
 import { PermanentTaskError } from "./task-errors";
@@ -311,7 +310,7 @@ export class QueueRunner {
       if (current !== null) await this.ctx.storage.deleteAlarm();
       const repos = this.rt.existingRepos();
       if (repos && registered !== null) {
-        await new AgentRegistry(this.rt.db).setDue(repos.agentUid, null, Date.now());
+        await repos.registry.setDue(repos.agentUid, null, Date.now());
         this.rt.meta.set("registeredDue", null);
       }
     } else if (registered !== null && (current === null || current < Date.now())) {
@@ -325,7 +324,7 @@ export class QueueRunner {
     if (!repos) return;
     const due = this.rt.queue.earliestDue();
     if (due === null || (this.rt.meta.get("registeredDue") ?? null) !== null) return;
-    await new AgentRegistry(this.rt.db).setDue(repos.agentUid, Math.max(due, Date.now()), Date.now());
+    await repos.registry.setDue(repos.agentUid, Math.max(due, Date.now()), Date.now());
     this.rt.meta.set("registeredDue", due);
   }
 }

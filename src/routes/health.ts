@@ -1,6 +1,9 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { DeepHealthSchema, deepHealth } from "../agent/health-check";
 import { checkDatabase } from "../agent/service";
+import { ErrorSchema } from "../api/common";
 import type { AppEnv } from "../http/app-env";
+import { requireApiKey } from "../http/auth";
 
 const HealthSchema = z
   .object({
@@ -11,16 +14,41 @@ const HealthSchema = z
   })
   .openapi("Health");
 
+const DeepHealthView = DeepHealthSchema.openapi("DeepHealth");
+
+const HealthQuerySchema = z
+  .object({
+    deep: z.enum(["0", "1"]).optional().openapi({ description: "1: check every dependency (costs model calls; needs an API key)." }),
+  })
+  .strict();
+
 const route = createRoute({
   method: "get",
   path: "/v1/health",
   tags: ["service"],
-  summary: "Liveness, with the configured providers and a database round trip",
-  responses: { 200: { description: "Healthy", content: { "application/json": { schema: HealthSchema } } } },
+  summary: "Liveness, with the configured providers and a database round trip; ?deep=1 checks every dependency",
+  description:
+    "Without `deep`: one round trip to the primary database, no key needed. With `deep=1` (an API key is required, any tenant's): one embedding, one vector query per Vectorize index on an empty canary namespace, one small-model call and a round trip to every D1 shard; 503 when a check fails or no shard or index takes new agents. Full shards and indexes are listed under `warnings`.",
+  request: { query: HealthQuerySchema },
+  responses: {
+    200: { description: "Healthy", content: { "application/json": { schema: z.union([HealthSchema, DeepHealthView]) } } },
+    400: { description: "Bad input", content: { "application/json": { schema: ErrorSchema } } },
+    401: { description: "deep=1 without a valid API key", content: { "application/json": { schema: ErrorSchema } } },
+    503: {
+      description: "A dependency failed, or no room for new agents (deep=1)",
+      content: { "application/json": { schema: DeepHealthView } },
+    },
+  },
 });
 
 export function registerHealth(app: OpenAPIHono<AppEnv>): void {
+  // The deep check spends model calls: only key holders may ask for it.
+  app.use("/v1/health", async (c, next) => (c.req.query("deep") === "1" ? requireApiKey(c, next) : next()));
   app.openapi(route, async (c) => {
+    if (c.req.valid("query").deep === "1") {
+      const health = await deepHealth(c.env);
+      return c.json(health, health.status === "ok" ? 200 : 503);
+    }
     await checkDatabase(c.env);
     return c.json(
       { status: "ok" as const, model_provider: c.env.MODEL_PROVIDER, vector_provider: c.env.VECTOR_PROVIDER, database: "ok" as const },
