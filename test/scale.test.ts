@@ -282,6 +282,45 @@ describe("deleting a large agent", () => {
   });
 });
 
+describe("the bounded drain", () => {
+  it("hands the rest of a backlog to the next invocation, gives back a started task's attempt, and completes everything", async () => {
+    const agent = freshAgent("backlog");
+    await rememberAndWait(agent, [{ role: "user", content: "Orion ships on Monday." }]);
+    await drainAlarms(agent);
+    const outcome = await inAgent(agent, async (state, ctx) => {
+      const ids = Array.from(
+        { length: 23 },
+        (_, i) => enqueueTask(state.queue, "configure", { decay_rate: 0.5 + i / 100 }, { now: Date.now() }).id,
+      );
+      await ctx.storage.sync();
+      const first = ownRunner(state, ctx);
+      first.runner.drainBudget = { tasks: 5, ms: 60_000 };
+      await first.invoke();
+      const afterFirst = ids.map((id) => state.queue.get(id));
+      const handedOver = { handovers: first.runner.handovers, alarm: first.alarm() };
+      // The object is evicted between two invocations: a new runner (a new wake) continues.
+      state.queue.recoverAfterWake(Date.now());
+      const next = ownRunner(state, ctx);
+      next.runner.drainBudget = { tasks: 5, ms: 60_000 };
+      let invocations = 0;
+      do {
+        await next.invoke();
+        invocations += 1;
+      } while (next.alarm() !== null && invocations < 20);
+      return { afterFirst, handedOver, invocations, handovers: next.runner.handovers, final: ids.map((id) => state.queue.get(id)) };
+    });
+    expect(outcome.afterFirst.filter((t) => t?.status === "done")).toHaveLength(5);
+    // The sixth was started with the fifth's end; the handover put it back, its attempt unspent.
+    expect(outcome.afterFirst[5]).toMatchObject({ status: "queued", attempts: 0 });
+    expect(outcome.handedOver.handovers).toBe(1);
+    expect(outcome.handedOver.alarm).not.toBeNull();
+    expect(outcome.invocations).toBe(4); // 18 left, 5 per invocation
+    expect(outcome.handovers).toBe(3);
+    expect(outcome.final.every((t) => t?.status === "done" && t.attempts === 1)).toBe(true);
+    expect((await json<{ decay_rate: number }>(await call(`/v1/agents/${agent}/config`))).decay_rate).toBeCloseTo(0.72, 10);
+  });
+});
+
 describe("the deep health check", () => {
   it("needs an API key; checks every shard, an embedding and a model call; the shallow check stays cheap and open", async () => {
     expect((await call("/v1/health?deep=1", { key: null })).status).toBe(401);
