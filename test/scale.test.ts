@@ -92,6 +92,27 @@ describe("agents spread over D1 shards", () => {
     expect((await agentRows(next)).shard).toBe("DB_2");
   });
 
+  it("never give a new agent of the primary the key of an agent the previous release registered (key = registry id)", async () => {
+    const legacy = (await env.DB.prepare("SELECT coalesce(max(id), 0) + 50 AS id FROM agents").first<{ id: number }>())?.id ?? 50;
+    // The previous release, still rolling out, registers an agent: no key, so its key is its id.
+    await env.DB.prepare(
+      "INSERT INTO agents (id, tenant_id, agent_id, created_at, last_active_at) VALUES (?, 'legacy', 'old-release', 0, 0)",
+    )
+      .bind(legacy)
+      .run();
+    await closeShard("DB_2");
+    try {
+      const agent = freshAgent("after-legacy");
+      await rememberAndWait(agent, [{ role: "user", content: "Registered after the previous release's agent." }]);
+      const placed = await agentRows(agent);
+      expect(placed.shard).toBe("DB");
+      expect(placed.key).toBeGreaterThan(legacy);
+    } finally {
+      await reopenShard("DB_2");
+      await env.DB.prepare("DELETE FROM agents WHERE id = ?").bind(legacy).run();
+    }
+  });
+
   it("keep tenants and agents apart across shards: the same key in both shards, the same agent id in two tenants", async () => {
     const key = "amk_test_shard_tenant";
     await storeKey(createDb(env.DB), key, "tenant-shards", "scale test", Date.now());

@@ -111,6 +111,16 @@ export class AgentRegistry {
         SELECT 'd1', ${shard}, coalesce(max(coalesce(d1_key, id)), 0) + 1, count(*) FROM agents WHERE d1_shard = ${shard}
         ON CONFLICT DO NOTHING`),
     ];
+    if (shard === PRIMARY_D1_BINDING) {
+      // The primary also holds the agents registered before sharding, whose key is their registry
+      // id, and a previous release may still register one while this one rolls out: the primary's
+      // keys never fall below the registry's ids, so no key is ever shared with such an agent.
+      out.push(
+        statement(sql`
+          UPDATE storage_shards SET next_key = max(next_key, (SELECT coalesce(max(id), 0) + 1 FROM agents))
+          WHERE kind = 'd1' AND binding = ${shard}`),
+      );
+    }
     if (vectors !== null) {
       // Agents registered before indexes were assigned (vector_index null) are on the legacy binding.
       out.push(
