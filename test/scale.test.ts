@@ -369,5 +369,6 @@ describe("the deep health check", () => {
     expect(deep.checks.model.ok).toBe(true);
     expect(deep.checks.vector_indexes).toEqual([]);
     expect((await call("/v1/health?deep=yes")).status).toBe(400);
+    expect((await call("/v1/health?t=1700000000", { key: null })).status).toBe(200);
   });
 });

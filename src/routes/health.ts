@@ -16,11 +16,10 @@ const HealthSchema = z
 
 const DeepHealthView = DeepHealthSchema.openapi("DeepHealth");
 
-const HealthQuerySchema = z
-  .object({
-    deep: z.enum(["0", "1"]).optional().openapi({ description: "1: check every dependency (costs model calls; needs an API key)." }),
-  })
-  .strict();
+// Not strict: monitors often add a cache-busting parameter to a health URL.
+const HealthQuerySchema = z.object({
+  deep: z.enum(["0", "1"]).optional().openapi({ description: "1: check every dependency (costs model calls; needs an API key)." }),
+});
 
 const route = createRoute({
   method: "get",
