@@ -77,7 +77,8 @@ export async function checkVectorIndexes(env: StorageEnv, statuses: readonly Sha
       try {
         const info = Info.parse(await vectorizeBinding(env, binding).describe());
         const at = info.processedUpToDatetime;
-        const processed = at === null || at === undefined ? null : new Date(typeof at === "number" ? at : Date.parse(at)).toISOString();
+        const ms = at === null || at === undefined ? NaN : typeof at === "number" ? at : Date.parse(at);
+        const processed = Number.isFinite(ms) ? new Date(ms).toISOString() : null;
         return { ...base, ok: true, ms: Date.now() - started, vectors: info.vectorCount, processed_up_to: processed };
       } catch (err) {
         return { ...base, ok: false, ms: Date.now() - started, vectors: null, processed_up_to: null, error: errorText(err) };

@@ -69,7 +69,13 @@ const QueryAnswer = z.object({ matches: z.array(z.object({ id: z.string(), score
 /** An upsert's answer: a mutation id (Vectorize V2); older indexes answered ids and a count instead. */
 const UpsertAnswer = z.object({ mutationId: z.string().min(1) });
 /** ISO 8601 text (the REST API) or a number (the binding's typings): ms, or seconds below 1e11. */
-const Instant = z.union([z.string().transform((s) => Date.parse(s)), z.number().transform((n) => (Math.abs(n) < 1e11 ? n * 1000 : n))]);
+const Instant = z.union([
+  z.string().transform((s) => {
+    const ms = Date.parse(s);
+    return Number.isFinite(ms) ? ms : null;
+  }),
+  z.number().transform((n) => (Math.abs(n) < 1e11 ? n * 1000 : n)),
+]);
 /** describe() of a V2 index (parsed: the binding's typings disagree with the service on some types). */
 const IndexInfo = z.object({
   vectorCount: z.number().int().nonnegative(),
