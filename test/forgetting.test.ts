@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { enqueueTask } from "../src/agent/tasks/registry";
 import worker from "../src/index";
 import { codePointLength } from "../src/text/code-points";
-import { agentUid, call, drainAlarms, freshAgent, json, recallJson, recallText, rememberAndWait, stubOf, type Msg } from "./helpers";
+import { agentRows, call, drainAlarms, freshAgent, json, recallJson, recallText, rememberAndWait, stubOf, type Msg } from "./helpers";
 import { internals, scanCounts } from "./internals";
 
 interface LinkView {
@@ -42,8 +42,8 @@ async function cyclesUntil(agentId: string, target: number): Promise<void> {
 }
 
 async function nodeIdOf(agentId: string, content: string): Promise<number> {
-  const uid = await agentUid(agentId);
-  const row = await env.DB.prepare("SELECT id FROM nodes WHERE agent = ? AND content = ?").bind(uid, content).first<{ id: number }>();
+  const { db, key } = await agentRows(agentId);
+  const row = await db.prepare("SELECT id FROM nodes WHERE agent = ? AND content = ?").bind(key, content).first<{ id: number }>();
   if (!row) throw new Error(`no node ${content}`);
   return row.id;
 }
@@ -167,8 +167,8 @@ describe("the forgetting lifecycle (docs/design.md §6)", () => {
     // cycles 86 and 88, A0 at cycle 101.
     expect(stats.counters.nodes_deleted).toBe(6);
     for (const gone of ["Carol", "Alice", "Dave"]) {
-      const uid = await agentUid(agent);
-      expect(await env.DB.prepare("SELECT id FROM nodes WHERE agent = ? AND content = ?").bind(uid, gone).first()).toBeNull();
+      const { db, key } = await agentRows(agent);
+      expect(await db.prepare("SELECT id FROM nodes WHERE agent = ? AND content = ?").bind(key, gone).first()).toBeNull();
     }
     expect(stats.counters.nodes_compressed).toBeGreaterThan(0);
     expect(stats.links.dangling).toBeGreaterThan(0);
@@ -341,16 +341,18 @@ describe("reads cost the registry nothing", () => {
 describe("cycles queued back to back", () => {
   /** Nodes and links of an agent, for comparing twins (contents compared by length bound only). */
   async function network(agentId: string) {
-    const uid = await agentUid(agentId);
+    const { db, key } = await agentRows(agentId);
     const scans = await scanCounts(agentId);
     const nodes = (
-      await env.DB.prepare("SELECT id, original_length AS originalLength, content FROM nodes WHERE agent = ? ORDER BY id")
-        .bind(uid)
+      await db
+        .prepare("SELECT id, original_length AS originalLength, content FROM nodes WHERE agent = ? ORDER BY id")
+        .bind(key)
         .all<{ id: number; originalLength: number; content: string }>()
     ).results.map((n) => ({ ...n, scanCount: scans.get(n.id) }));
     const links = (
-      await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY source, target, relation")
-        .bind(uid)
+      await db
+        .prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY source, target, relation")
+        .bind(key)
         .all()
     ).results;
     return { nodes, links };

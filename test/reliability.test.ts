@@ -4,12 +4,12 @@
  * whose invocation the platform ends. (The same promises against a real server killed with
  * kill -9 are in test/faults, `npm run test:faults`.)
  */
-import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { IntentStore, splitText } from "../src/agent/intent-store";
 import { enqueueTask } from "../src/agent/tasks/registry";
 import { MAX_TASK_ATTEMPTS } from "../src/config/limits";
-import { agentUid, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, type Msg } from "./helpers";
+import { agentRows, agentUid, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, type Msg } from "./helpers";
 import { internals, linksAsTheyStand, scanCounts } from "./internals";
 
 interface Stats {
@@ -32,10 +32,11 @@ async function pendingDelete(agent: string): Promise<string> {
 
 /** Everything of an agent that the network is: nodes with contents, links at their levels, scan counts. */
 async function snapshot(agent: string) {
-  const uid = await agentUid(agent);
+  const { db, key } = await agentRows(agent);
   const nodes = (
-    await env.DB.prepare("SELECT id, kind, name, content, original_length, source_message_ids FROM nodes WHERE agent = ? ORDER BY id")
-      .bind(uid)
+    await db
+      .prepare("SELECT id, kind, name, content, original_length, source_message_ids FROM nodes WHERE agent = ? ORDER BY id")
+      .bind(key)
       .all()
   ).results;
   const links = (await linksAsTheyStand(agent)).sort(

@@ -71,6 +71,11 @@ export class LinkRepo {
     return statement(sql`DELETE FROM links WHERE agent = ${this.agentUid}`);
   }
 
+  /** Up to `limit` of the agent's links, by key (agent deletion takes them chunk by chunk). */
+  async someKeys(limit: number): Promise<LinkKey[]> {
+    return this.db.all<LinkKey>(sql`SELECT source, target, relation FROM links WHERE agent = ${this.agentUid} LIMIT ${limit}`);
+  }
+
   /** Every link with an end in `frontier`, optionally only of the given relations (a BFS layer). */
   async incident(frontier: readonly number[], relations: readonly string[], focus: readonly number[]): Promise<LinkState[]> {
     if (frontier.length === 0) return [];
