@@ -1,4 +1,11 @@
-import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import {
+  abortAllDurableObjects,
+  createExecutionContext,
+  createScheduledController,
+  env,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { enqueueTask } from "../src/agent/tasks/registry";
 import worker from "../src/index";
@@ -200,6 +207,38 @@ describe("focus protection", () => {
       expect(link.pinned).toBe(false);
       expect(link.strength).toBeCloseTo(0.97, 12);
     }
+  });
+});
+
+describe("a released node that is then deleted", () => {
+  it("leaves its dangling traces at the strength of its release, whether the graph is in memory or read again from D1", async () => {
+    // Found by the fault suite (test/faults): the release lived only on the deleted node's row.
+    const agent = freshAgent("release-delete");
+    const put = await call(`/v1/agents/${agent}/config`, {
+      method: "PUT",
+      body: { focus_limit: 1, decay_rate: 0.5, auto_compress: false },
+    });
+    expect(put.status).toBe(200);
+    await rememberAndWait(agent, [{ role: "user", content: "Alice reviewed the budget on Monday." }]);
+    const segment = await nodeIdOf(agent, "Alice reviewed the budget on Monday.");
+    const focus = await json<{ focus: { node_id: number; name: string }[] }>(await call(`/v1/agents/${agent}/focus`));
+    expect(focus.focus).toHaveLength(1);
+    const entity = focus.focus[0]?.node_id ?? -1;
+    // Pinned through three cycles, then released by the next remember (strength 1 again), then one
+    // cycle: 0.5, and the entity (importance 0.5 or less, a few characters) is deleted.
+    await cycles(agent, 3);
+    expect((await node(agent, segment))?.links.outgoing.find((l) => l.target === entity)?.pinned).toBe(true);
+    await rememberAndWait(agent, [{ role: "user", content: "Bob fixed the login bug in Oslo." }]);
+    await cycles(agent, 1);
+    expect(await node(agent, entity)).toBeUndefined();
+    const trace = async () => (await node(agent, segment))?.links.outgoing.find((l) => l.target === entity);
+    const inMemory = await trace();
+    expect(inMemory).toMatchObject({ dangling: true, pinned: false, strength: expect.closeTo(0.5, 12) });
+    await abortAllDurableObjects();
+    expect(await trace()).toEqual(inMemory);
+    // And it keeps decaying from there, the same either way.
+    await cycles(agent, 1);
+    expect((await trace())?.strength).toBeCloseTo(0.25, 12);
   });
 });
 

@@ -71,7 +71,12 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteO
       }
       case "deleteNodes":
         if (op.ids.length === 0) break;
-        out.push(repos.links.deleteOutgoingStatement(op.ids), repos.nodes.deleteStatement(op.ids), repos.fts.deleteStatement(op.ids));
+        out.push(
+          repos.links.settleReleasesStatement(op.ids),
+          repos.links.deleteOutgoingStatement(op.ids),
+          repos.nodes.deleteStatement(op.ids),
+          repos.fts.deleteStatement(op.ids),
+        );
         break;
       case "purgeAgent":
         // What chunks of the deletion left, if anything (src/agent/tasks/delete-agent.ts). The
