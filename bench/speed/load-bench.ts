@@ -19,8 +19,10 @@
  *
  * Figures: messages ÷ time from the first remember sent to the last queue idle; each agent's drain
  * time, from its first remember sent to its last remember task finished (the task's server-side
- * `finished_at`; the compression cycle that follows it, tens of ms, is not included); lost,
- * duplicated and foreign message ids (must all be 0). A remember answered with wrangler's
+ * `finished_at`; the compression cycle that follows it, tens of ms, is not included), and its lag,
+ * from its last remember acknowledged to that task finished (round-robin spreads an agent's calls
+ * over the whole run, so the drain time is close to the sending time; the lag says how far its
+ * queue was behind); lost, duplicated and foreign message ids (must all be 0). A remember answered with wrangler's
  * "restarted mid-request" 503 is sent again with the same key (safe: the API applies a key once)
  * and counted.
  */
@@ -46,6 +48,9 @@ export interface LoadResult {
   /** Per agent: first remember sent → its last remember task finished, ms. */
   drainMs: Percentiles | null;
   slowest: { agent: string; drainMs: number } | null;
+  /** Per agent: its last remember acknowledged → that task finished, ms (how far its queue lagged). */
+  lagMs: Percentiles | null;
+  lagMaxMs: number | null;
   nodes: number;
   links: number;
   /** Remembers sent again after a 503 from wrangler's proxy (same Idempotency-Key). */
@@ -111,6 +116,7 @@ interface Sent {
   index: number;
   messages: Message[];
   firstSentAt: number | null;
+  lastAckAt: number | null;
   lastTask: string | null;
   calls: number;
   /** The agent's previous call: its calls go out one after the other, in order. */
@@ -127,7 +133,7 @@ export async function loadBench(
   const sent: Sent[] = Array.from({ length: agents }, (_x, i) => {
     const agent = new AgentApi(http, `load-${String(i).padStart(3, "0")}`);
     const messages = loadMessages(agent.agentId, i, perAgent);
-    return { agent, index: i, messages, firstSentAt: null, lastTask: null, calls: 0, previous: Promise.resolve() };
+    return { agent, index: i, messages, firstSentAt: null, lastAckAt: null, lastTask: null, calls: 0, previous: Promise.resolve() };
   });
   step(`load: ${agents} agents, decay_rate 1`);
   await pool(sent, IN_FLIGHT, async (s) => {
@@ -146,6 +152,7 @@ export async function loadBench(
       try {
         const ack = await c.s.agent.remember(c.batch, `${c.s.agent.agentId}.${c.k}`);
         c.s.lastTask = ack.value;
+        c.s.lastAckAt = Date.now();
         c.s.calls += 1;
         return;
       } catch (e) {
@@ -173,9 +180,12 @@ export async function loadBench(
   const wallMs = performance.now() - started;
 
   const drains: { agent: string; ms: number }[] = [];
+  const lags: number[] = [];
   for (const s of sent) {
     const task = s.lastTask === null ? null : await s.agent.task(s.lastTask);
-    if (task?.finished_at != null && s.firstSentAt !== null) drains.push({ agent: s.agent.agentId, ms: task.finished_at - s.firstSentAt });
+    if (task?.finished_at == null || s.firstSentAt === null || s.lastAckAt === null) continue;
+    drains.push({ agent: s.agent.agentId, ms: task.finished_at - s.firstSentAt });
+    lags.push(Math.max(0, task.finished_at - s.lastAckAt));
   }
 
   const problems: string[] = [];
@@ -246,6 +256,8 @@ export async function loadBench(
     throughput: (agents * perAgent) / (wallMs / 1000),
     drainMs: percentiles(drains.map((d) => d.ms)),
     slowest: slowest ? { agent: slowest.agent, drainMs: slowest.ms } : null,
+    lagMs: percentiles(lags),
+    lagMaxMs: lags.length > 0 ? Math.max(...lags) : null,
     nodes: stats.reduce((a, s) => a + s.nodes.total, 0),
     links: stats.reduce((a, s) => a + s.links.total, 0),
     resent,

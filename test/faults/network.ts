@@ -1,8 +1,9 @@
 /**
  * An agent's whole network as the API shows it, read once its queue is idle: parameters, focus,
  * stats, every node with its links (node ids are small integers from 1: read until every node the
- * stats count is found and a run of 404s lies past the highest id seen anywhere), a keyword search
- * for the code word of every message the agent was sent, a few recalls and vector searches.
+ * stats count is found and a run of 404s lies past the highest id seen anywhere), keyword searches
+ * for the code word of every message the agent was sent (25 to a query), a few recalls and vector
+ * searches.
  *
  * What depends on when the run happened, not on what it did, is left out: creation times and task
  * ids (a node's source task is kept as the order in which tasks first appear, so two runs still
@@ -15,6 +16,8 @@ import { codesIn } from "./workload";
 const TAIL = 32;
 /** Requests in flight per agent while reading. */
 const READ_WIDTH = 6;
+/** Code words per keyword search. */
+const CODES_PER_SEARCH = 25;
 
 export interface CanonLink {
   source: number;
@@ -158,12 +161,19 @@ export async function readNetwork(agent: Agent, codes: readonly string[]): Promi
       incoming: v.links.incoming.map(canonLink).sort(byLink),
     };
   });
+  // Code words CODES_PER_SEARCH to a query (top_k 100 leaves room for any duplicate to show); the
+  // hits of each code word are the items whose text contains it.
   const codeHits: Record<string, SearchHit[]> = {};
-  await pool(codes, READ_WIDTH, async (code) => {
-    const items = await agent.search(code, "keyword", 10);
-    codeHits[code] = items
-      .filter((it) => codesIn(it.content).includes(code))
-      .map((it) => ({ node_id: it.node_id, content: it.content, source_message_ids: it.source_message_ids, score: it.score }));
+  const groups = Array.from({ length: Math.ceil(codes.length / CODES_PER_SEARCH) }, (_, i) =>
+    codes.slice(i * CODES_PER_SEARCH, (i + 1) * CODES_PER_SEARCH),
+  );
+  await pool(groups, READ_WIDTH, async (group) => {
+    const items = await agent.search(group.join(" "), "keyword", 100);
+    for (const code of group) {
+      codeHits[code] = items
+        .filter((it) => codesIn(it.content).includes(code))
+        .map((it) => ({ node_id: it.node_id, content: it.content, source_message_ids: it.source_message_ids, score: it.score }));
+    }
   });
   const reads: NetworkSnapshot["reads"] = {};
   for (const keywords of RECALLS) {

@@ -34,7 +34,8 @@ import { buildSnapshot } from "../../bench/driver/snapshot";
 import { renderText } from "../../bench/lib/table";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { Agent, type Stats } from "./api";
+import { DEFAULT_PARAMS } from "../../src/config/params";
+import { Agent, type Config, type Stats } from "./api";
 import { FaultClient } from "./client";
 import { checkNetwork, diffNetworks, listed, type Accounting } from "./compare";
 import { buildProbe, judgeProbe, PROBE_AGENT, readProbe, type ProbeVerdict } from "./known-bugs";
@@ -59,6 +60,21 @@ interface KillRecord {
 interface Group {
   name: string;
   agents: string[];
+}
+
+/** The PUT config sent right behind the DELETE: it configures the fresh agent (defaults otherwise). */
+const AFTER_DELETE: Config = { focus_limit: 3, decay_rate: 0.9, link_initial_strength: 0.4 };
+
+/** The parameters of a deleted agent that took AFTER_DELETE after its deletion, not the old ones. */
+function checkFreshConfig(s: NetworkSnapshot): string[] {
+  const expected: Config = { ...DEFAULT_PARAMS, ...AFTER_DELETE };
+  return Object.entries(expected).flatMap(([key, value]) =>
+    s.config[key] === value
+      ? []
+      : [
+          `config ${key} is ${String(s.config[key])}, expected ${String(value)} (defaults of a fresh agent, then the PUT accepted after the DELETE)`,
+        ],
+  );
 }
 
 /** Total tasks in an agent's table (queued, running, done, failed). */
@@ -186,7 +202,7 @@ async function busyPhase(run: FaultyRun, source: MessageSource): Promise<void> {
   const passes = [run.log("pass-0"), run.log("pass-1")];
   const passScripts: Step[][] = (["en", "zh"] as const).map((lang, i) => [
     { op: "config", patch: { auto_compress: false } },
-    ...chunks(source.messages(lang, 450, 31 + i, `pass-${i}`), () => 10).map((messages): Step => ({ op: "remember", messages })),
+    ...chunks(source.messages(lang, 350, 31 + i, `pass-${i}`), () => 10).map((messages): Step => ({ op: "remember", messages })),
   ]);
   const dels = [run.log("del-0"), run.log("del-1")];
   const delScripts: Step[][] = [0, 1].map((i) =>
@@ -199,7 +215,7 @@ async function busyPhase(run: FaultyRun, source: MessageSource): Promise<void> {
   await Promise.all([...run.logs.values()].map((log) => log.agent.idle()));
 }
 
-/** Phase 2: compression passes on two ~650-node agents, killed while they run. */
+/** Phase 2: compression passes on two ~380-node agents, killed while they run. */
 async function passPhase(run: FaultyRun): Promise<void> {
   const passes = [run.log("pass-0"), run.log("pass-1")];
   say("phase 2: kills inside compression passes");
@@ -237,13 +253,13 @@ async function deletePhase(run: FaultyRun, source: MessageSource, id: string, co
   const log = run.log(id);
   const agent = log.agent;
   const seed = id === "del-0" ? 51 : 52;
-  const messages = source.messages("en", 1200 + 3 * 4 + 3 * 4, seed, `${id}-b`);
-  const backlog = chunks(messages.slice(0, 1200), () => 10);
-  const behind = chunks(messages.slice(1200, 1212), () => 4);
-  const after = chunks(messages.slice(1212), () => 4);
+  const messages = source.messages("en", 600 + 3 * 4 + 3 * 4, seed, `${id}-b`);
+  const backlog = chunks(messages.slice(0, 600), () => 10);
+  const behind = chunks(messages.slice(600, 612), () => 4);
+  const after = chunks(messages.slice(612), () => 4);
   await log.run({ op: "config", patch: { auto_compress: false } });
   await agent.idle();
-  // A backlog of 120 remembers sent 16 at a time: accepted between two tasks each, they queue up
+  // A backlog of 60 remembers sent 16 at a time: accepted between two tasks each, they queue up
   // faster than they run (sent one after the other, each waits for the task before it). Their
   // order among themselves is left to chance: the DELETE behind them purges all of them.
   await pool(backlog, 16, async (batch) => {
@@ -261,7 +277,7 @@ async function deletePhase(run: FaultyRun, source: MessageSource, id: string, co
   });
   const pendingAtAccept = total === before + 1;
   const beforePut = total;
-  const put = log.start({ op: "config", patch: { focus_limit: 3, decay_rate: 0.9, link_initial_strength: 0.4 } });
+  const put = log.start({ op: "config", patch: AFTER_DELETE });
   let evidence: string;
   if (confirmPut) {
     // Queued: the count moved by one (deletion pending), or only the PUT is left (deletion done).
@@ -471,6 +487,16 @@ async function main(): Promise<void> {
     if (!f || !t) throw new Error(`${log.id}: not read`);
     const acc = accounting(log, source.codeOf);
     addTwin(log.id, diffNetworks(f, t));
+    if (log.id.startsWith("del-")) {
+      add(
+        log.id,
+        checkFreshConfig(f).map((m) => `faulty run: ${m}`),
+      );
+      add(
+        log.id,
+        checkFreshConfig(t).map((m) => `twin: ${m}`),
+      );
+    }
     add(
       log.id,
       checkNetwork(f, acc).map((m) => `faulty run: ${m}`),
