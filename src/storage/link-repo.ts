@@ -71,7 +71,9 @@ export class LinkRepo {
    */
   settleReleasesStatement(nodeIds: readonly number[]): Statement {
     const released = (end: "source" | "target", column: "released_clock" | "released_epoch") =>
-      sql.raw(`(SELECT n.${column} FROM nodes n WHERE n.agent = links.agent AND n.id = links.${end} AND coalesce(n.released_epoch, -1) > links.epoch)`);
+      sql.raw(
+        `(SELECT n.${column} FROM nodes n WHERE n.agent = links.agent AND n.id = links.${end} AND coalesce(n.released_epoch, -1) > links.epoch)`,
+      );
     return statement(sql`
       UPDATE links SET
         level = max(coalesce(${released("target", "released_clock")}, -1e308), coalesce(${released("source", "released_clock")}, -1e308)),
