@@ -18,7 +18,7 @@ import { storeKey } from "../src/storage/api-keys";
 import { FTS_AGENT_STRIDE } from "../src/storage/fts-repo";
 import { entityKeyVariants } from "../src/text/entity-key";
 import { resolveRelativeTimes, resolveTimeValue } from "../src/text/relative-time";
-import { agentUid, call, drainAlarms, freshAgent, json, recallText, rememberAndWait, stubOf } from "./helpers";
+import { agentRows, agentUid, call, drainAlarms, freshAgent, json, recallText, rememberAndWait, stubOf } from "./helpers";
 import { internals } from "./internals";
 
 interface LinkView {
@@ -86,8 +86,10 @@ const search = async (agent: string, query: string, mode: string) =>
   );
 /** The id of the entity stored under `key` (D1). */
 async function entityId(agent: string, key: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT id FROM nodes WHERE agent = ? AND kind = 'entity' AND name = ?")
-    .bind(await agentUid(agent), key)
+  const { db, key: rowsKey } = await agentRows(agent);
+  const row = await db
+    .prepare("SELECT id FROM nodes WHERE agent = ? AND kind = 'entity' AND name = ?")
+    .bind(rowsKey, key)
     .first<{ id: number }>();
   if (!row) throw new Error(`no entity ${key}`);
   return row.id;
@@ -232,8 +234,10 @@ describe("explicit memories", () => {
     const clock = await runInDurableObject(stubOf(agent), (instance) => internals(instance).state.meta.clock());
     const subject = await entityId(agent, "小明");
     const object = await entityId(agent, "打篮球");
-    const rows = await env.DB.prepare("SELECT target, level FROM links WHERE agent = ? AND source = ? AND target IN (?, ?)")
-      .bind(await agentUid(agent), zh.node_id, subject, object)
+    const shard = await agentRows(agent);
+    const rows = await shard.db
+      .prepare("SELECT target, level FROM links WHERE agent = ? AND source = ? AND target IN (?, ?)")
+      .bind(shard.key, zh.node_id, subject, object)
       .all<{ target: number; level: number }>();
     expect(rows.results).toHaveLength(2);
     for (const row of rows.results) expect(Math.exp(row.level - clock)).toBeCloseTo(0.8, 9);
@@ -292,8 +296,10 @@ describe("explicit memories", () => {
     await written(agent, { subject: "Alice", memory_type: "fact", topic: "hobby", object: "Wedding Photos" });
     const second = await written(agent, { subject: "Bob", memory_type: "fact", topic: "job", object: "wedding photo" });
     expect(second.entities).toContain("Wedding Photos");
-    const entities = await env.DB.prepare("SELECT name FROM nodes WHERE agent = ? AND kind = 'entity' AND name LIKE '%photo%'")
-      .bind(await agentUid(agent))
+    const shard = await agentRows(agent);
+    const entities = await shard.db
+      .prepare("SELECT name FROM nodes WHERE agent = ? AND kind = 'entity' AND name LIKE '%photo%'")
+      .bind(shard.key)
       .all<{ name: string }>();
     expect(entities.results.map((r) => r.name)).toEqual(["wedding photos"]);
     const view = await memoryView(agent, await entityId(agent, "wedding photos"));
@@ -469,16 +475,20 @@ describe("deleting a memory", () => {
       body: { query: "regatta", mode: "keyword", kinds: ["segment", "memory", "episode", "entity"] },
     });
     expect((await json<{ items: unknown[] }>(everywhere)).items).toEqual([]);
-    const uid = await agentUid(agent);
+    const { db, key: uid } = await agentRows(agent);
     const gone = [regatta.node_id, patched.node_id, episode?.node_id ?? 0];
+    // The right shard and key: the forgotten dinner is gone, the memories kept are there.
+    expect(await db.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ? AND id = ?").bind(uid, dinner.node_id).first("n")).toBe(0);
+    expect(await db.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ?").bind(uid).first("n")).toBeGreaterThan(0);
     for (const id of gone) {
-      expect(await env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ? AND id = ?").bind(uid, id).first("n")).toBe(0);
+      expect(await db.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ? AND id = ?").bind(uid, id).first("n")).toBe(0);
       expect(
-        await env.DB.prepare("SELECT count(*) AS n FROM links WHERE agent = ? AND (source = ? OR target = ?)").bind(uid, id, id).first("n"),
+        await db.prepare("SELECT count(*) AS n FROM links WHERE agent = ? AND (source = ? OR target = ?)").bind(uid, id, id).first("n"),
       ).toBe(0);
       expect(
-        await env.DB.prepare("SELECT count(*) AS n FROM nodes_fts WHERE rowid = ?")
-          .bind((uid ?? 0) * FTS_AGENT_STRIDE + id)
+        await db
+          .prepare("SELECT count(*) AS n FROM nodes_fts WHERE rowid = ?")
+          .bind(uid * FTS_AGENT_STRIDE + id)
           .first("n"),
       ).toBe(0);
     }
@@ -640,8 +650,10 @@ describe("entity merges", () => {
     // A later mention of the absorbed name meets the survivor.
     const later = await rememberAndWait(agent, [{ role: "user", content: "JS tests are flaky." }]);
     expect(later.result).toMatchObject({ entities_created: expect.any(Number) });
-    const names = await env.DB.prepare("SELECT name FROM nodes WHERE agent = ? AND kind = 'entity' AND name IN ('js', 'javascript')")
-      .bind(await agentUid(agent))
+    const shard = await agentRows(agent);
+    const names = await shard.db
+      .prepare("SELECT name FROM nodes WHERE agent = ? AND kind = 'entity' AND name IN ('js', 'javascript')")
+      .bind(shard.key)
       .all<{ name: string }>();
     expect(names.results.map((r) => r.name)).toEqual(["javascript"]);
     // Recall by the alias finds the memories of both names.
