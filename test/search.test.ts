@@ -87,8 +87,8 @@ describe("full-text search (FTS5, BM25)", () => {
     expect(hybrid[0]?.source_message_ids).toEqual(["c1"]);
     expect(hybrid[0]?.scores.keyword).toBeGreaterThan(0);
     expect(hybrid[0]?.scores.vector).toBeGreaterThan(0);
-    // Fused score of a document first in both lists: 2 / (60 + 1).
-    expect(hybrid[0]?.score).toBeCloseTo(2 / 61, 12);
+    // Fused score of a document first in both lists: (1 − w) · 1 + w · 1 (src/memory/fusion.ts).
+    expect(hybrid[0]?.score).toBeCloseTo(1, 12);
     const zh = await search(agent, { query: "喜欢吃苹果", mode: "vector", top_k: 1 });
     expect(zh[0]?.source_message_ids).toEqual(["c5"]);
   });
@@ -237,11 +237,13 @@ describe("hybrid recall", () => {
       { role: "user", content: "架构评审时强调了安全性，建议使用短时效token。" },
     ]);
     await rememberAndWait(agent, [{ role: "user", content: "Grace bought 苹果 for the team at the Tokyo office." }]);
-    expect((await recallJson(agent, { keywords: ["苹果"], start: "focus" })).items.map((i) => i.content)).toEqual([
-      "Grace bought 苹果 for the team at the Tokyo office.",
-    ]);
+    // From the focus only: the Chinese apple memory is out of reach (a segment remembered while
+    // the apple was in focus follows, with 苹果 only as the context its entity link lends).
+    const focus = (await recallJson(agent, { keywords: ["苹果"], start: "focus" })).items.map((i) => i.content);
+    expect(focus[0]).toBe("Grace bought 苹果 for the team at the Tokyo office.");
+    expect(focus).not.toContain("我特别喜欢吃红色的苹果，每天都吃一个。");
     const hybrid = await recallJson(agent, { keywords: ["苹果"] });
-    expect(hybrid.items.map((i) => i.content)).toEqual([
+    expect(hybrid.items.slice(0, 2).map((i) => i.content)).toEqual([
       "Grace bought 苹果 for the team at the Tokyo office.",
       "我特别喜欢吃红色的苹果，每天都吃一个。",
     ]);
