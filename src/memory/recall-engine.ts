@@ -40,10 +40,14 @@ export interface RecallNetwork {
   /** The agent's full-text statistics for `terms`. */
   statistics(terms: readonly string[]): Promise<TermStatistics>;
   /**
-   * Keyword (BM25) and vector scores of the best `limit` entry points for the query, recallable
-   * kinds and entities only.
+   * Keyword (BM25) and, when `vectors`, vector scores of the best `limit` entry points for the
+   * query, recallable kinds and entities only.
    */
-  entryPoints(query: string, limit: number): Promise<{ keyword: ReadonlyMap<number, number>; vector: ReadonlyMap<number, number> }>;
+  entryPoints(
+    query: string,
+    limit: number,
+    vectors: boolean,
+  ): Promise<{ keyword: ReadonlyMap<number, number>; vector: ReadonlyMap<number, number> }>;
   /** The nodes whose full-text document holds `term`, when an index answers it (else every reached node is read). */
   withTerm?(term: string): Iterable<number>;
 }
@@ -102,7 +106,8 @@ export async function recallMemories(
   let vector: ReadonlyMap<number, number> = new Map();
 
   if (settings.start === "hybrid" && hasQuery) {
-    const entries = await net.entryPoints(query, SEED_HITS);
+    // A vector weight of 0 (an embedder that adds nothing to BM25) spares the vector search.
+    const entries = await net.entryPoints(query, SEED_HITS, settings.ranking.vector > 0);
     vector = normalisedScores(entries.vector, "min-max");
     const fused = fuseScores([
       { scores: entries.keyword, weight: 1 - settings.ranking.vector, normalise: "max" },

@@ -59,8 +59,8 @@ export async function runRecall(rt: AgentRuntime, request: z.output<typeof Recal
     expand: (ids) => reader.expand(ids, relations, clock),
     outgoingStrengths: (ids) => reader.outgoingStrengths(ids, clock),
     statistics: async (ts) => (textIndex ? textIndex.statistics(ts) : repos.fts.statistics(ts)),
-    entryPoints: async (query, limit) =>
-      searchLists(rt, repos, { query, mode: "hybrid", limit, filters: { kinds: ["segment", "memory", "entity"] } }),
+    entryPoints: async (query, limit, vectors) =>
+      searchLists(rt, repos, { query, mode: vectors ? "hybrid" : "keyword", limit, filters: { kinds: ["segment", "memory", "entity"] } }),
     ...(textIndex ? { withTerm: (term: string) => textIndex.withToken(term) } : {}),
   };
   const outcome = await recallMemories(net, rt.focus.ids(), terms, [request.query ?? "", ...request.keywords].join(" ").trim(), {
