@@ -30,7 +30,15 @@ import { RECALL_LIMIT } from "./quality/ask";
 import { qualityGoals } from "./quality/goals";
 import { selectPresets, type Preset } from "./quality/presets";
 import { quickLocomo, quickMadial } from "./quality/quick";
-import { emptyQualityResult, locomoEntries, madialEntries, presetsSection } from "./quality/result";
+import {
+  ablationEntries,
+  emptyQualityResult,
+  entryPointEntries,
+  locomoEntries,
+  madialEntries,
+  presetsSection,
+  retentionEntries,
+} from "./quality/result";
 import { runLocomoPreset, runMadialPreset, type PresetRun } from "./quality/runs";
 import { qualityTables } from "./quality/tables";
 
@@ -131,7 +139,6 @@ async function main(): Promise<void> {
       evidence,
       configs: locomoEntries(baseline, locomoRuns),
     };
-    result.goals = qualityGoals(result.locomo.configs, opts.quick);
   }
   if (madial) {
     const retrieve = bm25MadialRetriever(madial, RECALL_LIMIT);
@@ -146,6 +153,18 @@ async function main(): Promise<void> {
     };
   }
   result.presets = presetsSection(locomoRuns.length > 0 ? locomoRuns : madialRuns);
+  const locomoBaseline = result.locomo?.configs.find((c) => c.baseline);
+  const madialBaseline = result.madial?.configs.find((c) => c.baseline);
+  const ran = (runs: readonly PresetRun[], name: string) => runs.find((r) => r.preset.name === name);
+  result.ablations = ablationEntries(ran(locomoRuns, "default"), ran(madialRuns, "default"), locomoBaseline, madialBaseline);
+  result.entryPoints = entryPointEntries(ran(locomoRuns, "default"), ran(madialRuns, "default"), locomoBaseline, madialBaseline);
+  result.retention = retentionEntries(ran(locomoRuns, "no-forgetting"), locomoBaseline);
+  result.goals = qualityGoals({
+    locomo: result.locomo?.configs ?? [],
+    madial: result.madial?.configs ?? [],
+    entryPoints: result.entryPoints,
+    quick: opts.quick,
+  });
   const wallMs = performance.now() - started;
   result.stalls = stalls;
   result.run = { ...info, wallMs, quick: opts.quick };

@@ -83,6 +83,15 @@ describe("snapshot config", () => {
     expect(out).toBe('name = "x"\nmain = "/b/index.js"\nno_bundle = true\n\n[[d1_databases]]\nmigrations_dir = "/r/migrations"\n');
     expect(() => snapshotConfig('name = "x"\n', "/b", "/m")).toThrow(/main/);
   });
+
+  it("points the web view's assets at an absolute directory and drops the build step", () => {
+    const toml =
+      'main = "src/index.ts"\nmigrations_dir = "migrations"\n\n[assets]\ndirectory = "./web/dist"\nrun_worker_first = ["/v1/*"]\n\n' +
+      '[build]\ncommand = "node web/build.mjs"\nwatch_dir = ["web/src"]\n';
+    expect(snapshotConfig(toml, "/b/index.js", "/r/migrations", "/r/web/dist")).toBe(
+      'main = "/b/index.js"\nno_bundle = true\nmigrations_dir = "/r/migrations"\n\n[assets]\ndirectory = "/r/web/dist"\nrun_worker_first = ["/v1/*"]\n\n',
+    );
+  });
 });
 
 describe("synthetic streams", () => {
