@@ -224,7 +224,9 @@ describe("hybrid recall", () => {
     expect((await recallJson(agent, { keywords: ["morning"], start: "focus" })).items).toEqual([]);
     const recalled = await recallJson(agent, { keywords: ["morning"] });
     expect(recalled.items.map((i) => i.content)).toEqual(["yes, I will do it tomorrow morning."]);
-    expect(recalled.items[0]?.scores.similarity).toBe(1);
+    // Found through an entry point: the only start node, its own words matched.
+    expect(recalled.start_nodes).toBe(1);
+    expect(recalled.items[0]?.scores).toMatchObject({ hits: 1, path_strength: 0 });
   });
 
   it("finds memories the focus cannot reach, and still prefers those it can", async () => {
