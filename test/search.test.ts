@@ -1,8 +1,12 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { Bm25Index } from "../src/search/bm25-index";
+import { DATA_VERSION } from "../src/agent/meta-store";
+import { upgradeAgentData } from "../src/agent/upgrade";
+import { Bm25Index, indexTokens } from "../src/search/bm25-index";
+import { ftsDocument } from "../src/search/fts-text";
 import { FTS_AGENT_STRIDE } from "../src/storage/fts-repo";
-import { agentUid, call, drainAlarms, freshAgent, json, recallJson, rememberAndWait, type Msg } from "./helpers";
+import { agentUid, call, drainAlarms, freshAgent, json, recallJson, rememberAndWait, stubOf, type Msg } from "./helpers";
+import { internals } from "./internals";
 
 interface SearchItem {
   node_id: number;
@@ -209,6 +213,44 @@ describe("BM25 with the agent's own statistics", () => {
       expected(["rex", "ball"]),
     );
     expect(index.size).toBe(3);
+  });
+});
+
+describe("full-text documents written by an earlier analyzer", () => {
+  it("are written again once, when the agent's object wakes with layout 4", async () => {
+    const agent = await corpusAgent();
+    const uid = (await agentUid(agent)) ?? -1;
+    const low = uid * FTS_AGENT_STRIDE;
+    // What layout 3 wrote: other terms, other lengths.
+    await env.DB.prepare("UPDATE nodes_fts SET terms = 'stale' WHERE rowid BETWEEN ? AND ?")
+      .bind(low, low + FTS_AGENT_STRIDE - 1)
+      .run();
+    await env.DB.prepare("UPDATE nodes SET fts_tokens = 1 WHERE agent = ?").bind(uid).run();
+    await runInDurableObject(stubOf(agent), async (instance) => {
+      const { state } = internals(instance);
+      state.meta.set("dataVersion", 3);
+      await upgradeAgentData(state);
+      expect(state.meta.get("dataVersion")).toBe(DATA_VERSION);
+    });
+    const rows = await env.DB.prepare(
+      "SELECT n.id AS id, n.content AS content, n.phrase AS phrase, n.keywords AS keywords, n.speaker AS speaker, n.message_time AS messageTime, n.fts_tokens AS tokens, f.terms AS terms FROM nodes n JOIN nodes_fts f ON f.rowid = ? + n.id WHERE n.agent = ?",
+    )
+      .bind(low, uid)
+      .all<{
+        content: string;
+        phrase: string;
+        keywords: string;
+        speaker: string | null;
+        messageTime: number | null;
+        tokens: number;
+        terms: string;
+      }>();
+    expect(rows.results.length).toBeGreaterThan(5);
+    for (const row of rows.results) {
+      const document = ftsDocument({ ...row, keywords: JSON.parse(row.keywords) as string[] });
+      expect(row.terms).toBe(document);
+      expect(row.tokens).toBe(indexTokens(document).length);
+    }
   });
 });
 
