@@ -37,9 +37,11 @@ import {
   locomoEntries,
   madialEntries,
   presetsSection,
+  entryName,
   retentionEntries,
 } from "./quality/result";
 import { runLocomoPreset, runMadialPreset, type PresetRun } from "./quality/runs";
+import { splitEntries } from "./quality/split";
 import { qualityTables } from "./quality/tables";
 
 const USAGE = "usage: npm run bench:quality -- --locomo FILE [--madial DIR|FILE] [--config NAME[,NAME…]] [--quick]";
@@ -127,10 +129,17 @@ async function main(): Promise<void> {
   }
   const result = emptyQualityResult();
   if (locomo) {
-    const baseline = conversations.flatMap((conv) => {
-      const retrieve = bm25LocomoRetriever(conv, RECALL_LIMIT);
-      return scoreLocomoConversation(conv, (q) => retrieve(q.question));
-    });
+    const baselineByConversation = new Map(
+      conversations.map((conv) => {
+        const retrieve = bm25LocomoRetriever(conv, RECALL_LIMIT);
+        return [conv.sampleId, scoreLocomoConversation(conv, (q) => retrieve(q.question))] as const;
+      }),
+    );
+    const baseline = [...baselineByConversation.values()].flat();
+    result.split = splitEntries(
+      baselineByConversation,
+      locomoRuns.map((run) => ({ name: entryName(run.preset.name, "question"), rows: run.byConversation })),
+    );
     const { changes: _changes, ...evidence } = locomo.evidenceReport;
     result.locomo = {
       file: opts.locomo ?? "",
@@ -163,6 +172,7 @@ async function main(): Promise<void> {
     locomo: result.locomo?.configs ?? [],
     madial: result.madial?.configs ?? [],
     entryPoints: result.entryPoints,
+    split: result.split,
     quick: opts.quick,
   });
   const wallMs = performance.now() - started;

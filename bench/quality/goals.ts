@@ -8,6 +8,8 @@
  * - on MADial-Bench, `default` reaches ≥ 1.1 × BM25's hit@5;
  * - fusing keyword and vector entry points (the search endpoint's hybrid mode) scores no lower
  *   than the better of the two alone, at R@10 (LoCoMo) and hit@5 (MADial).
+ * - the same LoCoMo figures of `default` (R@10, R@1) hold on the conversations held back from tuning
+ *   (quality/split.ts), against BM25 on the same questions.
  * Held against, never tuned to: a miss is reported as a miss.
  */
 import type { Goal } from "../driver/goal";
@@ -15,6 +17,7 @@ import { KS, type K } from "../lib/metrics";
 import { fmt } from "../lib/table";
 import type { EntryPointEntry, LocomoEntry, MadialEntry } from "./result";
 import { entryName } from "./result";
+import type { SplitEntry } from "./split";
 
 export type { Goal };
 
@@ -47,6 +50,7 @@ export interface GoalInputs {
   locomo: readonly LocomoEntry[];
   madial: readonly MadialEntry[];
   entryPoints: readonly EntryPointEntry[];
+  split: readonly SplitEntry[];
   quick: boolean;
 }
 
@@ -99,6 +103,15 @@ export function qualityGoals(inputs: GoalInputs): Goal[] {
       met: held === null ? null : held <= 0.5,
       note: pressure ? note : "configuration not run",
     });
+  }
+  const heldBack = (config: string) => inputs.split.find((e) => e.group === "held back" && e.config === config)?.locomo.pooled?.exact;
+  if (inputs.split.some((e) => e.group === "held back")) {
+    const def = heldBack(entryName("default", MODE));
+    const base = heldBack("bm25");
+    goals.push(
+      ratioGoal("held-back-r10", "LoCoMo held back from tuning: default R@10 ≥ 1.15 × BM25", def?.recall[10], base?.recall[10], 1.15, note),
+      ratioGoal("held-back-r1", "LoCoMo held back from tuning: default R@1 ≥ 1.2 × BM25", def?.recall[1], base?.recall[1], 1.2, note),
+    );
   }
   if (inputs.madial.length > 0) {
     const findM = (name: string) => inputs.madial.find((c) => c.name === name)?.all?.exact.hit[5];

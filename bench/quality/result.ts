@@ -13,7 +13,8 @@
  * LoCoMo and MADial entries of `default` asked with them), "entryPoints" (per search mode, the same
  * entries for the search endpoint on `default`'s agents), "retention" (per number of cycles, the
  * LoCoMo entry of `no-forgetting`'s agents after that many cycles at DESIGN §2's decay, and the
- * characters they held), "goals" (see goals.ts), "stalls" (driver/http.ts) and "run" (command,
+ * characters they held), "split" (quality/split.ts: question mode per tuning/held-back group of
+ * conversations, with BM25 on the same questions), "goals" (see goals.ts), "stalls" (driver/http.ts) and "run" (command,
  * date, machine, commit, wallMs, quick). Timing fields ("ingestionMs", "latencyMs", "stalls", "run") differ between
  * runs; every other number is deterministic.
  */
@@ -35,6 +36,7 @@ import { QUERY_MODES, RECALL_LIMIT, type QueryMode } from "./ask";
 import { ABLATION_STEPS, SEARCH_MODES, type SearchMode } from "./extras";
 import type { Goal } from "./goals";
 import type { Held, PresetRun } from "./runs";
+import type { SplitEntry } from "./split";
 
 export interface ApiExtras {
   preset: string | null;
@@ -84,6 +86,7 @@ export interface QualityResult extends BenchResult {
   ablations: AblationEntry[];
   entryPoints: EntryPointEntry[];
   retention: RetentionEntry[];
+  split: SplitEntry[];
   goals: Goal[];
   /** Re-sends by the stall guard (driver/http.ts), per endpoint; timing-dependent like latencies. */
   stalls: Record<string, number>;
@@ -216,6 +219,7 @@ export const emptyQualityResult = (): QualityResult => ({
   ablations: [],
   entryPoints: [],
   retention: [],
+  split: [],
   goals: [],
   stalls: {},
   run: null,

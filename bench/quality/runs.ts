@@ -43,6 +43,8 @@ export interface PresetRun {
   extraCycles: number;
   held: Held;
   rows: Record<QueryMode, CategorisedScores[]>;
+  /** LoCoMo, question mode: the rows of each conversation (sample id), for the tuning/held-back split. */
+  byConversation: Map<string, CategorisedScores[]>;
   latenciesMs: Record<QueryMode, number[]>;
   emptyQueries: Record<QueryMode, number>;
   /** Per ablation step (ABLATION_STEPS order), question mode; empty when not asked. */
@@ -85,6 +87,7 @@ function emptyRun(preset: Preset): PresetRun {
       nodesEvicted: 0,
     },
     rows: { question: [], keywords: [] },
+    byConversation: new Map(),
     latenciesMs: { question: [], keywords: [] },
     emptyQueries: { question: 0, keywords: 0 },
     ablations: [],
@@ -197,6 +200,7 @@ export async function runLocomoPreset(
     const { items, extras } = await feedAndAsk(run, agent, submissions, texts, "en", (s) => step(`${label} · ${s}`), true);
     const score = (answers: RetrievedItem[][]) => scoreLocomoConversation(conv, lookup<LocomoQuestion>(conv.questions, answers));
     for (const mode of QUERY_MODES) run.rows[mode].push(...score(items[mode]));
+    run.byConversation.set(conv.sampleId, score(items.question));
     addExtras(run, extras, items.question, score);
   }
   const held = run.held;

@@ -6,6 +6,7 @@ import { goalTable } from "../driver/goal";
 import { latencyTable, locomoTables, madialTable, ratioTable, type Mode } from "../lib/report";
 import { fmt, type Table } from "../lib/table";
 import type { LocomoConfigResult, MadialConfigResult } from "../lib/report";
+import { splitTable } from "./split";
 import type { AblationEntry, EntryPointEntry, LocomoEntry, MadialEntry, QualityResult, RetentionEntry } from "./result";
 
 /** One row per preset (the query modes share the agents): memory held and ingestion. */
@@ -158,6 +159,7 @@ export function retentionTable(entries: readonly RetentionEntry[]): Table[] {
 export function qualityTables(result: QualityResult): Table[] {
   return [
     ...(result.locomo ? locomoSection(result.locomo.configs) : []),
+    ...splitTable(result.split),
     ...(result.madial ? madialSection(result.madial.configs) : []),
     ...ablationTables(result.ablations),
     ...entryPointTable(result.entryPoints),
