@@ -21,6 +21,7 @@ import { HttpClient } from "./driver/http";
 import { createProgress } from "./driver/progress";
 import { runInfo, runInfoMarkdown } from "./driver/run-info";
 import { describeError, withBenchServers } from "./driver/server";
+import { aggregate, summarizeByCategory } from "./lib/aggregate";
 import { bm25LocomoRetriever, bm25MadialRetriever } from "./lib/baseline";
 import { scoreLocomoConversation, scoreMadial } from "./lib/evaluate";
 import { BenchDataError, loadLocomo, loadMadial } from "./lib/load";
@@ -30,14 +31,16 @@ import { RECALL_LIMIT } from "./quality/ask";
 import { qualityGoals } from "./quality/goals";
 import { selectPresets, type Preset } from "./quality/presets";
 import { quickLocomo, quickMadial } from "./quality/quick";
+import { CONTEXT_BASELINE_LIMIT } from "./quality/context-block";
 import {
   ablationEntries,
+  contextSection,
   emptyQualityResult,
+  entryName,
   entryPointEntries,
   locomoEntries,
   madialEntries,
   presetsSection,
-  entryName,
   retentionEntries,
 } from "./quality/result";
 import { runLocomoPreset, runMadialPreset, type PresetRun } from "./quality/runs";
@@ -162,6 +165,19 @@ async function main(): Promise<void> {
     };
   }
   result.presets = presetsSection(locomoRuns.length > 0 ? locomoRuns : madialRuns);
+  // BM25 next to the context block gets as many items as fit the budget (not recall's 20), as the
+  // block does: the comparison is of what fills the budget, not of list lengths.
+  const wideMadial = madial ? bm25MadialRetriever(madial, CONTEXT_BASELINE_LIMIT) : null;
+  const wideBm25 = {
+    locomo: summarizeByCategory(
+      conversations.flatMap((conv) => {
+        const retrieve = bm25LocomoRetriever(conv, CONTEXT_BASELINE_LIMIT);
+        return scoreLocomoConversation(conv, (q) => retrieve(q.question));
+      }),
+    ).pooled,
+    madial: madial && wideMadial ? aggregate(scoreMadial(madial, (item) => wideMadial(item.query)).map((r) => r.scores)) : null,
+  };
+  result.contextBlock = contextSection(locomoRuns, madialRuns, wideBm25);
   const locomoBaseline = result.locomo?.configs.find((c) => c.baseline);
   const madialBaseline = result.madial?.configs.find((c) => c.baseline);
   const ran = (runs: readonly PresetRun[], name: string) => runs.find((r) => r.preset.name === name);

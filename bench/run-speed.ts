@@ -26,7 +26,7 @@ import { renderTables } from "./lib/table";
 import { compressBench } from "./speed/compress-bench";
 import { ingestBench } from "./speed/ingest-bench";
 import { isolationBench } from "./speed/isolation-bench";
-import { recallLatency, searchLatency } from "./speed/latency-bench";
+import { contextLatency, recallLatency, searchLatency } from "./speed/latency-bench";
 import { scanWaitBench } from "./speed/scan-wait-bench";
 import { singleOpsBench } from "./speed/single-ops-bench";
 import { buildNetwork, type Network } from "./speed/network";
@@ -133,6 +133,7 @@ async function main(): Promise<void> {
       const s = network.stats;
       const recall = await recallLatency(agent, settings.recallSamples, s.focus, progress.update);
       const search = await searchLatency(agent, settings.searchSamples, progress.update);
+      const context = await contextLatency(agent, settings.searchSamples, progress.update);
       const compress = await compressBench(agent, s.nodes.total, settings.cycles, progress.update);
       const scanWait = await scanWaitBench(agent, settings.scanProbes, progress.update);
       result.networks.push({
@@ -145,6 +146,7 @@ async function main(): Promise<void> {
         buildMs: network.buildMs,
         recall,
         search,
+        context,
         compress,
         scanWait,
       });

@@ -1,38 +1,48 @@
 /**
- * The HTTP API: Hono with zod-openapi. Middleware order: request id, body limit, auth (for the
- * agent routes), then each route validates its own input with its zod schema.
+ * The HTTP API: Hono with zod-openapi. Middleware order, and why:
+ *
+ * 1. request id;
+ * 2. the route guard: 404 for a path the API does not serve, 405 with Allow for a method its path
+ *    does not take, OPTIONS answered (same-origin only, no CORS grant), all before authentication
+ *    and before any body is read;
+ * 3. auth, for the agent routes: the key is checked before a body is buffered;
+ * 4. the body reader: bounded (413), none on GET/HEAD/DELETE, JSON in UTF-8;
+ * 5. each route validates its params, query, headers and body with its zod schema.
+ *
+ * Every error answer, hono's own included, is the envelope built in src/http/errors.ts.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import { MAX_BODY_BYTES } from "./config/limits";
 import { registerRoutes } from "./routes";
 import type { AppEnv } from "./http/app-env";
 import { requireApiKey } from "./http/auth";
-import { errorBody, handleError } from "./http/errors";
+import { readBody } from "./http/body";
+import { errorResponse, handleError } from "./http/errors";
+import { routeGuard } from "./http/route-guard";
 import { validationHook } from "./http/validation-hook";
 
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId());
   app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json(errorBody("payload_too_large", `the request body exceeds ${MAX_BODY_BYTES} bytes`), 413),
-    }),
+    "*",
+    routeGuard(() => app.routes),
   );
   app.use("/v1/agents/*", requireApiKey);
+  app.use("/v1/*", readBody(MAX_BODY_BYTES));
   registerRoutes(app);
   app.doc31("/v1/openapi.json", {
     openapi: "3.1.0",
     info: {
       title: "Agent Memory API",
       version: "0.1.0",
-      description: "A per-agent memory network that forgets gracefully. Authenticate with `Authorization: Bearer <key>`.",
+      description:
+        "A per-agent memory network that forgets gracefully. Authenticate with `Authorization: Bearer <key>`. Every error is `{error: {code, message, details?}}`; writes take an `Idempotency-Key`; retry 429 and 503 after `Retry-After` seconds.",
     },
   });
-  app.notFound((c) => c.json(errorBody("not_found", "no such endpoint"), 404));
+  // The route guard answers unknown paths first; this only backs it up.
+  app.notFound((c) => errorResponse(c, "not_found", "no such endpoint"));
   app.onError(handleError);
   return app;
 }

@@ -79,11 +79,16 @@ describe("docs sections", () => {
 });
 
 describe("snapshot config", () => {
-  it("rewrites main and migrations_dir only", () => {
-    const toml = 'name = "x"\nmain = "src/index.ts"\n\n[[d1_databases]]\nmigrations_dir = "migrations"\n';
-    const out = snapshotConfig(toml, "/b/index.js", "/r/migrations");
-    expect(out).toBe('name = "x"\nmain = "/b/index.js"\nno_bundle = true\n\n[[d1_databases]]\nmigrations_dir = "/r/migrations"\n');
-    expect(() => snapshotConfig('name = "x"\n', "/b", "/m")).toThrow(/main/);
+  it("rewrites main, migrations_dir and the assets directory, and drops the build step", () => {
+    const toml =
+      'name = "x"\nmain = "src/index.ts"\n\n[[d1_databases]]\nmigrations_dir = "migrations"\n\n' +
+      '[assets]\ndirectory = "./web/dist"\nrun_worker_first = ["/v1/*"]\n\n[build]\ncommand = "node web/build.mjs"\nwatch_dir = ["web/src"]\n\n[vars]\nA = "1"\n';
+    const out = snapshotConfig(toml, "/b/index.js", "/r/migrations", "/r/web/dist");
+    expect(out).toBe(
+      'name = "x"\nmain = "/b/index.js"\nno_bundle = true\n\n[[d1_databases]]\nmigrations_dir = "/r/migrations"\n\n' +
+        '[assets]\ndirectory = "/r/web/dist"\nrun_worker_first = ["/v1/*"]\n\n[vars]\nA = "1"\n',
+    );
+    expect(() => snapshotConfig('name = "x"\n', "/b", "/m", "/a")).toThrow(/main/);
   });
 
   it("points the web view's assets at an absolute directory and drops the build step", () => {

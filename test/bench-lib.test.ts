@@ -6,7 +6,8 @@ import { createBm25 } from "../bench/lib/bm25";
 import { normalizeEvidenceId, splitEvidence } from "../bench/lib/locomo-evidence";
 import { LocomoFormatError, parseLocomo, parseLocomoDateTime, toRememberCalls } from "../bench/lib/locomo";
 import { parseDialogueLine, parseMadial } from "../bench/lib/madial";
-import { itemsWithinBudget, scoreQuestion, type RetrievedItem } from "../bench/lib/metrics";
+import { blockRecall, itemsWithinBudget, scoreQuestion, type RetrievedItem } from "../bench/lib/metrics";
+import { emptyContextRows, scoreContexts, summarizeContexts } from "../bench/quality/context-block";
 import { locomoConfigResult, resultJson } from "../bench/lib/report";
 import { renderMarkdown, renderText } from "../bench/lib/table";
 import { matchDetail, textMatches } from "../bench/lib/text-score";
@@ -343,6 +344,30 @@ describe("metrics", () => {
     const r = cfg && base ? ratiosToBaseline(cfg, base) : null;
     expect(r?.exact.recall).toEqual({ 1: null, 5: 2, 10: 2, 20: 2 });
     expect(r?.meanRecalledTokens).toBe(2);
+  });
+
+  it("scores a context block as a whole: every item it holds counts, pooled over categories 1–4 against BM25 at the same budget", () => {
+    expect(blockRecall(items, evidence, options)).toEqual({ exact: 1, text: 1 });
+    expect(blockRecall(items.slice(0, 2), evidence, options)).toEqual({ exact: 0.5, text: 0 });
+    expect(() => blockRecall(items, [], options)).toThrow();
+    const answer = (n: number) => ({ items: items.slice(0, n), usedTokens: 10 * n, benchTokens: 9 * n });
+    const rows = emptyContextRows();
+    const questions = [{ category: 1 }, { category: 2 }, { category: 5 }];
+    scoreContexts(
+      rows,
+      questions,
+      { 256: [answer(2), answer(0), answer(12)], 512: [answer(12), answer(2), answer(12)], 1024: [] },
+      () => evidence,
+      (q) => q.category,
+      options,
+    );
+    const base = aggregate([scoreQuestion(items, evidence, options)]);
+    const [at256, at512, at1024] = summarizeContexts(rows, true, base);
+    expect(at256).toMatchObject({ budget: 256, questions: 2, exact: 0.25, text: 0, meanUsedTokens: 10, meanBenchTokens: 9, meanItems: 1 });
+    expect(at256?.bm25).toEqual({ exact: 0.5, text: 0 });
+    expect(at512).toMatchObject({ questions: 2, exact: 0.75, text: 0.5, bm25: { exact: 0.5, text: 1 } });
+    expect(at1024).toMatchObject({ questions: 0, exact: 0 });
+    expect(summarizeContexts(rows, false, null)[0]).toMatchObject({ questions: 3, bm25: null });
   });
 
   it("takes nearest-rank percentiles", () => {

@@ -72,9 +72,13 @@ describe("the network after a known conversation", () => {
         .map((n) => n.content)
         .sort(),
     ).toEqual(["Alice", "Bob", "Carol", "Dave", "Frank", "Grace", "Phoenix", "Tokyo", "login"].sort());
-    // Focus sizes after each segment: 2, 3, 5, 5, 5 → 2 × 20 focus links; 4 neighbour pairs × 2.
-    expect(links).toHaveLength(40 + 8);
-    expect(task.result).toMatchObject({ segments: 5, nodes_created: 14, entities_created: 9, links_created: 48 });
+    // Focus sizes after each segment: 2, 3, 5, 5, 5 → 2 × 20 focus links; 4 neighbour pairs × 2;
+    // the submission's episode (docs/design.md §12) ↔ each of the 5 segments.
+    expect(links).toHaveLength(40 + 8 + 10);
+    expect(task.result).toMatchObject({ segments: 5, nodes_created: 15, entities_created: 9, links_created: 58 });
+    const episode = nodes.find((n) => n.kind === "episode");
+    expect(episode).toBeDefined();
+    expect(task.result?.episode_id).toBe(episode?.id);
 
     const [s0, s1, s2, s3, s4] = english.map((m) => byContent(m.content)) as [number, number, number, number, number];
     const entity = (name: string) => byContent(name);
@@ -100,6 +104,12 @@ describe("the network after a known conversation", () => {
     expect(link(s2, entity("Dave"))?.level).toBe(PINNED_LEVEL);
     expect(link(s0, entity("Alice"))?.level).toBeLessThan(PINNED_LEVEL);
     expect(strengthAt(link(s0, entity("Alice"))?.level ?? -99, 0)).toBe(1);
+    // The episode contains every segment (包含) and every segment is part of it (属于), at 0.5.
+    for (const segment of [s0, s1, s2, s3, s4]) {
+      expect(link(episode?.id ?? -1, segment)?.relation).toBe(RELATION.contains);
+      expect(link(segment, episode?.id ?? -1)?.relation).toBe(RELATION.partOf);
+      expect(strengthAt(link(segment, episode?.id ?? -1)?.level ?? -99, 0)).toBeCloseTo(0.5, 12);
+    }
     // No link between a segment and an entity that was not in focus when it was remembered.
     expect(link(s0, entity("Grace"))).toBeUndefined();
     expect(link(s4, entity("Alice"))).toBeUndefined();

@@ -224,6 +224,7 @@ describe("the durable FIFO queue", () => {
         extract: (texts) => local.extract(texts),
         nameRelations: (requests) => local.nameRelations(requests),
         compress: (text, target) => local.compress(text, target),
+        summarize: (texts, max) => local.summarize(texts, max),
         queryKeywords: (query) => local.queryKeywords(query),
       };
     });

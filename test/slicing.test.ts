@@ -58,6 +58,7 @@ function gate() {
       extract: (t) => local.extract(t),
       nameRelations: (r) => local.nameRelations(r),
       queryKeywords: (q) => local.queryKeywords(q),
+      summarize: (t, max) => local.summarize(t, max),
       compress: async (text, target) => {
         g.reached += 1;
         while (g.permits <= 0) await new Promise((resolve) => setTimeout(resolve, 1));
@@ -161,6 +162,7 @@ describe("time slicing", () => {
         extract: (t) => local.extract(t),
         nameRelations: (r) => local.nameRelations(r),
         queryKeywords: (q) => local.queryKeywords(q),
+        summarize: (t, max) => local.summarize(t, max),
       };
     });
     const before = await scanCounts(agent);

@@ -6,6 +6,8 @@ import { HttpClient, type Timed } from "./http";
 import {
   CompressAcceptedSchema,
   ConfigSchema,
+  ContextSchema,
+  ProfileSchema,
   CycleResultSchema,
   MergedCycleSchema,
   PingSchema,
@@ -14,6 +16,7 @@ import {
   SearchSchema,
   StatsSchema,
   TaskSchema,
+  type Context,
   type CycleResult,
   type Recall,
   type Stats,
@@ -36,6 +39,13 @@ export interface RecallRequest {
   relations?: string[];
   depth?: number;
   limit?: number;
+}
+
+export interface ContextRequest {
+  query: string;
+  budget_tokens: number;
+  include: ("memories" | "episodes" | "profile" | "traces")[];
+  locale: "zh" | "en";
 }
 
 export interface SearchRequest {
@@ -161,6 +171,17 @@ export class AgentApi {
       body: { ...request, format: "json" },
       hedgeAfterMs: this.hedgeAfterMs,
     });
+  }
+
+  context(request: ContextRequest): Promise<Timed<Context>> {
+    return this.http.request("POST", `${this.base}/context`, ContextSchema, {
+      body: { ...request, format: "json" },
+      hedgeAfterMs: this.hedgeAfterMs,
+    });
+  }
+
+  profile(): Promise<Timed<z.infer<typeof ProfileSchema>>> {
+    return this.http.request("GET", `${this.base}/profile?locale=en`, ProfileSchema, { hedgeAfterMs: this.hedgeAfterMs });
   }
 
   /** null when the search endpoint does not exist on this build (404). */

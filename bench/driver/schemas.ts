@@ -91,6 +91,17 @@ export function memoriesOf(recall: Recall): MemoryItem[] {
   });
 }
 
+/** `POST /context` with `format: json`: what the quality bench scores (the block's memories and size). */
+export const ContextSchema = z.looseObject({
+  used_tokens: int,
+  text: z.string(),
+  memories: z.array(z.looseObject({ content: z.string(), source_message_ids: z.array(z.string()) })),
+});
+export type Context = z.infer<typeof ContextSchema>;
+
+/** `GET /profile`: only what the speed bench reads. */
+export const ProfileSchema = z.looseObject({ entities: z.array(z.looseObject({ name: z.string() })), text: z.string() });
+
 /** `POST /search` (being built): only what the speed bench reads. */
 export const SearchSchema = z.looseObject({
   items: z.array(z.looseObject({ content: z.string(), source_message_ids: z.array(z.string()).optional() })),

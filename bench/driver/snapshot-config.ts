@@ -4,23 +4,19 @@
  */
 
 /**
- * `toml` with `main` pointing at `bundle`, `no_bundle = true`, an absolute migrations dir and, when
- * it serves static assets (the web view), an absolute assets dir and no `[build]` section: the copy
- * lives in another directory, and a frozen run must not rebuild anything.
+ * `toml` with `main` pointing at `bundle`, `no_bundle = true`, an absolute migrations dir, the web
+ * view's assets at `assetsDir` (absolute: the copy lives elsewhere) and no [build] section (the
+ * bundling built the assets once; a rebuild on change is what the snapshot exists to avoid).
  */
-export function snapshotConfig(toml: string, bundle: string, migrationsDir: string, assetsDir?: string): string {
+export function snapshotConfig(toml: string, bundle: string, migrationsDir: string, assetsDir: string): string {
   const main = /^main\s*=.*$/m;
   const migrations = /^migrations_dir\s*=.*$/m;
   if (!main.test(toml) || !migrations.test(toml)) {
     throw new Error("wrangler.local.toml has no `main =` or `migrations_dir =` line: cannot make the benchmark's frozen copy");
   }
-  let out = toml
+  return toml
     .replace(main, `main = ${JSON.stringify(bundle)}\nno_bundle = true`)
-    .replace(migrations, `migrations_dir = ${JSON.stringify(migrationsDir)}`);
-  if (assetsDir !== undefined) {
-    out = out
-      .replace(/(\[assets\][^[]*?^directory\s*=).*$/m, `$1 ${JSON.stringify(assetsDir)}`)
-      .replace(/^\[build\]\n(?:(?!\[).*\n?)*/m, "");
-  }
-  return out;
+    .replace(migrations, `migrations_dir = ${JSON.stringify(migrationsDir)}`)
+    .replace(/^(\[assets\][^[]*?)^directory\s*=.*$/m, (_all, head: string) => `${head}directory = ${JSON.stringify(assetsDir)}`)
+    .replace(/^\[build\]\n(?:(?!\[).*\n?)*/m, "");
 }

@@ -7,7 +7,7 @@
  * whose only changes are the paths. The run measures the code as it was when it started.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { offlineEnv, ROOT } from "../../scripts/local-server.mjs";
 import { snapshotConfig } from "./snapshot-config";
@@ -28,14 +28,13 @@ export function buildSnapshot(dir: string): string {
   if (result.status !== 0) {
     throw new Error(`bundling the Worker failed (exit ${result.status})\n${result.stdout}\n${result.stderr}`);
   }
-  // The web view's assets, built once if absent (the frozen copy never rebuilds them).
-  const assets = path.join(ROOT, "web", "dist");
-  if (!existsSync(assets)) {
-    const web = spawnSync(process.execPath, [path.join(ROOT, "web", "build.mjs")], { cwd: ROOT, stdio: "pipe", encoding: "utf8" });
-    if (web.status !== 0) throw new Error(`building the web view failed (exit ${web.status})\n${web.stdout}\n${web.stderr}`);
-  }
   const config = path.join(dir, "wrangler.bench.toml");
-  const toml = snapshotConfig(readFileSync(LOCAL_CONFIG, "utf8"), path.join(outdir, "index.js"), path.join(ROOT, "migrations"), assets);
+  const toml = snapshotConfig(
+    readFileSync(LOCAL_CONFIG, "utf8"),
+    path.join(outdir, "index.js"),
+    path.join(ROOT, "migrations"),
+    path.join(ROOT, "web", "dist"),
+  );
   writeFileSync(config, toml);
   return config;
 }

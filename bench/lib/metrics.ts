@@ -106,16 +106,42 @@ export function scoreQuestion(items: readonly RetrievedItem[], evidence: readonl
   if (evidence.length === 0) throw new Error("scoreQuestion: a question needs at least one evidence turn");
   const tokens = options.tokens ?? approxTokens;
   const itemTokens = items.map((it) => tokens(it.text));
-  const itemWords = items.map((it) => options.words(it.text));
-  const exactRanks = evidence.map((e) => firstRank(items, (it) => it.sourceIds.includes(e.id)));
-  const textRanks = evidence.map((e) => {
-    const ew = options.words(e.text);
-    return firstRank(items, (_it, i) => textMatches(ew, itemWords[i] ?? new Set()));
-  });
+  const { exactRanks, textRanks } = evidenceRanks(items, evidence, options);
   return {
     exact: modeScores(exactRanks, itemTokens),
     text: modeScores(textRanks, itemTokens),
     recalledTokens: itemTokens.reduce((a, t) => a + t, 0),
     items: items.length,
   };
+}
+
+/** Per evidence turn, the 0-based rank of the first item finding it (Infinity if none), both modes. */
+function evidenceRanks(
+  items: readonly RetrievedItem[],
+  evidence: readonly EvidenceTurn[],
+  options: ScoringOptions,
+): { exactRanks: number[]; textRanks: number[] } {
+  const itemWords = items.map((it) => options.words(it.text));
+  return {
+    exactRanks: evidence.map((e) => firstRank(items, (it) => it.sourceIds.includes(e.id))),
+    textRanks: evidence.map((e) => {
+      const ew = options.words(e.text);
+      return firstRank(items, (_it, i) => textMatches(ew, itemWords[i] ?? new Set()));
+    }),
+  };
+}
+
+/**
+ * Evidence recall of a whole answer that already fits its budget (a context block): the share of
+ * evidence turns any of its items finds, both modes. Throws when `evidence` is empty, as scoreQuestion.
+ */
+export function blockRecall(
+  items: readonly RetrievedItem[],
+  evidence: readonly EvidenceTurn[],
+  options: ScoringOptions,
+): { exact: number; text: number } {
+  if (evidence.length === 0) throw new Error("blockRecall: a question needs at least one evidence turn");
+  const { exactRanks, textRanks } = evidenceRanks(items, evidence, options);
+  const share = (ranks: readonly number[]): number => ranks.filter((r) => r < Infinity).length / ranks.length;
+  return { exact: share(exactRanks), text: share(textRanks) };
 }

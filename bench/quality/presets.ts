@@ -31,6 +31,8 @@ export interface Preset {
   cyclePerTurn: boolean;
   /** What its agents are asked besides the two query modes (quality/extras.ts). */
   extras: readonly Extra[];
+  /** Also ask the context block at 256/512/1024 tokens (context-block.ts): the product as shipped only. */
+  contextBlock: boolean;
 }
 
 export const PRESETS: readonly Preset[] = [
@@ -40,6 +42,7 @@ export const PRESETS: readonly Preset[] = [
     config: { auto_compress: true },
     cyclePerTurn: false,
     extras: ["ablations", "search"],
+    contextBlock: true,
   },
   {
     name: "no-forgetting",
@@ -47,6 +50,7 @@ export const PRESETS: readonly Preset[] = [
     config: { decay_rate: 1, auto_compress: false },
     cyclePerTurn: false,
     extras: ["retention"],
+    contextBlock: false,
   },
   {
     name: "pressure",
@@ -54,6 +58,7 @@ export const PRESETS: readonly Preset[] = [
     config: { auto_compress: false },
     cyclePerTurn: true,
     extras: [],
+    contextBlock: false,
   },
 ];
 

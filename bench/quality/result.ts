@@ -14,8 +14,10 @@
  * entries for the search endpoint on `default`'s agents), "retention" (per number of cycles, the
  * LoCoMo entry of `no-forgetting`'s agents after that many cycles at DESIGN §2's decay, and the
  * characters they held), "split" (quality/split.ts: question mode per tuning/held-back group of
- * conversations, with BM25 on the same questions), "goals" (see goals.ts), "stalls" (driver/http.ts) and "run" (command,
- * date, machine, commit, wallMs, quick). Timing fields ("ingestionMs", "latencyMs", "stalls", "run") differ between
+ * conversations, with BM25 on the same questions), "contextBlock" (context-block.ts: per dataset
+ * and budget, the block's evidence recall next to BM25's within the same budget), "goals" (see
+ * goals.ts), "stalls" (driver/http.ts) and "run" (command, date, machine, commit, wallMs, quick).
+ * Timing fields ("ingestionMs", "latencyMs", "stalls", "run") differ between
  * runs; every other number is deterministic.
  */
 import { BM25_B, BM25_K1 } from "../lib/bm25";
@@ -30,13 +32,14 @@ import {
   type MadialConfigResult,
   type Settings,
 } from "../lib/report";
-import type { CategorisedScores } from "../lib/aggregate";
+import type { Aggregate, CategorisedScores } from "../lib/aggregate";
 import type { RunInfo } from "../driver/run-info";
 import { QUERY_MODES, RECALL_LIMIT, type QueryMode } from "./ask";
 import { ABLATION_STEPS, SEARCH_MODES, type SearchMode } from "./extras";
 import type { Goal } from "./goals";
 import type { Held, PresetRun } from "./runs";
 import type { SplitEntry } from "./split";
+import { CONTEXT_BASELINE_LIMIT, summarizeContexts, type ContextSummary } from "./context-block";
 
 export interface ApiExtras {
   preset: string | null;
@@ -87,6 +90,8 @@ export interface QualityResult extends BenchResult {
   entryPoints: EntryPointEntry[];
   retention: RetentionEntry[];
   split: SplitEntry[];
+  /** The context block of the preset that asks for it (question as query); null where not run. */
+  contextBlock: { preset: string; bm25Limit: number; locomo: ContextSummary[] | null; madial: ContextSummary[] | null } | null;
   goals: Goal[];
   /** Re-sends by the stall guard (driver/http.ts), per endpoint; timing-dependent like latencies. */
   stalls: Record<string, number>;
@@ -220,7 +225,26 @@ export const emptyQualityResult = (): QualityResult => ({
   entryPoints: [],
   retention: [],
   split: [],
+  contextBlock: null,
   goals: [],
   stalls: {},
   run: null,
 });
+
+/** The context block's summaries of the first preset that asked for it, against BM25 on the same questions. */
+export function contextSection(
+  locomoRuns: readonly PresetRun[],
+  madialRuns: readonly PresetRun[],
+  bm25: { locomo: Aggregate | null; madial: Aggregate | null },
+): QualityResult["contextBlock"] {
+  const locomo = locomoRuns.find((r) => r.context !== null);
+  const madial = madialRuns.find((r) => r.context !== null);
+  const preset = locomo?.preset.name ?? madial?.preset.name;
+  if (preset === undefined) return null;
+  return {
+    preset,
+    bm25Limit: CONTEXT_BASELINE_LIMIT,
+    locomo: locomo?.context ? summarizeContexts(locomo.context, true, bm25.locomo) : null,
+    madial: madial?.context ? summarizeContexts(madial.context, false, bm25.madial) : null,
+  };
+}

@@ -4,7 +4,14 @@
  * the same agent and the ingestion is shared by them.
  */
 import type { CategorisedScores } from "../lib/aggregate";
-import { scoreLocomoConversation, scoreMadial } from "../lib/evaluate";
+import {
+  locomoEvidence,
+  locomoScoringOptions,
+  madialEvidence,
+  madialScoringOptions,
+  scoreLocomoConversation,
+  scoreMadial,
+} from "../lib/evaluate";
 import { toRememberCalls, type LocomoConversation, type LocomoQuestion } from "../lib/locomo";
 import { toMadialMessages, type MadialDataset, type MadialItem } from "../lib/madial";
 import type { RetrievedItem } from "../lib/metrics";
@@ -14,6 +21,7 @@ import { counter, type Stats } from "../driver/schemas";
 import { askAll, QUERY_MODES, type QueryMode } from "./ask";
 import { agentId } from "./batches";
 import { ABLATION_STEPS, askAblations, askRetention, askSearchModes, SEARCH_MODES, type SearchMode } from "./extras";
+import { askContexts, emptyContextRows, scoreContexts, type ContextAnswers, type ContextRows } from "./context-block";
 import { ingest } from "./ingest";
 import type { Preset } from "./presets";
 
@@ -53,6 +61,8 @@ export interface PresetRun {
   searchModes: Record<SearchMode, CategorisedScores[]> | null;
   /** The retention curve (RETENTION_CYCLES), question mode; empty when not asked. */
   retention: { cycles: number; rows: CategorisedScores[]; held: number; remembered: number }[];
+  /** The context block's scores per budget (question as query); null unless the preset asks for it. */
+  context: ContextRows | null;
 }
 
 /** What feedAndAsk collected beyond the two query modes, unscored. */
@@ -93,6 +103,7 @@ function emptyRun(preset: Preset): PresetRun {
     ablations: [],
     searchModes: null,
     retention: [],
+    context: preset.contextBlock ? emptyContextRows() : null,
   };
 }
 
@@ -112,8 +123,9 @@ function addStats(held: Held, s: Stats): void {
 }
 
 /**
- * Feeds `agent`, asks `texts` in both modes (and the preset's extras) and adds everything to
- * `run`; returns the recalled items per mode, in the order of `texts`, for the caller to score.
+ * Feeds `agent`, asks `texts` in both modes, the preset's extras and (when the preset wants them)
+ * context blocks, and adds everything to `run`; returns the recalled items per mode, the extras and
+ * the blocks, in the order of `texts`, for the caller to score.
  */
 async function feedAndAsk(
   run: PresetRun,
@@ -123,7 +135,7 @@ async function feedAndAsk(
   lang: "en" | "zh",
   step: Step,
   retention: boolean,
-): Promise<{ items: Record<QueryMode, RetrievedItem[][]>; extras: ExtraAnswers }> {
+): Promise<{ items: Record<QueryMode, RetrievedItem[][]>; extras: ExtraAnswers; contexts: ContextAnswers | null }> {
   const fed = await ingest(agent, run.preset, submissions, (d, t) => step(`remember ${d}/${t}`));
   if (run.held.agents === 0) run.config = fed.config;
   run.ingestionMs += fed.ms;
@@ -147,7 +159,8 @@ async function feedAndAsk(
   if (extras.includes("retention") && retention) {
     out.retention = await askRetention(agent, texts, lang, (cycles, d, t) => step(`retention ${cycles} cycles ${d}/${t}`));
   }
-  return { items, extras: out };
+  const contexts = run.preset.contextBlock ? await askContexts(agent, texts, lang, (d, t) => step(`context ${d}/${t}`)) : null;
+  return { items, extras: out, contexts };
 }
 
 /** Scores the extras of one agent with `score` and adds them to `run`. */
@@ -197,11 +210,15 @@ export async function runLocomoPreset(
     const submissions = toRememberCalls(conv).map((c) => c.messages);
     const texts = conv.questions.map((q) => q.question);
     const label = `${preset.name} · ${conv.sampleId} (${i + 1}/${conversations.length})`;
-    const { items, extras } = await feedAndAsk(run, agent, submissions, texts, "en", (s) => step(`${label} · ${s}`), true);
+    const { items, extras, contexts } = await feedAndAsk(run, agent, submissions, texts, "en", (s) => step(`${label} · ${s}`), true);
     const score = (answers: RetrievedItem[][]) => scoreLocomoConversation(conv, lookup<LocomoQuestion>(conv.questions, answers));
     for (const mode of QUERY_MODES) run.rows[mode].push(...score(items[mode]));
     run.byConversation.set(conv.sampleId, score(items.question));
     addExtras(run, extras, items.question, score);
+    if (run.context && contexts) {
+      const evidence = (q: LocomoQuestion) => locomoEvidence(conv, q);
+      scoreContexts(run.context, conv.questions, contexts, evidence, (q) => q.category, locomoScoringOptions(conv));
+    }
   }
   const held = run.held;
   // The curve's first point holds what the preset held after ingestion.
@@ -215,7 +232,7 @@ export async function runMadialPreset(http: HttpClient, preset: Preset, ds: Madi
   const agent = new AgentApi(http, agentId(preset.name, "madial"));
   // Each memory record is its own remember call: the records are separate events of the user's life.
   const submissions = toMadialMessages(ds.memories, ds.userNames[0]).map((m) => [m]);
-  const { items, extras } = await feedAndAsk(
+  const { items, extras, contexts } = await feedAndAsk(
     run,
     agent,
     submissions,
@@ -227,5 +244,15 @@ export async function runMadialPreset(http: HttpClient, preset: Preset, ds: Madi
   const score = (answers: RetrievedItem[][]) => scoreMadial(ds, lookup<MadialItem>(ds.items, answers));
   for (const mode of QUERY_MODES) run.rows[mode] = score(items[mode]);
   addExtras(run, extras, items.question, score);
+  if (run.context && contexts) {
+    scoreContexts(
+      run.context,
+      ds.items,
+      contexts,
+      (item) => madialEvidence(ds, item),
+      () => 0,
+      madialScoringOptions(ds),
+    );
+  }
   return run;
 }

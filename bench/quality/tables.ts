@@ -6,6 +6,7 @@ import { goalTable } from "../driver/goal";
 import { latencyTable, locomoTables, madialTable, ratioTable, type Mode } from "../lib/report";
 import { fmt, type Table } from "../lib/table";
 import type { LocomoConfigResult, MadialConfigResult } from "../lib/report";
+import { contextTable } from "./context-block";
 import { splitTable } from "./split";
 import type { AblationEntry, EntryPointEntry, LocomoEntry, MadialEntry, QualityResult, RetentionEntry } from "./result";
 
@@ -156,6 +157,14 @@ export function retentionTable(entries: readonly RetentionEntry[]): Table[] {
   ];
 }
 
+function contextSection(context: NonNullable<QualityResult["contextBlock"]>): Table[] {
+  const about = `preset ${context.preset}, the question as query, memories only: evidence recall of the whole block vs BM25 (top ${context.bm25Limit}) within the same budget`;
+  return [
+    ...(context.locomo ? [contextTable(`LoCoMo, categories 1–4 pooled: the context block (${about})`, context.locomo)] : []),
+    ...(context.madial ? [contextTable(`MADial-Bench: the context block (${about})`, context.madial)] : []),
+  ];
+}
+
 export function qualityTables(result: QualityResult): Table[] {
   return [
     ...(result.locomo ? locomoSection(result.locomo.configs) : []),
@@ -164,6 +173,7 @@ export function qualityTables(result: QualityResult): Table[] {
     ...ablationTables(result.ablations),
     ...entryPointTable(result.entryPoints),
     ...retentionTable(result.retention),
+    ...(result.contextBlock ? contextSection(result.contextBlock) : []),
     ...(result.goals.length > 0 ? [goalTable("Quality goals", result.goals)] : []),
   ];
 }

@@ -6,6 +6,10 @@
  * query per sample in each mode (keyword, vector, hybrid), top_k 20. Each sample is interleaved with
  * a floor ping (floor.ts). If the search endpoint answers 404 it is not on this build: the search
  * part is skipped with a note and the rest of the run goes on.
+ *
+ * context: one free-text query per sample, budget 1,024 tokens, the default sections. profile: the
+ * whole profile, derived from the network at every request (docs/design.md §12 decides not to
+ * cache it; this is the measurement behind that).
  */
 import type { AgentApi, SearchRequest } from "../driver/agent-api";
 import { DEFAULT_HEDGE_MS } from "../driver/agent-api";
@@ -24,6 +28,14 @@ export interface RecallLatency {
   meanItems: number;
   meanReached: number;
   latency: LatencySummary;
+}
+
+export interface ContextLatency {
+  budget: number;
+  meanMemories: number;
+  meanUsedTokens: number;
+  latency: LatencySummary;
+  profile: LatencySummary & { meanEntities: number };
 }
 
 export type SearchLatency = { skipped: string } | { skipped: null; modes: Record<string, LatencySummary & { meanItems: number }> };
@@ -88,4 +100,53 @@ export async function searchLatency(agent: AgentApi, samples: number, step: (t: 
     modes[mode] = { ...summary, meanItems: mean(items) };
   }
   return { skipped: null, modes };
+}
+
+export const CONTEXT_BUDGET = 1024;
+
+export async function contextLatency(agent: AgentApi, samples: number, step: (t: string) => void): Promise<ContextLatency> {
+  const queries = searchQueries("en", samples + WARM_UP, 13);
+  const request = (i: number) => ({
+    query: queries[i] ?? "",
+    budget_tokens: CONTEXT_BUDGET,
+    include: ["memories" as const, "episodes" as const, "traces" as const],
+    locale: "en" as const,
+  });
+  const warm: number[] = [];
+  for (let i = 0; i < WARM_UP; i += 1) warm.push((await agent.context(request(samples + i))).ms);
+  calibrateHedge(agent, warm);
+  const memories: number[] = [];
+  const tokens: number[] = [];
+  const context = await sampleWithFloor(
+    agent,
+    samples,
+    async (i) => {
+      const r = await agent.context(request(i));
+      memories.push(r.value.memories.length);
+      tokens.push(r.value.used_tokens);
+      return r.ms;
+    },
+    (d, t) => step(`${agent.agentId}: context ${d}/${t}`),
+  );
+  const warmProfile: number[] = [];
+  for (let i = 0; i < WARM_UP; i += 1) warmProfile.push((await agent.profile()).ms);
+  calibrateHedge(agent, warmProfile);
+  const entities: number[] = [];
+  const profile = await sampleWithFloor(
+    agent,
+    samples,
+    async () => {
+      const r = await agent.profile();
+      entities.push(r.value.entities.length);
+      return r.ms;
+    },
+    (d, t) => step(`${agent.agentId}: profile ${d}/${t}`),
+  );
+  return {
+    budget: CONTEXT_BUDGET,
+    meanMemories: mean(memories),
+    meanUsedTokens: mean(tokens),
+    latency: context.summary,
+    profile: { ...profile.summary, meanEntities: mean(entities) },
+  };
 }

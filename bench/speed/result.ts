@@ -10,7 +10,7 @@
  *   "ingest": { "en": IngestResult, "zh": IngestResult }            (ingest-bench.ts)
  *   "singleOps": SingleOpsResult                                    (single-ops-bench.ts)
  *   "networks": [ { "target", "nodes", "segments", "entities", "links", "messages", "buildMs",
- *                   "recall": RecallLatency, "search": SearchLatency, "compress": CompressResult,
+ *                   "recall": RecallLatency, "search": SearchLatency, "context": ContextLatency, "compress": CompressResult,
  *                   "scanWait": ScanWaitResult } ],                 (scan-wait-bench.ts)
  *   "isolation": IsolationResult,                                   (isolation-bench.ts)
  *   "storage": Storage,
@@ -24,7 +24,7 @@ import { fmt } from "../lib/table";
 import type { CompressResult } from "./compress-bench";
 import type { IngestResult } from "./ingest-bench";
 import type { IsolationResult } from "./isolation-bench";
-import type { RecallLatency, SearchLatency } from "./latency-bench";
+import type { ContextLatency, RecallLatency, SearchLatency } from "./latency-bench";
 import type { ScanWaitResult } from "./scan-wait-bench";
 import type { SingleOpsResult } from "./single-ops-bench";
 
@@ -55,6 +55,7 @@ export interface NetworkResult {
   buildMs: number;
   recall: RecallLatency;
   search: SearchLatency;
+  context: ContextLatency;
   compress: CompressResult;
   scanWait: ScanWaitResult;
 }

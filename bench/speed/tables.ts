@@ -64,6 +64,25 @@ function searchTable(r: SpeedResult): Table {
   };
 }
 
+function contextTable(r: SpeedResult): Table {
+  return {
+    title: "context block (free-text query, default sections) and profile latency",
+    headers: ["nodes", "read", "budget", "memories", "tokens", ...latencyHeaders],
+    align: ["right", "left"],
+    rows: r.networks.flatMap((n) => [
+      [
+        String(n.nodes),
+        "context",
+        String(n.context.budget),
+        fmt(n.context.meanMemories, 1),
+        fmt(n.context.meanUsedTokens, 0),
+        ...latencyCells(n.context.latency),
+      ],
+      [String(n.nodes), "profile", "–", `${fmt(n.context.profile.meanEntities, 1)} entities`, "–", ...latencyCells(n.context.profile)],
+    ]),
+  };
+}
+
 function compressTable(r: SpeedResult): Table {
   return {
     title: "compression cycle (server clock)",
@@ -174,6 +193,7 @@ export function speedTables(r: SpeedResult): Table[] {
     singleOpsTable(r),
     recallTable(r),
     searchTable(r),
+    contextTable(r),
     compressTable(r),
     scanWaitTable(r),
     isolationTable(r),

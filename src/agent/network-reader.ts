@@ -7,6 +7,7 @@ import type { Edge } from "../memory/bfs";
 import type { MemoryGraph } from "../memory/graph";
 import { importanceOf, PROTECTED_MARGIN } from "../memory/importance";
 import { isPinned, PINNED_LEVEL, strengthAt } from "../memory/strength";
+import type { NodeKind } from "../vocabulary/node-kinds";
 import type { LinkKey, LinkState, MemoryNode } from "../vocabulary/records";
 import type { AgentRepos, AgentRuntime } from "./runtime";
 
@@ -31,6 +32,10 @@ export interface NetworkReader {
   breaking(belowLevel: number): Promise<LinkKey[]>;
   findEntities(keys: readonly string[]): Promise<Map<string, { nodeId: number; name: string }>>;
   count(): Promise<number>;
+  /** Nodes of one kind, newest first, at most `limit`. */
+  ofKind(kind: NodeKind, limit: number): Promise<MemoryNode[]>;
+  /** Outgoing links per node with their current strengths (dangling ones included). */
+  outgoing(ids: readonly number[], clock: number): Promise<Map<number, { target: number; relation: string; strength: number }[]>>;
 }
 
 export async function networkReader(rt: AgentRuntime, repos: AgentRepos): Promise<NetworkReader> {
@@ -79,6 +84,14 @@ function graphReader(graph: MemoryGraph): NetworkReader {
       return found;
     },
     count: async () => graph.nodeCount,
+    ofKind: async (kind, limit) => graph.ofKind(kind, limit),
+    outgoing: async (ids, clock) =>
+      new Map(
+        ids.map((id) => [
+          id,
+          graph.outgoingOf(id).map((l) => ({ target: l.target, relation: l.relation, strength: strengthAt(l.level, clock) })),
+        ]),
+      ),
   };
 }
 
@@ -113,5 +126,12 @@ function d1Reader(repos: AgentRepos, focus: readonly number[]): NetworkReader {
     breaking: (belowLevel) => repos.links.breaking(belowLevel, focus),
     findEntities: (keys) => repos.nodes.findEntities(keys),
     count: () => repos.nodes.count(),
+    ofKind: (kind, limit) => repos.nodes.ofKind(kind, limit),
+    outgoing: async (ids, clock) => {
+      const out = new Map<number, { target: number; relation: string; strength: number }[]>(ids.map((id) => [id, []]));
+      for (const link of await repos.links.outgoing(ids, focus))
+        out.get(link.source)?.push({ target: link.target, relation: link.relation, strength: strengthAt(levelOf(link), clock) });
+      return out;
+    },
   };
 }

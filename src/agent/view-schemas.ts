@@ -51,7 +51,15 @@ export const NodeViewSchema = z.object({
 export type NodeView = z.infer<typeof NodeViewSchema>;
 
 export const StatsViewSchema = z.object({
-  nodes: z.object({ total: z.number().int(), segments: z.number().int(), entities: z.number().int() }),
+  nodes: z.object({
+    total: z.number().int(),
+    segments: z.number().int(),
+    entities: z.number().int(),
+    /** Explicit memories (docs/design.md §11). */
+    memories: z.number().int(),
+    /** Episode summaries (docs/design.md §12). */
+    episodes: z.number().int(),
+  }),
   links: z.object({ total: z.number().int(), dangling: z.number().int() }),
   focus: z.number().int(),
   queue: z.object({ queued: z.number().int(), running: z.number().int(), done: z.number().int(), failed: z.number().int() }),

@@ -107,10 +107,16 @@ export async function buildStats(
 ): Promise<StatsView> {
   const [summary, links, dangling] = repos
     ? await Promise.all([repos.nodes.summary(), repos.links.count(), repos.links.danglingCount()])
-    : [{ segments: 0, entities: 0, charactersHeld: 0 }, 0, 0];
+    : [{ total: 0, segments: 0, entities: 0, memories: 0, episodes: 0, charactersHeld: 0 }, 0, 0];
   const index = vectors ? await vectors.stats() : undefined;
   return {
-    nodes: { total: summary.segments + summary.entities, segments: summary.segments, entities: summary.entities },
+    nodes: {
+      total: summary.total,
+      segments: summary.segments,
+      entities: summary.entities,
+      memories: summary.memories,
+      episodes: summary.episodes,
+    },
     links: { total: links, dangling },
     focus,
     queue,

@@ -1,16 +1,24 @@
 import { z } from "@hono/zod-openapi";
 import { AGENT_ID_PATTERN } from "../config/limits";
+import { ERROR_CODE_LIST } from "../http/errors";
 
-/** The stable error envelope of every non-2xx answer. */
+/** The stable error envelope of every non-2xx answer; `code` is one of a closed list. */
 export const ErrorSchema = z
   .object({
     error: z.object({
-      code: z.string().openapi({ example: "validation_failed" }),
+      code: z.enum(ERROR_CODE_LIST).openapi({ example: "validation_failed" }),
       message: z.string(),
       details: z.unknown().optional(),
     }),
   })
   .openapi("Error");
+
+/**
+ * The query string of an endpoint that takes none: any parameter is refused (400 naming it), so a
+ * misspelt or misplaced option (`?wait_ms` where it means nothing, `?confirm=yes` on a DELETE) is
+ * never silently ignored.
+ */
+export const EmptyQuerySchema = z.object({}).strict();
 
 export const AgentIdSchema = z
   .string()
@@ -25,13 +33,16 @@ export const TaskIdSchema = z
   .regex(/^tsk_[A-Za-z0-9]{8,40}$/, "task id: tsk_ followed by letters and digits")
   .openapi({ param: { name: "taskId", in: "path" }, example: "tsk_4Lq8s0bXw2" });
 
-/** A node id in a path: decimal digits only ("0x1", "1e0", "+1", " 1" are not ids). */
+const NODE_ID = /^[1-9][0-9]{0,15}$/;
+
+/** A node id in a path: decimal digits only ("0x1", "1e0", "+1", " 1", "01" are not ids). */
 export const NodeIdSchema = z
   .string()
-  .regex(/^[1-9][0-9]{0,15}$/, "node id: a positive decimal integer")
+  .regex(NODE_ID, "node id: a positive decimal integer")
   .transform(Number)
   .refine((n) => Number.isSafeInteger(n), "node id too large")
-  .openapi({ param: { name: "nodeId", in: "path" }, example: "12", type: "string" });
+  // The transform hides the pattern from the generated document: stated here again.
+  .openapi({ param: { name: "nodeId", in: "path" }, example: "12", type: "string", pattern: NODE_ID.source });
 
 /**
  * Text must be well-formed Unicode: a lone surrogate (possible in JSON as "\ud800") would be
@@ -49,4 +60,8 @@ export const TextSchema = z.string().refine(wellFormed, "malformed Unicode (a lo
 export const errorResponses = {
   400: { description: "Bad input", content: { "application/json": { schema: ErrorSchema } } },
   401: { description: "Missing or unknown API key", content: { "application/json": { schema: ErrorSchema } } },
+  503: {
+    description: "A transient outage (the agent's object restarting, the database unreachable): retry after Retry-After seconds",
+    content: { "application/json": { schema: ErrorSchema } },
+  },
 } as const;

@@ -34,6 +34,13 @@ export const TimestampSchema = z
     example: 1732300000000,
   });
 
+/**
+ * A speaker's name is one line of text: the segmenter writes a run of short messages as
+ * `name: text` lines, so a line break (or another control character) in a name would forge a line
+ * said by someone else, attributed in the text to a speaker the provenance does not name.
+ */
+const ONE_LINE = /^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$/; // \p{Cc}, spelt out: the OpenAPI pattern takes no flags
+
 export const MessageSchema = z
   .object({
     role: z.enum(MESSAGE_ROLES),
@@ -42,10 +49,16 @@ export const MessageSchema = z
       if (codePointLength(s) > MAX_MESSAGE_CODE_POINTS)
         ctx.addIssue({ code: "custom", message: `content exceeds ${MAX_MESSAGE_CODE_POINTS} characters`, params: { [TOO_LARGE]: true } });
     }),
-    name: TextSchema.trim().min(1).max(128).optional().openapi({ description: "The speaker's name.", example: "Alice" }),
+    name: TextSchema.trim()
+      .min(1)
+      .max(128)
+      .regex(ONE_LINE, "name: one line, without control characters")
+      .optional()
+      .openapi({ description: "The speaker's name: one line of at most 128 characters.", example: "Alice" }),
     timestamp: TimestampSchema.optional(),
     id: TextSchema.min(1).max(256).optional().openapi({
-      description: "Your id for the message: kept as provenance; a message whose id the agent holds is not stored again.",
+      description:
+        "Your id for the message: kept as provenance; a message whose id the agent holds is not stored again. Two different messages of one call cannot share an id.",
       example: "m-17",
     }),
   })
@@ -64,6 +77,19 @@ export const RememberRequestSchema = z
             message: `at most ${MAX_MESSAGES_PER_REMEMBER} messages per call`,
             params: { [TOO_LARGE]: true },
           });
+        // An id names one message. The same message twice is harmless (the agent stores it once),
+        // but two different messages with one id would lose the second silently: refused, naming it.
+        const firstWithId = new Map<string, { index: number; print: string }>();
+        messages.forEach((m, i) => {
+          if (m.id === undefined) return;
+          const print = JSON.stringify([m.role, m.content, m.name ?? null, m.timestamp ?? null]);
+          const first = firstWithId.get(m.id);
+          if (first === undefined) firstWithId.set(m.id, { index: i, print });
+          else if (first.print !== print) {
+            const message = `id ${JSON.stringify(m.id)} already names messages.${first.index}, a different message`;
+            ctx.addIssue({ code: "custom", path: [i, "id"], message });
+          }
+        });
         const total = messages.reduce((sum, m) => sum + codePointLength(m.content), 0);
         if (total > MAX_REMEMBER_CODE_POINTS)
           ctx.addIssue({

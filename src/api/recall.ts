@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { RecalledMemorySchema, RecalledTraceSchema } from "../agent/tasks/recall-schemas";
+import { RECALL_KINDS, RecalledMemorySchema, RecalledTraceSchema } from "../agent/tasks/recall-schemas";
 import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../config/limits";
 import { LOCALES } from "../vocabulary/locales";
 import { TextSchema } from "./common";
@@ -35,6 +35,10 @@ export const RecallRequestSchema = z
     }),
     format: z.enum(["text", "json"]).default("text"),
     locale: z.enum(LOCALES).default("zh").openapi({ description: "Language of the labels in text output." }),
+    kinds: z.array(z.enum(RECALL_KINDS)).min(1).default(["segment", "memory"]).openapi({
+      description:
+        "Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries.",
+    }),
   })
   .strict()
   .openapi("RecallRequest");

@@ -1,24 +1,47 @@
 /**
  * Bearer-key authentication. The tenant comes from the key alone; with the agent id from the path
  * it names the agent's Durable Object and scopes every row. Nothing in a request body can change it.
+ *
+ * A 401 says how to authenticate (`WWW-Authenticate`, RFC 6750 §3); a key store that cannot be
+ * read (D1 down) is an outage, answered 503 with Retry-After, never a 401 (the key may be good) nor
+ * a 500 (nothing is wrong with the request).
  */
 import type { MiddlewareHandler } from "hono";
 import { hashKey, tenantOfKey } from "../storage/api-keys";
 import { createDb } from "../storage/db";
 import type { AppEnv } from "./app-env";
-import { ApiError } from "./errors";
+import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "./errors";
 
 /** The tenant of the local development key (wrangler.local.toml's DEV_API_KEY). */
 export const DEV_TENANT = "dev";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** The challenge of every 401; an unknown key adds error="invalid_token" (RFC 6750 §3.1). */
+export const AUTH_CHALLENGE = 'Bearer realm="agent-memory"';
+
 export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header("Authorization");
   const key = header ? BEARER.exec(header)?.[1] : undefined;
-  if (!key) throw new ApiError(401, "unauthorized", "missing or malformed header: Authorization: Bearer <api key>");
-  const tenantId = await resolveTenant(c.env, key);
-  if (!tenantId) throw new ApiError(401, "unauthorized", "unknown or revoked API key");
+  if (!key) {
+    throw new ApiError("unauthorized", "missing or malformed header: Authorization: Bearer <api key>", {
+      headers: { "WWW-Authenticate": AUTH_CHALLENGE },
+    });
+  }
+  let tenantId: string | undefined;
+  try {
+    tenantId = await resolveTenant(c.env, key);
+  } catch (cause) {
+    throw new ApiError("unavailable", "API keys cannot be checked right now; retry shortly", {
+      cause,
+      headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) },
+    });
+  }
+  if (!tenantId) {
+    throw new ApiError("unauthorized", "unknown or revoked API key", {
+      headers: { "WWW-Authenticate": `${AUTH_CHALLENGE}, error="invalid_token"` },
+    });
+  }
   c.set("tenantId", tenantId);
   await next();
 };

@@ -1,6 +1,8 @@
 /**
  * Typed API errors and their one mapping to the JSON envelope `{error: {code, message, details?}}`.
- * Routes and middleware throw ApiError; everything else that escapes is mapped here by type.
+ * Routes and middleware throw ApiError (or answer with errorResponse); everything else that
+ * escapes, hono's own exceptions included, is mapped here by type. Every non-2xx answer of the API
+ * is built by errorResponse, so none can leave in another shape.
  */
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -10,32 +12,60 @@ import { AgentRefusal } from "../agent/refusal";
 /** Seconds a client should wait before retrying a write that a full queue refused. */
 export const QUEUE_FULL_RETRY_AFTER_S = 5;
 
-export type ErrorCode =
-  | "invalid_json"
-  | "validation_failed"
-  | "unauthorized"
-  | "not_found"
-  | "payload_too_large"
-  | "unsupported_media_type"
-  | "queue_full"
-  | "idempotency_conflict"
-  | "unavailable"
-  | "internal";
+/** Seconds a client should wait after a transient outage (the agent's object reset, D1 unreachable). */
+export const UNAVAILABLE_RETRY_AFTER_S = 1;
+
+/**
+ * Every error code the API answers with: a closed list (the OpenAPI document publishes it), each
+ * with its one HTTP status. A new kind of failure gets a code here, never an ad-hoc string.
+ */
+export const ERROR_CODE_LIST = [
+  "invalid_json",
+  "validation_failed",
+  "unauthorized",
+  "not_found",
+  "method_not_allowed",
+  "payload_too_large",
+  "unsupported_media_type",
+  "idempotency_conflict",
+  "queue_full",
+  "internal",
+  "unavailable",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODE_LIST)[number];
+
+export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+  invalid_json: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_conflict: 422,
+  queue_full: 429,
+  internal: 500,
+  unavailable: 503,
+};
 
 /** Marks a validation issue as "too large", so the error hook answers 413 instead of 400. */
 export const TOO_LARGE = "too_large";
 
 export class ApiError extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly details: unknown;
+
   constructor(
-    readonly status: ContentfulStatusCode,
     readonly code: ErrorCode,
     message: string,
-    readonly details?: unknown,
-    options?: { cause?: unknown; headers?: Record<string, string> },
+    options: { details?: unknown; cause?: unknown; headers?: Record<string, string> } = {},
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ApiError";
-    this.headers = options?.headers ?? {};
+    this.status = ERROR_STATUS[code];
+    this.details = options.details;
+    this.headers = options.headers ?? {};
   }
 
   /** Headers the answer carries (Retry-After, Allow, WWW-Authenticate…). */
@@ -46,11 +76,31 @@ export function errorBody(code: ErrorCode, message: string, details?: unknown) {
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 
-/** hono's own exceptions, by status: the JSON validator throws 400 only for a body that is not JSON. */
+/** The one way an error answer is built: the envelope, the code's status, and its headers. */
+export function errorResponse(
+  c: Context,
+  code: ErrorCode,
+  message: string,
+  options: { details?: unknown; headers?: Record<string, string> } = {},
+): Response {
+  return c.json(errorBody(code, message, options.details), ERROR_STATUS[code], options.headers);
+}
+
+/**
+ * hono's own exceptions, by status: the JSON validator throws 400 only for a body that is not
+ * JSON, the media-type gate of @hono/zod-openapi 415. Any other status would be a hono change we
+ * have not mapped: it is answered as internal (and logged) rather than passed through unchecked.
+ */
 const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
   400: "invalid_json",
   413: "payload_too_large",
   415: "unsupported_media_type",
+};
+
+/** What to tell the client instead of hono's terse reason phrases. */
+const HTTP_EXCEPTION_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  invalid_json: "the request body is not valid JSON",
+  unsupported_media_type: "the request body must be JSON (Content-Type: application/json)",
 };
 
 /** Errors that Durable Object RPC marks as transient (overload, reset): worth a retry. */
@@ -59,34 +109,30 @@ function isTransient(err: unknown): boolean {
   return ("overloaded" in err && err.overloaded === true) || ("retryable" in err && err.retryable === true);
 }
 
+const RETRY_SOON = { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) };
+
 export function handleError(err: unknown, c: Context): Response {
   if (err instanceof ApiError) {
-    for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
-    return c.json(errorBody(err.code, err.message, err.details), err.status);
+    // An outage we recognised (D1 down while authenticating…) is still worth a line in the log.
+    if (err.status >= 500) console.error(`${err.code}: ${err.message}`, err.cause);
+    return errorResponse(c, err.code, err.message, { details: err.details, headers: err.headers });
   }
   if (err instanceof AgentRefusal) {
     if (err.code === "queue_full") {
-      c.header("Retry-After", String(QUEUE_FULL_RETRY_AFTER_S));
-      return c.json(errorBody("queue_full", err.message), 429);
+      return errorResponse(c, "queue_full", err.message, { headers: { "Retry-After": String(QUEUE_FULL_RETRY_AFTER_S) } });
     }
-    if (err.code === "idempotency_conflict") return c.json(errorBody("idempotency_conflict", err.message), 422);
-    if (err.code === "capacity") {
-      c.header("Retry-After", "60");
-      return c.json(errorBody("unavailable", err.message), 503);
-    }
-    return c.json(errorBody("validation_failed", err.message, { issues: err.issues }), 400);
+    if (err.code === "idempotency_conflict") return errorResponse(c, "idempotency_conflict", err.message);
+    if (err.code === "capacity") return errorResponse(c, "unavailable", err.message, { headers: { "Retry-After": "60" } });
+    return errorResponse(c, "validation_failed", err.message, { details: { issues: err.issues } });
   }
   if (err instanceof HTTPException) {
     const code = HTTP_EXCEPTION_CODES[err.status];
-    if (code) {
-      const message = code === "invalid_json" ? "the request body is not valid JSON" : err.message;
-      return c.json(errorBody(code, message), err.status);
-    }
+    if (code) return errorResponse(c, code, HTTP_EXCEPTION_MESSAGES[code] ?? err.message);
   }
   if (isTransient(err)) {
-    c.header("Retry-After", "1");
-    return c.json(errorBody("unavailable", "the agent is temporarily unavailable; retry shortly"), 503);
+    console.error("transient failure", err);
+    return errorResponse(c, "unavailable", "the agent is temporarily unavailable; retry shortly", { headers: RETRY_SOON });
   }
   console.error("unhandled error", err);
-  return c.json(errorBody("internal", "internal error"), 500);
+  return errorResponse(c, "internal", "internal error");
 }

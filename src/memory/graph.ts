@@ -8,6 +8,7 @@
  */
 import { Adjacency, RelationCodes, traverseLists, type SlotLink } from "./adjacency";
 import type { BfsResult, Edge, Reached } from "./bfs";
+import type { NodeKind } from "../vocabulary/node-kinds";
 import type { LinkKey, LinkRecord, MemoryNode } from "../vocabulary/records";
 import { Bm25Index } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
@@ -70,6 +71,13 @@ export class MemoryGraph {
 
   nodeIds(): number[] {
     return [...this.nodeMap.keys()];
+  }
+
+  /** Nodes of one kind, newest (highest id) first, at most `limit`. */
+  ofKind(kind: NodeKind, limit: number): MemoryNode[] {
+    const out: MemoryNode[] = [];
+    for (const node of this.nodeMap.values()) if (node.kind === kind) out.push(node);
+    return out.sort((a, b) => b.id - a.id).slice(0, limit);
   }
 
   /** Nodes among `ids` that exist. */

@@ -24,7 +24,8 @@ import { FieldScorer, type FieldWeights, type TermStatistics } from "./field-sco
 import { fuseScores, normalisedScores } from "./fusion";
 import { importanceOf } from "./importance";
 import { importanceNeeded, rankMemories, scoreMemories, type RankedMemory, type RankingWeights } from "./ranking";
-import { isRecallable, selectTraces, type ForgottenTrace } from "./recall-result";
+import { isRecallable, RECALLED_KINDS, selectTraces, type ForgottenTrace } from "./recall-result";
+import type { NodeKind } from "../vocabulary/node-kinds";
 import { documentFields, type DocumentFields } from "../search/fts-text";
 import type { MemoryNode } from "../vocabulary/records";
 import { RELATION } from "../vocabulary/relations";
@@ -56,6 +57,8 @@ export interface RecallSettings {
   depth: number;
   limit: number;
   start: "hybrid" | "focus";
+  /** Kinds of memory returned (RECALLED_KINDS unless the request asks for episodes too). */
+  kinds?: ReadonlySet<NodeKind>;
   fields: FieldWeights;
   ranking: RankingWeights;
   maxTraces: number;
@@ -129,14 +132,15 @@ export async function recallMemories(
     return r ? documentFields(r.node) : undefined;
   };
   const matched = hasQuery ? matchedNodes(net, reached, terms, fieldsOf) : new Set<number>();
-  const context = hasQuery ? await contexts(net, reached, matched) : new Map<number, Context>();
+  const kinds = settings.kinds ?? RECALLED_KINDS;
+  const context = hasQuery ? await contexts(net, reached, matched, kinds) : new Map<number, Context>();
 
   const candidates = hasQuery
     ? [...new Set([...matched, ...context.keys()])].filter((id) => {
         const node = reached.get(id)?.node;
-        return node !== undefined && isRecallable(node);
+        return node !== undefined && isRecallable(node, kinds);
       })
-    : [...reached].filter(([, r]) => isRecallable(r.node)).map(([id]) => id);
+    : [...reached].filter(([, r]) => isRecallable(r.node, kinds)).map(([id]) => id);
   const scorer = new FieldScorer(
     terms,
     hasQuery ? await net.statistics(terms) : { documents: 0, tokens: 0, documentFrequency: new Map() },
@@ -211,6 +215,7 @@ async function contexts(
   net: RecallNetwork,
   reached: BfsResult<MemoryNode>["reached"],
   matched: ReadonlySet<number>,
+  kinds: ReadonlySet<NodeKind>,
 ): Promise<Map<number, Context>> {
   const out = new Map<number, Context>();
   if (matched.size === 0) return out;
@@ -219,7 +224,7 @@ async function contexts(
     if (from === to || !matched.has(from)) return;
     const source = reached.get(from)?.node;
     const target = reached.get(to)?.node;
-    if (!source || !target || !isRecallable(target)) return;
+    if (!source || !target || !isRecallable(target, kinds)) return;
     const neighbour = NEIGHBOURS.has(relation) && source.kind !== "entity";
     const entity = source.kind === "entity" && relation !== RELATION.about;
     if (!neighbour && !entity) return;

@@ -5,6 +5,7 @@
  * answers themselves.
  */
 import type { BfsResult } from "./bfs";
+import type { NodeKind } from "../vocabulary/node-kinds";
 import type { MemoryNode } from "../vocabulary/records";
 
 export interface ForgottenTrace {
@@ -22,9 +23,12 @@ export interface ForgottenTrace {
  * What recall returns (docs/design.md §5, §11): conversation segments and explicit memories that
  * are not superseded. Entities are hubs; a superseded memory is history, never an answer.
  */
-export function isRecallable(node: Pick<MemoryNode, "kind" | "supersededBy">): boolean {
-  return (node.kind === "segment" || node.kind === "memory") && node.supersededBy === null;
+export function isRecallable(node: Pick<MemoryNode, "kind" | "supersededBy">, kinds: ReadonlySet<NodeKind> = RECALLED_KINDS): boolean {
+  return kinds.has(node.kind) && node.kind !== "entity" && node.supersededBy === null;
 }
+
+/** What recall returns unless asked otherwise: conversation segments and explicit memories (episodes on request). */
+export const RECALLED_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(["segment", "memory"]);
 
 /**
  * A few traces of forgotten memories met on the way (dangling links of reached nodes): one per

@@ -64,6 +64,10 @@ export class ResilientModel implements SmallModel {
     return this.call("compress", (m, ctx) => m.compress(text, target, ctx));
   }
 
+  summarize(texts: string[], maxLength: number): Promise<string> {
+    return this.call("summarize", (m, ctx) => m.summarize(texts, maxLength, ctx));
+  }
+
   queryKeywords(query: string): Promise<string[]> {
     return this.call("queryKeywords", (m, ctx) => m.queryKeywords(query, ctx));
   }

@@ -44,7 +44,7 @@ export interface RelationRequest {
 }
 
 /** The small-model tasks, as named in events and counters. */
-export type ModelOperation = "segment" | "extract" | "nameRelations" | "compress" | "queryKeywords";
+export type ModelOperation = "segment" | "extract" | "nameRelations" | "compress" | "summarize" | "queryKeywords";
 
 /**
  * What a caller passes along with one call: a remote provider may wait for its request budget or
@@ -71,6 +71,11 @@ export interface SmallModel {
   nameRelations(requests: RelationRequest[], ctx?: CallContext): Promise<RelationName[]>;
   /** Compresses `text` to at most `target` code points, keeping its core information. */
   compress(text: string, target: number, ctx?: CallContext): Promise<string>;
+  /**
+   * What a conversation (its segments, in order) was about, in its own language, in at most
+   * `maxLength` code points (an episode's summary, docs/design.md §12).
+   */
+  summarize(texts: string[], maxLength: number, ctx?: CallContext): Promise<string>;
   /** Keywords of a free-text query, for recall and search. */
   queryKeywords(query: string, ctx?: CallContext): Promise<string[]>;
 }

@@ -1,5 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, errorResponses } from "../api/common";
+import { AgentPathSchema, EmptyQuerySchema, errorResponses } from "../api/common";
 import type { AppEnv } from "../http/app-env";
 import { WriteHeadersSchema } from "../api/headers";
 import { agentOf, writeOptions } from "./agent-of";
@@ -13,7 +13,7 @@ const route = createRoute({
   tags: ["agents"],
   summary: "Delete the agent: every memory, link, index entry, vector and queued task",
   description: "Runs after the tasks already queued. Answers 200 when done, or 202 with the task id if it takes longer.",
-  request: { params: AgentPathSchema, headers: WriteHeadersSchema },
+  request: { params: AgentPathSchema, query: EmptyQuerySchema, headers: WriteHeadersSchema },
   responses: {
     200: { description: "Deleted", content: { "application/json": { schema: z.object({ deleted: z.literal(true) }) } } },
     202: {

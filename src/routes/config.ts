@@ -1,7 +1,7 @@
 /** Per-agent parameters (docs/design.md §2) and on-demand compression cycles. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
-import { AgentPathSchema, ErrorSchema, errorResponses } from "../api/common";
+import { AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses } from "../api/common";
 import { CompressAcceptedSchema, CompressRequestSchema, ConfigPatchSchema, ConfigSchema } from "../api/config";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
@@ -16,7 +16,7 @@ const getConfig = createRoute({
   path: "/v1/agents/{agentId}/config",
   tags: ["config"],
   summary: "The agent's parameters",
-  request: { params: AgentPathSchema },
+  request: { params: AgentPathSchema, query: EmptyQuerySchema },
   responses: {
     200: { description: "Parameters", content: { "application/json": { schema: ConfigSchema } } },
     ...errorResponses,
@@ -30,6 +30,7 @@ const putConfig = createRoute({
   summary: "Change some of the agent's parameters",
   request: {
     params: AgentPathSchema,
+    query: EmptyQuerySchema,
     headers: WriteHeadersSchema,
     body: { required: true, content: { "application/json": { schema: ConfigPatchSchema } } },
   },
@@ -52,6 +53,7 @@ const compress = createRoute({
     "Each cycle decays every link not incident to the focus and scans the nodes (docs/design.md §6). Cycles also run after every remember.",
   request: {
     params: AgentPathSchema,
+    query: EmptyQuerySchema,
     headers: WriteHeadersSchema,
     body: { required: false, content: { "application/json": { schema: CompressRequestSchema } } },
   },
@@ -74,7 +76,7 @@ export function registerConfig(app: OpenAPIHono<AppEnv>): void {
       waitMs: CONFIG_WAIT_MS,
       ...writeOptions(c.req.valid("header")),
     });
-    if (outcome.status === "failed") throw new ApiError(400, "validation_failed", outcome.error ?? "invalid parameters");
+    if (outcome.status === "failed") throw new ApiError("validation_failed", outcome.error ?? "invalid parameters");
     if (outcome.result) return c.json(outcome.result, 200);
     const status = outcome.status === "running" ? "running" : "queued";
     return c.json({ task_id: outcome.taskIds[0] ?? "", status: status as "queued" | "running" }, 202);

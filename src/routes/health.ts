@@ -1,6 +1,8 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { checkDatabase } from "../agent/service";
+import { EmptyQuerySchema, ErrorSchema } from "../api/common";
 import type { AppEnv } from "../http/app-env";
+import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "../http/errors";
 
 const HealthSchema = z
   .object({
@@ -16,12 +18,24 @@ const route = createRoute({
   path: "/v1/health",
   tags: ["service"],
   summary: "Liveness, with the configured providers and a database round trip",
-  responses: { 200: { description: "Healthy", content: { "application/json": { schema: HealthSchema } } } },
+  request: { query: EmptyQuerySchema },
+  responses: {
+    200: { description: "Healthy", content: { "application/json": { schema: HealthSchema } } },
+    503: { description: "The database cannot be reached", content: { "application/json": { schema: ErrorSchema } } },
+  },
 });
 
 export function registerHealth(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    await checkDatabase(c.env);
+    try {
+      await checkDatabase(c.env);
+    } catch (cause) {
+      // An outage, not a fault of the request: 503, so monitors and clients know to retry.
+      throw new ApiError("unavailable", "the database cannot be reached", {
+        cause,
+        headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) },
+      });
+    }
     return c.json(
       { status: "ok" as const, model_provider: c.env.MODEL_PROVIDER, vector_provider: c.env.VECTOR_PROVIDER, database: "ok" as const },
       200,

@@ -3,6 +3,7 @@ import type { AppEnv } from "../http/app-env";
 import { registerAgent } from "./agent";
 import { registerAgentList } from "./agents-list";
 import { registerConfig } from "./config";
+import { registerContext } from "./context";
 import { registerHealth } from "./health";
 import { registerReads } from "./reads";
 import { registerRecall } from "./recall";
@@ -17,5 +18,6 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerConfig(app);
   registerSearch(app);
   registerAgent(app);
+  registerContext(app);
   registerAgentList(app);
 }

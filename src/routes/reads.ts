@@ -1,6 +1,6 @@
 /** The read endpoints of one agent: task status, focus, node with its links, stats. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorResponses, NodeIdSchema, TaskIdSchema } from "../api/common";
+import { AgentIdSchema, AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses, NodeIdSchema, TaskIdSchema } from "../api/common";
 import { TaskStatusSchema } from "../api/tasks";
 import { FocusSchema, NodeSchema, PingSchema, StatsSchema, TaskWaitQuerySchema } from "../api/views";
 import type { AppEnv } from "../http/app-env";
@@ -31,7 +31,7 @@ const focusRoute = createRoute({
   path: "/v1/agents/{agentId}/focus",
   tags: ["memory"],
   summary: "The focus LRU, most recent first",
-  request: { params: AgentPathSchema },
+  request: { params: AgentPathSchema, query: EmptyQuerySchema },
   responses: {
     200: { description: "The focus", content: { "application/json": { schema: FocusSchema } } },
     ...errorResponses,
@@ -43,7 +43,7 @@ const nodeRoute = createRoute({
   path: "/v1/agents/{agentId}/nodes/{nodeId}",
   tags: ["memory"],
   summary: "One node with its outgoing and incoming links",
-  request: { params: z.object({ agentId: AgentIdSchema, nodeId: NodeIdSchema }) },
+  request: { params: z.object({ agentId: AgentIdSchema, nodeId: NodeIdSchema }), query: EmptyQuerySchema },
   responses: {
     200: { description: "The node", content: { "application/json": { schema: NodeSchema } } },
     ...errorResponses,
@@ -70,7 +70,7 @@ const pingRoute = createRoute({
   tags: ["service"],
   summary: "Reach the agent's Durable Object and run one trivial database query",
   description: "A per-agent liveness check; benchmarks use it as the latency floor of any agent request.",
-  request: { params: AgentPathSchema },
+  request: { params: AgentPathSchema, query: EmptyQuerySchema },
   responses: {
     200: { description: "Reachable", content: { "application/json": { schema: PingSchema } } },
     ...errorResponses,
@@ -86,7 +86,7 @@ export function registerReads(app: OpenAPIHono<AppEnv>): void {
     const { agentId, taskId } = c.req.valid("param");
     const agent = agentOf(c, agentId);
     const task = await agent.stub.taskStatus(agent.identity, taskId, c.req.valid("query").wait_ms ?? 0);
-    if (!task) throw new ApiError(404, "not_found", `task ${taskId} not found`);
+    if (!task) throw new ApiError("not_found", `task ${taskId} not found`);
     return c.json(task, 200);
   });
   app.openapi(focusRoute, async (c) => {
@@ -97,7 +97,7 @@ export function registerReads(app: OpenAPIHono<AppEnv>): void {
     const { agentId, nodeId } = c.req.valid("param");
     const agent = agentOf(c, agentId);
     const node = await agent.stub.node(agent.identity, nodeId);
-    if (!node) throw new ApiError(404, "not_found", `node ${nodeId} not found`);
+    if (!node) throw new ApiError("not_found", `node ${nodeId} not found`);
     return c.json(node, 200);
   });
   app.openapi(statsRoute, async (c) => {

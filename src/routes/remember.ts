@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, ErrorSchema, errorResponses } from "../api/common";
+import { AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
 import { RememberAcceptedSchema, RememberRequestSchema } from "../api/messages";
 import type { AppEnv } from "../http/app-env";
@@ -14,6 +14,7 @@ const route = createRoute({
     "Validates the messages, appends one task to the agent's durable queue and answers at once. The queue then segments the text, extracts phrases, keywords and entities, updates the focus and links the new memories into the network, then runs one compression cycle. A message whose `id` the agent already holds is not stored again.",
   request: {
     params: AgentPathSchema,
+    query: EmptyQuerySchema,
     headers: WriteHeadersSchema,
     body: { required: true, content: { "application/json": { schema: RememberRequestSchema } } },
   },

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, errorResponses } from "../api/common";
+import { AgentPathSchema, EmptyQuerySchema, errorResponses } from "../api/common";
 import { SearchRequestSchema, SearchResponseSchema } from "../api/search";
 import type { AppEnv } from "../http/app-env";
 import { agentOf } from "./agent-of";
@@ -13,6 +13,7 @@ const route = createRoute({
     "Unlike recall, search does not start from the focus: it ranks every memory of the agent. keyword: BM25 over full-text (Chinese characters and character pairs, English stems); vector: cosine over embeddings; hybrid: both, fused by a weighted sum of normalised scores. Optional time range and node kinds. Items carry their source message ids.",
   request: {
     params: AgentPathSchema,
+    query: EmptyQuerySchema,
     body: { required: true, content: { "application/json": { schema: SearchRequestSchema } } },
   },
   responses: {

@@ -2,7 +2,8 @@
  * Node rows of one agent. Every statement filters on the agent's registry id given at
  * construction: a repo cannot read or write another agent's rows.
  */
-import { and, asc, count, eq, max, min, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, max, min, sql, type SQL } from "drizzle-orm";
+import type { NodeKind } from "../vocabulary/node-kinds";
 import type { EntityAlias, MemoryNode, TextUpdate } from "../vocabulary/records";
 import { isMessageRole } from "../vocabulary/roles";
 import { statement, type Statement } from "./batch";
@@ -12,8 +13,11 @@ import { parseJsonObject, parseStringArray } from "./row-parsing";
 import { nodes, type NodeRow } from "./schema";
 
 export interface NodeSummary {
+  total: number;
   segments: number;
   entities: number;
+  memories: number;
+  episodes: number;
   /** Code points of segment content held now (comparable with characters ever remembered). */
   charactersHeld: number;
 }
@@ -149,6 +153,17 @@ export class NodeRepo {
     return out;
   }
 
+  /** Nodes of one kind, newest first, at most `limit`. */
+  async ofKind(kind: NodeKind, limit: number): Promise<MemoryNode[]> {
+    const rows = await this.db
+      .select()
+      .from(nodes)
+      .where(and(eq(nodes.agentUid, this.agentUid), eq(nodes.kind, kind)))
+      .orderBy(desc(nodes.id))
+      .limit(limit);
+    return rows.map(toMemoryNode);
+  }
+
   async get(id: number): Promise<MemoryNode | undefined> {
     return (await this.load([id])).get(id);
   }
@@ -156,14 +171,24 @@ export class NodeRepo {
   async summary(): Promise<NodeSummary> {
     const [row] = await this.db
       .select({
+        total: sql<number>`count(*)`,
         segments: sql<number>`coalesce(sum(${nodes.kind} = 'segment'), 0)`,
         entities: sql<number>`coalesce(sum(${nodes.kind} = 'entity'), 0)`,
+        memories: sql<number>`coalesce(sum(${nodes.kind} = 'memory'), 0)`,
+        episodes: sql<number>`coalesce(sum(${nodes.kind} = 'episode'), 0)`,
         // Segment text only: entity names are labels, not remembered conversation.
         charactersHeld: sql<number>`coalesce(sum(CASE WHEN ${nodes.kind} = 'segment' THEN length(${nodes.content}) ELSE 0 END), 0)`,
       })
       .from(nodes)
       .where(eq(nodes.agentUid, this.agentUid));
-    return { segments: row?.segments ?? 0, entities: row?.entities ?? 0, charactersHeld: row?.charactersHeld ?? 0 };
+    return {
+      total: row?.total ?? 0,
+      segments: row?.segments ?? 0,
+      entities: row?.entities ?? 0,
+      memories: row?.memories ?? 0,
+      episodes: row?.episodes ?? 0,
+      charactersHeld: row?.charactersHeld ?? 0,
+    };
   }
 
   async count(): Promise<number> {

@@ -11,8 +11,9 @@ import { EXTRACT_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/extra
 import { QUERY_KEYWORDS_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/query-keywords";
 import { RELATIONS_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/relations";
 import { SEGMENT_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/segment";
+import { SUMMARIZE_SYSTEM_PROMPT } from "../../src/models/workers-ai/prompts/summarize";
 
-export type Task = "segment" | "extract" | "relations" | "compress" | "queryKeywords";
+export type Task = "segment" | "extract" | "relations" | "compress" | "summarize" | "queryKeywords";
 
 export type Brain = (task: Task, input: unknown) => Promise<unknown>;
 
@@ -21,6 +22,7 @@ const PROMPTS: readonly [Task, string][] = [
   ["extract", EXTRACT_SYSTEM_PROMPT],
   ["relations", RELATIONS_SYSTEM_PROMPT],
   ["compress", COMPRESS_SYSTEM_PROMPT],
+  ["summarize", SUMMARIZE_SYSTEM_PROMPT],
   ["queryKeywords", QUERY_KEYWORDS_SYSTEM_PROMPT],
 ];
 
@@ -39,6 +41,7 @@ const ExtractInput = z.object({ texts: z.array(z.string()) });
 const RelationsInput = z.object({ pairs: z.array(z.object({ segment: z.string(), entity: z.string() })) });
 const CompressInput = z.object({ target: z.number(), text: z.string() });
 const QueryInput = z.object({ query: z.string() });
+const SummarizeInput = z.object({ max: z.number(), segments: z.array(z.string()) });
 
 export function localBrain(): Brain {
   const local = new LocalModel();
@@ -57,6 +60,10 @@ export function localBrain(): Brain {
       case "compress": {
         const { text, target } = CompressInput.parse(input);
         return { text: await local.compress(text, target) };
+      }
+      case "summarize": {
+        const { max, segments } = SummarizeInput.parse(input);
+        return { summary: await local.summarize(segments, max) };
       }
       case "queryKeywords":
         return { keywords: await local.queryKeywords(QueryInput.parse(input).query) };

@@ -8,6 +8,9 @@ import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL
 import { LOCALES } from "../../vocabulary/locales";
 import { MESSAGE_ROLES } from "../../vocabulary/roles";
 
+/** The kinds of memory recall can return (entities are hubs, never a memory of their own). */
+export const RECALL_KINDS = ["segment", "memory", "episode"] as const;
+
 export const RecallQuerySchema = z
   .object({
     keywords: z.array(z.string().min(1).max(200)).max(MAX_RECALL_KEYWORDS),
@@ -17,6 +20,8 @@ export const RecallQuerySchema = z
     limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).default(DEFAULT_RECALL_LIMIT),
     start: z.enum(["hybrid", "focus"]),
     locale: z.enum(LOCALES),
+    /** Kinds of memory returned: conversation segments and explicit memories unless episodes are asked for too. */
+    kinds: z.array(z.enum(RECALL_KINDS)).min(1).default(["segment", "memory"]),
   })
   .strict();
 export type RecallQuery = z.input<typeof RecallQuerySchema>;

@@ -60,13 +60,14 @@ export async function runRecall(rt: AgentRuntime, request: z.output<typeof Recal
     outgoingStrengths: (ids) => reader.outgoingStrengths(ids, clock),
     statistics: async (ts) => (textIndex ? textIndex.statistics(ts) : repos.fts.statistics(ts)),
     entryPoints: async (query, limit, vectors) =>
-      searchLists(rt, repos, { query, mode: vectors ? "hybrid" : "keyword", limit, filters: { kinds: ["segment", "memory", "entity"] } }),
+      searchLists(rt, repos, { query, mode: vectors ? "hybrid" : "keyword", limit, filters: { kinds: [...request.kinds, "entity"] } }),
     ...(textIndex ? { withTerm: (term: string) => textIndex.withToken(term) } : {}),
   };
   const outcome = await recallMemories(net, rt.focus.ids(), terms, [request.query ?? "", ...request.keywords].join(" ").trim(), {
     depth: request.depth ?? params.default_search_depth,
     limit: request.limit,
     start: request.start,
+    kinds: new Set(request.kinds),
     ...recallSettingsOf(params, rt.embedder.name),
   });
 

@@ -9,9 +9,12 @@ import type { z } from "zod";
 import type { TaskQueue, TaskRecord } from "../task-queue";
 import { compressTask } from "./compress";
 import { configureTask } from "./configure";
+import { contextTask } from "./context";
 import type { Lane } from "./define-task";
 import { deleteAgentTask } from "./delete-agent";
 import { indexTask } from "./index-vectors";
+import { profileTask } from "./profile";
+import { rebuildEpisodesTask } from "./rebuild-episodes";
 import { recallTask } from "./recall";
 import { rememberTask } from "./remember";
 import { searchTask } from "./search";
@@ -25,6 +28,9 @@ export const TASKS = {
   index: indexTask,
   configure: configureTask,
   delete: deleteAgentTask,
+  context: contextTask,
+  profile: profileTask,
+  rebuildEpisodes: rebuildEpisodesTask,
 } as const;
 
 type Registry = typeof TASKS;

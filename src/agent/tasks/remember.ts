@@ -10,6 +10,7 @@ import { z } from "zod";
 import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
 import { mentionedEntityKeys, planFocus, planRemember, relationPairs, rememberOps, type RememberPlan } from "../../memory/remember-plan";
 import type { ModelMessage } from "../../models/types";
+import { EPISODE_SUMMARY_MAX, planEpisode } from "../../memory/episode";
 import { MESSAGE_ROLES } from "../../vocabulary/roles";
 import { enforceCapacity } from "../capacity";
 import { networkReader } from "../network-reader";
@@ -39,6 +40,8 @@ export const RememberResultSchema = z.object({
   entities_created: z.number().int(),
   links_created: z.number().int(),
   nodes_evicted: z.number().int(),
+  /** The submission's episode node (docs/design.md §12), or null when nothing was stored. */
+  episode_id: z.number().int().nullable().default(null),
   /** Messages skipped because the agent already holds their id. */
   messages_skipped: z.number().int(),
   focus: z.array(z.string()),
@@ -101,10 +104,11 @@ async function buildPlan(rt: AgentRuntime, task: RunningTask<RememberPayload>): 
     pairs.length > 0
       ? await rt.model.nameRelations(pairs.map((p) => ({ segment: segments[p.segmentIndex]?.text ?? "", entity: p.entity.name })))
       : [];
+  const now = rt.now();
   const plan = planRemember({
     taskId: task.id,
     epoch: task.seq,
-    now: rt.now(),
+    now,
     clock: rt.meta.clock(),
     linkInitialStrength: params.link_initial_strength,
     messages,
@@ -113,6 +117,30 @@ async function buildPlan(rt: AgentRuntime, task: RunningTask<RememberPayload>): 
     focusPlan,
     relations,
   });
+  // The submission's episode (docs/design.md §12): its summary, participants and span.
+  const segmentNodes = plan.nodes.filter((n) => n.kind === "segment");
+  if (segmentNodes.length > 0) {
+    const summary = await rt.model.summarize(
+      segmentNodes.map((n) => n.content),
+      EPISODE_SUMMARY_MAX,
+    );
+    if (summary.trim() !== "") {
+      const episode = planEpisode({
+        id: plan.nextNodeId,
+        taskId: task.id,
+        epoch: task.seq,
+        now,
+        clock: plan.clock,
+        linkInitialStrength: params.link_initial_strength,
+        summary: summary.trim(),
+        messages,
+        segments: segmentNodes,
+      });
+      plan.nodes.push(episode.node);
+      plan.links.push(...episode.links);
+      plan.nextNodeId += 1;
+    }
+  }
   return { plan, skipped: task.payload.messages.length - messages.length };
 }
 
@@ -150,7 +178,8 @@ function resultOf(plan: RememberPlan, skipped: number): RememberResult {
   return {
     segments,
     nodes_created: plan.nodes.length,
-    entities_created: plan.nodes.length - segments,
+    entities_created: plan.nodes.filter((n) => n.kind === "entity").length,
+    episode_id: plan.nodes.find((n) => n.kind === "episode")?.id ?? null,
     links_created: plan.links.length,
     nodes_evicted: 0,
     messages_skipped: skipped,

@@ -30,6 +30,11 @@ export class LocalModel implements SmallModel {
     return compressText(text, target);
   }
 
+  /** Extractive: the sentences that carry the most keyword weight, in order, within the bound. */
+  async summarize(texts: string[], maxLength: number): Promise<string> {
+    return compressText(texts.join("\n"), maxLength);
+  }
+
   async queryKeywords(query: string): Promise<string[]> {
     return localQueryKeywords(query);
   }

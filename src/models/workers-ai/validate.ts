@@ -133,6 +133,15 @@ export function validateCompression(text: string, target: number): string {
   return trimmed;
 }
 
+/** A summary is non-blank and within its bound. */
+export function validateSummary(summary: string, max: number): string {
+  const trimmed = summary.trim();
+  if (trimmed === "") throw invalid("the summary is empty");
+  const length = codePointLength(trimmed);
+  if (length > max) throw invalid(`the summary has ${length} code points, over the bound ${max}`);
+  return trimmed;
+}
+
 /** Query keywords are non-blank strings; duplicates (by normal form) are removed. */
 export function validateQueryKeywords(keywords: readonly string[]): string[] {
   const trimmed = keywords.map((k) => k.trim());

@@ -23,10 +23,18 @@ import { buildExtractMessages, extractAnswerSchema } from "./prompts/extract";
 import { buildQueryKeywordsMessages, queryKeywordsAnswerSchema } from "./prompts/query-keywords";
 import { buildRelationsMessages, relationsAnswerSchema } from "./prompts/relations";
 import { buildSegmentMessages, segmentAnswerSchema } from "./prompts/segment";
+import { buildSummarizeMessages, summarizeAnswerSchema } from "./prompts/summarize";
 import { requestInputs } from "./request-shapes";
 import { ThrottledAi, type ThrottleOptions } from "./throttled-ai";
-import { tokenWeight } from "./token-estimate";
-import { validateCompression, validateExtractions, validateQueryKeywords, validateRelations, validateSegments } from "./validate";
+import { tokenWeight } from "../../text/token-estimate";
+import {
+  validateCompression,
+  validateExtractions,
+  validateQueryKeywords,
+  validateRelations,
+  validateSegments,
+  validateSummary,
+} from "./validate";
 import { WorkersAiError } from "./workers-ai-error";
 import { chatTokens, WorkersAiPlanner } from "./workers-ai-planner";
 
@@ -44,6 +52,7 @@ export const RATE_LIMIT_WAIT_MS: Readonly<Record<ModelOperation, number>> = {
   extract: 5 * 60_000,
   nameRelations: 5 * 60_000,
   compress: 60_000,
+  summarize: 5 * 60_000,
   queryKeywords: 0,
 };
 
@@ -125,6 +134,13 @@ export class WorkersAiModel implements SmallModel {
     }
     const answer = await this.ask("compress", "compression", buildCompressMessages(text, limit), compressAnswerSchema, ctx);
     return validateCompression(answer.text, limit);
+  }
+
+  async summarize(texts: string[], maxLength: number, ctx?: CallContext): Promise<string> {
+    if (texts.every((t) => t.trim() === "")) return "";
+    const max = Math.floor(maxLength);
+    const answer = await this.ask("summarize", "summary", buildSummarizeMessages(texts, max), summarizeAnswerSchema, ctx);
+    return validateSummary(answer.summary, max);
   }
 
   async queryKeywords(query: string, ctx?: CallContext): Promise<string[]> {

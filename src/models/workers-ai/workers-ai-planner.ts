@@ -15,7 +15,7 @@ import type { TextModelProfile } from "./model-profiles";
 import { buildExtractMessages } from "./prompts/extract";
 import { buildRelationsMessages } from "./prompts/relations";
 import { buildSegmentMessages, speakerOf } from "./prompts/segment";
-import { tokenWeight } from "./token-estimate";
+import { tokenWeight } from "../../text/token-estimate";
 
 /** Answer tokens per input text token in segmentation: the text again, plus quoting and keys. */
 export const ANSWER_ECHO = 1.35;

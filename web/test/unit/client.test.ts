@@ -43,7 +43,7 @@ describe("ApiClient", () => {
   it("parses the server's response shapes (typed with the server's own types)", async () => {
     const focus: FocusView = { focus_limit: 5, focus: [{ node_id: 3, name: "Alice", key: "alice" }] };
     const stats: StatsView = {
-      nodes: { total: 2, segments: 1, entities: 1 },
+      nodes: { total: 2, segments: 1, entities: 1, memories: 0, episodes: 0 },
       links: { total: 2, dangling: 0 },
       focus: 1,
       queue: { queued: 0, running: 0, done: 2, failed: 0 },

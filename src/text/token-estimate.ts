@@ -12,7 +12,7 @@
  *
  * The sum is additive over code points, so the cost of a concatenation is the sum of the costs.
  */
-import { codePointLength } from "../../text/code-points";
+import { codePointLength } from "./code-points";
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/gu;
 const ASCII = /[\u0000-\u007f]/g;

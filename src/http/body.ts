@@ -1,0 +1,77 @@
+/**
+ * Reads a request's body once, bounded, before any route sees it (in place of hono's bodyLimit).
+ *
+ * - Larger than the limit: 413, by the declared Content-Length when there is one, else counted
+ *   while reading (a chunked body declares none).
+ * - A GET, HEAD, DELETE or OPTIONS carries its whole meaning in its path and query: a body there
+ *   is refused with 400, not ignored. Such a request is never rebuilt: the runtime refuses to
+ *   construct a GET or HEAD Request with a body, which is what made hono's bodyLimit answer 500.
+ * - A JSON body must be UTF-8 (RFC 8259): undecodable bytes are refused with 400 rather than
+ *   stored as replacement characters the client never sent.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./app-env";
+import { errorResponse } from "./errors";
+
+const BODILESS_METHODS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
+
+/** The media types hono's JSON validator parses (application/json, application/*+json). */
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/** The body's bytes, or undefined as soon as they exceed `maxBytes`. */
+async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | undefined> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function readBody(maxBytes: number): MiddlewareHandler<AppEnv> {
+  const tooLarge = `the request body exceeds ${maxBytes} bytes`;
+  return async (c, next) => {
+    const raw = c.req.raw;
+    if (raw.body === null) return next();
+    const declared = raw.headers.get("content-length");
+    if (declared !== null && !raw.headers.has("transfer-encoding") && Number(declared) > maxBytes) {
+      return errorResponse(c, "payload_too_large", tooLarge);
+    }
+    const bytes = await readAtMost(raw.body, maxBytes);
+    if (bytes === undefined) return errorResponse(c, "payload_too_large", tooLarge);
+    if (BODILESS_METHODS.has(c.req.method)) {
+      if (bytes.byteLength > 0) return errorResponse(c, "validation_failed", `a ${c.req.method} request takes no body`);
+      return next();
+    }
+    const mediaType = (c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "";
+    if (JSON_MEDIA_TYPE.test(mediaType) && !isUtf8(bytes)) {
+      return errorResponse(c, "invalid_json", "the request body is not valid UTF-8");
+    }
+    // The stream is read: the routes get the same bytes back in a request of the same method.
+    c.req.raw = new Request(raw, { body: bytes });
+    return next();
+  };
+}

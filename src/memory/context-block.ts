@@ -1,0 +1,170 @@
+/**
+ * The context block (docs/design.md §12, seed 000's prepare_context): text ready to paste into a
+ * system prompt, never longer than its token budget. Pure: the agent gathers the pieces (ranked
+ * memories, episodes, profile, traces) and this assembles them.
+ *
+ * Budget: tokens are estimated with src/text/token-estimate.ts, an upper bound (1.5 per CJK
+ * character, 0.34 per ASCII character, 1 per other code point), so the block fits a real tokenizer's
+ * count too. Pieces are taken whole, in priority order, while the whole block (headers included)
+ * fits; the first piece that does not fit ends the block, so a less relevant piece never displaces
+ * a more relevant one and nothing is cut in the middle of a word or a character sequence.
+ */
+import { estimateTokens } from "../text/token-estimate";
+import type { Locale } from "../vocabulary/locales";
+import type { Energy } from "./energy";
+import { conflictMark, memoryText, traceSentence } from "./format";
+import type { Profile } from "./profile";
+
+export interface ContextMemory {
+  node_id: number;
+  content: string;
+  speaker: string | null;
+  energy: Energy;
+  /** Names of the entities the memory is about. */
+  entities: string[];
+  conflicts_with: number[];
+}
+
+export interface ContextEpisode {
+  node_id: number;
+  summary: string;
+  participants: string[];
+  from: number | null;
+  to: number | null;
+  /** When the submission was remembered: the date shown when its messages carried no times. */
+  remembered_at: number;
+}
+
+export interface ContextPieces {
+  memories: readonly ContextMemory[];
+  episodes: readonly ContextEpisode[];
+  profile: Profile | null;
+  traces: readonly { phrase: string }[];
+  /** The query asks about an earlier conversation: episodes come before memories. */
+  pastFirst: boolean;
+}
+
+export interface ContextBlock {
+  text: string;
+  usedTokens: number;
+  memories: ContextMemory[];
+  episodes: ContextEpisode[];
+  /** Profile lines taken (participants first, then one per entity). */
+  profileLines: number;
+  traces: { phrase: string }[];
+}
+
+type Section = "profile" | "episodes" | "memories" | "traces";
+const ORDER: readonly Section[] = ["profile", "episodes", "memories", "traces"];
+
+const HEADERS: Readonly<Record<Locale, Record<Section, string>>> = {
+  zh: { profile: "## 用户概况", episodes: "## 以往对话", memories: "## 相关记忆", traces: "## 曾经知道" },
+  en: { profile: "## Profile", episodes: "## Previous conversations", memories: "## Relevant memories", traces: "## Once known" },
+};
+
+interface Piece {
+  section: Section;
+  line: string;
+  take: (block: ContextBlock) => void;
+}
+
+export function assembleContext(pieces: ContextPieces, budgetTokens: number, locale: Locale): ContextBlock {
+  const ordered = prioritise(pieces, locale);
+  const block: ContextBlock = { text: "", usedTokens: 0, memories: [], episodes: [], profileLines: 0, traces: [] };
+  const lines = new Map<Section, string[]>();
+  for (const piece of ordered) {
+    const trial = new Map(lines);
+    trial.set(piece.section, [...(lines.get(piece.section) ?? []), piece.line]);
+    const text = render(trial, locale);
+    const tokens = estimateTokens(text);
+    if (tokens > budgetTokens) break;
+    lines.set(piece.section, trial.get(piece.section) ?? []);
+    block.text = text;
+    block.usedTokens = tokens;
+    piece.take(block);
+  }
+  return block;
+}
+
+function prioritise(pieces: ContextPieces, locale: Locale): Piece[] {
+  const memories: Piece[] = pieces.memories.map((m) => ({
+    section: "memories",
+    line: memoryLine(m, locale),
+    take: (b) => b.memories.push(m),
+  }));
+  const episodes: Piece[] = pieces.episodes.map((e) => ({
+    section: "episodes",
+    line: episodeLine(e, locale),
+    take: (b) => b.episodes.push(e),
+  }));
+  const profile: Piece[] = pieces.profile
+    ? profileLines(pieces.profile, locale).map((line) => ({ section: "profile", line, take: (b) => (b.profileLines += 1) }))
+    : [];
+  const traces: Piece[] = pieces.traces.map((t) => ({
+    section: "traces",
+    line: `- ${traceSentence(t.phrase, locale)}`,
+    take: (b) => b.traces.push(t),
+  }));
+  return pieces.pastFirst ? [...episodes, ...memories, ...profile, ...traces] : [...memories, ...profile, ...episodes, ...traces];
+}
+
+function render(lines: ReadonlyMap<Section, readonly string[]>, locale: Locale): string {
+  return ORDER.flatMap((section) => {
+    const body = lines.get(section) ?? [];
+    return body.length > 0 ? [[HEADERS[locale][section], ...body].join("\n")] : [];
+  }).join("\n\n");
+}
+
+function memoryLine(m: ContextMemory, locale: Locale): string {
+  const entities = m.entities.length === 0 ? "" : locale === "zh" ? `〔${m.entities.join("、")}〕` : ` [${m.entities.join(", ")}]`;
+  return `${m.energy} ${indented(memoryText(m))}${entities}${m.conflicts_with.length > 0 ? conflictMark(locale) : ""}`;
+}
+
+/** A text on one line, for a list inside a line (a profile entity's memories). */
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
+/** A list item's later lines indented, so that a segment of several messages stays one item. */
+function indented(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, "\n  ");
+}
+
+/** Texts one after another: a space after one that ends a sentence, a semicolon otherwise. */
+function joinSentences(texts: readonly string[], locale: Locale): string {
+  return texts.reduce((out, t, i) => (i === 0 ? t : `${out}${/[。！？.!?；;]$/u.test(out) ? " " : locale === "zh" ? "；" : "; "}${t}`), "");
+}
+
+function episodeLine(e: ContextEpisode, locale: Locale): string {
+  const dates = e.from === null && e.to === null ? span(e.remembered_at, e.remembered_at) : span(e.from, e.to);
+  const who = e.participants.join(locale === "zh" ? "、" : ", ");
+  const about = [who, dates].filter((x) => x !== "");
+  const summary = indented(e.summary);
+  if (about.length === 0) return `- ${summary}`;
+  return locale === "zh" ? `- ${summary}（${about.join("；")}）` : `- ${summary} (${about.join("; ")})`;
+}
+
+function profileLines(profile: Profile, locale: Locale): string[] {
+  const out: string[] = [];
+  if (profile.participants.length > 0) {
+    const people = profile.participants.map((p) => (locale === "zh" ? `${p.name}（${p.messages}）` : `${p.name} (${p.messages})`));
+    out.push(locale === "zh" ? `参与者：${people.join("、")}` : `Participants: ${people.join(", ")}`);
+  }
+  for (const entity of profile.entities) {
+    const memories = joinSentences(
+      entity.memories.map((m) => oneLine(m.content)),
+      locale,
+    );
+    out.push(memories === "" ? `- ${entity.name}` : `- ${entity.name}${locale === "zh" ? "：" : ": "}${memories}`);
+  }
+  return out;
+}
+
+/** A time span as ISO dates: one date when both ends fall on the same day. */
+function span(from: number | null, to: number | null): string {
+  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+  if (from === null && to === null) return "";
+  const a = day(from ?? to ?? 0);
+  const b = day(to ?? from ?? 0);
+  return a === b ? a : `${a} – ${b}`;
+}

@@ -1,0 +1,454 @@
+/**
+ * Context for prompts (docs/design.md §12): episodes, the profile, and the context block within its
+ * token budget — the pure pieces and the endpoints.
+ */
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { commit } from "../src/agent/write-path";
+import { assembleContext, type ContextMemory } from "../src/memory/context-block";
+import { energyOf } from "../src/memory/energy";
+import { EPISODE_SUMMARY_MAX, episodeMeta } from "../src/memory/episode";
+import { asksAboutThePast } from "../src/memory/past-question";
+import { buildProfile } from "../src/memory/profile";
+import { levelOf } from "../src/memory/strength";
+import type { SmallModel } from "../src/models/types";
+import { storeKey } from "../src/storage/api-keys";
+import { createDb } from "../src/storage/db";
+import { codePointLength } from "../src/text/code-points";
+import { estimateTokens } from "../src/text/token-estimate";
+import type { MemoryNode } from "../src/vocabulary/records";
+import { RELATION } from "../src/vocabulary/relations";
+import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
+import { call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, type Msg } from "./helpers";
+import { internals } from "./internals";
+
+interface ContextJson {
+  query: string;
+  budget_tokens: number;
+  used_tokens: number;
+  text: string;
+  memories: { node_id: number; content: string; energy: string; importance: number; entities: string[]; conflicts_with: number[] }[];
+  episodes: { node_id: number; summary: string; participants: string[]; from: number | null; to: number | null }[];
+  profile: { participants: { name: string; messages: number }[] } | null;
+  traces: { phrase: string }[];
+}
+
+const context = async (agent: string, body: Record<string, unknown>) =>
+  call(`/v1/agents/${agent}/context`, { body: { format: "json", ...body } });
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 2, 10, 9, 0, 0);
+
+/** A team chat in English over several submissions, with names, times and a recurring topic. */
+const sessions: Msg[][] = [
+  [
+    {
+      role: "user",
+      name: "Alice",
+      content: "The Phoenix launch moved to Friday because the payment audit is late.",
+      timestamp: T0,
+      id: "p1",
+    },
+    {
+      role: "assistant",
+      name: "Bob",
+      content: "Then the Phoenix press release needs a new date as well.",
+      timestamp: T0 + 60_000,
+      id: "p2",
+    },
+    {
+      role: "user",
+      name: "Alice",
+      content: "Carol owns the payment audit; she expects it done by Wednesday.",
+      timestamp: T0 + 120_000,
+      id: "p3",
+    },
+  ],
+  [
+    { role: "user", name: "Dave", content: "Grace fixed the login bug in the Phoenix dashboard.", timestamp: T0 + DAY, id: "p4" },
+    {
+      role: "assistant",
+      name: "Bob",
+      content: "Good. The dashboard goes to Tokyo customers next month.",
+      timestamp: T0 + DAY + 60_000,
+      id: "p5",
+    },
+  ],
+];
+
+/** Replaces the agent's model summary (returns the previous one) to simulate older submissions. */
+async function swapSummary(agent: string, summarize: SmallModel["summarize"]): Promise<SmallModel["summarize"]> {
+  return runInDurableObject(stubOf(agent), (instance) => {
+    const { state } = internals(instance);
+    const model = state.primaryModel;
+    const previous = model.summarize.bind(model);
+    model.summarize = summarize;
+    return previous;
+  });
+}
+
+describe("the pure pieces", () => {
+  it("energy indicators switch exactly at 0.7 and 0.3 of min(importance, 1)", () => {
+    expect([2, 1, 0.7000001, 0.7, 0.5, 0.3000001, 0.3, 0.1, 0].map(energyOf)).toEqual(["●", "●", "●", "○", "○", "○", "◌", "◌", "◌"]);
+  });
+
+  it("tells questions about an earlier conversation from topic questions, in English and Chinese", () => {
+    for (const q of [
+      "What did we talk about last time?",
+      "Remind me what we discussed earlier",
+      "上次我们聊了什么？",
+      "之前说过的那个项目",
+    ])
+      expect(asksAboutThePast(q), q).toBe(true);
+    for (const q of ["When is the Phoenix launch?", "Who owns the payment audit?", "登录模块用什么方案？"])
+      expect(asksAboutThePast(q), q).toBe(false);
+  });
+
+  it("an episode's participants are counted by messages and its span comes from the messages' times", () => {
+    const meta = episodeMeta(sessions[0] ?? [], 3);
+    expect(meta.participants).toEqual([
+      { name: "Alice", messages: 2 },
+      { name: "Bob", messages: 1 },
+    ]);
+    expect(meta).toMatchObject({ from: T0, to: T0 + 120_000, segments: 3, messages: 3 });
+  });
+
+  it("a profile entity shows the memories that name it before those it was only in focus for; lists stay one item per line", () => {
+    const node = (id: number, kind: MemoryNode["kind"], content: string): MemoryNode => ({
+      id,
+      kind,
+      name: kind === "entity" ? content.toLowerCase() : null,
+      content,
+      originalLength: content.length,
+      phrase: content,
+      keywords: [],
+      speaker: null,
+      role: "user",
+      sourceMessageIds: [`m${id}`],
+      sourceTaskId: null,
+      messageTime: null,
+      createdAt: T0,
+      supersededBy: null,
+      meta: null,
+    });
+    const jwt = node(10, "entity", "JWT");
+    const profile = buildProfile({
+      memories: [
+        node(1, "segment", "We chose JWT."),
+        node(2, "segment", "Frontend wants SSO.\nLater."),
+        node(3, "segment", "Short tokens."),
+      ],
+      entities: [
+        {
+          node: jwt,
+          links: [
+            { target: 2, relation: RELATION.context, strength: 1 },
+            { target: 3, relation: RELATION.context, strength: 1 },
+            { target: 1, relation: RELATION.about, strength: 0.97 },
+          ],
+        },
+      ],
+      focus: [],
+      limits: { participants: 5, entities: 5, memoriesPerEntity: 2 },
+    });
+    expect(profile.entities[0]?.memories.map((m) => m.node_id)).toEqual([1, 3]);
+    const block = assembleContext(
+      {
+        memories: [],
+        episodes: [
+          { node_id: 20, summary: "Alice: one\nBob: two", participants: ["Alice", "Bob"], from: null, to: null, remembered_at: T0 },
+        ],
+        profile: {
+          ...profile,
+          entities: [
+            {
+              node_id: 10,
+              name: "JWT",
+              importance: 3,
+              memories: [
+                { node_id: 2, content: "Frontend wants SSO.\nLater.", strength: 1 },
+                { node_id: 1, content: "We chose JWT", strength: 1 },
+              ],
+            },
+          ],
+        },
+        traces: [],
+        pastFirst: true,
+      },
+      1000,
+      "en",
+    );
+    expect(block.text).toContain("- JWT: Frontend wants SSO. Later. We chose JWT");
+    expect(block.text).toContain(`- Alice: one\n  Bob: two (Alice, Bob; ${new Date(T0).toISOString().slice(0, 10)})`);
+  });
+
+  it("never exceeds the budget, drops the least relevant pieces first and never cuts one", () => {
+    const memories: ContextMemory[] = Array.from({ length: 30 }, (_, i) => ({
+      node_id: i + 1,
+      content: `${i % 2 ? "登录模块" : "The Phoenix launch"} memory number ${i} with some words`,
+      speaker: i % 3 ? null : "Alice",
+      energy: energyOf(i / 30),
+      entities: i % 4 ? [] : ["Phoenix"],
+      conflicts_with: i === 2 ? [9] : [],
+    }));
+    const traces = [{ phrase: "payment audit" }, { phrase: "登录模块" }];
+    for (const budget of [20, 50, 200, 1000, 5000]) {
+      for (const locale of ["zh", "en"] as const) {
+        const block = assembleContext({ memories, episodes: [], profile: null, traces, pastFirst: false }, budget, locale);
+        expect(estimateTokens(block.text), `${budget} ${locale}`).toBeLessThanOrEqual(budget);
+        expect(block.usedTokens).toBe(estimateTokens(block.text));
+        // A prefix of the ranked memories, each line whole.
+        expect(block.memories.map((m) => m.node_id)).toEqual(memories.slice(0, block.memories.length).map((m) => m.node_id));
+        for (const m of block.memories) expect(block.text).toContain(m.content);
+        if (block.memories.length < memories.length) {
+          // Tight: one more memory would not fit.
+          const more = assembleContext(
+            { memories: memories.slice(0, block.memories.length + 1), episodes: [], profile: null, traces: [], pastFirst: false },
+            Number.MAX_SAFE_INTEGER,
+            locale,
+          );
+          expect(estimateTokens(more.text), `${budget} ${locale}`).toBeGreaterThan(budget);
+          expect(block.traces).toEqual([]);
+        }
+      }
+    }
+    const wide = assembleContext({ memories, episodes: [], profile: null, traces, pastFirst: false }, 5000, "en");
+    expect(wide.text).toContain("(conflicts with another memory)");
+    expect(wide.text.indexOf("## Once known")).toBeGreaterThan(wide.text.indexOf("## Relevant memories"));
+  });
+});
+
+describe("episodes", () => {
+  it("each remember yields one episode: a summary within its bound, its participants and span, linked both ways", async () => {
+    const agent = freshAgent("episodes");
+    const first = await rememberAndWait(agent, sessions[0] ?? []);
+    const id = first.result?.episode_id;
+    expect(typeof id).toBe("number");
+    const episode = await json<{
+      kind: string;
+      content: string;
+      meta: Record<string, unknown>;
+      source_message_ids: string[];
+      links: { outgoing: { relation: string; target: number }[]; incoming: { relation: string; source: number }[] };
+    }>(await call(`/v1/agents/${agent}/nodes/${id}`));
+    expect(episode.kind).toBe("episode");
+    expect(codePointLength(episode.content)).toBeLessThanOrEqual(EPISODE_SUMMARY_MAX);
+    for (const word of ["Phoenix", "payment audit"]) expect(episode.content).toContain(word);
+    expect(episode.meta).toMatchObject({
+      participants: [
+        { name: "Alice", messages: 2 },
+        { name: "Bob", messages: 1 },
+      ],
+      from: T0,
+      to: T0 + 120_000,
+    });
+    expect(episode.source_message_ids).toEqual(["p1", "p2", "p3"]);
+    expect(episode.links.outgoing.every((l) => l.relation === RELATION.contains)).toBe(true);
+    expect(episode.links.outgoing.length).toBe(first.result?.segments);
+    expect(episode.links.incoming.filter((l) => l.relation === RELATION.partOf)).toHaveLength(Number(first.result?.segments));
+
+    const zh = freshAgent("episodes-zh");
+    const task = await rememberAndWait(zh, messages(CHINESE_DESIGN_REVIEW, "z", { name: "王伟", timestamp: T0 }));
+    const zhEpisode = await json<{ content: string; meta: Record<string, unknown> }>(
+      await call(`/v1/agents/${zh}/nodes/${task.result?.episode_id}`),
+    );
+    expect(zhEpisode.content).toContain("登录");
+    expect(codePointLength(zhEpisode.content)).toBeLessThanOrEqual(EPISODE_SUMMARY_MAX);
+    expect(zhEpisode.meta).toMatchObject({ participants: [{ name: "王伟", messages: 3 }], from: T0, to: T0 });
+  });
+
+  it("are found by search (kind and time range) and by recall when asked for", async () => {
+    const agent = freshAgent("episodes-found");
+    for (const s of sessions) await rememberAndWait(agent, s);
+    const found = await json<{ items: { kind: string; time: number }[] }>(
+      await call(`/v1/agents/${agent}/search`, {
+        body: { query: "Phoenix dashboard", kinds: ["episode"], time_range: { from: T0 + DAY / 2 }, mode: "keyword" },
+      }),
+    );
+    expect(found.items.length).toBe(1);
+    expect(found.items[0]).toMatchObject({ kind: "episode", time: T0 + DAY });
+    const plain = await json<{ items: { type: string; node_id?: number }[] }>(
+      await call(`/v1/agents/${agent}/recall`, { body: { query: "Phoenix", format: "json" } }),
+    );
+    const kinds = async (ids: number[]) =>
+      Promise.all(ids.map(async (id) => (await json<{ kind: string }>(await call(`/v1/agents/${agent}/nodes/${id}`))).kind));
+    expect(await kinds(plain.items.flatMap((i) => (i.node_id ? [i.node_id] : [])))).not.toContain("episode");
+    const withEpisodes = await json<{ items: { node_id?: number }[] }>(
+      await call(`/v1/agents/${agent}/recall`, { body: { query: "Phoenix", format: "json", kinds: ["episode"] } }),
+    );
+    const episodeKinds = await kinds(withEpisodes.items.flatMap((i) => (i.node_id ? [i.node_id] : [])));
+    expect(episodeKinds.length).toBeGreaterThan(0);
+    expect(new Set(episodeKinds)).toEqual(new Set(["episode"]));
+  });
+
+  it("are rebuilt for older submissions only when asked, once", async () => {
+    const agent = freshAgent("rebuild");
+    // Remembered as before episodes existed: a model that gives no summary makes no episode.
+    const original = await swapSummary(agent, async () => "");
+    for (const s of sessions) expect((await rememberAndWait(agent, s)).result?.episode_id).toBeNull();
+    await swapSummary(agent, original);
+    const rebuilt = await call(`/v1/agents/${agent}/episodes/rebuild`, { method: "POST" });
+    expect(rebuilt.status).toBe(200);
+    expect(await json(rebuilt)).toMatchObject({ status: "done", episodes_created: 2 });
+    const again = await json(await call(`/v1/agents/${agent}/episodes/rebuild`, { method: "POST" }));
+    expect(again).toMatchObject({ status: "done", episodes_created: 0 });
+    const stats = await json<{ nodes: { episodes: number } }>(await call(`/v1/agents/${agent}/stats`));
+    expect(stats.nodes.episodes).toBe(2);
+  });
+});
+
+describe("the profile", () => {
+  it("lists the main participants by messages and the entities by importance, with their strongest memories", async () => {
+    const agent = freshAgent("profile");
+    for (const s of sessions) await rememberAndWait(agent, s);
+    await drainAlarms(agent);
+    const profile = await json<{
+      participants: { name: string; messages: number }[];
+      entities: { name: string; importance: number; memories: { content: string; strength: number }[] }[];
+      focus: { name: string }[];
+      text: string;
+    }>(await call(`/v1/agents/${agent}/profile?locale=en`));
+    expect(profile.participants).toEqual([
+      { name: "Alice", messages: 2 },
+      { name: "Bob", messages: 2 },
+      { name: "Dave", messages: 1 },
+    ]);
+    expect(profile.entities.length).toBeGreaterThan(2);
+    const importance = profile.entities.map((e) => e.importance);
+    expect([...importance].sort((a, b) => b - a)).toEqual(importance);
+    expect(profile.entities.map((e) => e.name)).toContain("Phoenix");
+    for (const e of profile.entities) expect(e.memories.length).toBeGreaterThan(0);
+    expect(profile.focus.length).toBeGreaterThan(0);
+    expect(profile.text).toContain("Participants: Alice (2), Bob (2), Dave (1)");
+    const zh = await json<{ text: string }>(await call(`/v1/agents/${agent}/profile`));
+    expect(zh.text).toContain("参与者：Alice（2）、Bob（2）、Dave（1）");
+  });
+});
+
+describe("the context block", () => {
+  it("never exceeds budgets of 50, 200, 1,000 and 5,000 tokens, and shows energy and entities as the network says", async () => {
+    const agent = freshAgent("ctx");
+    for (const s of sessions) await rememberAndWait(agent, s);
+    await rememberAndWait(agent, messages(ENGLISH_TEAM, "e"));
+    await drainAlarms(agent);
+    let previous = 0;
+    for (const budget of [50, 200, 1000, 5000]) {
+      const res = await context(agent, { query: "Phoenix launch and the payment audit", budget_tokens: budget, locale: "en" });
+      expect(res.status).toBe(200);
+      const block = await json<ContextJson>(res);
+      expect(estimateTokens(block.text)).toBeLessThanOrEqual(budget);
+      expect(block.used_tokens).toBeLessThanOrEqual(budget);
+      expect(block.memories.length).toBeGreaterThanOrEqual(previous);
+      previous = block.memories.length;
+      for (const m of block.memories) {
+        expect(m.energy).toBe(energyOf(m.importance));
+        expect(block.text).toContain(`${m.energy} `);
+      }
+    }
+    expect(previous).toBeGreaterThan(1);
+    const text = await (
+      await call(`/v1/agents/${agent}/context`, { body: { query: "payment audit", budget_tokens: 300, locale: "en" } })
+    ).text();
+    expect(text.startsWith("## Relevant memories\n")).toBe(true);
+    expect(text).toContain("payment audit");
+    // Built from the latest messages when no query is given.
+    const fromMessages = await json<ContextJson>(
+      await context(agent, {
+        messages: [
+          { role: "user", content: "hi" },
+          { role: "user", content: "Who owns the payment audit?" },
+        ],
+        budget_tokens: 300,
+      }),
+    );
+    expect(fromMessages.query).toContain("payment audit");
+    expect(fromMessages.memories.some((m) => m.content.includes("Carol owns the payment audit"))).toBe(true);
+  });
+
+  it("leads with the latest episode when asked about the last conversation, in Chinese too", async () => {
+    const agent = freshAgent("ctx-past");
+    for (const s of sessions) await rememberAndWait(agent, s);
+    const block = await json<ContextJson>(
+      await context(agent, { query: "What did we talk about last time?", budget_tokens: 400, locale: "en" }),
+    );
+    expect(block.episodes.length).toBeGreaterThan(0);
+    expect(block.episodes[0]?.summary).toContain("dashboard");
+    expect(block.text.startsWith("## Previous conversations\n- ")).toBe(true);
+    expect(block.text).toContain("Dave, Bob");
+    const zhAgent = freshAgent("ctx-past-zh");
+    await rememberAndWait(zhAgent, messages(CHINESE_DESIGN_REVIEW, "z", { name: "王伟", timestamp: T0 }));
+    const zh = await (await call(`/v1/agents/${zhAgent}/context`, { body: { query: "我们上次聊了什么？", budget_tokens: 400 } })).text();
+    expect(zh.startsWith("## 以往对话\n- ")).toBe(true);
+    expect(zh).toContain("王伟；2026-03-10");
+    // A topic question gets no episode.
+    expect((await json<ContextJson>(await context(agent, { query: "Phoenix launch", budget_tokens: 400 }))).episodes).toEqual([]);
+  });
+
+  it("never shows a superseded memory and marks a conflict", async () => {
+    const agent = freshAgent("ctx-marks");
+    await rememberAndWait(agent, [
+      { role: "user", content: "Alice likes green tea in the morning." },
+      { role: "user", content: "Alice hates green tea, she only drinks coffee." },
+      { role: "user", content: "Alice lives in Paris near the river." },
+      { role: "user", content: "Alice moved to Berlin last spring." },
+    ]);
+    const ids = async (q: string) => (await json<ContextJson>(await context(agent, { query: q, budget_tokens: 2000 }))).memories;
+    const before = await ids("Alice tea Paris Berlin");
+    const find = (text: string) => before.find((m) => m.content.includes(text))?.node_id ?? -1;
+    const [likes, hates, paris, berlin] = [find("likes green tea"), find("hates green tea"), find("Paris"), find("Berlin")];
+    expect(Math.min(likes, hates, paris, berlin)).toBeGreaterThan(0);
+    await runInDurableObject(stubOf(agent), async (instance) => {
+      const { state } = internals(instance);
+      const level = levelOf(0.5, state.meta.clock());
+      const link = (source: number, target: number) => ({
+        source,
+        target,
+        relation: RELATION.contradicts,
+        level,
+        epoch: 1e9,
+        createdAt: Date.now(),
+      });
+      await commit(state, "tsk_testmarks000000000", [
+        { type: "setLinks", links: [link(likes, hates), link(hates, likes)] },
+        { type: "supersede", id: paris, by: berlin },
+      ]);
+    });
+    const after = await ids("Alice tea Paris Berlin");
+    expect(after.map((m) => m.node_id)).not.toContain(paris);
+    expect(after.find((m) => m.node_id === likes)?.conflicts_with).toEqual([hates]);
+    const text = await (
+      await call(`/v1/agents/${agent}/context`, { body: { query: "Alice tea", budget_tokens: 2000, locale: "en" } })
+    ).text();
+    expect(text).toMatch(/likes green tea in the morning\.[^\n]*\(conflicts with another memory\)/);
+    expect(text).not.toContain("Paris");
+  });
+
+  it("refuses bad input with 400 and writes nothing; another tenant's agent of the same name sees nothing", async () => {
+    const agent = freshAgent("ctx-bad");
+    for (const body of [
+      { query: "x", messages: [{ role: "user", content: "y" }] },
+      { query: "x", budget_tokens: 5 },
+      { query: "x", budget_tokens: 40_000 },
+      { query: "x", include: ["everything"] },
+      { query: "x", extra: true },
+      { query: "\ud800" },
+      { messages: [] },
+    ]) {
+      const res = await call(`/v1/agents/${agent}/context`, { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await call(`/v1/agents/${agent}/profile?locale=fr`)).status).toBe(400);
+    expect((await call(`/v1/agents/${agent}/profile?extra=1`)).status).toBe(400);
+    const stats = await json<{ nodes: { total: number }; queue: { done: number } }>(await call(`/v1/agents/${agent}/stats`));
+    expect(stats).toMatchObject({ nodes: { total: 0 }, queue: { done: 0 } });
+
+    await rememberAndWait(agent, sessions[0] ?? []);
+    await storeKey(createDb(env.DB), "key-ctx-other", "tenant-ctx-other", "test", Date.now());
+    const other = await call(`/v1/agents/${agent}/context`, { key: "key-ctx-other", body: { query: "Phoenix launch", format: "json" } });
+    expect(await json(other)).toMatchObject({ memories: [], episodes: [], text: "" });
+    const profile = await json<{ participants: unknown[]; entities: unknown[] }>(
+      await call(`/v1/agents/${agent}/profile`, { key: "key-ctx-other" }),
+    );
+    expect(profile).toMatchObject({ participants: [], entities: [] });
+  });
+});
