@@ -4,6 +4,7 @@
  * D1, the queue or HTTP. Remember and compression passes follow src/agent/tasks/remember.ts and
  * compress.ts step for step; the graph holds effective levels exactly as the object's cache does.
  */
+import { EPISODE_SUMMARY_MAX, planEpisode } from "../../src/memory/episode";
 import { planScan } from "../../src/memory/compression-plan";
 import type { FocusEntry } from "../../src/memory/focus-lru";
 import { MemoryGraph } from "../../src/memory/graph";
@@ -83,6 +84,32 @@ export class SimAgent {
       focusPlan,
       relations,
     });
+    // The submission's episode, as src/agent/tasks/remember.ts adds it (docs/design.md §12).
+    const segmentNodes = plan.nodes.filter((n) => n.kind === "segment");
+    if (segmentNodes.length > 0) {
+      const summary = (
+        await model.summarize(
+          segmentNodes.map((n) => n.content),
+          EPISODE_SUMMARY_MAX,
+        )
+      ).trim();
+      if (summary !== "") {
+        const episode = planEpisode({
+          id: plan.nextNodeId,
+          taskId,
+          epoch: this.seq,
+          now: this.now,
+          clock: plan.clock,
+          linkInitialStrength: this.params.link_initial_strength,
+          summary,
+          messages: withIds,
+          segments: segmentNodes,
+        });
+        plan.nodes.push(episode.node);
+        plan.links.push(...episode.links);
+        plan.nextNodeId += 1;
+      }
+    }
     this.nextNodeId = plan.nextNodeId;
     this.focus = plan.focus;
     await this.applyAll(rememberOps(plan, this.seq));
