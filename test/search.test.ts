@@ -1,11 +1,11 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DATA_VERSION } from "../src/agent/meta-store";
 import { upgradeAgentData } from "../src/agent/upgrade";
 import { Bm25Index, indexTokens } from "../src/search/bm25-index";
 import { ftsDocument } from "../src/search/fts-text";
 import { FTS_AGENT_STRIDE } from "../src/storage/fts-repo";
-import { agentUid, call, drainAlarms, freshAgent, json, recallJson, rememberAndWait, stubOf, type Msg } from "./helpers";
+import { agentRows, agentUid, call, drainAlarms, freshAgent, json, recallJson, rememberAndWait, stubOf, type Msg } from "./helpers";
 import { internals } from "./internals";
 
 interface SearchItem {
@@ -117,11 +117,12 @@ describe("full-text search (FTS5, BM25)", () => {
       await call(`/v1/agents/${agent}/stats`),
     );
     expect((stats.counters.nodes_compressed ?? 0) + (stats.counters.nodes_deleted ?? 0)).toBeGreaterThan(0);
-    const uid = (await agentUid(agent)) ?? -1;
-    const nodes = (await env.DB.prepare("SELECT id, content FROM nodes WHERE agent = ?").bind(uid).all<{ id: number; content: string }>())
+    const { db, key } = await agentRows(agent);
+    const nodes = (await db.prepare("SELECT id, content FROM nodes WHERE agent = ?").bind(key).all<{ id: number; content: string }>())
       .results;
-    const ftsRows = await env.DB.prepare("SELECT count(*) AS n FROM nodes_fts WHERE rowid BETWEEN ? AND ?")
-      .bind(uid * FTS_AGENT_STRIDE, (uid + 1) * FTS_AGENT_STRIDE - 1)
+    const ftsRows = await db
+      .prepare("SELECT count(*) AS n FROM nodes_fts WHERE rowid BETWEEN ? AND ?")
+      .bind(key * FTS_AGENT_STRIDE, (key + 1) * FTS_AGENT_STRIDE - 1)
       .first<{ n: number }>();
     expect(ftsRows?.n).toBe(nodes.length);
     expect(stats.vector_index.vectors).toBe(nodes.length);
@@ -219,23 +220,25 @@ describe("BM25 with the agent's own statistics", () => {
 describe("full-text documents written by an earlier analyzer", () => {
   it("are written again once, when the agent's object wakes with layout 4", async () => {
     const agent = await corpusAgent();
-    const uid = (await agentUid(agent)) ?? -1;
-    const low = uid * FTS_AGENT_STRIDE;
+    const { db, key } = await agentRows(agent);
+    const low = key * FTS_AGENT_STRIDE;
     // What layout 3 wrote: other terms, other lengths.
-    await env.DB.prepare("UPDATE nodes_fts SET terms = 'stale' WHERE rowid BETWEEN ? AND ?")
+    await db
+      .prepare("UPDATE nodes_fts SET terms = 'stale' WHERE rowid BETWEEN ? AND ?")
       .bind(low, low + FTS_AGENT_STRIDE - 1)
       .run();
-    await env.DB.prepare("UPDATE nodes SET fts_tokens = 1 WHERE agent = ?").bind(uid).run();
+    await db.prepare("UPDATE nodes SET fts_tokens = 1 WHERE agent = ?").bind(key).run();
     await runInDurableObject(stubOf(agent), async (instance) => {
       const { state } = internals(instance);
       state.meta.set("dataVersion", 3);
       await upgradeAgentData(state);
       expect(state.meta.get("dataVersion")).toBe(DATA_VERSION);
     });
-    const rows = await env.DB.prepare(
-      "SELECT n.id AS id, n.content AS content, n.phrase AS phrase, n.keywords AS keywords, n.speaker AS speaker, n.message_time AS messageTime, n.fts_tokens AS tokens, f.terms AS terms FROM nodes n JOIN nodes_fts f ON f.rowid = ? + n.id WHERE n.agent = ?",
-    )
-      .bind(low, uid)
+    const rows = await db
+      .prepare(
+        "SELECT n.id AS id, n.content AS content, n.phrase AS phrase, n.keywords AS keywords, n.speaker AS speaker, n.message_time AS messageTime, n.fts_tokens AS tokens, f.terms AS terms FROM nodes n JOIN nodes_fts f ON f.rowid = ? + n.id WHERE n.agent = ?",
+      )
+      .bind(low, key)
       .all<{
         content: string;
         phrase: string;
@@ -305,16 +308,17 @@ describe("hybrid recall", () => {
 describe("deleting an agent", () => {
   it("removes its rows, index entries, vectors and queue; the id can start afresh", async () => {
     const agent = await corpusAgent();
-    const uid = (await agentUid(agent)) ?? -1;
+    const { db, key } = await agentRows(agent);
     const res = await call(`/v1/agents/${agent}`, { method: "DELETE" });
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ deleted: true });
     for (const table of ["nodes", "links"]) {
-      const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE agent = ?`).bind(uid).first<{ n: number }>();
+      const row = await db.prepare(`SELECT count(*) AS n FROM ${table} WHERE agent = ?`).bind(key).first<{ n: number }>();
       expect(row?.n, table).toBe(0);
     }
-    const fts = await env.DB.prepare("SELECT count(*) AS n FROM nodes_fts WHERE rowid BETWEEN ? AND ?")
-      .bind(uid * FTS_AGENT_STRIDE, (uid + 1) * FTS_AGENT_STRIDE - 1)
+    const fts = await db
+      .prepare("SELECT count(*) AS n FROM nodes_fts WHERE rowid BETWEEN ? AND ?")
+      .bind(key * FTS_AGENT_STRIDE, (key + 1) * FTS_AGENT_STRIDE - 1)
       .first<{ n: number }>();
     expect(fts?.n).toBe(0);
     expect(await agentUid(agent)).toBeUndefined();

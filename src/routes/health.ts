@@ -1,7 +1,9 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { DeepHealthSchema, deepHealth } from "../agent/health-check";
 import { checkDatabase } from "../agent/service";
-import { EmptyQuerySchema, ErrorSchema } from "../api/common";
+import { ErrorSchema } from "../api/common";
 import type { AppEnv } from "../http/app-env";
+import { requireApiKey } from "../http/auth";
 import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "../http/errors";
 
 const HealthSchema = z
@@ -13,20 +15,41 @@ const HealthSchema = z
   })
   .openapi("Health");
 
+const DeepHealthView = DeepHealthSchema.openapi("DeepHealth");
+
+// Not strict: monitors often add a cache-busting parameter to a health URL.
+const HealthQuerySchema = z.object({
+  deep: z.enum(["0", "1"]).optional().openapi({ description: "1: check every dependency (costs model calls; needs an API key)." }),
+});
+
 const route = createRoute({
   method: "get",
   path: "/v1/health",
   tags: ["service"],
-  summary: "Liveness, with the configured providers and a database round trip",
-  request: { query: EmptyQuerySchema },
+  summary: "Liveness, with the configured providers and a database round trip; ?deep=1 checks every dependency",
+  description:
+    "Without `deep`: one round trip to the primary database, no key needed. With `deep=1` (an API key is required, any tenant's): one embedding, one vector query per Vectorize index on an empty canary namespace, one small-model call and a round trip to every D1 shard; 503 when a check fails or no shard or index takes new agents. Full shards and indexes are listed under `warnings`.",
+  request: { query: HealthQuerySchema },
   responses: {
-    200: { description: "Healthy", content: { "application/json": { schema: HealthSchema } } },
-    503: { description: "The database cannot be reached", content: { "application/json": { schema: ErrorSchema } } },
+    200: { description: "Healthy", content: { "application/json": { schema: z.union([HealthSchema, DeepHealthView]) } } },
+    400: { description: "Bad input", content: { "application/json": { schema: ErrorSchema } } },
+    401: { description: "deep=1 without a valid API key", content: { "application/json": { schema: ErrorSchema } } },
+    503: {
+      description:
+        "The database cannot be reached (an error, with Retry-After), or with deep=1 a dependency failed or no room for new agents",
+      content: { "application/json": { schema: z.union([DeepHealthView, ErrorSchema]) } },
+    },
   },
 });
 
 export function registerHealth(app: OpenAPIHono<AppEnv>): void {
+  // The deep check spends model calls: only key holders may ask for it.
+  app.use("/v1/health", async (c, next) => (c.req.query("deep") === "1" ? requireApiKey(c, next) : next()));
   app.openapi(route, async (c) => {
+    if (c.req.valid("query").deep === "1") {
+      const health = await deepHealth(c.env);
+      return c.json(health, health.status === "ok" ? 200 : 503);
+    }
     try {
       await checkDatabase(c.env);
     } catch (cause) {
