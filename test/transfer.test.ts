@@ -99,7 +99,7 @@ describe("export", () => {
     const updated = nodes.find((n) => String(n.content).includes("carbon violin bow"));
     const old = nodes.filter((n) => n.superseded_by === updated?.id);
     expect(old).toHaveLength(1);
-    expect(old[0]).toMatchObject({ kind: "memory", content: expect.stringContaining("violin") });
+    expect(old[0]).toMatchObject({ kind: "memory", content: expect.stringContaining("Ingrid") });
     expect(updated?.superseded_by).toBeNull();
     // The forgotten note is gone but links into it stay (dangling).
     expect(nodes.some((n) => String(n.content).includes("blue drawer"))).toBe(false);

@@ -16,7 +16,7 @@ import type {
   SmallModel,
 } from "../types";
 import { judgeConflict } from "./local-conflicts";
-import { compressText } from "./local-compressor";
+import { compressText, summarizeText } from "./local-compressor";
 import { EMBEDDING_DIMENSIONS, embedText } from "./local-embedder";
 import { sameEntity } from "./local-entities";
 import { extractOne } from "./local-extractor";
@@ -44,7 +44,7 @@ export class LocalModel implements SmallModel {
 
   /** Extractive: the sentences that carry the most keyword weight, in order, within the bound. */
   async summarize(texts: string[], maxLength: number): Promise<string> {
-    return compressText(texts.join("\n"), maxLength);
+    return summarizeText(texts.join("\n"), maxLength);
   }
 
   async queryKeywords(query: string): Promise<string[]> {
