@@ -67,6 +67,8 @@ export const NodeSchema = z.looseObject({
   scan_count: int,
   in_focus: z.boolean(),
   importance: z.number(),
+  /** A newer version of the memory replaced it (docs/design.md §11): search no longer finds it. */
+  superseded_by: int.nullable(),
   links: z.looseObject({ outgoing: z.array(LinkSchema), incoming: z.array(LinkSchema) }),
 });
 export type NodeView = z.infer<typeof NodeSchema>;

@@ -137,8 +137,8 @@ export interface Accounting {
  * One agent on its own: the stats agree with the nodes read, one vector per node, no failed task;
  * every live message is held by the nodes of exactly one remember (found exactly once, when
  * nothing was forgotten), no message of before the deletion or of anyone else; the keyword search
- * for each code word finds exactly the nodes whose text contains it (no duplicate, stale or
- * missing index row); the remember counter equals the remembers accepted.
+ * for each code word finds exactly the segments whose text contains it and that no later memory
+ * superseded (docs/design.md §11: no duplicate, stale or missing index row); the remember counter equals the remembers accepted.
  */
 export function checkNetwork(s: NetworkSnapshot, acc: Accounting): string[] {
   const out: string[] = [];
@@ -156,6 +156,8 @@ export function checkNetwork(s: NetworkSnapshot, acc: Accounting): string[] {
   const compressed = (st.counters.nodes_compressed ?? 0) > 0;
   const tasksOf = new Map<string, Set<number | null>>();
   const holders = new Map<string, number[]>();
+  /** Segments search can find: a superseded one (a conflict check judged a later one an update) it cannot. */
+  const current = new Set(s.nodes.filter((n) => n.superseded_by === null).map((n) => n.id));
   for (const node of s.nodes) {
     for (const id of node.source_message_ids) {
       if (!acc.live.has(id))
@@ -174,7 +176,7 @@ export function checkNetwork(s: NetworkSnapshot, acc: Accounting): string[] {
     if (nodes.length > 1) out.push(`message ${id}: its text is in ${nodes.length} nodes (${nodes.join(", ")})`);
     if (nodes.length === 0 && !forgot && !compressed) out.push(`message ${id}: its text is in no node`);
     const hits = (s.codeHits[code] ?? []).map((h) => h.node_id).sort((a, b) => a - b);
-    if (show(hits) !== show([...nodes].sort((a, b) => a - b)))
+    if (show(hits) !== show(nodes.filter((n) => current.has(n)).sort((a, b) => a - b)))
       out.push(`search ${code} (${id}) finds nodes ${show(hits)}, its text is in ${show(nodes)}`);
   }
   if (missing > 0) out.push(`${missing} accepted message id(s) held by no node, and nothing was forgotten`);

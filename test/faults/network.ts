@@ -45,6 +45,7 @@ export interface CanonNode {
   scan_count: number;
   in_focus: boolean;
   importance: number;
+  superseded_by: number | null;
   outgoing: CanonLink[];
   incoming: CanonLink[];
 }
@@ -157,6 +158,7 @@ export async function readNetwork(agent: Agent, codes: readonly string[]): Promi
       scan_count: v.scan_count,
       in_focus: v.in_focus,
       importance: v.importance,
+      superseded_by: v.superseded_by,
       outgoing: v.links.outgoing.map(canonLink).sort(byLink),
       incoming: v.links.incoming.map(canonLink).sort(byLink),
     };
