@@ -63,6 +63,18 @@ export const DEFAULT_HEDGE_MS = 2_000;
 /** Polls without progress, queue waiting and nothing running, before the queue is woken. */
 const STUCK_POLLS = 2;
 
+const MemoryPageSchema = z.object({
+  items: z.array(
+    z.object({
+      node_id: z.number(),
+      content: z.string(),
+      source_message_ids: z.array(z.string()),
+      superseded_by: z.number().nullable(),
+    }),
+  ),
+  next_cursor: z.string().nullable(),
+});
+
 export class AgentApi {
   private readonly base: string;
   /** Stall guard threshold for recall and search; the speed bench raises it for large agents. */
@@ -133,6 +145,21 @@ export class AgentApi {
     const parsed = CycleResultSchema.safeParse(task.result);
     if (!parsed.success) throw new Error(`${this.agentId}: compression task ${taskId}: unexpected result ${JSON.stringify(task.result)}`);
     return { result: parsed.data, task };
+  }
+
+  /**
+   * Every segment that a later memory superseded (docs/design.md §11): search no longer finds
+   * them, the listing with include_superseded does. Pages through the whole listing.
+   */
+  async supersededSegments(): Promise<{ node_id: number; content: string; source_message_ids: string[] }[]> {
+    const out: { node_id: number; content: string; source_message_ids: string[] }[] = [];
+    for (let cursor: string | null = null; ;) {
+      const query: string = `kind=segment&include_superseded=true&limit=200${cursor ? `&cursor=${cursor}` : ""}`;
+      const page = (await this.http.request("GET", `${this.base}/memories?${query}`, MemoryPageSchema)).value;
+      out.push(...page.items.filter((i) => i.superseded_by !== null));
+      if (page.next_cursor === null) return out;
+      cursor = page.next_cursor;
+    }
   }
 
   async stats(waitMs = 0): Promise<Stats> {

@@ -207,6 +207,7 @@ export async function loadBench(
       );
     }
     const prefix = `${s.agent.agentId}:`;
+    const missing: { code: string; id: string }[] = [];
     for (let at = 0; at < s.messages.length; at += CODES_PER_SEARCH) {
       const group = s.messages.slice(at, at + CODES_PER_SEARCH);
       const codes = new Map(group.map((m) => [codesIn(m.content)[0] ?? "", m.id ?? ""]));
@@ -228,6 +229,20 @@ export async function loadBench(
       }
       for (const [code, id] of codes) {
         const n = holders.get(code) ?? 0;
+        if (n === 1) acc.found += 1;
+        else if (n === 0) missing.push({ code, id });
+        else {
+          acc.duplicated += 1;
+          problems.push(`${s.agent.agentId}: message ${id} (${code}) found in ${n} memories`);
+        }
+      }
+    }
+    // Not found by search: held by a segment that a later one superseded (the conflict check on
+    // write, docs/design.md §11), which search no longer returns, or lost.
+    if (missing.length > 0) {
+      const superseded = await s.agent.supersededSegments();
+      for (const { code, id } of missing) {
+        const n = superseded.filter((m) => codesIn(m.content).includes(code) && m.source_message_ids.includes(id)).length;
         if (n === 1) acc.found += 1;
         else if (n === 0) {
           acc.lost += 1;
