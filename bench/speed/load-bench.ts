@@ -238,11 +238,13 @@ export async function loadBench(
       }
     }
     // Not found by search: held by a segment that a later one superseded (the conflict check on
-    // write, docs/design.md §11), which search no longer returns, or lost.
+    // write, docs/design.md §11), which search no longer returns, or lost. (A segment holds its
+    // messages whole, so one id names one segment.)
     if (missing.length > 0) {
       const superseded = await s.agent.supersededSegments();
       for (const { code, id } of missing) {
-        const n = superseded.filter((m) => codesIn(m.content).includes(code) && m.source_message_ids.includes(id)).length;
+        // By its id: a superseded segment has lost its links and compression may have cut the code word.
+        const n = superseded.filter((m) => m.source_message_ids.includes(id)).length;
         if (n === 1) acc.found += 1;
         else if (n === 0) {
           acc.lost += 1;
