@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { checkDatabase } from "../agent/service";
-import { EmptyQuerySchema, ErrorSchema } from "../api/common";
+import { EmptyQuerySchema, errorsOf } from "../api/common";
 import type { AppEnv } from "../http/app-env";
 import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "../http/errors";
 
@@ -13,20 +13,22 @@ const HealthSchema = z
   })
   .openapi("Health");
 
-const route = createRoute({
+export const healthRoute = createRoute({
   method: "get",
   path: "/v1/health",
+  operationId: "getHealth",
+  security: [],
   tags: ["service"],
   summary: "Liveness, with the configured providers and a database round trip",
   request: { query: EmptyQuerySchema },
   responses: {
     200: { description: "Healthy", content: { "application/json": { schema: HealthSchema } } },
-    503: { description: "The database cannot be reached", content: { "application/json": { schema: ErrorSchema } } },
+    ...errorsOf({ auth: false }),
   },
 });
 
 export function registerHealth(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
+  app.openapi(healthRoute, async (c) => {
     try {
       await checkDatabase(c.env);
     } catch (cause) {

@@ -5,10 +5,13 @@ import { registerAgentList } from "./agents-list";
 import { registerConfig } from "./config";
 import { registerContext } from "./context";
 import { registerHealth } from "./health";
+import { registerMcp } from "./mcp";
 import { registerReads } from "./reads";
 import { registerRecall } from "./recall";
 import { registerRemember } from "./remember";
 import { registerSearch } from "./search";
+import { toolCatalog } from "./tool-catalog";
+import { registerTools } from "./tools";
 
 export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerHealth(app);
@@ -20,4 +23,8 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerAgent(app);
   registerContext(app);
   registerAgentList(app);
+  // The integration surfaces (docs/design.md §13) over the operations above (operations.ts).
+  const catalog = toolCatalog(app);
+  registerTools(app, catalog);
+  registerMcp(app, catalog);
 }
