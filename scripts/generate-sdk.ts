@@ -9,10 +9,11 @@ import { fileURLToPath } from "node:url";
 import { createApp, openApiConfig } from "../src/app";
 import { ERROR_STATUS } from "../src/http/errors";
 import { OPERATIONS } from "../src/routes/operations";
+import type { OpenApiDocument } from "../src/api/operation-schemas";
 import { generateSdkModule } from "./sdk-codegen";
 
 const target = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "sdk", "src", "generated", "operations.ts");
-const doc = createApp().getOpenAPI31Document(openApiConfig("http://127.0.0.1:8787"));
+const doc = createApp().getOpenAPI31Document(openApiConfig("http://127.0.0.1:8787")) as unknown as OpenApiDocument;
 const text = generateSdkModule(doc, OPERATIONS, ERROR_STATUS);
 if (process.argv.includes("--check")) {
   let current = "";

@@ -31,7 +31,7 @@ export function tsType(schema: unknown, indent = ""): string {
   if (union) {
     const rest = { ...schema, anyOf: undefined, oneOf: undefined };
     const base = schema.type === undefined && schema.properties === undefined ? undefined : tsType(rest, indent);
-    const alternatives = union.map((s) => wrap(tsType(s, indent))).join(" | ");
+    const alternatives = [...new Set(union.map((s) => wrap(tsType(s, indent))))].join(" | ");
     return base && base !== "Record<string, unknown>" ? `${wrap(base)} & (${alternatives})` : alternatives;
   }
   if (Array.isArray(schema.allOf)) return schema.allOf.map((s) => wrap(tsType(s, indent))).join(" & ");
@@ -73,6 +73,46 @@ function objectType(schema: JsonSchema, indent: string): string {
     members.push(`${inner}[key: string]: ${extra === true ? "unknown" : tsType(extra, inner)};\n`);
   if (members.length === 0) return "Record<string, unknown>";
   return `{\n${members.join("")}${indent}}`;
+}
+
+/**
+ * An answer's schema as the client receives it: a field with a default is always there (the
+ * server fills it in), though the schema, shared with requests in zod, lists it as optional.
+ */
+export function withDefaultsRequired(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withDefaultsRequired);
+  if (!isRecord(schema)) return schema;
+  const out: JsonSchema = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === "properties" ? v : withDefaultsRequired(v)]));
+  if (isRecord(schema.properties)) {
+    out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, withDefaultsRequired(v)]));
+    const defaulted = Object.entries(schema.properties)
+      .filter(([, v]) => isRecord(v) && "default" in v)
+      .map(([k]) => k);
+    const required = new Set([...(Array.isArray(schema.required) ? schema.required : []), ...defaulted]);
+    if (required.size > 0) out.required = [...required];
+  }
+  return out;
+}
+
+/** Names of the components a request body uses (directly or through other components). */
+function requestComponents(doc: OpenApiDocument): Set<string> {
+  const found = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!isRecord(value)) return;
+    if (typeof value.$ref === "string") {
+      const name = value.$ref.replace("#/components/schemas/", "");
+      if (found.has(name)) return;
+      found.add(name);
+      visit(doc.components?.schemas?.[name]);
+      return;
+    }
+    Object.values(value).forEach(visit);
+  };
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(item ?? {})) if (isRecord(operation)) visit(operation.requestBody);
+  }
+  return found;
 }
 
 function pascal(name: string): string {
@@ -124,14 +164,17 @@ export function generateSdkModule(
     `/** Every error code of the API and its one HTTP status. */\nexport const ERROR_STATUS = ${JSON.stringify(errorStatus, null, 2)} as const;\n\nexport type ErrorCode = keyof typeof ERROR_STATUS;\n\n`,
   );
   out.push(`// Schemas of the API's OpenAPI document.\n\n`);
-  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) out.push(`${typeDeclaration(name, schema)}\n`);
+  const inRequests = requestComponents(doc);
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
+    out.push(`${typeDeclaration(name, inRequests.has(name) ? schema : withDefaultsRequired(schema))}\n`);
+  }
   out.push(`// Each operation's arguments (one flat object: path, query and body fields) and answer.\n\n`);
   const inputs = new Map<string, JsonSchema>();
   for (const d of onSdk) {
     const input = inputSchemaOf(d, doc, { inline: false });
     inputs.set(d.name, input);
     if (!isEmptyObject(input)) out.push(typeDeclaration(`${pascal(d.name)}Input`, input));
-    out.push(`${typeDeclaration(`${pascal(d.name)}Output`, outputSchemaOf(d, doc, { inline: false }))}\n`);
+    out.push(`${typeDeclaration(`${pascal(d.name)}Output`, withDefaultsRequired(outputSchemaOf(d, doc, { inline: false })))}\n`);
   }
   const specs = Object.fromEntries(onSdk.map((d) => [d.name, httpSpecOf(d)]));
   out.push(

@@ -224,25 +224,25 @@ export interface Stats {
 
 export interface AgentConfig {
   /** Size of the focus LRU. */
-  focus_limit?: number;
+  focus_limit: number;
   /** Link strength multiplier per compression cycle, in (0, 1]. */
-  decay_rate?: number;
+  decay_rate: number;
   /** Strength of a new link between consecutive segments, in (0, 1]. */
-  link_initial_strength?: number;
+  link_initial_strength: number;
   /** A node whose compression target is below this many code points is deleted. */
-  delete_threshold?: number;
+  delete_threshold: number;
   /** A link whose strength falls below this is removed, in (0, 1). */
-  link_break_threshold?: number;
+  link_break_threshold: number;
   /** Longest continuous compression run before yielding, in milliseconds. */
-  time_slice_ms?: number;
+  time_slice_ms: number;
   /** Small-model call retries before giving up (content kept as is). */
-  max_retries?: number;
+  max_retries: number;
   /** BFS depth of recall when the request gives none. */
-  default_search_depth?: number;
+  default_search_depth: number;
   /** Most nodes the agent may hold; beyond it the least important node is deleted first. */
-  capacity?: number;
+  capacity: number;
   /** Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting. */
-  auto_compress?: boolean;
+  auto_compress: boolean;
 }
 
 export interface ConfigPending {
@@ -620,7 +620,7 @@ export interface GetTaskInput {
 }
 export type GetTaskOutput = TaskStatus;
 
-export type RebuildEpisodesOutput = EpisodesRebuild | EpisodesRebuild;
+export type RebuildEpisodesOutput = EpisodesRebuild;
 
 export type DeleteAgentOutput = ({
   deleted: true;
