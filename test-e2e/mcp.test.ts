@@ -68,6 +68,7 @@ describe("MCP server", () => {
     expect(byName.get("remember")?.annotations?.readOnlyHint).toBe(false);
     expect(byName.get("compress_memories")?.annotations?.destructiveHint).toBe(true);
     expect(byName.get("update_config")?.annotations?.idempotentHint).toBe(true);
+    expect(byName.get("delete_agent")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     await client.ping();
   });
 

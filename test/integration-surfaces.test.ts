@@ -139,6 +139,7 @@ const GOOD_ARGUMENTS: Record<string, Record<string, unknown>> = {
   get_config: {},
   update_config: { focus_limit: 9 },
   compress_memories: { cycles: 1 },
+  rebuild_episodes: {},
 };
 
 function toolSchema(name: string): Schema {
@@ -181,6 +182,17 @@ describe("POST /v1/agents/:agentId/tools/call", () => {
       body: { name: "get_memory_node", arguments: { node_id: nodeId } },
     });
     expect(other.status).toBe(404);
+  });
+
+  it("delete_agent erases the agent of the path, and only it", async () => {
+    const [doomed, kept] = [freshAgent("tools-del"), freshAgent("tools-kept")];
+    for (const agent of [doomed, kept]) await rememberAndWait(agent, [{ role: "user", content: "Gus repairs clocks in Bern.", id: "g-1" }]);
+    const res = await call(`/v1/agents/${doomed}/tools/call`, { body: { name: "delete_agent", arguments: {} } });
+    expect(res.status).toBe(200);
+    expect((await json<{ result: { deleted: boolean } }>(res)).result.deleted).toBe(true);
+    const stats = async (agent: string) => (await json<{ nodes: { total: number } }>(await call(`/v1/agents/${agent}/stats`))).nodes.total;
+    expect(await stats(doomed)).toBe(0);
+    expect(await stats(kept)).toBeGreaterThan(0);
   });
 
   it("refuses bad calls with a 400 naming the problem, and writes nothing", async () => {

@@ -176,6 +176,26 @@ const getTask = defineOperation(taskRoute, {
   },
 });
 
+const rebuildEpisodes = defineOperation(rebuildEpisodesRoute, {
+  tool: {
+    name: "rebuild_episodes",
+    title: "Rebuild episodes",
+    description:
+      "Give an episode (a summary of one conversation, its participants and time span) to every conversation remembered before episodes existed. Maintenance: once after an upgrade, when get_context finds no earlier conversations that should be there; calling it again does nothing more.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+});
+
+const deleteAgent = defineOperation(deleteAgentRoute, {
+  tool: {
+    name: "delete_agent",
+    title: "Erase the whole memory",
+    description:
+      "Erase this agent's entire memory irreversibly: every memory, link, index entry and queued task. Only when the user explicitly asks to delete everything the agent remembers; never to tidy up (compress_memories forgets gradually).",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+});
+
 /** The operations that are tools, in the order tools are listed. */
 const TOOL_OPERATIONS = [
   remember,
@@ -190,6 +210,8 @@ const TOOL_OPERATIONS = [
   updateConfig,
   compress,
   getTask,
+  rebuildEpisodes,
+  deleteAgent,
 ];
 
 function toolNamesOf(definitions: readonly OperationDefinition[]): [string, ...string[]] {
@@ -206,12 +228,6 @@ export const CALL_TOOL_ROUTE = callToolRoute(TOOL_NAMES);
 /** Every operation of the API, tools first. */
 export const OPERATIONS: readonly OperationDefinition[] = [
   ...TOOL_OPERATIONS,
-  defineOperation(rebuildEpisodesRoute, {
-    tool: { reason: "one-time maintenance after an upgrade (episodes for older memories), not something a model decides" },
-  }),
-  defineOperation(deleteAgentRoute, {
-    tool: { reason: "erases the whole agent irreversibly: an application's decision, never a model's" },
-  }),
   defineOperation(pingRoute, { tool: { reason: "a latency probe of the agent's object, nothing a model needs" } }),
   defineOperation(listAgentsRoute, {
     queryArgs: {

@@ -466,7 +466,7 @@ export interface ToolResult {
 
 export interface ToolCall {
   /** The tool's name. */
-  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task";
+  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "rebuild_episodes" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -651,7 +651,7 @@ export type ListToolsOutput = ToolList;
 
 export interface CallToolInput {
   /** The tool's name. */
-  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task";
+  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "rebuild_episodes" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -2808,6 +2808,136 @@ export const TOOLS: readonly ToolDefinition[] = [
     "annotations": {
       "readOnlyHint": true,
       "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "rebuild_episodes",
+    "title": "Rebuild episodes",
+    "description": "Give an episode (a summary of one conversation, its participants and time span) to every conversation remembered before episodes existed. Maintenance: once after an upgrade, when get_context finds no earlier conversations that should be there; calling it again does nothing more.",
+    "operation": "rebuildEpisodes",
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running",
+                "done"
+              ]
+            },
+            "episodes_created": {
+              "type": [
+                "integer",
+                "null"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status",
+            "episodes_created"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running",
+                "done"
+              ]
+            },
+            "episodes_created": {
+              "type": [
+                "integer",
+                "null"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status",
+            "episodes_created"
+          ]
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "delete_agent",
+    "title": "Erase the whole memory",
+    "description": "Erase this agent's entire memory irreversibly: every memory, link, index entry and queued task. Only when the user explicitly asks to delete everything the agent remembers; never to tidy up (compress_memories forgets gradually).",
+    "operation": "deleteAgent",
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "deleted": {
+              "type": "boolean",
+              "enum": [
+                true
+              ]
+            }
+          },
+          "required": [
+            "deleted"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "deleted": {
+              "type": "boolean",
+              "enum": [
+                false
+              ]
+            },
+            "task_id": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "deleted",
+            "task_id"
+          ]
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
       "idempotentHint": true,
       "openWorldHint": false
     }
