@@ -6,7 +6,8 @@
  * are derived from this list, and test/integration-surfaces.test.ts checks that the OpenAPI
  * document holds exactly these operations: a route without an entry here fails the tests.
  *
- * Adding an operation (docs/integration.md): its route as usual, then one entry below.
+ * Adding an operation (docs/design.md §13): its route as usual (with an operationId), one entry
+ * below (in TOOL_OPERATIONS when it is a tool), then `npm run generate:sdk`.
  */
 import { z } from "zod";
 import { callToolRoute, listToolsRoute, mcpRoute, openApiRoute, TOOL_FORMATS } from "../api/integration";
