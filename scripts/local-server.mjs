@@ -2,7 +2,7 @@
 // database, then runs `wrangler dev --local` on 127.0.0.1. No Cloudflare account, no network.
 // Shared by `npm run dev` (scripts/dev.mjs) and the benchmark harness (bench/).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -24,16 +24,29 @@ export function offlineEnv(extra = {}) {
   };
 }
 
-/** Applies migrations/ to the local D1 database kept in `persistTo`. Throws on failure. */
+/** The binding of every `[[d1_databases]]` entry of a wrangler TOML file (the D1 shards: each gets the migrations). */
+export function d1Bindings(toml) {
+  const bindings = [];
+  for (const block of toml.split(/^\[/m).slice(1)) {
+    if (!block.startsWith("[d1_databases]]")) continue;
+    const binding = /^binding\s*=\s*"([^"]+)"/m.exec(block)?.[1];
+    if (binding) bindings.push(binding);
+  }
+  return bindings;
+}
+
+/** Applies migrations/ to every local D1 database (each shard) kept in `persistTo`. Throws on failure. */
 export function applyLocalMigrations({ persistTo, config = "wrangler.local.toml", quiet = false }) {
-  const result = spawnSync(WRANGLER, ["d1", "migrations", "apply", "DB", "--local", "-c", config, "--persist-to", persistTo], {
-    cwd: ROOT,
-    env: offlineEnv(),
-    stdio: quiet ? "pipe" : ["ignore", "inherit", "inherit"],
-    encoding: "utf8",
-  });
-  if (result.status !== 0) {
-    throw new Error(`applying local D1 migrations failed (exit ${result.status})\n${result.stderr ?? ""}`);
+  for (const binding of d1Bindings(readFileSync(path.resolve(ROOT, config), "utf8"))) {
+    const result = spawnSync(WRANGLER, ["d1", "migrations", "apply", binding, "--local", "-c", config, "--persist-to", persistTo], {
+      cwd: ROOT,
+      env: offlineEnv(),
+      stdio: quiet ? "pipe" : ["ignore", "inherit", "inherit"],
+      encoding: "utf8",
+    });
+    if (result.status !== 0) {
+      throw new Error(`applying local D1 migrations to ${binding} failed (exit ${result.status})\n${result.stderr ?? ""}`);
+    }
   }
 }
 

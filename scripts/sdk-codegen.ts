@@ -3,7 +3,7 @@
  * list and its OpenAPI document: the error codes, a TypeScript type per schema of the document,
  * each operation's input and output types and HTTP binding, the tools, and one method per
  * operation. A pure function of its inputs: `npm run generate:sdk` writes its output, and
- * test/integration-surfaces.test.ts fails when the committed file differs from it.
+ * test-e2e/generated.test.ts (and .ci/run) fail when the committed file differs from it.
  */
 import { inputSchemaOf, outputSchemaOf, toolDefinitions, type JsonSchema, type OpenApiDocument } from "../src/api/operation-schemas";
 import { httpSpecOf, type OperationDefinition } from "../src/api/operation";

@@ -1,17 +1,27 @@
 /**
- * The Cron Trigger: a low-frequency safety net (docs/design.md §6). It reads the registry for agents whose
- * work is overdue and wakes their objects; it never compresses anything itself, and an idle agent
- * (due_at null) costs nothing.
+ * The Cron Trigger: a low-frequency safety net (docs/design.md §6). It reads the registry for agents
+ * whose work is overdue and wakes their objects; it never compresses anything itself, and an idle
+ * agent (due_at null) costs nothing. It also measures the storage agents are spread over (every D1
+ * shard's size, every Vectorize index's vector count): a shard or index past STORAGE_FILL_RATIO of
+ * its capacity takes no new agents from then on (docs/deploy.md, "Limits").
  */
 import { agentStub } from "./agent/naming";
+import { measureStorage } from "./agent/storage-status";
 import { AgentRegistry } from "./storage/agent-registry";
-import { createDb } from "./storage/db";
 
 /** Agents woken per cron run; the rest are found by the next run. */
 export const WAKE_BATCH = 500;
 
 export async function runScheduled(env: Env, now: number): Promise<{ woken: number; failed: number }> {
-  const due = await new AgentRegistry(createDb(env.DB)).due(now, WAKE_BATCH);
+  const [woken] = await Promise.all([
+    wakeDue(env, now),
+    measureStorage(env, now).catch((err: unknown) => console.error("cron: measuring the storage failed", err)),
+  ]);
+  return woken;
+}
+
+async function wakeDue(env: Env, now: number): Promise<{ woken: number; failed: number }> {
+  const due = await new AgentRegistry(env.DB).due(now, WAKE_BATCH);
   const results = await Promise.allSettled(due.map((identity) => agentStub(env, identity).wake()));
   const failed = results.filter((r) => r.status === "rejected").length;
   if (failed > 0) console.error(`cron: ${failed} of ${due.length} agents could not be woken`);

@@ -7,7 +7,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { expect } from "vitest";
 import worker from "../src/index";
 import { ERROR_CODE_LIST } from "../src/http/errors";
-import { agentUid, DEV_KEY, stubOf } from "./helpers";
+import { agentRows, agentUid, DEV_KEY, stubOf } from "./helpers";
 
 const BASE = "http://memory.test";
 
@@ -127,14 +127,17 @@ export async function agentFootprint(agentId: string, waitIdleMs = 0): Promise<F
   const stats = await stub.stats(identity, waitIdleMs);
   const config = await stub.config(identity);
   const uid = (await agentUid(agentId)) ?? null;
+  // The agent's network lives on its shard, under its key there.
+  const shard = uid === null ? null : await agentRows(agentId);
   const rows =
-    uid === null
+    shard === null
       ? null
-      : await env.DB.prepare(
-          `SELECT (SELECT count(*) FROM nodes WHERE agent = ?1) AS nodes, (SELECT count(*) FROM links WHERE agent = ?1) AS links,
+      : await shard.db
+          .prepare(
+            `SELECT (SELECT count(*) FROM nodes WHERE agent = ?1) AS nodes, (SELECT count(*) FROM links WHERE agent = ?1) AS links,
                   (SELECT count(*) FROM nodes_fts WHERE rowid >= ?1 * 1073741824 AND rowid < (?1 + 1) * 1073741824) AS fts`,
-        )
-          .bind(uid)
+          )
+          .bind(shard.key)
           .first<{ nodes: number; links: number; fts: number }>();
   return { stats, config, uid, rows };
 }

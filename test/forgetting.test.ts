@@ -1,9 +1,16 @@
-import { createExecutionContext, createScheduledController, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import {
+  abortAllDurableObjects,
+  createExecutionContext,
+  createScheduledController,
+  env,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { enqueueTask } from "../src/agent/tasks/registry";
 import worker from "../src/index";
 import { codePointLength } from "../src/text/code-points";
-import { agentUid, call, drainAlarms, freshAgent, json, recallJson, recallText, rememberAndWait, stubOf, type Msg } from "./helpers";
+import { agentRows, call, drainAlarms, freshAgent, json, recallJson, recallText, rememberAndWait, stubOf, type Msg } from "./helpers";
 import { internals, scanCounts } from "./internals";
 
 interface LinkView {
@@ -42,8 +49,8 @@ async function cyclesUntil(agentId: string, target: number): Promise<void> {
 }
 
 async function nodeIdOf(agentId: string, content: string): Promise<number> {
-  const uid = await agentUid(agentId);
-  const row = await env.DB.prepare("SELECT id FROM nodes WHERE agent = ? AND content = ?").bind(uid, content).first<{ id: number }>();
+  const { db, key } = await agentRows(agentId);
+  const row = await db.prepare("SELECT id FROM nodes WHERE agent = ? AND content = ?").bind(key, content).first<{ id: number }>();
   if (!row) throw new Error(`no node ${content}`);
   return row.id;
 }
@@ -167,8 +174,8 @@ describe("the forgetting lifecycle (docs/design.md §6)", () => {
     // cycles 86 and 88, A0 at cycle 101.
     expect(stats.counters.nodes_deleted).toBe(6);
     for (const gone of ["Carol", "Alice", "Dave"]) {
-      const uid = await agentUid(agent);
-      expect(await env.DB.prepare("SELECT id FROM nodes WHERE agent = ? AND content = ?").bind(uid, gone).first()).toBeNull();
+      const { db, key } = await agentRows(agent);
+      expect(await db.prepare("SELECT id FROM nodes WHERE agent = ? AND content = ?").bind(key, gone).first()).toBeNull();
     }
     expect(stats.counters.nodes_compressed).toBeGreaterThan(0);
     expect(stats.links.dangling).toBeGreaterThan(0);
@@ -200,6 +207,38 @@ describe("focus protection", () => {
       expect(link.pinned).toBe(false);
       expect(link.strength).toBeCloseTo(0.97, 12);
     }
+  });
+});
+
+describe("a released node that is then deleted", () => {
+  it("leaves its dangling traces at the strength of its release, whether the graph is in memory or read again from D1", async () => {
+    // Found by the fault suite (test/faults): the release lived only on the deleted node's row.
+    const agent = freshAgent("release-delete");
+    const put = await call(`/v1/agents/${agent}/config`, {
+      method: "PUT",
+      body: { focus_limit: 1, decay_rate: 0.5, auto_compress: false },
+    });
+    expect(put.status).toBe(200);
+    await rememberAndWait(agent, [{ role: "user", content: "Alice reviewed the budget on Monday." }]);
+    const segment = await nodeIdOf(agent, "Alice reviewed the budget on Monday.");
+    const focus = await json<{ focus: { node_id: number; name: string }[] }>(await call(`/v1/agents/${agent}/focus`));
+    expect(focus.focus).toHaveLength(1);
+    const entity = focus.focus[0]?.node_id ?? -1;
+    // Pinned through three cycles, then released by the next remember (strength 1 again), then one
+    // cycle: 0.5, and the entity (importance 0.5 or less, a few characters) is deleted.
+    await cycles(agent, 3);
+    expect((await node(agent, segment))?.links.outgoing.find((l) => l.target === entity)?.pinned).toBe(true);
+    await rememberAndWait(agent, [{ role: "user", content: "Bob fixed the login bug in Oslo." }]);
+    await cycles(agent, 1);
+    expect(await node(agent, entity)).toBeUndefined();
+    const trace = async () => (await node(agent, segment))?.links.outgoing.find((l) => l.target === entity);
+    const inMemory = await trace();
+    expect(inMemory).toMatchObject({ dangling: true, pinned: false, strength: expect.closeTo(0.5, 12) });
+    await abortAllDurableObjects();
+    expect(await trace()).toEqual(inMemory);
+    // And it keeps decaying from there, the same either way.
+    await cycles(agent, 1);
+    expect((await trace())?.strength).toBeCloseTo(0.25, 12);
   });
 });
 
@@ -341,16 +380,18 @@ describe("reads cost the registry nothing", () => {
 describe("cycles queued back to back", () => {
   /** Nodes and links of an agent, for comparing twins (contents compared by length bound only). */
   async function network(agentId: string) {
-    const uid = await agentUid(agentId);
+    const { db, key } = await agentRows(agentId);
     const scans = await scanCounts(agentId);
     const nodes = (
-      await env.DB.prepare("SELECT id, original_length AS originalLength, content FROM nodes WHERE agent = ? ORDER BY id")
-        .bind(uid)
+      await db
+        .prepare("SELECT id, original_length AS originalLength, content FROM nodes WHERE agent = ? ORDER BY id")
+        .bind(key)
         .all<{ id: number; originalLength: number; content: string }>()
     ).results.map((n) => ({ ...n, scanCount: scans.get(n.id) }));
     const links = (
-      await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY source, target, relation")
-        .bind(uid)
+      await db
+        .prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY source, target, relation")
+        .bind(key)
         .all()
     ).results;
     return { nodes, links };

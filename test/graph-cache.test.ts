@@ -1,9 +1,9 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { RecallQuerySchema, runRecall } from "../src/agent/tasks/recall";
 import { runSearch, SearchQuerySchema } from "../src/agent/tasks/search";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
-import { agentUid, call, drainAlarms, freshAgent, rememberAndWait, stubOf } from "./helpers";
+import { agentRows, call, drainAlarms, freshAgent, rememberAndWait, stubOf } from "./helpers";
 import { internals, linksAsTheyStand, scanCounts } from "./internals";
 
 const recallQuery = (r: Record<string, unknown>) => RecallQuerySchema.parse({ keywords: [], relations: [], locale: "zh", ...r });
@@ -18,9 +18,10 @@ const byKey = (a: Snapshot["links"][number], b: Snapshot["links"][number]) =>
 
 /** The rows in D1, every link at its level as it stands (computed independently of the agent's SQL). */
 async function fromD1(agentId: string): Promise<Snapshot> {
-  const uid = await agentUid(agentId);
-  const nodes = await env.DB.prepare("SELECT id, kind, name, content, phrase, keywords FROM nodes WHERE agent = ? ORDER BY id")
-    .bind(uid)
+  const { db, key } = await agentRows(agentId);
+  const nodes = await db
+    .prepare("SELECT id, kind, name, content, phrase, keywords FROM nodes WHERE agent = ? ORDER BY id")
+    .bind(key)
     .all<Snapshot["nodes"][number]>();
   const links = await linksAsTheyStand(agentId);
   return { nodes: nodes.results, links: links.sort(byKey) };

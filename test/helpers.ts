@@ -107,10 +107,29 @@ export async function drainAlarms(agentId: string, max = 10_000): Promise<number
   return runs;
 }
 
-/** The agent's registry id in D1 (undefined before its first write). */
+/**
+ * The agent's registry id (undefined before its first write). Not the key of its rows: those live
+ * in the agent's own D1 shard under its key there (agentRows).
+ */
 export async function agentUid(agentId: string, tenantId = DEV_TENANT): Promise<number | undefined> {
   const row = await env.DB.prepare("SELECT id FROM agents WHERE tenant_id = ? AND agent_id = ?")
     .bind(tenantId, agentId)
     .first<{ id: number }>();
   return row?.id;
+}
+
+/**
+ * Where a registered agent's rows are: its D1 shard (the local configuration has two, DB and
+ * DB_2) and its key there (the `agent` column, and its full-text rowid range).
+ */
+export async function agentRows(agentId: string, tenantId = DEV_TENANT): Promise<{ db: D1Database; key: number; shard: string }> {
+  const row = await env.DB.prepare(
+    "SELECT id, d1_shard AS shard, coalesce(d1_key, id) AS key FROM agents WHERE tenant_id = ? AND agent_id = ?",
+  )
+    .bind(tenantId, agentId)
+    .first<{ id: number; shard: string; key: number }>();
+  if (!row) throw new Error(`agent ${tenantId}:${agentId} is not registered`);
+  const db = row.shard === "DB" ? env.DB : row.shard === "DB_2" ? env.DB_2 : undefined;
+  if (!db) throw new Error(`agent ${tenantId}:${agentId} is on ${row.shard}, not a shard of the local configuration`);
+  return { db, key: row.key, shard: row.shard };
 }

@@ -1,10 +1,10 @@
 /**
  * The integration surfaces (docs/design.md §13) over the one list of operations
  * (src/routes/operations.ts): the OpenAPI document holds exactly the routes the app serves, each
- * with its operationId, security and error statuses; the generated SDK module is current; the
- * function-calling tools are those of the list, their schemas those of the document, in both
- * formats; POST tools/call runs good calls and refuses bad ones with a 400 a model can read,
- * writing nothing, for the agent of its path only.
+ * with its operationId, security and error statuses; the function-calling tools are those of the
+ * list, their schemas those of the document, in both formats; POST tools/call runs good calls and
+ * refuses bad ones with a 400 a model can read, writing nothing, for the agent of its path only.
+ * (That the generated SDK module is current: test-e2e/generated.test.ts.)
  */
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
@@ -13,8 +13,6 @@ import { inlineSchema, inputSchemaOf, type OpenApiDocument } from "../src/api/op
 import { isTool } from "../src/api/operation";
 import { ERROR_STATUS } from "../src/http/errors";
 import { OPERATIONS, TOOL_NAMES } from "../src/routes/operations";
-import { generateSdkModule } from "../scripts/sdk-codegen";
-import committedSdkModule from "../sdk/src/generated/operations.ts?raw";
 import { call, freshAgent, json, rememberAndWait } from "./helpers";
 
 const app = createApp();
@@ -58,7 +56,9 @@ describe("one list of operations", () => {
     expect(doc.servers).toEqual([{ url: "http://127.0.0.1:8787" }]);
     for (const { path, method, op } of documentedOperations()) {
       const statuses = Object.keys(op.responses);
-      const open = Array.isArray(op.security) && op.security.length === 0;
+      // Open: no requirement, or an empty one among others (health: a key only for deep=1).
+      const open =
+        Array.isArray(op.security) && (op.security.length === 0 || op.security.some((r) => Object.keys(r as object).length === 0));
       expect(open, `${method} ${path}`).toBe(["/v1/health", "/v1/tools", "/v1/openapi.json"].includes(path));
       for (const s of ["400", "405", "413", "503"]) expect(statuses, `${method} ${path}`).toContain(s);
       if (!open) expect(statuses, `${method} ${path}`).toContain("401");
@@ -70,12 +70,6 @@ describe("one list of operations", () => {
     const remember = doc.paths["/v1/agents/{agentId}/remember"]?.post?.responses as Record<string, { headers?: Record<string, unknown> }>;
     expect(Object.keys(remember["429"]?.headers ?? {})).toContain("Retry-After");
     expect(Object.keys(remember["503"]?.headers ?? {})).toContain("Retry-After");
-  });
-
-  it("the committed SDK module is the one generated from the list and the document (npm run generate:sdk)", () => {
-    const generated = generateSdkModule(doc, OPERATIONS, ERROR_STATUS);
-    expect(generated.length).toBeGreaterThan(10_000);
-    expect(committedSdkModule === generated, "sdk/src/generated/operations.ts is stale: run npm run generate:sdk").toBe(true);
   });
 });
 

@@ -2,12 +2,12 @@
  * The one way tests reach inside an agent's Durable Object: its runtime state and its queue
  * runner are private members of MemoryAgent, reached here with a single typed cast.
  */
-import { env, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import type { AgentState } from "../src/agent/agent-state";
 import type { MemoryAgent } from "../src/agent/memory-agent";
-import type { QueueRunner } from "../src/agent/queue-runner";
+import { QueueRunner } from "../src/agent/queue-runner";
 import { effectiveLevel } from "../src/memory/strength";
-import { agentUid, stubOf } from "./helpers";
+import { agentRows, stubOf } from "./helpers";
 
 export interface AgentInternals {
   state: AgentState;
@@ -42,16 +42,18 @@ export interface LinkAsItStands {
  * src/memory/strength.ts, independently of the SQL the agent itself reads them with.
  */
 export async function linksAsTheyStand(agentId: string): Promise<LinkAsItStands[]> {
-  const uid = await agentUid(agentId);
-  const releases = await env.DB.prepare("SELECT id, released_clock AS clock, released_epoch AS epoch FROM nodes WHERE agent = ?")
-    .bind(uid)
+  const { db, key } = await agentRows(agentId);
+  const releases = await db
+    .prepare("SELECT id, released_clock AS clock, released_epoch AS epoch FROM nodes WHERE agent = ?")
+    .bind(key)
     .all<{ id: number; clock: number | null; epoch: number | null }>();
   const release = new Map(
     releases.results.map((r) => [r.id, r.clock === null || r.epoch === null ? null : { clock: r.clock, epoch: r.epoch }]),
   );
   const focus = new Set(await runInDurableObject(stubOf(agentId), (instance: MemoryAgent) => internals(instance).state.focus.ids()));
-  const rows = await env.DB.prepare("SELECT source, target, relation, level, epoch FROM links WHERE agent = ?")
-    .bind(uid)
+  const rows = await db
+    .prepare("SELECT source, target, relation, level, epoch FROM links WHERE agent = ?")
+    .bind(key)
     .all<{ source: number; target: number; relation: string; level: number; epoch: number }>();
   return rows.results.map((l) => ({
     source: l.source,
@@ -59,4 +61,36 @@ export async function linksAsTheyStand(agentId: string): Promise<LinkAsItStands[
     relation: l.relation,
     level: effectiveLevel(l, [release.get(l.source) ?? null, release.get(l.target) ?? null], focus.has(l.source) || focus.has(l.target)),
   }));
+}
+
+/** A runner of the agent's own state whose alarm is a variable: each run is one invocation. */
+export function ownRunner(state: AgentState, ctx: DurableObjectState) {
+  let alarm: number | null = null;
+  const storage = new Proxy(ctx.storage, {
+    get(target, prop) {
+      if (prop === "getAlarm") return async () => alarm;
+      if (prop === "setAlarm") return async (at: number | Date) => void (alarm = typeof at === "number" ? at : at.getTime());
+      if (prop === "deleteAlarm") return async () => void (alarm = null);
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const context = new Proxy(ctx, {
+    get(target, prop) {
+      if (prop === "storage") return storage;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const runner = new QueueRunner(state, context);
+  runner.retryDelay = () => 0;
+  return {
+    runner,
+    alarm: () => alarm,
+    /** One invocation: the alarm fires (if set) and its drain runs. */
+    async invoke(): Promise<void> {
+      alarm = null;
+      await runner.runFromAlarm();
+    },
+  };
 }

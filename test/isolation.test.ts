@@ -9,7 +9,7 @@ import { runSearch, SearchQuerySchema } from "../src/agent/tasks/search";
 import { MAX_AGENT_UID } from "../src/config/limits";
 import { createDb } from "../src/storage/db";
 import { storeKey } from "../src/storage/api-keys";
-import { call, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
+import { agentRows, call, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
 import { internals } from "./internals";
 
 /** Keyword search the way an agent too large to cache runs it: from D1 (FTS5 candidates). */
@@ -55,10 +55,17 @@ describe("full-text scores", () => {
 });
 
 describe("the agent registry", () => {
-  it("refuses to register an agent past the full-text rowid limit with 503, writing nothing", async () => {
-    // Pretend the database already holds the most agents its rowids can address.
-    await env.DB.prepare("INSERT INTO agents (id, tenant_id, agent_id, created_at, last_active_at) VALUES (?, 'filler', 'filler', 0, 0)")
-      .bind(MAX_AGENT_UID)
+  it("refuses to register an agent when no D1 shard has a key left (503), writing nothing; a shard with keys takes it", async () => {
+    await rememberAndWait(freshAgent("before-full"), [{ role: "user", content: "Some memory." }]);
+    const saved = await env.DB.prepare("SELECT binding, next_key FROM storage_shards WHERE kind = 'd1'").all<{
+      binding: string;
+      next_key: number;
+    }>();
+    // Pretend every shard handed out the last key its full-text rowids can address.
+    await env.DB.prepare(
+      "INSERT INTO storage_shards (kind, binding, next_key) VALUES ('d1', 'DB', ?), ('d1', 'DB_2', ?) ON CONFLICT DO UPDATE SET next_key = excluded.next_key",
+    )
+      .bind(MAX_AGENT_UID + 1, MAX_AGENT_UID + 1)
       .run();
     try {
       const agent = freshAgent("too-many");
@@ -70,12 +77,21 @@ describe("the agent registry", () => {
       expect(row?.n).toBe(0);
       const stats = await json<{ queue: { queued: number; done: number } }>(await call(`/v1/agents/${agent}/stats`));
       expect(stats.queue.queued + stats.queue.done).toBe(0);
+
+      // DB_2 gets its keys back: the next agent goes there, whatever the counts say.
+      const db2 = saved.results.find((r) => r.binding === "DB_2")?.next_key ?? 1;
+      await env.DB.prepare("UPDATE storage_shards SET next_key = ? WHERE kind = 'd1' AND binding = 'DB_2'").bind(db2).run();
+      const fits = freshAgent("fits-on-db2");
+      await rememberAndWait(fits, [{ role: "user", content: "Registered on the shard with room." }]);
+      expect((await agentRows(fits)).shard).toBe("DB_2");
     } finally {
-      await env.DB.prepare("DELETE FROM agents WHERE id = ?").bind(MAX_AGENT_UID).run();
-      // AUTOINCREMENT remembers the highest id: bring it back so later agents of this file register.
-      await env.DB.prepare("UPDATE sqlite_sequence SET seq = (SELECT coalesce(max(id), 0) FROM agents) WHERE name = 'agents'").run();
+      for (const r of saved.results) {
+        await env.DB.prepare("UPDATE storage_shards SET next_key = ? WHERE kind = 'd1' AND binding = ?").bind(r.next_key, r.binding).run();
+      }
+      await env.DB.prepare(
+        "UPDATE storage_shards SET next_key = max(next_key, (SELECT coalesce(max(d1_key), 0) + 1 FROM agents WHERE d1_shard = binding)) WHERE kind = 'd1'",
+      ).run();
     }
-    const after = freshAgent("fits-again");
-    expect((await rememberAndWait(after, [{ role: "user", content: "Registered again." }])).status).toBe("done");
+    expect((await rememberAndWait(freshAgent("fits-again"), [{ role: "user", content: "Registered again." }])).status).toBe("done");
   });
 });

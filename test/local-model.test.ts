@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RELATION } from "../src/vocabulary/relations";
 import { SEGMENT_MAX_LATIN } from "../src/models/local/local-segmenter";
+import { BinaryHeap } from "../src/models/local/binary-heap";
 import { LocalEmbedder, LocalModel } from "../src/models/local/local-model";
 import { PHRASE_MAX_CODE_POINTS, type ModelMessage, type SegmentDraft } from "../src/models/types";
 import { isCalendarWord } from "../src/text/calendar-words";
@@ -246,6 +247,38 @@ describe("compress", () => {
         for (const ch of out.toLowerCase()) if (ch.trim() !== "") expect(source.has(ch), ch).toBe(true);
       }
     }
+  });
+});
+
+describe("the compressor's candidate heap", () => {
+  it("pops in order, ties in insertion order, across interleaved pushes and pops", () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    type Item = { gain: number; seq: number };
+    const heap = new BinaryHeap<Item>((a, b) => a.gain > b.gain || (a.gain === b.gain && a.seq < b.seq));
+    const shadow: Item[] = [];
+    let seq = 0;
+    for (let step = 0; step < 2000; step++) {
+      if (random() < 0.6 || shadow.length === 0) {
+        const item = { gain: Math.floor(random() * 20), seq: seq++ };
+        heap.push(item);
+        shadow.push(item);
+      } else {
+        shadow.sort((a, b) => b.gain - a.gain || a.seq - b.seq);
+        expect(heap.pop()).toBe(shadow.shift());
+      }
+      expect(heap.size).toBe(shadow.length);
+    }
+  });
+
+  it("summarises a 2,000-sentence text with whole sentences of it, within the bound", async () => {
+    const topics = ["harbour audit", "budget review", "launch plan", "Zanzibar trip", "JWT login"];
+    const sentences = Array.from({ length: 2000 }, (_, i) => `The ${topics[i % 5]} moved to week ${i % 52}.`);
+    const out = await model.summarize(sentences, 120);
+    expect(codePointLength(out)).toBeLessThanOrEqual(120);
+    const kept = out.split(/(?<=\.) /);
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+    for (const s of kept) expect(sentences).toContain(s);
   });
 });
 

@@ -1,10 +1,9 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { RELATION } from "../src/vocabulary/relations";
 import { PINNED_LEVEL, strengthAt } from "../src/memory/strength";
 import { LocalModel } from "../src/models/local/local-model";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
-import { agentUid, call, freshAgent, json, rememberAndWait, type Msg } from "./helpers";
+import { agentRows, call, freshAgent, json, rememberAndWait, type Msg } from "./helpers";
 import { linksAsTheyStand } from "./internals";
 
 interface NodeRow {
@@ -21,8 +20,8 @@ interface LinkRow {
 }
 
 async function network(agentId: string) {
-  const uid = await agentUid(agentId);
-  const nodes = (await env.DB.prepare("SELECT id, kind, name, content FROM nodes WHERE agent = ? ORDER BY id").bind(uid).all<NodeRow>())
+  const { db, key } = await agentRows(agentId);
+  const nodes = (await db.prepare("SELECT id, kind, name, content FROM nodes WHERE agent = ? ORDER BY id").bind(key).all<NodeRow>())
     .results;
   // Levels as they stand: pinned while an end is in the focus.
   const links: LinkRow[] = await linksAsTheyStand(agentId);

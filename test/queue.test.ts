@@ -1,8 +1,8 @@
-import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { enqueueTask, TASKS, type TaskKind } from "../src/agent/tasks/registry";
 import { MAX_QUEUED_TASKS } from "../src/config/limits";
-import { agentUid, call, drainAlarms, freshAgent, json, stubOf, waitTask, type Msg } from "./helpers";
+import { agentRows, call, drainAlarms, freshAgent, json, stubOf, waitTask, type Msg } from "./helpers";
 import { internals } from "./internals";
 
 interface TaskStatus {
@@ -17,9 +17,10 @@ interface TaskStatus {
 }
 
 async function segmentIdsByTask(agentId: string): Promise<Map<string, number[]>> {
-  const uid = await agentUid(agentId);
-  const { results } = await env.DB.prepare("SELECT id, source_task_id FROM nodes WHERE agent = ? AND kind = 'segment' ORDER BY id")
-    .bind(uid)
+  const { db, key } = await agentRows(agentId);
+  const { results } = await db
+    .prepare("SELECT id, source_task_id FROM nodes WHERE agent = ? AND kind = 'segment' ORDER BY id")
+    .bind(key)
     .all<{ id: number; source_task_id: string }>();
   const out = new Map<string, number[]>();
   for (const r of results) out.set(r.source_task_id, [...(out.get(r.source_task_id) ?? []), r.id]);
@@ -103,10 +104,8 @@ describe("the durable FIFO queue", () => {
       expect(byTask.get(id)?.length).toBe(task.result?.segments);
       total += task.result?.segments ?? 0;
     }
-    const uid = await agentUid(agent);
-    const row = await env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ? AND kind = 'segment'")
-      .bind(uid)
-      .first<{ n: number }>();
+    const { db, key } = await agentRows(agent);
+    const row = await db.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ? AND kind = 'segment'").bind(key).first<{ n: number }>();
     expect(row?.n).toBe(total);
   });
 
@@ -115,9 +114,10 @@ describe("the durable FIFO queue", () => {
     const identity = { tenantId: "dev", agentId: agent };
     const stub = stubOf(agent);
     const counts = async () => {
-      const uid = await agentUid(agent);
-      const n = await env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ?").bind(uid).first<{ n: number }>();
-      const l = await env.DB.prepare("SELECT count(*) AS n FROM links WHERE agent = ?").bind(uid).first<{ n: number }>();
+      const rows = await agentRows(agent).catch(() => undefined);
+      if (!rows) return { nodes: 0, links: 0 };
+      const n = await rows.db.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ?").bind(rows.key).first<{ n: number }>();
+      const l = await rows.db.prepare("SELECT count(*) AS n FROM links WHERE agent = ?").bind(rows.key).first<{ n: number }>();
       return { nodes: n?.n ?? 0, links: l?.n ?? 0 };
     };
     const messages: Msg[] = [

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
-import { agentUid, call, freshAgent, json, recallJson, recallText, rememberAndWait, type Msg } from "./helpers";
+import { agentRows, call, freshAgent, json, recallJson, recallText, rememberAndWait, type Msg } from "./helpers";
 
 // The same conversation as test/network.test.ts: final focus Grace, login, Frank, Tokyo, Dave.
 // Depth 1 from the focus reaches segments 2–4; segment 1 ("Bob …") is two layers out (via Dave →
@@ -93,11 +92,10 @@ describe("recall", () => {
 
   it("changes neither the focus nor any strength", async () => {
     const agent = await englishAgent();
-    const uid = await agentUid(agent);
+    const { db, key } = await agentRows(agent);
     const snapshot = async () => ({
       focus: await json(await call(`/v1/agents/${agent}/focus`)),
-      links: (await env.DB.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY id").bind(uid).all())
-        .results,
+      links: (await db.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY id").bind(key).all()).results,
     });
     const before = await snapshot();
     await recallText(agent, { keywords: ["Alice", "Phoenix", "Bob"], depth: 4 });

@@ -4,11 +4,12 @@
  * whose invocation the platform ends. (The same promises against a real server killed with
  * kill -9 are in test/faults, `npm run test:faults`.)
  */
-import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { IntentStore, splitText } from "../src/agent/intent-store";
 import { enqueueTask } from "../src/agent/tasks/registry";
 import { MAX_TASK_ATTEMPTS } from "../src/config/limits";
-import { agentUid, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, type Msg } from "./helpers";
+import { agentRows, agentUid, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, type Msg } from "./helpers";
 import { internals, linksAsTheyStand, scanCounts } from "./internals";
 
 interface Stats {
@@ -31,10 +32,11 @@ async function pendingDelete(agent: string): Promise<string> {
 
 /** Everything of an agent that the network is: nodes with contents, links at their levels, scan counts. */
 async function snapshot(agent: string) {
-  const uid = await agentUid(agent);
+  const { db, key } = await agentRows(agent);
   const nodes = (
-    await env.DB.prepare("SELECT id, kind, name, content, original_length, source_message_ids FROM nodes WHERE agent = ? ORDER BY id")
-      .bind(uid)
+    await db
+      .prepare("SELECT id, kind, name, content, original_length, source_message_ids FROM nodes WHERE agent = ? ORDER BY id")
+      .bind(key)
       .all()
   ).results;
   const links = (await linksAsTheyStand(agent)).sort(
@@ -242,5 +244,67 @@ describe("tasks whose invocation the platform ends", () => {
     const resumed = await json<{ status: string; attempts: number }>(await call(`/v1/agents/${agent}/tasks/tsk_killedoncebefore`));
     expect(resumed).toMatchObject({ status: "done", attempts: 2 });
     expect(await json(await call(`/v1/agents/${agent}/config`))).toMatchObject({ decay_rate: 0.7 });
+  });
+});
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+describe("the largest remember the API accepts", () => {
+  it("stores its write intent in parts, never splitting a character, and reads it back whole", async () => {
+    expect(splitText("ab😀cd", 3)).toEqual(["ab", "😀c", "d"]);
+    expect(splitText("😀😀", 1)).toEqual(["😀", "😀"]);
+    expect(splitText("abc", 3)).toEqual(["abc"]);
+    for (const text of ["x".repeat(40), "记忆😀".repeat(13), "😀".repeat(9)]) {
+      for (const units of [1, 2, 3, 7, 100]) {
+        const parts = splitText(text, units);
+        expect(parts.join("")).toBe(text);
+        for (const p of parts) expect(p, JSON.stringify(parts)).not.toMatch(LONE_SURROGATE);
+      }
+    }
+    const agent = freshAgent("intent-parts");
+    await rememberAndWait(agent, [{ role: "user", content: "A first memory so the object exists." }]);
+    await runInDurableObject(stubOf(agent), (instance) => {
+      const store = new IntentStore(internals(instance).state.storage.sql, 7);
+      const intent = JSON.stringify({ ops: [{ text: "登录模块😀 design".repeat(5) }] });
+      store.put("tsk_parts00000000000", intent);
+      expect(store.get("tsk_parts00000000000")).toBe(intent);
+      // A fresh store (an object woken after eviction) reads the same parts.
+      expect(new IntentStore(internals(instance).state.storage.sql, 7).get("tsk_parts00000000000")).toBe(intent);
+      store.put("tsk_parts00000000000", "short");
+      expect(store.get("tsk_parts00000000000")).toBe("short");
+      store.delete("tsk_parts00000000000");
+      const sql = internals(instance).state.storage.sql;
+      expect(sql.exec<{ n: number }>("SELECT count(*) AS n FROM intent_parts").one().n).toBe(0);
+      expect(store.get("tsk_parts00000000000")).toBeUndefined();
+    });
+  });
+
+  it("is stored: 500 messages and 200,000 code points, in English and in Chinese", { timeout: 120_000 }, async () => {
+    const sentence = (i: number) => `Item ${i}: the ${["harbour", "budget", "launch", "audit"][i % 4]} review moved to week ${i % 52}. `;
+    const zhSentence = (i: number) => `第${i}项：${["港口", "预算", "发布", "审计"][i % 4]}评审改到第${i % 52}周。`;
+    for (const [lang, line] of [
+      ["en", sentence],
+      ["zh", zhSentence],
+    ] as const) {
+      const messages: Msg[] = Array.from({ length: 500 }, (_, m) => {
+        let content = "";
+        for (let i = m * 1000; [...content].length < 400; i += 1) content += line(i);
+        return { role: m % 2 ? "assistant" : "user", content: [...content].slice(0, 400).join(""), id: `${lang}-${m}` };
+      });
+      expect(messages.reduce((n, m) => n + [...m.content].length, 0)).toBe(200_000);
+      const agent = freshAgent(`max-${lang}`);
+      const task = await rememberAndWait(agent, messages);
+      expect(task.status, JSON.stringify(task)).toBe("done");
+      const stats = await json<{ characters: { remembered: number }; nodes: { segments: number } }>(
+        await call(`/v1/agents/${agent}/stats?wait_ms=30000`),
+      );
+      // Segments hold the messages' text (whitespace at their edges trimmed), and every id is held.
+      expect(stats.characters.remembered).toBeGreaterThan(0.99 * 200_000);
+      expect(stats.nodes.segments).toBeGreaterThan(0);
+      const held = await runInDurableObject(stubOf(agent), (instance) =>
+        internals(instance).state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM messages").one(),
+      );
+      expect(held.n).toBe(500);
+    }
   });
 });

@@ -1,8 +1,7 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { Bm25Index } from "../src/search/bm25-index";
 import { FTS_AGENT_STRIDE } from "../src/storage/fts-repo";
-import { agentUid, call, drainAlarms, freshAgent, json, recallJson, rememberAndWait, type Msg } from "./helpers";
+import { agentRows, agentUid, call, drainAlarms, freshAgent, json, recallJson, rememberAndWait, type Msg } from "./helpers";
 
 interface SearchItem {
   node_id: number;
@@ -113,11 +112,12 @@ describe("full-text search (FTS5, BM25)", () => {
       await call(`/v1/agents/${agent}/stats`),
     );
     expect((stats.counters.nodes_compressed ?? 0) + (stats.counters.nodes_deleted ?? 0)).toBeGreaterThan(0);
-    const uid = (await agentUid(agent)) ?? -1;
-    const nodes = (await env.DB.prepare("SELECT id, content FROM nodes WHERE agent = ?").bind(uid).all<{ id: number; content: string }>())
+    const { db, key } = await agentRows(agent);
+    const nodes = (await db.prepare("SELECT id, content FROM nodes WHERE agent = ?").bind(key).all<{ id: number; content: string }>())
       .results;
-    const ftsRows = await env.DB.prepare("SELECT count(*) AS n FROM nodes_fts WHERE rowid BETWEEN ? AND ?")
-      .bind(uid * FTS_AGENT_STRIDE, (uid + 1) * FTS_AGENT_STRIDE - 1)
+    const ftsRows = await db
+      .prepare("SELECT count(*) AS n FROM nodes_fts WHERE rowid BETWEEN ? AND ?")
+      .bind(key * FTS_AGENT_STRIDE, (key + 1) * FTS_AGENT_STRIDE - 1)
       .first<{ n: number }>();
     expect(ftsRows?.n).toBe(nodes.length);
     expect(stats.vector_index.vectors).toBe(nodes.length);
@@ -259,16 +259,17 @@ describe("hybrid recall", () => {
 describe("deleting an agent", () => {
   it("removes its rows, index entries, vectors and queue; the id can start afresh", async () => {
     const agent = await corpusAgent();
-    const uid = (await agentUid(agent)) ?? -1;
+    const { db, key } = await agentRows(agent);
     const res = await call(`/v1/agents/${agent}`, { method: "DELETE" });
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ deleted: true });
     for (const table of ["nodes", "links"]) {
-      const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE agent = ?`).bind(uid).first<{ n: number }>();
+      const row = await db.prepare(`SELECT count(*) AS n FROM ${table} WHERE agent = ?`).bind(key).first<{ n: number }>();
       expect(row?.n, table).toBe(0);
     }
-    const fts = await env.DB.prepare("SELECT count(*) AS n FROM nodes_fts WHERE rowid BETWEEN ? AND ?")
-      .bind(uid * FTS_AGENT_STRIDE, (uid + 1) * FTS_AGENT_STRIDE - 1)
+    const fts = await db
+      .prepare("SELECT count(*) AS n FROM nodes_fts WHERE rowid BETWEEN ? AND ?")
+      .bind(key * FTS_AGENT_STRIDE, (key + 1) * FTS_AGENT_STRIDE - 1)
       .first<{ n: number }>();
     expect(fts?.n).toBe(0);
     expect(await agentUid(agent)).toBeUndefined();

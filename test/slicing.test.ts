@@ -1,8 +1,8 @@
-import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { AgentState } from "../src/agent/agent-state";
 import type { SmallModel } from "../src/models/types";
-import { agentUid, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, waitTask, type Msg } from "./helpers";
+import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, waitTask, type Msg } from "./helpers";
 import { internals, scanCounts } from "./internals";
 
 const NAMES = [
@@ -199,9 +199,10 @@ describe("capacity (scheme A)", () => {
 
     // The twin holds the same network uncapped (node ids are deterministic): rank its nodes by
     // importance as it stood before any cycle (clock 0), focus excluded, oldest first on ties.
-    const uid = await agentUid(twin);
-    const { results } = await env.DB.prepare("SELECT source, level FROM links WHERE agent = ?")
-      .bind(uid)
+    const { db, key } = await agentRows(twin);
+    const { results } = await db
+      .prepare("SELECT source, level FROM links WHERE agent = ?")
+      .bind(key)
       .all<{ source: number; level: number }>();
     const importance = new Map<number, number>();
     for (const l of results) importance.set(l.source, (importance.get(l.source) ?? 0) + Math.min(1, Math.exp(l.level)));

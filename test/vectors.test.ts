@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { NODE_KINDS, type NodeKind } from "../src/vocabulary/node-kinds";
 import { LocalVectorIndex } from "../src/vectors/local-vector-index";
 import { seededRandom } from "../src/memory/capacity";
-import { RECENT_WINDOW_MS, RecentVectors } from "../src/vectors/recent-vectors";
+import { RECENT_BACKSTOP_MS, RecentVectors } from "../src/vectors/recent-vectors";
 import { createVectorIndex } from "../src/vectors/registry";
 import type { VectorHit, VectorRecord } from "../src/vectors/types";
 import { decodeVector, encodeVector } from "../src/vectors/vector-codec";
@@ -194,16 +194,29 @@ describe("local vector index", () => {
   });
 });
 
-/** A Vectorize binding that records every call and answers queries with whatever `answer` holds. */
+/**
+ * A Vectorize binding that records every call, answers queries with whatever `answer` holds and
+ * describe() with `info` (test/fakes/fake-vectorize.ts is the one that enforces the limits).
+ */
 class FakeVectorize implements VectorizeBinding {
   upserts: VectorizeVector[][] = [];
   deletes: string[][] = [];
   queries: { vector: number[]; options: VectorizeQueryOptions }[] = [];
   answer: unknown = { matches: [], count: 0 };
+  info: { vectorCount: number; processedUpToMutation: string | null; processedUpToDatetime: string | null } = {
+    vectorCount: 0,
+    processedUpToMutation: null,
+    processedUpToDatetime: null,
+  };
+  describes = 0;
 
-  async upsert(vectors: VectorizeVector[]): Promise<VectorizeVectorMutation> {
+  async upsert(vectors: VectorizeVector[]): Promise<VectorizeAsyncMutation> {
     this.upserts.push(vectors);
-    return { ids: vectors.map((v) => v.id), count: vectors.length };
+    return { mutationId: `mutation-${this.upserts.length}` };
+  }
+  async describe(): Promise<unknown> {
+    this.describes += 1;
+    return { dimensions: 8, ...this.info };
   }
   async deleteByIds(ids: string[]): Promise<VectorizeVectorMutation> {
     this.deletes.push(ids);
@@ -215,27 +228,19 @@ class FakeVectorize implements VectorizeBinding {
   }
 }
 
-/** The fake with the rest of the binding's surface, where an Env-typed VECTORIZE is needed. */
-class FakeVectorizeIndex extends FakeVectorize {
-  override async query(vector: Float32Array, options: VectorizeQueryOptions): Promise<VectorizeMatches> {
-    await super.query(vector, options);
-    return { matches: [], count: 0 };
-  }
-  async insert(): Promise<VectorizeVectorMutation> {
-    throw new Error("insert is not used");
-  }
-  async getByIds(): Promise<VectorizeVector[]> {
-    throw new Error("getByIds is not used");
-  }
-  async describe(): Promise<VectorizeIndexDetails> {
-    throw new Error("describe is not used");
-  }
-}
-
 function adapter(sql: SqlStorage, dims: number, clock = { now: 1_000_000 }) {
   const binding = new FakeVectorize();
   const recent = new RecentVectors(sql, dims);
-  const index = new VectorizeVectorIndex({ binding, namespace: "agent-7", idPrefix: "7:", dimensions: dims, recent, now: () => clock.now });
+  const index = new VectorizeVectorIndex({
+    binding,
+    index: "VECTORIZE",
+    capacity: 1_000_000,
+    namespace: "agent-7",
+    idPrefix: "7:",
+    dimensions: dims,
+    recent,
+    now: () => clock.now,
+  });
   return { binding, recent, index, clock };
 }
 
@@ -345,19 +350,52 @@ describe("Vectorize adapter", () => {
     });
   });
 
-  it("prunes buffered vectors once they are older than the window", async () => {
+  it("keeps a buffered vector until the index reports its mutation processed, however long that takes", async () => {
     await runInDurableObject(freshStub(), async (_instance, ctx) => {
-      const { recent, index, clock } = adapter(ctx.storage.sql, dims);
+      const { binding, recent, index, clock } = adapter(ctx.storage.sql, dims);
       const q = unitVector(seeded(8), dims);
-      const [a] = records(1, dims, 9, 11);
-      if (!a) throw new Error("seed");
+      const [a, b] = records(2, dims, 9, 11);
+      if (!a || !b) throw new Error("seed");
       await index.upsert([a]);
-      clock.now += RECENT_WINDOW_MS;
-      expect((await index.query({ vector: q, topK: 5 })).map((h) => h.nodeId)).toEqual([11]);
       clock.now += 1;
-      expect(await index.query({ vector: q, topK: 5 })).toEqual([]);
+      await index.upsert([b]);
+      // Twenty minutes on, the index still reports processing up to before both writes: both stay.
+      clock.now += 20 * 60 * 1000;
+      binding.info = { vectorCount: 0, processedUpToMutation: "someone-elses", processedUpToDatetime: new Date(999_000).toISOString() };
+      expect((await index.query({ vector: q, topK: 5 })).map((h) => h.nodeId).sort()).toEqual([11, 12]);
+      expect(recent.count()).toBe(2);
+      // The index names this agent's first mutation: that one (and any before it) leaves, the second stays.
+      clock.now += 10_000;
+      binding.info = { ...binding.info, processedUpToMutation: "mutation-1" };
+      await index.query({ vector: q, topK: 5 });
+      expect(recent.ids()).toEqual([12]);
+      // Processed up to a time past the second write's acceptance: it leaves too.
+      clock.now += 10_000;
+      binding.info = { ...binding.info, processedUpToMutation: "someone-elses", processedUpToDatetime: new Date(clock.now).toISOString() };
+      await index.query({ vector: q, topK: 5 });
       expect(recent.count()).toBe(0);
-      expect(RECENT_WINDOW_MS).toBe(600_000);
+      // describe() is asked at most once per interval, and only while something waits for it.
+      const asked = binding.describes;
+      await index.query({ vector: q, topK: 5 });
+      clock.now += 60_000;
+      await index.query({ vector: q, topK: 5 });
+      expect(binding.describes).toBe(asked);
+    });
+  });
+
+  it("keeps a write the index never accepted; releases an accepted one after the backstop if the index never reports", async () => {
+    await runInDurableObject(freshStub(), async (_instance, ctx) => {
+      const { binding, recent, index, clock } = adapter(ctx.storage.sql, dims);
+      const [a, b] = records(2, dims, 10, 21);
+      if (!a || !b) throw new Error("seed");
+      await index.upsert([a]);
+      binding.upsert = async () => {
+        throw new Error("VECTOR_UPSERT_ERROR (code = 40000): a transient failure");
+      };
+      await expect(index.upsert([b])).rejects.toThrow("transient failure");
+      clock.now += RECENT_BACKSTOP_MS + 1;
+      await index.query({ vector: unitVector(seeded(3), dims), topK: 5 });
+      expect(recent.ids()).toEqual([22]);
     });
   });
 
@@ -372,19 +410,47 @@ describe("Vectorize adapter", () => {
       expect(binding.queries).toEqual([]);
       expect(recent.count()).toBe(0);
       const other = new RecentVectors(ctx.storage.sql, dims * 2);
-      expect(() => new VectorizeVectorIndex({ binding, namespace: "agent-7", idPrefix: "7:", dimensions: dims, recent: other })).toThrow(
-        "the recent buffer has other dimensions than the index",
-      );
+      expect(
+        () =>
+          new VectorizeVectorIndex({
+            binding,
+            index: "V",
+            capacity: 10,
+            namespace: "agent-7",
+            idPrefix: "7:",
+            dimensions: dims,
+            recent: other,
+          }),
+      ).toThrow("the recent buffer has other dimensions than the index");
       const wide = new RecentVectors(ctx.storage.sql, 2048);
-      expect(() => new VectorizeVectorIndex({ binding, namespace: "agent-7", idPrefix: "7:", dimensions: 2048, recent: wide })).toThrow(
-        "Vectorize supports 1-1536 dimensions, got 2048",
-      );
-      expect(() => new VectorizeVectorIndex({ binding, namespace: "agent-7", idPrefix: "7", dimensions: dims, recent })).toThrow(
-        'id prefix must end with a non-digit: "7"',
-      );
-      expect(() => new VectorizeVectorIndex({ binding, namespace: "n".repeat(65), idPrefix: "7:", dimensions: dims, recent })).toThrow(
-        "Vectorize namespace must be 1-64 bytes",
-      );
+      expect(
+        () =>
+          new VectorizeVectorIndex({
+            binding,
+            index: "V",
+            capacity: 10,
+            namespace: "agent-7",
+            idPrefix: "7:",
+            dimensions: 2048,
+            recent: wide,
+          }),
+      ).toThrow("Vectorize supports 1-1536 dimensions, got 2048");
+      expect(
+        () =>
+          new VectorizeVectorIndex({ binding, index: "V", capacity: 10, namespace: "agent-7", idPrefix: "7", dimensions: dims, recent }),
+      ).toThrow('id prefix must end with a non-digit: "7"');
+      expect(
+        () =>
+          new VectorizeVectorIndex({
+            binding,
+            index: "V",
+            capacity: 10,
+            namespace: "n".repeat(65),
+            idPrefix: "7:",
+            dimensions: dims,
+            recent,
+          }),
+      ).toThrow("Vectorize namespace must be 1-64 bytes");
     });
   });
 });
@@ -393,9 +459,9 @@ describe("vector index registry", () => {
   /** An env whose VECTORIZE getter throws, as reading an undeclared binding would; counts the reads. */
   function envWithoutVectorize(provider: string) {
     const reads = { count: 0 };
-    const env: Pick<Env, "VECTOR_PROVIDER" | "VECTORIZE"> = {
+    const env = {
       VECTOR_PROVIDER: provider,
-      get VECTORIZE(): VectorizeIndex {
+      get VECTORIZE(): unknown {
         reads.count += 1;
         throw new Error("VECTORIZE is not bound in the local configuration");
       },
@@ -406,32 +472,39 @@ describe("vector index registry", () => {
   it("builds the local index without reading VECTORIZE", async () => {
     await runInDurableObject(freshStub(), async (_instance, ctx) => {
       const { env: localEnv, reads } = envWithoutVectorize("local");
-      const index = createVectorIndex(localEnv, { sql: ctx.storage.sql, agentUid: 42, dimensions: 4 });
+      const index = createVectorIndex(localEnv, { sql: ctx.storage.sql, agentUid: 42, dimensions: 4, index: null });
       expect(index).toBeInstanceOf(LocalVectorIndex);
       expect([index.name, index.dimensions, reads.count]).toEqual(["local", 4, 0]);
     });
   });
 
-  it("builds the Vectorize adapter with namespace agent-<uid> and id prefix <uid>:", async () => {
+  it("builds the Vectorize adapter on the agent's own index, with namespace agent-<uid> and id prefix <uid>:", async () => {
     await runInDurableObject(freshStub(), async (_instance, ctx) => {
-      const binding = new FakeVectorizeIndex();
-      const index = createVectorIndex(
-        { VECTOR_PROVIDER: "vectorize", VECTORIZE: binding },
-        { sql: ctx.storage.sql, agentUid: 42, dimensions: 4 },
-      );
+      const binding = new FakeVectorize();
+      const other = new FakeVectorize();
+      const vectorEnv = { VECTOR_PROVIDER: "vectorize", VECTORIZE_INDEXES: "VECTORIZE,VEC_B", VECTORIZE: other, VEC_B: binding };
+      const index = createVectorIndex(vectorEnv, { sql: ctx.storage.sql, agentUid: 42, dimensions: 4, index: "VEC_B" });
       expect(index).toBeInstanceOf(VectorizeVectorIndex);
       await index.upsert([{ nodeId: 1, kind: "entity", vector: new Float32Array([1, 0, 0, 0]) }]);
       expect(binding.upserts.flat().map((v) => [v.id, v.namespace, v.metadata])).toEqual([["42:1", "agent-42", { kind: "entity" }]]);
       expect(await index.query({ vector: new Float32Array([1, 0, 0, 0]), topK: 3 })).toEqual([{ nodeId: 1, score: 1 }]);
       expect(binding.queries.map((q) => q.options.namespace)).toEqual(["agent-42"]);
-      expect(await index.stats()).toEqual({ vectors: null, bytes: null });
+      expect(await index.stats()).toEqual({
+        vectors: null,
+        bytes: null,
+        shared: { index: "VEC_B", vectors: 0, capacity: 5_000_000, full: false },
+      });
+      expect(other.upserts).toEqual([]);
+      expect(() => createVectorIndex(vectorEnv, { sql: ctx.storage.sql, agentUid: 42, dimensions: 4, index: "VEC_C" })).toThrow(
+        "VEC_C is not a Vectorize binding of this Worker",
+      );
     });
   });
 
   it("refuses an unknown provider with a configuration error, without reading VECTORIZE", async () => {
     await runInDurableObject(freshStub(), async (_instance, ctx) => {
       const { env: badEnv, reads } = envWithoutVectorize("pinecone");
-      expect(() => createVectorIndex(badEnv, { sql: ctx.storage.sql, agentUid: 1, dimensions: 4 })).toThrow(
+      expect(() => createVectorIndex(badEnv, { sql: ctx.storage.sql, agentUid: 1, dimensions: 4, index: null })).toThrow(
         'VECTOR_PROVIDER must be "local" or "vectorize", got "pinecone"',
       );
       expect(reads.count).toBe(0);

@@ -1,8 +1,8 @@
 /**
  * The runtime of one agent inside its Durable Object: persisted state (meta, focus, queue, scan
- * bookkeeping, message ids in the object's SQLite), the D1 repositories keyed by the agent's
- * registry id, the models, and the caches (graph, vector index). Task runners receive this,
- * never the Durable Object class, so nothing here is reachable over RPC.
+ * bookkeeping, message ids in the object's SQLite), the D1 repositories of the agent's shard
+ * keyed by its key there, the models, and the caches (graph, vector index). Task runners receive
+ * this, never the Durable Object class, so nothing here is reachable over RPC.
  */
 import type { MemoryGraph } from "../memory/graph";
 import type { WriteOp } from "../memory/write-ops";
@@ -10,12 +10,13 @@ import { createEmbedder, createFallbackModel, createModel } from "../models/regi
 import { ResilientModel } from "../models/resilient-model";
 import { realSleep, retryPolicy } from "../models/retry";
 import type { Embedder, SmallModel } from "../models/types";
-import { AgentRegistry } from "../storage/agent-registry";
+import { AgentRegistry, legacyPlacement, type Placement } from "../storage/agent-registry";
+import { D1Shards } from "../storage/d1-shards";
 import { createDb, type Db } from "../storage/db";
 import { FtsRepo } from "../storage/fts-repo";
 import { LinkRepo } from "../storage/link-repo";
 import { NodeRepo } from "../storage/node-repo";
-import { createVectorIndex } from "../vectors/registry";
+import { createVectorIndex, vectorIndexNames } from "../vectors/registry";
 import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { unreachable } from "../vocabulary/records";
@@ -31,8 +32,8 @@ import { TaskQueue } from "./task-queue";
 import { enqueueTask } from "./tasks/registry";
 
 export class AgentState implements AgentRuntime {
-  readonly db: Db;
-  readonly d1: D1Database;
+  /** The configured D1 shards; replaceable in tests (to watch or limit a binding). */
+  d1Shards: D1Shards;
   readonly meta: MetaStore;
   readonly focus: FocusStore;
   readonly queue: TaskQueue;
@@ -49,14 +50,16 @@ export class AgentState implements AgentRuntime {
   readonly embedder: Embedder;
   private readonly env: Env;
   private repoCache: AgentRepos | undefined;
+  private readonly dbCache = new Map<D1Database, Db>();
+  /** A registration in flight: concurrent first writes register the agent once. */
+  private registering: Promise<void> | undefined;
   private vectorCache: { agentUid: number; index: VectorIndex } | undefined;
   /** null: the agent is too large to cache; the D1 path serves it until the next wake. */
   private graphCache: { agentUid: number; graph: MemoryGraph | null } | undefined;
 
   constructor(storage: DurableObjectStorage, env: Env) {
     this.storage = storage;
-    this.d1 = env.DB;
-    this.db = createDb(env.DB);
+    this.d1Shards = D1Shards.fromEnv(env);
     this.meta = new MetaStore(storage.sql);
     this.focus = new FocusStore(storage.sql);
     this.queue = new TaskQueue(storage.sql);
@@ -101,15 +104,46 @@ export class AgentState implements AgentRuntime {
     this.meta.clearCache();
   }
 
-  /** One index object per wake: the local index keeps its vectors in memory once loaded. */
-  vectors(): VectorIndex | undefined {
+  /** The agent's D1 shard once it registered; the primary database before. */
+  get d1(): D1Database {
+    const placement = this.placement();
+    return placement ? this.d1Shards.get(placement.d1) : this.d1Shards.primary;
+  }
+
+  get db(): Db {
+    return this.dbOf(this.d1);
+  }
+
+  /** Where the agent's memory lives; undefined before its first write registered it. */
+  placement(): Placement | undefined {
     const agentUid = this.meta.get("agentUid");
     if (agentUid === undefined) return undefined;
+    const placement = this.meta.get("placement");
+    return placement ? { uid: agentUid, ...placement } : legacyPlacement(agentUid, vectorIndexNames(this.env).length > 0);
+  }
+
+  /** One index object per wake: the local index keeps its vectors in memory once loaded. */
+  vectors(): VectorIndex | undefined {
+    const placement = this.placement();
+    if (placement === undefined) return undefined;
+    const agentUid = placement.uid;
     if (this.vectorCache?.agentUid !== agentUid) {
-      const index = createVectorIndex(this.env, { sql: this.storage.sql, agentUid, dimensions: this.embedder.dimensions });
+      const index = createVectorIndex(this.env, {
+        sql: this.storage.sql,
+        agentUid,
+        dimensions: this.embedder.dimensions,
+        index: placement.vectors,
+        // A full index takes no new agents from now on (the registry sends them to the next one).
+        onFull: (full) => this.registry().shards.markFull("vectorize", full.index, full.message, this.now()),
+      });
       this.vectorCache = { agentUid, index };
     }
     return this.vectorCache.index;
+  }
+
+  /** The registry, in the primary database. */
+  registry(): AgentRegistry {
+    return new AgentRegistry(this.d1Shards.primary);
   }
 
   /** The model as tasks use it: retried per the agent's max_retries, failures counted in stats. */
@@ -153,18 +187,36 @@ export class AgentState implements AgentRuntime {
   async repos(): Promise<AgentRepos> {
     const existing = this.existingRepos();
     if (existing) return existing;
-    const agentUid = await new AgentRegistry(this.db).ensure(this.identity(), this.now());
+    this.registering ??= this.register().finally(() => {
+      this.registering = undefined;
+    });
+    await this.registering;
+    const registered = this.existingRepos();
+    if (!registered) throw new Error("the agent registered, but its placement was not recorded");
+    return registered;
+  }
+
+  /**
+   * Registers the agent in the registry, which assigns its D1 shard and Vectorize index
+   * (docs/design.md §10), and records the placement in the object: from now on every row of the
+   * agent is read and written there.
+   */
+  private async register(): Promise<void> {
+    const placement = await this.registry().ensure(this.identity(), this.now(), {
+      d1: this.d1Shards.names,
+      vectors: vectorIndexNames(this.env),
+    });
     // A new agent starts at the current data layout: nothing to upgrade.
     this.storage.transactionSync(() => {
-      this.meta.set("agentUid", agentUid);
+      this.meta.set("agentUid", placement.uid);
+      this.meta.set("placement", { d1: placement.d1, key: placement.key, vectors: placement.vectors });
       this.meta.set("dataVersion", DATA_VERSION);
     });
-    return this.reposFor(agentUid);
   }
 
   existingRepos(): AgentRepos | undefined {
-    const agentUid = this.meta.get("agentUid");
-    return agentUid === undefined ? undefined : this.reposFor(agentUid);
+    const placement = this.placement();
+    return placement === undefined ? undefined : this.reposFor(placement);
   }
 
   applyLocal(op: WriteOp): void {
@@ -226,16 +278,31 @@ export class AgentState implements AgentRuntime {
     this.graphCache = undefined;
   }
 
-  private reposFor(agentUid: number): AgentRepos {
-    if (this.repoCache?.agentUid !== agentUid) {
+  private reposFor(placement: Placement): AgentRepos {
+    const shard = this.d1Shards.get(placement.d1);
+    const cached = this.repoCache;
+    if (cached?.agentUid !== placement.uid || cached.placement.key !== placement.key || cached.d1 !== shard) {
+      const db = this.dbOf(shard);
       this.repoCache = {
-        agentUid,
-        nodes: new NodeRepo(this.db, agentUid),
-        links: new LinkRepo(this.db, agentUid),
-        fts: new FtsRepo(this.db, agentUid),
-        registry: new AgentRegistry(this.db),
+        agentUid: placement.uid,
+        placement,
+        d1: shard,
+        nodes: new NodeRepo(db, placement.key),
+        links: new LinkRepo(db, placement.key),
+        fts: new FtsRepo(db, placement.key),
+        registry: this.registry(),
       };
+      return this.repoCache;
     }
-    return this.repoCache;
+    return cached;
+  }
+
+  private dbOf(d1: D1Database): Db {
+    let db = this.dbCache.get(d1);
+    if (!db) {
+      db = createDb(d1);
+      this.dbCache.set(d1, db);
+    }
+    return db;
   }
 }

@@ -71,11 +71,22 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteO
       }
       case "deleteNodes":
         if (op.ids.length === 0) break;
-        out.push(repos.links.deleteOutgoingStatement(op.ids), repos.nodes.deleteStatement(op.ids), repos.fts.deleteStatement(op.ids));
+        out.push(
+          repos.links.settleReleasesStatement(op.ids),
+          repos.links.deleteOutgoingStatement(op.ids),
+          repos.nodes.deleteStatement(op.ids),
+          repos.fts.deleteStatement(op.ids),
+        );
         break;
       case "purgeAgent":
-        out.push(repos.links.deleteAllStatement(), repos.nodes.deleteAllStatement(), repos.fts.deleteAllStatement());
-        out.push(repos.registry.removeStatement(repos.agentUid));
+        // What chunks of the deletion left, if anything (src/agent/tasks/delete-agent.ts). The
+        // registry row is in the primary database: the deletion removes it before this commit.
+        out.push(
+          repos.links.deleteAllStatement(),
+          repos.nodes.deleteAllStatement(),
+          repos.fts.deleteAllStatement(),
+          repos.nodes.deleteAllAliasesStatement(),
+        );
         break;
       case "setClock":
       case "finishScan":

@@ -48,6 +48,16 @@ const STEPS: readonly string[] = [
   // Idempotency keys of writes (src/agent/idempotency.ts).
   `CREATE TABLE idempotency (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, task_ids TEXT NOT NULL, created_at INTEGER NOT NULL);
    CREATE INDEX idempotency_created ON idempotency (created_at);`,
+  // Parts of a write intent beyond its first (src/agent/intent-store.ts): one SQLite value holds
+  // at most 2 MB, and the intent of a maximal remember is larger.
+  `CREATE TABLE intent_parts (task_id TEXT NOT NULL, part INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (task_id, part));`,
+  // The Vectorize buffer keeps a vector until the index reports its mutation processed
+  // (src/vectors/recent-vectors.ts); vectors buffered before count as accepted when written.
+  `ALTER TABLE recent_vectors ADD COLUMN mutation_id TEXT;
+   ALTER TABLE recent_vectors ADD COLUMN accepted_at INTEGER;
+   ALTER TABLE recent_vectors ADD COLUMN mutation_seq INTEGER;
+   UPDATE recent_vectors SET accepted_at = written_at, mutation_seq = 0;
+   CREATE INDEX recent_vectors_mutation ON recent_vectors (mutation_id);`,
 ];
 
 /** Runs the steps not run yet, up to `target` (all of them; tests stop earlier to build an old layout). */

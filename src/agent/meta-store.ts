@@ -14,6 +14,12 @@ const KEYS = {
   identity: Identity,
   /** The agent's row id in the D1 registry (set on first write). */
   agentUid: z.number().int(),
+  /**
+   * Where the agent's memory lives, as the registry assigned it (src/storage/agent-registry.ts):
+   * its D1 shard and key there, its Vectorize index. Absent for agents registered before
+   * sharding: the primary database with the registry id as key (legacyPlacement).
+   */
+  placement: z.object({ d1: z.string(), key: z.number().int(), vectors: z.string().nullable() }),
   nextNodeId: z.number().int().min(1),
   /** The decay clock (src/memory/strength.ts). */
   clock: z.number(),

@@ -8,10 +8,16 @@
  * (later tasks wait: the order is strict) and marked failed after MAX_TASK_ATTEMPTS, after which
  * the queue moves on. A task that can never succeed (an unreadable payload, checkpoint or intent)
  * fails at its first attempt.
+ *
+ * One drain does a bounded amount of work (DRAIN_MAX_TASKS durable tasks, no task started after
+ * DRAIN_BUDGET_MS): a backlog, or a CPU-bound local model, never runs one invocation into the
+ * platform's CPU limit or the alarm's wall time. What is left is handed to a fresh invocation: the
+ * alarm, set for now. Long tasks (a compression pass, an agent deletion) slice themselves the same
+ * way. An invocation the platform ends anyway still counts the task's attempt, committed before
+ * the task ran.
  */
-import { MAX_TASK_ATTEMPTS } from "../config/limits";
+import { DRAIN_BUDGET_MS, DRAIN_MAX_TASKS, MAX_TASK_ATTEMPTS } from "../config/limits";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
-import { AgentRegistry } from "../storage/agent-registry";
 import type { AgentState } from "./agent-state";
 import { yieldToEventLoop } from "./event-loop";
 import { PermanentTaskError } from "./task-errors";
@@ -53,6 +59,10 @@ export class QueueRunner {
   private readonly finishListeners = new Map<string, Set<() => void>>();
   /** Replaceable in tests, so retries need no real waiting. */
   retryDelay: (attempt: number) => number = retryDelayMs;
+  /** The work one drain does before handing the rest to the alarm; replaceable in tests. */
+  drainBudget: { tasks: number; ms: number } = { tasks: DRAIN_MAX_TASKS, ms: DRAIN_BUDGET_MS };
+  /** Drains that ended at their budget with work left, since the object woke (tests read it). */
+  handovers = 0;
 
   constructor(
     private readonly rt: AgentState,
@@ -154,10 +164,19 @@ export class QueueRunner {
   private async drain(): Promise<void> {
     this.kickAgain = false;
     await this.registerBusy();
+    const started = Date.now();
+    let durable = 0;
     for (;;) {
-      const task = this.nextTask();
-      if (!task) break;
-      // A compression cycle that used up its time slice pauses the drain: the alarm resumes it.
+      // Past the budget only reads still run (their callers wait in this invocation).
+      const spent = durable >= this.drainBudget.tasks || Date.now() - started >= this.drainBudget.ms;
+      const task = spent ? this.rt.queue.runnableRead() : this.nextTask();
+      if (!task) {
+        if (spent) this.handOver();
+        break;
+      }
+      if (task.lane !== "read") durable += 1;
+      // A long task that used up its slice (a compression pass, an agent deletion) pauses the
+      // drain: the alarm resumes it.
       if ((await this.runOne(task)) === "pause") break;
       // Requests waiting for the object get in between two tasks, not only after the whole drain.
       await yieldToEventLoop();
@@ -167,6 +186,21 @@ export class QueueRunner {
       this.finishedSincePrune = 0;
     }
     await this.settle();
+  }
+
+  /**
+   * The drain's budget is spent: the rest of the queue goes to a fresh invocation (settle() sets
+   * the alarm for the earliest due task, now). A task already started with the last one's end
+   * goes back to the queue unrun, its attempt given back.
+   */
+  private handOver(): void {
+    if (this.rt.queue.earliestDue() === null) return;
+    this.handovers += 1;
+    if (this.started !== undefined) {
+      const started = this.rt.queue.get(this.started);
+      if (started?.status === "running") this.rt.queue.yieldInPlace(started.id);
+      this.started = undefined;
+    }
   }
 
   /** A read that may run now, else the task started with the last one's end, else the queue's next. */
@@ -311,7 +345,7 @@ export class QueueRunner {
       if (current !== null) await this.ctx.storage.deleteAlarm();
       const repos = this.rt.existingRepos();
       if (repos && registered !== null) {
-        await new AgentRegistry(this.rt.db).setDue(repos.agentUid, null, Date.now());
+        await repos.registry.setDue(repos.agentUid, null, Date.now());
         this.rt.meta.set("registeredDue", null);
       }
     } else if (registered !== null && (current === null || current < Date.now())) {
@@ -325,7 +359,7 @@ export class QueueRunner {
     if (!repos) return;
     const due = this.rt.queue.earliestDue();
     if (due === null || (this.rt.meta.get("registeredDue") ?? null) !== null) return;
-    await new AgentRegistry(this.rt.db).setDue(repos.agentUid, Math.max(due, Date.now()), Date.now());
+    await repos.registry.setDue(repos.agentUid, Math.max(due, Date.now()), Date.now());
     this.rt.meta.set("registeredDue", due);
   }
 }

@@ -5,7 +5,7 @@
 import type { MemoryGraph } from "../memory/graph";
 import type { WriteOp } from "../memory/write-ops";
 import type { Embedder, SmallModel } from "../models/types";
-import type { AgentRegistry } from "../storage/agent-registry";
+import type { AgentRegistry, Placement } from "../storage/agent-registry";
 import type { Db } from "../storage/db";
 import type { FtsRepo } from "../storage/fts-repo";
 import type { LinkRepo } from "../storage/link-repo";
@@ -20,16 +20,26 @@ import type { ScanStore } from "./scan-store";
 import type { TaskQueue } from "./task-queue";
 
 export interface AgentRepos {
+  /** The registry id (unique across the service): the registry row, the vector namespace. */
   agentUid: number;
+  /** Where the agent's memory lives: its D1 shard and key there, its Vectorize index. */
+  placement: Placement;
+  /** The agent's D1 shard (its rows; atomic batches go here). */
+  d1: D1Database;
   nodes: NodeRepo;
   links: LinkRepo;
   fts: FtsRepo;
+  /** The registry, in the primary database. */
   registry: AgentRegistry;
 }
 
 export interface AgentRuntime {
+  /**
+   * The agent's D1 shard (docs/design.md §10): where its rows live once it registered, the primary
+   * database before. The registry is reached through `repos().registry`.
+   */
   readonly db: Db;
-  /** The raw D1 binding, for atomic batches (src/storage/batch.ts). */
+  /** The same shard's raw binding, for atomic batches (src/storage/batch.ts). */
   readonly d1: D1Database;
   readonly meta: MetaStore;
   readonly focus: FocusStore;

@@ -18,5 +18,5 @@ export async function listAgents(
   afterAgentId: string | undefined,
   limit: number,
 ): Promise<{ agents: AgentListing[]; more: boolean }> {
-  return new AgentRegistry(createDb(env.DB)).listByTenant(tenantId, afterAgentId, limit);
+  return new AgentRegistry(env.DB).listByTenant(tenantId, afterAgentId, limit);
 }

@@ -64,7 +64,21 @@ export const StatsViewSchema = z.object({
   focus: z.number().int(),
   queue: z.object({ queued: z.number().int(), running: z.number().int(), done: z.number().int(), failed: z.number().int() }),
   characters: z.object({ held: z.number().int(), remembered: z.number().int() }),
-  vector_index: z.object({ provider: z.string(), vectors: z.number().int().nullable(), bytes: z.number().int().nullable() }).nullable(),
+  vector_index: z
+    .object({
+      provider: z.string(),
+      vectors: z.number().int().nullable(),
+      bytes: z.number().int().nullable(),
+      /**
+       * Vectorize: the shared index the agent's vectors live in, its vectors (every agent's) and
+       * capacity; `full` when it refuses new vectors (the agent's index tasks fail until an
+       * operator acts: docs/deploy.md).
+       */
+      shared_index: z
+        .object({ name: z.string(), vectors: z.number().int().nullable(), capacity: z.number().int(), full: z.boolean() })
+        .optional(),
+    })
+    .nullable(),
   counters: z.record(z.string(), z.number()),
 });
 export type StatsView = z.infer<typeof StatsViewSchema>;

@@ -121,7 +121,24 @@ export async function buildStats(
     focus,
     queue,
     characters: { held: summary.charactersHeld, remembered: counters.characters_remembered ?? 0 },
-    vector_index: vectors && index ? { provider: vectors.name, vectors: index.vectors, bytes: index.bytes } : null,
+    vector_index:
+      vectors && index
+        ? {
+            provider: vectors.name,
+            vectors: index.vectors,
+            bytes: index.bytes,
+            ...(index.shared
+              ? {
+                  shared_index: {
+                    name: index.shared.index,
+                    vectors: index.shared.vectors,
+                    capacity: index.shared.capacity,
+                    full: index.shared.full,
+                  },
+                }
+              : {}),
+          }
+        : null,
     counters,
   };
 }

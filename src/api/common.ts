@@ -58,7 +58,7 @@ export function wellFormed(value: string): boolean {
 export const TextSchema = z.string().refine(wellFormed, "malformed Unicode (a lone surrogate)");
 
 /** Retry-After on 429 and 503: whole seconds to wait before retrying. */
-const RETRY_AFTER = {
+export const RETRY_AFTER = {
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" as const, minimum: 0 } },
 };
 

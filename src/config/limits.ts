@@ -53,3 +53,39 @@ export const MAX_TIMESTAMP_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
  * registers (a database at the limit answers 503 until new agents go to another one).
  */
 export const MAX_AGENT_UID = 2 ** 23 - 1;
+
+/**
+ * Work one Durable Object invocation does before it hands the rest of its queue to a fresh alarm
+ * invocation (src/agent/queue-runner.ts): at most this many durable tasks, and no task starts
+ * once this much wall time has passed since the drain began. CPU time is never more than wall
+ * time, so a drain stays far below the CPU limit per invocation (wrangler.toml `[limits] cpu_ms`)
+ * and the alarm's 15 minutes of wall time; the task running when the budget runs out finishes
+ * first (docs/deploy.md, "Limits").
+ */
+export const DRAIN_MAX_TASKS = 25;
+export const DRAIN_BUDGET_MS = 15_000;
+
+/**
+ * Agent deletion in chunks (src/agent/tasks/delete-agent.ts): each chunk is one commit of at most
+ * this many links, or this many nodes with their full-text rows and vectors (their links are gone
+ * by then). A link is one row and three index entries, a node one row, two index entries and a
+ * full-text row: a chunk writes a few thousand rows, well under a second of D1 time against its
+ * 30-second limit, so other agents of the database get in between chunks. A slice of chunks
+ * ends the invocation's share; the alarm continues.
+ */
+export const DELETE_LINKS_PER_CHUNK = 1_000;
+export const DELETE_NODES_PER_CHUNK = 500;
+export const DELETE_CHUNKS_PER_SLICE = 25;
+
+/** D1's largest database (Workers Paid), in bytes. */
+export const D1_MAX_DATABASE_BYTES = 10_000_000_000;
+
+/** Vectorize: namespaces per index (one per agent), and the vectors an index holds by default (VECTORIZE_INDEX_CAPACITY). */
+export const VECTORIZE_MAX_NAMESPACES_PER_INDEX = 50_000;
+export const VECTORIZE_DEFAULT_INDEX_CAPACITY = 5_000_000;
+
+/**
+ * A D1 shard or a Vectorize index stops taking new agents once it holds this share of its
+ * capacity: the agents already on it keep room to grow (docs/deploy.md, "Limits").
+ */
+export const STORAGE_FILL_RATIO = 0.8;

@@ -46,7 +46,9 @@ export type WriteOp =
   | { type: "count"; counters: Record<string, number> }
   /**
    * Everything of the agent goes (docs/design.md §7): rows, index entries, `nodeIds`' vectors, the
-   * object's memory state; its identity and the tasks that arrived after the deletion stay.
+   * object's memory state; its identity and the tasks that arrived after the deletion stay. An
+   * agent deletion first takes the rows away in bounded chunks (deleteLinks, deleteNodes), so this
+   * last step finds (almost) nothing left in D1.
    */
   | { type: "purgeAgent"; nodeIds: number[] };
 

@@ -237,7 +237,10 @@ export const OPERATIONS: readonly OperationDefinition[] = [
     },
     tool: { reason: "spans the whole tenant, while tools and MCP act for the one agent of their path" },
   }),
-  defineOperation(healthRoute, { tool: { reason: "service liveness, not memory" } }),
+  defineOperation(healthRoute, {
+    queryArgs: { deep: z.enum(["0", "1"]).optional().describe("1: check every dependency (needs an API key).") },
+    tool: { reason: "service liveness, not memory" },
+  }),
   defineOperation(openApiRoute, { tool: { reason: "describes the API, not the memory" } }),
   defineOperation(listToolsRoute, {
     queryArgs: { format: z.enum(TOOL_FORMATS).optional().describe("openai (default) or anthropic.") },

@@ -1,18 +1,47 @@
 /**
- * The agent registry in D1: maps (tenant, agent id) to the integer id that keys every memory row,
- * and records when each agent next has work due, so the cron safety net can find the agents that
- * need waking without touching idle ones.
+ * The agent registry in the primary D1 database: maps (tenant, agent id) to the agent's registry
+ * id and to where its memory lives — its D1 shard with its key there, and its Vectorize index —
+ * chosen once, when the agent registers (docs/design.md §10). It also records when each agent next
+ * has work due, so the cron safety net can find the agents that need waking without touching idle
+ * ones.
  */
 import { and, asc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
 import { MAX_AGENT_UID } from "../config/limits";
 import type { AgentIdentity } from "../vocabulary/identity";
-import { statement, type Statement } from "./batch";
-import type { Db } from "./db";
+import { runBatch, statement, type Statement } from "./batch";
+import { PRIMARY_D1_BINDING } from "./d1-shards";
+import { createDb, type Db } from "./db";
 import { agents } from "./schema";
+import { d1Candidates, StorageShards, vectorIndexCandidate } from "./storage-shards";
+import { DEFAULT_VECTORIZE_BINDING } from "../vectors/registry";
 
-/** This database holds as many agents as its full-text rowids can address (MAX_AGENT_UID). */
+/**
+ * No shard can take a new agent: every D1 shard is full (its keys or its size), or every
+ * Vectorize index is. Answered with 503 until an operator adds one (docs/deploy.md).
+ */
 export class RegistryFullError extends Error {
   override readonly name = "RegistryFullError";
+}
+
+/** The Vectorize binding of agents registered before indexes were assigned. */
+export const LEGACY_VECTORIZE_BINDING = DEFAULT_VECTORIZE_BINDING;
+
+/** Where an agent's memory lives, as recorded when it registered. */
+export interface Placement {
+  /** The registry id, unique across the service: the agent's vector namespace and ids. */
+  uid: number;
+  /** The D1 shard's binding, and the agent's key there (the `agent` column of its rows). */
+  d1: string;
+  key: number;
+  /** The Vectorize index's binding; null with the local vector index. */
+  vectors: string | null;
+}
+
+/** Where new agents may go: the configured bindings, in configuration order. */
+export interface PlacementOptions {
+  d1: readonly string[];
+  /** Empty with the local vector index (no Vectorize index is assigned). */
+  vectors: readonly string[];
 }
 
 /** One registered agent as listed to its tenant. */
@@ -22,22 +51,122 @@ export interface AgentListing {
   lastActiveAt: number;
 }
 
-export class AgentRegistry {
-  constructor(private readonly db: Db) {}
+/**
+ * The placement of an agent registered before sharding: the primary database with its registry id
+ * as key, and the one Vectorize binding there was (when Vectorize is in use).
+ */
+export function legacyPlacement(uid: number, vectorsInUse: boolean): Placement {
+  return { uid, d1: PRIMARY_D1_BINDING, key: uid, vectors: vectorsInUse ? LEGACY_VECTORIZE_BINDING : null };
+}
 
-  /** The agent's row id, creating the row on first use. */
-  async ensure(identity: AgentIdentity, now: number): Promise<number> {
-    const [row] = await this.db
-      .insert(agents)
-      .values({ tenantId: identity.tenantId, agentId: identity.agentId, createdAt: now, lastActiveAt: now })
-      .onConflictDoUpdate({ target: [agents.tenantId, agents.agentId], set: { lastActiveAt: now } })
-      .returning({ id: agents.id });
-    if (!row) throw new Error("agent registry upsert returned no row");
-    if (row.id > MAX_AGENT_UID) {
-      await this.db.delete(agents).where(eq(agents.id, row.id));
-      throw new RegistryFullError(`this database holds ${MAX_AGENT_UID} agents, the most its full-text index can address`);
+export class AgentRegistry {
+  private readonly db: Db;
+  readonly shards: StorageShards;
+
+  /** `d1`: the primary database. */
+  constructor(private readonly d1: D1Database) {
+    this.db = createDb(d1);
+    this.shards = new StorageShards(this.db);
+  }
+
+  /**
+   * The agent's placement, registering it on first use: a D1 shard (the open one with the fewest
+   * agents) with the next key of that shard, and a Vectorize index (the first open one). Taking a
+   * key and inserting the agent are one transaction; a shard that filled up meanwhile is skipped
+   * for the next. Registering twice answers the first placement.
+   */
+  async ensure(identity: AgentIdentity, now: number, options: PlacementOptions): Promise<Placement> {
+    const known = await this.placementOf(identity, options.vectors.length > 0);
+    if (known) {
+      await this.db
+        .update(agents)
+        .set({ lastActiveAt: now })
+        .where(and(eq(agents.tenantId, identity.tenantId), eq(agents.agentId, identity.agentId)));
+      return known;
     }
-    return row.id;
+    const statuses = await this.shards.list();
+    const vectors = options.vectors.length > 0 ? vectorIndexCandidate(options.vectors, statuses) : null;
+    if (vectors === undefined) throw new RegistryFullError("every Vectorize index is full: no index can take a new agent");
+    for (const shard of d1Candidates(options.d1, statuses)) {
+      await runBatch(this.d1, this.registerStatements(identity, now, shard, vectors));
+      const placed = await this.placementOf(identity, vectors !== null);
+      if (placed) return placed;
+    }
+    throw new RegistryFullError("every D1 shard is full: no database can take a new agent");
+  }
+
+  /**
+   * Registers the agent on `shard` with that shard's next key, in one transaction: the shard's
+   * row is created if needed (its first key above every key it already holds), the agent is
+   * inserted unless the shard is full, and the shard's next key and the index's agent count move
+   * on only if the agent now holds that key (it was inserted here, not registered before).
+   */
+  private registerStatements(identity: AgentIdentity, now: number, shard: string, vectors: string | null): Statement[] {
+    const { tenantId, agentId } = identity;
+    const holdsNextKey = sql`(SELECT d1_key FROM agents WHERE tenant_id = ${tenantId} AND agent_id = ${agentId} AND d1_shard = ${shard})
+      = (SELECT next_key FROM storage_shards WHERE kind = 'd1' AND binding = ${shard})`;
+    const out: Statement[] = [
+      statement(sql`
+        INSERT INTO storage_shards (kind, binding, next_key, agents)
+        SELECT 'd1', ${shard}, coalesce(max(coalesce(d1_key, id)), 0) + 1, count(*) FROM agents WHERE d1_shard = ${shard}
+        ON CONFLICT DO NOTHING`),
+    ];
+    if (shard === PRIMARY_D1_BINDING) {
+      // The primary also holds the agents registered before sharding, whose key is their registry
+      // id, and a previous release may still register one while this one rolls out: the primary's
+      // keys never fall below the registry's ids, so no key is ever shared with such an agent.
+      out.push(
+        statement(sql`
+          UPDATE storage_shards SET next_key = max(next_key, (SELECT coalesce(max(id), 0) + 1 FROM agents))
+          WHERE kind = 'd1' AND binding = ${shard}`),
+      );
+    }
+    if (vectors !== null) {
+      // Agents registered before indexes were assigned (vector_index null) are on the legacy binding.
+      out.push(
+        statement(sql`
+          INSERT INTO storage_shards (kind, binding, next_key, agents)
+          SELECT 'vectorize', ${vectors}, 1, count(*) FROM agents
+          WHERE coalesce(vector_index, ${LEGACY_VECTORIZE_BINDING}) = ${vectors}
+          ON CONFLICT DO NOTHING`),
+      );
+    }
+    out.push(
+      statement(sql`
+        INSERT INTO agents (tenant_id, agent_id, created_at, last_active_at, d1_shard, d1_key, vector_index)
+        SELECT ${tenantId}, ${agentId}, ${now}, ${now}, binding, next_key, ${vectors} FROM storage_shards
+        WHERE kind = 'd1' AND binding = ${shard} AND full_at IS NULL AND next_key <= ${MAX_AGENT_UID}
+        ON CONFLICT (tenant_id, agent_id) DO NOTHING`),
+    );
+    // The index first: its condition reads the shard's next key before the shard's own update moves it.
+    if (vectors !== null) {
+      out.push(
+        statement(sql`UPDATE storage_shards SET agents = agents + 1 WHERE kind = 'vectorize' AND binding = ${vectors} AND ${holdsNextKey}`),
+      );
+    }
+    out.push(
+      statement(
+        sql`UPDATE storage_shards SET next_key = next_key + 1, agents = agents + 1 WHERE kind = 'd1' AND binding = ${shard} AND ${holdsNextKey}`,
+      ),
+    );
+    return out;
+  }
+
+  /** Where a registered agent's memory lives; undefined before it registered. */
+  async placementOf(identity: AgentIdentity, vectorsInUse: boolean): Promise<Placement | undefined> {
+    const [row] = await this.db
+      .select({ id: agents.id, d1Shard: agents.d1Shard, d1Key: agents.d1Key, vectorIndex: agents.vectorIndex })
+      .from(agents)
+      .where(and(eq(agents.tenantId, identity.tenantId), eq(agents.agentId, identity.agentId)))
+      .limit(1);
+    if (!row) return undefined;
+    const legacy = legacyPlacement(row.id, vectorsInUse);
+    return {
+      uid: row.id,
+      d1: row.d1Shard,
+      key: row.d1Key ?? legacy.key,
+      vectors: vectorsInUse ? (row.vectorIndex ?? legacy.vectors) : null,
+    };
   }
 
   async find(identity: AgentIdentity): Promise<number | undefined> {
@@ -64,9 +193,12 @@ export class AgentRegistry {
       .limit(limit);
   }
 
-  /** Removes the agent's row (agent deletion, in the same batch as its memory rows). */
-  removeStatement(agentUid: number): Statement {
-    return statement(this.db.delete(agents).where(eq(agents.id, agentUid)));
+  /**
+   * Removes the agent's row (agent deletion, once its memory rows are gone from its shard). Its
+   * shard key is never handed out again.
+   */
+  async remove(agentUid: number): Promise<void> {
+    await this.db.delete(agents).where(eq(agents.id, agentUid));
   }
 
   /**

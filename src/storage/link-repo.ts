@@ -62,6 +62,25 @@ export class LinkRepo {
     );
   }
 
+  /**
+   * Before `nodeIds` are deleted: a focus release they carry (on their row, read lazily by
+   * `states`) moves onto the links into them, which stay as dangling traces and would otherwise
+   * fall back to their level from before the release once the row is gone. Same effective level
+   * as `states` computes (the later release of either end after the link's epoch), written with
+   * the epoch of the release it took. Idempotent: once the nodes are gone it matches nothing.
+   */
+  settleReleasesStatement(nodeIds: readonly number[]): Statement {
+    const released = (end: "source" | "target", column: "released_clock" | "released_epoch") =>
+      sql.raw(
+        `(SELECT n.${column} FROM nodes n WHERE n.agent = links.agent AND n.id = links.${end} AND coalesce(n.released_epoch, -1) > links.epoch)`,
+      );
+    return statement(sql`
+      UPDATE links SET
+        level = max(coalesce(${released("target", "released_clock")}, -1e308), coalesce(${released("source", "released_clock")}, -1e308)),
+        epoch = max(coalesce(${released("target", "released_epoch")}, -1), coalesce(${released("source", "released_epoch")}, -1))
+      WHERE agent = ${this.agentUid} AND target IN ${jsonList(nodeIds)} AND ${released("target", "released_epoch")} IS NOT NULL`);
+  }
+
   /** Deletes the outgoing links of deleted nodes; links into them stay, dangling (docs/design.md §3). */
   deleteOutgoingStatement(nodeIds: readonly number[]): Statement {
     return statement(sql`DELETE FROM links WHERE agent = ${this.agentUid} AND source IN ${jsonList(nodeIds)}`);
@@ -69,6 +88,11 @@ export class LinkRepo {
 
   deleteAllStatement(): Statement {
     return statement(sql`DELETE FROM links WHERE agent = ${this.agentUid}`);
+  }
+
+  /** Up to `limit` of the agent's links, by key (agent deletion takes them chunk by chunk). */
+  async someKeys(limit: number): Promise<LinkKey[]> {
+    return this.db.all<LinkKey>(sql`SELECT source, target, relation FROM links WHERE agent = ${this.agentUid} LIMIT ${limit}`);
   }
 
   /** Every link with an end in `frontier`, optionally only of the given relations (a BFS layer). */

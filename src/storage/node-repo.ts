@@ -125,6 +125,22 @@ export class NodeRepo {
     return statement(this.db.delete(nodes).where(eq(nodes.agentUid, this.agentUid)));
   }
 
+  /** Removes every alias of the agent's entities (agent deletion). */
+  deleteAllAliasesStatement(): Statement {
+    return statement(sql`DELETE FROM entity_aliases WHERE agent = ${this.agentUid}`);
+  }
+
+  /** Up to `limit` of the agent's node ids, lowest first (agent deletion takes them chunk by chunk). */
+  async someIds(limit: number): Promise<number[]> {
+    const rows = await this.db
+      .select({ id: nodes.id })
+      .from(nodes)
+      .where(eq(nodes.agentUid, this.agentUid))
+      .orderBy(asc(nodes.id))
+      .limit(limit);
+    return rows.map((r) => r.id);
+  }
+
   /** Existing entity nodes by normalised key, or by an alias key that leads to one. */
   async findEntities(keys: readonly string[]): Promise<Map<string, { nodeId: number; name: string }>> {
     const found = new Map<string, { nodeId: number; name: string }>();

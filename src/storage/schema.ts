@@ -18,8 +18,54 @@ export const agents = sqliteTable(
     lastActiveAt: integer("last_active_at").notNull(),
     /** Earliest moment the agent has work due (queued tasks, an unfinished scan); null when idle. */
     dueAt: integer("due_at"),
+    /**
+     * The D1 database (its binding name) that holds the agent's memory rows, chosen when the agent
+     * registers (src/storage/agent-registry.ts). Agents registered before sharding live in the
+     * primary database, `DB`.
+     */
+    d1Shard: text("d1_shard").notNull().default("DB"),
+    /**
+     * The agent's key in its shard: the `agent` column of its rows and its full-text rowid range.
+     * Handed out per shard and never reused; null for agents registered before sharding, whose key
+     * is their registry id.
+     */
+    d1Key: integer("d1_key"),
+    /**
+     * The Vectorize index (its binding name) that holds the agent's vectors; null with the local
+     * vector index, and for agents registered before sharding (the binding VECTORIZE).
+     */
+    vectorIndex: text("vector_index"),
   },
-  (t) => [uniqueIndex("agents_tenant_agent").on(t.tenantId, t.agentId), index("agents_due").on(t.dueAt)],
+  (t) => [
+    uniqueIndex("agents_tenant_agent").on(t.tenantId, t.agentId),
+    index("agents_due").on(t.dueAt),
+    uniqueIndex("agents_d1_key").on(t.d1Shard, t.d1Key),
+  ],
+);
+
+/**
+ * The storage agents are spread over (docs/deploy.md, "Limits"): one row per D1 shard and per
+ * Vectorize index, created the first time an agent is assigned to it. Assignment reads these rows;
+ * the cron's measurements and a full index's own report close one to new agents.
+ */
+export const storageShards = sqliteTable(
+  "storage_shards",
+  {
+    kind: text("kind", { enum: ["d1", "vectorize"] }).notNull(),
+    /** The binding name in the Worker's configuration. */
+    binding: text("binding").notNull(),
+    /** D1: the next agent key this shard hands out (keys are never reused). */
+    nextKey: integer("next_key").notNull().default(1),
+    /** Agents assigned to it so far (deleted agents included: a load measure, not a live count). */
+    agents: integer("agents").notNull().default(0),
+    /** When it stopped taking new agents (null: it takes them), and why. */
+    fullAt: integer("full_at"),
+    fullReason: text("full_reason"),
+    /** The last measurement: bytes of a D1 database, vectors of an index; and when it was taken. */
+    used: integer("used"),
+    checkedAt: integer("checked_at"),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.binding] })],
 );
 
 /** API keys, stored as SHA-256 hashes; each key is bound to one tenant. */

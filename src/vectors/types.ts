@@ -29,6 +29,28 @@ export interface VectorIndexStats {
   vectors: number | null;
   /** Bytes the index holds for this agent (vectors and their keys), when known. */
   bytes: number | null;
+  /**
+   * The shared index the agent's vectors live in (Vectorize): its binding, its vectors (all
+   * agents') and capacity, and whether it is full (it refuses new vectors).
+   */
+  shared?: { index: string; vectors: number | null; capacity: number; full: boolean };
+}
+
+/**
+ * A shared vector index has reached its capacity: it refuses new vectors. The agent's writes fail
+ * with this (its `index` tasks say so), its stats and the deep health check show it, and the
+ * registry sends new agents to the next index (docs/deploy.md, "Limits").
+ */
+export class VectorIndexFullError extends Error {
+  override readonly name = "VectorIndexFullError";
+  constructor(
+    readonly index: string,
+    readonly vectors: number,
+    readonly capacity: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`vector index ${index} is full: it holds ${vectors} of ${capacity} vectors and refuses more`, options);
+  }
 }
 
 export interface VectorIndex {

@@ -1,14 +1,25 @@
 /**
- * The production vector index (VECTOR_PROVIDER=vectorize, docs/design.md §7, §10): one Vectorize index
- * shared by all agents, one namespace per agent. Vector ids are `${idPrefix}${nodeId}`, unique
- * across the index (deleteByIds takes no namespace), and carry only `{ kind }` as metadata, which a
- * metadata index on `kind` turns into a query filter.
+ * The production vector index (VECTOR_PROVIDER=vectorize, docs/design.md §7, §10): agents are spread
+ * over several Vectorize indexes (src/storage/agent-registry.ts assigns one per agent), one
+ * namespace per agent. Vector ids are `${idPrefix}${nodeId}`, unique across the index (deleteByIds
+ * takes no namespace), and carry only `{ kind }` as metadata, which a metadata index on `kind`
+ * turns into a query filter.
  *
  * Vectorize applies writes asynchronously, so every upsert also lands in the agent's RecentVectors
- * buffer and every query merges the buffer's exact hits with Vectorize's.
+ * buffer until the index reports the write's mutation processed, and every query merges the
+ * buffer's exact hits with Vectorize's. A write the index refuses because it is full surfaces as a
+ * VectorIndexFullError (and `onFull`), never as a silently missing vector.
  */
 import { z } from "zod";
-import type { VectorHit, VectorIndex, VectorIndexStats, VectorQuery, VectorRecord } from "./types";
+import { STORAGE_FILL_RATIO } from "../config/limits";
+import {
+  VectorIndexFullError,
+  type VectorHit,
+  type VectorIndex,
+  type VectorIndexStats,
+  type VectorQuery,
+  type VectorRecord,
+} from "./types";
 import { TopK } from "./top-k";
 import type { RecentVectors } from "./recent-vectors";
 import { NODE_KINDS } from "../vocabulary/node-kinds";
@@ -27,15 +38,25 @@ export const VECTORIZE_MAX_ID_BYTES = 64;
 export const VECTORIZE_MAX_NAMESPACE_BYTES = 64;
 export const VECTORIZE_MAX_DIMENSIONS = 1536;
 
+/** How often a query may ask the index how far it has processed writes (one describe() call). */
+export const DESCRIBE_INTERVAL_MS = 5_000;
+
 /** The part of a Vectorize binding this adapter calls (tests pass a fake; answers are parsed). */
 export interface VectorizeBinding {
   upsert(vectors: VectorizeVector[]): Promise<unknown>;
   deleteByIds(ids: string[]): Promise<unknown>;
   query(vector: Float32Array, options: VectorizeQueryOptions): Promise<unknown>;
+  describe(): Promise<unknown>;
 }
 
 export interface VectorizeIndexOptions {
   binding: VectorizeBinding;
+  /** The index's binding name (what stats, errors and the registry call it). */
+  index: string;
+  /** Vectors the index holds at most (VECTORIZE_INDEX_CAPACITY). */
+  capacity: number;
+  /** Told once when the index refuses a write because it is full (the registry closes it to new agents). */
+  onFull?: (error: VectorIndexFullError) => Promise<void>;
   namespace: string;
   /** Must not end with a digit, so that `${idPrefix}${nodeId}` parses back to exactly one node id. */
   idPrefix: string;
@@ -45,6 +66,23 @@ export interface VectorizeIndexOptions {
 }
 
 const QueryAnswer = z.object({ matches: z.array(z.object({ id: z.string(), score: z.number() })) });
+/** An upsert's answer: a mutation id (Vectorize V2); older indexes answered ids and a count instead. */
+const UpsertAnswer = z.object({ mutationId: z.string().min(1) });
+/** ISO 8601 text (the REST API) or a number (the binding's typings): ms, or seconds below 1e11. */
+const Instant = z.union([
+  z.string().transform((s) => {
+    const ms = Date.parse(s);
+    return Number.isFinite(ms) ? ms : null;
+  }),
+  z.number().transform((n) => (Math.abs(n) < 1e11 ? n * 1000 : n)),
+]);
+/** describe() of a V2 index (parsed: the binding's typings disagree with the service on some types). */
+const IndexInfo = z.object({
+  vectorCount: z.number().int().nonnegative(),
+  processedUpToMutation: z.union([z.string(), z.number()]).nullish(),
+  processedUpToDatetime: Instant.nullish(),
+});
+type IndexInfo = z.infer<typeof IndexInfo>;
 
 const UTF8 = new TextEncoder();
 /** Vectorize's id and namespace limits are in bytes, not characters. */
@@ -73,6 +111,12 @@ export class VectorizeVectorIndex implements VectorIndex {
   private readonly idPrefix: string;
   private readonly recent: RecentVectors;
   private readonly now: () => number;
+  private readonly index: string;
+  private readonly capacity: number;
+  private readonly onFull: ((error: VectorIndexFullError) => Promise<void>) | undefined;
+  /** When the index was last asked how far it has processed (describe()). */
+  private lastDescribed = -Infinity;
+  private fullReported = false;
 
   constructor(options: VectorizeIndexOptions) {
     const { namespace, idPrefix, dimensions } = options;
@@ -84,6 +128,10 @@ export class VectorizeVectorIndex implements VectorIndex {
       throw new RangeError(`Vectorize supports 1-${VECTORIZE_MAX_DIMENSIONS} dimensions, got ${dimensions}`);
     }
     if (options.recent.dimensions !== dimensions) throw new RangeError("the recent buffer has other dimensions than the index");
+    if (!Number.isSafeInteger(options.capacity) || options.capacity < 1) throw new RangeError(`invalid index capacity ${options.capacity}`);
+    this.index = options.index;
+    this.capacity = options.capacity;
+    this.onFull = options.onFull;
     this.binding = options.binding;
     this.namespace = namespace;
     this.idPrefix = idPrefix;
@@ -104,12 +152,71 @@ export class VectorizeVectorIndex implements VectorIndex {
     }
     const unique = [...latest.values()];
     if (unique.length === 0) return;
-    // The buffer first: from now until Vectorize has indexed them, queries find these vectors there.
+    // The buffer first: from now until Vectorize reports these writes processed, queries find them there.
     this.recent.add(unique, this.now());
     for (const batch of batches(unique, VECTORIZE_MAX_UPSERT_BATCH)) {
-      await this.binding.upsert(
-        batch.map((r) => ({ id: this.vectorId(r.nodeId), values: r.vector, namespace: this.namespace, metadata: { kind: r.kind } })),
+      let answer: unknown;
+      try {
+        answer = await this.binding.upsert(
+          batch.map((r) => ({ id: this.vectorId(r.nodeId), values: r.vector, namespace: this.namespace, metadata: { kind: r.kind } })),
+        );
+      } catch (err) {
+        throw await this.refusal(err, batch.length);
+      }
+      const mutation = UpsertAnswer.safeParse(answer);
+      this.recent.accepted(
+        batch.map((r) => r.nodeId),
+        mutation.success ? mutation.data.mutationId : null,
+        this.now(),
       );
+    }
+  }
+
+  /**
+   * Why a write was refused: when the index is (nearly) full — its own count and the refused
+   * vectors pass STORAGE_FILL_RATIO of its capacity — a VectorIndexFullError (reported once through
+   * onFull); otherwise the binding's own error.
+   */
+  private async refusal(err: unknown, refused: number): Promise<unknown> {
+    let info: IndexInfo | undefined;
+    try {
+      info = await this.describe();
+    } catch {
+      return err;
+    }
+    if (info.vectorCount + refused <= this.capacity * STORAGE_FILL_RATIO) return err;
+    const full = new VectorIndexFullError(this.index, info.vectorCount, this.capacity, { cause: err });
+    if (!this.fullReported && this.onFull) {
+      this.fullReported = true;
+      await this.onFull(full).catch((e: unknown) => console.error(`recording that ${this.index} is full failed`, e));
+    }
+    return full;
+  }
+
+  private async describe(): Promise<IndexInfo> {
+    const info = IndexInfo.safeParse(await this.binding.describe());
+    if (!info.success) throw new TypeError(`malformed Vectorize describe answer: ${info.error.message}`);
+    this.lastDescribed = this.now();
+    return info.data;
+  }
+
+  /**
+   * Asks the index how far it has processed writes, when the buffer waits for that and it was not
+   * asked in the last DESCRIBE_INTERVAL_MS, and releases what it reports processed. A failed ask
+   * keeps the buffer as it is.
+   */
+  private async releaseProcessed(): Promise<void> {
+    const now = this.now();
+    if (now - this.lastDescribed < DESCRIBE_INTERVAL_MS || !this.recent.awaitingReport()) return;
+    try {
+      const info = await this.describe();
+      const mutation = info.processedUpToMutation;
+      this.recent.release(
+        { mutation: mutation === null || mutation === undefined ? null : String(mutation), at: info.processedUpToDatetime ?? null },
+        now,
+      );
+    } catch (err) {
+      console.warn(`asking ${this.index} how far it has processed writes failed`, err);
     }
   }
 
@@ -133,9 +240,11 @@ export class VectorizeVectorIndex implements VectorIndex {
     checkVector(query.vector, this.dimensions, "query vector");
     const kinds = query.kinds === undefined ? undefined : [...new Set(query.kinds.map(parseKind))];
     if (query.topK === 0 || kinds?.length === 0) return [];
-    this.recent.prune(this.now());
+    // Asked alongside the query; what it releases leaves the buffer for the next queries.
+    const releasing = this.releaseProcessed();
     // The whole buffer (it holds one agent's last minutes of writes), so every buffered node is known.
     const buffered = this.recent.query({ vector: query.vector, topK: Math.max(query.topK, this.recent.count()), kinds });
+    const bufferedIds = new Set(this.recent.ids());
     const options: VectorizeQueryOptions = {
       topK: Math.min(query.topK, VECTORIZE_MAX_TOP_K),
       namespace: this.namespace,
@@ -144,11 +253,11 @@ export class VectorizeVectorIndex implements VectorIndex {
     };
     // Every kind requested: no filter, so such queries work even without the metadata index.
     if (kinds !== undefined && kinds.length < NODE_KINDS.length) options.filter = { kind: { $in: kinds } };
-    const answer = QueryAnswer.safeParse(await this.binding.query(query.vector, options));
+    const [raw] = await Promise.all([this.binding.query(query.vector, options), releasing]);
+    const answer = QueryAnswer.safeParse(raw);
     if (!answer.success) throw new TypeError(`malformed Vectorize query answer: ${answer.error.message}`);
 
     const best = new Map<number, number>(buffered.map((hit) => [hit.nodeId, hit.score]));
-    const bufferedIds = new Set(this.recent.ids());
     for (const match of answer.data.matches) {
       const nodeId = parseVectorId(match.id, this.idPrefix);
       if (nodeId !== null && !bufferedIds.has(nodeId)) best.set(nodeId, Math.max(best.get(nodeId) ?? -Infinity, match.score));
@@ -158,9 +267,19 @@ export class VectorizeVectorIndex implements VectorIndex {
     return top.results();
   }
 
-  /** Vectorize reports counts per index, not per namespace: unknown here (D1 knows the node count). */
+  /**
+   * Vectorize reports counts per index, not per namespace: the agent's own are unknown here (D1
+   * knows the node count); the shared index's count, capacity and fullness are reported.
+   */
   async stats(): Promise<VectorIndexStats> {
-    return { vectors: null, bytes: null };
+    let vectors: number | null = null;
+    try {
+      vectors = (await this.describe()).vectorCount;
+    } catch (err) {
+      console.warn(`describing ${this.index} failed`, err);
+    }
+    const full = this.fullReported || (vectors !== null && vectors >= this.capacity);
+    return { vectors: null, bytes: null, shared: { index: this.index, vectors, capacity: this.capacity, full } };
   }
 
   private vectorId(nodeId: number): string {

@@ -30,6 +30,57 @@ export interface Health {
   database: "ok";
 }
 
+export interface DeepHealth {
+  status: "ok" | "degraded";
+  model_provider: string;
+  vector_provider: string;
+  checks: {
+    d1: ({
+      binding: string;
+      ok: boolean;
+      ms: number;
+      /** The database's size, as D1 reported it with the round trip. */
+      bytes: number | null;
+      /** Whether new agents may be assigned to it. */
+      accepting: boolean;
+      full_reason: string | null;
+      error?: string;
+    })[];
+    embedding: {
+      ok: boolean;
+      ms: number;
+      error?: string;
+      dimensions: number | null;
+    };
+    model: {
+      ok: boolean;
+      ms: number;
+      error?: string;
+    };
+    vector_indexes: ({
+      binding: string;
+      ok: boolean;
+      ms: number;
+      /** Vectors in the index (every agent's). */
+      vectors: number | null;
+      capacity: number;
+      /** When the index's last processed write was made. */
+      processed_up_to: string | null;
+      /** Whether new agents may be assigned to it. */
+      accepting: boolean;
+      full_reason: string | null;
+      error?: string;
+      /** One query on the empty canary namespace. */
+      query: {
+        ok: boolean;
+        ms: number;
+        error?: string;
+      };
+    })[];
+  };
+  warnings: string[];
+}
+
 export interface Error {
   error: {
     code: "invalid_json" | "validation_failed" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "queue_full" | "internal" | "unavailable";
@@ -216,6 +267,12 @@ export interface Stats {
     provider: string;
     vectors: number | null;
     bytes: number | null;
+    shared_index?: {
+      name: string;
+      vectors: number | null;
+      capacity: number;
+      full: boolean;
+    };
   }) | null;
   counters: {
     [key: string]: number;
@@ -639,7 +696,11 @@ export interface ListAgentsInput {
 }
 export type ListAgentsOutput = AgentList;
 
-export type GetHealthOutput = Health;
+export interface GetHealthInput {
+  /** 1: check every dependency (needs an API key). */
+  deep?: "0" | "1";
+}
+export type GetHealthOutput = Health | DeepHealth;
 
 export type GetOpenApiOutput = OpenApiDocument;
 
@@ -859,7 +920,9 @@ export const OPERATIONS = {
     "path": "/v1/health",
     "scope": "service",
     "pathArgs": {},
-    "queryArgs": [],
+    "queryArgs": [
+      "deep"
+    ],
     "body": false,
     "fixedQuery": {},
     "fixedBody": {},
@@ -922,7 +985,7 @@ export interface OperationTypes {
   deleteAgent: { input: undefined; output: DeleteAgentOutput };
   ping: { input: undefined; output: PingOutput };
   listAgents: { input: ListAgentsInput; output: ListAgentsOutput };
-  getHealth: { input: undefined; output: GetHealthOutput };
+  getHealth: { input: GetHealthInput; output: GetHealthOutput };
   getOpenApi: { input: undefined; output: GetOpenApiOutput };
   listTools: { input: ListToolsInput; output: ListToolsOutput };
   callTool: { input: CallToolInput; output: CallToolOutput };
@@ -2360,6 +2423,32 @@ export const TOOLS: readonly ToolDefinition[] = [
                 "integer",
                 "null"
               ]
+            },
+            "shared_index": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "vectors": {
+                  "type": [
+                    "integer",
+                    "null"
+                  ]
+                },
+                "capacity": {
+                  "type": "integer"
+                },
+                "full": {
+                  "type": "boolean"
+                }
+              },
+              "required": [
+                "name",
+                "vectors",
+                "capacity",
+                "full"
+              ]
             }
           },
           "required": [
@@ -3131,12 +3220,14 @@ export abstract class ServiceOperations {
   }
 
   /**
-   * Liveness, with the configured providers and a database round trip
+   * Liveness, with the configured providers and a database round trip; ?deep=1 checks every dependency
+   *
+   * Without `deep`: one round trip to the primary database, no key needed. With `deep=1` (an API key is required, any tenant's): one embedding, one vector query per Vectorize index on an empty canary namespace, one small-model call and a round trip to every D1 shard; 503 when a check fails or no shard or index takes new agents. Full shards and indexes are listed under `warnings`.
    *
    * `GET /v1/health`
    */
-  getHealth(options?: RequestOptions): Promise<GetHealthOutput> {
-    return this.invoke("getHealth", undefined, options) as Promise<GetHealthOutput>;
+  getHealth(input?: GetHealthInput, options?: RequestOptions): Promise<GetHealthOutput> {
+    return this.invoke("getHealth", input, options) as Promise<GetHealthOutput>;
   }
 
   /**

@@ -6,6 +6,7 @@
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
 import { splitClauses, splitSentences } from "../../text/sentences";
 import { contentTerms } from "../../text/tokenize";
+import { BinaryHeap } from "./binary-heap";
 import { rankCandidates, termWeights, type Candidate } from "./local-salience";
 
 /** A term already kept elsewhere still counts this much: repeating it adds little information. */
@@ -26,6 +27,8 @@ interface Unit {
   /** Sentence index, then clause index: the original order. */
   order: [number, number];
   terms: string[];
+  /** Its distinct terms. */
+  unique: ReadonlySet<string>;
   /** Clauses of a sentence unit (empty for clause units). */
   clauses: Unit[];
 }
@@ -61,30 +64,43 @@ function weightOf(text: string, weights: ReadonlyMap<string, number>): number {
 
 /**
  * Greedy selection by marginal keyword weight. A sentence that does not fit is replaced by its
- * clauses, which then compete on their own.
+ * clauses, which then compete on their own. Ties go to the unit that entered the pool first.
+ *
+ * Lazy evaluation: a unit's gain only falls as terms get covered, so a gain computed earlier is an
+ * upper bound. The heap pops the highest bound; when its gain is still current it is the true
+ * maximum (every other unit's gain is at most its own bound), otherwise it goes back with the fresh
+ * gain. Same choice as scanning every unit per step, without the quadratic cost on long texts.
  */
 function select(sentences: Unit[], weights: ReadonlyMap<string, number>, limit: number): Unit[] {
-  const pool = [...sentences];
+  interface Entry {
+    unit: Unit;
+    gain: number;
+    /** Number of terms covered when `gain` was computed: current while nothing was added since. */
+    coveredAt: number;
+    seq: number;
+  }
+  const heap = new BinaryHeap<Entry>((a, b) => a.gain > b.gain || (a.gain === b.gain && a.seq < b.seq));
   const kept: Unit[] = [];
   const covered = new Set<string>();
+  let seq = 0;
+  const add = (u: Unit) => heap.push({ unit: u, gain: gain(u, weights, covered), coveredAt: covered.size, seq: seq++ });
+  sentences.forEach(add);
   let used = 0;
-  while (pool.length > 0) {
-    let best = -1;
-    let bestGain = 0;
-    pool.forEach((u, i) => {
-      const g = gain(u, weights, covered);
-      if (g > bestGain) [best, bestGain] = [i, g];
-    });
-    const u = pool[best];
-    if (u === undefined) break;
-    pool.splice(best, 1);
+  for (;;) {
+    const top = heap.pop();
+    if (top === undefined || top.gain <= 0) break;
+    if (top.coveredAt !== covered.size) {
+      heap.push({ ...top, gain: gain(top.unit, weights, covered), coveredAt: covered.size });
+      continue;
+    }
+    const u = top.unit;
     const cost = codePointLength(u.text) + (kept.length > 0 ? 1 : 0);
     if (used + cost <= limit) {
       kept.push(u);
       used += cost;
-      for (const t of u.terms) covered.add(t);
+      for (const t of u.unique) covered.add(t);
     } else if (u.clauses.length > 1) {
-      pool.push(...u.clauses);
+      u.clauses.forEach(add);
     }
   }
   return kept;
@@ -92,16 +108,20 @@ function select(sentences: Unit[], weights: ReadonlyMap<string, number>, limit: 
 
 function gain(u: Unit, weights: ReadonlyMap<string, number>, covered: ReadonlySet<string>): number {
   let sum = 0;
-  for (const t of new Set(u.terms)) sum += (weights.get(t) ?? 0) * (covered.has(t) ? COVERED_WEIGHT : 1);
+  for (const t of u.unique) sum += (weights.get(t) ?? 0) * (covered.has(t) ? COVERED_WEIGHT : 1);
   return sum;
 }
 
 function unit(text: string, order: [number, number], withClauses: boolean): Unit {
   const trimmed = text.trim();
-  if (!withClauses) return { text: trimmed, order, terms: contentTerms(trimmed), clauses: [] };
+  if (!withClauses) {
+    const terms = contentTerms(trimmed);
+    return { text: trimmed, order, terms, unique: new Set(terms), clauses: [] };
+  }
   // Clause marks never fall inside a token, so a sentence's terms are its clauses' terms.
   const clauses = splitClauses(trimmed).map((c, j) => unit(c, [order[0], j], false));
-  return { text: trimmed, order, terms: clauses.flatMap((c) => c.terms), clauses };
+  const terms = clauses.flatMap((c) => c.terms);
+  return { text: trimmed, order, terms, unique: new Set(terms), clauses };
 }
 
 function byOrder(a: Unit, b: Unit): number {

@@ -167,11 +167,12 @@ describe("the web view", () => {
     expect(await page.locator('[data-testid="node-sources"]').textContent()).toBe("msg-3");
     expect(await page.locator('[data-testid="links-in"] tbody tr').count()).toBeGreaterThan(0);
 
-    // Expanding it adds the neighbours that were not shown (Dave, meet, library, 用户系统).
+    // Expanding it adds the neighbours that were not shown (Dave, meet, library, 用户系统, and the
+    // episode of its conversation).
     const before = Number((await graphData(page)).nodes);
     await page.locator('button[data-action="expand"]').click();
     await waitForStatus(page, /^Expanded #\d+: \d+ neighbours/);
-    expect(Number((await graphData(page)).nodes)).toBe(before + 4);
+    expect(Number((await graphData(page)).nodes)).toBe(before + 5);
     expect(await page.locator("#node-list button").allTextContents()).toEqual(
       expect.arrayContaining([expect.stringContaining("用户系统")]),
     );
@@ -267,19 +268,20 @@ describe("the web view", () => {
       await page.locator("#run-cycles:not([disabled])").waitFor();
     };
 
-    // Two cycles at decay 0.5: importance 2.5 → 0.625, so the memory is compressed to ⌊35 × 0.625⌋
-    // characters at most; its entities (importance 0.5, 5 characters → 2) are deleted: ghosts.
+    // Two cycles at decay 0.5: importance 3 (2 focus links at 1, 下文 and its episode at 0.5) → 0.75,
+    // so the memory is compressed to ⌊35 × 0.75⌋ characters at most; its entities (importance 0.5,
+    // 5 characters → 2) are deleted: ghosts.
     await runCycles(2);
     await page.click("#tab-node");
     const shrunk = Number((await length.textContent())?.match(/^(\d+) of 35/)?.[1]);
-    expect(shrunk).toBeLessThanOrEqual(21);
+    expect(shrunk).toBeLessThanOrEqual(26);
     expect(shrunk).toBeGreaterThanOrEqual(5);
     expect(Number((await graphData(page)).ghosts)).toBeGreaterThanOrEqual(2);
     expect(await page.locator('[data-testid="links-out"] .badge.dangling').count()).toBe(2);
     expect(await page.locator("#node-list button", { hasText: "forgotten entity: Carol" }).count()).toBe(1);
     await screenshot(page, "forgetting-cycle2-1280x800.png");
 
-    // Three more: 0.078 × 35 < 5, so the memory itself is deleted; the memory after it keeps a dangling link to it.
+    // Three more: 0.094 × 35 < 5, so the memory itself is deleted; the memory after it keeps a dangling link to it.
     await page.click("#tab-forget");
     await runCycles(3);
     expect(await held()).toBeLessThan(heldBefore);
