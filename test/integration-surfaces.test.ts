@@ -10,7 +10,8 @@ import { Validator, type Schema } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { createApp, openApiConfig } from "../src/app";
 import { inlineSchema, inputSchemaOf, type OpenApiDocument } from "../src/api/operation-schemas";
-import { isTool } from "../src/api/operation";
+import { argumentsSchemaOf, defineOperation, httpSpecOf, isTool } from "../src/api/operation";
+import { createRoute, z } from "@hono/zod-openapi";
 import { ERROR_STATUS } from "../src/http/errors";
 import { OPERATIONS, TOOL_NAMES } from "../src/routes/operations";
 import { call, freshAgent, json, rememberAndWait } from "./helpers";
@@ -70,6 +71,34 @@ describe("one list of operations", () => {
     const remember = doc.paths["/v1/agents/{agentId}/remember"]?.post?.responses as Record<string, { headers?: Record<string, unknown> }>;
     expect(Object.keys(remember["429"]?.headers ?? {})).toContain("Retry-After");
     expect(Object.keys(remember["503"]?.headers ?? {})).toContain("Retry-After");
+  });
+});
+
+describe("an operation added to the list", () => {
+  it("gets its path and GET query arguments from its route when they are not declared", () => {
+    const route = createRoute({
+      method: "get",
+      path: "/v1/agents/{agentId}/nodes/{nodeId}/links/{linkId}",
+      operationId: "getLinkExample",
+      request: {
+        params: z.object({ agentId: z.string(), nodeId: z.string().regex(/^\d+$/), linkId: z.string() }),
+        query: z.object({ depth: z.string().optional() }).strict(),
+      },
+      responses: { 200: { description: "ok" } },
+    });
+    const definition = defineOperation(route, { tool: { reason: "an example" } });
+    expect(httpSpecOf(definition)).toMatchObject({
+      method: "GET",
+      scope: "agent",
+      pathArgs: { node_id: "nodeId", link_id: "linkId" },
+      queryArgs: ["depth"],
+      body: false,
+      write: false,
+    });
+    const args = argumentsSchemaOf(definition);
+    expect(args.safeParse({ node_id: "12", link_id: "a", depth: "2" }).success).toBe(true);
+    expect(args.safeParse({ node_id: "x", link_id: "a" }).success).toBe(false);
+    expect(args.safeParse({ node_id: "12", link_id: "a", agent_id: "other" }).success).toBe(false);
   });
 });
 

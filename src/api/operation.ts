@@ -59,6 +59,21 @@ export interface OperationDefinition {
   sdk: true | NotOnSurface;
 }
 
+/** `nodeId` → `node_id`: how a path parameter is named as an argument. */
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+function shapeOf(schema: unknown): Record<string, z.ZodType> {
+  return schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+}
+
+/**
+ * One entry of the list. Arguments not declared are derived from the route: a path parameter
+ * besides agentId becomes a snake_case argument with the route's own schema (`{nodeId}` →
+ * `node_id`, as the path's string); a GET route's query parameters become arguments as they are.
+ * Declare them only to show a model a better type (`node_id` as an integer).
+ */
 export function defineOperation(
   route: RouteConfig & { operationId: string },
   spec: {
@@ -70,11 +85,19 @@ export function defineOperation(
     sdk?: NotOnSurface;
   },
 ): OperationDefinition {
+  const pathArgs: Record<string, PathArgument> = { ...spec.pathArgs };
+  const declared = new Set(Object.values(pathArgs).map((p) => p.param));
+  const params = shapeOf(route.request?.params);
+  for (const [, param] of route.path.matchAll(/\{([^}]+)\}/g)) {
+    if (param === undefined || param === "agentId" || declared.has(param)) continue;
+    pathArgs[snakeCase(param)] = { param, schema: params[param] ?? z.string().min(1) };
+  }
+  const queryArgs = spec.queryArgs ?? (route.method === "get" ? shapeOf(route.request?.query) : {});
   return {
     name: route.operationId,
     route,
-    pathArgs: spec.pathArgs ?? {},
-    queryArgs: spec.queryArgs ?? {},
+    pathArgs,
+    queryArgs,
     fixedQuery: spec.fixedQuery ?? {},
     fixedBody: spec.fixedBody ?? {},
     tool: spec.tool,
