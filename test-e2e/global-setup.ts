@@ -8,6 +8,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { applyLocalMigrations, offlineEnv, ROOT, startLocalServer } from "../scripts/local-server.mjs";
+import { buildWeb } from "../web/build.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,6 +20,8 @@ declare module "vitest" {
 export const OTHER_TENANT_KEY = "amk_e2eOtherTenantKey000000000000";
 
 export default async function setup(project: TestProject) {
+  // wrangler.local.toml serves web/dist as static assets: the Worker does not start without it.
+  await buildWeb();
   const persistTo = path.join(ROOT, ".wrangler", "e2e");
   rmSync(persistTo, { recursive: true, force: true });
   const port = Number(process.env.E2E_PORT ?? 8797);
