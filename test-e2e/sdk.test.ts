@@ -126,10 +126,12 @@ describe("every operation of the list is a method", () => {
     expect([...called].sort()).toEqual([...BASELINE].sort());
     const client = { ...Object.fromEntries(Object.keys(OPERATIONS).map((n) => [n, (agent as unknown as Record<string, unknown>)[n] ?? (memory as unknown as Record<string, unknown>)[n]])) };
     for (const [name, method] of Object.entries(client)) expect(typeof method, name).toBe("function");
-    // Every write carried an Idempotency-Key the client made.
-    for (const entry of log.filter((e) => e.method !== "GET" && /remember|compress|config|episodes|tools\/call|agents\/[^/]+$/.test(e.path))) {
-      if (/remember|compress|config|episodes/.test(entry.path) || entry.method === "DELETE") expect(entry.key, entry.path).toBeTruthy();
-    }
+    // Every write carried an Idempotency-Key the client made; reads none.
+    const writes = log.filter((e) => /\/(remember|compress|config|episodes\/rebuild)$/.test(e.path) && e.method !== "GET");
+    writes.push(...log.filter((e) => e.method === "DELETE"));
+    expect(writes.length).toBe(5);
+    for (const entry of writes) expect(entry.key, `${entry.method} ${entry.path}`).toMatch(/^[0-9a-f-]{32,36}$/);
+    for (const entry of log.filter((e) => e.method === "GET")) expect(entry.key, entry.path).toBeNull();
   });
 });
 

@@ -12,6 +12,7 @@ import {
   ServiceOperations,
   TOOLS,
   type AgentSummary,
+  type CallToolInput,
   type CallToolOutput,
   type ListAgentsInput,
   type OperationName,
@@ -137,10 +138,9 @@ export class AgentClient extends AgentOperations {
   async handleToolCall(call: ToolCallLike, options?: RequestOptions): Promise<ToolCallResult> {
     const { id, name, arguments: args } = normalizeToolCall(call);
     try {
-      const answer: CallToolOutput = await this.callTool(
-        { name: name as CallToolOutput["name"] as never, arguments: args as never },
-        options,
-      );
+      // As the model produced them: the server checks the name and the arguments (a 400 below).
+      const input = { name, arguments: args } as CallToolInput;
+      const answer: CallToolOutput = await this.callTool(input, options);
       return { id, name, content: answer.content, isError: false, result: answer.result };
     } catch (error) {
       if (error instanceof MemoryApiError && MODEL_ERRORS.has(error.code)) {
