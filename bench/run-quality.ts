@@ -32,8 +32,19 @@ import { qualityGoals } from "./quality/goals";
 import { selectPresets, type Preset } from "./quality/presets";
 import { quickLocomo, quickMadial } from "./quality/quick";
 import { CONTEXT_BASELINE_LIMIT } from "./quality/context-block";
-import { contextSection, emptyQualityResult, locomoEntries, madialEntries, presetsSection } from "./quality/result";
+import {
+  ablationEntries,
+  contextSection,
+  emptyQualityResult,
+  entryName,
+  entryPointEntries,
+  locomoEntries,
+  madialEntries,
+  presetsSection,
+  retentionEntries,
+} from "./quality/result";
 import { runLocomoPreset, runMadialPreset, type PresetRun } from "./quality/runs";
+import { splitEntries } from "./quality/split";
 import { qualityTables } from "./quality/tables";
 
 const USAGE = "usage: npm run bench:quality -- --locomo FILE [--madial DIR|FILE] [--config NAME[,NAME…]] [--quick]";
@@ -121,10 +132,17 @@ async function main(): Promise<void> {
   }
   const result = emptyQualityResult();
   if (locomo) {
-    const baseline = conversations.flatMap((conv) => {
-      const retrieve = bm25LocomoRetriever(conv, RECALL_LIMIT);
-      return scoreLocomoConversation(conv, (q) => retrieve(q.question));
-    });
+    const baselineByConversation = new Map(
+      conversations.map((conv) => {
+        const retrieve = bm25LocomoRetriever(conv, RECALL_LIMIT);
+        return [conv.sampleId, scoreLocomoConversation(conv, (q) => retrieve(q.question))] as const;
+      }),
+    );
+    const baseline = [...baselineByConversation.values()].flat();
+    result.split = splitEntries(
+      baselineByConversation,
+      locomoRuns.map((run) => ({ name: entryName(run.preset.name, "question"), rows: run.byConversation })),
+    );
     const { changes: _changes, ...evidence } = locomo.evidenceReport;
     result.locomo = {
       file: opts.locomo ?? "",
@@ -133,7 +151,6 @@ async function main(): Promise<void> {
       evidence,
       configs: locomoEntries(baseline, locomoRuns),
     };
-    result.goals = qualityGoals(result.locomo.configs, opts.quick);
   }
   if (madial) {
     const retrieve = bm25MadialRetriever(madial, RECALL_LIMIT);
@@ -161,6 +178,19 @@ async function main(): Promise<void> {
     madial: madial && wideMadial ? aggregate(scoreMadial(madial, (item) => wideMadial(item.query)).map((r) => r.scores)) : null,
   };
   result.contextBlock = contextSection(locomoRuns, madialRuns, wideBm25);
+  const locomoBaseline = result.locomo?.configs.find((c) => c.baseline);
+  const madialBaseline = result.madial?.configs.find((c) => c.baseline);
+  const ran = (runs: readonly PresetRun[], name: string) => runs.find((r) => r.preset.name === name);
+  result.ablations = ablationEntries(ran(locomoRuns, "default"), ran(madialRuns, "default"), locomoBaseline, madialBaseline);
+  result.entryPoints = entryPointEntries(ran(locomoRuns, "default"), ran(madialRuns, "default"), locomoBaseline, madialBaseline);
+  result.retention = retentionEntries(ran(locomoRuns, "no-forgetting"), locomoBaseline);
+  result.goals = qualityGoals({
+    locomo: result.locomo?.configs ?? [],
+    madial: result.madial?.configs ?? [],
+    entryPoints: result.entryPoints,
+    split: result.split,
+    quick: opts.quick,
+  });
   const wallMs = performance.now() - started;
   result.stalls = stalls;
   result.run = { ...info, wallMs, quick: opts.quick };

@@ -2,14 +2,17 @@
  * Speed of the memory API, driven over HTTP against a local `wrangler dev --local` that this script
  * starts and stops:
  *
- *   npm run bench:speed [-- --quick]
+ *   npm run bench:speed [-- --quick] [-- --load-only]
  *
  * Every latency is reported beside a floor measured in the same run (speed/floor.ts): remember
  * acknowledgement and ingestion throughput (English and Chinese streams), recall and search latency
  * and compression cycles on agents of ~1k and ~10k nodes, many agents written concurrently with a
- * leakage check, and storage per node. --quick: smaller sizes for a smoke check; it writes
- * bench/results/speed-quick.json and leaves docs/BENCHMARKS.md alone.
- * Exits non-zero on any HTTP error and on any cross-agent leakage.
+ * leakage check, storage per node, and a load run (100 agents × 1,000 messages written at once,
+ * every message id accounted for). --quick: smaller sizes for a smoke check; it writes
+ * bench/results/speed-quick.json and leaves docs/BENCHMARKS.md alone. --load-only: only the load
+ * run; it writes bench/results/speed-load(-quick).json and leaves docs/BENCHMARKS.md alone.
+ * Exits non-zero on any HTTP error, on any cross-agent leakage and on any message the load run
+ * cannot account for.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -26,6 +29,7 @@ import { renderTables } from "./lib/table";
 import { compressBench } from "./speed/compress-bench";
 import { ingestBench } from "./speed/ingest-bench";
 import { isolationBench } from "./speed/isolation-bench";
+import { loadBench } from "./speed/load-bench";
 import { contextLatency, recallLatency, searchLatency } from "./speed/latency-bench";
 import { scanWaitBench } from "./speed/scan-wait-bench";
 import { singleOpsBench } from "./speed/single-ops-bench";
@@ -47,6 +51,8 @@ const FULL: Omit<SpeedSettings, "quick" | "floor"> = {
   singleOpSamples: 20,
   agents: 100,
   messagesPerAgent: 20,
+  loadAgents: 100,
+  loadMessagesPerAgent: 1000,
 };
 const QUICK: typeof FULL = {
   streamMessages: 200,
@@ -59,6 +65,8 @@ const QUICK: typeof FULL = {
   singleOpSamples: 5,
   agents: 10,
   messagesPerAgent: 8,
+  loadAgents: 10,
+  loadMessagesPerAgent: 100,
 };
 
 const perNode = (bytes: number | null, nodes: number): number | null => (bytes === null || nodes === 0 ? null : bytes / nodes);
@@ -88,8 +96,11 @@ function storageOf(persistDir: string, empty: StorageBytes, stats: readonly Stat
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const { values } = parseArgs({ options: { quick: { type: "boolean", default: false } } });
+  const { values } = parseArgs({
+    options: { quick: { type: "boolean", default: false }, "load-only": { type: "boolean", default: false } },
+  });
   const quick = values.quick;
+  const loadOnly = values["load-only"];
   const settings: SpeedSettings = { quick, ...(quick ? QUICK : FULL), floor: FLOOR };
   const info = runInfo("bench:speed", "bench/run-speed.ts");
   const progress = createProgress("speed");
@@ -100,6 +111,7 @@ async function main(): Promise<void> {
     singleOps: null,
     networks: [],
     isolation: null,
+    load: null,
     storage: null,
     goals: [],
     stalls: {},
@@ -108,6 +120,11 @@ async function main(): Promise<void> {
 
   await withBenchServer("speed", async (server) => {
     const http = new HttpClient(server.url);
+    if (loadOnly) {
+      result.load = await loadBench(http, settings.loadAgents, settings.loadMessagesPerAgent, settings.batch, progress.update);
+      result.stalls = Object.fromEntries(http.stalls);
+      return;
+    }
     const emptyD1 = storageBytes(server.persistDir, "d1");
     const agents: AgentApi[] = [];
     for (const lang of ["en", "zh"] as const) {
@@ -153,6 +170,9 @@ async function main(): Promise<void> {
       progress.note(`agent of ${s.nodes.total} nodes: recall p95 ${recall.latency.ms?.p95.toFixed(0)} ms`);
     }
     result.isolation = await isolationBench(http, settings.agents, settings.messagesPerAgent, settings.batch, progress.update);
+    // Last: it fills the database with ~100k nodes, which would weigh on everything measured after it.
+    result.load = await loadBench(http, settings.loadAgents, settings.loadMessagesPerAgent, settings.batch, progress.update);
+    progress.note(`load: ${result.load.throughput.toFixed(0)} messages/s, ${result.load.accounting.lost} lost`);
     result.stalls = Object.fromEntries(http.stalls);
   });
   progress.done();
@@ -166,17 +186,20 @@ async function main(): Promise<void> {
       ? [`Stall guard: re-sent reads ${JSON.stringify(result.stalls)} (see docs/BENCHMARKS.md; latencies include the stall)`]
       : []),
     ...(result.isolation?.leaks.slice(0, 20).map((l) => `LEAK: ${l}`) ?? []),
+    ...(result.load?.problems.slice(0, 20).map((p) => `LOAD: ${p}`) ?? []),
   ];
-  const tables = speedTables(result);
+  const tables = loadOnly
+    ? speedTables(result).filter((t) => t.title.startsWith("load") || t.title === "Speed goals")
+    : speedTables(result);
   console.log(notes.join("\n"));
   console.log();
   console.log(renderTables(tables, "text"));
   const outDir = path.join(ROOT, "bench", "results");
   mkdirSync(outDir, { recursive: true });
-  const outFile = path.join(outDir, quick ? "speed-quick.json" : "speed.json");
+  const outFile = path.join(outDir, `speed${loadOnly ? "-load" : ""}${quick ? "-quick" : ""}.json`);
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
   writeFileSync(outFile, `${json}\n`);
-  if (!quick) {
+  if (!quick && !loadOnly) {
     writeDocSection(
       "speed",
       ["## Speed results", "", runInfoMarkdown(info, wallMs), "", ...notes.map((n) => `- ${n}`), "", renderTables(tables, "markdown")].join(
@@ -185,10 +208,13 @@ async function main(): Promise<void> {
     );
   }
   process.stderr.write(
-    `speed: ${(wallMs / 1000).toFixed(0)} s; wrote ${path.relative(ROOT, outFile)}${quick ? "" : " and docs/BENCHMARKS.md"}\n`,
+    `speed: ${(wallMs / 1000).toFixed(0)} s; wrote ${path.relative(ROOT, outFile)}${quick || loadOnly ? "" : " and docs/BENCHMARKS.md"}\n`,
   );
   if (result.isolation && result.isolation.leaks.length > 0) {
     throw new Error(`cross-agent leakage: ${result.isolation.leaks.length} leak(s), first: ${result.isolation.leaks[0]}`);
+  }
+  if (result.load && result.load.problems.length > 0) {
+    throw new Error(`load run: ${result.load.problems.length} problem(s), first: ${result.load.problems[0]}`);
   }
 }
 

@@ -52,7 +52,8 @@ export function applyLocalMigrations({ persistTo, config = "wrangler.local.toml"
 
 /**
  * Starts `wrangler dev --local` and resolves once /v1/health answers. Returns the child process
- * and a stop() that terminates it.
+ * and a stop() that terminates it. `migrate: false` skips the D1 migrations (a restart on a persist
+ * directory they were already applied to: the fault suite restarts the server many times).
  */
 export async function startLocalServer({
   port = 8787,
@@ -61,8 +62,9 @@ export async function startLocalServer({
   quiet = false,
   extraArgs = [],
   readyTimeoutMs = 60_000,
+  migrate = true,
 } = {}) {
-  applyLocalMigrations({ persistTo, config, quiet });
+  if (migrate) applyLocalMigrations({ persistTo, config, quiet });
   const child = spawn(
     WRANGLER,
     ["dev", "--local", "-c", config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, ...extraArgs],

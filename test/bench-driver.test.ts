@@ -7,6 +7,8 @@ import { queryKeywords } from "../bench/lib/tokens";
 import { agentId, MAX_MESSAGES_PER_CALL, rememberBatches } from "../bench/quality/batches";
 import { selectPresets } from "../bench/quality/presets";
 import { everyNth } from "../bench/quality/quick";
+import { splitEntries } from "../bench/quality/split";
+import { perBudget, perK, type ModeScores, type QuestionScores } from "../bench/lib/metrics";
 import { summarize } from "../bench/speed/floor";
 import { agentMessages, marker } from "../bench/speed/isolation-bench";
 import { chatStream, keywordQueries, prng } from "../bench/speed/streams";
@@ -88,6 +90,15 @@ describe("snapshot config", () => {
     );
     expect(() => snapshotConfig('name = "x"\n', "/b", "/m", "/a")).toThrow(/main/);
   });
+
+  it("points the web view's assets at an absolute directory and drops the build step", () => {
+    const toml =
+      'main = "src/index.ts"\nmigrations_dir = "migrations"\n\n[assets]\ndirectory = "./web/dist"\nrun_worker_first = ["/v1/*"]\n\n' +
+      '[build]\ncommand = "node web/build.mjs"\nwatch_dir = ["web/src"]\n';
+    expect(snapshotConfig(toml, "/b/index.js", "/r/migrations", "/r/web/dist")).toBe(
+      'main = "/b/index.js"\nno_bundle = true\nmigrations_dir = "/r/migrations"\n\n[assets]\ndirectory = "/r/web/dist"\nrun_worker_first = ["/v1/*"]\n\n',
+    );
+  });
 });
 
 describe("synthetic streams", () => {
@@ -121,5 +132,42 @@ describe("floor ratios", () => {
     expect(s.ms?.p50).toBe(20);
     expect(s.ratio).toEqual({ p50: 4, p95: 4, p99: 4 });
     expect(summarize([], [1]).ratio.p50).toBeNull();
+  });
+});
+
+describe("tuning and held-back conversations", () => {
+  const mode = (x: number): ModeScores => ({ recall: perK(() => x), hit: perK(() => x), mrr10: x, budgetRecall: perBudget(() => x) });
+  const scores = (x: number): QuestionScores => ({ exact: mode(x), text: mode(x), recalledTokens: 10, items: 1 });
+  const rows = (...xs: number[]) => xs.map((x) => ({ category: 1, scores: scores(x) }));
+
+  it("scores each group against BM25 on the same questions", () => {
+    const baseline = new Map([
+      ["conv-26", rows(0.5)],
+      ["conv-30", rows(0.5, 0.5)],
+      ["conv-41", rows(0.4)],
+    ]);
+    const config = new Map([
+      ["conv-26", rows(0.8)],
+      ["conv-30", rows(0.5, 0.5)],
+      ["conv-41", rows(0.4)],
+    ]);
+    const entries = splitEntries(baseline, [{ name: "default/question", rows: config }]);
+    const row = (config: string, group: string) => entries.find((e) => e.config === config && e.group === group);
+    expect(entries.map((e) => `${e.config} ${e.group} ${e.conversations.join(",")}`)).toEqual([
+      "bm25 tuning conv-26,conv-30",
+      "default/question tuning conv-26,conv-30",
+      "bm25 held back conv-41",
+      "default/question held back conv-41",
+    ]);
+    expect(row("default/question", "tuning")?.locomo.pooled?.exact.recall[10]).toBeCloseTo(0.6);
+    expect(row("default/question", "tuning")?.locomo.ratios?.exact.recall[10]).toBeCloseTo(1.2);
+    expect(row("default/question", "held back")?.locomo.ratios?.exact.recall[10]).toBeCloseTo(1);
+  });
+
+  it("leaves out a group without conversations", () => {
+    const entries = splitEntries(new Map([["conv-99", rows(0.5)]]), [
+      { name: "default/question", rows: new Map([["conv-99", rows(0.5)]]) },
+    ]);
+    expect(entries.map((e) => e.group)).toEqual(["held back", "held back"]);
   });
 });

@@ -5,8 +5,12 @@ import { planScan } from "../src/memory/compression-plan";
 import { touchFocus, type FocusEntry } from "../src/memory/focus-lru";
 import { formatRecall } from "../src/memory/format";
 import { importanceOf, retainedShare } from "../src/memory/importance";
-import { KeywordMatcher } from "../src/memory/keyword-match";
-import { importanceNeeded, keywordWeights, rankMemories } from "../src/memory/ranking";
+import { FieldScorer, type FieldWeights } from "../src/memory/field-score";
+import { fuseScores, normalisedScores } from "../src/memory/fusion";
+import { importanceNeeded, networkPrior, rankMemories, scoreMemories, type RankedMemory } from "../src/memory/ranking";
+import { bm25Idf, BM25_K1 } from "../src/search/bm25-index";
+import { documentFields, ftsDocument, timeTerms } from "../src/search/fts-text";
+import { indexTerms, queryTerms } from "../src/text/index-terms";
 import { MemoryGraph } from "../src/memory/graph";
 import type { MemoryNode } from "../src/vocabulary/records";
 import { RELATION, resolveRelation } from "../src/vocabulary/relations";
@@ -297,17 +301,61 @@ describe("breadth-first search", () => {
   });
 });
 
-describe("keyword matching", () => {
-  const node = (content: string) => ({ content, phrase: "", keywords: [] });
-
-  it("matches English by stemmed terms and Chinese by substring", () => {
-    const m = new KeywordMatcher(["paintings", "登录模块", "JWT"]);
-    expect([...m.match(node("She showed me her painting of a sunset"))]).toEqual([0]);
-    expect([...m.match(node("昨天讨论了用户系统的登录模块设计，决定采用jwt方案。"))].sort()).toEqual([1, 2]);
-    expect(m.match(node("nothing relevant here")).size).toBe(0);
+describe("query and memory terms (one analyzer)", () => {
+  it("stems both sides alike and drops only function words", () => {
+    expect(queryTerms("paintings")).toEqual(["paint"]);
+    expect(indexTerms("She showed me her painting of a sunset")).toEqual(["show", "paint", "sunset"]);
+    // Common chat words are content: how much they say is idf's business, not a list's.
+    expect(queryTerms("What kind of pets did Caroline's friend feel recently, first?")).toEqual([
+      "kind",
+      "pet",
+      "caroline",
+      "friend",
+      "feel",
+      "recent",
+      "first",
+    ]);
+    expect(queryTerms("How many times did they take it?")).toEqual(["many", "time", "take"]);
   });
 
-  it("finds through the term index exactly the matches of testing every node, as the graph's texts change", () => {
+  it("matches hyphenated and compound words by their parts", () => {
+    expect(queryTerms("self-care")).toEqual(["self", "care", "selfcare"]);
+    const doc = new Set(indexTerms("I make time for self care every day"));
+    expect(queryTerms("self-care").filter((t) => doc.has(t))).toEqual(["self", "care"]);
+    expect(new Set(indexTerms("my selfcare routine")).has("selfcare")).toBe(true);
+    expect(indexTerms("it'll be fine")).toEqual(["fine"]);
+  });
+
+  it("matches Chinese words however the segmenter cut them", () => {
+    const doc = new Set(indexTerms("昨天讨论了用户系统的登录模块设计"));
+    for (const q of ["登录模块", "用户", "系统", "模块设计"])
+      expect(
+        queryTerms(q).every((t) => doc.has(t)),
+        q,
+      ).toBe(true);
+    expect(new Set(indexTerms("获得绘画比赛优胜奖")).has("画")).toBe(true);
+    // Function characters make no terms of their own.
+    expect(queryTerms("我的")).toEqual([]);
+  });
+
+  it("puts a memory's speaker, text and time in its document, each as its own field", () => {
+    const node = memoryNode(1, {
+      content: "Camping at the lake.",
+      phrase: "camping lake",
+      keywords: ["camping", "lake"],
+      speaker: "Melanie",
+      messageTime: Date.UTC(2023, 4, 8, 13, 56),
+    });
+    expect(timeTerms(node.messageTime)).toEqual(["may", "8", "2023"]);
+    const fields = documentFields(node);
+    expect([...fields.speaker]).toEqual(["melanie"]);
+    expect([...fields.time]).toEqual(["may", "8", "2023"]);
+    expect(fields.text.get("camp")).toBe(3);
+    expect(ftsDocument(node)).toBe("melanie camp lake camp lake camp lake may 8 2023");
+    expect(fields.length).toBe(10);
+  });
+
+  it("keeps the in-memory index's term lookups exact as the graph's texts change", () => {
     const random = seededRandom(5);
     const words = ["painting", "paintings", "dog", "support", "group", "Isabella", "the", "登录", "模块", "用户系统", "jwt", "he"];
     const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(random() * words.length)] ?? "").join(" ");
@@ -321,22 +369,19 @@ describe("keyword matching", () => {
         speaker: random() < 0.3 ? "Isabella" : null,
       });
     for (let id = 1; id <= 80; id++) graph.addNode(make(id));
-    const matcher = new KeywordMatcher(["paintings", "support group", "isabella", "登录模块", "用户", "JWT", "he", "absent"]);
+    const terms = queryTerms("paintings support group isabella 登录模块 用户 JWT absent");
     const check = () => {
-      const reached = new Map(
-        graph
-          .nodeIds()
-          .filter((id) => id % 3 !== 0)
-          .map((id) => [id, { node: graph.node(id) ?? make(id) }]),
-      );
-      const byNode = new Map<number, number[]>();
-      for (const [id, { node }] of reached) {
-        const own = [...matcher.match(node)].sort();
-        if (own.length > 0) byNode.set(id, own);
+      const index = graph.textIndex();
+      for (const term of terms) {
+        const scanned = graph.nodeIds().filter((id) => {
+          const node = graph.node(id);
+          return node !== undefined && ftsDocument(node).split(" ").includes(term);
+        });
+        expect(
+          [...index.withToken(term)].sort((a, b) => a - b),
+          term,
+        ).toEqual(scanned.sort((a, b) => a - b));
       }
-      const indexed = matcher.hitsAmong(reached, graph.termIndex());
-      expect(new Map([...indexed].map(([id, set]) => [id, [...set].sort()]))).toEqual(byNode);
-      expect(byNode.size).toBeGreaterThan(5);
     };
     check();
     graph.apply({
@@ -345,49 +390,155 @@ describe("keyword matching", () => {
     });
     graph.apply({ type: "deleteNodes", ids: [5, 7] });
     graph.addNode(make(90));
-    graph.apply({ type: "finishScan", cycles: 1, skipped: [8, 10] });
     check();
-  });
-
-  it("needs every term of a multi-word keyword", () => {
-    const m = new KeywordMatcher(["support group"]);
-    expect(m.match(node("I went to a support group yesterday")).size).toBe(1);
-    expect(m.match(node("Thanks for the support")).size).toBe(0);
   });
 });
 
-describe("ranking and output", () => {
-  it("orders by keyword hits, then path strength, then importance, then newest", () => {
-    const item = (id: number, hits: number, pathStrength: number, importance: number) => ({
-      id,
-      node: id,
-      hits,
-      keywordScore: hits,
-      pathStrength,
-      importance,
-      similarity: 0,
-      depth: 1,
-    });
-    const ranked = rankMemories([item(1, 1, 1, 5), item(2, 2, 0.1, 0), item(3, 1, 1, 6), item(4, 1, 0.5, 9), item(5, 1, 1, 6)], 10);
-    expect(ranked.map((r) => r.id)).toEqual([2, 5, 3, 1, 4]);
-    expect(rankMemories([item(1, 1, 1, 1), item(2, 1, 1, 1)], 1)).toHaveLength(1);
+describe("text evidence with the network as context (BM25F)", () => {
+  const weights: FieldWeights = { neighbours: 0.4, entities: 0.2, speaker: 1, time: 0.5 };
+  const doc = (content: string, extra: Partial<MemoryNode> = {}) => documentFields(memoryNode(0, { content, ...extra }));
+  // Ten documents of average length 4 terms; "lake" in two of them.
+  const stats = {
+    documents: 10,
+    tokens: 40,
+    documentFrequency: new Map([
+      ["lake", 2],
+      ["melanie", 5],
+    ]),
+  };
+
+  it("scores a memory's own words by Okapi BM25 and its neighbours' at a lower weight, below its own", () => {
+    const scorer = new FieldScorer(["lake"], stats, weights);
+    const idf = bm25Idf(2, 10);
+    // One occurrence in a document of average length: tf̃ = 1, score = idf.
+    const own = scorer.score(doc("lake trip summer fun"), { neighbours: [], entities: [] });
+    expect(own.score).toBeCloseTo(idf, 12);
+    expect(own.matched).toBe(1);
+    // The same words one turn away: tf̃ = 0.4, score = idf · 0.4 · (k1 + 1) / (k1 + 0.4).
+    const next = scorer.score(doc("it was so much fun"), { neighbours: [doc("lake trip summer fun")], entities: [] });
+    expect(next.score).toBeCloseTo((idf * 0.4 * (BM25_K1 + 1)) / (BM25_K1 + 0.4), 12);
+    expect(next.matched).toBe(1);
+    expect(next.score).toBeLessThan(own.score);
+    // Both: the fields add before saturation, so more, but not twice as much.
+    const both = scorer.score(doc("lake trip summer fun"), { neighbours: [doc("lake trip summer fun")], entities: [] });
+    expect(both.score).toBeGreaterThan(own.score);
+    expect(both.score).toBeLessThan(2 * own.score);
   });
 
-  it("weights a keyword by its rarity (BM25 idf): rarer keywords weigh more, every hit counts", () => {
-    const [rare, common, everywhere] = keywordWeights([1, 50, 100], 100);
-    expect(rare).toBeCloseTo(Math.log(1 + 99.5 / 1.5), 12);
-    expect(rare).toBeGreaterThan(common ?? 0);
-    expect(common).toBeGreaterThan(everywhere ?? 0);
-    expect(everywhere).toBeGreaterThan(0);
-    // A memory matching one rare keyword outranks one matching two words every memory has.
-    const rank = rankMemories(
+  it("counts speaker and time for the score, never as a match by themselves", () => {
+    const scorer = new FieldScorer(["melanie", "lake"], stats, weights);
+    const said = scorer.score(doc("lake trip summer fun", { speaker: "Melanie" }), { neighbours: [], entities: [] });
+    const other = scorer.score(doc("lake trip summer fun", { speaker: "Caroline" }), { neighbours: [], entities: [] });
+    expect(said.score).toBeGreaterThan(other.score);
+    expect(said.matched).toBe(1);
+    expect(scorer.score(doc("nothing here at all", { speaker: "Melanie" }), { neighbours: [], entities: [] }).matched).toBe(0);
+  });
+
+  it("lends the names of linked entities, and nothing when a field's weight is 0", () => {
+    const withEntity = new FieldScorer(["lake"], stats, weights).score(doc("we swam all day"), { neighbours: [], entities: [doc("lake")] });
+    expect(withEntity.matched).toBe(1);
+    expect(withEntity.score).toBeGreaterThan(0);
+    const textOnly = new FieldScorer(["lake"], stats, { neighbours: 0, entities: 0, speaker: 0, time: 0 });
+    expect(textOnly.score(doc("we swam all day"), { neighbours: [doc("lake")], entities: [doc("lake")] })).toEqual({
+      score: 0,
+      matched: 0,
+    });
+  });
+});
+
+describe("fusion of keyword and vector lists", () => {
+  it("normalises BM25 by its best and cosine over its range", () => {
+    expect([
+      ...normalisedScores(
+        new Map([
+          [1, 4],
+          [2, 2],
+        ]),
+        "max",
+      ),
+    ]).toEqual([
+      [1, 1],
+      [2, 0.5],
+    ]);
+    expect(
       [
-        { id: 1, node: 1, hits: 2, keywordScore: 2 * (everywhere ?? 0), pathStrength: 1, importance: 1, similarity: 0, depth: 1 },
-        { id: 2, node: 2, hits: 1, keywordScore: rare ?? 0, pathStrength: 0.5, importance: 1, similarity: 0, depth: 1 },
-      ],
-      2,
-    );
-    expect(rank.map((r) => r.id)).toEqual([2, 1]);
+        ...normalisedScores(
+          new Map([
+            [1, 0.9],
+            [2, 0.5],
+            [3, 0.7],
+          ]),
+          "min-max",
+        ),
+      ].map(([id, s]) => [id, +s.toFixed(6)]),
+    ).toEqual([
+      [1, 1],
+      [2, 0],
+      [3, 0.5],
+    ]);
+  });
+
+  it("keeps the strong list's order at a small weight and breaks its near-ties with the weak one", () => {
+    const keyword = new Map([
+      [1, 10],
+      [2, 5],
+      [3, 4.9],
+    ]);
+    const vector = new Map([
+      [3, 0.9],
+      [2, 0.3],
+      [4, 0.8],
+    ]);
+    expect(
+      fuseScores([
+        { scores: keyword, weight: 0.9, normalise: "max" },
+        { scores: vector, weight: 0.1, normalise: "min-max" },
+      ]).map((f) => f.id),
+    ).toEqual([1, 3, 2, 4]);
+    // At an even weight the vector list reorders it.
+    expect(
+      fuseScores([
+        { scores: keyword, weight: 0.5, normalise: "max" },
+        { scores: vector, weight: 0.5, normalise: "min-max" },
+      ]).map((f) => f.id),
+    ).toEqual([3, 1, 4, 2]);
+  });
+});
+
+const ranked = (id: number, textScore: number, pathStrength = 0, importance = 0, similarity = 0): RankedMemory<number> => ({
+  id,
+  node: id,
+  hits: 1,
+  textScore,
+  similarity,
+  pathStrength,
+  importance,
+  depth: 1,
+  score: 0,
+});
+
+describe("ranking and output", () => {
+  it("ranks by text relevance, the network only lifting near-ties, the newer node first on a tie", () => {
+    const weights = { vector: 0, prior: 0.1 };
+    // 2 is clearly better text; 3 and 5 tie on text, 5 is held more firmly; 1 and 4 tie on everything.
+    const items = [ranked(1, 5), ranked(2, 8, 0, 0), ranked(3, 5, 0, 0.2), ranked(4, 5), ranked(5, 5, 1, 1)];
+    scoreMemories(items, weights, true);
+    expect(rankMemories(items, 10).map((r) => r.id)).toEqual([2, 5, 3, 4, 1]);
+    // The prior lifts by at most 10%: full path strength and importance never beat clearly better text.
+    const strongNetwork = [ranked(1, 10), ranked(2, 9, 1, 5)];
+    scoreMemories(strongNetwork, weights, true);
+    expect(rankMemories(strongNetwork, 2).map((r) => r.id)).toEqual([1, 2]);
+    expect(networkPrior(1, 5)).toBe(1);
+    expect(networkPrior(0.5, 0.25)).toBe(0.375);
+  });
+
+  it("fuses the vector similarity at its weight, and orders by the network alone without a query", () => {
+    const items = [ranked(1, 10, 0, 0, 0), ranked(2, 9.5, 0, 0, 1)];
+    scoreMemories(items, { vector: 0.1, prior: 0 }, true);
+    expect(rankMemories(items, 2).map((r) => r.id)).toEqual([2, 1]);
+    const noQuery = [ranked(1, 0, 0.5, 1), ranked(2, 0, 1, 1), ranked(3, 0, 1, 0.5)];
+    scoreMemories(noQuery, { vector: 0.1, prior: 0.1 }, false);
+    expect(rankMemories(noQuery, 3).map((r) => r.id)).toEqual([2, 3, 1]);
   });
 
   it("renders plain text with separators and no internal detail, in both locales", () => {
@@ -526,20 +677,14 @@ describe("the in-memory graph", () => {
 });
 
 describe("importance only where it can decide", () => {
-  it("asks for the top items and everything tied with the last of them", () => {
-    const item = (id: number, keywordScore: number, pathStrength: number) => ({
-      id,
-      node: id,
-      hits: 1,
-      keywordScore,
-      pathStrength,
-      importance: 0,
-      similarity: 0,
-      depth: 1,
-    });
-    const items = [item(1, 3, 1), item(2, 2, 1), item(3, 2, 0.5), item(4, 2, 0.5), item(5, 1, 1), item(6, 2, 0.5)];
-    expect(importanceNeeded(items, 3).sort()).toEqual([1, 2, 3, 4, 6]);
-    expect(importanceNeeded(items, 1)).toEqual([1]);
-    expect(importanceNeeded([], 5)).toEqual([]);
+  it("asks for the items that the largest prior could lift into the top", () => {
+    const weights = { vector: 0, prior: 0.1 };
+    const items = [ranked(1, 10), ranked(2, 8), ranked(3, 7.5), ranked(4, 7.2), ranked(5, 6), ranked(6, 7.3)];
+    // Third best relevance 0.75 (item 3): 4 (0.72 · 1.1 = 0.79) and 6 (0.73 · 1.1) can reach it, 5 cannot.
+    expect(importanceNeeded(items, 3, weights, true).sort()).toEqual([1, 2, 3, 4, 6]);
+    expect(importanceNeeded(items, 1, weights, true)).toEqual([1]);
+    expect(importanceNeeded([], 5, weights, true)).toEqual([]);
+    // Without a query the network is the whole score: every item needs it.
+    expect(importanceNeeded(items, 1, weights, false)).toHaveLength(6);
   });
 });

@@ -256,6 +256,10 @@ describe("per-agent configuration", () => {
       default_search_depth: [0, 7],
       capacity: [9, 1_000_001, 100.5],
       auto_compress: ["yes", 1],
+      recall_neighbour_weight: [-0.1, 1.5, "0.4"],
+      recall_speaker_weight: [-1, 3],
+      recall_graph_prior: [-0.1, 2],
+      recall_vectors: ["yes", 0],
     };
     for (const [key, values] of Object.entries(bad)) {
       for (const value of values) {
@@ -280,6 +284,12 @@ describe("per-agent configuration", () => {
       default_search_depth: 2,
       capacity: 10_000,
       auto_compress: true,
+      recall_neighbour_weight: 0.4,
+      recall_entity_weight: 0.2,
+      recall_speaker_weight: 1,
+      recall_time_weight: 0.5,
+      recall_graph_prior: 0.1,
+      recall_vectors: true,
     });
   });
 

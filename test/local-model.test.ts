@@ -228,11 +228,19 @@ describe("compress", () => {
     expect(await model.compress(ZH_COMPRESS, codePointLength(ZH_COMPRESS))).toBe(ZH_COMPRESS);
   });
 
-  it("keeps the highest-weight clause over filler", async () => {
-    expect(await model.compress(EN_COMPRESS, 70)).toBe("The JWT migration of the login module finished yesterday");
-    expect(await model.compress(ZH_COMPRESS, 30)).toBe("登录模块的JWT迁移昨天完成了，团队一起吃了披萨庆祝。");
-    expect(await model.compress(ZH_COMPRESS, 15)).toBe("登录模块的JWT迁移昨天完成了");
-    expect(await model.compress(EN_COMPRESS, 30)).toBe("JWT migration login module");
+  it("keeps names, numbers and content words over filler, whole sentences when they keep as much", async () => {
+    // Whole clauses would lose words a question may ask for: the words themselves, in order.
+    expect(await model.compress(EN_COMPRESS, 70)).toBe("long day JWT migration login module whole team celebrated pizza");
+    expect(await model.compress(EN_COMPRESS, 30)).toBe("day JWT migration login module");
+    expect(await model.compress(ZH_COMPRESS, 30)).toBe("累登录模块JWT迁移完成团队披萨庆祝");
+    expect(await model.compress(ZH_COMPRESS, 10)).toBe("登录模块披萨庆祝");
+    // The filler goes first, even below the target; a sentence that keeps every word stays whole.
+    expect(await model.compress("Hi! Thanks so much. The JWT migration finished yesterday.", 50)).toBe(
+      "The JWT migration finished yesterday.",
+    );
+    expect(await model.compress("I have 2 kids and 3 cats, born in 2019. We live in Berlin and love it there so much, really.", 40)).toBe(
+      "2 kids 3 cats born 2019 live Berlin love",
+    );
   });
 
   it("never exceeds the target, never returns empty, only uses the text's characters", async () => {

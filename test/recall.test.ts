@@ -20,9 +20,12 @@ describe("recall", () => {
   it("reaches one more layer with depth 2 than with depth 1", async () => {
     const agent = await englishAgent();
     expect(await recallText(agent, { keywords: ["Bob"], depth: 1, start: "focus" })).toBe("");
-    expect(await recallText(agent, { keywords: ["Bob"], depth: 2, start: "focus" })).toBe(
+    // At depth 2 Bob's segment is reached; the segment after it (上文 link, reached too) ranks
+    // below it with Bob's name as context.
+    expect((await recallText(agent, { keywords: ["Bob"], depth: 2, start: "focus" })).split("\n---\n")).toEqual([
       "[记忆] Sam: Bob joined the Phoenix project in March.",
-    );
+      "[记忆] Sam: Carol reviews the budget with Dave.",
+    ]);
     const d1 = await recallJson(agent, { keywords: [], depth: 1, limit: 100, start: "focus" });
     const d2 = await recallJson(agent, { keywords: [], depth: 2, limit: 100, start: "focus" });
     expect(d1.items.map((i) => i.source_message_ids?.[0]).sort()).toEqual(["e2", "e3", "e4"]);
@@ -44,32 +47,41 @@ describe("recall", () => {
     expect(await recallText(agent, { keywords: ["budget"], depth: 3, relations: ["下文"], ...focus })).toBe("");
   });
 
-  it("matches English keywords by stem and ranks own hits before weaker paths", async () => {
+  it("matches English keywords by stem and ranks own words before a neighbour's", async () => {
     const agent = await englishAgent();
     const result = await recallJson(agent, { keywords: ["budgets", "trips"], depth: 2 });
-    // Equal hits, path strength and importance (6): the newer segment comes first.
-    expect(result.items.map((i) => i.content)).toEqual(["Erin and Frank planned the Tokyo trip.", "Carol reviews the budget with Dave."]);
+    // The two segments that say the words first; then the segments next to them, which have the
+    // words only as context (上文/下文).
+    expect(result.items.slice(0, 2).map((i) => i.content)).toEqual([
+      "Carol reviews the budget with Dave.",
+      "Erin and Frank planned the Tokyo trip.",
+    ]);
+    expect(result.items.slice(2).map((i) => i.content)).toEqual(["Bob joined the Phoenix project in March.", "Grace fixed the login bug."]);
     const [first] = result.items;
-    expect(first?.scores).toMatchObject({ hits: 1, path_strength: 1 });
+    expect(first?.scores).toMatchObject({ path_strength: 1 });
+    expect(first?.scores.keyword_score).toBeGreaterThan(result.items[2]?.scores.keyword_score ?? Infinity);
     const both = await recallJson(agent, { keywords: ["budget", "Dave", "trip"], depth: 2 });
     expect(both.items[0]?.content).toBe("Carol reviews the budget with Dave.");
-    expect(both.items[0]?.scores.hits).toBe(2);
+    expect(both.items[0]?.scores.hits).toBeGreaterThanOrEqual(2);
   });
 
   it("matches Chinese keywords and returns plain text with separators", async () => {
     const agent = freshAgent("recall-zh");
     await rememberAndWait(agent, chinese);
-    expect(await recallText(agent, { keywords: ["登录模块"] })).toBe("[记忆] 昨天讨论了用户系统的登录模块设计，决定采用JWT方案。");
+    const best = await recallText(agent, { keywords: ["登录模块"] });
+    expect(best.split("\n---\n")[0]).toBe("[记忆] 昨天讨论了用户系统的登录模块设计，决定采用JWT方案。");
     const text = await recallText(agent, { keywords: ["登录"] });
-    expect(text.split("\n---\n")).toHaveLength(2);
-    expect(text).toContain("[记忆] 前端组提到需要支持第三方登录，这个需求优先级待定。");
+    // Both segments that say 登录 first, whatever the segmenter made of them.
+    expect(text.split("\n---\n").slice(0, 2).sort()).toEqual([
+      "[记忆] 前端组提到需要支持第三方登录，这个需求优先级待定。",
+      "[记忆] 昨天讨论了用户系统的登录模块设计，决定采用JWT方案。",
+    ]);
     expect(text).not.toMatch(/node|score|depth|\d+\.\d+/);
   });
 
   it("returns JSON items with ids, provenance and scores", async () => {
     const agent = await englishAgent();
     const result = await recallJson(agent, { keywords: ["login"] });
-    expect(result.items).toHaveLength(1);
     const [item] = result.items;
     expect(item).toMatchObject({
       type: "memory",
@@ -87,7 +99,9 @@ describe("recall", () => {
 
   it("extracts keywords from a free-text query", async () => {
     const agent = await englishAgent();
-    expect(await recallText(agent, { query: "Who reviews the budget?" })).toBe("[记忆] Sam: Carol reviews the budget with Dave.");
+    expect((await recallText(agent, { query: "Who reviews the budget?" })).split("\n---\n")[0]).toBe(
+      "[记忆] Sam: Carol reviews the budget with Dave.",
+    );
   });
 
   it("changes neither the focus nor any strength", async () => {

@@ -105,7 +105,8 @@ describe("time slicing", () => {
     expect(answer.status).toBe(200);
     const items = await json<{ items: { type: string; content?: string }[] }>(answer);
     // (A trace may follow: entities deleted earlier in this very scan left dangling links.)
-    expect(items.items.filter((i) => i.type === "memory").map((i) => i.content)).toEqual(["Grace fixed the login bug."]);
+    // The memory that says "login" first (its neighbours and entities may follow with it as context).
+    expect(items.items.filter((i) => i.type === "memory").map((i) => i.content)[0]).toBe("Grace fixed the login bug.");
     await untilTrue(async () => g.reached >= 2, "the scan to resume and block again");
     // The recall waited for one node only: the scan is still under way.
     const cycleTask = await runInDurableObject(stub, (instance) =>

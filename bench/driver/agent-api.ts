@@ -84,10 +84,11 @@ export class AgentApi {
   }
 
   /** The acknowledgement: the task is queued, nothing is applied yet. */
-  async remember(messages: readonly Message[]): Promise<Timed<string>> {
+  async remember(messages: readonly Message[], idempotencyKey?: string): Promise<Timed<string>> {
     const r = await this.http.request("POST", `${this.base}/remember`, RememberAcceptedSchema, {
       body: { messages },
       expect: [202],
+      ...(idempotencyKey === undefined ? {} : { headers: { "idempotency-key": idempotencyKey } }),
     });
     return { value: r.value.task_id, ms: r.ms };
   }

@@ -44,6 +44,8 @@ export interface RequestOptions {
   expect?: readonly number[];
   /** For idempotent reads: send again when no answer came after this long (see the stall guard). */
   hedgeAfterMs?: number;
+  /** Extra request headers (an Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 /** Sends of one read at most (the first and three re-sends). */
@@ -72,7 +74,7 @@ export class HttpClient {
   /** `send`, with the stall guard when `hedgeAfterMs` is given (reads only). */
   private sendGuarded(method: Method, path: string, options: RequestOptions): Promise<Sent> {
     const hedge = options.hedgeAfterMs;
-    if (hedge === undefined) return this.send(method, path, options.body);
+    if (hedge === undefined) return this.send(method, path, options.body, options.headers);
     const started = performance.now();
     const endpoint = `${method} ${path.replace(/^\/v1\/agents\/[^/]+/, "/v1/agents/:id").replace(/\?.*$/, "")}`;
     return new Promise<Sent>((resolve, reject) => {
@@ -99,7 +101,7 @@ export class HttpClient {
         if (sends > 1) this.countStall(`${endpoint} (${reason})`);
         clearTimeout(timer);
         timer = setTimeout(() => fire("no answer"), hedge);
-        this.send(method, path, options.body).then(
+        this.send(method, path, options.body, options.headers).then(
           (r) => {
             pending -= 1;
             // A stranded request may also come back as wrangler's "restarted mid-request" 503.
@@ -117,8 +119,13 @@ export class HttpClient {
     });
   }
 
-  private async send(method: Method, path: string, body: unknown): Promise<{ status: number; text: string; ms: number }> {
-    const headers: Record<string, string> = { authorization: `Bearer ${DEV_API_KEY}` };
+  private async send(
+    method: Method,
+    path: string,
+    body: unknown,
+    extra: Record<string, string> = {},
+  ): Promise<{ status: number; text: string; ms: number }> {
+    const headers: Record<string, string> = { ...extra, authorization: `Bearer ${DEV_API_KEY}` };
     if (body !== undefined) headers["content-type"] = "application/json";
     const init: RequestInit = { method, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
     if (body !== undefined) init.body = JSON.stringify(body);

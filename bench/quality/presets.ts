@@ -12,10 +12,15 @@
  *   turns (the automatic cycle after remember is off so the count is exactly one per turn), then
  *   waits for the queue to drain before the next session. Every other parameter is docs/design.md §2's.
  *
+ * Besides the two query modes, `default` is also asked with parts of recall's scoring switched off
+ * (the ablations) and through the search endpoint's three modes, and `no-forgetting`'s LoCoMo agents
+ * give the retention curve (quality/extras.ts).
+ *
  * The presets are parameters of the product, not of the data: they were chosen before any result
  * and are not tuned to it.
  */
 import type { ConfigPatch } from "../driver/agent-api";
+import type { Extra } from "./extras";
 
 export interface Preset {
   name: string;
@@ -24,6 +29,8 @@ export interface Preset {
   config: ConfigPatch;
   /** Queue one compression cycle per remembered message after each remember call. */
   cyclePerTurn: boolean;
+  /** What its agents are asked besides the two query modes (quality/extras.ts). */
+  extras: readonly Extra[];
   /** Also ask the context block at 256/512/1024 tokens (context-block.ts): the product as shipped only. */
   contextBlock: boolean;
 }
@@ -34,6 +41,7 @@ export const PRESETS: readonly Preset[] = [
     description: "docs/design.md §2 parameters, one compression cycle after every remember",
     config: { auto_compress: true },
     cyclePerTurn: false,
+    extras: ["ablations", "search"],
     contextBlock: true,
   },
   {
@@ -41,6 +49,7 @@ export const PRESETS: readonly Preset[] = [
     description: "decay_rate 1, no compression cycles",
     config: { decay_rate: 1, auto_compress: false },
     cyclePerTurn: false,
+    extras: ["retention"],
     contextBlock: false,
   },
   {
@@ -48,6 +57,7 @@ export const PRESETS: readonly Preset[] = [
     description: "docs/design.md §2 parameters, one compression cycle per turn (queued after each session's remember)",
     config: { auto_compress: false },
     cyclePerTurn: true,
+    extras: [],
     contextBlock: false,
   },
 ];
@@ -62,3 +72,6 @@ export function selectPresets(names: readonly string[]): Preset[] {
   }
   return PRESETS.filter((p) => names.includes(p.name));
 }
+
+/** The retention curve: recall after this many compression cycles in total (docs/BENCHMARKS.md). */
+export const RETENTION_CYCLES = [0, 50, 100, 200, 400] as const;

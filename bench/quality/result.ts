@@ -9,9 +9,15 @@
  *   "held": Held|null   (nodes, links, cycles, compressed/deleted/evicted nodes, summed over agents),
  *   "messages", "rememberCalls", "extraCycles": number|null, "emptyQueries": number|null
  * Keys added at the top level, after "madial": "presets" (name, description, config sent, config in
- * force), "contextBlock" (context-block.ts: per dataset and budget, the block's evidence recall next to
- * BM25's within the same budget), "goals" (see goals.ts), "stalls" (driver/http.ts) and "run"
- * (command, date, machine, commit, wallMs, quick). Timing fields ("ingestionMs", "latencyMs", "stalls", "run") differ between
+ * force), "ablations" (per step of quality/extras.ts ABLATION_STEPS: its recall parameters and the
+ * LoCoMo and MADial entries of `default` asked with them), "entryPoints" (per search mode, the same
+ * entries for the search endpoint on `default`'s agents), "retention" (per number of cycles, the
+ * LoCoMo entry of `no-forgetting`'s agents after that many cycles at DESIGN §2's decay, and the
+ * characters they held), "split" (quality/split.ts: question mode per tuning/held-back group of
+ * conversations, with BM25 on the same questions), "contextBlock" (context-block.ts: per dataset
+ * and budget, the block's evidence recall next to BM25's within the same budget), "goals" (see
+ * goals.ts), "stalls" (driver/http.ts) and "run" (command, date, machine, commit, wallMs, quick).
+ * Timing fields ("ingestionMs", "latencyMs", "stalls", "run") differ between
  * runs; every other number is deterministic.
  */
 import { BM25_B, BM25_K1 } from "../lib/bm25";
@@ -29,8 +35,10 @@ import {
 import type { Aggregate, CategorisedScores } from "../lib/aggregate";
 import type { RunInfo } from "../driver/run-info";
 import { QUERY_MODES, RECALL_LIMIT, type QueryMode } from "./ask";
+import { ABLATION_STEPS, SEARCH_MODES, type SearchMode } from "./extras";
 import type { Goal } from "./goals";
 import type { Held, PresetRun } from "./runs";
+import type { SplitEntry } from "./split";
 import { CONTEXT_BASELINE_LIMIT, summarizeContexts, type ContextSummary } from "./context-block";
 
 export interface ApiExtras {
@@ -52,11 +60,36 @@ export interface QualitySettings extends Settings {
   keywords: string;
 }
 
+export interface AblationEntry {
+  step: string;
+  params: Record<string, number | boolean>;
+  locomo: LocomoConfigResult | null;
+  madial: MadialConfigResult | null;
+}
+
+export interface EntryPointEntry {
+  mode: SearchMode;
+  locomo: LocomoConfigResult | null;
+  madial: MadialConfigResult | null;
+}
+
+export interface RetentionEntry {
+  cycles: number;
+  held: number;
+  remembered: number;
+  ratio: number | null;
+  locomo: LocomoConfigResult;
+}
+
 export interface QualityResult extends BenchResult {
   settings: QualitySettings;
   locomo: (NonNullable<BenchResult["locomo"]> & { configs: LocomoEntry[] }) | null;
   madial: (NonNullable<BenchResult["madial"]> & { configs: MadialEntry[] }) | null;
   presets: { name: string; description: string; sent: Record<string, number | boolean>; inForce: Record<string, number | boolean> }[];
+  ablations: AblationEntry[];
+  entryPoints: EntryPointEntry[];
+  retention: RetentionEntry[];
+  split: SplitEntry[];
   /** The context block of the preset that asks for it (question as query); null where not run. */
   contextBlock: { preset: string; bm25Limit: number; locomo: ContextSummary[] | null; madial: ContextSummary[] | null } | null;
   goals: Goal[];
@@ -134,12 +167,64 @@ export function presetsSection(runs: readonly PresetRun[]): QualityResult["prese
   return runs.map((r) => ({ name: r.preset.name, description: r.preset.description, sent: r.preset.config, inForce: r.config }));
 }
 
+/** The ablation steps of the run that asked them (`default`), ratios against the baselines. */
+export function ablationEntries(
+  locomoRun: PresetRun | undefined,
+  madialRun: PresetRun | undefined,
+  locomoBaseline: LocomoConfigResult | undefined,
+  madialBaseline: MadialConfigResult | undefined,
+): AblationEntry[] {
+  if (!(locomoRun?.ablations.length ?? 0) && !(madialRun?.ablations.length ?? 0)) return [];
+  return ABLATION_STEPS.map((step, i) => {
+    const locomoRows = locomoRun?.ablations[i];
+    const madialRows = madialRun?.ablations[i];
+    return {
+      step: step.name,
+      params: step.params,
+      locomo: locomoRows ? locomoConfigResult({ name: step.name }, locomoRows, locomoBaseline?.pooled ?? null) : null,
+      madial: madialRows ? madialConfigResult({ name: step.name }, madialRows, madialBaseline?.all ?? null) : null,
+    };
+  });
+}
+
+export function entryPointEntries(
+  locomoRun: PresetRun | undefined,
+  madialRun: PresetRun | undefined,
+  locomoBaseline: LocomoConfigResult | undefined,
+  madialBaseline: MadialConfigResult | undefined,
+): EntryPointEntry[] {
+  if (!locomoRun?.searchModes && !madialRun?.searchModes) return [];
+  return SEARCH_MODES.map((mode) => {
+    const locomoRows = locomoRun?.searchModes?.[mode];
+    const madialRows = madialRun?.searchModes?.[mode];
+    return {
+      mode,
+      locomo: locomoRows ? locomoConfigResult({ name: mode }, locomoRows, locomoBaseline?.pooled ?? null) : null,
+      madial: madialRows ? madialConfigResult({ name: mode }, madialRows, madialBaseline?.all ?? null) : null,
+    };
+  });
+}
+
+export function retentionEntries(run: PresetRun | undefined, baseline: LocomoConfigResult | undefined): RetentionEntry[] {
+  return (run?.retention ?? []).map((point) => ({
+    cycles: point.cycles,
+    held: point.held,
+    remembered: point.remembered,
+    ratio: point.remembered > 0 ? point.held / point.remembered : null,
+    locomo: locomoConfigResult({ name: `${point.cycles} cycles` }, point.rows, baseline?.pooled ?? null),
+  }));
+}
+
 export const emptyQualityResult = (): QualityResult => ({
   schema: RESULT_SCHEMA,
   settings: qualitySettings(),
   locomo: null,
   madial: null,
   presets: [],
+  ablations: [],
+  entryPoints: [],
+  retention: [],
+  split: [],
   contextBlock: null,
   goals: [],
   stalls: {},

@@ -20,6 +20,7 @@ import type { HttpClient } from "../driver/http";
 import { counter, type Stats } from "../driver/schemas";
 import { askAll, QUERY_MODES, type QueryMode } from "./ask";
 import { agentId } from "./batches";
+import { ABLATION_STEPS, askAblations, askRetention, askSearchModes, SEARCH_MODES, type SearchMode } from "./extras";
 import { askContexts, emptyContextRows, scoreContexts, type ContextAnswers, type ContextRows } from "./context-block";
 import { ingest } from "./ingest";
 import type { Preset } from "./presets";
@@ -50,10 +51,25 @@ export interface PresetRun {
   extraCycles: number;
   held: Held;
   rows: Record<QueryMode, CategorisedScores[]>;
+  /** LoCoMo, question mode: the rows of each conversation (sample id), for the tuning/held-back split. */
+  byConversation: Map<string, CategorisedScores[]>;
   latenciesMs: Record<QueryMode, number[]>;
   emptyQueries: Record<QueryMode, number>;
+  /** Per ablation step (ABLATION_STEPS order), question mode; empty when not asked. */
+  ablations: CategorisedScores[][];
+  /** Per search mode; null when not asked or the build has no search endpoint. */
+  searchModes: Record<SearchMode, CategorisedScores[]> | null;
+  /** The retention curve (RETENTION_CYCLES), question mode; empty when not asked. */
+  retention: { cycles: number; rows: CategorisedScores[]; held: number; remembered: number }[];
   /** The context block's scores per budget (question as query); null unless the preset asks for it. */
   context: ContextRows | null;
+}
+
+/** What feedAndAsk collected beyond the two query modes, unscored. */
+interface ExtraAnswers {
+  ablations: RetrievedItem[][][];
+  searchModes: Record<SearchMode, RetrievedItem[][]> | null;
+  retention: { cycles: number; items: RetrievedItem[][]; held: number; remembered: number }[];
 }
 
 export type Step = (text: string) => void;
@@ -81,8 +97,12 @@ function emptyRun(preset: Preset): PresetRun {
       nodesEvicted: 0,
     },
     rows: { question: [], keywords: [] },
+    byConversation: new Map(),
     latenciesMs: { question: [], keywords: [] },
     emptyQueries: { question: 0, keywords: 0 },
+    ablations: [],
+    searchModes: null,
+    retention: [],
     context: preset.contextBlock ? emptyContextRows() : null,
   };
 }
@@ -103,9 +123,9 @@ function addStats(held: Held, s: Stats): void {
 }
 
 /**
- * Feeds `agent`, asks `texts` in both modes (and for context blocks when the preset wants them) and
- * adds everything to `run`; returns the recalled items per mode and the blocks, in the order of
- * `texts`, for the caller to score.
+ * Feeds `agent`, asks `texts` in both modes, the preset's extras and (when the preset wants them)
+ * context blocks, and adds everything to `run`; returns the recalled items per mode, the extras and
+ * the blocks, in the order of `texts`, for the caller to score.
  */
 async function feedAndAsk(
   run: PresetRun,
@@ -114,7 +134,8 @@ async function feedAndAsk(
   texts: readonly string[],
   lang: "en" | "zh",
   step: Step,
-): Promise<{ items: Record<QueryMode, RetrievedItem[][]>; contexts: ContextAnswers | null }> {
+  retention: boolean,
+): Promise<{ items: Record<QueryMode, RetrievedItem[][]>; extras: ExtraAnswers; contexts: ContextAnswers | null }> {
   const fed = await ingest(agent, run.preset, submissions, (d, t) => step(`remember ${d}/${t}`));
   if (run.held.agents === 0) run.config = fed.config;
   run.ingestionMs += fed.ms;
@@ -129,8 +150,46 @@ async function feedAndAsk(
     run.latenciesMs[mode].push(...answers.latenciesMs);
     run.emptyQueries[mode] += answers.emptyQueries;
   }
+  const extras = run.preset.extras;
+  const out: ExtraAnswers = { ablations: [], searchModes: null, retention: [] };
+  if (extras.includes("ablations")) {
+    out.ablations = await askAblations(agent, texts, lang, (name, d, t) => step(`ablation ${name} ${d}/${t}`));
+  }
+  if (extras.includes("search")) out.searchModes = await askSearchModes(agent, texts, (mode, d, t) => step(`search (${mode}) ${d}/${t}`));
+  if (extras.includes("retention") && retention) {
+    out.retention = await askRetention(agent, texts, lang, (cycles, d, t) => step(`retention ${cycles} cycles ${d}/${t}`));
+  }
   const contexts = run.preset.contextBlock ? await askContexts(agent, texts, lang, (d, t) => step(`context ${d}/${t}`)) : null;
-  return { items, contexts };
+  return { items, extras: out, contexts };
+}
+
+/** Scores the extras of one agent with `score` and adds them to `run`. */
+function addExtras(
+  run: PresetRun,
+  extras: ExtraAnswers,
+  questionItems: RetrievedItem[][],
+  score: (items: RetrievedItem[][]) => CategorisedScores[],
+): void {
+  if (extras.ablations.length > 0) {
+    const steps = [...extras.ablations, questionItems];
+    ABLATION_STEPS.forEach((_s, i) => {
+      run.ablations[i] = [...(run.ablations[i] ?? []), ...score(steps[i] ?? [])];
+    });
+  }
+  if (extras.searchModes) {
+    const modes = extras.searchModes;
+    run.searchModes ??= { keyword: [], vector: [], hybrid: [] };
+    for (const mode of SEARCH_MODES) run.searchModes[mode].push(...score(modes[mode]));
+  }
+  if (extras.retention.length > 0) {
+    const first = { cycles: 0, items: questionItems, held: Number.NaN, remembered: Number.NaN };
+    [first, ...extras.retention].forEach((point, i) => {
+      const at = (run.retention[i] ??= { cycles: point.cycles, rows: [], held: 0, remembered: 0 });
+      at.rows.push(...score(point.items));
+      at.held += point.held;
+      at.remembered += point.remembered;
+    });
+  }
 }
 
 /** Looks an item's answers up by identity (the scorers walk the questions in their own order). */
@@ -151,15 +210,20 @@ export async function runLocomoPreset(
     const submissions = toRememberCalls(conv).map((c) => c.messages);
     const texts = conv.questions.map((q) => q.question);
     const label = `${preset.name} · ${conv.sampleId} (${i + 1}/${conversations.length})`;
-    const { items, contexts } = await feedAndAsk(run, agent, submissions, texts, "en", (s) => step(`${label} · ${s}`));
-    for (const mode of QUERY_MODES) {
-      run.rows[mode].push(...scoreLocomoConversation(conv, lookup<LocomoQuestion>(conv.questions, items[mode])));
-    }
+    const { items, extras, contexts } = await feedAndAsk(run, agent, submissions, texts, "en", (s) => step(`${label} · ${s}`), true);
+    const score = (answers: RetrievedItem[][]) => scoreLocomoConversation(conv, lookup<LocomoQuestion>(conv.questions, answers));
+    for (const mode of QUERY_MODES) run.rows[mode].push(...score(items[mode]));
+    run.byConversation.set(conv.sampleId, score(items.question));
+    addExtras(run, extras, items.question, score);
     if (run.context && contexts) {
       const evidence = (q: LocomoQuestion) => locomoEvidence(conv, q);
       scoreContexts(run.context, conv.questions, contexts, evidence, (q) => q.category, locomoScoringOptions(conv));
     }
   }
+  const held = run.held;
+  // The curve's first point holds what the preset held after ingestion.
+  const first = run.retention[0];
+  if (first) [first.held, first.remembered] = [held.charactersHeld, held.charactersRemembered];
   return run;
 }
 
@@ -168,15 +232,18 @@ export async function runMadialPreset(http: HttpClient, preset: Preset, ds: Madi
   const agent = new AgentApi(http, agentId(preset.name, "madial"));
   // Each memory record is its own remember call: the records are separate events of the user's life.
   const submissions = toMadialMessages(ds.memories, ds.userNames[0]).map((m) => [m]);
-  const { items, contexts } = await feedAndAsk(
+  const { items, extras, contexts } = await feedAndAsk(
     run,
     agent,
     submissions,
     ds.items.map((it) => it.query),
     "zh",
     (s) => step(`${preset.name} · MADial · ${s}`),
+    false,
   );
-  for (const mode of QUERY_MODES) run.rows[mode] = scoreMadial(ds, lookup<MadialItem>(ds.items, items[mode]));
+  const score = (answers: RetrievedItem[][]) => scoreMadial(ds, lookup<MadialItem>(ds.items, answers));
+  for (const mode of QUERY_MODES) run.rows[mode] = score(items[mode]);
+  addExtras(run, extras, items.question, score);
   if (run.context && contexts) {
     scoreContexts(
       run.context,

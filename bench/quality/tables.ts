@@ -5,8 +5,10 @@
 import { goalTable } from "../driver/goal";
 import { latencyTable, locomoTables, madialTable, ratioTable, type Mode } from "../lib/report";
 import { fmt, type Table } from "../lib/table";
+import type { LocomoConfigResult, MadialConfigResult } from "../lib/report";
 import { contextTable } from "./context-block";
-import type { LocomoEntry, MadialEntry, QualityResult } from "./result";
+import { splitTable } from "./split";
+import type { AblationEntry, EntryPointEntry, LocomoEntry, MadialEntry, QualityResult, RetentionEntry } from "./result";
 
 /** One row per preset (the query modes share the agents): memory held and ingestion. */
 export function heldTable(title: string, configs: readonly (LocomoEntry | MadialEntry)[]): Table {
@@ -72,6 +74,89 @@ function madialSection(configs: readonly MadialEntry[]): Table[] {
   ];
 }
 
+const locomoCells = (e: LocomoConfigResult | null): string[] => {
+  const p = e?.pooled?.exact;
+  const r = e?.ratios?.exact;
+  return [
+    fmt(p?.recall[1], 3),
+    fmt(p?.recall[5], 3),
+    fmt(p?.recall[10], 3),
+    fmt(p?.recall[20], 3),
+    fmt(p?.mrr10, 3),
+    fmt(p?.budgetRecall[256], 3),
+    fmt(r?.recall[1], 2),
+    fmt(r?.recall[10], 2),
+    fmt(r?.budgetRecall[256], 2),
+  ];
+};
+const LOCOMO_HEADERS = ["R@1", "R@5", "R@10", "R@20", "MRR@10", "R@256tok", "×BM25 R@1", "×BM25 R@10", "×BM25 R@256tok"];
+
+const madialCells = (e: MadialConfigResult | null): string[] => {
+  const a = e?.all?.exact;
+  return [fmt(a?.hit[1], 3), fmt(a?.hit[5], 3), fmt(a?.hit[10], 3), fmt(a?.mrr10, 3), fmt(e?.ratios?.exact.hit[5], 2)];
+};
+const MADIAL_HEADERS = ["hit@1", "hit@5", "hit@10", "MRR@10", "×BM25 hit@5"];
+
+/** Every component of recall's score, added one at a time (quality/extras.ts). */
+export function ablationTables(entries: readonly AblationEntry[]): Table[] {
+  if (entries.length === 0) return [];
+  const tables: Table[] = [];
+  if (entries.some((e) => e.locomo)) {
+    tables.push({
+      title: "Ablations of `default` (question as query): LoCoMo 1–4 pooled, exact ids",
+      headers: ["scoring", ...LOCOMO_HEADERS],
+      rows: entries.map((e) => [e.step, ...locomoCells(e.locomo)]),
+    });
+  }
+  if (entries.some((e) => e.madial)) {
+    tables.push({
+      title: "Ablations of `default` (question as query): MADial-Bench, exact ids",
+      headers: ["scoring", ...MADIAL_HEADERS],
+      rows: entries.map((e) => [e.step, ...madialCells(e.madial)]),
+    });
+  }
+  return tables;
+}
+
+/** The search endpoint per mode on `default`'s agents: recall's entry points alone, and their fusion. */
+export function entryPointTable(entries: readonly EntryPointEntry[]): Table[] {
+  if (entries.length === 0) return [];
+  return [
+    {
+      title: "Entry points: the search endpoint per mode on `default`'s agents (question as query, top 20, exact ids)",
+      headers: ["mode", ...LOCOMO_HEADERS.map((h) => `LoCoMo ${h}`), ...MADIAL_HEADERS.map((h) => `MADial ${h}`)],
+      rows: entries.map((e) => [e.mode, ...locomoCells(e.locomo), ...madialCells(e.madial)]),
+    },
+  ];
+}
+
+/** Recall after k compression cycles, from the network as remembered (quality/extras.ts). */
+export function retentionTable(entries: readonly RetentionEntry[]): Table[] {
+  if (entries.length === 0) return [];
+  const first = entries[0]?.locomo.pooled?.exact.recall[10];
+  return [
+    {
+      title:
+        "Retention curve: `no-forgetting`'s LoCoMo agents, then DESIGN §2 decay, k compression cycles (question as query, exact ids, 1–4 pooled)",
+      headers: ["cycles", "R@1", "R@5", "R@10", "R@20", "R@256tok", "R@10 ÷ 0 cycles", "chars held", "held ÷ remembered"],
+      rows: entries.map((e) => {
+        const p = e.locomo.pooled?.exact;
+        return [
+          String(e.cycles),
+          fmt(p?.recall[1], 3),
+          fmt(p?.recall[5], 3),
+          fmt(p?.recall[10], 3),
+          fmt(p?.recall[20], 3),
+          fmt(p?.budgetRecall[256], 3),
+          fmt(first && p ? p.recall[10] / first : null, 2),
+          String(e.held),
+          fmt(e.ratio, 3),
+        ];
+      }),
+    },
+  ];
+}
+
 function contextSection(context: NonNullable<QualityResult["contextBlock"]>): Table[] {
   const about = `preset ${context.preset}, the question as query, memories only: evidence recall of the whole block vs BM25 (top ${context.bm25Limit}) within the same budget`;
   return [
@@ -83,7 +168,11 @@ function contextSection(context: NonNullable<QualityResult["contextBlock"]>): Ta
 export function qualityTables(result: QualityResult): Table[] {
   return [
     ...(result.locomo ? locomoSection(result.locomo.configs) : []),
+    ...splitTable(result.split),
     ...(result.madial ? madialSection(result.madial.configs) : []),
+    ...ablationTables(result.ablations),
+    ...entryPointTable(result.entryPoints),
+    ...retentionTable(result.retention),
     ...(result.contextBlock ? contextSection(result.contextBlock) : []),
     ...(result.goals.length > 0 ? [goalTable("Quality goals", result.goals)] : []),
   ];

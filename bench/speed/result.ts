@@ -6,13 +6,14 @@
  *   "schema": "agent-memory-bench-speed/1",
  *   "settings": { "quick", "streamMessages", "batch", "networkTargets", "recallSamples",
  *                 "searchSamples", "cycles", "scanProbes", "singleOpSamples", "agents",
- *                 "messagesPerAgent", "floor" },
+ *                 "messagesPerAgent", "loadAgents", "loadMessagesPerAgent", "floor" },
  *   "ingest": { "en": IngestResult, "zh": IngestResult }            (ingest-bench.ts)
  *   "singleOps": SingleOpsResult                                    (single-ops-bench.ts)
  *   "networks": [ { "target", "nodes", "segments", "entities", "links", "messages", "buildMs",
  *                   "recall": RecallLatency, "search": SearchLatency, "context": ContextLatency, "compress": CompressResult,
  *                   "scanWait": ScanWaitResult } ],                 (scan-wait-bench.ts)
  *   "isolation": IsolationResult,                                   (isolation-bench.ts)
+ *   "load": LoadResult,                                             (load-bench.ts)
  *   "storage": Storage,
  *   "goals": [Goal], "stalls": { endpoint: re-sends }, "run": { command, date, machine, commit, wallMs }
  * }
@@ -24,6 +25,7 @@ import { fmt } from "../lib/table";
 import type { CompressResult } from "./compress-bench";
 import type { IngestResult } from "./ingest-bench";
 import type { IsolationResult } from "./isolation-bench";
+import type { LoadResult } from "./load-bench";
 import type { ContextLatency, RecallLatency, SearchLatency } from "./latency-bench";
 import type { ScanWaitResult } from "./scan-wait-bench";
 import type { SingleOpsResult } from "./single-ops-bench";
@@ -42,6 +44,9 @@ export interface SpeedSettings {
   singleOpSamples: number;
   agents: number;
   messagesPerAgent: number;
+  /** The load run (load-bench.ts): agents written at once, messages each. */
+  loadAgents: number;
+  loadMessagesPerAgent: number;
   floor: string;
 }
 
@@ -78,6 +83,7 @@ export interface SpeedResult {
   singleOps: SingleOpsResult | null;
   networks: NetworkResult[];
   isolation: IsolationResult | null;
+  load: LoadResult | null;
   storage: Storage | null;
   goals: Goal[];
   stalls: Record<string, number>;
@@ -128,6 +134,16 @@ export function speedGoals(r: SpeedResult): Goal[] {
       : "–",
     met: r.isolation ? r.isolation.leaks.length === 0 : null,
     note: r.isolation ? `${r.isolation.agents} agents` : "not measured",
+  });
+  const load = r.load;
+  const a = load?.accounting;
+  goals.push({
+    id: "load-nothing-lost",
+    goal: "under load, every accepted message found exactly once",
+    measured:
+      load && a ? `${a.found} of ${load.totalMessages} found; ${a.lost} lost, ${a.duplicated} duplicated, ${a.foreign} foreign` : "–",
+    met: load && a ? a.found === load.totalMessages && a.lost + a.duplicated + a.foreign + a.agentsWithWrongStats === 0 : null,
+    note: load ? `${load.agents} agents × ${load.messagesPerAgent} messages${r.settings.quick ? "; --quick" : ""}` : "not measured",
   });
   return goals;
 }

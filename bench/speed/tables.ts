@@ -169,6 +169,58 @@ function isolationTable(r: SpeedResult): Table {
   };
 }
 
+function loadTable(r: SpeedResult): Table {
+  const l = r.load;
+  const a = l?.accounting;
+  return {
+    title: l
+      ? `load: ${l.agents} agents × ${l.messagesPerAgent} messages written at once (${l.inFlight} requests in flight, calls of ${l.batch}), then every message id accounted for`
+      : "load",
+    headers: [
+      "messages",
+      "send s",
+      "wall s",
+      "msg/s",
+      "drain p50 s",
+      "slowest drain s",
+      "lag p50 s",
+      "lag max s",
+      "nodes",
+      "searches",
+      "found once",
+      "lost",
+      "duplicated",
+      "foreign",
+      "agents with wrong stats",
+      "re-sent",
+    ],
+    align: ["right"],
+    rows:
+      l && a
+        ? [
+            [
+              String(l.totalMessages),
+              fmt(l.sendMs / 1000, 1),
+              fmt(l.wallMs / 1000, 1),
+              fmt(l.throughput, 0),
+              fmt((l.drainMs?.p50 ?? NaN) / 1000, 1),
+              l.slowest ? `${fmt(l.slowest.drainMs / 1000, 1)} (${l.slowest.agent})` : "–",
+              fmt((l.lagMs?.p50 ?? NaN) / 1000, 2),
+              fmt((l.lagMaxMs ?? NaN) / 1000, 2),
+              String(l.nodes),
+              String(a.searches),
+              String(a.found),
+              String(a.lost),
+              String(a.duplicated),
+              String(a.foreign),
+              String(a.agentsWithWrongStats),
+              String(l.resent),
+            ],
+          ]
+        : [],
+  };
+}
+
 function storageTable(r: SpeedResult): Table {
   const s = r.storage;
   const kb = (b: number | null | undefined): string => (b === null || b === undefined ? "n/a" : fmt(b, 0));
@@ -197,6 +249,7 @@ export function speedTables(r: SpeedResult): Table[] {
     compressTable(r),
     scanWaitTable(r),
     isolationTable(r),
+    loadTable(r),
     storageTable(r),
     goalTable("Speed goals", r.goals),
   ];

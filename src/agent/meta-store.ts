@@ -8,7 +8,7 @@ import { AgentParamsSchema, DEFAULT_PARAMS, type AgentParams } from "../config/p
 const Identity = z.object({ tenantId: z.string(), agentId: z.string() });
 
 /** The version of the agent's data layout this code writes (see src/agent/upgrade.ts). */
-export const DATA_VERSION = 3;
+export const DATA_VERSION = 4;
 
 const KEYS = {
   identity: Identity,

@@ -9,6 +9,8 @@
  *   counts are not carried over: every node starts at zero, which only reorders the next scans
  *   (an approximate order is allowed, docs/design.md §6).
  * - layout 3 (the agent's own full-text statistics): every node's full-text document length.
+ * - layout 4 (one analyzer for memories and queries, src/text/index-terms.ts; a node's time in its
+ *   document): every node's full-text row and document length are written again.
  */
 import { PINNED_LEVEL } from "../memory/strength";
 import { indexTokens } from "../search/bm25-index";
@@ -29,16 +31,18 @@ export async function upgradeAgentData(state: AgentState): Promise<void> {
     const ids = await repos.nodes.allIds();
     state.storage.transactionSync(() => state.scans.add(ids, state.meta.scanCycles()));
   }
-  if (version < 3) await recountDocuments(state, repos);
+  // Layout 4 rewrites every document and its length, which layout 3 only counted.
+  if (version < 4) await reindexDocuments(state, repos);
   state.meta.set("dataVersion", DATA_VERSION);
 }
 
-async function recountDocuments(state: AgentState, repos: AgentRepos): Promise<void> {
+async function reindexDocuments(state: AgentState, repos: AgentRepos): Promise<void> {
   for (let after = 0; ;) {
     const page = await repos.nodes.page(after, PAGE);
     if (page.length === 0) return;
-    const lengths = page.map((n) => ({ id: n.id, tokens: indexTokens(ftsDocument(n)).length }));
-    await runBatch(state.d1, [repos.nodes.ftsTokensStatement(lengths)]);
+    const documents = page.map((n) => ({ nodeId: n.id, terms: ftsDocument(n) }));
+    const lengths = documents.map((d) => ({ id: d.nodeId, tokens: indexTokens(d.terms).length }));
+    await runBatch(state.d1, [...repos.fts.upsertStatements(documents), repos.nodes.ftsTokensStatement(lengths)]);
     after = page[page.length - 1]?.id ?? after;
     if (page.length < PAGE) return;
   }

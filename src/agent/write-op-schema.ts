@@ -51,6 +51,7 @@ export const WriteOpSchema = z.discriminatedUnion("type", [
       id: Id,
       kind: z.enum(NODE_KINDS),
       speaker: z.string().nullable(),
+      messageTime: z.number().nullable().optional(),
       content: z.string(),
       phrase: z.string(),
       keywords: z.array(z.string()),

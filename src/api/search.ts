@@ -7,10 +7,9 @@ import { TimestampSchema } from "./messages";
 export const SearchRequestSchema = z
   .object({
     query: TextSchema.trim().min(1).max(2000).openapi({ example: "第三方登录" }),
-    mode: z
-      .enum(SEARCH_MODES)
-      .default("hybrid")
-      .openapi({ description: "keyword: BM25 full-text; vector: embedding cosine; hybrid: reciprocal-rank fusion of both." }),
+    mode: z.enum(SEARCH_MODES).default("hybrid").openapi({
+      description: "keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores.",
+    }),
     top_k: z.number().int().min(1).max(100).default(10),
     time_range: z
       .object({ from: TimestampSchema.optional(), to: TimestampSchema.optional() })

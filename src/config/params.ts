@@ -37,6 +37,35 @@ export const AgentParamsSchema = z
       .boolean()
       .default(true)
       .describe("Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting."),
+    recall_neighbour_weight: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.4)
+      .describe("Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5)."),
+    recall_entity_weight: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.2)
+      .describe("Recall: weight of the names of entities a memory is linked to (相关) in its text score."),
+    recall_speaker_weight: z.number().min(0).max(2).default(1).describe("Recall: weight of who said a memory in its text score."),
+    recall_time_weight: z
+      .number()
+      .min(0)
+      .max(2)
+      .default(0.5)
+      .describe("Recall: weight of when a memory was said (month, day, year) in its text score."),
+    recall_graph_prior: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.1)
+      .describe("Recall: the largest relative lift the network gives a memory (path strength from the focus, importance)."),
+    recall_vectors: z
+      .boolean()
+      .default(true)
+      .describe("Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."),
   })
   .strict();
 

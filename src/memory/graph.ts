@@ -10,7 +10,6 @@ import { Adjacency, RelationCodes, traverseLists, type SlotLink } from "./adjace
 import type { BfsResult, Edge, Reached } from "./bfs";
 import type { NodeKind } from "../vocabulary/node-kinds";
 import type { LinkKey, LinkRecord, MemoryNode } from "../vocabulary/records";
-import { TermIndex } from "./term-index";
 import { Bm25Index } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
 import { PINNED_LEVEL, strengthAt } from "./strength";
@@ -46,9 +45,10 @@ export class MemoryGraph {
   /** The traversal's compact copy of the links; dropped by every change to them. */
   private adjacency: Adjacency | undefined;
   private traversedSinceChange = false;
-  /** Keyword matching's inverted index, built on first use, then kept in step with the nodes. */
-  private terms: TermIndex | undefined;
-  /** Full-text search with this agent's own BM25 statistics, likewise. */
+  /**
+   * Full-text search with this agent's own BM25 statistics (and recall's term lookups), built on
+   * first use, then kept in step with the nodes.
+   */
   private fullText: Bm25Index | undefined;
   /**
    * No link's level is below this (a lower bound, lowered as links are added or released, raised
@@ -186,7 +186,6 @@ export class MemoryGraph {
     this.linksChanged();
     this.nodeMap.set(node.id, node);
     if (node.name !== null) this.entities.set(node.name, node.id);
-    this.terms?.add(node.id, node);
     this.fullText?.add(node.id, ftsDocument(node));
     const slot = this.freeSlots.pop() ?? this.slotIds.length;
     this.slotOf.set(node.id, slot);
@@ -225,7 +224,6 @@ export class MemoryGraph {
     if (!node) return;
     const updated = { ...node, content: update.content, phrase: update.phrase, keywords: [...update.keywords] };
     this.nodeMap.set(update.id, updated);
-    this.terms?.add(update.id, updated);
     this.fullText?.add(update.id, ftsDocument(update));
   }
 
@@ -237,7 +235,6 @@ export class MemoryGraph {
       const node = this.nodeMap.get(id);
       if (node?.name != null && this.entities.get(node.name) === id) this.entities.delete(node.name);
       this.nodeMap.delete(id);
-      this.terms?.remove(id);
       this.fullText?.remove(id);
       for (const link of this.outgoing.get(id) ?? []) {
         this.byKey.delete(linkKey(link));
@@ -357,12 +354,6 @@ export class MemoryGraph {
       for (const node of this.nodeMap.values()) this.fullText.add(node.id, ftsDocument(node));
     }
     return this.fullText;
-  }
-
-  /** The nodes' term index for keyword matching (built on the first call). */
-  termIndex(): TermIndex {
-    this.terms ??= TermIndex.build(this.nodeMap.values());
-    return this.terms;
   }
 
   /** The traversal's compact copy is stale: drop it (rebuilt from the second traversal on). */

@@ -11,7 +11,7 @@ export const searchRoute = createRoute({
   tags: ["memory"],
   summary: "Search memories by keyword, vector or both",
   description:
-    "Unlike recall, search does not start from the focus: it ranks every memory of the agent. keyword: BM25 over full-text (Chinese words and English stems); vector: cosine over embeddings; hybrid: reciprocal-rank fusion of both. Optional time range and node kinds. Items carry their source message ids.",
+    "Unlike recall, search does not start from the focus: it ranks every memory of the agent. keyword: BM25 over full-text (Chinese characters and character pairs, English stems); vector: cosine over embeddings; hybrid: both, fused by a weighted sum of normalised scores. Optional time range and node kinds. Items carry their source message ids.",
   request: {
     params: AgentPathSchema,
     query: EmptyQuerySchema,

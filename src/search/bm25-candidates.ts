@@ -7,14 +7,9 @@
  * same Okapi BM25 as the in-memory index (bm25-index.ts): a term's tokens must all be in a document,
  * a term absent from the corpus adds nothing.
  */
-import { bm25Idf, bm25TokenScore, indexTokens, type Bm25Hit } from "./bm25-index";
+import { bm25Idf, bm25TokenScore, indexTokens, type Bm25Hit, type CorpusStatistics } from "./bm25-index";
 
-export interface CorpusStats {
-  documents: number;
-  tokens: number;
-  /** Documents of the corpus that hold the token. */
-  documentFrequency: ReadonlyMap<string, number>;
-}
+export type CorpusStats = CorpusStatistics;
 
 /** The distinct index tokens of query terms (what the caller counts document frequencies for). */
 export function queryTokens(queryTerms: readonly string[]): string[] {

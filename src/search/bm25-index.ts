@@ -37,6 +37,13 @@ export function indexTokens(terms: string): string[] {
     .filter((t) => t !== "");
 }
 
+/** Document count, total tokens and per-token document frequencies of one agent's documents. */
+export interface CorpusStatistics {
+  documents: number;
+  tokens: number;
+  documentFrequency: ReadonlyMap<string, number>;
+}
+
 export interface Bm25Hit {
   id: number;
   score: number;
@@ -79,6 +86,20 @@ export class Bm25Index {
       docs.delete(id);
       if (docs.size === 0) this.postings.delete(token);
     }
+  }
+
+  /** The agent's statistics for `tokens` (what FtsRepo.statistics counts in D1). */
+  statistics(tokens: readonly string[]): CorpusStatistics {
+    return {
+      documents: this.docTokens.size,
+      tokens: this.totalLength,
+      documentFrequency: new Map(tokens.map((t) => [t, this.postings.get(t)?.size ?? 0])),
+    };
+  }
+
+  /** The documents holding `token`. */
+  withToken(token: string): Iterable<number> {
+    return this.postings.get(token)?.keys() ?? [];
   }
 
   /**

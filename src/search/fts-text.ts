@@ -1,29 +1,84 @@
 /**
  * Text prepared for the full-text index (migrations/0001_fts.sql). Documents and queries go through
- * the same tokenizer: English words lower-cased and stemmed ("paintings" → "paint"), Chinese cut
- * into words by Intl.Segmenter (苹果, 公园), stop words dropped. The index then only splits on spaces.
+ * the same analyzer (src/text/index-terms.ts): English words lower-cased and stemmed ("paintings" →
+ * "paint"), only function words dropped, hyphenated words by their parts too; Chinese as characters
+ * and character pairs (plus segmenter words of three characters and more), so a word matches
+ * however the segmenter cut it. The index then only splits on spaces.
+ *
+ * A node's document is its fields' terms (docs/design.md §5): its speaker, its own text (content,
+ * phrase and keywords) and its time (month, day and year of its messages). BM25 over the document
+ * is the keyword search; recall weighs the fields apart (src/memory/field-score.ts), from the same
+ * terms, so both read one set of statistics.
  */
-import { tokenize } from "../text/tokenize";
+import { indexTerms, queryTerms } from "../text/index-terms";
+
+/** A node's terms by field; `length` is the document's length (all of them). */
+export interface DocumentFields {
+  /** Own text: content, phrase and keywords; term → occurrences. */
+  text: ReadonlyMap<string, number>;
+  speaker: ReadonlySet<string>;
+  time: ReadonlySet<string>;
+  length: number;
+  /** The full-text document: every term, space-separated. */
+  document: string;
+}
+
+export interface DocumentParts {
+  content: string;
+  phrase: string;
+  keywords: readonly string[];
+  speaker?: string | null;
+  /** The messages' own time (ms since the epoch). */
+  messageTime?: number | null;
+}
+
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 
 /**
- * Documents already computed, by the (never mutated) node or update they were computed from: a
- * node written once is indexed in D1, in the in-memory BM25 index and counted, from one tokenizing.
+ * Month, day and year of a time (UTC), what a question says of a date ("on 7 July, 2023", "in
+ * May 2023"). Empty when there is no time.
  */
-const documents = new WeakMap<object, string>();
+export function timeTerms(ms: number | null | undefined): string[] {
+  if (ms === null || ms === undefined) return [];
+  const date = new Date(ms);
+  if (Number.isNaN(date.getTime())) return [];
+  return [MONTHS[date.getUTCMonth()] ?? "", String(date.getUTCDate()), String(date.getUTCFullYear())].filter((t) => t !== "");
+}
 
-/** Space-separated index terms of a node: its speaker, content, phrase and keywords. */
-export function ftsDocument(parts: { content: string; phrase: string; keywords: readonly string[]; speaker?: string | null }): string {
-  const known = documents.get(parts);
-  if (known !== undefined) return known;
-  const text = [parts.speaker ?? "", parts.content, parts.phrase, parts.keywords.join(" ")].join("\n");
-  const document = terms(text).join(" ");
-  documents.set(parts, document);
-  return document;
+/**
+ * Fields already computed, by the (never mutated) node or update they were computed from: a node
+ * written once is indexed in D1, in the in-memory index and scored by recall from one analysis.
+ */
+const fieldMemo = new WeakMap<object, DocumentFields>();
+
+export function documentFields(parts: DocumentParts): DocumentFields {
+  const known = fieldMemo.get(parts);
+  if (known) return known;
+  const speaker = indexTerms(parts.speaker ?? "");
+  const own = indexTerms([parts.content, parts.phrase, parts.keywords.join(" ")].join("\n"));
+  const time = timeTerms(parts.messageTime);
+  const text = new Map<string, number>();
+  for (const t of own) text.set(t, (text.get(t) ?? 0) + 1);
+  const all = [...speaker, ...own, ...time];
+  const fields: DocumentFields = {
+    text,
+    speaker: new Set(speaker),
+    time: new Set(time),
+    length: all.length,
+    document: all.join(" "),
+  };
+  fieldMemo.set(parts, fields);
+  return fields;
+}
+
+/** Space-separated index terms of a node: its speaker, content, phrase, keywords and time. */
+export function ftsDocument(parts: DocumentParts): string {
+  return documentFields(parts).document;
 }
 
 /** Distinct index terms of a query, in order. */
 export function ftsQueryTerms(query: string): string[] {
-  return [...new Set(terms(query))];
+  return queryTerms(query);
 }
 
 /**
@@ -34,20 +89,4 @@ export function ftsQueryTerms(query: string): string[] {
 export function ftsMatchExpression(terms: readonly string[]): string | undefined {
   if (terms.length === 0) return undefined;
   return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
-}
-
-/** Query terms in Chinese (or other CJK) script: matched by substring too (see FtsRepo.substrings). */
-export function cjkTerms(terms: readonly string[]): string[] {
-  return terms.filter((t) => /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u.test(t));
-}
-
-function terms(text: string): string[] {
-  const out: string[] = [];
-  for (const token of tokenize(text)) {
-    if (token.stop || token.script === "other") continue;
-    const term = token.norm.trim();
-    if (term.length === 0 || (token.script === "latin" && term.length < 2)) continue;
-    out.push(term);
-  }
-  return out;
 }

@@ -76,16 +76,19 @@ export class FtsRepo {
    * the number of its documents holding it (counted within its rowid range).
    */
   async statistics(tokens: readonly string[]): Promise<CorpusStats> {
-    const counts = tokens.map(
-      (token) =>
-        sql`SELECT ${token} AS token, (SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ${`"${token.replaceAll('"', '""')}"`}
-              AND rowid BETWEEN ${this.low} AND ${this.high}) AS n`,
-    );
+    // One statement for any number of tokens (a compound SELECT per token hits D1's limit on
+    // compound terms): each token's quoted MATCH expression is built from json_each.
     const [totals, frequencies] = await Promise.all([
       this.db.all<{ documents: number; tokens: number }>(
         sql`SELECT count(*) AS documents, total(fts_tokens) AS tokens FROM nodes WHERE agent = ${this.agentUid}`,
       ),
-      counts.length > 0 ? this.db.all<{ token: string; n: number }>(sql.join(counts, sql` UNION ALL `)) : Promise.resolve([]),
+      tokens.length > 0
+        ? this.db.all<{ token: string; n: number }>(sql`
+            SELECT t.value AS token,
+              (SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH '"' || replace(t.value, '"', '""') || '"'
+                AND rowid BETWEEN ${this.low} AND ${this.high}) AS n
+            FROM json_each(${JSON.stringify(tokens)}) t`)
+        : Promise.resolve([]),
     ]);
     return {
       documents: totals[0]?.documents ?? 0,

@@ -71,6 +71,8 @@ export interface TextUpdate {
   id: number;
   kind: NodeKind;
   speaker: string | null;
+  /** The node's message time, unchanged: its full-text document keeps its time terms. */
+  messageTime?: number | null;
   content: string;
   phrase: string;
   keywords: string[];

@@ -300,6 +300,18 @@ export interface AgentConfig {
   capacity: number;
   /** Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting. */
   auto_compress: boolean;
+  /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5). */
+  recall_neighbour_weight: number;
+  /** Recall: weight of the names of entities a memory is linked to (相关) in its text score. */
+  recall_entity_weight: number;
+  /** Recall: weight of who said a memory in its text score. */
+  recall_speaker_weight: number;
+  /** Recall: weight of when a memory was said (month, day, year) in its text score. */
+  recall_time_weight: number;
+  /** Recall: the largest relative lift the network gives a memory (path strength from the focus, importance). */
+  recall_graph_prior: number;
+  /** Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only. */
+  recall_vectors: boolean;
 }
 
 export interface ConfigPending {
@@ -329,6 +341,18 @@ export interface AgentConfigPatch {
   capacity?: number;
   /** Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting. */
   auto_compress?: boolean;
+  /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5). */
+  recall_neighbour_weight?: number;
+  /** Recall: weight of the names of entities a memory is linked to (相关) in its text score. */
+  recall_entity_weight?: number;
+  /** Recall: weight of who said a memory in its text score. */
+  recall_speaker_weight?: number;
+  /** Recall: weight of when a memory was said (month, day, year) in its text score. */
+  recall_time_weight?: number;
+  /** Recall: the largest relative lift the network gives a memory (path strength from the focus, importance). */
+  recall_graph_prior?: number;
+  /** Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only. */
+  recall_vectors?: boolean;
 }
 
 export interface CompressAccepted {
@@ -366,7 +390,7 @@ export interface SearchItem {
 
 export interface SearchRequest {
   query: string;
-  /** keyword: BM25 full-text; vector: embedding cosine; hybrid: reciprocal-rank fusion of both. */
+  /** keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores. */
   mode?: "keyword" | "vector" | "hybrid";
   top_k?: number;
   /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered. */
@@ -584,7 +608,7 @@ export type RecallOutput = RecallResponse;
 
 export interface SearchInput {
   query: string;
-  /** keyword: BM25 full-text; vector: embedding cosine; hybrid: reciprocal-rank fusion of both. */
+  /** keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores. */
   mode?: "keyword" | "vector" | "hybrid";
   top_k?: number;
   /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered. */
@@ -660,6 +684,18 @@ export interface UpdateConfigInput {
   capacity?: number;
   /** Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting. */
   auto_compress?: boolean;
+  /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5). */
+  recall_neighbour_weight?: number;
+  /** Recall: weight of the names of entities a memory is linked to (相关) in its text score. */
+  recall_entity_weight?: number;
+  /** Recall: weight of who said a memory in its text score. */
+  recall_speaker_weight?: number;
+  /** Recall: weight of when a memory was said (month, day, year) in its text score. */
+  recall_time_weight?: number;
+  /** Recall: the largest relative lift the network gives a memory (path strength from the focus, importance). */
+  recall_graph_prior?: number;
+  /** Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only. */
+  recall_vectors?: boolean;
 }
 export type UpdateConfigOutput = AgentConfig | ConfigPending;
 
@@ -1365,7 +1401,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             "hybrid"
           ],
           "default": "hybrid",
-          "description": "keyword: BM25 full-text; vector: embedding cosine; hybrid: reciprocal-rank fusion of both."
+          "description": "keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores."
         },
         "top_k": {
           "type": "integer",
@@ -2561,6 +2597,46 @@ export const TOOLS: readonly ToolDefinition[] = [
           "type": "boolean",
           "default": true,
           "description": "Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting."
+        },
+        "recall_neighbour_weight": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1,
+          "default": 0.4,
+          "description": "Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5)."
+        },
+        "recall_entity_weight": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1,
+          "default": 0.2,
+          "description": "Recall: weight of the names of entities a memory is linked to (相关) in its text score."
+        },
+        "recall_speaker_weight": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 2,
+          "default": 1,
+          "description": "Recall: weight of who said a memory in its text score."
+        },
+        "recall_time_weight": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 2,
+          "default": 0.5,
+          "description": "Recall: weight of when a memory was said (month, day, year) in its text score."
+        },
+        "recall_graph_prior": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1,
+          "default": 0.1,
+          "description": "Recall: the largest relative lift the network gives a memory (path strength from the focus, importance)."
+        },
+        "recall_vectors": {
+          "type": "boolean",
+          "default": true,
+          "description": "Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."
         }
       },
       "additionalProperties": false
@@ -2647,6 +2723,46 @@ export const TOOLS: readonly ToolDefinition[] = [
           "type": "boolean",
           "default": true,
           "description": "Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting."
+        },
+        "recall_neighbour_weight": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1,
+          "default": 0.4,
+          "description": "Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5)."
+        },
+        "recall_entity_weight": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1,
+          "default": 0.2,
+          "description": "Recall: weight of the names of entities a memory is linked to (相关) in its text score."
+        },
+        "recall_speaker_weight": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 2,
+          "default": 1,
+          "description": "Recall: weight of who said a memory in its text score."
+        },
+        "recall_time_weight": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 2,
+          "default": 0.5,
+          "description": "Recall: weight of when a memory was said (month, day, year) in its text score."
+        },
+        "recall_graph_prior": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1,
+          "default": 0.1,
+          "description": "Recall: the largest relative lift the network gives a memory (path strength from the focus, importance)."
+        },
+        "recall_vectors": {
+          "type": "boolean",
+          "default": true,
+          "description": "Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."
         }
       },
       "additionalProperties": false
@@ -2724,6 +2840,46 @@ export const TOOLS: readonly ToolDefinition[] = [
               "type": "boolean",
               "default": true,
               "description": "Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting."
+            },
+            "recall_neighbour_weight": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 1,
+              "default": 0.4,
+              "description": "Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5)."
+            },
+            "recall_entity_weight": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 1,
+              "default": 0.2,
+              "description": "Recall: weight of the names of entities a memory is linked to (相关) in its text score."
+            },
+            "recall_speaker_weight": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 2,
+              "default": 1,
+              "description": "Recall: weight of who said a memory in its text score."
+            },
+            "recall_time_weight": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 2,
+              "default": 0.5,
+              "description": "Recall: weight of when a memory was said (month, day, year) in its text score."
+            },
+            "recall_graph_prior": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 1,
+              "default": 0.1,
+              "description": "Recall: the largest relative lift the network gives a memory (path strength from the focus, importance)."
+            },
+            "recall_vectors": {
+              "type": "boolean",
+              "default": true,
+              "description": "Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."
             }
           },
           "additionalProperties": false
@@ -3062,7 +3218,7 @@ export abstract class AgentOperations {
   /**
    * Search memories by keyword, vector or both
    *
-   * Unlike recall, search does not start from the focus: it ranks every memory of the agent. keyword: BM25 over full-text (Chinese words and English stems); vector: cosine over embeddings; hybrid: reciprocal-rank fusion of both. Optional time range and node kinds. Items carry their source message ids.
+   * Unlike recall, search does not start from the focus: it ranks every memory of the agent. keyword: BM25 over full-text (Chinese characters and character pairs, English stems); vector: cosine over embeddings; hybrid: both, fused by a weighted sum of normalised scores. Optional time range and node kinds. Items carry their source message ids.
    *
    * `POST /v1/agents/{agentId}/search`
    */

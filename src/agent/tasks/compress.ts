@@ -251,12 +251,14 @@ async function compress(rt: AgentRuntime, node: MemoryNode, target: number): Pro
     const model = rt.model;
     const content = await model.compress(node.content, target);
     if (codePointLength(content) > target || content.trim().length === 0) throw new Error("compression missed its target");
-    if (node.kind === "entity") return { id: node.id, kind: node.kind, speaker: null, content, phrase: content, keywords: [content] };
+    if (node.kind === "entity")
+      return { id: node.id, kind: node.kind, speaker: null, messageTime: node.messageTime, content, phrase: content, keywords: [content] };
     const [extraction] = await model.extract([content]);
     return {
       id: node.id,
       kind: node.kind,
       speaker: node.speaker,
+      messageTime: node.messageTime,
       content,
       phrase: extraction?.phrase ?? "",
       keywords: extraction?.keywords ?? [],

@@ -1,17 +1,14 @@
 /**
- * recall (docs/design.md §5): BFS from the focus nodes through the agent's links, keyword matching and
- * ranking, as items and as the plain text the agent reads. Full-text and vector hits for the
- * keywords seed a second BFS, fused with the focus-reached set, so memories beyond the focus's
- * reach are found too. A read: no focus change, no strength change.
+ * recall (docs/design.md §5): the agent's side of src/memory/recall-engine.ts. It gives the
+ * engine the network to read (the in-memory graph when it is loaded, else D1: both answer
+ * alike), the agent's full-text statistics and the hybrid entry points, and turns the outcome into
+ * items and the plain text the agent reads. A read: no focus change, no strength change.
  */
 import type { z } from "zod";
-import { MAX_RECALL_TRACES } from "../../config/limits";
-import { breadthFirst, mergeBfs, type BfsSource } from "../../memory/bfs";
+import { breadthFirst, type BfsSource } from "../../memory/bfs";
 import { formatRecall } from "../../memory/format";
-import { importanceOf } from "../../memory/importance";
-import { KeywordMatcher } from "../../memory/keyword-match";
-import { importanceNeeded } from "../../memory/ranking";
-import { candidateSegments, keywordHits, rankedCandidates, selectRecall } from "../../memory/recall-result";
+import { recallMemories, recallSettingsOf, type RecallNetwork } from "../../memory/recall-engine";
+import { queryTerms } from "../../text/index-terms";
 import type { MemoryNode } from "../../vocabulary/records";
 import { RELATION, resolveRelation } from "../../vocabulary/relations";
 import { networkReader } from "../network-reader";
@@ -27,7 +24,7 @@ export {
   type RecallQuery,
   type RecallResult,
 } from "./recall-schemas";
-import { searchNodes } from "./search";
+import { searchLists } from "./search";
 
 export const recallTask = defineTask({
   lane: "read",
@@ -40,72 +37,49 @@ export const recallTask = defineTask({
 
 const EMPTY = { memories: [], traces: [], start_nodes: 0, reached_nodes: 0, text: "" } satisfies RecallResult;
 
-/**
- * Search hits that seed the BFS beside the focus (docs/design.md §5, "beyond the seed"): how many, how far
- * out from them, and their start strength. Seeds start below a focus node's 1, so memories the
- * focus reaches win ties: a hot agent keeps preferring what it is thinking about.
- */
-export const SEED_HITS = 40;
-export const SEED_DEPTH = 1;
-export const SEED_STRENGTH = 0.5;
-
 export async function runRecall(rt: AgentRuntime, request: z.output<typeof RecallQuerySchema>): Promise<RecallResult> {
   const repos = rt.existingRepos();
   if (!repos) return EMPTY;
   const clock = rt.meta.clock();
-  const depth = request.depth ?? rt.meta.params().default_search_depth;
+  const params = rt.meta.params();
   const relations = request.relations.map(resolveRelation);
-  const keywords = [...request.keywords, ...(request.query ? await rt.model.queryKeywords(request.query) : [])];
+  const modelKeywords = request.query ? await rt.model.queryKeywords(request.query) : [];
+  // The query's own words and the model's keywords, through the one analyzer (src/text/index-terms.ts).
+  const terms = queryTerms([...request.keywords, request.query ?? "", ...modelKeywords].join("\n"));
   const reader = await networkReader(rt, repos);
   const graph = rt.loadedGraph();
   const source: BfsSource<MemoryNode> = {
     expand: (frontier) => reader.expand(frontier, relations, clock),
     load: (ids) => reader.load(ids),
   };
-  const search = async (from: ReadonlyMap<number, number>, layers: number) =>
-    graph ? graph.traverse(from, layers, relations, clock, RELATION.about) : breadthFirst(from, layers, source);
-  const matcher = new KeywordMatcher(keywords);
-  const requireHit = matcher.size > 0;
-
-  const focus = new Map(rt.focus.ids().map((id) => [id, 1]));
-  let bfs = await search(focus, depth);
-  const similarity = new Map<number, number>();
-  let startNodes = focus.size;
-
-  if (request.start === "hybrid" && requireHit) {
-    // The query's words may lie beyond the focus's reach: enter the network at full-text and vector
-    // hits too, fused with the focus-reached set (docs/design.md §5).
-    const seeds = await searchNodes(rt, repos, {
-      query: [request.query ?? "", ...request.keywords].join(" ").trim(),
-      mode: "hybrid",
-      limit: SEED_HITS,
-      filters: { kinds: [...request.kinds, "entity"] },
-    });
-    const best = seeds[0]?.score ?? 1;
-    for (const seed of seeds) similarity.set(seed.node.id, seed.score / best);
-    const start = new Map(seeds.filter((h) => !bfs.reached.has(h.node.id)).map((h) => [h.node.id, SEED_STRENGTH * (h.score / best)]));
-    if (start.size > 0) {
-      bfs = mergeBfs(bfs, await search(start, Math.min(depth, SEED_DEPTH)));
-      startNodes += start.size;
-    }
-  }
-  const hits = keywordHits(bfs, matcher, graph?.termIndex());
-  const candidates = candidateSegments(bfs, hits, requireHit, new Set(request.kinds));
-
-  const items = rankedCandidates(bfs, hits, candidates, similarity);
-  const outgoing = await reader.outgoingStrengths(importanceNeeded(items, request.limit), clock);
-  for (const item of items) item.importance = importanceOf(outgoing.get(item.id) ?? []);
-  const selection = selectRecall(bfs, hits, items, requireHit, { limit: request.limit, maxTraces: MAX_RECALL_TRACES });
+  const textIndex = graph?.textIndex();
+  const net: RecallNetwork = {
+    traverse: async (start, depth) =>
+      graph ? graph.traverse(start, depth, relations, clock, RELATION.about) : breadthFirst(start, depth, source),
+    expand: (ids) => reader.expand(ids, relations, clock),
+    outgoingStrengths: (ids) => reader.outgoingStrengths(ids, clock),
+    statistics: async (ts) => (textIndex ? textIndex.statistics(ts) : repos.fts.statistics(ts)),
+    entryPoints: async (query, limit, vectors) =>
+      searchLists(rt, repos, { query, mode: vectors ? "hybrid" : "keyword", limit, filters: { kinds: [...request.kinds, "entity"] } }),
+    ...(textIndex ? { withTerm: (term: string) => textIndex.withToken(term) } : {}),
+  };
+  const outcome = await recallMemories(net, rt.focus.ids(), terms, [request.query ?? "", ...request.keywords].join(" ").trim(), {
+    depth: request.depth ?? params.default_search_depth,
+    limit: request.limit,
+    start: request.start,
+    kinds: new Set(request.kinds),
+    ...recallSettingsOf(params, rt.embedder.name),
+  });
 
   return {
-    start_nodes: startNodes,
-    reached_nodes: bfs.reached.size,
+    start_nodes: outcome.startNodes,
+    reached_nodes: outcome.reachedNodes,
     text: formatRecall(
-      selection.memories.map((m) => m.node),
-      selection.traces,
+      outcome.memories.map((m) => m.node),
+      outcome.traces,
       request.locale,
     ),
-    memories: selection.memories.map((m) => ({
+    memories: outcome.memories.map((m) => ({
       type: "memory",
       node_id: m.id,
       content: m.node.content,
@@ -118,13 +92,13 @@ export async function runRecall(rt: AgentRuntime, request: z.output<typeof Recal
       depth: m.depth,
       scores: {
         hits: m.hits,
-        keyword_score: m.keywordScore,
+        keyword_score: m.textScore,
         path_strength: m.pathStrength,
         importance: m.importance,
         similarity: m.similarity,
       },
     })),
-    traces: selection.traces.map((t) => ({
+    traces: outcome.traces.map((t) => ({
       type: "forgotten",
       source_node_id: t.sourceId,
       phrase: t.sourcePhrase,

@@ -1,13 +1,15 @@
 /**
- * Search (docs/design.md §5): BM25 full-text, vector cosine,
- * or both fused by reciprocal rank. Vector hits may name nodes deleted since they were indexed
- * (and Vectorize answers lag its writes), so every hit is looked up in D1 before it is returned.
- * Used by the search endpoint and as the entry points of hybrid recall.
+ * Search (docs/design.md §5): BM25 full-text, vector cosine, or both fused by a convex combination
+ * of normalised scores at the embedder's weight (src/memory/fusion.ts, src/config/retrieval.ts).
+ * Vector hits may name nodes deleted since they were indexed (and Vectorize answers lag its
+ * writes), so every hit is looked up before it is returned. Used by the search endpoint and as
+ * the entry points of hybrid recall.
  */
-import { reciprocalRankFusion } from "../../memory/fusion";
+import { vectorFusionWeight } from "../../config/retrieval";
+import { fuseScores } from "../../memory/fusion";
 import type { MemoryGraph } from "../../memory/graph";
 import { queryTokens, scoreCandidates } from "../../search/bm25-candidates";
-import { cjkTerms, ftsMatchExpression, ftsQueryTerms } from "../../search/fts-text";
+import { ftsMatchExpression, ftsQueryTerms } from "../../search/fts-text";
 import type { TextFilters } from "../../storage/fts-repo";
 import type { MemoryNode } from "../../vocabulary/records";
 import { networkReader } from "../network-reader";
@@ -36,7 +38,7 @@ export const searchTask = defineTask({
 
 export interface RankedHit {
   node: MemoryNode;
-  /** The ordering score of the mode: BM25, cosine, or the fused reciprocal-rank score. */
+  /** The ordering score of the mode: BM25, cosine, or the fused score (src/memory/fusion.ts). */
   score: number;
   keyword: number | null;
   vector: number | null;
@@ -54,7 +56,14 @@ function poolSize(limit: number): number {
   return Math.max(30, limit * 3);
 }
 
-export async function searchNodes(rt: AgentRuntime, repos: AgentRepos, spec: SearchSpec): Promise<RankedHit[]> {
+/** Keyword and vector scores of the nodes that pass the filters, each list best first. */
+export interface SearchLists {
+  keyword: Map<number, number>;
+  vector: Map<number, number>;
+  nodes: Map<number, MemoryNode>;
+}
+
+export async function searchLists(rt: AgentRuntime, repos: AgentRepos, spec: SearchSpec): Promise<SearchLists> {
   const pool = poolSize(spec.limit);
   const graph = await rt.graph();
   // Both lists at once: the full-text query waits on D1 while the vector query runs (or waits on
@@ -64,47 +73,44 @@ export async function searchNodes(rt: AgentRuntime, repos: AgentRepos, spec: Sea
     spec.mode === "keyword" ? new Map<number, number>() : vectorHits(rt, spec, pool),
   ]);
   const nodes = await (await networkReader(rt, repos)).load([...new Set([...keyword.keys(), ...vector.keys()])]);
-  const allowed = (id: number) => {
+  const allowed = ([id]: [number, number]) => {
     const node = nodes.get(id);
     return node !== undefined && passes(node, spec.filters);
   };
-  const keywordIds = [...keyword.keys()].filter(allowed);
-  const vectorIds = [...vector.keys()].filter(allowed);
+  return { keyword: new Map([...keyword].filter(allowed)), vector: new Map([...vector].filter(allowed)), nodes };
+}
+
+export async function searchNodes(rt: AgentRuntime, repos: AgentRepos, spec: SearchSpec): Promise<RankedHit[]> {
+  const { keyword, vector, nodes } = await searchLists(rt, repos, spec);
+  const weight = vectorFusionWeight(rt.embedder.name);
   const ranked =
     spec.mode === "keyword"
-      ? keywordIds.map((id) => ({ id, score: keyword.get(id) ?? 0 }))
+      ? [...keyword].map(([id, score]) => ({ id, score }))
       : spec.mode === "vector"
-        ? vectorIds.map((id) => ({ id, score: vector.get(id) ?? 0 }))
-        : reciprocalRankFusion([keywordIds, vectorIds]);
+        ? [...vector].map(([id, score]) => ({ id, score }))
+        : fuseScores([
+            { scores: keyword, weight: 1 - weight, normalise: "max" },
+            { scores: vector, weight, normalise: "min-max" },
+          ]);
   return ranked.slice(0, spec.limit).flatMap(({ id, score }) => {
     const node = nodes.get(id);
     return node ? [{ node, score, keyword: keyword.get(id) ?? null, vector: vector.get(id) ?? null }] : [];
   });
 }
 
-/**
- * As keywordHits, from the agent's in-memory graph: BM25 with the agent's own statistics
- * (src/search/bm25-index.ts), then substring hits among the contents, newest first.
- */
+/** As keywordHits, from the agent's in-memory graph: BM25 with the agent's own statistics (src/search/bm25-index.ts). */
 function keywordHitsInMemory(graph: MemoryGraph, spec: SearchSpec, pool: number): Map<number, number> {
   const terms = ftsQueryTerms(spec.query);
   const accept = (id: number) => {
     const node = graph.node(id);
     return node !== undefined && passes(node, spec.filters);
   };
-  const hits = new Map(
+  return new Map(
     graph
       .textIndex()
       .search(terms, pool, accept)
       .map((h) => [h.id, h.score]),
   );
-  const substrings = cjkTerms(terms);
-  if (hits.size < pool && substrings.length > 0) {
-    // As FtsRepo.substrings: the newest `pool` nodes containing any of them; those not yet hit join.
-    const found = graph.nodeIds().filter((id) => accept(id) && substrings.some((s) => graph.node(id)?.content.includes(s)));
-    for (const id of found.sort((a, b) => b - a).slice(0, pool)) if (!hits.has(id)) hits.set(id, 0);
-  }
-  return hits;
 }
 
 /**
@@ -113,7 +119,11 @@ function keywordHitsInMemory(graph: MemoryGraph, spec: SearchSpec, pool: number)
  */
 const FTS_CANDIDATES = 5_000;
 
-/** BM25 hits (the agent's own statistics), then (for Chinese terms) substring hits the word index missed, scored 0. */
+/**
+ * BM25 hits with the agent's own statistics: FTS5 finds the candidates, the scores are the same as
+ * the in-memory index's. Chinese needs no substring search: it is indexed by characters and
+ * character pairs (src/text/index-terms.ts), so a word matches however it was segmented.
+ */
 async function keywordHits(repos: AgentRepos, spec: SearchSpec, pool: number): Promise<Map<number, number>> {
   const terms = ftsQueryTerms(spec.query);
   const match = ftsMatchExpression(terms);
@@ -125,9 +135,6 @@ async function keywordHits(repos: AgentRepos, spec: SearchSpec, pool: number): P
       repos.fts.statistics(queryTokens(terms)),
     ]);
     for (const hit of scoreCandidates(terms, candidates, stats, pool)) hits.set(hit.id, hit.score);
-  }
-  if (hits.size < pool) {
-    for (const id of await repos.fts.substrings(cjkTerms(terms), spec.filters, pool)) if (!hits.has(id)) hits.set(id, 0);
   }
   return hits;
 }

@@ -5,7 +5,7 @@
  */
 import type { RelationName } from "../../vocabulary/relations";
 import type { Embedder, Extraction, ModelMessage, RelationRequest, SegmentDraft, SmallModel } from "../types";
-import { compressText } from "./local-compressor";
+import { compressText, summarizeText } from "./local-compressor";
 import { EMBEDDING_DIMENSIONS, embedText } from "./local-embedder";
 import { extractOne } from "./local-extractor";
 import { localQueryKeywords, localRelations } from "./local-query";
@@ -32,7 +32,7 @@ export class LocalModel implements SmallModel {
 
   /** Extractive: the sentences that carry the most keyword weight, in order, within the bound. */
   async summarize(texts: string[], maxLength: number): Promise<string> {
-    return compressText(texts.join("\n"), maxLength);
+    return summarizeText(texts.join("\n"), maxLength);
   }
 
   async queryKeywords(query: string): Promise<string[]> {

@@ -54,7 +54,7 @@ const TIME_WORDS = new Set(
   ),
 );
 const ZH_TIME_WORD = /^(周[一二三四五六日天末]|星期.|礼拜.|.月|.号)$/u;
-const isTimeWord = (norm: string): boolean => TIME_WORDS.has(norm) || (norm.length <= 6 && ZH_TIME_WORD.test(norm));
+export const isTimeWord = (norm: string): boolean => TIME_WORDS.has(norm) || (norm.length <= 6 && ZH_TIME_WORD.test(norm));
 
 /** Removes speaker labels when every line of a multi-line text carries one. */
 export function stripSpeakerLabels(text: string): string {

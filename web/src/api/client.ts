@@ -8,6 +8,7 @@ import {
   AgentListSchema,
   CompressAcceptedSchema,
   ConfigSchema,
+  ContextBlockSchema,
   ErrorEnvelopeSchema,
   FocusSchema,
   NodeViewSchema,
@@ -16,6 +17,7 @@ import {
   StatsSchema,
   type AgentList,
   type ConfigView,
+  type ContextBlock,
   type FocusView,
   type NodeView,
   type RecallJson,
@@ -47,6 +49,13 @@ export interface RecallParams {
   depth?: number;
   limit?: number;
   start: "hybrid" | "focus";
+  locale: "zh" | "en";
+}
+
+export interface ContextParams {
+  query?: string;
+  budget_tokens: number;
+  include: ("memories" | "episodes" | "profile" | "traces")[];
   locale: "zh" | "en";
 }
 
@@ -110,6 +119,11 @@ export class ApiClient {
 
   recallJson(agent: string, params: RecallParams): Promise<RecallJson> {
     return this.json("POST", `${agentPath(agent)}/recall`, RecallJsonSchema, { ...params, format: "json" });
+  }
+
+  /** The context block a model would get in front of its prompt (JSON: its text and node ids). */
+  context(agent: string, params: ContextParams): Promise<ContextBlock> {
+    return this.json("POST", `${agentPath(agent)}/context`, ContextBlockSchema, { ...params, format: "json" });
   }
 
   search(agent: string, params: SearchParams): Promise<SearchResponse> {

@@ -85,6 +85,17 @@ export const RecallJsonSchema = z.object({
   reached_nodes: z.number(),
 });
 
+/** The context block (POST context): its text as the model gets it, and which nodes it holds. */
+export const ContextBlockSchema = z.object({
+  query: z.string(),
+  budget_tokens: z.number(),
+  used_tokens: z.number(),
+  text: z.string(),
+  memories: z.array(z.object({ node_id: z.number() })),
+  episodes: z.array(z.object({ node_id: z.number() })),
+  traces: z.array(z.object({ phrase: z.string() })),
+});
+
 export const SearchResponseSchema = z.object({
   mode: z.string(),
   items: z.array(
@@ -108,3 +119,4 @@ export type StatsView = z.infer<typeof StatsSchema>;
 export type ConfigView = z.infer<typeof ConfigSchema>;
 export type RecallJson = z.infer<typeof RecallJsonSchema>;
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
+export type ContextBlock = z.infer<typeof ContextBlockSchema>;

@@ -1,9 +1,10 @@
 /**
  * Recall as the agent gets it: the plain text exactly as returned (format text), and the same
  * recall as JSON for the node ids, which are highlighted in the graph (traces: the nodes that still
- * link to something forgotten).
+ * link to something forgotten). Below it, the context block for the same query within a token
+ * budget, as a model would get it in front of its prompt, its memories ringed the same way.
  */
-import type { ApiClient, RecallParams } from "../api/client";
+import type { ApiClient, ContextParams, RecallParams } from "../api/client";
 import { langOf } from "../graph/style";
 import { byId, splitList } from "./dom";
 
@@ -22,12 +23,18 @@ export class RecallPanel {
   private readonly locale = byId("recall-locale", HTMLSelectElement);
   private readonly output = byId("recall-text", HTMLPreElement);
   private readonly summary = byId("recall-summary", HTMLParagraphElement);
+  private readonly budget = byId("context-budget", HTMLInputElement);
+  private readonly withProfile = byId("context-profile", HTMLInputElement);
+  private readonly block = byId("context-text", HTMLPreElement);
+  private readonly blockSummary = byId("context-summary", HTMLParagraphElement);
 
   constructor(private readonly deps: RecallDeps) {}
 
   reset(): void {
     this.output.textContent = "";
     this.summary.textContent = "";
+    this.block.textContent = "";
+    this.blockSummary.textContent = "";
   }
 
   setKeywords(keywords: readonly string[]): void {
@@ -68,5 +75,34 @@ export class RecallPanel {
       (text === "" ? "Empty: the agent would receive no text. " : "") +
       `${memories.length} memories and ${traces.length} forgotten traces; the search started from ${json.start_nodes} nodes and reached ${json.reached_nodes}. Hits are ringed in the graph.`;
     await this.deps.showHits(memories, traces);
+  }
+
+  contextParams(): ContextParams {
+    const recall = this.params();
+    const query = recall.query ?? recall.keywords.join(" ");
+    return {
+      ...(query !== "" ? { query } : {}),
+      // An out-of-range budget goes to the API as typed: its 400 explains the bounds.
+      budget_tokens: Number(this.budget.value),
+      include: this.withProfile.checked ? ["memories", "episodes", "traces", "profile"] : ["memories", "episodes", "traces"],
+      locale: recall.locale,
+    };
+  }
+
+  async previewContext(): Promise<void> {
+    const params = this.contextParams();
+    this.blockSummary.textContent = "Building the block…";
+    const block = await this.deps.client().context(this.deps.agent(), params);
+    this.block.textContent = block.text;
+    this.block.lang = langOf(block.text);
+    this.blockSummary.textContent =
+      (block.text === "" ? "Empty: nothing fits or nothing matches. " : "") +
+      `${block.used_tokens} of ${block.budget_tokens} tokens: ${block.memories.length} memories, ${block.episodes.length} episodes, ${block.traces.length} traces` +
+      (block.query !== "" ? ` for "${block.query}".` : " (no query: around the focus).") +
+      " Its memories are ringed in the graph.";
+    await this.deps.showHits(
+      block.memories.map((m) => m.node_id),
+      [],
+    );
   }
 }

@@ -100,6 +100,10 @@ export class Workspace {
       e.preventDefault();
       guard("Recall", () => this.recall.run())();
     });
+    byId("context-form", HTMLFormElement).addEventListener("submit", (e) => {
+      e.preventDefault();
+      guard("Context block", () => this.recall.previewContext())();
+    });
     byId("search-form", HTMLFormElement).addEventListener("submit", (e) => {
       e.preventDefault();
       guard("Search", () => this.search.run())();

@@ -208,6 +208,40 @@ describe("the web view", () => {
     expect(await page.locator("#node-list button").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("Carol")]));
     await screenshot(page, "recall-1280x800.png");
 
+    // The context block for the same keywords within 256 tokens: exactly the text the API gives a
+    // model, its memories ringed in the graph.
+    await page.fill("#context-budget", "256");
+    await page.click('#context-form button[type="submit"]');
+    await page.locator("#context-summary", { hasText: "tokens:" }).waitFor();
+    const block = await api<{ text: string; used_tokens: number; memories: { node_id: number }[] }>(
+      server.url,
+      "POST",
+      "/v1/agents/recall-team/context",
+      { query: "登录 budget", budget_tokens: 256, include: ["memories", "episodes", "traces"], locale: "zh", format: "json" },
+    );
+    expect(block.text).toContain("登录");
+    expect(block.used_tokens).toBeLessThanOrEqual(256);
+    expect(await page.locator("#context-text").textContent()).toBe(block.text);
+    expect(await page.locator("#context-summary").textContent()).toContain(
+      `${block.used_tokens} of 256 tokens: ${block.memories.length} memories`,
+    );
+    await page.waitForFunction(
+      (ids) => (document.getElementById("graph") as HTMLCanvasElement).dataset.highlights === ids,
+      block.memories
+        .map((m) => m.node_id)
+        .sort((a, b) => a - b)
+        .join(" "),
+    );
+    // A budget the API refuses: its message, the block left as it was.
+    await page.fill("#context-budget", "5");
+    await page.click('#context-form button[type="submit"]');
+    await page.locator("#messages .message", { hasText: "Context block: validation_failed: budget_tokens" }).waitFor();
+    expect(await page.locator("#context-text").textContent()).toBe(block.text);
+    await page.locator('#messages .message button[aria-label="Dismiss message"]').click();
+    expect(await page.locator("#messages .message").count()).toBe(0);
+    await page.fill("#context-budget", "256");
+    await screenshot(page, "context-1280x800.png");
+
     // English labels, same memories.
     await page.selectOption("#recall-locale", "en");
     await page.click('#recall-form button[type="submit"]');

@@ -1,0 +1,158 @@
+/**
+ * In-process quality probe: the quality benchmark's protocol (../shared/bench/README.md) on agents
+ * simulated in this process (bench/offline/sim-agent.ts: the same remember plan, graph, compression
+ * plan, local model and recall engine the Durable Object runs, without D1, the queue or HTTP).
+ * Seconds instead of minutes, so parameters can be compared quickly and on a subset of the data:
+ *
+ *   npm run bench:offline -- --locomo FILE [--madial DIR] [--conv conv-26,conv-30]
+ *       [--preset default,no-forgetting,pressure,retention] [--variants '[{"name":"x","params":{...}}]']
+ *
+ * `--variants` are agent parameter patches (docs/design.md §2) applied at recall only. Numbers are
+ * exact ids, categories 1–4 pooled. The record is `npm run bench:quality`, which drives the real API;
+ * this probe reproduced its figures exactly when it was written (docs/BENCHMARKS.md).
+ */
+import { parseArgs } from "node:util";
+import { aggregate, summarizeByCategory, type CategorisedScores } from "./lib/aggregate";
+import { bm25LocomoRetriever, bm25MadialRetriever } from "./lib/baseline";
+import { scoreLocomoConversation, scoreMadial } from "./lib/evaluate";
+import { loadLocomo, loadMadial } from "./lib/load";
+import { toRememberCalls, type LocomoConversation } from "./lib/locomo";
+import { toMadialMessages } from "./lib/madial";
+import type { RetrievedItem } from "./lib/metrics";
+import { RETENTION_CYCLES } from "./quality/presets";
+import { SimAgent } from "./offline/sim-agent";
+import { simRecall } from "./offline/sim-recall";
+import { AgentParamsPatchSchema, AgentParamsSchema, DEFAULT_PARAMS, type AgentParams } from "../src/config/params";
+import type { MemoryNode } from "../src/vocabulary/records";
+
+const { values } = parseArgs({
+  options: {
+    locomo: { type: "string" },
+    madial: { type: "string" },
+    conv: { type: "string", default: "" },
+    preset: { type: "string", default: "default" },
+    variants: { type: "string", default: "" },
+  },
+});
+
+interface SimPreset {
+  params: AgentParams;
+  cyclePerTurn: boolean;
+}
+
+const SIM_PRESETS: Record<string, SimPreset> = {
+  default: { params: DEFAULT_PARAMS, cyclePerTurn: false },
+  "no-forgetting": { params: { ...DEFAULT_PARAMS, decay_rate: 1, auto_compress: false }, cyclePerTurn: false },
+  pressure: { params: { ...DEFAULT_PARAMS, auto_compress: false }, cyclePerTurn: true },
+  retention: { params: { ...DEFAULT_PARAMS, auto_compress: false }, cyclePerTurn: false },
+};
+
+const toItems = (nodes: readonly MemoryNode[]): RetrievedItem[] => nodes.map((n) => ({ sourceIds: n.sourceMessageIds, text: n.content }));
+
+function line(name: string, rows: readonly CategorisedScores[], extra = ""): string {
+  const pooled = summarizeByCategory(rows).pooled ?? aggregate(rows.map((r) => r.scores));
+  if (!pooled) return `${name}: no questions`;
+  const { recall: r, hit: h, budgetRecall: b } = pooled.exact;
+  const f = (x: number) => x.toFixed(3);
+  return `${name.padEnd(32)} n=${pooled.questions} R@1 ${f(r[1])} R@5 ${f(r[5])} R@10 ${f(r[10])} R@20 ${f(r[20])} hit@5 ${f(h[5])} B256 ${f(b[256])} ${extra}`;
+}
+
+function variantsOf(): { name: string; params: Partial<AgentParams> }[] {
+  if (!values.variants) return [{ name: "params", params: {} }];
+  const parsed: unknown = JSON.parse(values.variants);
+  if (!Array.isArray(parsed)) throw new Error("--variants: a JSON array of {name, params}");
+  return parsed.map((v: { name?: unknown; params?: unknown }) => ({
+    name: String(v.name),
+    params: AgentParamsPatchSchema.parse(v.params ?? {}),
+  }));
+}
+
+async function feed(conv: LocomoConversation, preset: SimPreset): Promise<SimAgent> {
+  const agent = new SimAgent(preset.params);
+  for (const call of toRememberCalls(conv)) {
+    await agent.remember(call.messages);
+    if (preset.cyclePerTurn) await agent.compress(call.messages.length);
+  }
+  return agent;
+}
+
+async function ask(conv: LocomoConversation, agent: SimAgent, params: AgentParams): Promise<CategorisedScores[]> {
+  const answers = new Map<string, MemoryNode[]>();
+  for (const q of conv.questions) answers.set(q.question, await simRecall(agent, q.question, 20, params));
+  return scoreLocomoConversation(conv, (q) => toItems(answers.get(q.question) ?? []));
+}
+
+const held = (agents: readonly SimAgent[]): string => {
+  const remembered = agents.reduce((s, a) => s + a.charactersRemembered, 0);
+  return `held ${(agents.reduce((s, a) => s + a.charactersHeld(), 0) / Math.max(remembered, 1)).toFixed(3)}`;
+};
+
+async function main(): Promise<void> {
+  const presets = values.preset.split(",").filter((p) => p !== "");
+  const variants = variantsOf();
+  const only = values.conv.split(",").filter((c) => c !== "");
+  if (values.locomo) {
+    const ds = loadLocomo(values.locomo);
+    const convs = ds.conversations.filter((c) => only.length === 0 || only.includes(c.sampleId));
+    const baseline = convs.flatMap((conv) => {
+      const retrieve = bm25LocomoRetriever(conv, 20);
+      return scoreLocomoConversation(conv, (q) => retrieve(q.question));
+    });
+    console.log(line(`bm25 (${convs.map((c) => c.sampleId).join(",")})`, baseline));
+    for (const name of presets) {
+      const preset = SIM_PRESETS[name];
+      if (!preset) throw new Error(`unknown preset ${name}; known: ${Object.keys(SIM_PRESETS).join(", ")}`);
+      const agents: SimAgent[] = [];
+      for (const conv of convs) agents.push(await feed(conv, preset));
+      if (name === "retention") {
+        let done = 0;
+        for (const at of RETENTION_CYCLES) {
+          for (const agent of agents) await agent.compress(at - done);
+          done = at;
+          const rows: CategorisedScores[] = [];
+          for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i] ?? new SimAgent(), preset.params)));
+          console.log(line(`retention after ${at} cycles`, rows, held(agents)));
+        }
+        continue;
+      }
+      for (const v of variants) {
+        const params = AgentParamsSchema.parse({ ...preset.params, ...v.params });
+        const rows: CategorisedScores[] = [];
+        for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i] ?? new SimAgent(), params)));
+        console.log(line(`${name}/${v.name}`, rows, held(agents)));
+      }
+    }
+  }
+  if (values.madial) {
+    const ds = loadMadial(values.madial);
+    const retrieve = bm25MadialRetriever(ds, 20);
+    console.log(
+      line(
+        "madial bm25",
+        scoreMadial(ds, (item) => retrieve(item.query)),
+      ),
+    );
+    for (const name of presets) {
+      const preset = SIM_PRESETS[name];
+      if (!preset || name === "retention") continue;
+      const agent = new SimAgent(preset.params);
+      for (const m of toMadialMessages(ds.memories, ds.userNames[0])) {
+        await agent.remember([m]);
+        if (preset.cyclePerTurn) await agent.compress(1);
+      }
+      for (const v of variants) {
+        const params = AgentParamsSchema.parse({ ...preset.params, ...v.params });
+        const answers = new Map<string, MemoryNode[]>();
+        for (const item of ds.items) answers.set(item.query, await simRecall(agent, item.query, 20, params));
+        console.log(
+          line(
+            `madial ${name}/${v.name}`,
+            scoreMadial(ds, (item) => toItems(answers.get(item.query) ?? [])),
+          ),
+        );
+      }
+    }
+  }
+}
+
+await main();
