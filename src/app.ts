@@ -21,6 +21,7 @@ import { requireApiKey } from "./http/auth";
 import { readBody } from "./http/body";
 import { errorResponse, handleError } from "./http/errors";
 import { routeGuard } from "./http/route-guard";
+import { openApiRoute } from "./api/integration";
 import { validationHook } from "./http/validation-hook";
 
 const IMPORT_PATH = /^\/v1\/agents\/[^/]+\/import$/;
@@ -37,17 +38,46 @@ export function createApp(): OpenAPIHono<AppEnv> {
   const bodies = readBody(MAX_BODY_BYTES);
   app.use("/v1/*", (c, next) => (c.req.method === "POST" && IMPORT_PATH.test(c.req.path) ? next() : bodies(c, next)));
   registerRoutes(app);
-  app.doc31("/v1/openapi.json", {
+  app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME, {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key (`npm run key:create`; locally the development key `dev-key-local-only`).",
+  });
+  // The servers entry names the origin the document was fetched from: the same document serves
+  // local runs and every deployment.
+  app.openapi(openApiRoute, (c) =>
+    c.json(app.getOpenAPI31Document(openApiConfig(new URL(c.req.url).origin)) as unknown as Record<string, unknown>, 200),
+  );
+  // The route guard answers unknown paths first; this only backs it up.
+  app.notFound((c) => errorResponse(c, "not_found", "no such endpoint"));
+  app.onError(handleError);
+  return app;
+}
+
+const BEARER_SCHEME = "bearerAuth";
+
+const TAGS = [
+  { name: "memory", description: "Remember conversations, recall and search memories, read the network." },
+  { name: "context", description: "A context block for a prompt, the profile, episodes." },
+  { name: "config", description: "The agent's parameters and compression cycles." },
+  { name: "tasks", description: "Queued writes and their results." },
+  { name: "agents", description: "The agents of a tenant; deleting one." },
+  { name: "integration", description: "Function-calling tools and the MCP server over the same operations." },
+  { name: "service", description: "Liveness." },
+];
+
+/** The document's top level (paths come from the routes); `origin` is its one server. */
+export function openApiConfig(origin: string) {
+  return {
     openapi: "3.1.0",
     info: {
       title: "Agent Memory API",
       version: "0.1.0",
       description:
-        "A per-agent memory network that forgets gracefully. Authenticate with `Authorization: Bearer <key>`. Every error is `{error: {code, message, details?}}`; writes take an `Idempotency-Key`; retry 429 and 503 after `Retry-After` seconds.",
+        "A per-agent memory network that forgets gracefully. Authenticate with `Authorization: Bearer <key>`. Every error is `{error: {code, message, details?}}` with a code from a closed list (the `Error` schema). Writes take an `Idempotency-Key`; retry 429 and 503 after `Retry-After` seconds. A path answers 405 with `Allow` to a method it does not take, and `OPTIONS` with 204 and `Allow` (no CORS grant).",
     },
-  });
-  // The route guard answers unknown paths first; this only backs it up.
-  app.notFound((c) => errorResponse(c, "not_found", "no such endpoint"));
-  app.onError(handleError);
-  return app;
+    servers: [{ url: origin }],
+    security: [{ [BEARER_SCHEME]: [] }],
+    tags: TAGS,
+  };
 }

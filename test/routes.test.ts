@@ -192,7 +192,7 @@ describe("POST /recall input", () => {
     expect(text.headers.get("content-type")).toContain("text/plain");
     expect(await text.text()).toBe("");
     const res = await call(`/v1/agents/${agent}/recall?format=json`, { body: { keywords: ["anything"] } });
-    expect(await json(res)).toEqual({ items: [], start_nodes: 0, reached_nodes: 0 });
+    expect(await json(res)).toEqual({ items: [], start_nodes: 0, reached_nodes: 0, text: "" });
     await expectNothingWritten(agent);
   });
 });

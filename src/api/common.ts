@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { AGENT_ID_PATTERN } from "../config/limits";
-import { ERROR_CODE_LIST } from "../http/errors";
+import { ERROR_CODE_LIST, ERROR_STATUS } from "../http/errors";
 
 /** The stable error envelope of every non-2xx answer; `code` is one of a closed list. */
 export const ErrorSchema = z
@@ -57,11 +57,65 @@ export function wellFormed(value: string): boolean {
 /** A string of well-formed Unicode (see wellFormed). */
 export const TextSchema = z.string().refine(wellFormed, "malformed Unicode (a lone surrogate)");
 
-export const errorResponses = {
-  400: { description: "Bad input", content: { "application/json": { schema: ErrorSchema } } },
-  401: { description: "Missing or unknown API key", content: { "application/json": { schema: ErrorSchema } } },
-  503: {
-    description: "A transient outage (the agent's object restarting, the database unreachable): retry after Retry-After seconds",
-    content: { "application/json": { schema: ErrorSchema } },
+/** Retry-After on 429 and 503: whole seconds to wait before retrying. */
+export const RETRY_AFTER = {
+  "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" as const, minimum: 0 } },
+};
+
+/** What each error status means to a client; the codes it carries are listed from ERROR_STATUS. */
+const ERROR_MEANINGS: Partial<
+  Record<
+    number,
+    { description: string; headers?: Record<string, { description: string; schema: { type: "string" | "integer"; minimum?: number } }> }
+  >
+> = {
+  400: { description: "Bad input: the message names the field, `details.issues` lists every problem. Nothing was written." },
+  401: {
+    description: "Missing, unknown or revoked API key.",
+    headers: { "WWW-Authenticate": { description: 'How to authenticate: `Bearer realm="agent-memory"`.', schema: { type: "string" } } },
   },
-} as const;
+  404: { description: "No such task or node (of this agent)." },
+  405: {
+    description: "The path does not take this method (answered to requests with another method than this operation's).",
+    headers: { Allow: { description: "The methods the path takes.", schema: { type: "string" } } },
+  },
+  413: { description: "The body is over 1 MiB, or has too many or too long messages. Nothing was written." },
+  415: { description: "The body is not `application/json`. Nothing was written." },
+  422: { description: "The Idempotency-Key was used with a different request. Nothing was written." },
+  429: { description: "The agent's queue is full: retry after `Retry-After` seconds. Nothing was written.", headers: RETRY_AFTER },
+  503: {
+    description: "A transient outage (the agent's object restarting, the database unreachable): retry after `Retry-After` seconds.",
+    headers: RETRY_AFTER,
+  },
+};
+
+function errorResponse(status: number) {
+  const codes = ERROR_CODE_LIST.filter((code) => ERROR_STATUS[code] === status);
+  const meaning = ERROR_MEANINGS[status];
+  if (!meaning || codes.length === 0) throw new Error(`no documented error for status ${status}`);
+  return {
+    description: `${meaning.description} Code: ${codes.map((c) => `\`${c}\``).join(" or ")}.`,
+    ...(meaning.headers ? { headers: meaning.headers } : {}),
+    content: { "application/json": { schema: ErrorSchema } },
+  };
+}
+
+/**
+ * The error answers an operation can send (docs/design.md §15), each with the codes of its status
+ * and its headers (Retry-After, WWW-Authenticate, Allow). Every operation can answer 400 (a query
+ * parameter or a body it does not take), 405 (another method on its path), 413 (any body over
+ * 1 MiB) and 503; `auth`: 401; `body`: a JSON body, 415; `write`: a queued write, 422 and 429;
+ * `notFound`: an id in the path, 404. test/properties.test.ts checks that no answer has a status
+ * its operation does not declare.
+ */
+export function errorsOf(options: { auth?: boolean; body?: boolean; write?: boolean; notFound?: boolean } = {}) {
+  const statuses = [400, 405, 413, 503];
+  if (options.auth ?? true) statuses.push(401);
+  if (options.body) statuses.push(415);
+  if (options.write) statuses.push(422, 429);
+  if (options.notFound) statuses.push(404);
+  return Object.fromEntries(statuses.sort((a, b) => a - b).map((s) => [s, errorResponse(s)]));
+}
+
+/** The error answers of an authenticated operation that takes no body (see errorsOf). */
+export const errorResponses = errorsOf();

@@ -17,3 +17,6 @@ export const CompressRequestSchema = z
   .openapi("CompressRequest");
 
 export const CompressAcceptedSchema = z.object({ task_ids: z.array(z.string()), status: z.literal("queued") }).openapi("CompressAccepted");
+
+/** PUT config's answer when the change is still queued behind earlier writes: follow the task. */
+export const ConfigPendingSchema = z.object({ task_id: z.string(), status: z.enum(["queued", "running"]) }).openapi("ConfigPending");

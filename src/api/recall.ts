@@ -61,6 +61,8 @@ export const RecallResponseSchema = z
     /** How many nodes the search started from: the focus nodes, plus search hits with start=hybrid. */
     start_nodes: z.number().int(),
     reached_nodes: z.number().int(),
+    /** The same memories as the plain-text answer: what a model reads. */
+    text: z.string(),
   })
   .openapi("RecallResponse");
 

@@ -20,9 +20,13 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /** The challenge of every 401; an unknown key adds error="invalid_token" (RFC 6750 §3.1). */
 export const AUTH_CHALLENGE = 'Bearer realm="agent-memory"';
 
+/** The key in an `Authorization: Bearer <key>` header, or undefined. */
+export function bearerKey(header: string | undefined): string | undefined {
+  return header ? BEARER.exec(header)?.[1] : undefined;
+}
+
 export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const header = c.req.header("Authorization");
-  const key = header ? BEARER.exec(header)?.[1] : undefined;
+  const key = bearerKey(c.req.header("Authorization"));
   if (!key) {
     throw new ApiError("unauthorized", "missing or malformed header: Authorization: Bearer <api key>", {
       headers: { "WWW-Authenticate": AUTH_CHALLENGE },

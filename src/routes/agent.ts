@@ -1,5 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, EmptyQuerySchema, errorResponses } from "../api/common";
+import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../api/common";
 import type { AppEnv } from "../http/app-env";
 import { WriteHeadersSchema } from "../api/headers";
 import { agentOf, writeOptions } from "./agent-of";
@@ -7,9 +7,10 @@ import { agentOf, writeOptions } from "./agent-of";
 /** How long DELETE waits for the deletion before answering 202 with its task. */
 const DELETE_WAIT_MS = 25_000;
 
-const route = createRoute({
+export const deleteAgentRoute = createRoute({
   method: "delete",
   path: "/v1/agents/{agentId}",
+  operationId: "deleteAgent",
   tags: ["agents"],
   summary: "Delete the agent: every memory, link, index entry, vector and queued task",
   description: "Runs after the tasks already queued. Answers 200 when done, or 202 with the task id if it takes longer.",
@@ -20,12 +21,12 @@ const route = createRoute({
       description: "Deletion under way",
       content: { "application/json": { schema: z.object({ deleted: z.literal(false), task_id: z.string() }) } },
     },
-    ...errorResponses,
+    ...errorsOf({ write: true }),
   },
 });
 
 export function registerAgent(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
+  app.openapi(deleteAgentRoute, async (c) => {
     const outcome = await agentOf(c, c.req.valid("param").agentId).submit("delete", null, {
       waitMs: DELETE_WAIT_MS,
       ...writeOptions(c.req.valid("header")),

@@ -5,9 +5,10 @@ import { errorResponses } from "../api/common";
 import type { AppEnv } from "../http/app-env";
 import { listAgents } from "../agent/service";
 
-const route = createRoute({
+export const listAgentsRoute = createRoute({
   method: "get",
   path: "/v1/agents",
+  operationId: "listAgents",
   tags: ["agents"],
   summary: "List the agents of the caller's tenant",
   description:
@@ -20,7 +21,7 @@ const route = createRoute({
 });
 
 export function registerAgentList(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
+  app.openapi(listAgentsRoute, async (c) => {
     const { cursor, limit } = c.req.valid("query");
     const after = cursor === undefined ? undefined : decodeAgentCursor(cursor);
     const page = await listAgents(c.env, c.get("tenantId"), after, limit);

@@ -1,8 +1,7 @@
 /** Per-agent parameters (docs/design.md §2) and on-demand compression cycles. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { z } from "@hono/zod-openapi";
-import { AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses } from "../api/common";
-import { CompressAcceptedSchema, CompressRequestSchema, ConfigPatchSchema, ConfigSchema } from "../api/config";
+import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf } from "../api/common";
+import { CompressAcceptedSchema, CompressRequestSchema, ConfigPatchSchema, ConfigPendingSchema, ConfigSchema } from "../api/config";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { WriteHeadersSchema } from "../api/headers";
@@ -11,9 +10,10 @@ import { agentOf, writeOptions } from "./agent-of";
 /** How long a config change waits for the writes queued before it (it applies in order). */
 const CONFIG_WAIT_MS = 25_000;
 
-const getConfig = createRoute({
+export const getConfigRoute = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/config",
+  operationId: "getConfig",
   tags: ["config"],
   summary: "The agent's parameters",
   request: { params: AgentPathSchema, query: EmptyQuerySchema },
@@ -23,9 +23,10 @@ const getConfig = createRoute({
   },
 });
 
-const putConfig = createRoute({
+export const updateConfigRoute = createRoute({
   method: "put",
   path: "/v1/agents/{agentId}/config",
+  operationId: "updateConfig",
   tags: ["config"],
   summary: "Change some of the agent's parameters",
   request: {
@@ -38,15 +39,16 @@ const putConfig = createRoute({
     200: { description: "The parameters now in force", content: { "application/json": { schema: ConfigSchema } } },
     202: {
       description: "Queued behind earlier writes and not applied yet: follow the task",
-      content: { "application/json": { schema: z.object({ task_id: z.string(), status: z.enum(["queued", "running"]) }) } },
+      content: { "application/json": { schema: ConfigPendingSchema } },
     },
-    ...errorResponses,
+    ...errorsOf({ body: true, write: true }),
   },
 });
 
-const compress = createRoute({
+export const compressRoute = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/compress",
+  operationId: "compress",
   tags: ["config"],
   summary: "Queue compression cycles now",
   description:
@@ -59,17 +61,16 @@ const compress = createRoute({
   },
   responses: {
     202: { description: "Queued", content: { "application/json": { schema: CompressAcceptedSchema } } },
-    ...errorResponses,
-    429: { description: "The agent's queue is full", content: { "application/json": { schema: ErrorSchema } } },
+    ...errorsOf({ body: true, write: true }),
   },
 });
 
 export function registerConfig(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(getConfig, async (c) => {
+  app.openapi(getConfigRoute, async (c) => {
     const agent = agentOf(c, c.req.valid("param").agentId);
     return c.json(await agent.stub.config(agent.identity), 200);
   });
-  app.openapi(putConfig, async (c) => {
+  app.openapi(updateConfigRoute, async (c) => {
     const agent = agentOf(c, c.req.valid("param").agentId);
     // A queued write: it applies after whatever was accepted before it (a pending deletion included).
     const outcome = await agent.submit("configure", c.req.valid("json"), {
@@ -81,7 +82,7 @@ export function registerConfig(app: OpenAPIHono<AppEnv>): void {
     const status = outcome.status === "running" ? "running" : "queued";
     return c.json({ task_id: outcome.taskIds[0] ?? "", status: status as "queued" | "running" }, 202);
   });
-  app.openapi(compress, async (c) => {
+  app.openapi(compressRoute, async (c) => {
     const { cycles } = CompressRequestSchema.parse(c.req.valid("json") ?? {});
     const outcome = await agentOf(c, c.req.valid("param").agentId).submit("compress", null, {
       repeat: cycles,

@@ -1,6 +1,6 @@
 /** Context for prompts (docs/design.md §12): the context block, the profile, and episodes for older memories. */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, EmptyQuerySchema, errorResponses } from "../api/common";
+import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf } from "../api/common";
 import {
   ContextRequestSchema,
   ContextResponseSchema,
@@ -15,9 +15,10 @@ import { agentOf, writeOptions } from "./agent-of";
 /** How long a rebuild request waits before answering with its task. */
 const REBUILD_WAIT_MS = 25_000;
 
-const contextRoute = createRoute({
+export const contextRoute = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/context",
+  operationId: "getContext",
   tags: ["context"],
   summary: "A context block for a prompt, within a token budget",
   description:
@@ -32,13 +33,14 @@ const contextRoute = createRoute({
       description: "The block",
       content: { "text/plain": { schema: z.string() }, "application/json": { schema: ContextResponseSchema } },
     },
-    ...errorResponses,
+    ...errorsOf({ body: true }),
   },
 });
 
-const profileRoute = createRoute({
+export const profileRoute = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/profile",
+  operationId: "getProfile",
   tags: ["context"],
   summary: "The agent's profile: main participants, most important entities with their strongest memories, the focus",
   description: "Derived from the network when asked (it forgets as the network does).",
@@ -49,9 +51,10 @@ const profileRoute = createRoute({
   },
 });
 
-const rebuildRoute = createRoute({
+export const rebuildEpisodesRoute = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/episodes/rebuild",
+  operationId: "rebuildEpisodes",
   tags: ["context"],
   summary: "Give episodes to submissions remembered before episodes existed",
   description: "Runs in order with the agent's writes; waits up to 25 s, then answers 202 with the task.",
@@ -59,7 +62,7 @@ const rebuildRoute = createRoute({
   responses: {
     200: { description: "Done", content: { "application/json": { schema: RebuildEpisodesAcceptedSchema } } },
     202: { description: "Under way", content: { "application/json": { schema: RebuildEpisodesAcceptedSchema } } },
-    ...errorResponses,
+    ...errorsOf({ write: true }),
   },
 });
 
@@ -74,7 +77,7 @@ export function registerContext(app: OpenAPIHono<AppEnv>): void {
     const result = await agentOf(c, c.req.valid("param").agentId).ask("profile", { locale: c.req.valid("query").locale });
     return c.json(result, 200);
   });
-  app.openapi(rebuildRoute, async (c) => {
+  app.openapi(rebuildEpisodesRoute, async (c) => {
     const agent = agentOf(c, c.req.valid("param").agentId);
     const outcome = await agent.submit("rebuildEpisodes", {}, { waitMs: REBUILD_WAIT_MS, ...writeOptions(c.req.valid("header")) });
     const body = {

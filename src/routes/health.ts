@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { DeepHealthSchema, deepHealth } from "../agent/health-check";
 import { checkDatabase } from "../agent/service";
-import { ErrorSchema } from "../api/common";
+import { ErrorSchema, errorsOf, RETRY_AFTER } from "../api/common";
 import type { AppEnv } from "../http/app-env";
 import { requireApiKey } from "../http/auth";
 import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "../http/errors";
@@ -22,9 +22,20 @@ const HealthQuerySchema = z.object({
   deep: z.enum(["0", "1"]).optional().openapi({ description: "1: check every dependency (costs model calls; needs an API key)." }),
 });
 
-const route = createRoute({
+/** No key, or one (deep=1 needs it). */
+const OPTIONAL_KEY: Record<string, string[]>[] = [{}, { bearerAuth: [] }];
+
+/** The shared error answers but those health documents itself. */
+function errorsWithout(...statuses: number[]) {
+  const all: Record<string, unknown> = errorsOf();
+  return Object.fromEntries(Object.entries(all).filter(([status]) => !statuses.includes(Number(status)))) as ReturnType<typeof errorsOf>;
+}
+
+export const healthRoute = createRoute({
   method: "get",
   path: "/v1/health",
+  operationId: "getHealth",
+  security: OPTIONAL_KEY,
   tags: ["service"],
   summary: "Liveness, with the configured providers and a database round trip; ?deep=1 checks every dependency",
   description:
@@ -32,11 +43,12 @@ const route = createRoute({
   request: { query: HealthQuerySchema },
   responses: {
     200: { description: "Healthy", content: { "application/json": { schema: z.union([HealthSchema, DeepHealthView]) } } },
-    400: { description: "Bad input", content: { "application/json": { schema: ErrorSchema } } },
+    ...errorsWithout(401, 503),
     401: { description: "deep=1 without a valid API key", content: { "application/json": { schema: ErrorSchema } } },
     503: {
       description:
         "The database cannot be reached (an error, with Retry-After), or with deep=1 a dependency failed or no room for new agents",
+      headers: RETRY_AFTER,
       content: { "application/json": { schema: z.union([DeepHealthView, ErrorSchema]) } },
     },
   },
@@ -45,7 +57,7 @@ const route = createRoute({
 export function registerHealth(app: OpenAPIHono<AppEnv>): void {
   // The deep check spends model calls: only key holders may ask for it.
   app.use("/v1/health", async (c, next) => (c.req.query("deep") === "1" ? requireApiKey(c, next) : next()));
-  app.openapi(route, async (c) => {
+  app.openapi(healthRoute, async (c) => {
     if (c.req.valid("query").deep === "1") {
       const health = await deepHealth(c.env);
       return c.json(health, health.status === "ok" ? 200 : 503);

@@ -7,11 +7,14 @@ import { registerContext } from "./context";
 import { registerHealth } from "./health";
 import { registerLinks } from "./links";
 import { registerMemories } from "./memories";
+import { registerMcp } from "./mcp";
 import { registerReads } from "./reads";
 import { registerRecall } from "./recall";
 import { registerRemember } from "./remember";
 import { registerSearch } from "./search";
 import { registerTransfer } from "./transfer";
+import { toolCatalog } from "./tool-catalog";
+import { registerTools } from "./tools";
 
 export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerHealth(app);
@@ -26,4 +29,8 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerMemories(app);
   registerLinks(app);
   registerTransfer(app);
+  // The integration surfaces (docs/design.md §13) over the operations above (operations.ts).
+  const catalog = toolCatalog(app);
+  registerTools(app, catalog);
+  registerMcp(app, catalog);
 }

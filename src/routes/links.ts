@@ -3,7 +3,7 @@
  * (docs/design.md §11).
  */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorResponses, NodeIdSchema } from "../api/common";
+import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorsOf, NodeIdSchema } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
 import {
   FeedbackRequestSchema,
@@ -23,13 +23,11 @@ import { pendingBody, whenFailed } from "./pending";
 
 const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
 const pending = json(PendingSchema, "Accepted and queued behind earlier writes: follow the task");
-const writeErrors = {
-  ...errorResponses,
-  422: json(ErrorSchema, "The Idempotency-Key was used with a different request"),
-  429: json(ErrorSchema, "The agent's queue is full"),
-};
+/** A queued write (422, 429) that may take a JSON body (415). */
+const writeErrors = errorsOf({ body: true, write: true });
 
-const link = createRoute({
+export const linkRoute = createRoute({
+  operationId: "linkMemories",
   method: "post",
   path: "/v1/agents/{agentId}/links",
   tags: ["links"],
@@ -50,7 +48,8 @@ const link = createRoute({
   },
 });
 
-const unlink = createRoute({
+export const unlinkRoute = createRoute({
+  operationId: "unlinkMemories",
   method: "delete",
   path: "/v1/agents/{agentId}/links",
   tags: ["links"],
@@ -64,7 +63,8 @@ const unlink = createRoute({
   },
 });
 
-const feedback = createRoute({
+export const feedbackRoute = createRoute({
+  operationId: "reportFeedback",
   method: "post",
   path: "/v1/agents/{agentId}/feedback",
   tags: ["links"],
@@ -79,7 +79,8 @@ const feedback = createRoute({
   responses: { 200: json(FeedbackSchema, "What was reinforced"), 202: pending, ...writeErrors },
 });
 
-const merge = createRoute({
+export const mergeEntitiesRoute = createRoute({
+  operationId: "mergeEntities",
   method: "post",
   path: "/v1/agents/{agentId}/entities/{nodeId}/merge",
   tags: ["links"],
@@ -101,7 +102,7 @@ const merge = createRoute({
 });
 
 export function registerLinks(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(link, async (c) => {
+  app.openapi(linkRoute, async (c) => {
     const body = c.req.valid("json");
     const ref = (r: number | string) => (typeof r === "number" ? { id: r } : { description: r });
     const outcome = await agentOf(c, c.req.valid("param").agentId).submit(
@@ -135,7 +136,7 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
     }
   });
 
-  app.openapi(unlink, async (c) => {
+  app.openapi(unlinkRoute, async (c) => {
     const { source, target, relation } = c.req.valid("query");
     const outcome = await agentOf(c, c.req.valid("param").agentId).submit(
       "unlink",
@@ -149,7 +150,7 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
     return c.json({ deleted: true as const, source, target, relation, strength: result.strength }, 200);
   });
 
-  app.openapi(feedback, async (c) => {
+  app.openapi(feedbackRoute, async (c) => {
     const outcome = await agentOf(c, c.req.valid("param").agentId).submit("reinforce", c.req.valid("json"), {
       waitMs: OPERATION_WAIT_MS,
       ...writeOptions(c.req.valid("header")),
@@ -159,7 +160,7 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
     return c.json(outcome.result, 200);
   });
 
-  app.openapi(merge, async (c) => {
+  app.openapi(mergeEntitiesRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
     const outcome = await agentOf(c, agentId).submit(
       "merge",

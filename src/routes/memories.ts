@@ -3,7 +3,7 @@
  * update one by supersession, delete or purge one.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, ErrorSchema, errorResponses } from "../api/common";
+import { AgentPathSchema, ErrorSchema, errorResponses, errorsOf } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
 import {
   decodeMemoryCursor,
@@ -33,16 +33,13 @@ const json = <S>(schema: S, description: string) => ({ description, content: { "
 const notFound = json(ErrorSchema, "No such memory in this agent");
 const conflict = json(ErrorSchema, "Not applicable to this node as it stands");
 const pending = json(PendingSchema, "Accepted and queued behind earlier writes: follow the task");
-const writeErrors = {
-  ...errorResponses,
-  413: json(ErrorSchema, "Too long"),
-  422: json(ErrorSchema, "The Idempotency-Key was used with a different request"),
-  429: json(ErrorSchema, "The agent's queue is full"),
-};
+/** A queued write (422, 429) that may take a JSON body (415). */
+const writeErrors = errorsOf({ body: true, write: true });
 
 const MEMORY_TYPES_EN = { 事件: "event", 事实: "fact", 关系: "relation", 观点: "opinion" } as const;
 
-const create = createRoute({
+export const createMemoryRoute = createRoute({
+  operationId: "createMemory",
   method: "post",
   path: "/v1/agents/{agentId}/memories",
   tags: ["memories"],
@@ -57,7 +54,8 @@ const create = createRoute({
   responses: { 201: json(MemoryCreatedSchema, "Written"), 202: pending, ...writeErrors },
 });
 
-const read = createRoute({
+export const getMemoryRoute = createRoute({
+  operationId: "getMemory",
   method: "get",
   path: "/v1/agents/{agentId}/memories/{nodeId}",
   tags: ["memories"],
@@ -66,7 +64,8 @@ const read = createRoute({
   responses: { 200: json(MemorySchema, "The memory"), ...errorResponses, 404: notFound },
 });
 
-const history = createRoute({
+export const memoryHistoryRoute = createRoute({
+  operationId: "getMemoryHistory",
   method: "get",
   path: "/v1/agents/{agentId}/memories/{nodeId}/history",
   tags: ["memories"],
@@ -76,7 +75,8 @@ const history = createRoute({
   responses: { 200: json(HistorySchema, "The versions"), ...errorResponses, 404: notFound },
 });
 
-const list = createRoute({
+export const listMemoriesRoute = createRoute({
+  operationId: "listMemories",
   method: "get",
   path: "/v1/agents/{agentId}/memories",
   tags: ["memories"],
@@ -87,7 +87,8 @@ const list = createRoute({
   responses: { 200: json(MemoryListSchema, "One page"), ...errorResponses },
 });
 
-const update = createRoute({
+export const updateMemoryRoute = createRoute({
+  operationId: "updateMemory",
   method: "patch",
   path: "/v1/agents/{agentId}/memories/{nodeId}",
   tags: ["memories"],
@@ -102,7 +103,8 @@ const update = createRoute({
   responses: { 200: json(UpdatedSchema, "Updated"), 202: pending, ...writeErrors, 404: notFound, 409: conflict },
 });
 
-const remove = createRoute({
+export const deleteMemoryRoute = createRoute({
+  operationId: "deleteMemory",
   method: "delete",
   path: "/v1/agents/{agentId}/memories/{nodeId}",
   tags: ["memories"],
@@ -114,7 +116,7 @@ const remove = createRoute({
 });
 
 export function registerMemories(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(create, async (c) => {
+  app.openapi(createMemoryRoute, async (c) => {
     const { content, subject, memory_type, topic, object, attributes, importance, timestamp } = c.req.valid("json");
     const structure =
       subject !== undefined && memory_type !== undefined && topic !== undefined
@@ -142,21 +144,21 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
     return c.json({ ...outcome.result, task_id: outcome.taskIds[0] ?? "", status: "done" as const }, 201);
   });
 
-  app.openapi(read, async (c) => {
+  app.openapi(getMemoryRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
     const { memory } = await agentOf(c, agentId).ask("memory", { node_id: nodeId });
     if (!memory) throw new ApiError("not_found", `memory ${nodeId} not found`);
     return c.json(memory, 200);
   });
 
-  app.openapi(history, async (c) => {
+  app.openapi(memoryHistoryRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
     const { memory } = await agentOf(c, agentId).ask("memory", { node_id: nodeId });
     if (!memory) throw new ApiError("not_found", `memory ${nodeId} not found`);
     return c.json({ node_id: nodeId, history: memory.history }, 200);
   });
 
-  app.openapi(list, async (c) => {
+  app.openapi(listMemoriesRoute, async (c) => {
     const query = c.req.valid("query");
     const before = query.cursor === undefined ? undefined : decodeMemoryCursor(query.cursor);
     const page = await agentOf(c, c.req.valid("param").agentId).ask("memories", {
@@ -168,7 +170,7 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
     return c.json({ items: page.items, next_cursor: page.next_before === null ? null : encodeMemoryCursor(page.next_before) }, 200);
   });
 
-  app.openapi(update, async (c) => {
+  app.openapi(updateMemoryRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
     const outcome = await agentOf(c, agentId).submit(
       "update",
@@ -194,7 +196,7 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
     }
   });
 
-  app.openapi(remove, async (c) => {
+  app.openapi(deleteMemoryRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
     const outcome = await agentOf(c, agentId).submit(
       "forget",

@@ -1,6 +1,6 @@
 /** The read endpoints of one agent: task status, focus, node with its links, stats. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentIdSchema, AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses, NodeIdSchema, TaskIdSchema } from "../api/common";
+import { AgentIdSchema, AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf, NodeIdSchema, TaskIdSchema } from "../api/common";
 import { TaskStatusSchema } from "../api/tasks";
 import { FocusSchema, NodeSchema, PingSchema, StatsSchema, TaskWaitQuerySchema } from "../api/views";
 import type { AppEnv } from "../http/app-env";
@@ -8,11 +8,10 @@ import { ApiError } from "../http/errors";
 import { agentOf } from "./agent-of";
 import { z } from "@hono/zod-openapi";
 
-const notFound = { description: "Not found", content: { "application/json": { schema: ErrorSchema } } };
-
-const taskRoute = createRoute({
+export const taskRoute = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/tasks/{taskId}",
+  operationId: "getTask",
   tags: ["tasks"],
   summary: "Status of a queued task",
   request: {
@@ -21,14 +20,14 @@ const taskRoute = createRoute({
   },
   responses: {
     200: { description: "The task", content: { "application/json": { schema: TaskStatusSchema } } },
-    ...errorResponses,
-    404: notFound,
+    ...errorsOf({ notFound: true }),
   },
 });
 
-const focusRoute = createRoute({
+export const focusRoute = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/focus",
+  operationId: "getFocus",
   tags: ["memory"],
   summary: "The focus LRU, most recent first",
   request: { params: AgentPathSchema, query: EmptyQuerySchema },
@@ -38,22 +37,23 @@ const focusRoute = createRoute({
   },
 });
 
-const nodeRoute = createRoute({
+export const nodeRoute = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/nodes/{nodeId}",
+  operationId: "getNode",
   tags: ["memory"],
   summary: "One node with its outgoing and incoming links",
   request: { params: z.object({ agentId: AgentIdSchema, nodeId: NodeIdSchema }), query: EmptyQuerySchema },
   responses: {
     200: { description: "The node", content: { "application/json": { schema: NodeSchema } } },
-    ...errorResponses,
-    404: notFound,
+    ...errorsOf({ notFound: true }),
   },
 });
 
-const statsRoute = createRoute({
+export const statsRoute = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/stats",
+  operationId: "getStats",
   tags: ["memory"],
   summary: "Counts of nodes, links, queue and characters",
   description: "`wait_ms` waits (up to 30 s) until the agent's queue is idle, compression cycles included, before answering.",
@@ -64,9 +64,10 @@ const statsRoute = createRoute({
   },
 });
 
-const pingRoute = createRoute({
+export const pingRoute = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/ping",
+  operationId: "ping",
   tags: ["service"],
   summary: "Reach the agent's Durable Object and run one trivial database query",
   description: "A per-agent liveness check; benchmarks use it as the latency floor of any agent request.",

@@ -1,12 +1,13 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, errorResponses } from "../api/common";
+import { AgentPathSchema, errorsOf } from "../api/common";
 import { RecallRequestSchema, RecallResponseSchema, RecallUrlQuerySchema } from "../api/recall";
 import type { AppEnv } from "../http/app-env";
 import { agentOf } from "./agent-of";
 
-const route = createRoute({
+export const recallRoute = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/recall",
+  operationId: "recall",
   tags: ["memory"],
   summary: "Recall memories",
   description:
@@ -24,19 +25,24 @@ const route = createRoute({
         "application/json": { schema: RecallResponseSchema },
       },
     },
-    ...errorResponses,
+    ...errorsOf({ body: true }),
   },
 });
 
 export function registerRecall(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
+  app.openapi(recallRoute, async (c) => {
     const query = c.req.valid("query");
     const { format, ...body } = c.req.valid("json");
     const locale = query.locale ?? body.locale;
     const result = await agentOf(c, c.req.valid("param").agentId).ask("recall", { ...body, locale });
     if ((query.format ?? format) === "json") {
       return c.json(
-        { items: [...result.memories, ...result.traces], start_nodes: result.start_nodes, reached_nodes: result.reached_nodes },
+        {
+          items: [...result.memories, ...result.traces],
+          start_nodes: result.start_nodes,
+          reached_nodes: result.reached_nodes,
+          text: result.text,
+        },
         200,
       );
     }

@@ -1,13 +1,14 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses } from "../api/common";
+import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
 import { RememberAcceptedSchema, RememberRequestSchema } from "../api/messages";
 import type { AppEnv } from "../http/app-env";
 import { agentOf, writeOptions } from "./agent-of";
 
-const route = createRoute({
+export const rememberRoute = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/remember",
+  operationId: "remember",
   tags: ["memory"],
   summary: "Remember chat messages",
   description:
@@ -20,15 +21,12 @@ const route = createRoute({
   },
   responses: {
     202: { description: "Accepted and durably queued", content: { "application/json": { schema: RememberAcceptedSchema } } },
-    ...errorResponses,
-    413: { description: "Too many or too long messages", content: { "application/json": { schema: ErrorSchema } } },
-    422: { description: "The Idempotency-Key was used with a different request", content: { "application/json": { schema: ErrorSchema } } },
-    429: { description: "The agent's queue is full", content: { "application/json": { schema: ErrorSchema } } },
+    ...errorsOf({ body: true, write: true }),
   },
 });
 
 export function registerRemember(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
+  app.openapi(rememberRoute, async (c) => {
     const { messages } = c.req.valid("json");
     const outcome = await agentOf(c, c.req.valid("param").agentId).submit("remember", { messages }, writeOptions(c.req.valid("header")));
     return c.json({ task_id: outcome.taskIds[0] ?? "", status: "queued" as const, queued_ahead: outcome.queuedAhead }, 202);

@@ -1,12 +1,13 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, EmptyQuerySchema, errorResponses } from "../api/common";
+import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../api/common";
 import { SearchRequestSchema, SearchResponseSchema } from "../api/search";
 import type { AppEnv } from "../http/app-env";
 import { agentOf } from "./agent-of";
 
-const route = createRoute({
+export const searchRoute = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/search",
+  operationId: "search",
   tags: ["memory"],
   summary: "Search memories by keyword, vector or both",
   description:
@@ -18,12 +19,12 @@ const route = createRoute({
   },
   responses: {
     200: { description: "Ranked memories", content: { "application/json": { schema: SearchResponseSchema } } },
-    ...errorResponses,
+    ...errorsOf({ body: true }),
   },
 });
 
 export function registerSearch(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
+  app.openapi(searchRoute, async (c) => {
     const request = c.req.valid("json");
     const { time_range, ...rest } = request;
     // The agent takes times as milliseconds already (TimestampSchema converted them).

@@ -30,7 +30,8 @@ const STAGE_BATCH_LINES = 5_000;
 
 const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
 
-const exportRoute = createRoute({
+export const exportAgentRoute = createRoute({
+  operationId: "exportAgent",
   method: "get",
   path: "/v1/agents/{agentId}/export",
   tags: ["transfer"],
@@ -44,7 +45,8 @@ const exportRoute = createRoute({
   },
 });
 
-const importRoute = createRoute({
+export const importAgentRoute = createRoute({
+  operationId: "importAgent",
   method: "post",
   path: "/v1/agents/{agentId}/import",
   tags: ["transfer"],
@@ -68,7 +70,7 @@ const importRoute = createRoute({
 });
 
 export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(exportRoute, async (c) => {
+  app.openapi(exportAgentRoute, async (c) => {
     const agent = agentOf(c, c.req.valid("param").agentId);
     const body = await agent.stub.exportLines(agent.identity);
     return c.body(body, 200, {
@@ -77,7 +79,7 @@ export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
     });
   });
 
-  app.openapi(importRoute, async (c) => {
+  app.openapi(importAgentRoute, async (c) => {
     const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
     if (!JSONL_TYPES.includes(type)) {
       throw new ApiError("unsupported_media_type", `an import is JSON Lines: Content-Type ${JSONL_TYPES[0]}`);

@@ -71,6 +71,7 @@ describe("ApiClient", () => {
       ],
       start_nodes: 1,
       reached_nodes: 2,
+      text: "[记忆] 登录",
     };
     // A kind the server does not send yet: episodes (DESIGN §12).
     const node = { ...nodeView(4, [link(4, 3, 1, { pinned: true })]), kind: "episode" };

@@ -1,0 +1,210 @@
+/**
+ * The context-window helper (seed 001 §9.1, docs/design.md §13): the memory does not decide when
+ * to remember; the system that drives the model watches its context and, when a conversation
+ * passes `thresholdRatio` (80%) of `contextMaxTokens`, hands the overflow to `remember`.
+ *
+ * `prepare(conversation)` takes the whole conversation so far (every turn, oldest first) and
+ * returns the messages to send (system messages, then the most recent turns) and a block of
+ * memories to inject, so that messages + block never pass the threshold. When they would, the
+ * oldest turns not yet remembered are remembered and cut, down to `targetRatio` of the window (so
+ * the next turns do not trigger again at once). Calling it again on the same conversation
+ * remembers nothing new: the cut only moves forward, and every message is sent with a stable id
+ * (its own `id`, or one derived from its position and content), which the memory never stores
+ * twice, even across processes. `flush()` remembers what is left at the end of a conversation.
+ */
+import type { GetContextInput, Message } from "./generated/operations.js";
+import type { AgentClient } from "./client.js";
+import type { RequestOptions } from "./http.js";
+import { estimateTokens } from "./tokens.js";
+
+/** A chat message as applications hold them (OpenAI/Anthropic-like: role and text content). */
+export interface ChatMessage {
+  role: "user" | "assistant" | "system";
+  content: string;
+  /** Your stable id of the message; without one, the helper derives it from position and content. */
+  id?: string;
+  name?: string;
+  timestamp?: number | string;
+}
+
+export interface ContextWindowOptions {
+  /** The model's context window, in tokens. */
+  contextMaxTokens: number;
+  /** Remember and trim when messages + block pass this share of the window (default 0.8). */
+  thresholdRatio?: number;
+  /** After trimming, messages + block take at most this share (default 0.5; below thresholdRatio). */
+  targetRatio?: number;
+  /** Tokens for the injected block (default: a tenth of the window, at most 2000; 0 injects nothing). */
+  blockTokens?: number;
+  /** What to inject: the context block (default) or recall's text for the latest user message. */
+  inject?: "context" | "recall";
+  /** Locale of the injected text (zh default, or en). */
+  locale?: "zh" | "en";
+  /** Counts a text's tokens (default: the API's own deliberately high estimate). */
+  countTokens?: (text: string) => number;
+  /** Tokens a message costs besides its text (role, separators); default 4. */
+  messageOverhead?: number;
+  /** Prefix of derived message ids: one per conversation (default "cw"). */
+  conversationId?: string;
+  /** Request options of the helper's calls (signal, timeout). */
+  request?: RequestOptions;
+}
+
+export interface PreparedContext {
+  /** What to send to the model: the system messages, then the turns still in the window. */
+  messages: ChatMessage[];
+  /** The memories to inject (e.g. as a system message); "" when there is none. */
+  block: string;
+  /** Estimated tokens of `messages` plus `block`: never above the threshold unless the newest message alone is. */
+  tokens: number;
+  /** Messages remembered by this call (0 when nothing passed the threshold). */
+  remembered: number;
+  /** Tasks of this call's remember requests. */
+  taskIds: string[];
+}
+
+/** The API's limit of messages per remember request. */
+const MAX_MESSAGES_PER_REMEMBER = 500;
+
+/** FNV-1a of a text, as 8 hex digits: a stable, dependency-free fingerprint. */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, "0");
+}
+
+export class ContextWindow {
+  /** How many leading non-system messages of the conversation are remembered and cut. */
+  private cut = 0;
+  private readonly threshold: number;
+  private readonly target: number;
+  private readonly blockTokens: number;
+  private readonly count: (text: string) => number;
+  private readonly overhead: number;
+
+  constructor(
+    private readonly agent: AgentClient,
+    private readonly options: ContextWindowOptions,
+  ) {
+    const max = options.contextMaxTokens;
+    if (!Number.isFinite(max) || max <= 0) throw new RangeError("contextMaxTokens must be a positive number");
+    const ratio = options.thresholdRatio ?? 0.8;
+    const targetRatio = options.targetRatio ?? Math.min(0.5, ratio);
+    if (!(ratio > 0 && ratio <= 1)) throw new RangeError("thresholdRatio must be in (0, 1]");
+    if (!(targetRatio > 0 && targetRatio <= ratio)) throw new RangeError("targetRatio must be in (0, thresholdRatio]");
+    this.threshold = Math.floor(max * ratio);
+    this.target = Math.floor(max * targetRatio);
+    this.blockTokens = options.blockTokens ?? Math.min(2000, Math.floor(max / 10));
+    if (this.blockTokens >= this.target) throw new RangeError("blockTokens must leave room for messages below targetRatio of the window");
+    this.count = options.countTokens ?? estimateTokens;
+    this.overhead = options.messageOverhead ?? 4;
+  }
+
+  /** How many of the conversation's non-system messages have been remembered and cut so far. */
+  get rememberedCount(): number {
+    return this.cut;
+  }
+
+  /** Estimated tokens of one message as sent. */
+  tokensOf(message: ChatMessage): number {
+    return this.count(message.content) + this.overhead;
+  }
+
+  /** The id a message is remembered under: its own, or one from its position and content. */
+  idOf(message: ChatMessage, position: number): string {
+    return message.id ?? `${this.options.conversationId ?? "cw"}-${position}-${fingerprint(`${message.role}\u0000${message.content}`)}`;
+  }
+
+  /** Messages to send and the block to inject for the conversation so far (see the module's comment). */
+  async prepare(conversation: readonly ChatMessage[]): Promise<PreparedContext> {
+    const system = conversation.filter((m) => m.role === "system");
+    const turns = conversation.map((message, position) => ({ message, position })).filter((t) => t.message.role !== "system");
+    const fixed = system.reduce((sum, m) => sum + this.tokensOf(m), 0) + this.blockTokens;
+    let cut = Math.min(this.cut, turns.length);
+    const tailTokens = (from: number) => turns.slice(from).reduce((sum, t) => sum + this.tokensOf(t.message), 0);
+    let remembered = 0;
+    const taskIds: string[] = [];
+    if (fixed + tailTokens(cut) > this.threshold) {
+      // Cut the oldest turns until the rest fits the target; the newest turn always stays.
+      let tail = tailTokens(cut);
+      let next = cut;
+      while (next < turns.length - 1 && fixed + tail > this.target) {
+        const turn = turns[next];
+        if (turn) tail -= this.tokensOf(turn.message);
+        next++;
+      }
+      const overflow = turns.slice(cut, next);
+      for (let i = 0; i < overflow.length; i += MAX_MESSAGES_PER_REMEMBER) {
+        const batch: Message[] = overflow.slice(i, i + MAX_MESSAGES_PER_REMEMBER).map(({ message, position }) => ({
+          role: message.role,
+          content: message.content,
+          id: this.idOf(message, position),
+          ...(message.name === undefined ? {} : { name: message.name }),
+          ...(message.timestamp === undefined ? {} : { timestamp: message.timestamp }),
+        }));
+        // A stable Idempotency-Key per batch: a retry, or the same call again, is applied once.
+        const key = `${batch[0]?.id ?? ""}..${batch[batch.length - 1]?.id ?? ""}`;
+        const accepted = await this.agent.remember({ messages: batch }, { ...this.options.request, idempotencyKey: key.slice(0, 255) });
+        taskIds.push(accepted.task_id);
+        remembered += batch.length;
+      }
+      cut = next;
+      this.cut = Math.max(this.cut, cut);
+    }
+    const kept = turns.slice(cut).map((t) => t.message);
+    const messages = [...system, ...kept];
+    const block = await this.block(kept);
+    const tokens = messages.reduce((sum, m) => sum + this.tokensOf(m), 0) + (block === "" ? 0 : this.count(block));
+    return { messages, block, tokens, remembered, taskIds };
+  }
+
+  /** Remembers every turn not remembered yet (at the end of a conversation); resolves with their tasks. */
+  async flush(conversation: readonly ChatMessage[]): Promise<string[]> {
+    const turns = conversation.map((message, position) => ({ message, position })).filter((t) => t.message.role !== "system");
+    const rest = turns.slice(this.cut);
+    const taskIds: string[] = [];
+    for (let i = 0; i < rest.length; i += MAX_MESSAGES_PER_REMEMBER) {
+      const batch: Message[] = rest
+        .slice(i, i + MAX_MESSAGES_PER_REMEMBER)
+        .map(({ message, position }) => ({ role: message.role, content: message.content, id: this.idOf(message, position) }));
+      const key = `${batch[0]?.id ?? ""}..${batch[batch.length - 1]?.id ?? ""}`;
+      taskIds.push(
+        (await this.agent.remember({ messages: batch }, { ...this.options.request, idempotencyKey: key.slice(0, 255) })).task_id,
+      );
+    }
+    this.cut = turns.length;
+    return taskIds;
+  }
+
+  private async block(kept: readonly ChatMessage[]): Promise<string> {
+    if (this.blockTokens === 0) return "";
+    const locale = this.options.locale;
+    if (this.options.inject === "recall") {
+      const question = [...kept].reverse().find((m) => m.role === "user");
+      if (!question) return "";
+      const answer = await this.agent.recall(
+        { query: question.content.slice(0, 2000), ...(locale ? { locale } : {}) },
+        this.options.request,
+      );
+      return this.fit(answer.text);
+    }
+    const recent = kept.slice(-6).map((m) => ({ role: m.role, content: m.content.slice(0, 4000) }));
+    // The API takes budgets of 20–32 000 tokens; a smaller block is cut here (fit).
+    const budget = Math.min(32_000, Math.max(20, this.blockTokens));
+    const input: GetContextInput = { budget_tokens: budget, ...(locale ? { locale } : {}) };
+    if (recent.length > 0) input.messages = recent;
+    const context = await this.agent.getContext(input, this.options.request);
+    return this.fit(context.text);
+  }
+
+  /** The text cut to the block's budget by this helper's own count (the server counts with its estimate). */
+  private fit(text: string): string {
+    if (this.count(text) <= this.blockTokens) return text;
+    const pieces = text.split("\n");
+    while (pieces.length > 0 && this.count(pieces.join("\n")) > this.blockTokens) pieces.pop();
+    return pieces.join("\n");
+  }
+}

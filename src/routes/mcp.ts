@@ -1,0 +1,96 @@
+/**
+ * The agent's MCP server (docs/design.md §13): Model Context Protocol over Streamable HTTP,
+ * stateless, with the official SDK's server (`@modelcontextprotocol/sdk`, its web-standard
+ * transport, JSON answers) created per request. The agent is the path's, the key the request's
+ * Bearer (checked by the same middleware as every agent route before this runs); a tool call runs
+ * the operation's REST request in-process with that same key and agent (tool-call.ts), so an MCP
+ * session can never reach another agent: no tool takes an agent id.
+ *
+ * Errors: a wrong call or a refusal of the operation is a tool result with `isError` whose text is
+ * the API's error envelope (its code included); a malformed JSON-RPC message is the API's 400.
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import { mcpRoute } from "../api/integration";
+import type { AppEnv } from "../http/app-env";
+import { errorResponse } from "../http/errors";
+import { inProcessCore } from "./in-process";
+import type { ToolCatalog } from "./tool-catalog";
+import { runTool } from "./tool-call";
+
+const SERVER_INFO = { name: "agent-memory", title: "Agent Memory", version: "0.1.0" };
+
+const INSTRUCTIONS =
+  "The long-term memory of one agent. Call `recall` (or `get_context`) before answering anything that may depend on earlier conversations, and `remember` with the messages worth keeping. Memories may be Chinese or English.";
+
+/** The JSON-RPC error code a non-2xx answer of the transport carries in its body, if any. */
+async function transportMessage(response: Response): Promise<string> {
+  try {
+    const body: unknown = await response.json();
+    if (typeof body === "object" && body !== null && "error" in body) {
+      const error: unknown = body.error;
+      if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") return error.message;
+    }
+  } catch {
+    // not JSON
+  }
+  return `the MCP transport refused the request (HTTP ${response.status})`;
+}
+
+export function registerMcp(app: OpenAPIHono<AppEnv>, catalog: ToolCatalog): void {
+  app.openapi(mcpRoute, async (c) => {
+    const agentId = c.req.valid("param").agentId;
+    const message = c.req.valid("json");
+    const core = inProcessCore(app, c);
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+      // ajv (the default) compiles schemas with `new Function`, which Workers forbid.
+      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+    });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: catalog().map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: { ...t.inputSchema, type: "object" as const },
+        outputSchema: { ...t.outputSchema, type: "object" as const },
+        annotations: { title: t.title, ...t.annotations },
+      })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const outcome = await runTool(core, agentId, request.params.name, request.params.arguments ?? {});
+      if (outcome.ok) {
+        const structured = typeof outcome.result === "object" && outcome.result !== null && !Array.isArray(outcome.result);
+        return {
+          content: [{ type: "text" as const, text: outcome.content }],
+          ...(structured ? { structuredContent: outcome.result as Record<string, unknown> } : {}),
+        };
+      }
+      const error = {
+        code: outcome.code,
+        message: outcome.message,
+        ...(outcome.details === undefined ? {} : { details: outcome.details }),
+      };
+      return { isError: true, content: [{ type: "text" as const, text: JSON.stringify({ error }) }] };
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      // Answers are always JSON (enableJsonResponse), so the transport's Accept rule (both JSON and
+      // an event stream) is met on the caller's behalf; the body was read and checked already.
+      const headers = new Headers(c.req.raw.headers);
+      headers.set("Accept", "application/json, text/event-stream");
+      const inner = new Request(c.req.raw.url, { method: "POST", headers });
+      const response = await transport.handleRequest(inner, { parsedBody: message });
+      if (response.status >= 400) return errorResponse(c, "validation_failed", await transportMessage(response));
+      if (response.status === 202) return c.body(null, 202);
+      return c.json((await response.json()) as Record<string, unknown>, 200);
+    } finally {
+      await server.close();
+    }
+  });
+}

@@ -1,0 +1,262 @@
+/**
+ * The integration surfaces (docs/design.md §13) over the one list of operations
+ * (src/routes/operations.ts): the OpenAPI document holds exactly the routes the app serves, each
+ * with its operationId, security and error statuses; the function-calling tools are those of the
+ * list, their schemas those of the document, in both formats; POST tools/call runs good calls and
+ * refuses bad ones with a 400 a model can read, writing nothing, for the agent of its path only.
+ * (That the generated SDK module is current: test-e2e/generated.test.ts.)
+ */
+import { Validator, type Schema } from "@cfworker/json-schema";
+import { describe, expect, it } from "vitest";
+import { createApp, openApiConfig } from "../src/app";
+import { inlineSchema, inputSchemaOf, type OpenApiDocument } from "../src/api/operation-schemas";
+import { argumentsSchemaOf, defineOperation, httpSpecOf, isTool } from "../src/api/operation";
+import { createRoute, z } from "@hono/zod-openapi";
+import { ERROR_STATUS } from "../src/http/errors";
+import { OPERATIONS, TOOL_NAMES } from "../src/routes/operations";
+import { call, freshAgent, json, rememberAndWait } from "./helpers";
+
+const app = createApp();
+const doc = app.getOpenAPI31Document(openApiConfig("http://127.0.0.1:8787")) as unknown as OpenApiDocument & {
+  paths: Record<string, Record<string, { operationId?: string; security?: unknown[]; responses: Record<string, unknown> }>>;
+  security?: unknown;
+  components: { securitySchemes?: Record<string, unknown>; schemas: Record<string, unknown> };
+  servers?: unknown[];
+};
+
+const HTTP_METHODS = ["get", "post", "put", "delete", "patch"];
+
+function documentedOperations() {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.includes(method))
+      .map(([method, op]) => ({ path, method, op })),
+  );
+}
+
+describe("one list of operations", () => {
+  it("the OpenAPI document holds every route the app serves, and exactly the operations of the list", () => {
+    const served = app.routes
+      .filter((r) => r.method !== "ALL")
+      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z]+)/g, "{$1}")}`)
+      .sort();
+    const documented = documentedOperations()
+      .map(({ method, path }) => `${method} ${path}`)
+      .sort();
+    expect(documented).toEqual([...new Set(served)].sort());
+    const listed = OPERATIONS.map((d) => `${d.route.method} ${d.route.path}`).sort();
+    expect(listed).toEqual(documented);
+    const ids = documentedOperations().map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.sort()).toEqual(OPERATIONS.map((d) => d.name).sort());
+  });
+
+  it("the document has a bearer scheme, a server, and per operation its auth and error statuses", () => {
+    expect(doc.components.securitySchemes?.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.servers).toEqual([{ url: "http://127.0.0.1:8787" }]);
+    for (const { path, method, op } of documentedOperations()) {
+      const statuses = Object.keys(op.responses);
+      // Open: no requirement, or an empty one among others (health: a key only for deep=1).
+      const open =
+        Array.isArray(op.security) && (op.security.length === 0 || op.security.some((r) => Object.keys(r as object).length === 0));
+      expect(open, `${method} ${path}`).toBe(["/v1/health", "/v1/tools", "/v1/openapi.json"].includes(path));
+      for (const s of ["400", "405", "413", "503"]) expect(statuses, `${method} ${path}`).toContain(s);
+      if (!open) expect(statuses, `${method} ${path}`).toContain("401");
+      if ((op as { requestBody?: unknown }).requestBody !== undefined) expect(statuses, `${method} ${path}`).toContain("415");
+    }
+    // Error codes as an enum, Retry-After on 429 and 503.
+    const error = doc.components.schemas.Error as { properties: { error: { properties: { code: { enum: string[] } } } } };
+    expect(error.properties.error.properties.code.enum.sort()).toEqual(Object.keys(ERROR_STATUS).sort());
+    const remember = doc.paths["/v1/agents/{agentId}/remember"]?.post?.responses as Record<string, { headers?: Record<string, unknown> }>;
+    expect(Object.keys(remember["429"]?.headers ?? {})).toContain("Retry-After");
+    expect(Object.keys(remember["503"]?.headers ?? {})).toContain("Retry-After");
+  });
+});
+
+describe("an operation added to the list", () => {
+  it("gets its path and GET query arguments from its route when they are not declared", () => {
+    const route = createRoute({
+      method: "get",
+      path: "/v1/agents/{agentId}/nodes/{nodeId}/links/{linkId}",
+      operationId: "getLinkExample",
+      request: {
+        params: z.object({ agentId: z.string(), nodeId: z.string().regex(/^\d+$/), linkId: z.string() }),
+        query: z.object({ depth: z.string().optional() }).strict(),
+      },
+      responses: { 200: { description: "ok" } },
+    });
+    const definition = defineOperation(route, { tool: { reason: "an example" } });
+    expect(httpSpecOf(definition)).toMatchObject({
+      method: "GET",
+      scope: "agent",
+      pathArgs: { node_id: "nodeId", link_id: "linkId" },
+      queryArgs: ["depth"],
+      body: false,
+      write: false,
+    });
+    const args = argumentsSchemaOf(definition);
+    expect(args.safeParse({ node_id: "12", link_id: "a", depth: "2" }).success).toBe(true);
+    expect(args.safeParse({ node_id: "x", link_id: "a" }).success).toBe(false);
+    expect(args.safeParse({ node_id: "12", link_id: "a", agent_id: "other" }).success).toBe(false);
+  });
+});
+
+type OpenAiTool = { type: string; function: { name: string; description: string; parameters: Schema } };
+type AnthropicTool = { name: string; description: string; input_schema: Schema };
+
+describe("GET /v1/tools", () => {
+  it("serves every tool of the list in both formats, their argument schemas those of the OpenAPI document", async () => {
+    const openai = await json<{ format: string; tools: OpenAiTool[] }>(await call("/v1/tools?format=openai", { key: null }));
+    const anthropic = await json<{ format: string; tools: AnthropicTool[] }>(await call("/v1/tools?format=anthropic", { key: null }));
+    const tools = OPERATIONS.filter(isTool);
+    expect(openai.tools.map((t) => t.function.name)).toEqual(tools.map((d) => d.tool.name));
+    expect(anthropic.tools.map((t) => t.name)).toEqual(tools.map((d) => d.tool.name));
+    expect(TOOL_NAMES.length).toBe(tools.length);
+    for (const [i, d] of tools.entries()) {
+      const o = openai.tools[i];
+      const a = anthropic.tools[i];
+      if (!o || !a) throw new Error("missing tool");
+      expect(o.type).toBe("function");
+      // OpenAI: names ^[a-zA-Z0-9_-]{1,64}$, descriptions up to 1024 characters; both: an object schema.
+      expect(o.function.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(o.function.description.length).toBeLessThanOrEqual(1024);
+      expect(o.function.parameters).toEqual(a.input_schema);
+      expect(a.description).toBe(o.function.description);
+      const schema = o.function.parameters as Record<string, unknown>;
+      expect(schema.type).toBe("object");
+      expect(schema.additionalProperties).toBe(false);
+      expect(JSON.stringify(schema)).not.toContain("$ref");
+      // Each body argument is the document's request-body property, inlined.
+      expect(schema).toEqual(inputSchemaOf(d, doc, { inline: true }));
+      const bodyRef = (doc.paths[d.route.path]?.[d.route.method] as { requestBody?: { content: Record<string, { schema: unknown }> } })
+        ?.requestBody?.content["application/json"]?.schema;
+      if (bodyRef) {
+        const body = inlineSchema(bodyRef, doc) as { properties: Record<string, unknown> };
+        for (const [name, prop] of Object.entries(body.properties)) {
+          if (name in d.fixedBody) continue;
+          expect((schema.properties as Record<string, unknown>)[name], `${d.tool.name}.${name}`).toEqual(prop);
+        }
+      }
+      // The schema compiles as JSON Schema 2020-12 and rejects an argument that is not declared.
+      const validator = new Validator(schema as Schema, "2020-12", false);
+      expect(validator.validate({ agent_id: "someone-else" }).valid, d.tool.name).toBe(false);
+    }
+  });
+
+  it("refuses an unknown format", async () => {
+    const res = await call("/v1/tools?format=gemini", { key: null });
+    expect(res.status).toBe(400);
+  });
+});
+
+/** Arguments a model would produce, valid by the tool's schema, for the tools that take some. */
+const GOOD_ARGUMENTS: Record<string, Record<string, unknown>> = {
+  remember: { messages: [{ role: "user", content: "我下周二去杭州出差，住在西湖边。", id: "tc-1" }] },
+  recall: { query: "杭州出差", locale: "zh" },
+  search_memories: { query: "杭州", mode: "keyword" },
+  get_context: { query: "出差", budget_tokens: 200 },
+  get_profile: { locale: "en" },
+  get_focus: {},
+  get_stats: { wait_ms: 0 },
+  get_config: {},
+  update_config: { focus_limit: 9 },
+  compress_memories: { cycles: 1 },
+  rebuild_episodes: {},
+};
+
+function toolSchema(name: string): Schema {
+  return inputSchemaOf(
+    OPERATIONS.filter(isTool).find((d) => d.tool.name === name)!,
+    doc,
+    { inline: true },
+  ) as Schema;
+}
+
+describe("POST /v1/agents/:agentId/tools/call", () => {
+  it("runs a call of each tool with arguments its schema accepts", async () => {
+    const agent = freshAgent("tools");
+    const remembered = await call(`/v1/agents/${agent}/tools/call`, { body: { name: "remember", arguments: GOOD_ARGUMENTS.remember } });
+    expect(remembered.status).toBe(200);
+    const { result } = await json<{ result: { task_id: string } }>(remembered);
+    const task = await call(`/v1/agents/${agent}/tools/call`, {
+      body: { name: "get_task", arguments: { task_id: result.task_id, wait_ms: 20_000 } },
+    });
+    expect((await json<{ result: { status: string } }>(task)).result.status).toBe("done");
+    for (const [name, args] of Object.entries(GOOD_ARGUMENTS)) {
+      if (name === "remember") continue;
+      expect(new Validator(toolSchema(name), "2020-12", false).validate(args).valid, name).toBe(true);
+      const res = await call(`/v1/agents/${agent}/tools/call`, { body: { name, arguments: JSON.stringify(args) } });
+      expect(res.status, name).toBe(200);
+      const body = await json<{ name: string; content: string; result: unknown }>(res);
+      expect(body.name).toBe(name);
+      expect(body.content.length).toBeGreaterThan(0);
+    }
+    const recalled = await json<{ content: string; result: { items: { node_id: number }[] } }>(
+      await call(`/v1/agents/${agent}/tools/call`, { body: { name: "recall", arguments: GOOD_ARGUMENTS.recall } }),
+    );
+    expect(recalled.content).toContain("杭州");
+    const nodeId = recalled.result.items[0]?.node_id;
+    expect(nodeId).toBeTypeOf("number");
+    const node = await call(`/v1/agents/${agent}/tools/call`, { body: { name: "get_memory_node", arguments: { node_id: nodeId } } });
+    expect(node.status).toBe(200);
+    // The same node id from another agent's path: that agent has no such node.
+    const other = await call(`/v1/agents/${freshAgent("tools-other")}/tools/call`, {
+      body: { name: "get_memory_node", arguments: { node_id: nodeId } },
+    });
+    expect(other.status).toBe(404);
+  });
+
+  it("delete_agent erases the agent of the path, and only it", async () => {
+    const [doomed, kept] = [freshAgent("tools-del"), freshAgent("tools-kept")];
+    for (const agent of [doomed, kept]) await rememberAndWait(agent, [{ role: "user", content: "Gus repairs clocks in Bern.", id: "g-1" }]);
+    const res = await call(`/v1/agents/${doomed}/tools/call`, { body: { name: "delete_agent", arguments: {} } });
+    expect(res.status).toBe(200);
+    expect((await json<{ result: { deleted: boolean } }>(res)).result.deleted).toBe(true);
+    const stats = async (agent: string) => (await json<{ nodes: { total: number } }>(await call(`/v1/agents/${agent}/stats`))).nodes.total;
+    expect(await stats(doomed)).toBe(0);
+    expect(await stats(kept)).toBeGreaterThan(0);
+  });
+
+  it("refuses bad calls with a 400 naming the problem, and writes nothing", async () => {
+    const agent = freshAgent("tools-bad");
+    await rememberAndWait(agent, [{ role: "user", content: "Alice moved to Lisbon in May.", id: "b-1" }]);
+    const statsBefore = await json(await call(`/v1/agents/${agent}/stats`));
+    const bad: [unknown, RegExp][] = [
+      [{ name: "create_memory", arguments: {} }, /unknown tool|name/],
+      [{ name: "remember", arguments: {} }, /messages/],
+      [{ name: "remember", arguments: { messages: [{ role: "user", content: "x" }], agent_id: "victim" } }, /agent_id: unknown argument/],
+      [{ name: "remember", arguments: "{not json" }, /not valid JSON/],
+      [{ name: "remember", arguments: "[1,2]" }, /must be a JSON object/],
+      [{ name: "search_memories", arguments: { query: "Lisbon", mode: "telepathy" } }, /mode/],
+      [{ name: "get_memory_node", arguments: { node_id: "12" } }, /node_id/],
+      [{ name: "update_config", arguments: { focus_limit: -3 } }, /focus_limit/],
+      [{ name: "compress_memories", arguments: { cycles: 10_000 } }, /cycles/],
+    ];
+    for (const [body, message] of bad) {
+      const res = await call(`/v1/agents/${agent}/tools/call`, { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      const { error } = await json<{ error: { code: string; message: string } }>(res);
+      expect(error.code).toBe("validation_failed");
+      expect(error.message, JSON.stringify(body)).toMatch(message);
+    }
+    expect(await json(await call(`/v1/agents/${agent}/stats`))).toEqual(statsBefore);
+  });
+
+  it("passes the Idempotency-Key to the write: the same call twice is one task", async () => {
+    const agent = freshAgent("tools-idem");
+    const body = { name: "remember", arguments: { messages: [{ role: "user", content: "Bob prefers tea.", id: "i-1" }] } };
+    const first = await json<{ result: { task_id: string } }>(
+      await call(`/v1/agents/${agent}/tools/call`, { body, headers: { "Idempotency-Key": "k-1" } }),
+    );
+    const again = await json<{ result: { task_id: string } }>(
+      await call(`/v1/agents/${agent}/tools/call`, { body, headers: { "Idempotency-Key": "k-1" } }),
+    );
+    expect(again.result.task_id).toBe(first.result.task_id);
+  });
+
+  it("needs the agent's key like every agent route", async () => {
+    const res = await call(`/v1/agents/${freshAgent()}/tools/call`, { key: "wrong-key", body: { name: "get_focus", arguments: {} } });
+    expect(res.status).toBe(401);
+  });
+});
