@@ -11,14 +11,26 @@ import {
   ContextBlockSchema,
   ErrorEnvelopeSchema,
   FocusSchema,
+  HistorySchema,
+  LinkCreatedSchema,
+  MemoryCreatedSchema,
+  MemoryDeletedSchema,
+  MemoryUpdatedSchema,
   NodeViewSchema,
+  PendingSchema,
   RecallJsonSchema,
   SearchResponseSchema,
   StatsSchema,
+  TaskStatusSchema,
   type AgentList,
   type ConfigView,
   type ContextBlock,
   type FocusView,
+  type History,
+  type LinkCreated,
+  type MemoryCreated,
+  type MemoryDeleted,
+  type MemoryUpdated,
   type NodeView,
   type RecallJson,
   type SearchResponse,
@@ -31,6 +43,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The envelope's `details` (e.g. the candidates of an ambiguous link end), unparsed. */
+    readonly details?: unknown,
   ) {
     super(message);
     this.name = "ApiError";
@@ -66,7 +80,26 @@ export interface SearchParams {
   kinds: string[];
 }
 
+/** An end of a link: a node id, or a description the agent resolves by its own search. */
+export type MemoryRef = number | string;
+
+export interface LinkParams {
+  source: MemoryRef;
+  target: MemoryRef;
+  relation: string;
+  strength?: number;
+}
+
 type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Task statuses read while following a write that answered 202 (each waits up to 30 s). */
+const TASK_WAITS = 10;
+
+/** A fresh Idempotency-Key per user action: a retried request can never apply twice. */
+export function idempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `web-${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
 
 export class ApiClient {
   constructor(
@@ -130,24 +163,80 @@ export class ApiClient {
     return this.json("POST", `${agentPath(agent)}/search`, SearchResponseSchema, params);
   }
 
+  /** Memory operations (DESIGN §11). Each write waits for its task; a 202 is followed to its end. */
+  addMemory(agent: string, content: string): Promise<MemoryCreated> {
+    return this.write("POST", `${agentPath(agent)}/memories`, MemoryCreatedSchema, { content });
+  }
+
+  /** The new content becomes a new version that supersedes this one (its links move to it). */
+  updateMemory(agent: string, nodeId: number, content: string): Promise<MemoryUpdated> {
+    return this.write("PATCH", `${agentPath(agent)}/memories/${nodeId}`, MemoryUpdatedSchema, { content });
+  }
+
+  /** Forgets a memory now (links into it stay as traces); `purge` removes every trace as well. */
+  deleteMemory(agent: string, nodeId: number, purge: boolean): Promise<MemoryDeleted> {
+    const query = purge ? "?purge=true" : "";
+    return this.write("DELETE", `${agentPath(agent)}/memories/${nodeId}${query}`, MemoryDeletedSchema);
+  }
+
+  link(agent: string, params: LinkParams): Promise<LinkCreated> {
+    return this.write("POST", `${agentPath(agent)}/links`, LinkCreatedSchema, params);
+  }
+
+  /** The versions of a memory, oldest first. */
+  history(agent: string, nodeId: number): Promise<History> {
+    return this.json("GET", `${agentPath(agent)}/memories/${nodeId}/history`, HistorySchema);
+  }
+
+  private async write<S extends z.ZodMiniType>(method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+    const res = await this.send(method, path, body, idempotencyKey());
+    const data = await this.body(res, method, path);
+    if (res.status !== 202) return this.parse(schema, data, res.status, method, path);
+    const pending = this.parse(PendingSchema, data, res.status, method, path);
+    return this.parse(schema, await this.followTask(path, pending.task_id), 200, method, path);
+  }
+
+  /** Waits for a queued write's task and returns its result (an outcome other than success is an error). */
+  private async followTask(path: string, taskId: string): Promise<unknown> {
+    const agent = path.split("/").slice(0, 4).join("/");
+    for (let i = 0; i < TASK_WAITS; i += 1) {
+      const task = await this.json("GET", `${agent}/tasks/${encodeURIComponent(taskId)}?wait_ms=30000`, TaskStatusSchema);
+      if (task.status === "failed") throw new ApiError(500, "task_failed", task.error ?? `task ${taskId} failed`);
+      if (task.status !== "done") continue;
+      const outcome = task.result?.outcome;
+      if (typeof outcome === "string" && !["linked", "updated", "forgotten"].includes(outcome)) {
+        throw new ApiError(409, outcome, `task ${taskId} ended: ${outcome}`, task.result);
+      }
+      return task.result;
+    }
+    throw new ApiError(0, "timeout", `task ${taskId} is still queued: look again later`);
+  }
+
   private async json<S extends z.ZodMiniType>(method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
     const res = await this.send(method, path, body);
-    let data: unknown;
+    return this.parse(schema, await this.body(res, method, path), res.status, method, path);
+  }
+
+  private async body(res: Response, method: string, path: string): Promise<unknown> {
     try {
-      data = await res.json();
+      return await res.json();
     } catch {
       throw new ApiError(res.status, "bad_response", `${method} ${path} did not answer JSON`);
     }
+  }
+
+  private parse<S extends z.ZodMiniType>(schema: S, data: unknown, status: number, method: string, path: string): z.infer<S> {
     const parsed = schema.safeParse(data);
-    if (!parsed.success) throw new ApiError(res.status, "bad_response", `${method} ${path} answered an unexpected shape`);
+    if (!parsed.success) throw new ApiError(status, "bad_response", `${method} ${path} answered an unexpected shape`);
     return parsed.data;
   }
 
   /** Sends one request to the page's own origin; a non-2xx answer becomes an ApiError from its envelope. */
-  private async send(method: string, path: string, body?: unknown): Promise<Response> {
+  private async send(method: string, path: string, body?: unknown, idempotency?: string): Promise<Response> {
     if (!path.startsWith("/v1/")) throw new Error(`refusing to send the API key outside /v1/: ${path}`);
     const headers: Record<string, string> = { Authorization: `Bearer ${this.key}`, Accept: "application/json, text/plain" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (idempotency !== undefined) headers["Idempotency-Key"] = idempotency;
     let res: Response;
     try {
       res = await this.fetchFn(path, {
@@ -169,7 +258,7 @@ export class ApiClient {
       // not JSON: reported by status below
     }
     const parsed = ErrorEnvelopeSchema.safeParse(envelope);
-    if (parsed.success) throw new ApiError(res.status, parsed.data.error.code, parsed.data.error.message);
+    if (parsed.success) throw new ApiError(res.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.details);
     throw new ApiError(res.status, "http_error", `${method} ${path} failed`);
   }
 }

@@ -48,6 +48,10 @@ export const NodeViewSchema = z.object({
   created_at: z.number(),
   scan_count: z.number(),
   in_focus: z.boolean(),
+  /** The version that corrected this memory (it is history now), or null. */
+  superseded_by: z.optional(z.nullable(z.number())),
+  /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
+  meta: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   importance: z.number(),
   links: z.object({ outgoing: z.array(LinkViewSchema), incoming: z.array(LinkViewSchema) }),
 });
@@ -110,6 +114,47 @@ export const SearchResponseSchema = z.object({
   ),
 });
 
+/** Memory operations (DESIGN §11): what the writes answer once their task is done. */
+export const MemoryCreatedSchema = z.object({
+  node_id: z.number(),
+  content: z.string(),
+  entities: z.array(z.string()),
+  conflicts: z.optional(z.object({ checked: z.number(), same: z.number(), updates: z.number(), contradictions: z.number() })),
+});
+
+export const MemoryUpdatedSchema = z.object({ node_id: z.number(), supersedes: z.number(), links_moved: z.number() });
+
+export const MemoryDeletedSchema = z.object({
+  node_id: z.number(),
+  purged: z.boolean(),
+  nodes_deleted: z.array(z.number()),
+  links_deleted: z.number(),
+});
+
+export const LinkCreatedSchema = z.object({ source: z.number(), target: z.number(), relation: z.string(), strength: z.number() });
+
+/** 202: the write is queued behind earlier ones; its task is followed until done. */
+export const PendingSchema = z.object({ task_id: z.string(), status: z.string() });
+
+export const TaskStatusSchema = z.object({
+  task_id: z.string(),
+  status: z.string(),
+  error: z.nullable(z.string()),
+  result: z.nullable(z.record(z.string(), z.unknown())),
+});
+
+export const HistorySchema = z.object({
+  node_id: z.number(),
+  history: z.array(z.object({ node_id: z.number(), content: z.string(), created_at: z.number(), superseded_by: z.nullable(z.number()) })),
+});
+
+/** The details of a 409 for an ambiguous link end: the memories the description could mean. */
+export const LinkCandidatesSchema = z.object({
+  end: z.string(),
+  description: z.string(),
+  candidates: z.array(z.object({ node_id: z.number(), content: z.string(), score: z.number() })),
+});
+
 export type AgentSummary = z.infer<typeof AgentSummarySchema>;
 export type AgentList = z.infer<typeof AgentListSchema>;
 export type FocusView = z.infer<typeof FocusSchema>;
@@ -120,3 +165,9 @@ export type ConfigView = z.infer<typeof ConfigSchema>;
 export type RecallJson = z.infer<typeof RecallJsonSchema>;
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 export type ContextBlock = z.infer<typeof ContextBlockSchema>;
+export type MemoryCreated = z.infer<typeof MemoryCreatedSchema>;
+export type MemoryUpdated = z.infer<typeof MemoryUpdatedSchema>;
+export type MemoryDeleted = z.infer<typeof MemoryDeletedSchema>;
+export type LinkCreated = z.infer<typeof LinkCreatedSchema>;
+export type History = z.infer<typeof HistorySchema>;
+export type LinkCandidates = z.infer<typeof LinkCandidatesSchema>;

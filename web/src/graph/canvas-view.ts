@@ -7,6 +7,8 @@
 import type { ForceLayout } from "./layout";
 import type { GraphLink, GraphModel, GraphNode } from "./model";
 import {
+  CONFLICT_COLOUR,
+  correctionMarks,
   GHOST_COLOUR,
   HIT_COLOUR,
   kindColour,
@@ -19,6 +21,7 @@ import {
   PINNED_COLOUR,
   retainedShare,
   SELECTED_COLOUR,
+  SUPERSEDED_COLOUR,
   truncate,
 } from "./style";
 
@@ -199,6 +202,15 @@ export class GraphCanvas {
     data.pending = String(c.pending);
     data.selected = this.selected === null ? "" : String(this.selected);
     data.highlights = [...this.highlights].sort((a, b) => a - b).join(" ");
+    const superseded: number[] = [];
+    const conflicts: number[] = [];
+    for (const n of this.model.nodes.values()) {
+      const marks = correctionMarks(n);
+      if (marks.superseded) superseded.push(n.id);
+      if (marks.conflict) conflicts.push(n.id);
+    }
+    data.superseded = superseded.sort((a, b) => a - b).join(" ");
+    data.conflicts = conflicts.sort((a, b) => a - b).join(" ");
   }
 
   private drawLinks(k: number): void {
@@ -266,6 +278,26 @@ export class GraphCanvas {
         ctx.lineWidth = 2 / k;
         circle(ctx, n.x, n.y, r + 3 / k);
         ctx.stroke();
+      }
+      const marks = correctionMarks(n);
+      if (marks.superseded) {
+        // Struck through: history, corrected by a newer version.
+        ctx.globalAlpha = 0.9;
+        ctx.strokeStyle = SUPERSEDED_COLOUR;
+        ctx.lineWidth = 2 / k;
+        ctx.beginPath();
+        ctx.moveTo(n.x - r - 2 / k, n.y + r + 2 / k);
+        ctx.lineTo(n.x + r + 2 / k, n.y - r - 2 / k);
+        ctx.stroke();
+      }
+      if (marks.conflict) {
+        ctx.globalAlpha = 0.9;
+        ctx.strokeStyle = CONFLICT_COLOUR;
+        ctx.lineWidth = 2 / k;
+        ctx.setLineDash([4 / k, 2 / k]);
+        circle(ctx, n.x, n.y, r + 5 / k);
+        ctx.stroke();
+        ctx.setLineDash([]);
       }
     }
     ctx.globalAlpha = 1;

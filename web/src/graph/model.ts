@@ -159,6 +159,22 @@ export class GraphModel {
     this.changed(true);
   }
 
+  /** A node purged with every trace (DESIGN §11): it leaves the screen with all its links. */
+  remove(id: number): void {
+    const node = this.nodes.get(id);
+    if (!node) return;
+    for (const [key, link] of this.links) if (link.source === node || link.target === node) this.links.delete(key);
+    this.nodes.delete(id);
+    this.changed(true);
+  }
+
+  /** Ids of the nodes on screen linked to this one. */
+  neighbours(id: number): number[] {
+    const out = new Set<number>();
+    for (const l of this.linksOfNode(id)) out.add(l.source.id === id ? l.target.id : l.source.id);
+    return [...out];
+  }
+
   /** Neighbours of a node not on screen (from its last view). */
   hiddenNeighbours(id: number): number {
     const node = this.nodes.get(id);

@@ -106,14 +106,26 @@ export class NetworkLoader {
   /** Shows nodes found by recall or search that are not on screen yet, linked to what is. */
   async reveal(ids: readonly number[]): Promise<void> {
     const generation = this.generation;
-    const missing = ids.filter((id) => !this.model.get(id));
+    const missing = this.placeMissing(ids);
     if (missing.length === 0) return;
+    await this.load(missing, generation);
+  }
+
+  /** Re-reads these nodes (after a write), adding those not shown yet; one that is gone becomes a ghost. */
+  async reload(ids: readonly number[]): Promise<void> {
+    const generation = this.generation;
+    this.placeMissing(ids);
+    await this.load([...new Set(ids)], generation);
+  }
+
+  private placeMissing(ids: readonly number[]): number[] {
+    const missing = [...new Set(ids.filter((id) => !this.model.get(id)))];
     missing.forEach((id, i) => {
       const angle = (2 * Math.PI * i) / missing.length;
       this.model.addPending(id, 300 * Math.cos(angle), 300 * Math.sin(angle));
     });
-    this.events.changed();
-    await this.load(missing, generation);
+    if (missing.length > 0) this.events.changed();
+    return missing;
   }
 
   /** Re-reads every node shown (after compression cycles): shrunk contents, weaker links, new ghosts. */

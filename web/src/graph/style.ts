@@ -3,6 +3,7 @@
  * colour from kind, fill from how much of the content is left, link width from strength.
  */
 import type { NodeView } from "../api/schemas";
+import { hasConflicts, isSuperseded } from "./corrections";
 import type { GraphLink, GraphNode } from "./model";
 
 /** Colours per node kind. Episodes and explicit memories (DESIGN §11–12) are coming; they have theirs already. */
@@ -18,6 +19,15 @@ export const PINNED_COLOUR = "#c2410c";
 export const LINK_COLOUR = "#64748b";
 export const HIT_COLOUR = "#db2777";
 export const SELECTED_COLOUR = "#111827";
+/** A superseded version (history): struck through. A memory that contradicts another: a red ring. */
+export const SUPERSEDED_COLOUR = "#4b5563";
+export const CONFLICT_COLOUR = "#dc2626";
+
+/** What corrections left on a node, as the canvas marks it. */
+export function correctionMarks(node: GraphNode): { superseded: boolean; conflict: boolean } {
+  if (node.status !== "loaded") return { superseded: false, conflict: false };
+  return { superseded: isSuperseded(node.view), conflict: hasConflicts(node.view) };
+}
 
 export function kindColour(kind: string | undefined): string {
   return (kind !== undefined && KIND_COLOURS[kind]) || OTHER_KIND_COLOUR;
@@ -51,6 +61,7 @@ export function retainedShare(node: GraphNode): number {
 export function nodeAlpha(node: GraphNode): number {
   if (node.status === "ghost") return 0.55;
   if (!node.view) return 0.5;
+  if (isSuperseded(node.view)) return 0.45;
   return 0.35 + 0.65 * Math.min(1, Math.max(0, node.view.importance));
 }
 
@@ -72,7 +83,7 @@ export function nodeLabel(node: GraphNode): string {
     return `forgotten ${view.kind === "entity" ? "entity" : "memory"}: ${shortLabel(view)}`;
   }
   if (!view) return `#${node.id}`;
-  return shortLabel(view);
+  return isSuperseded(view) ? `superseded: ${shortLabel(view)}` : shortLabel(view);
 }
 
 /** The label of a node in lists: like the canvas's, but a memory shows the start of its content. */

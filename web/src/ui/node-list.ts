@@ -2,6 +2,7 @@
  * The nodes shown, as a list of buttons: the keyboard (and screen reader) way into the graph.
  * Start nodes first, then by importance; ghosts last. Filtered by a text field.
  */
+import { isSuperseded } from "../graph/corrections";
 import type { GraphModel, GraphNode } from "../graph/model";
 import { langOf, listLabel, truncate } from "../graph/style";
 import { formatNumber, h, replace } from "./dom";
@@ -40,7 +41,7 @@ export class NodeList {
     const nodes = sortedNodes(this.model).filter((n) => !needle || listLabel(n).toLowerCase().includes(needle) || String(n.id) === needle);
     this.count.textContent = String(this.model.nodes.size);
     const rows = nodes.slice(0, MAX_ROWS).map((n) => {
-      const kind = n.status === "ghost" ? "forgotten" : (n.view?.kind ?? "…");
+      const kind = n.status === "ghost" ? "forgotten" : n.view && isSuperseded(n.view) ? "superseded" : (n.view?.kind ?? "…");
       const label = truncate(listLabel(n), 60);
       const button = h(
         "button",

@@ -3,11 +3,14 @@
  * importance and the link strengths it is the sum of, links out and in with relation and strength,
  * provenance, scan count — and the actions registered for it (web/src/actions/).
  */
-import type { LinkView } from "../api/schemas";
-import { actionsFor, MEMORY_OPERATIONS, type ActionContext } from "../actions/node-actions";
+import type { History, LinkView } from "../api/schemas";
+import { actionsFor, type ActionContext, type NodeAction } from "../actions/node-actions";
+import { correctionsOf } from "../graph/corrections";
 import type { GraphModel, GraphNode } from "../graph/model";
 import { codePoints, langOf, listLabel, truncate } from "../graph/style";
+import { confirmInline } from "./confirm";
 import { formatNumber, formatTime, h, replace } from "./dom";
+import { editInline } from "./memory-editor";
 import { guard } from "./messages";
 
 /** Rows per link table before "show all". */
@@ -19,11 +22,17 @@ export interface NodePanelDeps {
   model: GraphModel;
   actions: ActionContext;
   select(id: number): void;
+  /** Saves an edit: the new content supersedes the memory. */
+  saveEdit(id: number, content: string): Promise<void>;
+  /** The versions of a memory, oldest first. */
+  history(id: number): Promise<History>;
 }
 
 export class NodePanel {
   private showAllLinks = false;
   private shownId: number | null = null;
+  /** Where the editor and confirmations of the node shown appear (under its action buttons). */
+  private actionArea: HTMLElement | null = null;
 
   constructor(
     private readonly root: HTMLElement,
@@ -34,6 +43,7 @@ export class NodePanel {
     if (id !== this.shownId) this.showAllLinks = false;
     this.shownId = id;
     const node = id === null ? undefined : this.deps.model.get(id);
+    this.actionArea = null;
     if (!node) {
       replace(this.root, h("p", { class: "hint" }, "Select a node in the graph or in the list of nodes shown."));
       return;
@@ -50,6 +60,12 @@ export class NodePanel {
       h("span", { class: "kind-label" }, `${kind} #${node.id} `),
       h("span", { lang: langOf(listLabel(node)) }, truncate(listLabel(node), 80)),
       view?.in_focus && node.status !== "ghost" ? h("span", { class: "badge focus" }, "in focus") : null,
+      view && node.status !== "ghost" && correctionsOf(view).supersededBy !== null
+        ? h("span", { class: "badge superseded" }, "superseded")
+        : null,
+      view && node.status !== "ghost" && correctionsOf(view).conflictsWith.length > 0
+        ? h("span", { class: "badge conflict" }, "contradicts")
+        : null,
       node.start ? h("span", { class: "badge" }, "start") : null,
     );
     if (node.status === "ghost") return [heading, ...this.ghostSections(node)];
@@ -89,6 +105,7 @@ export class NodePanel {
     const parts: (HTMLElement | null)[] = [
       heading,
       h("div", { class: "node-content", lang: langOf(view.content), "data-testid": "node-content" }, view.content),
+      this.corrections(node),
       facts,
       this.importanceTerms(view.links.outgoing, view.importance),
       this.actionButtons(node),
@@ -101,7 +118,6 @@ export class NodePanel {
         : null,
       ...this.linkTable("Links out", view.links.outgoing, node.id, "out"),
       ...this.linkTable("Links in", view.links.incoming, node.id, "in"),
-      this.memoryOperationsNote(),
     ];
     return parts.filter((n): n is HTMLElement => n !== null);
   }
@@ -113,7 +129,7 @@ export class NodePanel {
       h(
         "p",
         { "data-testid": "ghost-note" },
-        "Forgotten: this memory was deleted by compression. The links that pointed at it stay behind, dangling — the agent can still tell it once knew something here.",
+        "Forgotten: this memory was deleted (by compression, or by hand). The links that pointed at it stay behind, dangling — the agent can still tell it once knew something here.",
       ),
       last ? h("h4", {}, "Last seen") : null,
       last ? h("div", { class: "node-content", lang: langOf(last.content) }, last.content) : null,
@@ -142,17 +158,112 @@ export class NodePanel {
   }
 
   private actionButtons(node: GraphNode): HTMLElement {
+    const area = h("div", { class: "action-area", "data-testid": "action-area" });
+    this.actionArea = area;
+    const buttons = actionsFor(node).map((action) => {
+      const danger = action.confirm !== undefined;
+      const button = h(
+        "button",
+        { type: "button", "data-action": action.id, class: danger ? "danger" : action.kind === "write" ? "write" : null },
+        action.label,
+      );
+      button.addEventListener(
+        "click",
+        guard(action.label, () => this.runAction(action, node, buttons)),
+      );
+      return button;
+    });
+    return h("div", {}, h("div", { class: "actions" }, ...buttons), area);
+  }
+
+  /** Runs an action; a destructive one only once confirmed in the page. The buttons rest meanwhile. */
+  private async runAction(action: NodeAction, node: GraphNode, buttons: HTMLButtonElement[]): Promise<void> {
+    const area = this.actionArea;
+    if (action.confirm && area) {
+      const confirmed = await confirmInline(area, action.confirm(node));
+      if (!confirmed) {
+        buttons.find((b) => b.dataset.action === action.id)?.focus();
+        return;
+      }
+    }
+    if (action.kind === "write") for (const b of buttons) b.disabled = true;
+    try {
+      await action.run(node, this.deps.actions);
+    } finally {
+      for (const b of buttons) b.disabled = false;
+    }
+  }
+
+  /** The editor of the shown memory's content (the "Edit" action): saving makes a new version. */
+  async startEdit(id: number): Promise<void> {
+    const node = this.deps.model.get(id);
+    const area = this.actionArea;
+    if (!node?.view || !area || this.shownId !== id) return;
+    const content = await editInline(area, node.view.content);
+    if (content === null) return;
+    replace(area, h("p", { class: "hint", role: "status" }, "Saving the new version…"));
+    try {
+      await this.deps.saveEdit(id, content);
+    } finally {
+      if (area.isConnected) replace(area);
+    }
+  }
+
+  /** What corrections left on it: superseded by a newer version, versions it corrects, contradictions. */
+  private corrections(node: GraphNode): HTMLElement | null {
+    const view = node.view;
+    if (!view) return null;
+    const { supersededBy, supersedes, conflictsWith } = correctionsOf(view);
+    if (supersededBy === null && supersedes.length === 0 && conflictsWith.length === 0) return null;
+    const versions = h("div", { "data-testid": "versions" });
+    const showVersions = h("button", { type: "button", "data-testid": "show-versions" }, "Show the versions");
+    showVersions.addEventListener(
+      "click",
+      guard("Reading the versions", async () => {
+        const history = await this.deps.history(node.id);
+        replace(versions, this.versionList(history, node.id));
+      }),
+    );
     return h(
       "div",
-      { class: "actions" },
-      ...actionsFor(node).map((action) => {
-        const button = h("button", { type: "button", "data-action": action.id }, action.label);
-        button.addEventListener(
-          "click",
-          guard(action.label, () => action.run(node, this.deps.actions)),
-        );
-        return button;
-      }),
+      { class: "corrections", "data-testid": "corrections" },
+      supersededBy !== null
+        ? h(
+            "p",
+            { "data-testid": "superseded-note" },
+            "Superseded: a newer version corrected this memory; recall and search give the new one. This one stays as history until forgetting takes it. Current version: ",
+            this.nodeButton(supersededBy),
+          )
+        : null,
+      supersedes.length > 0
+        ? h("p", { "data-testid": "supersedes-note" }, "Corrects the earlier version(s): ", ...supersedes.map((id) => this.nodeButton(id)))
+        : null,
+      conflictsWith.length > 0
+        ? h(
+            "p",
+            { "data-testid": "conflict-note" },
+            "Contradicts (both are kept, marked for whoever reads them): ",
+            ...conflictsWith.map((id) => this.nodeButton(id)),
+          )
+        : null,
+      supersededBy !== null || supersedes.length > 0 ? showVersions : null,
+      versions,
+    );
+  }
+
+  private versionList(history: History, current: number): HTMLElement {
+    return h(
+      "ol",
+      { class: "versions" },
+      ...history.history.map((v) =>
+        h(
+          "li",
+          { class: v.node_id === current ? "current" : null },
+          h("span", { class: "kind-label" }, `#${v.node_id} · ${formatTime(v.created_at)} `),
+          h("span", { lang: langOf(v.content) }, v.content),
+          v.superseded_by !== null ? h("span", { class: "badge superseded" }, `→ #${v.superseded_by}`) : null,
+        ),
+      ),
     );
   }
 
@@ -227,14 +338,5 @@ export class NodePanel {
       const id = Number(button.dataset.nodeId);
       if (Number.isInteger(id)) this.label(button, id);
     }
-  }
-
-  private memoryOperationsNote(): HTMLElement | null {
-    if (MEMORY_OPERATIONS.length > 0) return null;
-    return h(
-      "p",
-      { class: "hint" },
-      "Adding, editing, linking and deleting memories will appear here once the API offers those operations.",
-    );
   }
 }

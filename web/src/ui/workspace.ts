@@ -1,7 +1,8 @@
 /**
  * One agent on screen: the graph (model, layout, canvas, loader), the list of nodes shown, the
- * selection, and the four panels (node, recall, search, forgetting) in tabs.
+ * selection, and the five panels (node, recall, search, forgetting, write) in tabs.
  */
+import { MemoryWrites } from "../actions/memory-writes";
 import type { ActionContext } from "../actions/node-actions";
 import type { ApiClient } from "../api/client";
 import { GraphCanvas } from "../graph/canvas-view";
@@ -15,9 +16,10 @@ import { NodeList } from "./node-list";
 import { NodePanel } from "./node-panel";
 import { RecallPanel } from "./recall-panel";
 import { SearchPanel } from "./search-panel";
+import { WritePanel } from "./write-panel";
 
-type Tab = "node" | "recall" | "search" | "forget";
-const TABS: readonly Tab[] = ["node", "recall", "search", "forget"];
+type Tab = "node" | "recall" | "search" | "forget" | "write";
+const TABS: readonly Tab[] = ["node", "recall", "search", "forget", "write"];
 
 export class Workspace {
   private readonly model = new GraphModel();
@@ -28,6 +30,8 @@ export class Workspace {
   private readonly recall: RecallPanel;
   private readonly search: SearchPanel;
   private readonly forgetting: ForgettingPanel;
+  private readonly writes: MemoryWrites;
+  private readonly write: WritePanel;
   private readonly status = byId("graph-status", HTMLParagraphElement);
   private readonly startSelected = byId("start-selected", HTMLButtonElement);
   private readonly expandSelected = byId("expand-selected", HTMLButtonElement);
@@ -58,8 +62,33 @@ export class Workspace {
         await this.recall.run();
       },
       refresh: () => this.loader().refresh(),
+      editMemory: (id) => this.nodePanel.startEdit(id),
+      linkFrom: async (id) => {
+        this.showTab("write");
+        this.write.linkFrom(id);
+      },
+      forget: async (id, purge) => {
+        await this.writes.remove(id, purge);
+      },
     };
-    this.nodePanel = new NodePanel(byId("panel-node", HTMLElement), { model: this.model, actions, select: (id) => this.select(id, true) });
+    this.writes = new MemoryWrites({
+      model: this.model,
+      current: () => this.current(),
+      select: (id) => this.select(id, id !== null),
+      status: (text) => {
+        this.status.textContent = text;
+      },
+    });
+    this.nodePanel = new NodePanel(byId("panel-node", HTMLElement), {
+      model: this.model,
+      actions,
+      select: (id) => this.select(id, true),
+      saveEdit: async (id, content) => {
+        await this.writes.edit(id, content);
+      },
+      history: (id) => this.current().client.history(this.current().agent, id),
+    });
+    this.write = new WritePanel({ writes: () => this.writes, selected: () => this.selected });
     const client = () => this.current().client;
     const agent = () => this.current().agent;
     this.recall = new RecallPanel({
@@ -112,6 +141,14 @@ export class Workspace {
       "click",
       guard("Starting from the results", () => this.search.startFromResults()),
     );
+    byId("add-form", HTMLFormElement).addEventListener("submit", (e) => {
+      e.preventDefault();
+      guard("Adding the memory", () => this.write.add())();
+    });
+    byId("link-form", HTMLFormElement).addEventListener("submit", (e) => {
+      e.preventDefault();
+      guard("Linking", () => this.write.link())();
+    });
     byId("config-form", HTMLFormElement).addEventListener("submit", (e) => {
       e.preventDefault();
       guard("Saving the decay rate", () => this.forgetting.saveDecayRate())();
@@ -137,6 +174,7 @@ export class Workspace {
     this.canvas.selected = null;
     this.recall.reset();
     this.search.reset();
+    this.write.reset();
     this.showTab("node");
     this.scheduleUi();
     await Promise.all([this.startFromFocus(), this.forgetting.open()]);

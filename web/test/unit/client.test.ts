@@ -126,3 +126,59 @@ describe("ApiClient", () => {
     });
   });
 });
+
+describe("ApiClient writes", () => {
+  it("sends each write with its own Idempotency-Key and parses the answer", async () => {
+    const { sent, fn } = fakeFetch((url) =>
+      url.endsWith("/memories")
+        ? json(
+            {
+              node_id: 7,
+              content: "Alice lives in Paris.",
+              entities: ["Alice"],
+              focus: [],
+              nodes_evicted: 0,
+              task_id: "t",
+              status: "done",
+            },
+            201,
+          )
+        : json({ node_id: 8, supersedes: 7, links_moved: 2 }),
+    );
+    const client = new ApiClient("k", fn);
+    expect((await client.addMemory("a", "Alice lives in Paris.")).node_id).toBe(7);
+    expect(await client.updateMemory("a", 7, "Alice lives in Berlin.")).toEqual({ node_id: 8, supersedes: 7, links_moved: 2 });
+    expect(sent.map((s) => `${s.init.method} ${s.url}`)).toEqual(["POST /v1/agents/a/memories", "PATCH /v1/agents/a/memories/7"]);
+    const keys = sent.map((s) => (s.init.headers as Record<string, string>)["Idempotency-Key"]);
+    expect(keys[0]).toMatch(/^web-[0-9a-f]{32}$/);
+    expect(keys[1]).not.toBe(keys[0]);
+    expect(JSON.parse(String(sent[1]?.init.body))).toEqual({ content: "Alice lives in Berlin." });
+  });
+
+  it("follows a write answered 202 to its task's result", async () => {
+    const { sent, fn } = fakeFetch((url) =>
+      url.includes("/tasks/")
+        ? json({
+            task_id: "tsk_1",
+            status: "done",
+            error: null,
+            result: { outcome: "forgotten", node_id: 5, purged: true, nodes_deleted: [5, 2], links_deleted: 3, messages_released: 0 },
+          })
+        : json({ task_id: "tsk_1", status: "queued" }, 202),
+    );
+    const deleted = await new ApiClient("k", fn).deleteMemory("a", 5, true);
+    expect(deleted).toMatchObject({ node_id: 5, purged: true, nodes_deleted: [5, 2], links_deleted: 3 });
+    expect(sent.map((s) => s.url)).toEqual(["/v1/agents/a/memories/5?purge=true", "/v1/agents/a/tasks/tsk_1?wait_ms=30000"]);
+  });
+
+  it("keeps the error envelope's details (the candidates of an ambiguous link end)", async () => {
+    const details = { end: "target", description: "Alice", candidates: [{ node_id: 10, content: "Alice missed the train.", score: 0.9 }] };
+    const { fn } = fakeFetch(() =>
+      json({ error: { code: "conflict", message: "the target description matches several memories: name one by id", details } }, 409),
+    );
+    const err = await new ApiClient("k", fn).link("a", { source: 3, target: "Alice", relation: "related" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe("conflict");
+    expect((err as ApiError).details).toEqual(details);
+  });
+});
