@@ -207,6 +207,48 @@ describe("POST /v1/agents/:agentId/tools/call", () => {
     expect(other.status).toBe(404);
   });
 
+  it("creates, links, corrects, reinforces and forgets memories through the memory tools", async () => {
+    const agent = freshAgent("memory-tools");
+    const tool = async (name: string, args: Record<string, unknown>) => {
+      const res = await call(`/v1/agents/${agent}/tools/call`, { body: { name, arguments: args } });
+      return { status: res.status, body: await json<{ result: Record<string, unknown> }>(res) };
+    };
+    for (const [name, args] of [
+      ["create_memory", { content: "我喜欢在周末打篮球。" }],
+      ["link_memories", { source: 1, target: 2, relation: "related" }],
+      ["update_memory", { node_id: 1, content: "x" }],
+      ["delete_memory", { node_id: 1, purge: "true" }],
+      ["report_memory_use", { node_ids: [1], used: true }],
+    ] as const) {
+      expect(new Validator(toolSchema(name), "2020-12", false).validate(args).valid, name).toBe(true);
+    }
+    const a = await tool("create_memory", { content: "我喜欢在周末打篮球。" });
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    const b = await tool("create_memory", { content: "Bob moved to Lisbon in March." });
+    const idA = Number(a.body.result.node_id);
+    const idB = Number(b.body.result.node_id);
+    expect(idA).toBeGreaterThan(0);
+    expect(idB).toBeGreaterThan(0);
+    const link = await tool("link_memories", { source: idA, target: idB, relation: "related" });
+    expect(link.status, JSON.stringify(link.body)).toBe(200);
+    expect(link.body.result).toMatchObject({ source: idA, target: idB });
+    const updated = await tool("update_memory", { node_id: idB, content: "Bob moved to Porto in March." });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body.result.supersedes).toBe(idB);
+    const current = Number(updated.body.result.node_id);
+    expect((await json<{ content: string }>(await call(`/v1/agents/${agent}/nodes/${current}`))).content).toBe(
+      "Bob moved to Porto in March.",
+    );
+    expect((await tool("report_memory_use", { node_ids: [idA], used: true })).status).toBe(200);
+    // A call its schema refuses writes nothing: the current version stays as it is.
+    const before = await json(await call(`/v1/agents/${agent}/stats?wait_ms=5000`));
+    expect((await tool("update_memory", { node_id: current, content: "   " })).status).toBe(400);
+    expect(await json(await call(`/v1/agents/${agent}/stats?wait_ms=5000`))).toEqual(before);
+    const forgotten = await tool("delete_memory", { node_id: idA });
+    expect(forgotten.status, JSON.stringify(forgotten.body)).toBe(200);
+    expect((await call(`/v1/agents/${agent}/nodes/${idA}`)).status).toBe(404);
+  });
+
   it("delete_agent erases the agent of the path, and only it", async () => {
     const [doomed, kept] = [freshAgent("tools-del"), freshAgent("tools-kept")];
     for (const agent of [doomed, kept]) await rememberAndWait(agent, [{ role: "user", content: "Gus repairs clocks in Bern.", id: "g-1" }]);
@@ -223,7 +265,8 @@ describe("POST /v1/agents/:agentId/tools/call", () => {
     await rememberAndWait(agent, [{ role: "user", content: "Alice moved to Lisbon in May.", id: "b-1" }]);
     const statsBefore = await json(await call(`/v1/agents/${agent}/stats`));
     const bad: [unknown, RegExp][] = [
-      [{ name: "create_memory", arguments: {} }, /unknown tool|name/],
+      [{ name: "forget_everything", arguments: {} }, /unknown tool|name/],
+      [{ name: "create_memory", arguments: {} }, /subject/],
       [{ name: "remember", arguments: {} }, /messages/],
       [{ name: "remember", arguments: { messages: [{ role: "user", content: "x" }], agent_id: "victim" } }, /agent_id: unknown argument/],
       [{ name: "remember", arguments: "{not json" }, /not valid JSON/],

@@ -200,6 +200,81 @@ const deleteAgent = defineOperation(deleteAgentRoute, {
   },
 });
 
+/** A write the memory answers when applied (or 202 with a task id after 25 s). */
+const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+// Memory operations (docs/design.md §11), the tools seed 003 gives a model: create, link, correct,
+// forget, and say which memories helped.
+const createMemory = defineOperation(createMemoryRoute, {
+  tool: {
+    name: "create_memory",
+    title: "Create a memory",
+    description: `Store one explicit memory now, as a sentence (\`content\`) or structured (subject, memory_type: event/fact/relation/opinion, topic, object?, attributes? such as 时间 or 地点; relative times like 昨天 are resolved). Use it for a fact the user states that should outlive the conversation. A memory that contradicts an earlier one is reported in \`conflicts\` (and may supersede it). Answers the new node_id. ${LANGUAGES}`,
+    annotations: WRITE,
+  },
+});
+
+const linkMemories = defineOperation(linkRoute, {
+  tool: {
+    name: "link_memories",
+    title: "Link two memories",
+    description: `Say that two memories are related: each end is a node_id or a short description of the memory (found by the agent's own search; an ambiguous description answers 409 with the candidates to choose from). relation: causes, because, therefore, cites, based_on or related (or their Chinese names). The link strengthens both in recall and decays like any other. ${LANGUAGES}`,
+    annotations: WRITE,
+  },
+});
+
+const updateMemory = defineOperation(updateMemoryRoute, {
+  pathArgs: {
+    node_id: {
+      param: "nodeId",
+      schema: z
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 30)
+        .describe("The memory's id: node_id in recall, search, context and create_memory answers."),
+    },
+  },
+  tool: {
+    name: "update_memory",
+    title: "Correct a memory",
+    description: `Correct a memory: the new content becomes a new version that takes over its links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. ${LANGUAGES}`,
+    annotations: WRITE,
+  },
+});
+
+const deleteMemory = defineOperation(deleteMemoryRoute, {
+  pathArgs: {
+    node_id: {
+      param: "nodeId",
+      schema: z
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 30)
+        .describe("The memory's id: node_id in recall, search, context and create_memory answers."),
+    },
+  },
+  queryArgs: { purge: z.enum(["true", "false"]).optional().describe("true: remove every trace too (links into it, earlier versions).") },
+  tool: {
+    name: "delete_memory",
+    title: "Forget a memory",
+    description:
+      "Forget one memory now (links into it stay as a trace that something was known there); with purge also every trace. Only when the user asks to forget that specific thing.",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+});
+
+const reportFeedback = defineOperation(feedbackRoute, {
+  tool: {
+    name: "report_memory_use",
+    title: "Report which memories helped",
+    description:
+      "After answering with recalled memories, report the node_ids you used (used: true): their links are reinforced, so they are forgotten more slowly. Once per memory per forgetting cycle counts.",
+    annotations: WRITE,
+  },
+});
+
 /** The operations that are tools, in the order tools are listed. */
 const TOOL_OPERATIONS = [
   remember,
@@ -214,6 +289,11 @@ const TOOL_OPERATIONS = [
   updateConfig,
   compress,
   getTask,
+  createMemory,
+  linkMemories,
+  updateMemory,
+  deleteMemory,
+  reportFeedback,
   rebuildEpisodes,
   deleteAgent,
 ];
@@ -233,29 +313,19 @@ export const CALL_TOOL_ROUTE = callToolRoute(TOOL_NAMES);
 export const OPERATIONS: readonly OperationDefinition[] = [
   ...TOOL_OPERATIONS,
   defineOperation(pingRoute, { tool: { reason: "a latency probe of the agent's object, nothing a model needs" } }),
-  // Memory operations (docs/design.md §11): on the SDK; not tools yet (issue 11 left their tool
-  // descriptions to the integration surfaces).
-  ...[
-    createMemoryRoute,
-    getMemoryRoute,
-    memoryHistoryRoute,
-    listMemoriesRoute,
-    updateMemoryRoute,
-    linkRoute,
-    feedbackRoute,
-    mergeEntitiesRoute,
-  ].map((route) => defineOperation(route, { tool: { reason: "a memory operation not offered as a tool yet" } })),
-  defineOperation(deleteMemoryRoute, {
-    queryArgs: { purge: z.enum(["true", "false"]).optional().describe("true: remove every trace too.") },
-    tool: { reason: "a memory operation not offered as a tool yet" },
-  }),
+  // The other memory operations (docs/design.md §11) are on the SDK: a model reads memories with
+  // recall, search and get_memory_node, and needs no listing, history or entity merge.
+  defineOperation(getMemoryRoute, { tool: { reason: "get_memory_node reads a memory for a model" } }),
+  defineOperation(memoryHistoryRoute, { tool: { reason: "versions are for people reviewing corrections" } }),
+  defineOperation(listMemoriesRoute, { tool: { reason: "paging through every memory is for people and backups; a model searches" } }),
+  defineOperation(mergeEntitiesRoute, { tool: { reason: "entity merges are curation by people (the conflict check proposes them)" } }),
   defineOperation(unlinkRoute, {
     queryArgs: {
       source: z.string().describe("The link's source node id."),
       target: z.string().describe("The link's target node id."),
       relation: z.string().describe("The link's relation."),
     },
-    tool: { reason: "a memory operation not offered as a tool yet" },
+    tool: { reason: "a link is removed by people curating the network; a model links and forgets" },
   }),
   defineOperation(exportAgentRoute, {
     tool: { reason: "a whole agent's memory as JSON Lines, for backups and moves" },

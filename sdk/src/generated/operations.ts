@@ -763,7 +763,7 @@ export interface ToolResult {
 
 export interface ToolCall {
   /** The tool's name. */
-  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "rebuild_episodes" | "delete_agent";
+  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "create_memory" | "link_memories" | "update_memory" | "delete_memory" | "report_memory_use" | "rebuild_episodes" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -931,17 +931,6 @@ export interface GetTaskInput {
 }
 export type GetTaskOutput = TaskStatus;
 
-export type RebuildEpisodesOutput = EpisodesRebuild;
-
-export type DeleteAgentOutput = ({
-  deleted: true;
-}) | ({
-  deleted: false;
-  task_id: string;
-});
-
-export type PingOutput = Ping;
-
 export interface CreateMemoryInput {
   /** The memory as text (or give the structured form instead). */
   content?: string;
@@ -964,6 +953,50 @@ export interface CreateMemoryInput {
 }
 export type CreateMemoryOutput = MemoryCreated | Pending;
 
+export interface LinkMemoriesInput {
+  /** A node id, or a description of the memory (resolved by the agent's own search). */
+  source: number | string;
+  /** A node id, or a description of the memory (resolved by the agent's own search). */
+  target: number | string;
+  relation: string;
+  /** Default 0.6; the link decays like any other. */
+  strength?: number;
+}
+export type LinkMemoriesOutput = Link | Pending;
+
+export interface UpdateMemoryInput {
+  /** The memory's id: node_id in recall, search, context and create_memory answers. */
+  node_id: number;
+  content: string;
+}
+export type UpdateMemoryOutput = MemoryUpdated | Pending;
+
+export interface DeleteMemoryInput {
+  /** The memory's id: node_id in recall, search, context and create_memory answers. */
+  node_id: number;
+  /** true: remove every trace too (links into it, earlier versions). */
+  purge?: "true" | "false";
+}
+export type DeleteMemoryOutput = MemoryDeleted | Pending;
+
+export interface ReportFeedbackInput {
+  node_ids: number[];
+  /** Whether the caller really used these memories (only used ones are reinforced). */
+  used: boolean;
+}
+export type ReportFeedbackOutput = Feedback | Pending;
+
+export type RebuildEpisodesOutput = EpisodesRebuild;
+
+export type DeleteAgentOutput = ({
+  deleted: true;
+}) | ({
+  deleted: false;
+  task_id: string;
+});
+
+export type PingOutput = Ping;
+
 export interface GetMemoryInput {
   node_id: string;
 }
@@ -982,43 +1015,12 @@ export interface ListMemoriesInput {
 }
 export type ListMemoriesOutput = MemoryList;
 
-export interface UpdateMemoryInput {
-  node_id: string;
-  content: string;
-}
-export type UpdateMemoryOutput = MemoryUpdated | Pending;
-
-export interface LinkMemoriesInput {
-  /** A node id, or a description of the memory (resolved by the agent's own search). */
-  source: number | string;
-  /** A node id, or a description of the memory (resolved by the agent's own search). */
-  target: number | string;
-  relation: string;
-  /** Default 0.6; the link decays like any other. */
-  strength?: number;
-}
-export type LinkMemoriesOutput = Link | Pending;
-
-export interface ReportFeedbackInput {
-  node_ids: number[];
-  /** Whether the caller really used these memories (only used ones are reinforced). */
-  used: boolean;
-}
-export type ReportFeedbackOutput = Feedback | Pending;
-
 export interface MergeEntitiesInput {
   node_id: string;
   /** The entity that survives. */
   into: number;
 }
 export type MergeEntitiesOutput = EntityMerged | Pending;
-
-export interface DeleteMemoryInput {
-  node_id: string;
-  /** true: remove every trace too. */
-  purge?: "true" | "false";
-}
-export type DeleteMemoryOutput = MemoryDeleted | Pending;
 
 export interface UnlinkMemoriesInput {
   /** The link's source node id. */
@@ -1054,7 +1056,7 @@ export type ListToolsOutput = ToolList;
 
 export interface CallToolInput {
   /** The tool's name. */
-  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "rebuild_episodes" | "delete_agent";
+  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "create_memory" | "link_memories" | "update_memory" | "delete_memory" | "report_memory_use" | "rebuild_episodes" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -1210,6 +1212,67 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
+  "createMemory": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/memories",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": true,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "linkMemories": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/links",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": true,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "updateMemory": {
+    "method": "PATCH",
+    "path": "/v1/agents/{agentId}/memories/{nodeId}",
+    "scope": "agent",
+    "pathArgs": {
+      "node_id": "nodeId"
+    },
+    "queryArgs": [],
+    "body": true,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "deleteMemory": {
+    "method": "DELETE",
+    "path": "/v1/agents/{agentId}/memories/{nodeId}",
+    "scope": "agent",
+    "pathArgs": {
+      "node_id": "nodeId"
+    },
+    "queryArgs": [
+      "purge"
+    ],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "reportFeedback": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/feedback",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": true,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
   "rebuildEpisodes": {
     "method": "POST",
     "path": "/v1/agents/{agentId}/episodes/rebuild",
@@ -1242,17 +1305,6 @@ export const OPERATIONS = {
     "fixedQuery": {},
     "fixedBody": {},
     "write": false
-  },
-  "createMemory": {
-    "method": "POST",
-    "path": "/v1/agents/{agentId}/memories",
-    "scope": "agent",
-    "pathArgs": {},
-    "queryArgs": [],
-    "body": true,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
   },
   "getMemory": {
     "method": "GET",
@@ -1296,41 +1348,6 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
-  "updateMemory": {
-    "method": "PATCH",
-    "path": "/v1/agents/{agentId}/memories/{nodeId}",
-    "scope": "agent",
-    "pathArgs": {
-      "node_id": "nodeId"
-    },
-    "queryArgs": [],
-    "body": true,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
-  },
-  "linkMemories": {
-    "method": "POST",
-    "path": "/v1/agents/{agentId}/links",
-    "scope": "agent",
-    "pathArgs": {},
-    "queryArgs": [],
-    "body": true,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
-  },
-  "reportFeedback": {
-    "method": "POST",
-    "path": "/v1/agents/{agentId}/feedback",
-    "scope": "agent",
-    "pathArgs": {},
-    "queryArgs": [],
-    "body": true,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
-  },
   "mergeEntities": {
     "method": "POST",
     "path": "/v1/agents/{agentId}/entities/{nodeId}/merge",
@@ -1340,21 +1357,6 @@ export const OPERATIONS = {
     },
     "queryArgs": [],
     "body": true,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
-  },
-  "deleteMemory": {
-    "method": "DELETE",
-    "path": "/v1/agents/{agentId}/memories/{nodeId}",
-    "scope": "agent",
-    "pathArgs": {
-      "node_id": "nodeId"
-    },
-    "queryArgs": [
-      "purge"
-    ],
-    "body": false,
     "fixedQuery": {},
     "fixedBody": {},
     "write": true
@@ -1454,18 +1456,18 @@ export interface OperationTypes {
   updateConfig: { input: UpdateConfigInput; output: UpdateConfigOutput };
   compress: { input: CompressInput; output: CompressOutput };
   getTask: { input: GetTaskInput; output: GetTaskOutput };
+  createMemory: { input: CreateMemoryInput; output: CreateMemoryOutput };
+  linkMemories: { input: LinkMemoriesInput; output: LinkMemoriesOutput };
+  updateMemory: { input: UpdateMemoryInput; output: UpdateMemoryOutput };
+  deleteMemory: { input: DeleteMemoryInput; output: DeleteMemoryOutput };
+  reportFeedback: { input: ReportFeedbackInput; output: ReportFeedbackOutput };
   rebuildEpisodes: { input: undefined; output: RebuildEpisodesOutput };
   deleteAgent: { input: undefined; output: DeleteAgentOutput };
   ping: { input: undefined; output: PingOutput };
-  createMemory: { input: CreateMemoryInput; output: CreateMemoryOutput };
   getMemory: { input: GetMemoryInput; output: GetMemoryOutput };
   getMemoryHistory: { input: GetMemoryHistoryInput; output: GetMemoryHistoryOutput };
   listMemories: { input: ListMemoriesInput; output: ListMemoriesOutput };
-  updateMemory: { input: UpdateMemoryInput; output: UpdateMemoryOutput };
-  linkMemories: { input: LinkMemoriesInput; output: LinkMemoriesOutput };
-  reportFeedback: { input: ReportFeedbackInput; output: ReportFeedbackOutput };
   mergeEntities: { input: MergeEntitiesInput; output: MergeEntitiesOutput };
-  deleteMemory: { input: DeleteMemoryInput; output: DeleteMemoryOutput };
   unlinkMemories: { input: UnlinkMemoriesInput; output: UnlinkMemoriesOutput };
   listAgents: { input: ListAgentsInput; output: ListAgentsOutput };
   getHealth: { input: GetHealthInput; output: GetHealthOutput };
@@ -3540,6 +3542,583 @@ export const TOOLS: readonly ToolDefinition[] = [
     }
   },
   {
+    "name": "create_memory",
+    "title": "Create a memory",
+    "description": "Store one explicit memory now, as a sentence (`content`) or structured (subject, memory_type: event/fact/relation/opinion, topic, object?, attributes? such as 时间 or 地点; relative times like 昨天 are resolved). Use it for a fact the user states that should outlive the conversation. A memory that contradicts an earlier one is reported in `conflicts` (and may supersede it). Answers the new node_id. Memories may be Chinese or English (中文或英文均可).",
+    "operation": "createMemory",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "content": {
+          "type": "string",
+          "description": "The memory as text (or give the structured form instead)."
+        },
+        "subject": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Structured form (seed 003): who the memory is about."
+        },
+        "memory_type": {
+          "type": "string",
+          "enum": [
+            "event",
+            "fact",
+            "relation",
+            "opinion",
+            "事件",
+            "事实",
+            "关系",
+            "观点"
+          ],
+          "description": "event (事件: an action at a time), fact (事实: a stable state), relation (关系: between people), opinion (观点: a view)."
+        },
+        "topic": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500,
+          "description": "What it is about: the action or state."
+        },
+        "object": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500,
+          "description": "What the action or state concerns."
+        },
+        "attributes": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 500
+          },
+          "description": "More facts: time (时间, relative times such as 昨天 or 'last Friday' are resolved), place (地点), reason (原因), manner (方式), or any other."
+        },
+        "importance": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1,
+          "description": "Strength of the links to its subject and object entities (default 0.5): 0.3 daily trivia, 0.8 important, 1 key."
+        },
+        "timestamp": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "string",
+              "format": "date-time"
+            }
+          ],
+          "description": "When it was said (default: now): relative times are resolved against it."
+        }
+      },
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "node_id": {
+              "type": "integer"
+            },
+            "content": {
+              "type": "string"
+            },
+            "entities": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "focus": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "nodes_evicted": {
+              "type": "integer"
+            },
+            "conflicts": {
+              "type": "object",
+              "properties": {
+                "checked": {
+                  "type": "integer"
+                },
+                "same": {
+                  "type": "integer"
+                },
+                "updates": {
+                  "type": "integer"
+                },
+                "contradictions": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "checked",
+                "same",
+                "updates",
+                "contradictions"
+              ]
+            },
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "done"
+              ]
+            }
+          },
+          "required": [
+            "node_id",
+            "content",
+            "entities",
+            "focus",
+            "nodes_evicted",
+            "task_id",
+            "status"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "link_memories",
+    "title": "Link two memories",
+    "description": "Say that two memories are related: each end is a node_id or a short description of the memory (found by the agent's own search; an ambiguous description answers 409 with the candidates to choose from). relation: causes, because, therefore, cites, based_on or related (or their Chinese names). The link strengthens both in recall and decays like any other. Memories may be Chinese or English (中文或英文均可).",
+    "operation": "linkMemories",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "source": {
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1073741824
+            },
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 2000
+            }
+          ],
+          "description": "A node id, or a description of the memory (resolved by the agent's own search)."
+        },
+        "target": {
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1073741824
+            },
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 2000
+            }
+          ],
+          "description": "A node id, or a description of the memory (resolved by the agent's own search)."
+        },
+        "relation": {
+          "type": "string"
+        },
+        "strength": {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 1,
+          "description": "Default 0.6; the link decays like any other."
+        }
+      },
+      "required": [
+        "source",
+        "target",
+        "relation"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "source": {
+              "type": "integer"
+            },
+            "target": {
+              "type": "integer"
+            },
+            "relation": {
+              "type": "string"
+            },
+            "strength": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "source",
+            "target",
+            "relation",
+            "strength"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "update_memory",
+    "title": "Correct a memory",
+    "description": "Correct a memory: the new content becomes a new version that takes over its links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. Memories may be Chinese or English (中文或英文均可).",
+    "operation": "updateMemory",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The memory's id: node_id in recall, search, context and create_memory answers."
+        },
+        "content": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "node_id",
+        "content"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "node_id": {
+              "type": "integer"
+            },
+            "supersedes": {
+              "type": "integer"
+            },
+            "links_moved": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "node_id",
+            "supersedes",
+            "links_moved"
+          ],
+          "description": "The new version's id; the old one is history now."
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "delete_memory",
+    "title": "Forget a memory",
+    "description": "Forget one memory now (links into it stay as a trace that something was known there); with purge also every trace. Only when the user asks to forget that specific thing.",
+    "operation": "deleteMemory",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The memory's id: node_id in recall, search, context and create_memory answers."
+        },
+        "purge": {
+          "description": "true: remove every trace too (links into it, earlier versions).",
+          "type": "string",
+          "enum": [
+            "true",
+            "false"
+          ]
+        }
+      },
+      "required": [
+        "node_id"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "node_id": {
+              "type": "integer"
+            },
+            "purged": {
+              "type": "boolean"
+            },
+            "nodes_deleted": {
+              "type": "array",
+              "items": {
+                "type": "integer"
+              }
+            },
+            "links_deleted": {
+              "type": "integer"
+            },
+            "messages_released": {
+              "type": "integer"
+            },
+            "deleted": {
+              "type": "boolean",
+              "enum": [
+                true
+              ]
+            }
+          },
+          "required": [
+            "node_id",
+            "purged",
+            "nodes_deleted",
+            "links_deleted",
+            "messages_released",
+            "deleted"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "report_memory_use",
+    "title": "Report which memories helped",
+    "description": "After answering with recalled memories, report the node_ids you used (used: true): their links are reinforced, so they are forgotten more slowly. Once per memory per forgetting cycle counts.",
+    "operation": "reportFeedback",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_ids": {
+          "type": "array",
+          "items": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1073741824
+          },
+          "minItems": 1,
+          "maxItems": 100
+        },
+        "used": {
+          "type": "boolean",
+          "description": "Whether the caller really used these memories (only used ones are reinforced)."
+        }
+      },
+      "required": [
+        "node_ids",
+        "used"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "cycle": {
+              "type": "integer"
+            },
+            "reinforced": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "node_id": {
+                    "type": "integer"
+                  },
+                  "importance_before": {
+                    "type": "number"
+                  },
+                  "importance_after": {
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "node_id",
+                  "importance_before",
+                  "importance_after"
+                ]
+              }
+            },
+            "skipped": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "node_id": {
+                    "type": "integer"
+                  },
+                  "reason": {
+                    "type": "string",
+                    "enum": [
+                      "not_used",
+                      "not_found",
+                      "not_a_memory",
+                      "superseded",
+                      "already_reinforced"
+                    ]
+                  }
+                },
+                "required": [
+                  "node_id",
+                  "reason"
+                ]
+              }
+            }
+          },
+          "required": [
+            "cycle",
+            "reinforced",
+            "skipped"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
     "name": "rebuild_episodes",
     "title": "Rebuild episodes",
     "description": "Give an episode (a summary of one conversation, its participants and time span) to every conversation remembered before episodes existed. Maintenance: once after an upgrade, when get_context finds no earlier conversations that should be there; calling it again does nothing more.",
@@ -3798,6 +4377,61 @@ export abstract class AgentOperations {
   }
 
   /**
+   * Write an explicit memory
+   *
+   * A remember of one pre-cut segment (seed 003's create_memory): `{content}` or the structured form `{subject, memory_type, topic, object?, attributes?}`, whose sentence is composed in the language of its words. Relative times (yesterday, last Friday, 昨天, 上周五…) are resolved to dates against `timestamp`. The memory is extracted, moves the focus and links to it like a remember; its links to its subject and object entities start at `importance`. It is checked for conflicts with the memories it shares an entity with (an update supersedes, a contradiction is linked), then one compression cycle follows. Answers 201 with the node when done within the wait, else 202 with the task.
+   *
+   * `POST /v1/agents/{agentId}/memories`
+   */
+  createMemory(input?: CreateMemoryInput, options?: RequestOptions): Promise<CreateMemoryOutput> {
+    return this.invoke("createMemory", input, options) as Promise<CreateMemoryOutput>;
+  }
+
+  /**
+   * Link two memories
+   *
+   * seed 003's link_memories: `source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.
+   *
+   * `POST /v1/agents/{agentId}/links`
+   */
+  linkMemories(input: LinkMemoriesInput, options?: RequestOptions): Promise<LinkMemoriesOutput> {
+    return this.invoke("linkMemories", input, options) as Promise<LinkMemoriesOutput>;
+  }
+
+  /**
+   * Update a memory: the new content supersedes it
+   *
+   * The new content becomes a new node that takes over the old one's links; 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).
+   *
+   * `PATCH /v1/agents/{agentId}/memories/{nodeId}`
+   */
+  updateMemory(input: UpdateMemoryInput, options?: RequestOptions): Promise<UpdateMemoryOutput> {
+    return this.invoke("updateMemory", input, options) as Promise<UpdateMemoryOutput>;
+  }
+
+  /**
+   * Forget a memory now, or purge every trace of it
+   *
+   * Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, and the message ids only it came from (a re-sent message is remembered again).
+   *
+   * `DELETE /v1/agents/{agentId}/memories/{nodeId}`
+   */
+  deleteMemory(input: DeleteMemoryInput, options?: RequestOptions): Promise<DeleteMemoryOutput> {
+    return this.invoke("deleteMemory", input, options) as Promise<DeleteMemoryOutput>;
+  }
+
+  /**
+   * Report the memories you used: they are reinforced
+   *
+   * Recall never changes strengths. Reporting memories as used (`used: true`) raises each of their outgoing links by `reinforce_step` (default 0.3, capped at 1), at most once per memory per compression cycle; ids that are not memories of this agent are skipped with a reason.
+   *
+   * `POST /v1/agents/{agentId}/feedback`
+   */
+  reportFeedback(input: ReportFeedbackInput, options?: RequestOptions): Promise<ReportFeedbackOutput> {
+    return this.invoke("reportFeedback", input, options) as Promise<ReportFeedbackOutput>;
+  }
+
+  /**
    * Give episodes to submissions remembered before episodes existed
    *
    * Runs in order with the agent's writes; waits up to 25 s, then answers 202 with the task.
@@ -3828,17 +4462,6 @@ export abstract class AgentOperations {
    */
   ping(options?: RequestOptions): Promise<PingOutput> {
     return this.invoke("ping", undefined, options) as Promise<PingOutput>;
-  }
-
-  /**
-   * Write an explicit memory
-   *
-   * A remember of one pre-cut segment (seed 003's create_memory): `{content}` or the structured form `{subject, memory_type, topic, object?, attributes?}`, whose sentence is composed in the language of its words. Relative times (yesterday, last Friday, 昨天, 上周五…) are resolved to dates against `timestamp`. The memory is extracted, moves the focus and links to it like a remember; its links to its subject and object entities start at `importance`. It is checked for conflicts with the memories it shares an entity with (an update supersedes, a contradiction is linked), then one compression cycle follows. Answers 201 with the node when done within the wait, else 202 with the task.
-   *
-   * `POST /v1/agents/{agentId}/memories`
-   */
-  createMemory(input?: CreateMemoryInput, options?: RequestOptions): Promise<CreateMemoryOutput> {
-    return this.invoke("createMemory", input, options) as Promise<CreateMemoryOutput>;
   }
 
   /**
@@ -3873,39 +4496,6 @@ export abstract class AgentOperations {
   }
 
   /**
-   * Update a memory: the new content supersedes it
-   *
-   * The new content becomes a new node that takes over the old one's links; 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).
-   *
-   * `PATCH /v1/agents/{agentId}/memories/{nodeId}`
-   */
-  updateMemory(input: UpdateMemoryInput, options?: RequestOptions): Promise<UpdateMemoryOutput> {
-    return this.invoke("updateMemory", input, options) as Promise<UpdateMemoryOutput>;
-  }
-
-  /**
-   * Link two memories
-   *
-   * seed 003's link_memories: `source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.
-   *
-   * `POST /v1/agents/{agentId}/links`
-   */
-  linkMemories(input: LinkMemoriesInput, options?: RequestOptions): Promise<LinkMemoriesOutput> {
-    return this.invoke("linkMemories", input, options) as Promise<LinkMemoriesOutput>;
-  }
-
-  /**
-   * Report the memories you used: they are reinforced
-   *
-   * Recall never changes strengths. Reporting memories as used (`used: true`) raises each of their outgoing links by `reinforce_step` (default 0.3, capped at 1), at most once per memory per compression cycle; ids that are not memories of this agent are skipped with a reason.
-   *
-   * `POST /v1/agents/{agentId}/feedback`
-   */
-  reportFeedback(input: ReportFeedbackInput, options?: RequestOptions): Promise<ReportFeedbackOutput> {
-    return this.invoke("reportFeedback", input, options) as Promise<ReportFeedbackOutput>;
-  }
-
-  /**
    * Merge an entity into another
    *
    * The entity `nodeId` is absorbed by `into`: its links move to the survivor, its name (and aliases) become aliases of the survivor, it is deleted, and the focus follows.
@@ -3914,17 +4504,6 @@ export abstract class AgentOperations {
    */
   mergeEntities(input: MergeEntitiesInput, options?: RequestOptions): Promise<MergeEntitiesOutput> {
     return this.invoke("mergeEntities", input, options) as Promise<MergeEntitiesOutput>;
-  }
-
-  /**
-   * Forget a memory now, or purge every trace of it
-   *
-   * Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, and the message ids only it came from (a re-sent message is remembered again).
-   *
-   * `DELETE /v1/agents/{agentId}/memories/{nodeId}`
-   */
-  deleteMemory(input: DeleteMemoryInput, options?: RequestOptions): Promise<DeleteMemoryOutput> {
-    return this.invoke("deleteMemory", input, options) as Promise<DeleteMemoryOutput>;
   }
 
   /**
