@@ -274,6 +274,24 @@ export const CONFLICT_CASES: readonly ConflictCase[] = [
     expected: "unrelated",
     kind: "unrelated",
   },
+  // Two events of a narrative that share a feeling are two events, and a clause-final 了 there is the
+  // plain perfective, not a new state (MADial records were superseded by these before).
+  {
+    id: "zh-22",
+    earlier: "Bart在动物园看到可爱的小熊猫感到非常开心。",
+    later: "Bart在游乐园玩跳楼机和过山车时开心极了。",
+    entities: ["Bart"],
+    expected: "unrelated",
+    kind: "unrelated",
+  },
+  {
+    id: "zh-23",
+    earlier: "Bart与Jimmy一起在公园玩荡秋千，感到非常开心。",
+    later: "Bart在学校和好朋友Jimmy因为抢一本漫画书发生争执，感到非常焦虑，最后Bart率先提出沟通并与Jimmy和好了。",
+    entities: ["Bart", "Jimmy"],
+    expected: "unrelated",
+    kind: "unrelated",
+  },
   // A new thing is not a change: buying something new says nothing about where one lives.
   {
     id: "en-33",

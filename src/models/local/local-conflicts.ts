@@ -122,6 +122,8 @@ interface Frame {
   positive: boolean;
   negated: boolean;
   change: boolean;
+  /** A change said in words (a marker or a change verb), not only by a clause-final 了. */
+  saidChange: boolean;
   past: boolean;
   subject: Set<string>;
   object: Set<string>;
@@ -187,11 +189,10 @@ function frameOf(clause: string, speaker: readonly string[]): Frame {
     }
   }
   const last = words.at(-1);
-  const change =
-    words.some((w) => CHANGE_MARKERS.has(w.surface) || CHANGE_NEGATIONS.has(w.surface)) ||
-    found?.entry.change === true ||
-    // Clause-final 了 marks a new state (我不喜欢猫了, 他31岁了).
-    last?.surface === "了";
+  const saidChange = words.some((w) => CHANGE_MARKERS.has(w.surface) || CHANGE_NEGATIONS.has(w.surface)) || found?.entry.change === true;
+  // Clause-final 了 marks a new state (我不喜欢猫了, 他31岁了) of a known slot; in a narrative it is as
+  // often the plain perfective (和好了, 开心极了), so it does not make an update of shared words alone.
+  const change = saidChange || last?.surface === "了";
   const past = words.some(
     (w, i) =>
       PAST_MARKERS.has(w.surface) ||
@@ -225,6 +226,7 @@ function frameOf(clause: string, speaker: readonly string[]): Frame {
     positive: found?.entry.positive ?? true,
     negated,
     change,
+    saidChange,
     past,
     subject,
     object,
@@ -286,8 +288,13 @@ function judgeClauses(a: Frame, b: Frame, entityWords: ReadonlySet<string>): Con
     return b.change ? "update" : "contradiction";
   }
   if (past || negationDiffers) return "unrelated";
-  return b.change ? "update" : "unrelated";
+  // A change marker with one word in common out of many ("开心" in two outings that were both fun)
+  // is two facts, not a newer value of one: the shared predicate must be a fair part of the shorter.
+  return b.saidChange && shared.size / Math.min(wordsA.size, wordsB.size) >= MIN_SHARED_FOR_UPDATE ? "update" : "unrelated";
 }
+
+/** Share of the shorter clause's content words both must have in common for a change marker to make an update. */
+const MIN_SHARED_FOR_UPDATE = 0.3;
 
 const PRIORITY: readonly ConflictVerdict[] = ["unrelated", "same", "update", "contradiction"];
 
