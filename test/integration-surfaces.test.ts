@@ -207,7 +207,7 @@ describe("POST /v1/agents/:agentId/tools/call", () => {
     expect(other.status).toBe(404);
   });
 
-  it("creates, links, corrects, reinforces and forgets memories through the memory tools", async () => {
+  it("creates, links, unlinks, corrects, reads, lists, reinforces, merges and forgets memories through the memory tools", async () => {
     const agent = freshAgent("memory-tools");
     const tool = async (name: string, args: Record<string, unknown>) => {
       const res = await call(`/v1/agents/${agent}/tools/call`, { body: { name, arguments: args } });
@@ -219,6 +219,11 @@ describe("POST /v1/agents/:agentId/tools/call", () => {
       ["update_memory", { node_id: 1, content: "x" }],
       ["delete_memory", { node_id: 1, purge: "true" }],
       ["report_memory_use", { node_ids: [1], used: true }],
+      ["get_memory", { node_id: 1 }],
+      ["get_memory_history", { node_id: 1 }],
+      ["list_memories", { kind: "memory", limit: 10 }],
+      ["unlink_memories", { source: 1, target: 2, relation: "相关" }],
+      ["merge_entities", { node_id: 1, into: 2 }],
     ] as const) {
       expect(new Validator(toolSchema(name), "2020-12", false).validate(args).valid, name).toBe(true);
     }
@@ -232,6 +237,14 @@ describe("POST /v1/agents/:agentId/tools/call", () => {
     const link = await tool("link_memories", { source: idA, target: idB, relation: "related" });
     expect(link.status, JSON.stringify(link.body)).toBe(200);
     expect(link.body.result).toMatchObject({ source: idA, target: idB });
+    const linked = async () =>
+      (await json<{ links: { outgoing: { target: number }[] } }>(await call(`/v1/agents/${agent}/nodes/${idA}`))).links.outgoing.some(
+        (l) => l.target === idB,
+      );
+    expect(await linked()).toBe(true);
+    const unlinked = await tool("unlink_memories", { source: idA, target: idB, relation: String(link.body.result.relation) });
+    expect(unlinked.status, JSON.stringify(unlinked.body)).toBe(200);
+    expect(await linked()).toBe(false);
     const updated = await tool("update_memory", { node_id: idB, content: "Bob moved to Porto in March." });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.result.supersedes).toBe(idB);
@@ -240,6 +253,24 @@ describe("POST /v1/agents/:agentId/tools/call", () => {
       "Bob moved to Porto in March.",
     );
     expect((await tool("report_memory_use", { node_ids: [idA], used: true })).status).toBe(200);
+    const memory = await tool("get_memory", { node_id: current });
+    expect(memory.status, JSON.stringify(memory.body)).toBe(200);
+    expect(memory.body.result).toMatchObject({ node_id: current, content: "Bob moved to Porto in March." });
+    const history = await tool("get_memory_history", { node_id: current });
+    expect(history.status, JSON.stringify(history.body)).toBe(200);
+    expect((history.body.result.history as unknown[]).length).toBe(2);
+    const listed = await tool("list_memories", { kind: "memory", limit: 10 });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect((listed.body.result.items as { node_id: number }[]).map((m) => m.node_id).sort((x, y) => x - y)).toEqual(
+      [idA, current].sort((x, y) => x - y),
+    );
+    const focus = await json<{ focus: { node_id: number; name: string }[] }>(await call(`/v1/agents/${agent}/focus`));
+    // Any two entities: the merge is the caller's judgement (the name merged away stays an alias).
+    const [from, into] = focus.focus.map((f) => f.node_id);
+    if (from === undefined || into === undefined) throw new Error(`fewer than two entities in the focus: ${JSON.stringify(focus)}`);
+    const merged = await tool("merge_entities", { node_id: from, into });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    expect((await call(`/v1/agents/${agent}/nodes/${from}`)).status).toBe(404);
     // A call its schema refuses writes nothing: the current version stays as it is.
     const before = await json(await call(`/v1/agents/${agent}/stats?wait_ms=5000`));
     expect((await tool("update_memory", { node_id: current, content: "   " })).status).toBe(400);

@@ -275,6 +275,78 @@ const reportFeedback = defineOperation(feedbackRoute, {
   },
 });
 
+const nodeIdArgument = (what: string) => ({
+  node_id: {
+    param: "nodeId",
+    schema: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 30)
+      .describe(what),
+  },
+});
+
+const getMemory = defineOperation(getMemoryRoute, {
+  pathArgs: nodeIdArgument("The memory's id (node_id in recall, search and create_memory answers)."),
+  tool: {
+    name: "get_memory",
+    title: "Read a memory with its history",
+    description: `One memory (or entity) with its links, provenance, meta, aliases, the memories it contradicts and its versions: what get_memory_node gives plus what the memory operations recorded. ${LANGUAGES}`,
+    annotations: READ,
+  },
+});
+
+const getMemoryHistory = defineOperation(memoryHistoryRoute, {
+  pathArgs: nodeIdArgument("The id of any version of the memory."),
+  tool: {
+    name: "get_memory_history",
+    title: "Versions of a memory",
+    description: "The versions of a corrected memory, oldest first: what it said before each update_memory.",
+    annotations: READ,
+  },
+});
+
+const listMemories = defineOperation(listMemoriesRoute, {
+  queryArgs: {
+    kind: z.string().optional().describe("Kinds to list, comma-separated: segment, memory (explicit), episode (default all three)."),
+    cursor: z.string().optional().describe("next_cursor of the previous page; omit for the first page."),
+    limit: z.number().int().min(1).max(200).optional().describe("Memories per page (1–200, default 50)."),
+    include_superseded: z.enum(["true", "false"]).optional().describe("true: also versions a newer one corrected."),
+  },
+  tool: {
+    name: "list_memories",
+    title: "List memories",
+    description: `Page through the agent's memories, newest first (never entities). To find something, search_memories or recall is better; this is for reviewing what is stored. ${LANGUAGES}`,
+    annotations: READ,
+  },
+});
+
+const unlinkMemories = defineOperation(unlinkRoute, {
+  queryArgs: {
+    source: z.number().int().min(1).describe("The link's source node id."),
+    target: z.number().int().min(1).describe("The link's target node id."),
+    relation: z.string().describe("The link's relation, as get_memory_node lists it."),
+  },
+  tool: {
+    name: "unlink_memories",
+    title: "Remove a link",
+    description: "Remove one link between two memories (for a link made by mistake with link_memories).",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+});
+
+const mergeEntities = defineOperation(mergeEntitiesRoute, {
+  pathArgs: nodeIdArgument("The entity to merge away (an entity's node_id, e.g. from get_focus)."),
+  tool: {
+    name: "merge_entities",
+    title: "Merge two entities",
+    description:
+      "Say that two entities are one (a nickname, an abbreviation, a translation): the entity is merged into `into`, its links move over, and its name is kept as an alias.",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+});
+
 /** The operations that are tools, in the order tools are listed. */
 const TOOL_OPERATIONS = [
   remember,
@@ -294,6 +366,11 @@ const TOOL_OPERATIONS = [
   updateMemory,
   deleteMemory,
   reportFeedback,
+  getMemory,
+  getMemoryHistory,
+  listMemories,
+  unlinkMemories,
+  mergeEntities,
   rebuildEpisodes,
   deleteAgent,
 ];
@@ -313,20 +390,6 @@ export const CALL_TOOL_ROUTE = callToolRoute(TOOL_NAMES);
 export const OPERATIONS: readonly OperationDefinition[] = [
   ...TOOL_OPERATIONS,
   defineOperation(pingRoute, { tool: { reason: "a latency probe of the agent's object, nothing a model needs" } }),
-  // The other memory operations (docs/design.md §11) are on the SDK: a model reads memories with
-  // recall, search and get_memory_node, and needs no listing, history or entity merge.
-  defineOperation(getMemoryRoute, { tool: { reason: "get_memory_node reads a memory for a model" } }),
-  defineOperation(memoryHistoryRoute, { tool: { reason: "versions are for people reviewing corrections" } }),
-  defineOperation(listMemoriesRoute, { tool: { reason: "paging through every memory is for people and backups; a model searches" } }),
-  defineOperation(mergeEntitiesRoute, { tool: { reason: "entity merges are curation by people (the conflict check proposes them)" } }),
-  defineOperation(unlinkRoute, {
-    queryArgs: {
-      source: z.string().describe("The link's source node id."),
-      target: z.string().describe("The link's target node id."),
-      relation: z.string().describe("The link's relation."),
-    },
-    tool: { reason: "a link is removed by people curating the network; a model links and forgets" },
-  }),
   defineOperation(exportAgentRoute, {
     tool: { reason: "a whole agent's memory as JSON Lines, for backups and moves" },
     sdk: { reason: "a JSON Lines stream, not a JSON answer: fetch GET /v1/agents/{agentId}/export" },

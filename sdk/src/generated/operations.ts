@@ -763,7 +763,7 @@ export interface ToolResult {
 
 export interface ToolCall {
   /** The tool's name. */
-  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "create_memory" | "link_memories" | "update_memory" | "delete_memory" | "report_memory_use" | "rebuild_episodes" | "delete_agent";
+  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "create_memory" | "link_memories" | "update_memory" | "delete_memory" | "report_memory_use" | "get_memory" | "get_memory_history" | "list_memories" | "unlink_memories" | "merge_entities" | "rebuild_episodes" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -986,6 +986,48 @@ export interface ReportFeedbackInput {
 }
 export type ReportFeedbackOutput = Feedback | Pending;
 
+export interface GetMemoryInput {
+  /** The memory's id (node_id in recall, search and create_memory answers). */
+  node_id: number;
+}
+export type GetMemoryOutput = Memory;
+
+export interface GetMemoryHistoryInput {
+  /** The id of any version of the memory. */
+  node_id: number;
+}
+export type GetMemoryHistoryOutput = MemoryHistory;
+
+export interface ListMemoriesInput {
+  /** Kinds to list, comma-separated: segment, memory (explicit), episode (default all three). */
+  kind?: string;
+  /** next_cursor of the previous page; omit for the first page. */
+  cursor?: string;
+  /** Memories per page (1–200, default 50). */
+  limit?: number;
+  /** true: also versions a newer one corrected. */
+  include_superseded?: "true" | "false";
+}
+export type ListMemoriesOutput = MemoryList;
+
+export interface UnlinkMemoriesInput {
+  /** The link's source node id. */
+  source: number;
+  /** The link's target node id. */
+  target: number;
+  /** The link's relation, as get_memory_node lists it. */
+  relation: string;
+}
+export type UnlinkMemoriesOutput = LinkDeleted | Pending;
+
+export interface MergeEntitiesInput {
+  /** The entity to merge away (an entity's node_id, e.g. from get_focus). */
+  node_id: number;
+  /** The entity that survives. */
+  into: number;
+}
+export type MergeEntitiesOutput = EntityMerged | Pending;
+
 export type RebuildEpisodesOutput = EpisodesRebuild;
 
 export type DeleteAgentOutput = ({
@@ -996,41 +1038,6 @@ export type DeleteAgentOutput = ({
 });
 
 export type PingOutput = Ping;
-
-export interface GetMemoryInput {
-  node_id: string;
-}
-export type GetMemoryOutput = Memory;
-
-export interface GetMemoryHistoryInput {
-  node_id: string;
-}
-export type GetMemoryHistoryOutput = MemoryHistory;
-
-export interface ListMemoriesInput {
-  kind?: string;
-  cursor?: string;
-  limit?: string;
-  include_superseded?: "true" | "false";
-}
-export type ListMemoriesOutput = MemoryList;
-
-export interface MergeEntitiesInput {
-  node_id: string;
-  /** The entity that survives. */
-  into: number;
-}
-export type MergeEntitiesOutput = EntityMerged | Pending;
-
-export interface UnlinkMemoriesInput {
-  /** The link's source node id. */
-  source: string;
-  /** The link's target node id. */
-  target: string;
-  /** The link's relation. */
-  relation: string;
-}
-export type UnlinkMemoriesOutput = LinkDeleted | Pending;
 
 export interface ListAgentsInput {
   /** next_cursor of the previous page; omit for the first page. */
@@ -1056,7 +1063,7 @@ export type ListToolsOutput = ToolList;
 
 export interface CallToolInput {
   /** The tool's name. */
-  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "create_memory" | "link_memories" | "update_memory" | "delete_memory" | "report_memory_use" | "rebuild_episodes" | "delete_agent";
+  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "create_memory" | "link_memories" | "update_memory" | "delete_memory" | "report_memory_use" | "get_memory" | "get_memory_history" | "list_memories" | "unlink_memories" | "merge_entities" | "rebuild_episodes" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -1273,39 +1280,6 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": true
   },
-  "rebuildEpisodes": {
-    "method": "POST",
-    "path": "/v1/agents/{agentId}/episodes/rebuild",
-    "scope": "agent",
-    "pathArgs": {},
-    "queryArgs": [],
-    "body": false,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
-  },
-  "deleteAgent": {
-    "method": "DELETE",
-    "path": "/v1/agents/{agentId}",
-    "scope": "agent",
-    "pathArgs": {},
-    "queryArgs": [],
-    "body": false,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
-  },
-  "ping": {
-    "method": "GET",
-    "path": "/v1/agents/{agentId}/ping",
-    "scope": "agent",
-    "pathArgs": {},
-    "queryArgs": [],
-    "body": false,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": false
-  },
   "getMemory": {
     "method": "GET",
     "path": "/v1/agents/{agentId}/memories/{nodeId}",
@@ -1348,19 +1322,6 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
-  "mergeEntities": {
-    "method": "POST",
-    "path": "/v1/agents/{agentId}/entities/{nodeId}/merge",
-    "scope": "agent",
-    "pathArgs": {
-      "node_id": "nodeId"
-    },
-    "queryArgs": [],
-    "body": true,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
-  },
   "unlinkMemories": {
     "method": "DELETE",
     "path": "/v1/agents/{agentId}/links",
@@ -1375,6 +1336,52 @@ export const OPERATIONS = {
     "fixedQuery": {},
     "fixedBody": {},
     "write": true
+  },
+  "mergeEntities": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/entities/{nodeId}/merge",
+    "scope": "agent",
+    "pathArgs": {
+      "node_id": "nodeId"
+    },
+    "queryArgs": [],
+    "body": true,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "rebuildEpisodes": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/episodes/rebuild",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "deleteAgent": {
+    "method": "DELETE",
+    "path": "/v1/agents/{agentId}",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "ping": {
+    "method": "GET",
+    "path": "/v1/agents/{agentId}/ping",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": false
   },
   "listAgents": {
     "method": "GET",
@@ -1461,14 +1468,14 @@ export interface OperationTypes {
   updateMemory: { input: UpdateMemoryInput; output: UpdateMemoryOutput };
   deleteMemory: { input: DeleteMemoryInput; output: DeleteMemoryOutput };
   reportFeedback: { input: ReportFeedbackInput; output: ReportFeedbackOutput };
-  rebuildEpisodes: { input: undefined; output: RebuildEpisodesOutput };
-  deleteAgent: { input: undefined; output: DeleteAgentOutput };
-  ping: { input: undefined; output: PingOutput };
   getMemory: { input: GetMemoryInput; output: GetMemoryOutput };
   getMemoryHistory: { input: GetMemoryHistoryInput; output: GetMemoryHistoryOutput };
   listMemories: { input: ListMemoriesInput; output: ListMemoriesOutput };
-  mergeEntities: { input: MergeEntitiesInput; output: MergeEntitiesOutput };
   unlinkMemories: { input: UnlinkMemoriesInput; output: UnlinkMemoriesOutput };
+  mergeEntities: { input: MergeEntitiesInput; output: MergeEntitiesOutput };
+  rebuildEpisodes: { input: undefined; output: RebuildEpisodesOutput };
+  deleteAgent: { input: undefined; output: DeleteAgentOutput };
+  ping: { input: undefined; output: PingOutput };
   listAgents: { input: ListAgentsInput; output: ListAgentsOutput };
   getHealth: { input: GetHealthInput; output: GetHealthOutput };
   getOpenApi: { input: undefined; output: GetOpenApiOutput };
@@ -4119,6 +4126,677 @@ export const TOOLS: readonly ToolDefinition[] = [
     }
   },
   {
+    "name": "get_memory",
+    "title": "Read a memory with its history",
+    "description": "One memory (or entity) with its links, provenance, meta, aliases, the memories it contradicts and its versions: what get_memory_node gives plus what the memory operations recorded. Memories may be Chinese or English (中文或英文均可).",
+    "operation": "getMemory",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The memory's id (node_id in recall, search and create_memory answers)."
+        }
+      },
+      "required": [
+        "node_id"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer"
+        },
+        "kind": {
+          "type": "string",
+          "enum": [
+            "segment",
+            "entity",
+            "memory",
+            "episode"
+          ]
+        },
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "content": {
+          "type": "string"
+        },
+        "original_length": {
+          "type": "integer"
+        },
+        "phrase": {
+          "type": "string"
+        },
+        "keywords": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "role": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "user",
+            "assistant",
+            "system",
+            null
+          ]
+        },
+        "speaker": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "source_message_ids": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "source_task_id": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "message_time": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "created_at": {
+          "type": "integer"
+        },
+        "scan_count": {
+          "type": "integer"
+        },
+        "in_focus": {
+          "type": "boolean"
+        },
+        "superseded_by": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "meta": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "additionalProperties": {}
+        },
+        "importance": {
+          "type": "number"
+        },
+        "links": {
+          "type": "object",
+          "properties": {
+            "outgoing": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "source": {
+                    "type": "integer"
+                  },
+                  "target": {
+                    "type": "integer"
+                  },
+                  "relation": {
+                    "type": "string"
+                  },
+                  "strength": {
+                    "type": "number"
+                  },
+                  "pinned": {
+                    "type": "boolean"
+                  },
+                  "dangling": {
+                    "type": "boolean"
+                  },
+                  "created_at": {
+                    "type": "integer"
+                  }
+                },
+                "required": [
+                  "source",
+                  "target",
+                  "relation",
+                  "strength",
+                  "pinned",
+                  "dangling",
+                  "created_at"
+                ]
+              }
+            },
+            "incoming": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "source": {
+                    "type": "integer"
+                  },
+                  "target": {
+                    "type": "integer"
+                  },
+                  "relation": {
+                    "type": "string"
+                  },
+                  "strength": {
+                    "type": "number"
+                  },
+                  "pinned": {
+                    "type": "boolean"
+                  },
+                  "dangling": {
+                    "type": "boolean"
+                  },
+                  "created_at": {
+                    "type": "integer"
+                  }
+                },
+                "required": [
+                  "source",
+                  "target",
+                  "relation",
+                  "strength",
+                  "pinned",
+                  "dangling",
+                  "created_at"
+                ]
+              }
+            }
+          },
+          "required": [
+            "outgoing",
+            "incoming"
+          ]
+        },
+        "conflicts_with": {
+          "type": "array",
+          "items": {
+            "type": "integer"
+          }
+        },
+        "aliases": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "key": {
+                "type": "string"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "key",
+              "name"
+            ]
+          }
+        },
+        "history": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "node_id": {
+                "type": "integer"
+              },
+              "content": {
+                "type": "string"
+              },
+              "created_at": {
+                "type": "integer"
+              },
+              "superseded_by": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "node_id",
+              "content",
+              "created_at",
+              "superseded_by"
+            ]
+          }
+        }
+      },
+      "required": [
+        "node_id",
+        "kind",
+        "name",
+        "content",
+        "original_length",
+        "phrase",
+        "keywords",
+        "role",
+        "speaker",
+        "source_message_ids",
+        "source_task_id",
+        "message_time",
+        "created_at",
+        "scan_count",
+        "in_focus",
+        "superseded_by",
+        "meta",
+        "importance",
+        "links",
+        "conflicts_with",
+        "aliases",
+        "history"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "get_memory_history",
+    "title": "Versions of a memory",
+    "description": "The versions of a corrected memory, oldest first: what it said before each update_memory.",
+    "operation": "getMemoryHistory",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The id of any version of the memory."
+        }
+      },
+      "required": [
+        "node_id"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer"
+        },
+        "history": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "node_id": {
+                "type": "integer"
+              },
+              "content": {
+                "type": "string"
+              },
+              "created_at": {
+                "type": "integer"
+              },
+              "superseded_by": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "node_id",
+              "content",
+              "created_at",
+              "superseded_by"
+            ]
+          }
+        }
+      },
+      "required": [
+        "node_id",
+        "history"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "list_memories",
+    "title": "List memories",
+    "description": "Page through the agent's memories, newest first (never entities). To find something, search_memories or recall is better; this is for reviewing what is stored. Memories may be Chinese or English (中文或英文均可).",
+    "operation": "listMemories",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "kind": {
+          "description": "Kinds to list, comma-separated: segment, memory (explicit), episode (default all three).",
+          "type": "string"
+        },
+        "cursor": {
+          "description": "next_cursor of the previous page; omit for the first page.",
+          "type": "string"
+        },
+        "limit": {
+          "description": "Memories per page (1–200, default 50).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        },
+        "include_superseded": {
+          "description": "true: also versions a newer one corrected.",
+          "type": "string",
+          "enum": [
+            "true",
+            "false"
+          ]
+        }
+      },
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "node_id": {
+                "type": "integer"
+              },
+              "kind": {
+                "type": "string",
+                "enum": [
+                  "segment",
+                  "entity",
+                  "memory",
+                  "episode"
+                ]
+              },
+              "content": {
+                "type": "string"
+              },
+              "phrase": {
+                "type": "string"
+              },
+              "keywords": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "speaker": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "role": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "enum": [
+                  "user",
+                  "assistant",
+                  "system",
+                  null
+                ]
+              },
+              "source_message_ids": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "source_task_id": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "message_time": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "created_at": {
+                "type": "integer"
+              },
+              "superseded_by": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "meta": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "additionalProperties": {}
+              },
+              "importance": {
+                "type": "number"
+              },
+              "conflicts_with": {
+                "type": "array",
+                "items": {
+                  "type": "integer"
+                }
+              }
+            },
+            "required": [
+              "node_id",
+              "kind",
+              "content",
+              "phrase",
+              "keywords",
+              "speaker",
+              "role",
+              "source_message_ids",
+              "source_task_id",
+              "message_time",
+              "created_at",
+              "superseded_by",
+              "meta",
+              "importance",
+              "conflicts_with"
+            ]
+          }
+        },
+        "next_cursor": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      },
+      "required": [
+        "items",
+        "next_cursor"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "unlink_memories",
+    "title": "Remove a link",
+    "description": "Remove one link between two memories (for a link made by mistake with link_memories).",
+    "operation": "unlinkMemories",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "source": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 9007199254740991,
+          "description": "The link's source node id."
+        },
+        "target": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 9007199254740991,
+          "description": "The link's target node id."
+        },
+        "relation": {
+          "type": "string",
+          "description": "The link's relation, as get_memory_node lists it."
+        }
+      },
+      "required": [
+        "source",
+        "target",
+        "relation"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {},
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "merge_entities",
+    "title": "Merge two entities",
+    "description": "Say that two entities are one (a nickname, an abbreviation, a translation): the entity is merged into `into`, its links move over, and its name is kept as an alias.",
+    "operation": "mergeEntities",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The entity to merge away (an entity's node_id, e.g. from get_focus)."
+        },
+        "into": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The entity that survives."
+        }
+      },
+      "required": [
+        "node_id",
+        "into"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "survivor": {
+              "type": "integer"
+            },
+            "absorbed": {
+              "type": "integer"
+            },
+            "links_moved": {
+              "type": "integer"
+            },
+            "aliases": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          },
+          "required": [
+            "survivor",
+            "absorbed",
+            "links_moved",
+            "aliases"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
     "name": "rebuild_episodes",
     "title": "Rebuild episodes",
     "description": "Give an episode (a summary of one conversation, its participants and time span) to every conversation remembered before episodes existed. Maintenance: once after an upgrade, when get_context finds no earlier conversations that should be there; calling it again does nothing more.",
@@ -4432,39 +5110,6 @@ export abstract class AgentOperations {
   }
 
   /**
-   * Give episodes to submissions remembered before episodes existed
-   *
-   * Runs in order with the agent's writes; waits up to 25 s, then answers 202 with the task.
-   *
-   * `POST /v1/agents/{agentId}/episodes/rebuild`
-   */
-  rebuildEpisodes(options?: RequestOptions): Promise<RebuildEpisodesOutput> {
-    return this.invoke("rebuildEpisodes", undefined, options) as Promise<RebuildEpisodesOutput>;
-  }
-
-  /**
-   * Delete the agent: every memory, link, index entry, vector and queued task
-   *
-   * Runs after the tasks already queued. Answers 200 when done, or 202 with the task id if it takes longer.
-   *
-   * `DELETE /v1/agents/{agentId}`
-   */
-  deleteAgent(options?: RequestOptions): Promise<DeleteAgentOutput> {
-    return this.invoke("deleteAgent", undefined, options) as Promise<DeleteAgentOutput>;
-  }
-
-  /**
-   * Reach the agent's Durable Object and run one trivial database query
-   *
-   * A per-agent liveness check; benchmarks use it as the latency floor of any agent request.
-   *
-   * `GET /v1/agents/{agentId}/ping`
-   */
-  ping(options?: RequestOptions): Promise<PingOutput> {
-    return this.invoke("ping", undefined, options) as Promise<PingOutput>;
-  }
-
-  /**
    * One memory (or entity) with its links, provenance, facts, conflicts, aliases and history
    *
    * `GET /v1/agents/{agentId}/memories/{nodeId}`
@@ -4496,6 +5141,15 @@ export abstract class AgentOperations {
   }
 
   /**
+   * Delete one link by its source, target and relation
+   *
+   * `DELETE /v1/agents/{agentId}/links`
+   */
+  unlinkMemories(input: UnlinkMemoriesInput, options?: RequestOptions): Promise<UnlinkMemoriesOutput> {
+    return this.invoke("unlinkMemories", input, options) as Promise<UnlinkMemoriesOutput>;
+  }
+
+  /**
    * Merge an entity into another
    *
    * The entity `nodeId` is absorbed by `into`: its links move to the survivor, its name (and aliases) become aliases of the survivor, it is deleted, and the focus follows.
@@ -4507,12 +5161,36 @@ export abstract class AgentOperations {
   }
 
   /**
-   * Delete one link by its source, target and relation
+   * Give episodes to submissions remembered before episodes existed
    *
-   * `DELETE /v1/agents/{agentId}/links`
+   * Runs in order with the agent's writes; waits up to 25 s, then answers 202 with the task.
+   *
+   * `POST /v1/agents/{agentId}/episodes/rebuild`
    */
-  unlinkMemories(input: UnlinkMemoriesInput, options?: RequestOptions): Promise<UnlinkMemoriesOutput> {
-    return this.invoke("unlinkMemories", input, options) as Promise<UnlinkMemoriesOutput>;
+  rebuildEpisodes(options?: RequestOptions): Promise<RebuildEpisodesOutput> {
+    return this.invoke("rebuildEpisodes", undefined, options) as Promise<RebuildEpisodesOutput>;
+  }
+
+  /**
+   * Delete the agent: every memory, link, index entry, vector and queued task
+   *
+   * Runs after the tasks already queued. Answers 200 when done, or 202 with the task id if it takes longer.
+   *
+   * `DELETE /v1/agents/{agentId}`
+   */
+  deleteAgent(options?: RequestOptions): Promise<DeleteAgentOutput> {
+    return this.invoke("deleteAgent", undefined, options) as Promise<DeleteAgentOutput>;
+  }
+
+  /**
+   * Reach the agent's Durable Object and run one trivial database query
+   *
+   * A per-agent liveness check; benchmarks use it as the latency floor of any agent request.
+   *
+   * `GET /v1/agents/{agentId}/ping`
+   */
+  ping(options?: RequestOptions): Promise<PingOutput> {
+    return this.invoke("ping", undefined, options) as Promise<PingOutput>;
   }
 
   /**
