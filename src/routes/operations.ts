@@ -200,6 +200,19 @@ const deleteAgent = defineOperation(deleteAgentRoute, {
   },
 });
 
+/** A memory's node id as a tool argument: an integer for the model, the path parameter `nodeId` over HTTP. */
+const nodeIdArgument = (what: string) => ({
+  node_id: {
+    param: "nodeId",
+    schema: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 30)
+      .describe(what),
+  },
+});
+
 /** A write the memory answers when applied (or 202 with a task id after 25 s). */
 const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
@@ -224,17 +237,7 @@ const linkMemories = defineOperation(linkRoute, {
 });
 
 const updateMemory = defineOperation(updateMemoryRoute, {
-  pathArgs: {
-    node_id: {
-      param: "nodeId",
-      schema: z
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 30)
-        .describe("The memory's id: node_id in recall, search, context and create_memory answers."),
-    },
-  },
+  pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
   tool: {
     name: "update_memory",
     title: "Correct a memory",
@@ -244,17 +247,7 @@ const updateMemory = defineOperation(updateMemoryRoute, {
 });
 
 const deleteMemory = defineOperation(deleteMemoryRoute, {
-  pathArgs: {
-    node_id: {
-      param: "nodeId",
-      schema: z
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 30)
-        .describe("The memory's id: node_id in recall, search, context and create_memory answers."),
-    },
-  },
+  pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
   queryArgs: { purge: z.enum(["true", "false"]).optional().describe("true: remove every trace too (links into it, earlier versions).") },
   tool: {
     name: "delete_memory",
@@ -272,18 +265,6 @@ const reportFeedback = defineOperation(feedbackRoute, {
     description:
       "After answering with recalled memories, report the node_ids you used (used: true): their links are reinforced, so they are forgotten more slowly. Once per memory per forgetting cycle counts.",
     annotations: WRITE,
-  },
-});
-
-const nodeIdArgument = (what: string) => ({
-  node_id: {
-    param: "nodeId",
-    schema: z
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 30)
-      .describe(what),
   },
 });
 
