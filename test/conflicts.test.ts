@@ -5,6 +5,7 @@
  * answer that shows one of the two.
  */
 import { describe, expect, it } from "vitest";
+import { judgeConflict } from "../src/models/local/local-conflicts";
 import { LocalModel } from "../src/models/local/local-model";
 import { ResilientModel } from "../src/models/resilient-model";
 import { retryPolicy } from "../src/models/retry";
@@ -48,6 +49,17 @@ describe("the conflict table", () => {
       const wrong = misses.filter((id) => id.startsWith(lang)).length;
       expect((cases.length - wrong) / cases.length, lang).toBeGreaterThanOrEqual(0.8);
     }
+  });
+
+  it("a model's parse cache changes no verdict: the table judged twice by one model, in both orders", async () => {
+    const uncached = pairsOf(CONFLICT_CASES).map((pair) => judgeConflict(pair));
+    const model = new LocalModel();
+    // The second pass is answered from the cache; reversing the pairs makes each text's first
+    // parse come from the other side of a pair.
+    expect(await model.judgeConflicts(pairsOf(CONFLICT_CASES))).toEqual(uncached);
+    const swapped = pairsOf(CONFLICT_CASES).map((p) => ({ ...p, earlier: p.later, later: p.earlier }));
+    expect(await model.judgeConflicts(swapped)).toEqual(swapped.map((pair) => judgeConflict(pair)));
+    expect(await model.judgeConflicts(pairsOf(CONFLICT_CASES))).toEqual(uncached);
   });
 
   it("speakers stand in for the first person, and different subjects are unrelated", async () => {

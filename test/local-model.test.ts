@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { RELATION } from "../src/vocabulary/relations";
 import { SEGMENT_MAX_LATIN } from "../src/models/local/local-segmenter";
 import { BinaryHeap } from "../src/models/local/binary-heap";
+import { LruMap } from "../src/models/local/lru-map";
 import { LocalEmbedder, LocalModel } from "../src/models/local/local-model";
 import { PHRASE_MAX_CODE_POINTS, type ModelMessage, type SegmentDraft } from "../src/models/types";
 import { isCalendarWord } from "../src/text/calendar-words";
@@ -288,6 +289,21 @@ describe("the compressor's candidate heap", () => {
     const kept = out.split(/(?<=\.) /);
     expect(kept.length).toBeGreaterThanOrEqual(2);
     for (const s of kept) expect(sentences).toContain(s);
+  });
+});
+
+describe("LruMap, the parse caches' bound", () => {
+  it("makes a value once per key, keeps the most recently used and drops the oldest past its capacity", () => {
+    const made: string[] = [];
+    const lru = new LruMap<string, string>(2);
+    const get = (k: string) => lru.getOrSet(k, (key) => (made.push(key), key.toUpperCase()));
+    expect([get("a"), get("b"), get("a")]).toEqual(["A", "B", "A"]);
+    expect(made).toEqual(["a", "b"]);
+    get("c"); // over capacity: "b" is the least recently used, "a" was just read
+    get("a");
+    expect(made).toEqual(["a", "b", "c"]);
+    get("b");
+    expect(made).toEqual(["a", "b", "c", "b"]);
   });
 });
 

@@ -123,7 +123,6 @@ interface CandidatePair {
   earlier: number;
   later: number;
   pair: ConflictPair;
-  similarity: number;
 }
 
 /** Each new memory with the most recent earlier memories of each entity it is about. */
@@ -185,28 +184,37 @@ async function candidatePairs(reader: NetworkReader, ids: readonly number[], clo
       }
     }
   }
+  const found = [...byKey.values()];
+  const inOrder = (x: { earlier: MemoryNode; later: MemoryNode }, y: { earlier: MemoryNode; later: MemoryNode }) =>
+    x.later.id - y.later.id || x.earlier.id - y.earlier.id;
+  // Within the bound every pair is judged: similarity only chooses which when there are too many
+  // (tokenizing every candidate was a large share of a remember's time, measured).
+  const chosen = found.length <= MAX_CONFLICT_PAIRS ? found : mostSimilar(found);
+  return chosen.sort(inOrder).map(({ earlier, later, entities }) => ({
+    earlier: earlier.id,
+    later: later.id,
+    pair: { earlier: memoryText(earlier), later: memoryText(later), entities: [...entities].sort() },
+  }));
+}
+
+/** The MAX_CONFLICT_PAIRS pairs whose memories share the most content terms (Jaccard). */
+function mostSimilar<P extends { earlier: MemoryNode; later: MemoryNode }>(pairs: readonly P[]): P[] {
   const terms = new Map<number, Set<string>>();
   const termsOf = (n: MemoryNode) => {
     let set = terms.get(n.id);
     if (!set) terms.set(n.id, (set = new Set(contentTerms(n.content))));
     return set;
   };
-  const pairs = [...byKey.values()].map(({ earlier, later, entities }) => {
-    const a = termsOf(earlier);
-    const b = termsOf(later);
-    const shared = [...a].filter((t) => b.has(t)).length;
-    return {
-      earlier: earlier.id,
-      later: later.id,
-      pair: { earlier: memoryText(earlier), later: memoryText(later), entities: [...entities].sort() },
-      similarity: shared / Math.max(1, a.size + b.size - shared),
-    };
-  });
-  // The most similar pairs first when there are too many; then in order of the memories.
   return pairs
-    .sort((x, y) => y.similarity - x.similarity || x.later - y.later || x.earlier - y.earlier)
+    .map((p) => {
+      const a = termsOf(p.earlier);
+      const b = termsOf(p.later);
+      const shared = [...a].filter((t) => b.has(t)).length;
+      return { p, similarity: shared / Math.max(1, a.size + b.size - shared) };
+    })
+    .sort((x, y) => y.similarity - x.similarity || x.p.later.id - y.p.later.id || x.p.earlier.id - y.p.earlier.id)
     .slice(0, MAX_CONFLICT_PAIRS)
-    .sort((x, y) => x.later - y.later || x.earlier - y.earlier);
+    .map(({ p }) => p);
 }
 
 /** The operations of one action against the network as it stands now (empty when moot). */

@@ -239,10 +239,9 @@ export class MemoryGraph {
       if (node?.name != null && this.entities.get(node.name) === id) this.entities.delete(node.name);
       this.nodeMap.delete(id);
       this.fullText?.remove(id);
-      for (const link of this.outgoing.get(id) ?? []) {
-        this.byKey.delete(linkKey(link));
-        remove(this.incoming, link.target, link);
-      }
+      const outgoing = new Set(this.outgoing.get(id) ?? []);
+      for (const link of outgoing) this.byKey.delete(linkKey(link));
+      this.removeFromLists(outgoing, false);
       this.outgoing.delete(id);
       const slot = this.slotOf.get(id);
       if (slot === undefined) continue;
@@ -269,14 +268,33 @@ export class MemoryGraph {
   }
 
   private deleteLinks(keys: readonly LinkKey[]): void {
+    const doomed = new Set<StoredLink>();
     for (const key of keys) {
-      const link = this.byKey.get(linkKey(key));
+      const k = linkKey(key);
+      const link = this.byKey.get(k);
       if (!link) continue;
-      this.linksChanged();
-      this.byKey.delete(linkKey(key));
-      remove(this.outgoing, link.source, link);
-      remove(this.incoming, link.target, link);
+      this.byKey.delete(k);
+      doomed.add(link);
     }
+    if (doomed.size === 0) return;
+    this.linksChanged();
+    this.removeFromLists(doomed, true);
+  }
+
+  /**
+   * Takes `doomed` out of the adjacency lists of their ends (incoming only, or both), each list
+   * filtered once: removing a hub's links one by one searched its whole list for each (quadratic
+   * in a superseded or decayed memory's links, measured). Order is kept: traversals read it.
+   */
+  private removeFromLists(doomed: ReadonlySet<StoredLink>, outgoing: boolean): void {
+    const lists = new Set<StoredLink[]>();
+    for (const link of doomed) {
+      const into = this.incoming.get(link.target);
+      if (into) lists.add(into);
+      const from = outgoing ? this.outgoing.get(link.source) : undefined;
+      if (from) lists.add(from);
+    }
+    for (const list of lists) removeAll(list, doomed);
   }
 
   /**
@@ -406,9 +424,9 @@ function listOf(adjacency: Map<number, StoredLink[]>, id: number): StoredLink[] 
   return list;
 }
 
-function remove(adjacency: Map<number, StoredLink[]>, id: number, link: StoredLink): void {
-  const list = adjacency.get(id);
-  if (!list) return;
-  const index = list.indexOf(link);
-  if (index >= 0) list.splice(index, 1);
+/** Removes every element of `doomed` from `list` in place (the array may be shared with a slot). */
+function removeAll(list: StoredLink[], doomed: ReadonlySet<StoredLink>): void {
+  let kept = 0;
+  for (const link of list) if (!doomed.has(link)) list[kept++] = link;
+  list.length = kept;
 }

@@ -28,6 +28,7 @@ import { normalizeText } from "../../text/normalize";
 import { parseSmallNumber } from "../../text/relative-time";
 import { isContent, tokenize } from "../../text/tokenize";
 import type { ConflictPair, ConflictVerdict } from "../types";
+import { LruMap } from "./lru-map";
 
 type Slot = "residence" | "employer" | "preference" | "marital" | "age" | "copula";
 
@@ -146,10 +147,8 @@ function wordsOf(clause: string): Word[] {
 function lexiconEntry(words: readonly Word[], i: number): { entry: LexEntry; negated: boolean } | undefined {
   const w = words[i];
   if (!w) return undefined;
-  const fits = (entry: LexEntry | undefined) =>
-    entry !== undefined && (entry.next === undefined || entry.next.includes(words[i + 1]?.surface ?? ""));
   const direct = LEXICON.get(w.surface);
-  if (fits(direct) && direct) return { entry: direct, negated: false };
+  if (direct && (direct.next === undefined || direct.next.includes(words[i + 1]?.surface ?? ""))) return { entry: direct, negated: false };
   for (const prefix of ["不", "没有", "没", "未"]) {
     if (!w.surface.startsWith(prefix)) continue;
     const rest = LEXICON.get(w.surface.slice(prefix.length));
@@ -307,13 +306,41 @@ function clausesOf(text: string): { speaker: string[]; clauses: string[] } {
   return { speaker, clauses: body.split(CLAUSE_BREAK).filter((c) => c.trim() !== "") };
 }
 
-/** The local verdict on one pair (see the rules above). */
-export function judgeConflict(pair: ConflictPair): ConflictVerdict {
-  const earlier = clausesOf(pair.earlier);
-  const later = clausesOf(pair.later);
-  const entityWords = new Set(pair.entities.flatMap((e) => tokenize(e).map((t) => t.norm)));
-  const framesA = earlier.clauses.map((c) => frameOf(c, earlier.speaker));
-  const framesB = later.clauses.map((c) => frameOf(c, later.speaker));
+function framesOf(text: string): Frame[] {
+  const { speaker, clauses } = clausesOf(text);
+  return clauses.map((c) => frameOf(c, speaker));
+}
+
+/**
+ * Texts and entity names already parsed, most recently used kept. A new memory is compared with up
+ * to five earlier ones per entity, and an earlier one with every later one about its entities, so
+ * without it the same text is parsed again for every pair (most of a remember's time, measured; in
+ * Chinese even the entity names, as every segmenter call has a set-up cost). What it holds is read,
+ * never changed. One cache per model instance, i.e. per agent: never shared between tenants, whose
+ * texts must not even change each other's timing.
+ */
+export class ParseCache {
+  private readonly frames = new LruMap<string, Frame[]>(2048);
+  private readonly names = new LruMap<string, string[]>(1024);
+
+  framesOf(text: string): Frame[] {
+    return this.frames.getOrSet(text, framesOf);
+  }
+
+  nameWords(name: string): string[] {
+    return this.names.getOrSet(name, nameWords);
+  }
+}
+
+function nameWords(name: string): string[] {
+  return tokenize(name).map((t) => t.norm);
+}
+
+/** The local verdict on one pair (see the rules above); `cache` keeps parsed texts between pairs. */
+export function judgeConflict(pair: ConflictPair, cache?: ParseCache): ConflictVerdict {
+  const entityWords = new Set(pair.entities.flatMap((e) => (cache ? cache.nameWords(e) : nameWords(e))));
+  const framesA = cache ? cache.framesOf(pair.earlier) : framesOf(pair.earlier);
+  const framesB = cache ? cache.framesOf(pair.later) : framesOf(pair.later);
   let best: ConflictVerdict = "unrelated";
   for (const a of framesA) {
     for (const b of framesB) {

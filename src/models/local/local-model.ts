@@ -1,6 +1,7 @@
 /**
  * The built-in deterministic model (docs/design.md §8): used by every local run, test and benchmark, where
- * Workers AI and Vectorize cannot be reached. Pure functions of their input: no randomness, no
+ * Workers AI and Vectorize cannot be reached. Pure functions of their input (a cache of parsed texts
+ * aside, which changes no answer): no randomness, no
  * clock, no network; Chinese and English alike.
  */
 import type { RelationName } from "../../vocabulary/relations";
@@ -15,7 +16,7 @@ import type {
   SegmentDraft,
   SmallModel,
 } from "../types";
-import { judgeConflict } from "./local-conflicts";
+import { ParseCache, judgeConflict } from "./local-conflicts";
 import { compressText, summarizeText } from "./local-compressor";
 import { EMBEDDING_DIMENSIONS, embedText } from "./local-embedder";
 import { sameEntity } from "./local-entities";
@@ -25,6 +26,8 @@ import { segmentMessages } from "./local-segmenter";
 
 export class LocalModel implements SmallModel {
   readonly name = "local";
+  /** Parsed texts of the conflict judgement; the instance is the agent's own (agent-state.ts). */
+  private readonly conflictParses = new ParseCache();
 
   async segment(messages: ModelMessage[]): Promise<SegmentDraft[]> {
     return segmentMessages(messages);
@@ -52,7 +55,7 @@ export class LocalModel implements SmallModel {
   }
 
   async judgeConflicts(pairs: ConflictPair[]): Promise<ConflictVerdict[]> {
-    return pairs.map(judgeConflict);
+    return pairs.map((pair) => judgeConflict(pair, this.conflictParses));
   }
 
   async sameEntities(pairs: EntityPair[]): Promise<boolean[]> {
