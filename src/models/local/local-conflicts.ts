@@ -337,10 +337,10 @@ function nameWords(name: string): string[] {
 }
 
 /** The local verdict on one pair (see the rules above); `cache` keeps parsed texts between pairs. */
-export function judgeConflict(pair: ConflictPair, cache?: ParseCache): ConflictVerdict {
-  const entityWords = new Set(pair.entities.flatMap((e) => (cache ? cache.nameWords(e) : nameWords(e))));
-  const framesA = cache ? cache.framesOf(pair.earlier) : framesOf(pair.earlier);
-  const framesB = cache ? cache.framesOf(pair.later) : framesOf(pair.later);
+export function judgeConflict(pair: ConflictPair, cache: ParseCache = new ParseCache()): ConflictVerdict {
+  const entityWords = new Set(pair.entities.flatMap((e) => cache.nameWords(e)));
+  const framesA = cache.framesOf(pair.earlier);
+  const framesB = cache.framesOf(pair.later);
   let best: ConflictVerdict = "unrelated";
   for (const a of framesA) {
     for (const b of framesB) {
