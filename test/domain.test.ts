@@ -7,6 +7,7 @@ import { formatRecall } from "../src/memory/format";
 import { importanceOf, retainedShare } from "../src/memory/importance";
 import { FieldScorer, type FieldWeights } from "../src/memory/field-score";
 import { fuseScores, normalisedScores } from "../src/memory/fusion";
+import { asksQuestion } from "../src/memory/recall-engine";
 import { importanceNeeded, networkPrior, rankMemories, scoreMemories, type RankedMemory } from "../src/memory/ranking";
 import { bm25Idf, BM25_K1 } from "../src/search/bm25-index";
 import { documentFields, ftsDocument, timeTerms } from "../src/search/fts-text";
@@ -443,6 +444,29 @@ describe("text evidence with the network as context (BM25F)", () => {
       score: 0,
       matched: 0,
     });
+  });
+
+  it("scores an answer with the question it answers as its own words, and a question below its answer", () => {
+    const scorer = new FieldScorer(["lake"], stats, weights);
+    const question = doc("did you swim in the lake?");
+    const answer = doc("yes all day long");
+    const asked = scorer.score(question, { neighbours: [answer], entities: [], asks: true });
+    const answered = scorer.score(answer, { neighbours: [], entities: [], asked: [question] });
+    // The question's words count for the answer at full weight: as if the answer said them.
+    expect(answered.score).toBeCloseTo(scorer.score(question, { neighbours: [], entities: [] }).score, 12);
+    expect(answered.matched).toBe(1);
+    expect(asked.score).toBeLessThan(answered.score);
+    expect(asked.score).toBeLessThan(scorer.score(question, { neighbours: [answer], entities: [] }).score);
+    // Without neighbours (text only) the question lends nothing.
+    const textOnly = new FieldScorer(["lake"], stats, { neighbours: 0, entities: 0, speaker: 0, time: 0 });
+    expect(textOnly.score(answer, { neighbours: [], entities: [], asked: [question] }).matched).toBe(0);
+  });
+
+  it("takes a segment ending with a question mark for a question, in English and Chinese", () => {
+    expect(asksQuestion(memoryNode(0, { content: "That plate is awesome! Did you make it?" }))).toBe(true);
+    expect(asksQuestion(memoryNode(0, { content: "你周末去哪儿了？」" }))).toBe(true);
+    expect(asksQuestion(memoryNode(0, { content: "Yeah, I made it in pottery class." }))).toBe(false);
+    expect(asksQuestion(memoryNode(0, { content: "What do you think? [shares a photo: a bowl]" }))).toBe(false);
   });
 });
 

@@ -20,3 +20,9 @@ export const CHINESE_DESIGN_REVIEW = [
 export function messages(contents: readonly string[], idPrefix: string, extra: Partial<Msg> = {}): Msg[] {
   return contents.map((content, i) => ({ role: "user", content, id: `${idPrefix}${i}`, ...extra }));
 }
+
+/** A question and its answer by two speakers (recall scores the answer with the question's words). */
+export const EXCHANGE = [
+  { role: "user" as const, name: "Ann", content: "That plate is lovely! Did you make it in pottery class?", id: "x1" },
+  { role: "assistant" as const, name: "Ben", content: "Yes, I made it last week. Glazing took two tries.", id: "x2" },
+];

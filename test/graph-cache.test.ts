@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { RecallQuerySchema, runRecall } from "../src/agent/tasks/recall";
 import { runSearch, SearchQuerySchema } from "../src/agent/tasks/search";
-import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
+import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, EXCHANGE, messages } from "./fixtures";
 import { agentRows, call, drainAlarms, freshAgent, rememberAndWait, stubOf } from "./helpers";
 import { internals, linksAsTheyStand, scanCounts } from "./internals";
 
@@ -94,11 +94,14 @@ describe("the in-memory graph", () => {
   // Both paths score full-text hits with the agent's own BM25 statistics, so search scores and the
   // hybrid start's entry points are identical too.
   it("answers recall and search exactly as the database path does", async () => {
+    // A question and its answer by two speakers: the answer is scored with the question's words.
     const agent = freshAgent("same");
     await rememberAndWait(agent, messages(ENGLISH_TEAM, "e"));
     await rememberAndWait(agent, messages(CHINESE_DESIGN_REVIEW, "z"));
+    await rememberAndWait(agent, EXCHANGE);
     await drainAlarms(agent);
     const requests = [
+      { query: "Who made the plate in pottery class?", start: "hybrid" },
       { keywords: ["Phoenix", "budget"], depth: 3, start: "focus" },
       { keywords: [], depth: 2, limit: 50, start: "focus" },
       { keywords: ["登录"], relations: ["关于", "下文"], start: "focus" },

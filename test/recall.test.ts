@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
+import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, EXCHANGE, messages } from "./fixtures";
 import { agentRows, call, freshAgent, json, recallJson, recallText, rememberAndWait, type Msg } from "./helpers";
 
 // The same conversation as test/network.test.ts: final focus Grace, login, Frank, Tokyo, Dave.
@@ -45,6 +45,13 @@ describe("recall", () => {
     expect(await recallText(agent, { keywords: ["Bob"], depth: 2, relations: ["about", "previous"], ...focus })).toContain("Bob joined");
     expect(await recallText(agent, { keywords: ["Bob"], depth: 2, relations: ["关于", "上文"], ...focus })).toContain("Bob joined");
     expect(await recallText(agent, { keywords: ["budget"], depth: 3, relations: ["下文"], ...focus })).toBe("");
+  });
+
+  it("ranks an answer above the other speaker's question it answers, with the question's words", async () => {
+    const agent = freshAgent("recall-exchange");
+    await rememberAndWait(agent, EXCHANGE);
+    const result = await recallJson(agent, { query: "Did Ben make the plate in pottery class?" });
+    expect(result.items.map((i) => i.content)).toEqual([EXCHANGE[1]?.content, EXCHANGE[0]?.content]);
   });
 
   it("matches English keywords by stem and ranks own words before a neighbour's", async () => {

@@ -17,6 +17,12 @@
  * "It was so powerful, I felt accepted") gets the neighbour's words at a lower weight: it ranks,
  * below the turn that says them.
  *
+ * A question and its answer are one exchange (an adjacency pair): a segment that asks ("That plate
+ * is awesome! Did you make it?") asserts nothing, its answer ("Yeah, I made it in pottery class")
+ * says what was asked. So when a memory's 上文 is another speaker's question, the question's words
+ * count as the answer's own (weight 1 instead of w_n), and a question's own text counts at
+ * QUESTION_TEXT_WEIGHT: the exchange ranks by its answer, the question just below it.
+ *
  * Only what the search reached is read (the caller passes the reached neighbours and entities), so
  * the context of a memory is what its links lead to, and recall stays a read of the network.
  */
@@ -42,10 +48,22 @@ export interface TermStatistics {
   documentFrequency: ReadonlyMap<string, number>;
 }
 
+/**
+ * Weight of a question's own text (a segment that ends with a question mark): half a statement's.
+ * Chosen on the tuning conversations among 1, 0.5, 0.4 and 0.2 (0.5–0.2 within 0.005 of R@1 each
+ * other, 1 clearly below), docs/BENCHMARKS.md.
+ */
+export const QUESTION_TEXT_WEIGHT = 0.5;
+
 /** A memory's context among the reached nodes: the fields of its linked segments and entities. */
 export interface FieldContext {
+  /** 上文/下文 other than `asked`. */
   neighbours: readonly DocumentFields[];
   entities: readonly DocumentFields[];
+  /** The question this memory answers: its 上文 when that is another speaker's question (with neighbours only). */
+  asked?: readonly DocumentFields[];
+  /** The memory itself is a question: its own text counts at QUESTION_TEXT_WEIGHT. */
+  asks?: boolean;
 }
 
 export interface FieldScore {
@@ -79,11 +97,18 @@ export class FieldScorer {
     const w = this.weights;
     const ownNorm = this.norm(doc.length);
     const neighbours = w.neighbours > 0 ? context.neighbours : [];
+    // The question before an answer is part of the answer's exchange, lent like a neighbour at full weight.
+    const asked = w.neighbours > 0 ? (context.asked ?? []) : [];
+    const own = context.asks ? QUESTION_TEXT_WEIGHT : 1;
     const entities = w.entities > 0 ? context.entities : [];
     let score = 0;
     let matched = 0;
     this.terms.forEach((term, i) => {
-      let tf = (doc.text.get(term) ?? 0) / ownNorm;
+      let tf = (own * (doc.text.get(term) ?? 0)) / ownNorm;
+      for (const q of asked) {
+        const t = q.text.get(term);
+        if (t) tf += t / this.norm(q.length);
+      }
       for (const n of neighbours) {
         const t = n.text.get(term);
         if (t) tf += (w.neighbours * t) / this.norm(n.length);

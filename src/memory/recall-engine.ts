@@ -11,7 +11,8 @@
  *    name the memory says itself).
  * 3. **Score**: every reached memory with a match in its text or its context gets a BM25F score
  *    over its fields (field-score.ts), fused with vector similarity, times the network prior
- *    (ranking.ts).
+ *    (ranking.ts). A segment that asks a question lends its words to the other speaker's segment
+ *    after it (its answer) as the answer's own, and its own text counts less (field-score.ts).
  *
  * Reading only: the focus and every strength stay as they are.
  */
@@ -156,8 +157,10 @@ export async function recallMemories(
     const ctx = context.get(id);
     const scored = hasQuery
       ? scorer.score(fields, {
-          neighbours: [...(ctx?.neighbours ?? [])].flatMap((n) => fieldsOf(n) ?? []),
+          neighbours: [...(ctx?.neighbours ?? [])].filter((n) => !ctx?.asked.has(n)).flatMap((n) => fieldsOf(n) ?? []),
           entities: [...(ctx?.entities ?? [])].flatMap((e) => fieldsOf(e) ?? []),
+          asked: [...(ctx?.asked ?? [])].flatMap((n) => fieldsOf(n) ?? []),
+          asks: asksQuestion(r.node),
         })
       : { score: 0, matched: 0 };
     if (hasQuery && scored.matched === 0) continue;
@@ -190,6 +193,19 @@ export async function recallMemories(
 interface Context {
   neighbours: Set<number>;
   entities: Set<number>;
+  /** The neighbours that are the question this memory answers (a subset of `neighbours`). */
+  asked: Set<number>;
+}
+
+/** A segment that ends with a question (closing quotes and brackets aside). */
+export function asksQuestion(node: Pick<MemoryNode, "kind" | "content">): boolean {
+  return node.kind === "segment" && /[?？][\s"'”’)）」』]*$/u.test(node.content);
+}
+
+/** Whether `answer` is another voice than `question`: another speaker, or without speakers another role. */
+function anotherVoice(question: MemoryNode, answer: MemoryNode): boolean {
+  if (question.speaker !== null || answer.speaker !== null) return question.speaker !== answer.speaker;
+  return question.role !== answer.role;
 }
 
 /** Reached nodes (any kind) whose own text holds a query term. */
@@ -220,7 +236,8 @@ async function contexts(
   const out = new Map<number, Context>();
   if (matched.size === 0) return out;
   const edges = await net.expand([...matched].sort((a, b) => a - b));
-  const lend = (from: number, to: number, relation: string) => {
+  // `follows`: `to` is the segment after `from` (its 下文), so it may answer it.
+  const lend = (from: number, to: number, relation: string, follows: boolean) => {
     if (from === to || !matched.has(from)) return;
     const source = reached.get(from)?.node;
     const target = reached.get(to)?.node;
@@ -230,14 +247,16 @@ async function contexts(
     if (!neighbour && !entity) return;
     let ctx = out.get(to);
     if (!ctx) {
-      ctx = { neighbours: new Set(), entities: new Set() };
+      ctx = { neighbours: new Set(), entities: new Set(), asked: new Set() };
       out.set(to, ctx);
     }
     (neighbour ? ctx.neighbours : ctx.entities).add(from);
+    if (neighbour && follows && asksQuestion(source) && anotherVoice(source, target)) ctx.asked.add(from);
   };
   for (const edge of edges) {
-    lend(edge.source, edge.target, edge.relation);
-    lend(edge.target, edge.source, edge.relation);
+    // 下文 (next) points from a segment to the one after it, 上文 (previous) to the one before.
+    lend(edge.source, edge.target, edge.relation, edge.relation === RELATION.next);
+    lend(edge.target, edge.source, edge.relation, edge.relation === RELATION.previous);
   }
   return out;
 }
