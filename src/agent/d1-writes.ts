@@ -40,7 +40,9 @@ export function writesRows(op: WriteOp): boolean {
 export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteOp[]): Statement[] {
   const out: Statement[] = [];
   if (!repos) return out;
-  for (const op of ops) {
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i];
+    if (op === undefined) continue;
     switch (op.type) {
       case "createNodes": {
         const documents = op.nodes.map((n) => ({ node: n, terms: ftsDocument(n) }));
@@ -67,9 +69,16 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteO
         out.push(...repos.links.deleteKeysStatements(op.keys));
         break;
       case "updateText": {
-        const terms = ftsDocument(op.update);
-        out.push(repos.nodes.updateTextStatement(op.update, indexTokens(terms).length));
-        out.push(...repos.fts.upsertStatements([{ nodeId: op.update.id, terms }]));
+        // A run of text updates (a scan page's compressions) goes as one statement per table:
+        // only consecutive ones, so every other operation keeps its place in the order.
+        const run = [op.update];
+        for (let next = ops[i + 1]; next?.type === "updateText"; next = ops[i + 1]) {
+          run.push(next.update);
+          i += 1;
+        }
+        const documents = run.map((update) => ({ update, terms: ftsDocument(update) }));
+        out.push(...repos.nodes.updateTextStatements(documents.map((d) => ({ update: d.update, ftsTokens: indexTokens(d.terms).length }))));
+        out.push(...repos.fts.upsertStatements(documents.map((d) => ({ nodeId: d.update.id, terms: d.terms }))));
         break;
       }
       case "deleteNodes":

@@ -307,10 +307,10 @@ export class MemoryGraph {
     this.focused.clear();
     for (const id of focus) this.focused.add(id);
     if (entered.length > 0 || released.length > 0) this.linksChanged();
-    for (const link of this.incidentTo(new Set(entered))) link.level = PINNED_LEVEL;
-    for (const link of this.incidentTo(new Set(released))) {
+    this.forEachIncident(new Set(entered), (link) => (link.level = PINNED_LEVEL));
+    this.forEachIncident(new Set(released), (link) => {
       if (!this.focused.has(link.source) && !this.focused.has(link.target)) link.level = clock;
-    }
+    });
     if (released.length > 0 && clock < this.levelFloor) this.levelFloor = clock;
   }
 
@@ -318,10 +318,10 @@ export class MemoryGraph {
   incident(frontier: readonly number[], relations: readonly string[], clock: number): Edge[] {
     const allowed = relations.length > 0 ? new Set(relations) : undefined;
     const edges: Edge[] = [];
-    for (const link of this.incidentTo(new Set(frontier))) {
-      if (allowed && !allowed.has(link.relation)) continue;
+    this.forEachIncident(new Set(frontier), (link) => {
+      if (allowed && !allowed.has(link.relation)) return;
       edges.push({ source: link.source, target: link.target, relation: link.relation, strength: strengthAt(link.level, clock) });
-    }
+    });
     return edges;
   }
 
@@ -399,10 +399,11 @@ export class MemoryGraph {
     return [...this.byKey.values()];
   }
 
-  private *incidentTo(ids: ReadonlySet<number>): Generator<GraphLink> {
+  /** Each link with an end in `ids`, once (a callback, not a generator: a hub has thousands). */
+  private forEachIncident(ids: ReadonlySet<number>, visit: (link: GraphLink) => void): void {
     for (const id of ids) {
-      yield* this.outgoing.get(id) ?? [];
-      for (const link of this.incoming.get(id) ?? []) if (!ids.has(link.source)) yield link;
+      for (const link of this.outgoing.get(id) ?? []) visit(link);
+      for (const link of this.incoming.get(id) ?? []) if (!ids.has(link.source)) visit(link);
     }
   }
 }

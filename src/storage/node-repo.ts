@@ -97,14 +97,33 @@ export class NodeRepo {
     );
   }
 
-  /** Replaces a node's content with its compression (phrase and keywords re-extracted). */
-  updateTextStatement(update: TextUpdate, ftsTokens: number): Statement {
-    return statement(
-      this.db
-        .update(nodes)
-        .set({ content: update.content, phrase: update.phrase, keywords: JSON.stringify(update.keywords), ftsTokens })
-        .where(and(eq(nodes.agentUid, this.agentUid), eq(nodes.id, update.id))),
-    );
+  /**
+   * Replaces nodes' content with their compressions (phrase and keywords re-extracted), any number
+   * in one statement per chunk: a scan page compresses dozens, and a statement each was most of
+   * the cost of building its batch (drizzle) and of running it (measured, docs/BENCHMARKS.md).
+   */
+  updateTextStatements(updates: readonly { update: TextUpdate; ftsTokens: number }[]): Statement[] {
+    return chunk(updates).map((rows) => {
+      const json = JSON.stringify(
+        rows.map(({ update, ftsTokens }) => ({
+          id: update.id,
+          content: update.content,
+          phrase: update.phrase,
+          keywords: JSON.stringify(update.keywords),
+          ftsTokens,
+        })),
+      );
+      // The updates are materialised first so that SQLite walks them and seeks each node by key;
+      // joined with json_each directly it walks every node of the agent for every update.
+      return statement(sql`
+        WITH u AS MATERIALIZED (
+          SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.content') AS content,
+                 json_extract(value, '$.phrase') AS phrase, json_extract(value, '$.keywords') AS keywords,
+                 json_extract(value, '$.ftsTokens') AS fts_tokens
+          FROM json_each(${json}))
+        UPDATE nodes SET content = u.content, phrase = u.phrase, keywords = u.keywords, fts_tokens = u.fts_tokens
+        FROM u WHERE nodes.agent = ${this.agentUid} AND nodes.id = u.id`);
+    });
   }
 
   /** Deletes nodes (their outgoing links are deleted by LinkRepo.deleteOutgoingStatement). */
@@ -114,10 +133,11 @@ export class NodeRepo {
 
   /** Sets the full-text document lengths of existing nodes (the upgrade of older rows). */
   ftsTokensStatement(lengths: readonly { id: number; tokens: number }[]): Statement {
+    // Materialised first, as in updateTextStatements: otherwise every node is walked per length.
     return statement(sql`
-      UPDATE nodes SET fts_tokens = json_extract(l.value, '$.tokens')
-      FROM json_each(${JSON.stringify(lengths)}) AS l
-      WHERE nodes.agent = ${this.agentUid} AND nodes.id = json_extract(l.value, '$.id')`);
+      WITH l AS MATERIALIZED (
+        SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.tokens') AS tokens FROM json_each(${JSON.stringify(lengths)}))
+      UPDATE nodes SET fts_tokens = l.tokens FROM l WHERE nodes.agent = ${this.agentUid} AND nodes.id = l.id`);
   }
 
   /** Removes every node of the agent (agent deletion). */

@@ -13,11 +13,15 @@
  * extracted once from the fuller text instead of k times.
  *
  * Writes go through the write path in commits: the decay's clock and broken links travel with the
- * first commit (importance before it leaves out the links it breaks, so every node is judged after
- * the decay, as in the seed), then one commit per page that changed something, at every yield,
- * and at the end (the scan bookkeeping). A page that changes nothing costs no write at all. The
+ * first commit (importance is computed at the pass's clock without the links it breaks, so every
+ * node is judged after the decay, as in the seed, whether or not that commit has happened yet).
+ * Changes are carried from page to page and committed when a page's worth of rows has gathered
+ * (COMMIT_ROWS), at every yield, and at the end with the scan bookkeeping: a pass over an agent of
+ * a few thousand nodes is then one D1 batch instead of one per page (a batch costs milliseconds
+ * however small it is, measured). A page judges its nodes only by their own text and outgoing
+ * links, which no earlier page's changes touch, so carrying them changes no decision. The
  * checkpoint committed with each carries the cursor and the running counts, so a pass resumed
- * after a yield, a pause or an eviction continues where it stopped and counts nothing twice.
+ * after a yield, a pause or an eviction continues from its last commit and counts nothing twice.
  *
  * The scan is time-sliced: between any two nodes it yields when a read is waiting, and it pauses
  * after time_slice_ms (the alarm resumes it).
@@ -37,6 +41,9 @@ import { defineTask, type RunningTask } from "./define-task";
 
 /** Nodes read per scan page (one read of the scan order, one of the nodes and their links). */
 export const SCAN_PAGE = 250;
+
+/** Rows changed (texts, deleted nodes, broken links) that make the pending changes a commit of their own. */
+const COMMIT_ROWS = SCAN_PAGE;
 
 /** Nodes scanned between two real turns of the event loop, when no page had to be written. */
 const SCANNED_PER_TURN = 2_000;
@@ -174,7 +181,7 @@ async function scan(rt: AgentRuntime, task: RunningTask<null>, cp: Checkpoint): 
       if (stop) break;
     }
     cp.counts.scan_ms += Date.now() - started;
-    if (stop || pending.some(touchesD1)) {
+    if (stop || rowsChanged(pending) >= COMMIT_ROWS) {
       await commitPage(rt, task.id, cp, pending.splice(0));
       if (stop) return stop;
     }
@@ -209,8 +216,14 @@ async function commitPage(rt: AgentRuntime, taskId: string, cp: Checkpoint, ops:
   await commit(rt, taskId, [...batch, { type: "count", counters }], { checkpoint: cp });
 }
 
-function touchesD1(op: WriteOp): boolean {
-  return op.type === "deleteLinks" || op.type === "deleteNodes" || op.type === "updateText";
+function rowsChanged(ops: readonly WriteOp[]): number {
+  let rows = 0;
+  for (const op of ops) {
+    if (op.type === "deleteLinks") rows += op.keys.length;
+    else if (op.type === "deleteNodes") rows += op.ids.length;
+    else if (op.type === "updateText") rows += 1;
+  }
+  return rows;
 }
 
 async function scanNode(rt: AgentRuntime, node: MemoryNode, importance: number, cp: Checkpoint, pending: WriteOp[]): Promise<void> {

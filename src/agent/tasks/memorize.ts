@@ -19,12 +19,12 @@ import { ZH_STOP_WORDS } from "../../text/stopwords-zh";
 import { normalizeText } from "../../text/normalize";
 import type { EntityAlias, MemoryNode } from "../../vocabulary/records";
 import { RELATION } from "../../vocabulary/relations";
-import { enforceCapacity } from "../capacity";
-import { ConflictStateSchema, ConflictSummarySchema, runConflictCheck } from "../conflict-check";
+import { ConflictSummarySchema } from "../conflict-check";
 import { resolveEntities } from "../entity-resolution";
 import { networkReader } from "../network-reader";
 import type { AgentRuntime } from "../runtime";
 import { commit } from "../write-path";
+import { afterWrite, afterWriteCheckpointSchema } from "./after-write";
 import { readCheckpoint } from "./checkpoint";
 import { defineTask, type RunningTask } from "./define-task";
 
@@ -61,7 +61,7 @@ export const MemorizeResultSchema = z.object({
 });
 export type MemorizeResult = z.infer<typeof MemorizeResultSchema>;
 
-const CheckpointSchema = z.object({ result: MemorizeResultSchema, evicted: z.boolean(), conflicts: ConflictStateSchema.optional() });
+const CheckpointSchema = afterWriteCheckpointSchema(MemorizeResultSchema);
 
 export const memorizeTask = defineTask({
   lane: "write",
@@ -96,18 +96,9 @@ export const memorizeTask = defineTask({
         { prepare: () => rt.meta.set("nextNodeId", plan.nextNodeId), checkpoint },
       );
     }
-    if (checkpoint.conflicts && checkpoint.conflicts.phase !== "done") {
-      const base = checkpoint;
-      const summary = await runConflictCheck(rt, task, checkpoint.conflicts, (conflicts) => ({ ...base, conflicts }));
-      checkpoint = { ...base, result: { ...base.result, conflicts: summary }, conflicts: { phase: "done", summary } };
-    }
-    if (!checkpoint.evicted) {
-      const before = checkpoint.result;
-      const after = (evicted: number) => ({ result: { ...before, nodes_evicted: evicted }, evicted: true });
-      checkpoint = after(await enforceCapacity(rt, task.id, after));
-    }
+    const result = await afterWrite(rt, task, checkpoint);
     const cycle = rt.meta.params().auto_compress;
-    return { status: "done", result: checkpoint.result, followUps: cycle ? [{ kind: "compress", payload: null }] : [] };
+    return { status: "done", result, followUps: cycle ? [{ kind: "compress", payload: null }] : [] };
   },
 });
 

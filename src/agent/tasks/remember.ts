@@ -16,12 +16,12 @@ import type { ModelMessage } from "../../models/types";
 import { EPISODE_SUMMARY_MAX, planEpisode } from "../../memory/episode";
 import { MESSAGE_ROLES } from "../../vocabulary/roles";
 import type { EntityAlias } from "../../vocabulary/records";
-import { enforceCapacity } from "../capacity";
-import { ConflictStateSchema, ConflictSummarySchema, runConflictCheck } from "../conflict-check";
+import { ConflictSummarySchema } from "../conflict-check";
 import { resolveEntities } from "../entity-resolution";
 import { networkReader } from "../network-reader";
 import type { AgentRuntime } from "../runtime";
 import { commit } from "../write-path";
+import { afterWrite, afterWriteCheckpointSchema } from "./after-write";
 import { defineTask, type RunningTask } from "./define-task";
 import { readCheckpoint } from "./checkpoint";
 
@@ -56,8 +56,7 @@ export const RememberResultSchema = z.object({
 });
 export type RememberResult = z.infer<typeof RememberResultSchema>;
 
-/** `conflicts` is absent in checkpoints written before conflict checks: nothing left to check then. */
-const CheckpointSchema = z.object({ result: RememberResultSchema, evicted: z.boolean(), conflicts: ConflictStateSchema.optional() });
+const CheckpointSchema = afterWriteCheckpointSchema(RememberResultSchema);
 
 export const rememberTask = defineTask({
   lane: "write",
@@ -77,23 +76,12 @@ export const rememberTask = defineTask({
         checkpoint,
       });
     }
-    if (checkpoint.conflicts && checkpoint.conflicts.phase !== "done") {
-      const base = checkpoint;
-      const summary = await runConflictCheck(rt, task, checkpoint.conflicts, (conflicts) => ({ ...base, conflicts }));
-      checkpoint = { ...base, result: { ...base.result, conflicts: summary }, conflicts: { phase: "done", summary } };
-    } else if (checkpoint.conflicts?.phase === "done") {
-      checkpoint = { ...checkpoint, result: { ...checkpoint.result, conflicts: checkpoint.conflicts.summary } };
-    }
-    if (!checkpoint.evicted) {
-      const before = checkpoint.result;
-      const after = (evicted: number) => ({ result: { ...before, nodes_evicted: evicted }, evicted: true });
-      checkpoint = after(await enforceCapacity(rt, task.id, after));
-    }
+    const result = await afterWrite(rt, task, checkpoint);
     const autoCompress = rt.meta.params().auto_compress;
     // Every remember triggers one compression cycle (docs/design.md §4 step 7), unless forgetting is paused.
     // A remember that stored nothing (every message already held) is a no-op: no time passes either.
-    const cycle = autoCompress && checkpoint.result.segments > 0;
-    return { status: "done", result: checkpoint.result, followUps: cycle ? [{ kind: "compress", payload: null }] : [] };
+    const cycle = autoCompress && result.segments > 0;
+    return { status: "done", result, followUps: cycle ? [{ kind: "compress", payload: null }] : [] };
   },
 });
 

@@ -6,21 +6,8 @@
  * request log: own origin only, the key never in a URL.
  */
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { summarise } from "./png";
-import {
-  api,
-  artifact,
-  DEV_KEY,
-  fillAgent,
-  launchBrowser,
-  RequestLog,
-  signInAndOpen,
-  startServer,
-  waitForStatus,
-  type Browser,
-  type Server,
-} from "./harness";
+import { describe, expect, it } from "vitest";
+import { api, browserSuite, DEV_KEY, fillAgent, signInAndOpen, waitForStatus } from "./harness";
 
 /** Not 8783 (memory-view.test.ts), 8787 (npm run dev) nor 8790–8799 (used by others). */
 const PORT = 8784;
@@ -38,25 +25,11 @@ interface NodeJson {
   links: { outgoing: { target: number; relation: string; dangling: boolean }[]; incoming: { source: number }[] };
 }
 
-let server: Server;
-let browser: Browser;
-const log = new RequestLog();
-const pages: Page[] = [];
-const pageErrors: string[] = [];
-
-async function newPage(): Promise<Page> {
-  const page = await browser.context.newPage();
-  pages.push(page);
-  page.on("pageerror", (err) => pageErrors.push(err.message));
-  return page;
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  const png = await page.screenshot({ path: artifact(name) });
-  const summary = summarise(png);
-  expect(summary.distinctColours, `${name} has too few colours to be a page`).toBeGreaterThan(32);
-  expect(summary.nonBackground, `${name} is mostly one colour`).toBeGreaterThan(0.05);
-}
+const suite = browserSuite(PORT, (url) =>
+  // No automatic compression cycles: what the test sees is what its own writes did.
+  fillAgent(url, AGENT, TEAM, { auto_compress: false }),
+);
+const { newPage, screenshot } = suite;
 
 async function graphData(page: Page): Promise<Record<string, string>> {
   return page.locator("#graph").evaluate((el) => ({ ...(el as HTMLCanvasElement).dataset }) as Record<string, string>);
@@ -66,7 +39,7 @@ const ids = (list: string | undefined) => (list ?? "").split(" ").filter(Boolean
 
 /** GET nodes/:id through the API: the node, or null on 404. */
 async function node(id: number): Promise<NodeJson | null> {
-  const res = await fetch(`${server.url}/v1/agents/${AGENT}/nodes/${id}`, { headers: { Authorization: `Bearer ${DEV_KEY}` } });
+  const res = await fetch(`${suite.url}/v1/agents/${AGENT}/nodes/${id}`, { headers: { Authorization: `Bearer ${DEV_KEY}` } });
   if (res.status === 404) return null;
   expect(res.status).toBe(200);
   return (await res.json()) as NodeJson;
@@ -96,30 +69,10 @@ async function selectNode(page: Page, id: number): Promise<void> {
   await page.waitForFunction((want) => (document.getElementById("graph") as HTMLCanvasElement).dataset.selected === want, String(id));
 }
 
-beforeAll(async () => {
-  server = await startServer(PORT);
-  browser = await launchBrowser(log);
-  // No automatic compression cycles: what the test sees is what its own writes did.
-  await fillAgent(server.url, AGENT, TEAM, { auto_compress: false });
-}, 180_000);
-
-afterEach(async () => {
-  for (const page of pages.splice(0)) await page.close();
-  const problems = log.problems(server.url, DEV_KEY);
-  log.clear();
-  expect(problems).toEqual([]);
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.stop();
-});
-
 describe("corrections in the web view", () => {
   it("adds, edits, links, deletes (after cancelling once) and purges memories, and the graph follows", async () => {
     const page = await newPage();
-    await signInAndOpen(page, server.url, AGENT);
+    await signInAndOpen(page, suite.url, AGENT);
 
     // Add: the new memory is shown with its entities and selected; the API holds it.
     const heidi = await addThroughPage(page, HEIDI);
@@ -150,7 +103,7 @@ describe("corrections in the web view", () => {
     );
     expect((await node(heidi))?.superseded_by).toBe(heidi2);
     expect((await node(heidi2))?.content).toBe(HEIDI_EDITED);
-    const history = await api<{ history: { node_id: number }[] }>(server.url, "GET", `/v1/agents/${AGENT}/memories/${heidi2}/history`);
+    const history = await api<{ history: { node_id: number }[] }>(suite.url, "GET", `/v1/agents/${AGENT}/memories/${heidi2}/history`);
     expect(history.history.map((v) => v.node_id)).toEqual([heidi, heidi2]);
     // The versions, read in the panel.
     await page.click('[data-testid="show-versions"]');
@@ -236,7 +189,7 @@ describe("corrections in the web view", () => {
   it("fits the Write tab on a phone-width screen", async () => {
     const page = await newPage();
     await page.setViewportSize({ width: 390, height: 844 });
-    await signInAndOpen(page, server.url, AGENT);
+    await signInAndOpen(page, suite.url, AGENT);
     await page.click("#tab-write");
     await page.locator("#add-content").waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

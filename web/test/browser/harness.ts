@@ -8,7 +8,9 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page, type Request } from "playwright-core";
 import { startLocalServer } from "../../../scripts/local-server.mjs";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { buildWeb } from "../../build.mjs";
+import { summarise } from "./png";
 
 export const DEV_KEY = "dev-key-local-only";
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -157,4 +159,66 @@ export async function waitForStatus(page: Page, pattern: RegExp, timeout = 30_00
 
 export function artifact(name: string): string {
   return path.join(ARTIFACTS, name);
+}
+
+export interface BrowserSuite {
+  /** The Worker started for the file (set once its beforeAll has run). */
+  readonly url: string;
+  /** Every request the suite's pages made in the current test. */
+  readonly log: RequestLog;
+  /** A new page, closed after the test; its uncaught errors fail the test. */
+  newPage(): Promise<Page>;
+  /** Saves a screenshot as a test artefact and checks it is not blank. */
+  screenshot(page: Page, name: string): Promise<Buffer>;
+}
+
+/**
+ * A browser test file's life cycle: one Worker and one Chromium for the file, `fill` run once
+ * against the Worker, and after every test its pages closed, its request log checked (own origin
+ * only, the key never in a URL) and its page errors required to be none.
+ */
+export function browserSuite(port: number, fill: (url: string) => Promise<void>): BrowserSuite {
+  let server: Server | undefined;
+  let browser: Browser | undefined;
+  const log = new RequestLog();
+  const pages: Page[] = [];
+  const pageErrors: string[] = [];
+  beforeAll(async () => {
+    server = await startServer(port);
+    browser = await launchBrowser(log);
+    await fill(server.url);
+  }, 180_000);
+  afterEach(async () => {
+    for (const page of pages.splice(0)) await page.close();
+    const problems = log.problems(suite.url, DEV_KEY);
+    log.clear();
+    expect(problems).toEqual([]);
+    expect(pageErrors.splice(0)).toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    server?.stop();
+  });
+  const suite: BrowserSuite = {
+    log,
+    get url() {
+      if (!server) throw new Error("the suite's server has not started");
+      return server.url;
+    },
+    async newPage() {
+      if (!browser) throw new Error("the suite's browser has not started");
+      const page = await browser.context.newPage();
+      pages.push(page);
+      page.on("pageerror", (err) => pageErrors.push(err.message));
+      return page;
+    },
+    async screenshot(page, name) {
+      const png = await page.screenshot({ path: artifact(name) });
+      const summary = summarise(png);
+      expect(summary.distinctColours, `${name} has too few colours to be a page`).toBeGreaterThan(32);
+      expect(summary.nonBackground, `${name} is mostly one colour`).toBeGreaterThan(0.05);
+      return png;
+    },
+  };
+  return suite;
 }

@@ -6,22 +6,10 @@
  */
 import { writeFileSync } from "node:fs";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GHOST_COLOUR, KIND_COLOURS, SELECTED_COLOUR } from "../../src/graph/style";
-import { countColour, summarise } from "./png";
-import {
-  api,
-  artifact,
-  DEV_KEY,
-  fillAgent,
-  launchBrowser,
-  RequestLog,
-  signInAndOpen,
-  startServer,
-  waitForStatus,
-  type Browser,
-  type Server,
-} from "./harness";
+import { countColour } from "./png";
+import { api, browserSuite, artifact, DEV_KEY, fillAgent, signInAndOpen, waitForStatus } from "./harness";
 
 const SEGMENT = KIND_COLOURS.segment ?? "#2f6fd6";
 const ENTITY = KIND_COLOURS.entity ?? "#d98a00";
@@ -42,27 +30,15 @@ const TEAM = [
 const CHINESE = "昨天讨论了用户系统的登录模块设计，决定采用JWT方案。";
 const CAROL = "Carol reviews the budget with Dave.";
 
-let server: Server;
-let browser: Browser;
-const log = new RequestLog();
-const pages: Page[] = [];
-const pageErrors: string[] = [];
-
-async function newPage(): Promise<Page> {
-  const page = await browser.context.newPage();
-  pages.push(page);
-  page.on("pageerror", (err) => pageErrors.push(err.message));
-  return page;
-}
-
-/** Saves a screenshot as a test artefact and checks it is not blank. */
-async function screenshot(page: Page, name: string): Promise<Buffer> {
-  const png = await page.screenshot({ path: artifact(name) });
-  const summary = summarise(png);
-  expect(summary.distinctColours, `${name} has too few colours to be a page`).toBeGreaterThan(32);
-  expect(summary.nonBackground, `${name} is mostly one colour`).toBeGreaterThan(0.05);
-  return png;
-}
+// Each test reads an agent of its own; the forgetting one runs with a fast decay and no automatic cycles.
+const suite = browserSuite(PORT, async (url) => {
+  await Promise.all([
+    fillAgent(url, "view-team", TEAM),
+    fillAgent(url, "recall-team", TEAM),
+    fillAgent(url, "forget-team", TEAM, { auto_compress: false, decay_rate: 0.5 }),
+  ]);
+});
+const { newPage, screenshot } = suite;
 
 /** The graph canvas drew nodes of both kinds (its own pixels, not the page around it). */
 async function expectGraphDrawn(page: Page, name: string, minimum: Partial<Record<string, number>>): Promise<void> {
@@ -82,34 +58,10 @@ async function selectFromList(page: Page, label: string): Promise<void> {
   await page.locator('[data-testid="node-title"]', { hasText: label }).waitFor();
 }
 
-beforeAll(async () => {
-  server = await startServer(PORT);
-  browser = await launchBrowser(log);
-  // Each test reads an agent of its own; the forgetting one runs with a fast decay and no automatic cycles.
-  await Promise.all([
-    fillAgent(server.url, "view-team", TEAM),
-    fillAgent(server.url, "recall-team", TEAM),
-    fillAgent(server.url, "forget-team", TEAM, { auto_compress: false, decay_rate: 0.5 }),
-  ]);
-}, 180_000);
-
-afterEach(async () => {
-  for (const page of pages.splice(0)) await page.close();
-  const problems = log.problems(server.url, DEV_KEY);
-  log.clear();
-  expect(problems).toEqual([]);
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.stop();
-});
-
 describe("the web view", () => {
   it("signs in by keyboard, lists the agents and shows the focus neighbourhood and a node's links", async () => {
     const page = await newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${suite.url}/`);
     // Keyboard only: skip link, then the key field.
     await page.keyboard.press("Tab");
     await page.keyboard.press("Tab");
@@ -134,7 +86,7 @@ describe("the web view", () => {
     expect(page.url()).not.toContain(DEV_KEY);
 
     // The focus entities are the start set, and their memories are around them.
-    const focus = await api<{ focus: { node_id: number; name: string }[] }>(server.url, "GET", "/v1/agents/view-team/focus");
+    const focus = await api<{ focus: { node_id: number; name: string }[] }>(suite.url, "GET", "/v1/agents/view-team/focus");
     const listed = await page.locator("#node-list button").allTextContents();
     for (const name of ["Grace", "login", "Frank", "Tokyo", "JWT"]) expect(listed.some((t) => t.includes(name))).toBe(true);
     const data = await graphData(page);
@@ -185,16 +137,16 @@ describe("the web view", () => {
 
   it("recalls exactly the text the agent receives, rings the hits, searches, and shows API errors", async () => {
     const page = await newPage();
-    await signInAndOpen(page, server.url, "recall-team");
+    await signInAndOpen(page, suite.url, "recall-team");
     await page.click("#tab-recall");
     await page.fill("#recall-keywords", "登录, budget");
     await page.click('#recall-form button[type="submit"]');
     await page.locator("#recall-summary", { hasText: "memories and" }).waitFor();
     const request = { keywords: ["登录", "budget"], relations: [], start: "hybrid", locale: "zh" };
-    const expected = await api<string>(server.url, "POST", "/v1/agents/recall-team/recall", { ...request, format: "text" });
+    const expected = await api<string>(suite.url, "POST", "/v1/agents/recall-team/recall", { ...request, format: "text" });
     expect(expected).toContain("[记忆]");
     expect(await page.locator("#recall-text").textContent()).toBe(expected);
-    const json = await api<{ items: { type: string; node_id?: number }[] }>(server.url, "POST", "/v1/agents/recall-team/recall", {
+    const json = await api<{ items: { type: string; node_id?: number }[] }>(suite.url, "POST", "/v1/agents/recall-team/recall", {
       ...request,
       format: "json",
     });
@@ -214,7 +166,7 @@ describe("the web view", () => {
     await page.click('#context-form button[type="submit"]');
     await page.locator("#context-summary", { hasText: "tokens:" }).waitFor();
     const block = await api<{ text: string; used_tokens: number; memories: { node_id: number }[] }>(
-      server.url,
+      suite.url,
       "POST",
       "/v1/agents/recall-team/context",
       { query: "登录 budget", budget_tokens: 256, include: ["memories", "episodes", "traces"], locale: "zh", format: "json" },
@@ -274,7 +226,7 @@ describe("the web view", () => {
 
   it("runs compression cycles: a memory shrinks, its entities are forgotten, then it is, leaving traces", async () => {
     const page = await newPage();
-    await signInAndOpen(page, server.url, "forget-team");
+    await signInAndOpen(page, suite.url, "forget-team");
     // The budget memory is not near the focus: find it, and start from it.
     await page.click("#tab-search");
     await page.fill("#search-query", "Carol budget");
@@ -327,7 +279,7 @@ describe("the web view", () => {
     await page.click("#tab-node");
     await page.locator('[data-testid="ghost-note"]').waitFor();
     expect(await page.locator('[data-testid="node-title"]').textContent()).toContain(`forgotten #${carolId}`);
-    const node = await fetch(`${server.url}/v1/agents/forget-team/nodes/${carolId}`, { headers: { Authorization: `Bearer ${DEV_KEY}` } });
+    const node = await fetch(`${suite.url}/v1/agents/forget-team/nodes/${carolId}`, { headers: { Authorization: `Bearer ${DEV_KEY}` } });
     expect(node.status).toBe(404);
     const tracesTo = await page.locator("#panel-node li").allTextContents();
     expect(tracesTo.some((t) => t.includes("上文"))).toBe(true);
@@ -337,7 +289,7 @@ describe("the web view", () => {
 
   it("refuses a wrong key with a message and keeps nothing", async () => {
     const page = await newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${suite.url}/`);
     await page.fill("#api-key", "not-a-real-key");
     await page.click('#signin-form button[type="submit"]');
     const message = page.locator("#messages .message");
@@ -346,14 +298,14 @@ describe("the web view", () => {
     expect(await page.locator("#signin-view").isVisible()).toBe(true);
     expect(await page.locator("#agents-view").isVisible()).toBe(false);
     expect(await page.evaluate(() => sessionStorage.length + localStorage.length)).toBe(0);
-    expect(log.requests.some((r) => r.url.includes("not-a-real-key"))).toBe(false);
+    expect(suite.log.requests.some((r) => r.url.includes("not-a-real-key"))).toBe(false);
     await screenshot(page, "wrong-key-1280x800.png");
   });
 
   it("fits a phone-width screen: graph first, panels below, nothing wider than the screen", async () => {
     const page = await newPage();
     await page.setViewportSize({ width: 390, height: 844 });
-    await signInAndOpen(page, server.url, "view-team");
+    await signInAndOpen(page, suite.url, "view-team");
     const canvas = await page.locator("#graph").boundingBox();
     const side = await page.locator(".side").boundingBox();
     expect(canvas?.width).toBeGreaterThan(330);
