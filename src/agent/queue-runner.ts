@@ -54,7 +54,7 @@ export class QueueRunner {
    * The task whose start was committed with the previous task's end (see finish): it runs next,
    * unless a read that arrived meanwhile goes first.
    */
-  private started: string | undefined;
+  private started: TaskRecord | undefined;
   private readonly waiters = new Map<string, Waiter>();
   private readonly finishListeners = new Map<string, Set<() => void>>();
   /** Replaceable in tests, so retries need no real waiting. */
@@ -197,8 +197,7 @@ export class QueueRunner {
     if (this.rt.queue.earliestDue() === null) return;
     this.handovers += 1;
     if (this.started !== undefined) {
-      const started = this.rt.queue.get(this.started);
-      if (started?.status === "running") this.rt.queue.yieldInPlace(started.id);
+      this.rt.queue.yieldInPlace(this.started.id);
       this.started = undefined;
     }
   }
@@ -208,9 +207,9 @@ export class QueueRunner {
     const now = Date.now();
     const read = this.rt.queue.runnableRead();
     if (read) return read;
-    const started = this.started === undefined ? undefined : this.rt.queue.get(this.started);
+    const started = this.started;
     this.started = undefined;
-    return started?.status === "running" ? started : this.rt.queue.next(now);
+    return started ?? this.rt.queue.next(now);
   }
 
   private async runOne(task: TaskRecord): Promise<"continue" | "pause"> {
@@ -305,7 +304,8 @@ export class QueueRunner {
     const next = this.rt.queue.next(now);
     if (!next || next.lane === "read") return;
     this.rt.queue.markRunning(next.id, now);
-    this.started = next.id;
+    // Kept as marked: nothing but this runner changes a running task's row.
+    this.started = { ...next, status: "running", attempts: next.attempts + 1, startedAt: next.startedAt ?? now };
   }
 
   private notifyFinished(taskId: string): void {
