@@ -194,7 +194,10 @@ export class TaskQueue {
   /** Background work that yielded goes back to the queue in place; the slice is not an attempt. */
   yieldInPlace(id: string): void {
     this.readMaybeQueued = true;
-    this.sql.exec("UPDATE tasks SET status = 'queued', attempts = max(attempts - 1, 0), not_before = 0 WHERE id = ? AND status = 'running'", id);
+    this.sql.exec(
+      "UPDATE tasks SET status = 'queued', attempts = max(attempts - 1, 0), not_before = 0 WHERE id = ? AND status = 'running'",
+      id,
+    );
   }
 
   /**
