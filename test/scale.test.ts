@@ -340,6 +340,23 @@ describe("the bounded drain", () => {
     expect(outcome.final.every((t) => t?.status === "done" && t.attempts === 1)).toBe(true);
     expect((await json<{ decay_rate: number }>(await call(`/v1/agents/${agent}/config`))).decay_rate).toBeCloseTo(0.72, 10);
   });
+  it("puts back only a task that is still running: a finished one stays finished", async () => {
+    const agent = freshAgent("yield-guard");
+    const outcome = await inAgent(agent, async (state) => {
+      const now = Date.now();
+      const done = enqueueTask(state.queue, "configure", { decay_rate: 0.6 }, { now });
+      const running = enqueueTask(state.queue, "configure", { decay_rate: 0.7 }, { now });
+      state.queue.markRunning(done.id, now);
+      state.queue.complete(done.id, null, now);
+      state.queue.markRunning(running.id, now);
+      // The runner's handover re-queues the task it started from memory, without reading its row.
+      state.queue.yieldInPlace(done.id);
+      state.queue.yieldInPlace(running.id);
+      return { done: state.queue.get(done.id), running: state.queue.get(running.id) };
+    });
+    expect(outcome.done).toMatchObject({ status: "done", attempts: 1 });
+    expect(outcome.running).toMatchObject({ status: "queued", attempts: 0 });
+  });
 });
 
 describe("the deep health check", () => {
