@@ -340,6 +340,7 @@ describe("the bounded drain", () => {
     expect(outcome.final.every((t) => t?.status === "done" && t.attempts === 1)).toBe(true);
     expect((await json<{ decay_rate: number }>(await call(`/v1/agents/${agent}/config`))).decay_rate).toBeCloseTo(0.72, 10);
   });
+
   it("puts back only a task that is still running: a finished one stays finished", async () => {
     const agent = freshAgent("yield-guard");
     const outcome = await inAgent(agent, async (state) => {

@@ -303,9 +303,8 @@ export class QueueRunner {
   private startNext(now: number): void {
     const next = this.rt.queue.next(now);
     if (!next || next.lane === "read") return;
-    this.rt.queue.markRunning(next.id, now);
     // Kept as marked: nothing but this runner changes a running task's row.
-    this.started = { ...next, status: "running", attempts: next.attempts + 1, startedAt: next.startedAt ?? now };
+    this.started = this.rt.queue.markRunning(next.id, now);
   }
 
   private notifyFinished(taskId: string): void {

@@ -160,12 +160,14 @@ export class TaskQueue {
     return row ? toRecord(row) : undefined;
   }
 
-  markRunning(id: string, now: number): void {
-    this.sql.exec(
-      "UPDATE tasks SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?) WHERE id = ?",
+  /** Marks the task running (one more attempt); returns it as its row now stands. */
+  markRunning(id: string, now: number): TaskRecord | undefined {
+    const row = this.first(
+      "UPDATE tasks SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?) WHERE id = ? RETURNING *",
       now,
       id,
     );
+    return row ? toRecord(row) : undefined;
   }
 
   saveCheckpoint(id: string, checkpoint: unknown): void {
