@@ -11,7 +11,8 @@ export class BenchDataError extends Error {
   override name = "BenchDataError";
 }
 
-function readJson(file: string, what: string): unknown {
+/** Reads a JSON file; `what` names it in the error. */
+export function readJson(file: string, what: string): unknown {
   if (!existsSync(file)) throw new BenchDataError(`${what}: no such file: ${file}`);
   if (!statSync(file).isFile()) throw new BenchDataError(`${what}: not a file: ${file}`);
   const text = readFileSync(file, "utf8");
