@@ -288,6 +288,8 @@ export class AgentState implements AgentRuntime {
     for (const table of ["focus", "vectors", "recent_vectors", "reinforced"]) this.storage.sql.exec(`DELETE FROM ${table}`);
     this.scans.clear();
     this.messages.clear();
+    // Staged imports hold content too: an upload still under way finds its lines gone and is refused.
+    this.imports.dropAll();
     this.focus.clearCache();
     this.repoCache = undefined;
     this.vectorCache = undefined;

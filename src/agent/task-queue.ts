@@ -150,6 +150,31 @@ export class TaskQueue {
     return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE status = 'queued' AND lane = 'write'").one().n;
   }
 
+  /**
+   * Writes of `kinds` queued or running, and the highest next node id a queued or running import
+   * sets (null when none is): the node ids the queue may still take (src/agent/node-id-room.ts).
+   */
+  pendingAllocations(kinds: readonly string[]): { writes: number; importNext: number | null } {
+    return this.sql
+      .exec<{ writes: number; importNext: number | null }>(
+        `SELECT count(*) FILTER (WHERE kind IN (SELECT value FROM json_each(?))) AS writes,
+                max(CASE WHEN kind = 'import' THEN json_extract(payload, '$.next_node_id') END) AS importNext
+         FROM tasks WHERE status IN ('queued', 'running') AND lane = 'write'`,
+        JSON.stringify(kinds),
+      )
+      .one();
+  }
+
+  /** Whether an import task of `importId` is queued or running (it reads that staging). */
+  importQueued(importId: string): boolean {
+    return (
+      this.first(
+        "SELECT seq FROM tasks WHERE kind = 'import' AND status IN ('queued', 'running') AND json_extract(payload, '$.import_id') = ?",
+        importId,
+      ) !== undefined
+    );
+  }
+
   /** Tasks waiting (any lane but reads). */
   queuedDurable(): number {
     return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE status = 'queued' AND lane <> 'read'").one().n;

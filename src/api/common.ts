@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { AGENT_ID_PATTERN } from "../config/limits";
 import { ERROR_CODE_LIST, ERROR_STATUS } from "../http/errors";
+import { wellFormed } from "../text/well-formed";
 
 /** The stable error envelope of every non-2xx answer; `code` is one of a closed list. */
 export const ErrorSchema = z
@@ -44,17 +45,7 @@ export const NodeIdSchema = z
   // The transform hides the pattern from the generated document: stated here again.
   .openapi({ param: { name: "nodeId", in: "path" }, example: "12", type: "string", pattern: NODE_ID.source });
 
-/**
- * Text must be well-formed Unicode: a lone surrogate (possible in JSON as "\ud800") would be
- * stored as replacement characters and its length would disagree with what was sent.
- */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-export function wellFormed(value: string): boolean {
-  return !LONE_SURROGATE.test(value);
-}
-
-/** A string of well-formed Unicode (see wellFormed). */
+/** A string of well-formed Unicode (src/text/well-formed.ts): no lone surrogate. */
 export const TextSchema = z.string().refine(wellFormed, "malformed Unicode (a lone surrogate)");
 
 /** Retry-After on 429 and 503: whole seconds to wait before retrying. */

@@ -74,6 +74,11 @@ function kindsOf<T extends Record<string, unknown>>(record: T): [keyof T & strin
   return [first, ...rest];
 }
 
+/** The kinds that take new node ids (src/agent/node-id-room.ts). */
+export const ALLOCATING_KINDS: readonly string[] = Object.entries(TASKS)
+  .filter(([, definition]) => "allocatesNodes" in definition && definition.allocatesNodes === true)
+  .map(([kind]) => kind);
+
 /** The agent's registry: what its queue runs and its RPC entry points accept. */
 export const AGENT_TASKS = new TaskRegistry(TASKS);
 
