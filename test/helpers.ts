@@ -20,6 +20,8 @@ export interface CallOptions {
   rawBody?: string;
   /** A body of raw bytes (not necessarily UTF-8). */
   rawBytes?: Uint8Array;
+  /** A streamed body (no Content-Length). */
+  rawStream?: ReadableStream<Uint8Array>;
   key?: string | null;
   headers?: Record<string, string>;
 }
@@ -27,8 +29,9 @@ export interface CallOptions {
 export async function call(path: string, options: CallOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== null) headers.Authorization = `Bearer ${options.key ?? DEV_KEY}`;
-  let body: string | Uint8Array | undefined;
-  if (options.rawBytes !== undefined) body = options.rawBytes;
+  let body: string | Uint8Array | ReadableStream<Uint8Array> | undefined;
+  if (options.rawStream !== undefined) body = options.rawStream;
+  else if (options.rawBytes !== undefined) body = options.rawBytes;
   else if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !headers["Content-Type"]) headers["Content-Type"] = "application/json";
