@@ -31,7 +31,7 @@ import type { AgentRepos, AgentRuntime } from "./runtime";
 import { ReinforcedStore } from "./reinforced-store";
 import { ScanStore } from "./scan-store";
 import { TaskQueue } from "./task-queue";
-import { enqueueTask } from "./tasks/registry";
+import { enqueueTask, RESULT_NODE_PATHS } from "./tasks/registry";
 
 export class AgentState implements AgentRuntime {
   /** The configured D1 shards; replaceable in tests (to watch or limit a binding). */
@@ -280,6 +280,10 @@ export class AgentState implements AgentRuntime {
   queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void {
     this.meta.bump({ index_retries: 1 });
     enqueueTask(this.queue, "index", ids, { now: this.now() });
+  }
+
+  scrubPurged(nodeIds: readonly number[]): void {
+    this.storage.transactionSync(() => this.keys.forgetTasks(this.queue.scrubResults(nodeIds, RESULT_NODE_PATHS)));
   }
 
   /** The object's memory state goes; its identity stays, so tasks queued after a deletion still run. */

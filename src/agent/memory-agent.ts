@@ -98,6 +98,14 @@ export class MemoryAgent extends DurableObject<Env> {
     if (seen && seen.fingerprint !== print) {
       return { ok: false, code: "idempotency_conflict", message: "this Idempotency-Key was used with a different request" };
     }
+    if (seen?.gone) {
+      return {
+        ok: false,
+        code: "conflict",
+        message:
+          "this Idempotency-Key's request was applied, and what it wrote was deleted since (the agent, or the memory with purge): send it with a new key to write it again",
+      };
+    }
     if (seen) return this.answer(seen.taskIds, options.waitMs);
     const shortage = nodeIdShortage(this.state, ALLOCATING_KINDS, {
       allocates: definition.allocatesNodes === true,

@@ -70,6 +70,10 @@ const ERROR_MEANINGS: Partial<
     description: "The path does not take this method (answered to requests with another method than this operation's).",
     headers: { Allow: { description: "The methods the path takes.", schema: { type: "string" } } },
   },
+  409: {
+    description:
+      "The request cannot apply to the memory as it stands (the message says why: a superseded version, an entity where a memory is meant, an Idempotency-Key whose write was deleted since, node ids used up). Nothing was written.",
+  },
   413: { description: "The body is over 1 MiB, or has too many or too long messages. Nothing was written." },
   415: { description: "The body is not `application/json`. Nothing was written." },
   422: { description: "The Idempotency-Key was used with a different request. Nothing was written." },
@@ -95,15 +99,16 @@ function errorResponse(status: number) {
  * The error answers an operation can send (docs/design.md §15), each with the codes of its status
  * and its headers (Retry-After, WWW-Authenticate, Allow). Every operation can answer 400 (a query
  * parameter or a body it does not take), 405 (another method on its path), 413 (any body over
- * 1 MiB) and 503; `auth`: 401; `body`: a JSON body, 415; `write`: a queued write, 422 and 429;
- * `notFound`: an id in the path, 404. test/properties.test.ts checks that no answer has a status
- * its operation does not declare.
+ * 1 MiB) and 503; `auth`: 401; `body`: a JSON body, 415; `write`: a queued write, 409 (its key's
+ * write was deleted since, or the agent's node ids are used up), 422 and 429; `notFound`: an id
+ * in the path, 404. test/properties.test.ts checks that no answer has a status its operation
+ * does not declare.
  */
 export function errorsOf(options: { auth?: boolean; body?: boolean; write?: boolean; notFound?: boolean } = {}) {
   const statuses = [400, 405, 413, 503];
   if (options.auth ?? true) statuses.push(401);
   if (options.body) statuses.push(415);
-  if (options.write) statuses.push(422, 429);
+  if (options.write) statuses.push(409, 422, 429);
   if (options.notFound) statuses.push(404);
   return Object.fromEntries(statuses.sort((a, b) => a - b).map((s) => [s, errorResponse(s)]));
 }

@@ -110,7 +110,7 @@ export const deleteMemoryRoute = createRoute({
   tags: ["memories"],
   summary: "Forget a memory now, or purge every trace of it",
   description:
-    "Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, and the message ids only it came from (a re-sent message is remembered again).",
+    "Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, the message ids only it came from (a re-sent message is remembered again), and the results of the tasks that wrote it (their Idempotency-Keys then answer 409). 409 for an entity or a superseded version (delete the current one).",
   request: { params: MemoryPathSchema, query: DeleteQuerySchema, headers: WriteHeadersSchema },
   responses: { 200: json(ForgottenSchema, "Deleted"), 202: pending, ...writeErrors, 404: notFound, 409: conflict },
 });
@@ -215,6 +215,12 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
         throw new ApiError("not_found", `memory ${nodeId} not found`);
       case "not_a_memory":
         throw new ApiError("conflict", `node ${nodeId} is an ${result.kind}, not a memory`);
+      case "superseded":
+        throw new ApiError(
+          "conflict",
+          `memory ${nodeId} was superseded by ${result.superseded_by}: its text lives on there; delete the current version (purge=true takes every version)`,
+          { details: { superseded_by: result.superseded_by } },
+        );
     }
   });
 }

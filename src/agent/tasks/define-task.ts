@@ -63,6 +63,11 @@ export interface TaskDefinition<P, R> {
    * it while the agent's ids could run past MAX_NODE_ID (src/agent/node-id-room.ts).
    */
   allocatesNodes?: true;
+  /**
+   * Where its result names a node whose content it carries (JSON paths, `$.node_id`): a purge of
+   * that node scrubs the result and retires its Idempotency-Key (src/agent/tasks/forget-memory.ts).
+   */
+  resultNodes?: readonly string[];
   /** The next node id the task sets (an import): reserved like the ids of allocating writes. */
   setsNextNodeId?(payload: P): number | undefined;
 }

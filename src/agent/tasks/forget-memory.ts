@@ -8,8 +8,11 @@
  *   recursively), every link into any of them (no trace remains), and the message ids they came
  *   from when no other memory came from the same message, so the message can be remembered again.
  *   The episodes that contain any of them go too (with their links): an episode's summary may
- *   repeat the memory's words (docs/design.md §12). Later versions are other memories: purging an old version leaves the current one (purge the
- *   current one to remove the whole chain).
+ *   repeat the memory's words (docs/design.md §12). The results of the tasks that wrote them
+ *   (a create, an update) are scrubbed and their Idempotency-Keys retired: no copy of the content
+ *   stays in the object either.
+ * - a superseded version is refused (409): its text lives on in the current version, which is the
+ *   one to delete (a purge of it takes every earlier version).
  *
  * Entities are not memories: they are forgotten with their links, or merged.
  */
@@ -39,6 +42,7 @@ export const ForgetResultSchema = z.discriminatedUnion("outcome", [
   }),
   z.object({ outcome: z.literal("not_found"), node_id: z.number().int() }),
   z.object({ outcome: z.literal("not_a_memory"), node_id: z.number().int(), kind: z.string() }),
+  z.object({ outcome: z.literal("superseded"), node_id: z.number().int(), superseded_by: z.number().int() }),
 ]);
 export type ForgetResult = z.infer<typeof ForgetResultSchema>;
 
@@ -50,6 +54,7 @@ async function refuseForget(rt: AgentRuntime, payload: z.infer<typeof ForgetPayl
   const node = repos ? (await (await networkReader(rt, repos)).load([id])).get(id) : undefined;
   if (!node) return { outcome: "not_found", node_id: id };
   if (node.kind === "entity") return { outcome: "not_a_memory", node_id: id, kind: node.kind };
+  if (node.supersededBy !== null) return { outcome: "superseded", node_id: id, superseded_by: node.supersededBy };
   return undefined;
 }
 
@@ -60,7 +65,11 @@ export const forgetTask = defineTask({
   refuse: refuseForget,
   async run(rt, task) {
     const done = readCheckpoint(task, ForgetResultSchema);
-    if (done) return { status: "done", result: done };
+    if (done) {
+      // Interrupted after the commit: the scrub may not have happened (it is idempotent).
+      if (done.outcome === "forgotten" && done.purged) rt.scrubPurged(done.nodes_deleted);
+      return { status: "done", result: done };
+    }
     const refused = await refuseForget(rt, task.payload);
     if (refused) return finish(refused);
     const { node_id: id, purge } = task.payload;
@@ -123,6 +132,7 @@ export const forgetTask = defineTask({
       messages_released: released.length,
     };
     await commit(rt, task.id, ops, { checkpoint: result });
+    rt.scrubPurged(result.nodes_deleted);
     return { status: "done", result };
   },
 });

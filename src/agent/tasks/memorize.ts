@@ -66,6 +66,7 @@ const CheckpointSchema = afterWriteCheckpointSchema(MemorizeResultSchema);
 export const memorizeTask = defineTask({
   lane: "write",
   allocatesNodes: true,
+  resultNodes: ["$.node_id"],
   payload: MemorizePayloadSchema,
   result: MemorizeResultSchema,
   async run(rt, task) {

@@ -79,6 +79,12 @@ export const ALLOCATING_KINDS: readonly string[] = Object.entries(TASKS)
   .filter(([, definition]) => "allocatesNodes" in definition && definition.allocatesNodes === true)
   .map(([kind]) => kind);
 
+/** Where each kind's result names nodes whose content it carries (a purge scrubs those results). */
+export const RESULT_NODE_PATHS: readonly { kind: string; paths: readonly string[] }[] = Object.entries(TASKS).flatMap(
+  ([kind, definition]) =>
+    "resultNodes" in definition && definition.resultNodes !== undefined ? [{ kind, paths: definition.resultNodes }] : [],
+);
+
 /** The agent's registry: what its queue runs and its RPC entry points accept. */
 export const AGENT_TASKS = new TaskRegistry(TASKS);
 

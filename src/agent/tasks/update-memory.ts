@@ -44,6 +44,7 @@ async function refuseUpdate(rt: AgentRuntime, payload: z.infer<typeof UpdatePayl
 export const updateTask = defineTask({
   lane: "write",
   allocatesNodes: true,
+  resultNodes: ["$.node_id", "$.supersedes"],
   payload: UpdatePayloadSchema,
   result: UpdateResultSchema,
   refuse: refuseUpdate,
