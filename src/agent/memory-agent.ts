@@ -22,6 +22,8 @@ import { exportLines, ExportSnapshotSchema } from "./export-format";
 import { fingerprint } from "./idempotency";
 import { migrateAgentSchema } from "./do-schema";
 import { networkReader } from "./network-reader";
+import { FIRST_LINKS_PAGE } from "./node-view";
+import { LinksPageSchema, type LinksPage } from "./view-schemas";
 import { QueueRunner } from "./queue-runner";
 import { CheckResultSchema } from "./tasks/check";
 import { nodeIdShortage } from "./node-id-room";
@@ -202,16 +204,21 @@ export class MemoryAgent extends DurableObject<Env> {
     };
   }
 
-  async node(identity: AgentIdentity, nodeId: number): Promise<NodeView | null> {
+  async node(identity: AgentIdentity, nodeId: number, page: LinksPage = FIRST_LINKS_PAGE): Promise<NodeView | null> {
     await this.bind(identity);
     const s = this.state;
     const repos = s.existingRepos();
     if (!repos) return null;
-    return buildNodeView(await networkReader(s, repos), nodeId, {
-      clock: s.meta.clock(),
-      focus: new Set(s.focus.ids()),
-      scanCount: s.scans.counts([nodeId], s.meta.scanCycles()).get(nodeId) ?? 0,
-    });
+    return buildNodeView(
+      await networkReader(s, repos),
+      nodeId,
+      {
+        clock: s.meta.clock(),
+        focus: new Set(s.focus.ids()),
+        scanCount: s.scans.counts([nodeId], s.meta.scanCycles()).get(nodeId) ?? 0,
+      },
+      LinksPageSchema.parse(page),
+    );
   }
 
   async stats(identity: AgentIdentity, waitIdleMs = 0): Promise<StatsView> {

@@ -11,6 +11,8 @@ import {
   DeleteQuerySchema,
   encodeMemoryCursor,
   ForgottenSchema,
+  DEFAULT_HISTORY_PAGE,
+  HistoryQuerySchema,
   HistorySchema,
   kindsOf,
   MemoryCreatedSchema,
@@ -24,6 +26,7 @@ import {
   UpdatedSchema,
   UpdateRequestSchema,
 } from "../api/memories";
+import { linksPageOf, LinksPageQuerySchema } from "../api/views";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { agentOf, writeOptions } from "./agent-of";
@@ -60,7 +63,9 @@ export const getMemoryRoute = createRoute({
   path: "/v1/agents/{agentId}/memories/{nodeId}",
   tags: ["memories"],
   summary: "One memory (or entity) with its links, provenance, facts, conflicts, aliases and history",
-  request: { params: MemoryPathSchema },
+  description:
+    "Its links are a page of each direction with their totals (`links_limit`, `links_cursor`: as GET nodes/{nodeId}); its history lists up to 50 versions, oldest first, and `history_next_cursor` continues through GET …/history.",
+  request: { params: MemoryPathSchema, query: LinksPageQuerySchema },
   responses: { 200: json(MemorySchema, "The memory"), ...errorResponses, 404: notFound },
 });
 
@@ -70,8 +75,9 @@ export const memoryHistoryRoute = createRoute({
   path: "/v1/agents/{agentId}/memories/{nodeId}/history",
   tags: ["memories"],
   summary: "The versions of a memory, oldest first",
-  description: "Earlier versions were corrected by a later one (更正); they stay readable until forgetting takes them.",
-  request: { params: MemoryPathSchema },
+  description:
+    "Earlier versions were corrected by a later one (更正); they stay readable until forgetting takes them. A page of at most `limit` (default 50, at most 200) with the total; `next_cursor`, passed back as `cursor`, gives the next page.",
+  request: { params: MemoryPathSchema, query: HistoryQuerySchema },
   responses: { 200: json(HistorySchema, "The versions"), ...errorResponses, 404: notFound },
 });
 
@@ -146,16 +152,18 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(getMemoryRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
-    const { memory } = await agentOf(c, agentId).ask("memory", { node_id: nodeId });
+    const { memory } = await agentOf(c, agentId).ask("memory", { node_id: nodeId, links: linksPageOf(c.req.valid("query")) });
     if (!memory) throw new ApiError("not_found", `memory ${nodeId} not found`);
     return c.json(memory, 200);
   });
 
   app.openapi(memoryHistoryRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
-    const { memory } = await agentOf(c, agentId).ask("memory", { node_id: nodeId });
-    if (!memory) throw new ApiError("not_found", `memory ${nodeId} not found`);
-    return c.json({ node_id: nodeId, history: memory.history }, 200);
+    const query = c.req.valid("query");
+    const after = query.cursor === undefined ? 0 : (decodeMemoryCursor(query.cursor) ?? 0);
+    const page = await agentOf(c, agentId).ask("history", { node_id: nodeId, after, limit: query.limit ?? DEFAULT_HISTORY_PAGE });
+    if (!page.found) throw new ApiError("not_found", `memory ${nodeId} not found`);
+    return c.json({ node_id: nodeId, history: page.history, total: page.total, next_cursor: page.next_cursor }, 200);
   });
 
   app.openapi(listMemoriesRoute, async (c) => {

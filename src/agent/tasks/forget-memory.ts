@@ -95,31 +95,34 @@ export const forgetTask = defineTask({
       );
       return { status: "done", result };
     }
-    // The history chain: the versions this one superseded, recursively.
-    const chain = [id];
-    for (let frontier = [id]; frontier.length > 0;) {
-      frontier = (await repos.nodes.supersededBy(frontier)).filter((v) => !chain.includes(v));
-      chain.push(...frontier);
-    }
-    // The episodes that contain any version (docs/design.md §12): their summary may repeat it.
-    const containing = new Set<number>();
-    for (const v of chain)
-      for (const link of await reader.linksOf(v)) if (link.target === v && link.relation === RELATION.contains) containing.add(link.source);
+    // The history chain: the versions this one superseded, recursively (one statement however long).
+    const chain = [id, ...(await repos.nodes.olderVersions(id))];
+    const inChain = new Set(chain);
+    // Every link with an end in the chain, in one read: the episodes that contain a version (their
+    // summary may repeat it, docs/design.md §12), and the links into the chain.
+    const clock = rt.meta.clock();
+    const chainLinks = await reader.expand(chain, [], clock);
+    const containing = new Set(chainLinks.filter((l) => inChain.has(l.target) && l.relation === RELATION.contains).map((l) => l.source));
     const episodes = [...(await reader.load([...containing])).values()].filter((n) => n.kind === "episode").map((n) => n.id);
     const gone = [...chain, ...episodes];
     const purged = new Set(gone);
-    const incoming: LinkKey[] = [];
-    for (const v of gone)
-      for (const link of await reader.linksOf(v))
-        if (link.target === v && !purged.has(link.source))
-          incoming.push({ source: link.source, target: link.target, relation: link.relation });
+    const episodeLinks = episodes.length > 0 ? await reader.expand(episodes, [], clock) : [];
+    const incoming = new Map<string, LinkKey>();
+    for (const link of [...chainLinks, ...episodeLinks]) {
+      if (!purged.has(link.target) || purged.has(link.source)) continue;
+      incoming.set(JSON.stringify([link.source, link.target, link.relation]), {
+        source: link.source,
+        target: link.target,
+        relation: link.relation,
+      });
+    }
     // The messages of the versions (an episode's other messages belong to memories kept or forgotten).
     const versions = await reader.load(chain);
     const messageIds = [...new Set([...versions.values()].flatMap((n) => n.sourceMessageIds))];
     const stillUsed = await repos.nodes.messagesStillUsed(messageIds, gone);
     const released = messageIds.filter((m) => !stillUsed.has(m));
     const ops: WriteOp[] = [];
-    if (incoming.length > 0) ops.push({ type: "deleteLinks", keys: incoming });
+    if (incoming.size > 0) ops.push({ type: "deleteLinks", keys: [...incoming.values()] });
     ops.push({ type: "deleteNodes", ids: gone });
     if (released.length > 0) ops.push({ type: "forgetMessages", ids: released });
     ops.push({ type: "count", counters: { memories_purged: 1 } });
@@ -128,7 +131,7 @@ export const forgetTask = defineTask({
       node_id: id,
       purged: true,
       nodes_deleted: gone.sort((a, b) => a - b),
-      links_deleted: incoming.length,
+      links_deleted: incoming.size,
       messages_released: released.length,
     };
     await commit(rt, task.id, ops, { checkpoint: result });

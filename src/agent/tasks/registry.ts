@@ -18,7 +18,7 @@ import { forgetTask } from "./forget-memory";
 import { indexTask } from "./index-vectors";
 import { linkTask, unlinkTask } from "./links";
 import { memorizeTask } from "./memorize";
-import { memoryListTask, memoryReadTask } from "./memory-reads";
+import { historyTask, memoryListTask, memoryReadTask } from "./memory-reads";
 import { mergeTask } from "./merge-entities";
 import { profileTask } from "./profile";
 import { rebuildEpisodesTask } from "./rebuild-episodes";
@@ -43,6 +43,7 @@ export const TASKS = {
   memorize: memorizeTask,
   memory: memoryReadTask,
   memories: memoryListTask,
+  history: historyTask,
   update: updateTask,
   forget: forgetTask,
   link: linkTask,
