@@ -9,7 +9,7 @@ import worker from "../src/index";
 import { ERROR_CODE_LIST } from "../src/http/errors";
 import { agentRows, agentUid, DEV_KEY, stubOf } from "./helpers";
 
-const BASE = "http://memory.test";
+const BASE = "http://localhost";
 
 /**
  * A request as the runtime hands one over from the network when a client sends a GET or HEAD

@@ -5,7 +5,7 @@ import { agentStub } from "../src/agent/naming";
 import { DEV_TENANT } from "../src/http/auth";
 
 export const DEV_KEY = "dev-key-local-only";
-const BASE = "http://memory.test";
+const BASE = "http://localhost";
 
 let counter = 0;
 /** A new agent id for each test (storage is shared by the tests of one file). */

@@ -30,7 +30,7 @@ import { agentFootprint, expectEnvelope, fetchWorker, type Footprint, IncomingWi
 import { call, DEV_KEY, freshAgent, json } from "./helpers";
 import { type ApiDescription, describeApi, mutate, mutation, type Operation, type Parameter, valueFor } from "./openapi-arbitraries";
 
-const BASE = "http://memory.test";
+const BASE = "http://localhost";
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PROPFIND"];
 
 let api: ApiDescription;

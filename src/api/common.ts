@@ -65,6 +65,10 @@ const ERROR_MEANINGS: Partial<
     description: "Missing, unknown or revoked API key.",
     headers: { "WWW-Authenticate": { description: 'How to authenticate: `Bearer realm="agent-memory"`.', schema: { type: "string" } } },
   },
+  403: {
+    description:
+      "Only from the local development server (`npm run dev`): the request was not addressed to localhost, 127.0.0.1 or [::1], or came from a page of another origin.",
+  },
   404: { description: "No such task or node (of this agent)." },
   405: {
     description: "The path does not take this method (answered to requests with another method than this operation's).",
@@ -98,14 +102,14 @@ function errorResponse(status: number) {
 /**
  * The error answers an operation can send (docs/design.md §15), each with the codes of its status
  * and its headers (Retry-After, WWW-Authenticate, Allow). Every operation can answer 400 (a query
- * parameter or a body it does not take), 405 (another method on its path), 413 (any body over
- * 1 MiB) and 503; `auth`: 401; `body`: a JSON body, 415; `write`: a queued write, 409 (its key's
+ * parameter or a body it does not take), 403 (locally, a foreign host or origin), 405 (another
+ * method on its path), 413 (any body over 1 MiB) and 503; `auth`: 401; `body`: a JSON body, 415; `write`: a queued write, 409 (its key's
  * write was deleted since, or the agent's node ids are used up), 422 and 429; `notFound`: an id
  * in the path, 404. test/properties.test.ts checks that no answer has a status its operation
  * does not declare.
  */
 export function errorsOf(options: { auth?: boolean; body?: boolean; write?: boolean; notFound?: boolean } = {}) {
-  const statuses = [400, 405, 413, 503];
+  const statuses = [400, 403, 405, 413, 503];
   if (options.auth ?? true) statuses.push(401);
   if (options.body) statuses.push(415);
   if (options.write) statuses.push(409, 422, 429);

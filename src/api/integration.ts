@@ -57,7 +57,8 @@ export const openApiRoute = createRoute({
   security: [],
   tags: ["service"],
   summary: "This OpenAPI 3.1 document",
-  description: "Every operation of the API; `servers` names the origin it was fetched from.",
+  description:
+    "Every operation of the API; `servers` names the local server's origin under `npm run dev`, and `/` (the host the document came from) in a deployment.",
   request: { query: EmptyQuerySchema },
   responses: {
     200: { description: "The document", content: { "application/json": { schema: JsonObjectSchema.openapi("OpenApiDocument") } } },

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   "invalid_json": 400,
   "validation_failed": 400,
   "unauthorized": 401,
+  "forbidden": 403,
   "not_found": 404,
   "method_not_allowed": 405,
   "payload_too_large": 413,
@@ -84,7 +85,7 @@ export interface DeepHealth {
 
 export interface Error {
   error: {
-    code: "invalid_json" | "validation_failed" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "conflict" | "queue_full" | "internal" | "unavailable";
+    code: "invalid_json" | "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "conflict" | "queue_full" | "internal" | "unavailable";
     message: string;
     details?: unknown;
   };
@@ -177,7 +178,7 @@ export interface Ping {
 export interface TaskStatus {
   task_id: string;
   sequence: number;
-  /** One of: remember, recall, search, compress, index, configure, delete, memorize, memory, memories, update, forget, link, unlink, reinforce, merge, export, import, context, profile, rebuildEpisodes, check. */
+  /** One of: remember, recall, search, compress, index, configure, delete, memorize, memory, memories, history, update, forget, link, unlink, reinforce, merge, export, import, context, profile, rebuildEpisodes, check. */
   kind: string;
   status: "queued" | "running" | "done" | "failed";
   attempts: number;
@@ -239,6 +240,11 @@ export interface Node {
       dangling: boolean;
       created_at: number;
     })[];
+    total: {
+      outgoing: number;
+      incoming: number;
+    };
+    next_cursor: string | null;
   };
 }
 
@@ -601,6 +607,11 @@ export interface Memory {
       dangling: boolean;
       created_at: number;
     })[];
+    total: {
+      outgoing: number;
+      incoming: number;
+    };
+    next_cursor: string | null;
   };
   conflicts_with: number[];
   aliases: ({
@@ -613,6 +624,7 @@ export interface Memory {
     created_at: number;
     superseded_by: number | null;
   })[];
+  history_next_cursor: string | null;
 }
 
 export interface MemoryHistory {
@@ -623,6 +635,8 @@ export interface MemoryHistory {
     created_at: number;
     superseded_by: number | null;
   })[];
+  total: number;
+  next_cursor: string | null;
 }
 
 export interface MemoryList {
@@ -868,6 +882,10 @@ export type GetFocusOutput = Focus;
 export interface GetNodeInput {
   /** The memory's id: node_id in recall, search, focus and context answers. */
   node_id: number;
+  /** Links listed per direction (1–1000, default 200). */
+  links_limit?: number;
+  /** links.next_cursor of the previous answer for this node: the next page of its links. */
+  links_cursor?: string;
 }
 export type GetNodeOutput = Node;
 
@@ -989,12 +1007,20 @@ export type ReportFeedbackOutput = Feedback | Pending;
 export interface GetMemoryInput {
   /** The memory's id (node_id in recall, search and create_memory answers). */
   node_id: number;
+  /** Links listed per direction (1–1000, default 200). */
+  links_limit?: number;
+  /** links.next_cursor of the previous answer for this node: the next page of its links. */
+  links_cursor?: string;
 }
 export type GetMemoryOutput = Memory;
 
 export interface GetMemoryHistoryInput {
   /** The id of any version of the memory. */
   node_id: number;
+  /** next_cursor of the previous page; omit for the first page. */
+  cursor?: string;
+  /** Versions per page (1–200, default 50). */
+  limit?: number;
 }
 export type GetMemoryHistoryOutput = MemoryHistory;
 
@@ -1152,7 +1178,10 @@ export const OPERATIONS = {
     "pathArgs": {
       "node_id": "nodeId"
     },
-    "queryArgs": [],
+    "queryArgs": [
+      "links_limit",
+      "links_cursor"
+    ],
     "body": false,
     "fixedQuery": {},
     "fixedBody": {},
@@ -1287,7 +1316,10 @@ export const OPERATIONS = {
     "pathArgs": {
       "node_id": "nodeId"
     },
-    "queryArgs": [],
+    "queryArgs": [
+      "links_limit",
+      "links_cursor"
+    ],
     "body": false,
     "fixedQuery": {},
     "fixedBody": {},
@@ -1300,7 +1332,10 @@ export const OPERATIONS = {
     "pathArgs": {
       "node_id": "nodeId"
     },
-    "queryArgs": [],
+    "queryArgs": [
+      "cursor",
+      "limit"
+    ],
     "body": false,
     "fixedQuery": {},
     "fixedBody": {},
@@ -2587,6 +2622,16 @@ export const TOOLS: readonly ToolDefinition[] = [
           "minimum": 1,
           "maximum": 9007199254740991,
           "description": "The memory's id: node_id in recall, search, focus and context answers."
+        },
+        "links_limit": {
+          "description": "Links listed per direction (1–1000, default 200).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000
+        },
+        "links_cursor": {
+          "description": "links.next_cursor of the previous answer for this node: the next page of its links.",
+          "type": "string"
         }
       },
       "required": [
@@ -2769,11 +2814,34 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "created_at"
                 ]
               }
+            },
+            "total": {
+              "type": "object",
+              "properties": {
+                "outgoing": {
+                  "type": "integer"
+                },
+                "incoming": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "outgoing",
+                "incoming"
+              ]
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null"
+              ]
             }
           },
           "required": [
             "outgoing",
-            "incoming"
+            "incoming",
+            "total",
+            "next_cursor"
           ]
         }
       },
@@ -3485,7 +3553,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "kind": {
           "type": "string",
-          "description": "One of: remember, recall, search, compress, index, configure, delete, memorize, memory, memories, update, forget, link, unlink, reinforce, merge, export, import, context, profile, rebuildEpisodes, check."
+          "description": "One of: remember, recall, search, compress, index, configure, delete, memorize, memory, memories, history, update, forget, link, unlink, reinforce, merge, export, import, context, profile, rebuildEpisodes, check."
         },
         "status": {
           "type": "string",
@@ -4138,6 +4206,16 @@ export const TOOLS: readonly ToolDefinition[] = [
           "minimum": 1,
           "maximum": 1073741824,
           "description": "The memory's id (node_id in recall, search and create_memory answers)."
+        },
+        "links_limit": {
+          "description": "Links listed per direction (1–1000, default 200).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000
+        },
+        "links_cursor": {
+          "description": "links.next_cursor of the previous answer for this node: the next page of its links.",
+          "type": "string"
         }
       },
       "required": [
@@ -4320,11 +4398,34 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "created_at"
                 ]
               }
+            },
+            "total": {
+              "type": "object",
+              "properties": {
+                "outgoing": {
+                  "type": "integer"
+                },
+                "incoming": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "outgoing",
+                "incoming"
+              ]
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null"
+              ]
             }
           },
           "required": [
             "outgoing",
-            "incoming"
+            "incoming",
+            "total",
+            "next_cursor"
           ]
         },
         "conflicts_with": {
@@ -4379,6 +4480,12 @@ export const TOOLS: readonly ToolDefinition[] = [
               "superseded_by"
             ]
           }
+        },
+        "history_next_cursor": {
+          "type": [
+            "string",
+            "null"
+          ]
         }
       },
       "required": [
@@ -4403,7 +4510,8 @@ export const TOOLS: readonly ToolDefinition[] = [
         "links",
         "conflicts_with",
         "aliases",
-        "history"
+        "history",
+        "history_next_cursor"
       ]
     },
     "annotations": {
@@ -4426,6 +4534,16 @@ export const TOOLS: readonly ToolDefinition[] = [
           "minimum": 1,
           "maximum": 1073741824,
           "description": "The id of any version of the memory."
+        },
+        "cursor": {
+          "description": "next_cursor of the previous page; omit for the first page.",
+          "type": "string"
+        },
+        "limit": {
+          "description": "Versions per page (1–200, default 50).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
         }
       },
       "required": [
@@ -4467,11 +4585,22 @@ export const TOOLS: readonly ToolDefinition[] = [
               "superseded_by"
             ]
           }
+        },
+        "total": {
+          "type": "integer"
+        },
+        "next_cursor": {
+          "type": [
+            "string",
+            "null"
+          ]
         }
       },
       "required": [
         "node_id",
-        "history"
+        "history",
+        "total",
+        "next_cursor"
       ]
     },
     "annotations": {
@@ -4999,6 +5128,8 @@ export abstract class AgentOperations {
   /**
    * One node with its outgoing and incoming links
    *
+   * The links are a page of each direction (by the far end's id, then the relation; `links_limit` per direction, default 200), with their totals; `links.next_cursor`, passed back as `links_cursor`, gives the next page.
+   *
    * `GET /v1/agents/{agentId}/nodes/{nodeId}`
    */
   getNode(input: GetNodeInput, options?: RequestOptions): Promise<GetNodeOutput> {
@@ -5090,7 +5221,7 @@ export abstract class AgentOperations {
   /**
    * Forget a memory now, or purge every trace of it
    *
-   * Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, and the message ids only it came from (a re-sent message is remembered again).
+   * Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, the message ids only it came from (a re-sent message is remembered again), and the results of the tasks that wrote it (their Idempotency-Keys then answer 409). 409 for an entity or a superseded version (delete the current one).
    *
    * `DELETE /v1/agents/{agentId}/memories/{nodeId}`
    */
@@ -5112,6 +5243,8 @@ export abstract class AgentOperations {
   /**
    * One memory (or entity) with its links, provenance, facts, conflicts, aliases and history
    *
+   * Its links are a page of each direction with their totals (`links_limit`, `links_cursor`: as GET nodes/{nodeId}); its history lists up to 50 versions, oldest first, and `history_next_cursor` continues through GET …/history.
+   *
    * `GET /v1/agents/{agentId}/memories/{nodeId}`
    */
   getMemory(input: GetMemoryInput, options?: RequestOptions): Promise<GetMemoryOutput> {
@@ -5121,7 +5254,7 @@ export abstract class AgentOperations {
   /**
    * The versions of a memory, oldest first
    *
-   * Earlier versions were corrected by a later one (更正); they stay readable until forgetting takes them.
+   * Earlier versions were corrected by a later one (更正); they stay readable until forgetting takes them. A page of at most `limit` (default 50, at most 200) with the total; `next_cursor`, passed back as `cursor`, gives the next page.
    *
    * `GET /v1/agents/{agentId}/memories/{nodeId}/history`
    */
@@ -5234,7 +5367,7 @@ export abstract class ServiceOperations {
   /**
    * This OpenAPI 3.1 document
    *
-   * Every operation of the API; `servers` names the origin it was fetched from.
+   * Every operation of the API; `servers` names the local server's origin under `npm run dev`, and `/` (the host the document came from) in a deployment.
    *
    * `GET /v1/openapi.json`
    */
