@@ -255,7 +255,7 @@ const updateMemory = defineOperation(updateMemoryRoute, {
 
 const deleteMemory = defineOperation(deleteMemoryRoute, {
   pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
-  queryArgs: { purge: z.enum(["true", "false"]).optional().describe("true: remove every trace too (links into it, earlier versions).") },
+  queryArgs: { purge: z.boolean().optional().describe("true: remove every trace too (links into it, earlier versions).") },
   tool: {
     name: "delete_memory",
     title: "Forget a memory",
@@ -305,7 +305,7 @@ const listMemories = defineOperation(listMemoriesRoute, {
     kind: z.string().optional().describe("Kinds to list, comma-separated: segment, memory (explicit), episode (default all three)."),
     cursor: z.string().optional().describe("next_cursor of the previous page; omit for the first page."),
     limit: z.number().int().min(1).max(200).optional().describe("Memories per page (1–200, default 50)."),
-    include_superseded: z.enum(["true", "false"]).optional().describe("true: also versions a newer one corrected."),
+    include_superseded: z.boolean().optional().describe("true: also versions a newer one corrected."),
   },
   tool: {
     name: "list_memories",

@@ -993,7 +993,7 @@ export interface DeleteMemoryInput {
   /** The memory's id: node_id in recall, search, context and create_memory answers. */
   node_id: number;
   /** true: remove every trace too (links into it, earlier versions). */
-  purge?: "true" | "false";
+  purge?: boolean;
 }
 export type DeleteMemoryOutput = MemoryDeleted | Pending;
 
@@ -1032,7 +1032,7 @@ export interface ListMemoriesInput {
   /** Memories per page (1–200, default 50). */
   limit?: number;
   /** true: also versions a newer one corrected. */
-  include_superseded?: "true" | "false";
+  include_superseded?: boolean;
 }
 export type ListMemoriesOutput = MemoryList;
 
@@ -3991,11 +3991,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "purge": {
           "description": "true: remove every trace too (links into it, earlier versions).",
-          "type": "string",
-          "enum": [
-            "true",
-            "false"
-          ]
+          "type": "boolean"
         }
       },
       "required": [
@@ -4634,11 +4630,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "include_superseded": {
           "description": "true: also versions a newer one corrected.",
-          "type": "string",
-          "enum": [
-            "true",
-            "false"
-          ]
+          "type": "boolean"
         }
       },
       "additionalProperties": false
