@@ -261,3 +261,26 @@ describe("issue 28 finding 1: FTS rowid range", () => {
     expect(await rowsOf(b.agent)).toEqual(rowsOfB);
   });
 });
+
+describe("issue 28 finding 16: deep health shows shared figures", () => {
+  it("GET /v1/health?deep=1 shows a tenant nothing that moves with another tenant's writes", async () => {
+    const deep = async () => {
+      const res = await call("/v1/health?deep=1");
+      expect(res.status).toBe(200);
+      // Timings are the caller's own round trips: left out of the comparison.
+      return JSON.stringify(await res.json(), (key, value: unknown) => (key === "ms" ? undefined : value));
+    };
+    const before = await deep();
+    await storeKey(createDb(env.DB), "key-health-other", "tenant-health-other", "test", Date.now());
+    const other = freshAgent("health-other");
+    const many = Array.from({ length: 60 }, (_, i) => ({
+      role: "user" as const,
+      content: `Note ${i}: the ledger grows by another page of figures.`,
+    }));
+    const res = await call(`/v1/agents/${other}/remember`, { key: "key-health-other", body: { messages: many } });
+    const { task_id } = await json<{ task_id: string }>(res);
+    await call(`/v1/agents/${other}/tasks/${task_id}?wait_ms=30000`, { key: "key-health-other" });
+    expect(await deep()).toBe(before);
+    expect(before).not.toMatch(/"bytes"|"vectors"|"processed_up_to"/);
+  });
+});

@@ -91,13 +91,11 @@ export const StatsViewSchema = z.object({
       vectors: z.number().int().nullable(),
       bytes: z.number().int().nullable(),
       /**
-       * Vectorize: the shared index the agent's vectors live in, its vectors (every agent's) and
-       * capacity; `full` when it refuses new vectors (the agent's index tasks fail until an
-       * operator acts: docs/deploy.md).
+       * Vectorize: the shared index the agent's vectors live in and its capacity; `full` when it
+       * refuses new vectors (the agent's index tasks fail until an operator acts: docs/deploy.md).
+       * Not its vector count: that moves with other tenants' writes.
        */
-      shared_index: z
-        .object({ name: z.string(), vectors: z.number().int().nullable(), capacity: z.number().int(), full: z.boolean() })
-        .optional(),
+      shared_index: z.object({ name: z.string(), capacity: z.number().int(), full: z.boolean() }).optional(),
     })
     .nullable(),
   counters: z.record(z.string(), z.number()),
