@@ -41,11 +41,8 @@ export interface DeepHealth {
       binding: string;
       ok: boolean;
       ms: number;
-      /** The database's size, as D1 reported it with the round trip. */
-      bytes: number | null;
       /** Whether new agents may be assigned to it. */
       accepting: boolean;
-      full_reason: string | null;
       error?: string;
     })[];
     embedding: {
@@ -63,14 +60,9 @@ export interface DeepHealth {
       binding: string;
       ok: boolean;
       ms: number;
-      /** Vectors in the index (every agent's). */
-      vectors: number | null;
       capacity: number;
-      /** When the index's last processed write was made. */
-      processed_up_to: string | null;
       /** Whether new agents may be assigned to it. */
       accepting: boolean;
-      full_reason: string | null;
       error?: string;
       /** One query on the empty canary namespace. */
       query: {
@@ -277,7 +269,6 @@ export interface Stats {
     bytes: number | null;
     shared_index?: {
       name: string;
-      vectors: number | null;
       capacity: number;
       full: boolean;
     };
@@ -3004,12 +2995,6 @@ export const TOOLS: readonly ToolDefinition[] = [
                 "name": {
                   "type": "string"
                 },
-                "vectors": {
-                  "type": [
-                    "integer",
-                    "null"
-                  ]
-                },
                 "capacity": {
                   "type": "integer"
                 },
@@ -3019,7 +3004,6 @@ export const TOOLS: readonly ToolDefinition[] = [
               },
               "required": [
                 "name",
-                "vectors",
                 "capacity",
                 "full"
               ]
