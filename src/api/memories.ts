@@ -103,13 +103,16 @@ export const HistorySchema = z
 
 export { DEFAULT_HISTORY_PAGE };
 
+/** The `cursor` of the listing and of a history: a `next_cursor` this API gave (src/agent/cursor.ts). */
+const PageCursorQuery = z
+  .string()
+  .refine((c) => decodeIdCursor(c) !== undefined, "not a cursor returned by this endpoint")
+  .optional()
+  .openapi({ description: "`next_cursor` of the previous page; omit for the first page." });
+
 export const HistoryQuerySchema = z
   .object({
-    cursor: z
-      .string()
-      .refine((c) => decodeIdCursor(c) !== undefined, "not a cursor returned by this endpoint")
-      .optional()
-      .openapi({ description: "`next_cursor` of the previous page; omit for the first page." }),
+    cursor: PageCursorQuery,
     limit: pageSizeQuery("limit", MAX_HISTORY_PAGE, DEFAULT_HISTORY_PAGE),
   })
   .strict();
@@ -128,11 +131,7 @@ export const MemoryListQuerySchema = z
       .regex(/^(segment|memory|episode)(,(segment|memory|episode))*$/, "kind: segment, memory or episode, comma-separated")
       .optional()
       .openapi({ description: "Kinds to list, comma-separated (default: all three; entities are never listed).", example: "memory" }),
-    cursor: z
-      .string()
-      .refine((c) => decodeMemoryCursor(c) !== undefined, "not a cursor returned by this endpoint")
-      .optional()
-      .openapi({ description: "`next_cursor` of the previous page; omit for the first page." }),
+    cursor: PageCursorQuery,
     limit: z
       .string()
       .regex(/^[1-9][0-9]{0,2}$/, `limit: memories per page, 1–${MAX_MEMORY_PAGE}`)
