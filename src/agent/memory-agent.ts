@@ -43,7 +43,10 @@ import {
 } from "./views";
 
 export type SubmitOutcome =
-  /** conflict: the write cannot apply to the agent as it stands (its node ids could run out). */
+  /**
+   * conflict: the write cannot apply to the agent as it stands (its node ids could run out, or its
+   * Idempotency-Key names a write deleted since).
+   */
   | { ok: false; code: "idempotency_conflict" | "capacity" | "conflict"; message: string }
   /** `result`: the finished task's result as JSON text (parsed with the kind's schema by the client). */
   | { ok: true; taskIds: string[]; queuedAhead: number; status: TaskStatus; result: string | null; error: string | null }
