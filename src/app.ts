@@ -1,7 +1,9 @@
 /**
  * The HTTP API: Hono with zod-openapi. Middleware order, and why:
  *
- * 1. request id;
+ * 1. request id, `X-Content-Type-Options: nosniff` on every answer, and on the local server
+ *    (the development key configured) the refusal of any request not addressed to this machine
+ *    (DNS rebinding: src/http/local-origin.ts);
  * 2. the route guard: 404 for a path the API does not serve, 405 with Allow for a method its path
  *    does not take, OPTIONS answered (same-origin only, no CORS grant), all before authentication
  *    and before any body is read;
@@ -20,6 +22,7 @@ import type { AppEnv } from "./http/app-env";
 import { requireApiKey } from "./http/auth";
 import { readBody } from "./http/body";
 import { errorResponse, handleError } from "./http/errors";
+import { isLoopbackHost, localOriginOnly, noSniff } from "./http/local-origin";
 import { routeGuard } from "./http/route-guard";
 import { openApiRoute } from "./api/integration";
 import { validationHook } from "./http/validation-hook";
@@ -29,6 +32,8 @@ const IMPORT_PATH = /^\/v1\/agents\/[^/]+\/import$/;
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId());
+  app.use("*", noSniff);
+  app.use("*", localOriginOnly);
   app.use(
     "*",
     routeGuard(() => app.routes),
@@ -43,11 +48,14 @@ export function createApp(): OpenAPIHono<AppEnv> {
     scheme: "bearer",
     description: "An API key (`npm run key:create`; locally the development key `dev-key-local-only`).",
   });
-  // The servers entry names the origin the document was fetched from: the same document serves
-  // local runs and every deployment.
-  app.openapi(openApiRoute, (c) =>
-    c.json(app.getOpenAPI31Document(openApiConfig(new URL(c.req.url).origin)) as unknown as Record<string, unknown>, 200),
-  );
+  // The servers entry: the local server's own origin (checked to be this machine); a deployment's
+  // document names its server relatively ("/": the host it was fetched from), never echoing a
+  // Host header into a document a client may trust.
+  app.openapi(openApiRoute, (c) => {
+    const url = new URL(c.req.url);
+    const server = c.env.DEV_API_KEY && isLoopbackHost(url.hostname) ? url.origin : "/";
+    return c.json(app.getOpenAPI31Document(openApiConfig(server)) as unknown as Record<string, unknown>, 200);
+  });
   // The route guard answers unknown paths first; this only backs it up.
   app.notFound((c) => errorResponse(c, "not_found", "no such endpoint"));
   app.onError(handleError);
@@ -66,8 +74,8 @@ const TAGS = [
   { name: "service", description: "Liveness." },
 ];
 
-/** The document's top level (paths come from the routes); `origin` is its one server. */
-export function openApiConfig(origin: string) {
+/** The document's top level (paths come from the routes); `server` is its one server's URL. */
+export function openApiConfig(server: string) {
   return {
     openapi: "3.1.0",
     info: {
@@ -76,7 +84,7 @@ export function openApiConfig(origin: string) {
       description:
         "A per-agent memory network that forgets gracefully. Authenticate with `Authorization: Bearer <key>`. Every error is `{error: {code, message, details?}}` with a code from a closed list (the `Error` schema). Writes take an `Idempotency-Key`; retry 429 and 503 after `Retry-After` seconds. A path answers 405 with `Allow` to a method it does not take, and `OPTIONS` with 204 and `Allow` (no CORS grant).",
     },
-    servers: [{ url: origin }],
+    servers: [{ url: server }],
     security: [{ [BEARER_SCHEME]: [] }],
     tags: TAGS,
   };

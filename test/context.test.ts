@@ -2,6 +2,7 @@
  * Context for prompts (docs/design.md §12): episodes, the profile, and the context block within its
  * token budget — the pure pieces and the endpoints.
  */
+import { CONTEXT_FRAME } from "../src/vocabulary/frames";
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { assembleContext, type ContextMemory } from "../src/memory/context-block";
@@ -347,7 +348,8 @@ describe("the context block", () => {
     const text = await (
       await call(`/v1/agents/${agent}/context`, { body: { query: "payment audit", budget_tokens: 300, locale: "en" } })
     ).text();
-    expect(text.startsWith("## Relevant memories\n")).toBe(true);
+    // The frame first (stored memory, not instructions), then the sections.
+    expect(text.startsWith(`${CONTEXT_FRAME.en}\n## Relevant memories\n`)).toBe(true);
     expect(text).toContain("payment audit");
     // Built from the latest messages when no query is given.
     const fromMessages = await json<ContextJson>(
@@ -371,12 +373,12 @@ describe("the context block", () => {
     );
     expect(block.episodes.length).toBeGreaterThan(0);
     expect(block.episodes[0]?.summary).toContain("dashboard");
-    expect(block.text.startsWith("## Previous conversations\n- ")).toBe(true);
+    expect(block.text.startsWith(`${CONTEXT_FRAME.en}\n## Previous conversations\n- `)).toBe(true);
     expect(block.text).toContain("Dave, Bob");
     const zhAgent = freshAgent("ctx-past-zh");
     await rememberAndWait(zhAgent, messages(CHINESE_DESIGN_REVIEW, "z", { name: "王伟", timestamp: T0 }));
     const zh = await (await call(`/v1/agents/${zhAgent}/context`, { body: { query: "我们上次聊了什么？", budget_tokens: 400 } })).text();
-    expect(zh.startsWith("## 以往对话\n- ")).toBe(true);
+    expect(zh.startsWith(`${CONTEXT_FRAME.zh}\n## 以往对话\n- `)).toBe(true);
     expect(zh).toContain("王伟；2026-03-10");
     // A topic question gets no episode.
     expect((await json<ContextJson>(await context(agent, { query: "Phoenix launch", budget_tokens: 400 }))).episodes).toEqual([]);

@@ -6,10 +6,10 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { expect } from "vitest";
 import worker from "../src/index";
-import { ERROR_CODE_LIST } from "../src/http/errors";
+import { ERROR_CODE_LIST, ERROR_STATUS, type ErrorCode } from "../src/http/errors";
 import { agentRows, agentUid, DEV_KEY, stubOf } from "./helpers";
 
-const BASE = "http://memory.test";
+const BASE = "http://localhost";
 
 /**
  * A request as the runtime hands one over from the network when a client sends a GET or HEAD
@@ -59,6 +59,10 @@ export function envWithFailingD1(): Env {
     },
   });
   return { ...env, DB: failing };
+}
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_STATUS, code);
 }
 
 export interface ErrorEnvelope {

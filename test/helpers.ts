@@ -5,7 +5,7 @@ import { agentStub } from "../src/agent/naming";
 import { DEV_TENANT } from "../src/http/auth";
 
 export const DEV_KEY = "dev-key-local-only";
-const BASE = "http://memory.test";
+const BASE = "http://localhost";
 
 let counter = 0;
 /** A new agent id for each test (storage is shared by the tests of one file). */
@@ -18,6 +18,10 @@ export interface CallOptions {
   method?: string;
   body?: unknown;
   rawBody?: string;
+  /** A body of raw bytes (not necessarily UTF-8). */
+  rawBytes?: Uint8Array;
+  /** A streamed body (no Content-Length). */
+  rawStream?: ReadableStream<Uint8Array>;
   key?: string | null;
   headers?: Record<string, string>;
 }
@@ -25,8 +29,10 @@ export interface CallOptions {
 export async function call(path: string, options: CallOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== null) headers.Authorization = `Bearer ${options.key ?? DEV_KEY}`;
-  let body: string | undefined;
-  if (options.rawBody !== undefined) body = options.rawBody;
+  let body: string | Uint8Array | ReadableStream<Uint8Array> | undefined;
+  if (options.rawStream !== undefined) body = options.rawStream;
+  else if (options.rawBytes !== undefined) body = options.rawBytes;
+  else if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !headers["Content-Type"]) headers["Content-Type"] = "application/json";
   return SELF.fetch(`${BASE}${path}`, { method: options.method ?? (body === undefined ? "GET" : "POST"), headers, body });

@@ -145,7 +145,7 @@ describe("#14 malformed Unicode", () => {
     const suffix = new TextEncoder().encode('"}]}');
     const bytes = new Uint8Array([...prefix, 0xff, 0xfe, ...suffix]);
     const res = await fetchWorker(
-      new Request(`http://memory.test/v1/agents/${agent}/remember`, {
+      new Request(`http://localhost/v1/agents/${agent}/remember`, {
         method: "POST",
         headers: { Authorization: "Bearer dev-key-local-only", "Content-Type": "application/json" },
         body: bytes,
@@ -299,19 +299,31 @@ describe("#16 methods, authentication and preflights", () => {
   });
 
   it("an OPTIONS preflight is answered without authentication: 204 with Allow, and no cross-origin grant", async () => {
-    const res = await call(`/v1/agents/${freshAgent()}/remember`, {
-      method: "OPTIONS",
-      key: null,
-      headers: {
-        Origin: "https://elsewhere.example",
-        "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "authorization",
-      },
-    });
+    const preflight = () =>
+      request(`/v1/agents/${freshAgent()}/remember`, {
+        method: "OPTIONS",
+        key: null,
+        headers: {
+          Origin: "https://elsewhere.example",
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "authorization",
+        },
+      });
+    // A deployment (no development key) answers it; the local server refuses a page of another origin outright.
+    const res = await fetchWorker(preflight(), { ...env, DEV_API_KEY: "" });
     expect(res.status).toBe(204);
     expect(res.headers.get("Allow")).toBe("POST, OPTIONS");
     // Same-origin only (README, "CORS"): a foreign page's preflight gets no grant, so its browser refuses.
     expect(res.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    const local = await fetchWorker(preflight());
+    await expectEnvelope(local, 403, "forbidden");
+    expect(local.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    const own = await call(`/v1/agents/${freshAgent()}/remember`, {
+      method: "OPTIONS",
+      key: null,
+      headers: { Origin: "http://localhost" },
+    });
+    expect(own.status).toBe(204);
     await expectEnvelope(await call(`/v1/nothing`, { method: "OPTIONS", key: null }), 404, "not_found");
   });
 });
@@ -333,5 +345,78 @@ describe("the error envelope", () => {
     await expectEnvelope(await call(`${base}/recall`, { rawBody: "{" }), 400, "invalid_json");
     await expectEnvelope(await call(`${base}/recall`, { rawBody: "" }), 400, "invalid_json");
     await expectUntouched(agent);
+  });
+});
+
+describe("issue 28 finding 7: DNS rebinding on the local server", () => {
+  const KEY = { Authorization: "Bearer dev-key-local-only" };
+
+  it("with the development key configured, a foreign Host or Origin is refused (403) before anything is read or written, on REST and MCP", async () => {
+    const agent = freshAgent("rebinding");
+    const refused = [
+      new Request(`http://evil.example:8796/v1/agents/${agent}/stats`, { headers: KEY }),
+      new Request(`http://evil.example:8796/v1/openapi.json`),
+      new Request(`http://evil.example:8796/v1/health`),
+      new Request(`http://localhost/v1/agents/${agent}/stats`, { headers: { ...KEY, Origin: "http://evil.example:8796" } }),
+      new Request(`http://localhost/v1/agents/${agent}/stats`, { headers: { ...KEY, Origin: "null" } }),
+      new Request(`http://localhost/v1/agents/${agent}/stats`, { headers: { ...KEY, Origin: "http://localhost:9999" } }),
+      new Request(`http://127.0.0.1.evil.example/v1/agents/${agent}/stats`, { headers: KEY }),
+      new Request(`http://localhost/v1/agents/${agent}/mcp`, {
+        method: "POST",
+        headers: { ...KEY, Origin: "http://evil.example:8796", "Content-Type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "delete_agent", arguments: {} } }),
+      }),
+      new Request(`http://evil.example:8796/v1/agents/${agent}/memories`, {
+        method: "POST",
+        headers: { ...KEY, "Content-Type": "application/json" },
+        body: JSON.stringify({ content: "Planted by a page of another site." }),
+      }),
+    ];
+    for (const req of refused) {
+      const res = await fetchWorker(req);
+      const body = await expectEnvelope(res, 403, "forbidden");
+      expect(body?.error.message).toMatch(/local development server/);
+    }
+    await expectUntouched(agent);
+    // This machine, by any loopback name, and a page of the server's own origin, are served.
+    for (const url of ["http://localhost", "http://127.0.0.1:8787", "http://127.1.2.3", "http://[::1]:8787"]) {
+      expect((await fetchWorker(new Request(`${url}/v1/agents/${agent}/stats`, { headers: KEY }))).status, url).toBe(200);
+    }
+    const sameOrigin = new Request(`http://127.0.0.1:8787/v1/agents/${agent}/stats`, {
+      headers: { ...KEY, Origin: "http://127.0.0.1:8787" },
+    });
+    expect((await fetchWorker(sameOrigin)).status).toBe(200);
+  });
+
+  it("servers in /v1/openapi.json: the local server's own origin, and in a deployment a relative URL whatever the Host", async () => {
+    const local = await json<{ servers: { url: string }[] }>(await fetchWorker(new Request("http://127.0.0.1:8790/v1/openapi.json")));
+    expect(local.servers).toEqual([{ url: "http://127.0.0.1:8790" }]);
+    const deployed = { ...env, DEV_API_KEY: "" };
+    for (const host of ["https://evil.example", "https://memory.example.com"]) {
+      const doc = await json<{ servers: { url: string }[] }>(await fetchWorker(new Request(`${host}/v1/openapi.json`), deployed));
+      expect(doc.servers).toEqual([{ url: "/" }]);
+    }
+  });
+});
+
+describe("issue 28 finding 18: API responses are never sniffed", () => {
+  it("every answer carries X-Content-Type-Options: nosniff (JSON, text, a stream, errors, preflights)", async () => {
+    const agent = freshAgent("nosniff");
+    await rememberAndWait(agent, hello);
+    const answers = [
+      await call(`/v1/agents/${agent}/stats`),
+      await call(`/v1/agents/${agent}/recall`, { body: { keywords: ["Alice"] } }),
+      await call(`/v1/agents/${agent}/export`),
+      await call(`/v1/agents/${agent}/nodes/999`),
+      await call(`/v1/agents/${agent}/stats`, { key: null }),
+      await call(`/v1/nowhere`),
+      await call(`/v1/agents/${agent}/stats`, { method: "OPTIONS" }),
+      await call("/v1/health"),
+      await fetchWorker(new Request(`http://evil.example/v1/health`)),
+    ];
+    for (const res of answers) {
+      expect(res.headers.get("x-content-type-options"), `${res.status} ${res.url}`).toBe("nosniff");
+      await res.arrayBuffer();
+    }
   });
 });

@@ -217,7 +217,7 @@ describe("POST /v1/agents/:agentId/tools/call", () => {
       ["create_memory", { content: "我喜欢在周末打篮球。" }],
       ["link_memories", { source: 1, target: 2, relation: "related" }],
       ["update_memory", { node_id: 1, content: "x" }],
-      ["delete_memory", { node_id: 1, purge: "true" }],
+      ["delete_memory", { node_id: 1, purge: true }],
       ["report_memory_use", { node_ids: [1], used: true }],
       ["get_memory", { node_id: 1 }],
       ["get_memory_history", { node_id: 1 }],
@@ -332,5 +332,90 @@ describe("POST /v1/agents/:agentId/tools/call", () => {
   it("needs the agent's key like every agent route", async () => {
     const res = await call(`/v1/agents/${freshAgent()}/tools/call`, { key: "wrong-key", body: { name: "get_focus", arguments: {} } });
     expect(res.status).toBe(401);
+  });
+});
+
+/** One JSON-RPC message to the agent's MCP endpoint. */
+async function mcp(agent: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const res = await call(`/v1/agents/${agent}/mcp`, { body: { jsonrpc: "2.0", ...body }, headers });
+  expect(res.status).toBe(200);
+  return json<{ result?: { isError?: boolean; structuredContent?: Record<string, unknown> }; error?: { code: number; message: string } }>(
+    res,
+  );
+}
+
+describe("issue 28 finding 13: MCP writes ignore Idempotency-Key", () => {
+  it("two create_memory calls over MCP with one Idempotency-Key make one memory and answer alike; another request with it is refused", async () => {
+    const agent = freshAgent("mcp-key");
+    const create = (content: string) =>
+      mcp(
+        agent,
+        { id: 1, method: "tools/call", params: { name: "create_memory", arguments: { content } } },
+        { "Idempotency-Key": "mcp-1" },
+      );
+    const first = await create("Ursula keeps bees.");
+    const second = await create("Ursula keeps bees.");
+    expect(first.result?.isError).toBeUndefined();
+    expect(second.result?.structuredContent).toEqual(first.result?.structuredContent);
+    const stats = await json<{ nodes: { memories: number } }>(await call(`/v1/agents/${agent}/stats?wait_ms=30000`));
+    expect(stats.nodes.memories).toBe(1);
+    const other = await create("Ursula sells honey.");
+    expect(other.result?.isError).toBe(true);
+    expect(JSON.stringify(other.result)).toContain("idempotency_conflict");
+  });
+});
+
+describe("issue 28 finding 17: contract drift", () => {
+  it("MCP tools/call with arguments that are not an object (or no name) answers JSON-RPC -32602 with a readable message", async () => {
+    const agent = freshAgent("mcp-params");
+    for (const params of [{ name: "get_stats", arguments: [] }, { name: "get_stats", arguments: "{}" }, { arguments: {} }, { name: 5 }]) {
+      const answer = await mcp(agent, { id: 7, method: "tools/call", params });
+      expect(answer.error?.code, JSON.stringify(params)).toBe(-32602);
+      expect(answer.error?.message).toMatch(/^Invalid params: tools\/call/);
+      expect(answer.error?.message).not.toMatch(/ZodError|"code":/);
+    }
+    expect(
+      (await mcp(agent, { id: 8, method: "tools/call", params: { name: "get_stats", arguments: {} } })).result?.isError,
+    ).toBeUndefined();
+  });
+
+  it("delete_memory's purge and list_memories' include_superseded take booleans, on tools/call and MCP alike", async () => {
+    const agent = freshAgent("purge-boolean");
+    const created = await json<{ node_id: number }>(
+      await call(`/v1/agents/${agent}/memories`, { body: { content: "Vera owns a kayak." } }),
+    );
+    const refused = await call(`/v1/agents/${agent}/tools/call`, {
+      body: { name: "delete_memory", arguments: { node_id: created.node_id, purge: "true" } },
+    });
+    expect(refused.status).toBe(400);
+    const listed = await call(`/v1/agents/${agent}/tools/call`, {
+      body: { name: "list_memories", arguments: { include_superseded: true } },
+    });
+    expect(listed.status).toBe(200);
+    const purged = await mcp(agent, {
+      id: 1,
+      method: "tools/call",
+      params: { name: "delete_memory", arguments: { node_id: created.node_id, purge: true } },
+    });
+    expect(purged.result?.structuredContent).toMatchObject({ purged: true, node_id: created.node_id });
+  });
+
+  it("callTool declares 409 (a tool's conflict passes through); GET memories/{id} and …/history refuse unknown query parameters", async () => {
+    const statuses = Object.keys(doc.paths["/v1/agents/{agentId}/tools/call"]?.post?.responses ?? {});
+    expect(statuses).toContain("409");
+    const agent = freshAgent("drift");
+    const created = await json<{ node_id: number }>(
+      await call(`/v1/agents/${agent}/memories`, { body: { content: "Walt repairs clocks." } }),
+    );
+    await call(`/v1/agents/${agent}/memories/${created.node_id}`, { method: "PATCH", body: { content: "Walt repairs watches." } });
+    const conflict = await call(`/v1/agents/${agent}/tools/call`, {
+      body: { name: "update_memory", arguments: { node_id: created.node_id, content: "Walt repairs radios." } },
+    });
+    expect(conflict.status).toBe(409);
+    for (const path of [`memories/${created.node_id}?verbose=1`, `memories/${created.node_id}/history?verbose=1`]) {
+      const res = await call(`/v1/agents/${agent}/${path}`);
+      expect(res.status, path).toBe(400);
+      expect((await json<{ error: { message: string } }>(res)).error.message).toContain("verbose");
+    }
   });
 });

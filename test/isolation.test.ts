@@ -1,16 +1,20 @@
 /**
  * No tenant learns anything of another's data (docs/design.md §7, Isolation): not through the
- * full-text scores of an agent too large to cache (they come from its own statistics only), and
- * not through full-text rowids that stop being exact (the registry refuses ids past the limit).
+ * full-text scores of an agent too large to cache (they come from its own statistics only), not
+ * through full-text rowids that stop being exact (the registry refuses ids past the limit), and
+ * not through node ids that would leave the agent's own rowid range (issue 28, finding 1).
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { runSearch, SearchQuerySchema } from "../src/agent/tasks/search";
-import { MAX_AGENT_UID } from "../src/config/limits";
+import { MAX_AGENT_UID, MAX_NODE_ID } from "../src/config/limits";
 import { createDb } from "../src/storage/db";
 import { storeKey } from "../src/storage/api-keys";
+import { runBatch, type Statement } from "../src/storage/batch";
+import { FtsRepo } from "../src/storage/fts-repo";
 import { agentRows, call, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
 import { internals } from "./internals";
+import { exportOf, fileOf, importInto } from "./transfer-helpers";
 
 /** Keyword search the way an agent too large to cache runs it: from D1 (FTS5 candidates). */
 async function searchFromD1(agent: string, query: string) {
@@ -93,5 +97,190 @@ describe("the agent registry", () => {
       ).run();
     }
     expect((await rememberAndWait(freshAgent("fits-again"), [{ role: "user", content: "Registered again." }])).status).toBe("done");
+  });
+});
+
+/** Every row an agent holds in its D1 shard, table by table (the full-text rows by their rowid range). */
+async function rowsOf(agent: string, tenantId = "dev") {
+  const { db, key } = await agentRows(agent, tenantId);
+  const all = async (query: string) => (await db.prepare(query).bind(key).all()).results;
+  return {
+    nodes: await all("SELECT * FROM nodes WHERE agent = ?1 ORDER BY id"),
+    links: await all(
+      "SELECT agent, source, target, relation, level, epoch, created_at FROM links WHERE agent = ?1 ORDER BY source, target, relation",
+    ),
+    aliases: await all("SELECT * FROM entity_aliases WHERE agent = ?1 ORDER BY key"),
+    fts: await all("SELECT rowid, terms FROM nodes_fts WHERE rowid BETWEEN ?1 * 1073741824 AND (?1 + 1) * 1073741824 - 1 ORDER BY rowid"),
+  };
+}
+
+/**
+ * Registers `first` then `second` (each by a configuration write, under its tenant's key) on the
+ * same D1 shard, with adjacent keys k and k + 1: the other shard is closed to new agents meanwhile.
+ */
+async function registerAdjacent(first: { agent: string; key: string }, second: { agent: string; key: string }) {
+  const configure = (a: { agent: string; key: string }) =>
+    call(`/v1/agents/${a.agent}/config`, { method: "PUT", key: a.key, body: { focus_limit: 5 } });
+  expect((await configure(first)).status).toBe(200);
+  const { shard, key } = await agentRows(first.agent, await tenantOf(first.key));
+  const others = await env.DB.prepare("SELECT binding FROM storage_shards WHERE kind = 'd1' AND binding <> ? AND full_at IS NULL")
+    .bind(shard)
+    .all<{ binding: string }>();
+  const closed = others.results.map((r) => r.binding);
+  await env.DB.prepare("UPDATE storage_shards SET full_at = 1 WHERE kind = 'd1' AND binding IN (SELECT value FROM json_each(?))")
+    .bind(JSON.stringify(closed))
+    .run();
+  try {
+    expect((await configure(second)).status).toBe(200);
+  } finally {
+    await env.DB.prepare("UPDATE storage_shards SET full_at = NULL WHERE kind = 'd1' AND binding IN (SELECT value FROM json_each(?))")
+      .bind(JSON.stringify(closed))
+      .run();
+  }
+  const placed = await agentRows(second.agent, await tenantOf(second.key));
+  expect(placed).toMatchObject({ shard, key: key + 1 });
+  return { shard, keys: [key, key + 1] };
+}
+
+async function tenantOf(key: string): Promise<string> {
+  if (key === "dev-key-local-only") return "dev";
+  const row = await env.DB.prepare("SELECT tenant_id FROM api_keys WHERE key_hash = ?")
+    .bind(
+      [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))]
+        .map((b) => b.toString(16).padStart(2, "0"))
+        .join(""),
+    )
+    .first<{ tenant_id: string }>();
+  if (!row) throw new Error("unknown test key");
+  return row.tenant_id;
+}
+
+describe("issue 28 finding 1: FTS rowid range", () => {
+  it("an import at the node-id limit cannot reach the next agent of the shard: new memories are refused (409 naming the limit), the victim's search and rows stay, the attacker's export still works", async () => {
+    await storeKey(createDb(env.DB), "key-attacker", "tenant-attacker", "test", Date.now());
+    const attacker = { agent: freshAgent("attacker"), key: "key-attacker" };
+    const victim = { agent: freshAgent("victim"), key: "dev-key-local-only" };
+    await registerAdjacent(attacker, victim);
+    await rememberAndWait(victim.agent, [
+      { role: "user", content: "Mia grows kiwis in the greenhouse.", id: "v1" },
+      { role: "user", content: "The greenhouse heater broke in March.", id: "v2" },
+    ]);
+    const before = await rowsOf(victim.agent);
+    expect(before.fts.length).toBeGreaterThan(0);
+    const searchBefore = await searchFromD1(victim.agent, "kiwis greenhouse");
+    expect(searchBefore.items.length).toBeGreaterThan(0);
+
+    // The attack: the attacker's agent jumps to the last node id, then writes and deletes.
+    const file = await fileOf([], { next_node_id: MAX_NODE_ID });
+    const imported = await importInto(attacker.agent, file, {}, attacker.key);
+    expect(imported.status, await imported.clone().text()).toBe(200);
+    for (const content of ["ZEBRAPOISON one.", "ZEBRAPOISON two."]) {
+      const res = await call(`/v1/agents/${attacker.agent}/memories`, { key: attacker.key, body: { content } });
+      expect(res.status, await res.clone().text()).toBe(409);
+      expect((await json<{ error: { message: string } }>(res)).error.message).toContain(String(MAX_NODE_ID));
+    }
+    const remember = await call(`/v1/agents/${attacker.agent}/remember`, {
+      key: attacker.key,
+      body: { messages: [{ role: "user", content: "ZEBRAPOISON three." }] },
+    });
+    expect(remember.status).toBe(409);
+    for (const id of [MAX_NODE_ID + 2, MAX_NODE_ID + 3]) {
+      const res = await call(`/v1/agents/${attacker.agent}/memories/${id}`, { method: "DELETE", key: attacker.key });
+      expect(res.status).toBe(404);
+    }
+    expect(await rowsOf(victim.agent)).toEqual(before);
+    expect(await searchFromD1(victim.agent, "kiwis greenhouse")).toEqual(searchBefore);
+    expect((await searchFromD1(victim.agent, "ZEBRAPOISON")).items).toEqual([]);
+    // The attacker's own export answers (its header names the next id).
+    const { lines } = await exportOf(attacker.agent, attacker.key);
+    expect(lines[0]).toMatchObject({ type: "header", next_node_id: MAX_NODE_ID });
+  });
+
+  it("the storage layer writes and deletes full-text rows only within the agent's rowid range, whatever the caller", async () => {
+    // Keys far above any test agent's: agent 1000 and its neighbour 1001, with rows at the edges.
+    const db = createDb(env.DB);
+    const mine = new FtsRepo(db, 1000);
+    const neighbour = new FtsRepo(db, 1001);
+    for (const nodeId of [0, -1, MAX_NODE_ID + 1, MAX_NODE_ID + 2, 2 ** 31, 1.5]) {
+      expect(() => mine.upsertStatements([{ nodeId, terms: "planted" }]), String(nodeId)).toThrow(/outside 1…1073741823/);
+    }
+    const run = (statements: Statement[]) => runBatch(env.DB, statements);
+    await run([
+      ...neighbour.upsertStatements([
+        { nodeId: 1, terms: "neighbour one" },
+        { nodeId: 2, terms: "neighbour two" },
+      ]),
+    ]);
+    await run([...mine.upsertStatements([{ nodeId: MAX_NODE_ID, terms: "mine last" }])]);
+    // Ids past the range would be the neighbour's nodes 0, 1 and 2: nothing of the neighbour goes.
+    await run([mine.deleteStatement([MAX_NODE_ID + 1, MAX_NODE_ID + 2, MAX_NODE_ID + 3, 0, -1])]);
+    const rows = await env.DB.prepare("SELECT rowid, terms FROM nodes_fts WHERE rowid BETWEEN ? AND ? ORDER BY rowid")
+      .bind(1000 * 2 ** 30, 1002 * 2 ** 30 - 1)
+      .all<{ rowid: number; terms: string }>();
+    expect(rows.results).toEqual([
+      { rowid: 1000 * 2 ** 30 + MAX_NODE_ID, terms: "mine last" },
+      { rowid: 1001 * 2 ** 30 + 1, terms: "neighbour one" },
+      { rowid: 1001 * 2 ** 30 + 2, terms: "neighbour two" },
+    ]);
+    await run([mine.deleteStatement([MAX_NODE_ID]), neighbour.deleteAllStatement()]);
+  });
+
+  it("two agents adjacent on one shard (keys k and k + 1): every write of one leaves each table's rows of the other as they were", async () => {
+    const a = { agent: freshAgent("adjacent-a"), key: "dev-key-local-only" };
+    const b = { agent: freshAgent("adjacent-b"), key: "dev-key-local-only" };
+    await registerAdjacent(a, b);
+    for (const agent of [a.agent, b.agent]) {
+      await rememberAndWait(agent, [
+        { role: "user", content: "Bobby fixed the login page on Friday.", id: "x1" },
+        { role: "user", content: "Robert reviewed the login fix.", id: "x2" },
+      ]);
+    }
+    const rowsOfB = await rowsOf(b.agent);
+    for (const table of ["nodes", "links", "fts"] as const) expect(rowsOfB[table].length, table).toBeGreaterThan(0);
+    // Every kind of write on A: create, update, link, merge (aliases), forget, purge, compress, delete.
+    const A = `/v1/agents/${a.agent}`;
+    const created = await json<{ node_id: number }>(await call(`${A}/memories`, { body: { content: "Bobby likes green tea." } }));
+    const updated = await json<{ node_id: number }>(
+      await call(`${A}/memories/${created.node_id}`, { method: "PATCH", body: { content: "Bobby likes jasmine tea." } }),
+    );
+    expect((await call(`${A}/links`, { body: { source: updated.node_id, target: 1, relation: "related" } })).status).toBe(200);
+    const focus = await json<{ focus: { node_id: number; key: string }[] }>(await call(`${A}/focus`));
+    const bobby = focus.focus.find((f) => f.key === "bobby")?.node_id;
+    const robert = focus.focus.find((f) => f.key === "robert")?.node_id;
+    expect((await call(`${A}/entities/${bobby}/merge`, { body: { into: robert } })).status).toBe(200);
+    expect((await rowsOf(a.agent)).aliases.length).toBeGreaterThan(0);
+    expect((await call(`${A}/memories/1`, { method: "DELETE" })).status).toBe(200);
+    expect((await call(`${A}/memories/${updated.node_id}?purge=true`, { method: "DELETE" })).status).toBe(200);
+    expect((await call(`${A}/compress`, { body: { cycles: 3 } })).status).toBe(202);
+    await call(`${A}/stats?wait_ms=30000`);
+    // A's own full-text rows are exactly its nodes, within its range.
+    const rowsOfA = await rowsOf(a.agent);
+    expect(rowsOfA.fts.map((r) => Number(r.rowid))).toEqual(rowsOfA.nodes.map((n) => Number(n.id) + Number(n.agent) * 2 ** 30));
+    expect(await rowsOf(b.agent)).toEqual(rowsOfB);
+    expect((await call(A, { method: "DELETE" })).status).toBe(200);
+    expect(await rowsOf(b.agent)).toEqual(rowsOfB);
+  });
+});
+
+describe("issue 28 finding 16: deep health shows shared figures", () => {
+  it("GET /v1/health?deep=1 shows a tenant nothing that moves with another tenant's writes", async () => {
+    const deep = async () => {
+      const res = await call("/v1/health?deep=1");
+      expect(res.status).toBe(200);
+      // Timings are the caller's own round trips: left out of the comparison.
+      return JSON.stringify(await res.json(), (key, value: unknown) => (key === "ms" ? undefined : value));
+    };
+    const before = await deep();
+    await storeKey(createDb(env.DB), "key-health-other", "tenant-health-other", "test", Date.now());
+    const other = freshAgent("health-other");
+    const many = Array.from({ length: 60 }, (_, i) => ({
+      role: "user" as const,
+      content: `Note ${i}: the ledger grows by another page of figures.`,
+    }));
+    const res = await call(`/v1/agents/${other}/remember`, { key: "key-health-other", body: { messages: many } });
+    const { task_id } = await json<{ task_id: string }>(res);
+    await call(`/v1/agents/${other}/tasks/${task_id}?wait_ms=30000`, { key: "key-health-other" });
+    expect(await deep()).toBe(before);
+    expect(before).not.toMatch(/"bytes"|"vectors"|"processed_up_to"/);
   });
 });

@@ -806,3 +806,32 @@ describe("isolation", () => {
     expect((await list(other)).items.map((i) => i.content)).not.toContain("Tenant two's own note.");
   });
 });
+
+describe("issue 28 finding 14: a superseded version can be deleted and linked", () => {
+  it("deleting, purging or linking a superseded version answers 409 naming the current one, writing nothing; the current version is deleted as usual", async () => {
+    const agent = freshAgent("superseded-ops");
+    const A = `/v1/agents/${agent}`;
+    const first = await json<{ node_id: number }>(await call(`${A}/memories`, { body: { content: "Quentin drinks black coffee." } }));
+    const second = await json<{ node_id: number }>(
+      await call(`${A}/memories/${first.node_id}`, { method: "PATCH", body: { content: "Quentin drinks green tea now." } }),
+    );
+    const other = await json<{ node_id: number }>(await call(`${A}/memories`, { body: { content: "Quentin works nights." } }));
+    const before = await json(await call(`${A}/stats?wait_ms=30000`));
+    for (const res of [
+      await call(`${A}/memories/${first.node_id}`, { method: "DELETE" }),
+      await call(`${A}/memories/${first.node_id}?purge=true`, { method: "DELETE" }),
+      await call(`${A}/links`, { body: { source: first.node_id, target: other.node_id, relation: "related" } }),
+      await call(`${A}/links`, { body: { source: other.node_id, target: first.node_id, relation: "causes" } }),
+    ]) {
+      expect(res.status).toBe(409);
+      const body = await json<{ error: { code: string; message: string; details: { superseded_by: number } } }>(res);
+      expect(body.error).toMatchObject({ code: "conflict", details: { superseded_by: second.node_id } });
+      expect(body.error.message).toContain(String(second.node_id));
+    }
+    expect(await json(await call(`${A}/stats?wait_ms=30000`))).toEqual(before);
+    // No trace says the current version's topic was forgotten.
+    expect(await recallText(agent, { keywords: ["Quentin"], locale: "en" })).not.toContain("[forgotten]");
+    const deleted = await call(`${A}/memories/${second.node_id}?purge=true`, { method: "DELETE" });
+    expect(await json(deleted)).toMatchObject({ nodes_deleted: [first.node_id, second.node_id] });
+  });
+});

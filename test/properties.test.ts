@@ -14,6 +14,10 @@
  * - a 4xx wrote nothing: the addressed agent's stats, queue, counters, parameters, registry entry
  *   and D1 rows are as before.
  *
+ * The surfaces of issue 28 have their own properties, with the same rule, in
+ * test/properties-surfaces.test.ts (import with random and mutated JSON Lines, sequences of memory
+ * operations, tools/call, MCP): a second file, so the two run side by side.
+ *
  * Seeds are fixed, so a failure reproduces (fast-check prints the seed and the shrunk request).
  * Requests go to fresh agents (nothing written; one is reused until a request may have written to
  * it) and to a few "seeded" agents that hold memories, a finished task and a used Idempotency-Key;
@@ -25,12 +29,12 @@ import { env, SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_ID_PATTERN } from "../src/config/limits";
-import { ERROR_STATUS, type ErrorCode } from "../src/http/errors";
-import { agentFootprint, expectEnvelope, fetchWorker, type Footprint, IncomingWithBody } from "./edge-helpers";
+import { ERROR_STATUS } from "../src/http/errors";
+import { agentFootprint, expectEnvelope, fetchWorker, type Footprint, IncomingWithBody, isErrorCode } from "./edge-helpers";
 import { call, DEV_KEY, freshAgent, json } from "./helpers";
 import { type ApiDescription, describeApi, mutate, mutation, type Operation, type Parameter, valueFor } from "./openapi-arbitraries";
 
-const BASE = "http://memory.test";
+const BASE = "http://localhost";
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PROPFIND"];
 
 let api: ApiDescription;
@@ -363,10 +367,6 @@ async function send(plan: Plan, url: string): Promise<Response> {
   return SELF.fetch(url, { method: plan.method, headers, ...(body === undefined ? {} : { body }) });
 }
 
-function isErrorCode(code: string): code is ErrorCode {
-  return Object.hasOwn(ERROR_STATUS, code);
-}
-
 const statuses = new Map<number, number>();
 
 async function checkAnswer(plan: Plan, url: string, res: Response): Promise<void> {
@@ -477,7 +477,7 @@ describe("random paths and methods", () => {
       { seed: 77, numRuns: 150 },
     );
     await expectRefusedUnwritten();
-  });
+  }, 180_000);
 });
 
 describe("every endpoint of the OpenAPI document", () => {
@@ -502,7 +502,7 @@ describe("every endpoint of the OpenAPI document", () => {
     const plans = fc.constantFrom(...api.operations).chain(planFor);
     await fc.assert(fc.asyncProperty(plans, runPlan), { seed: 20261123, numRuns: 170 });
     await expectRefusedUnwritten();
-  });
+  }, 180_000);
 
   it("each operation with its own method and valid or mutated bodies", async () => {
     // The same property, with the operation's own method and the dev key: every body case reaches validation.
@@ -515,5 +515,5 @@ describe("every endpoint of the OpenAPI document", () => {
       await fc.assert(fc.asyncProperty(plans, runPlan), { seed: 4000 + i, numRuns: 7 });
     }
     await expectRefusedUnwritten();
-  });
+  }, 180_000);
 });

@@ -8,7 +8,7 @@ import { MemoryClient, NotFoundError } from "../sdk/src/index";
 import { DEV_KEY, freshAgent } from "./helpers";
 
 it("remembers, waits for the task, recalls and refuses with typed errors, inside workerd", async () => {
-  const memory = new MemoryClient({ baseUrl: "http://memory.test", apiKey: DEV_KEY, fetch: (request) => SELF.fetch(request) });
+  const memory = new MemoryClient({ baseUrl: "http://localhost", apiKey: DEV_KEY, fetch: (request) => SELF.fetch(request) });
   const agent = memory.agent(freshAgent("sdk-worker"));
   const { task_id } = await agent.remember({ messages: [{ role: "user", content: "Quinn's bakery opens at six.", id: "w1" }] });
   expect((await agent.waitForTask(task_id)).status).toBe("done");

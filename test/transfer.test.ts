@@ -6,29 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { call, freshAgent, json, rememberAndWait } from "./helpers";
-
-interface Line {
-  type: string;
-  [key: string]: unknown;
-}
-
-const NDJSON = { "Content-Type": "application/x-ndjson" };
-
-async function exportOf(agent: string, key?: string): Promise<{ text: string; lines: Line[] }> {
-  const res = await call(`/v1/agents/${agent}/export`, key === undefined ? {} : { key });
-  expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toContain("application/x-ndjson");
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  const text = new TextDecoder().decode(bytes);
-  const lines = text
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as Line);
-  return { text, lines };
-}
-
-const importInto = (agent: string, body: string, headers: Record<string, string> = {}) =>
-  call(`/v1/agents/${agent}/import`, { rawBody: body, headers: { ...NDJSON, ...headers } });
+import { exportOf, importInto } from "./transfer-helpers";
 
 /** Everything the API answers about an agent that an import must reproduce. */
 async function answers(agent: string): Promise<unknown[]> {

@@ -47,6 +47,10 @@ export class ValidationError extends MemoryApiError {
 export class UnauthorizedError extends MemoryApiError {
   override name = "UnauthorizedError";
 }
+/** 403: only from the local development server, to a request not addressed to this machine (or from a page of another origin). */
+export class ForbiddenError extends MemoryApiError {
+  override name = "ForbiddenError";
+}
 export class NotFoundError extends MemoryApiError {
   override name = "NotFoundError";
 }
@@ -62,7 +66,11 @@ export class UnsupportedMediaTypeError extends MemoryApiError {
 export class IdempotencyConflictError extends MemoryApiError {
   override name = "IdempotencyConflictError";
 }
-/** 409: the request cannot apply to the memory as it stands (an ambiguous description: `details.candidates`). */
+/**
+ * 409: the request cannot apply to the memory as it stands (an ambiguous description:
+ * `details.candidates`; a superseded version: `details.superseded_by`; an Idempotency-Key whose
+ * write was deleted since).
+ */
 export class ConflictError extends MemoryApiError {
   override name = "ConflictError";
 }
@@ -83,6 +91,7 @@ export const ERROR_CLASSES: Record<ErrorCode, ApiErrorClass> = {
   invalid_json: InvalidJsonError,
   validation_failed: ValidationError,
   unauthorized: UnauthorizedError,
+  forbidden: ForbiddenError,
   not_found: NotFoundError,
   method_not_allowed: MethodNotAllowedError,
   payload_too_large: PayloadTooLargeError,

@@ -31,7 +31,7 @@ import type { AgentRepos, AgentRuntime } from "./runtime";
 import { ReinforcedStore } from "./reinforced-store";
 import { ScanStore } from "./scan-store";
 import { TaskQueue } from "./task-queue";
-import { enqueueTask } from "./tasks/registry";
+import { enqueueTask, RESULT_NODE_PATHS } from "./tasks/registry";
 
 export class AgentState implements AgentRuntime {
   /** The configured D1 shards; replaceable in tests (to watch or limit a binding). */
@@ -282,12 +282,18 @@ export class AgentState implements AgentRuntime {
     enqueueTask(this.queue, "index", ids, { now: this.now() });
   }
 
+  scrubPurged(nodeIds: readonly number[]): void {
+    this.storage.transactionSync(() => this.keys.forgetTasks(this.queue.scrubResults(nodeIds, RESULT_NODE_PATHS)));
+  }
+
   /** The object's memory state goes; its identity stays, so tasks queued after a deletion still run. */
   private purgeLocal(): void {
     this.meta.clearAllButIdentity();
     for (const table of ["focus", "vectors", "recent_vectors", "reinforced"]) this.storage.sql.exec(`DELETE FROM ${table}`);
     this.scans.clear();
     this.messages.clear();
+    // Staged imports hold content too: an upload still under way finds its lines gone and is refused.
+    this.imports.dropAll();
     this.focus.clearCache();
     this.repoCache = undefined;
     this.vectorCache = undefined;

@@ -63,6 +63,9 @@ const STEPS: readonly string[] = [
   `CREATE TABLE reinforced (node_id INTEGER PRIMARY KEY, cycle INTEGER NOT NULL);
    CREATE TABLE import_staging (import_id TEXT NOT NULL, seq INTEGER NOT NULL, line TEXT NOT NULL, created_at INTEGER NOT NULL,
      PRIMARY KEY (import_id, seq));`,
+  // A key whose write was deleted since (an agent deletion, a purge) answers that, never a replay
+  // (src/agent/idempotency.ts).
+  `ALTER TABLE idempotency ADD COLUMN gone INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /** Runs the steps not run yet, up to `target` (all of them; tests stop earlier to build an old layout). */

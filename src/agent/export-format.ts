@@ -17,18 +17,19 @@
  */
 import { z } from "zod";
 import { AgentParamsSchema } from "../config/params";
-import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../config/limits";
+import { MAX_NODE_ID, MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../config/limits";
+import { malformedPath } from "../text/well-formed";
 import { NODE_KINDS } from "../vocabulary/node-kinds";
 import { MESSAGE_ROLES } from "../vocabulary/roles";
 
 export const EXPORT_FORMAT = "agent-memory-export" as const;
 export const EXPORT_VERSION = 1 as const;
-/** Node ids are below 2^30 per agent (the full-text rowid space, docs/design.md §10). */
-const MAX_NODE_ID = 2 ** 30 - 1;
-/** Message ids per `messages` line. */
-export const MESSAGES_PER_LINE = 1000;
+/** Message ids per `messages` line as export writes them (a line stays far below MAX_IMPORT_LINE_BYTES). */
+export const MESSAGES_PER_LINE = 250;
+/** Message ids a `messages` line may hold on import (files of earlier versions held 1,000). */
+const MAX_MESSAGES_PER_LINE = 1000;
 
-const NodeId = z.number().int().min(1).max(MAX_NODE_ID);
+const NodeId = z.number().int().min(1).max(MAX_NODE_ID, `node ids are at most ${MAX_NODE_ID} (2^30 − 1)`);
 const Time = z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS);
 const Count = z.number().int().min(0);
 
@@ -43,7 +44,12 @@ export const HeaderLineSchema = z
     clock: z.number().finite().min(0),
     cycle: Count,
     scan_cycles: Count,
-    next_node_id: NodeId,
+    /** The id the agent allocates next: MAX_NODE_ID + 1 when every id is taken. */
+    next_node_id: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_NODE_ID + 1, `node ids end at ${MAX_NODE_ID} (2^30 − 1): next_node_id is at most ${MAX_NODE_ID + 1}`),
     counters: z.record(z.string(), z.number().finite()),
   })
   .strict();
@@ -99,7 +105,7 @@ export const AliasLineSchema = z
   .strict();
 
 export const MessagesLineSchema = z
-  .object({ type: z.literal("messages"), ids: z.array(z.string().min(1)).min(1).max(MESSAGES_PER_LINE) })
+  .object({ type: z.literal("messages"), ids: z.array(z.string().min(1)).min(1).max(MAX_MESSAGES_PER_LINE) })
   .strict();
 
 export const EndLineSchema = z.object({ type: z.literal("end"), nodes: Count, links: Count, aliases: Count, messages: Count }).strict();
@@ -148,24 +154,41 @@ export interface LineProblem {
   message: string;
 }
 
+/** The sections of a file, in the order export writes them (and import requires). */
+const SECTION_ORDER: readonly ExportLine["type"][] = ["header", "focus", "node", "link", "alias", "messages", "end"];
+
+/** Nesting levels of a node's meta, and its size as JSON (UTF-8 bytes): far above what the API writes. */
+export const META_MAX_DEPTH = 16;
+export const META_MAX_BYTES = 384 * 1024;
+
 /**
- * Checks an import file line by line, then as a whole: a header first (this format and version),
- * at most one focus line, node ids unique, every link's level at most the header's clock, the focus
- * naming entity nodes of the file, an end line last whose counts match. `accept` answers the line
- * as it will be stored (re-serialised after parsing) or the problem.
+ * Checks an import file line by line, then as a whole (docs/design.md §11, export and import):
+ * well-formed Unicode in every string; a header first (this format and version); the sections in
+ * export order; node ids unique and below the header's next_node_id, entity names unique,
+ * `superseded_by` below next_node_id; every link from a node of the file to an id below
+ * next_node_id (a dangling one to a forgotten node is fine), in (source, target) order, none twice,
+ * its level at most the header's clock; every alias naming an entity of the file, each key once;
+ * meta at most META_MAX_DEPTH deep and META_MAX_BYTES long; the focus naming entities of the file;
+ * an end line last whose counts match. What the storage would silently drop or misplace (a second
+ * entity of one name, a link from nothing, a link to an id the agent will allocate later) is
+ * refused here, naming the line. `accept` answers the line as it will be stored (re-serialised
+ * after parsing) or the problem; `line` is its number in the file (blank lines count).
  */
 export class ImportValidator {
   private header: HeaderLine | undefined;
   private ended = false;
-  private focusSeen = false;
+  private section = -1;
   private focusIds: number[] = [];
+  private focusLine = 0;
   private readonly kinds = new Map<number, string>();
+  private readonly entities = new Map<string, number>();
+  private readonly aliasKeys = new Set<string>();
+  private lastPair: { source: number; target: number } | undefined;
+  private readonly pairRelations = new Set<string>();
   private readonly counts = { nodes: 0, links: 0, aliases: 0, messages: 0 };
-  private lines = 0;
+  private accepted = 0;
 
-  accept(raw: string): { ok: true; line: string } | { ok: false; problem: LineProblem } {
-    this.lines += 1;
-    const line = this.lines;
+  accept(raw: string, line: number): { ok: true; line: string } | { ok: false; problem: LineProblem } {
     const fail = (message: string) => ({ ok: false as const, problem: { line, message } });
     if (this.ended) return fail("nothing may follow the end line");
     let value: unknown;
@@ -174,61 +197,118 @@ export class ImportValidator {
     } catch {
       return fail("not a JSON object");
     }
+    const malformed = malformedPath(value);
+    if (malformed !== undefined) return fail(`${malformed || "line"}: malformed Unicode (a lone surrogate)`);
     const parsed = ExportLineSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return fail(`${issue?.path.join(".") || "line"}: ${issue?.message ?? "invalid"}`);
     }
     const data = parsed.data;
-    if (line === 1 && data.type !== "header")
+    if (this.accepted === 0 && data.type !== "header")
       return fail(`the first line must be the header (format ${EXPORT_FORMAT}, version ${EXPORT_VERSION})`);
-    if (line > 1 && data.type === "header") return fail("a second header");
-    switch (data.type) {
-      case "header":
-        this.header = data;
-        break;
-      case "focus":
-        if (this.focusSeen) return fail("a second focus line");
-        this.focusSeen = true;
-        this.focusIds = data.entries.map((e) => e.node_id);
-        break;
-      case "node":
-        if (this.kinds.has(data.id)) return fail(`node ${data.id} appears twice`);
-        if (this.header && data.id >= this.header.next_node_id) return fail(`node ${data.id} is not below the header's next_node_id`);
-        this.kinds.set(data.id, data.kind);
-        this.counts.nodes += 1;
-        break;
-      case "link":
-        if (this.header && data.level > this.header.clock + 1e-9) return fail("a link level above the header's clock (a strength above 1)");
-        this.counts.links += 1;
-        break;
-      case "alias":
-        this.counts.aliases += 1;
-        break;
-      case "messages":
-        this.counts.messages += data.ids.length;
-        break;
-      case "end":
-        this.ended = true;
-        for (const key of ["nodes", "links", "aliases", "messages"] as const) {
-          if (data[key] !== this.counts[key]) return fail(`the end line counts ${data[key]} ${key}, the file has ${this.counts[key]}`);
-        }
-        break;
+    if (this.accepted > 0 && data.type === "header") return fail("a second header");
+    const rank = SECTION_ORDER.indexOf(data.type);
+    if (rank < this.section) {
+      return fail(
+        `a ${data.type} line after ${SECTION_ORDER[this.section] ?? ""} lines: the sections come in export order (${SECTION_ORDER.join(", ")})`,
+      );
     }
+    this.section = rank;
+    const problem = this.check(data, line);
+    if (problem !== undefined) return fail(problem);
+    this.accepted += 1;
     return { ok: true, line: JSON.stringify(data) };
   }
 
-  /** The whole-file checks, after the last line. */
-  finish(): LineProblem | undefined {
-    const line = this.lines + 1;
+  /** The line's place in the file as a whole: the problem, or undefined when it fits. */
+  private check(data: ExportLine, line: number): string | undefined {
+    const next = this.header?.next_node_id ?? 1;
+    switch (data.type) {
+      case "header":
+        this.header = data;
+        return undefined;
+      case "focus":
+        if (this.focusLine > 0) return "a second focus line";
+        this.focusLine = line;
+        this.focusIds = data.entries.map((e) => e.node_id);
+        return undefined;
+      case "node": {
+        if (this.kinds.has(data.id)) return `node ${data.id} appears twice`;
+        if (data.id >= next) return `node ${data.id} is not below the header's next_node_id (${next})`;
+        if (data.superseded_by !== null && (data.superseded_by >= next || data.superseded_by === data.id)) {
+          return `superseded_by: node ${data.id} cannot be superseded by ${data.superseded_by} (itself, or not below next_node_id ${next})`;
+        }
+        if (data.name !== null) {
+          const other = this.entities.get(data.name);
+          if (other !== undefined) return `entity name ${JSON.stringify(data.name)} is already node ${other}'s: an entity name is unique`;
+          this.entities.set(data.name, data.id);
+        }
+        const meta = data.meta === null ? undefined : metaProblem(data.meta);
+        if (meta !== undefined) return `meta: ${meta}`;
+        this.kinds.set(data.id, data.kind);
+        this.counts.nodes += 1;
+        return undefined;
+      }
+      case "link": {
+        if (!this.kinds.has(data.source))
+          return `a link from node ${data.source}, which no node line of the file holds (a link leaves from a node)`;
+        if (data.target >= next) return `a link to node ${data.target}, not below the header's next_node_id (${next})`;
+        const last = this.lastPair;
+        if (last && (data.source < last.source || (data.source === last.source && data.target < last.target))) {
+          return "links come in (source, target) order, as export writes them";
+        }
+        if (!last || last.source !== data.source || last.target !== data.target) this.pairRelations.clear();
+        if (this.pairRelations.has(data.relation)) return `the link ${data.source} → ${data.target} (${data.relation}) appears twice`;
+        this.pairRelations.add(data.relation);
+        this.lastPair = { source: data.source, target: data.target };
+        if (this.header && data.level > this.header.clock + 1e-9) return "a link level above the header's clock (a strength above 1)";
+        this.counts.links += 1;
+        return undefined;
+      }
+      case "alias":
+        if (this.kinds.get(data.node_id) !== "entity")
+          return `alias ${JSON.stringify(data.key)} names node ${data.node_id}, not an entity of the file`;
+        if (this.aliasKeys.has(data.key)) return `alias ${JSON.stringify(data.key)} appears twice`;
+        this.aliasKeys.add(data.key);
+        this.counts.aliases += 1;
+        return undefined;
+      case "messages":
+        this.counts.messages += data.ids.length;
+        return undefined;
+      case "end":
+        this.ended = true;
+        for (const key of ["nodes", "links", "aliases", "messages"] as const) {
+          if (data[key] !== this.counts[key]) return `the end line counts ${data[key]} ${key}, the file has ${this.counts[key]}`;
+        }
+        return undefined;
+    }
+  }
+
+  /** The whole-file checks, after the last line (`lines`: lines read, blank ones included). */
+  finish(lines: number): LineProblem | undefined {
+    const line = lines + 1;
     if (!this.header) return { line, message: "the file is empty" };
     if (!this.ended) return { line, message: "the end line is missing (a truncated file?)" };
     const notEntity = this.focusIds.find((id) => this.kinds.get(id) !== "entity");
-    if (notEntity !== undefined) return { line, message: `the focus names node ${notEntity}, not an entity of the file` };
+    if (notEntity !== undefined) return { line: this.focusLine, message: `the focus names node ${notEntity}, not an entity of the file` };
     return undefined;
   }
 
-  get lineCount(): number {
-    return this.lines;
+  /** The header's next_node_id, once the header was read. */
+  get nextNodeId(): number | undefined {
+    return this.header?.next_node_id;
   }
+}
+
+/** Why a node's meta is refused (too deep or too long), or undefined. Walks no deeper than the cap. */
+function metaProblem(meta: Record<string, unknown>): string | undefined {
+  const stack: { value: unknown; depth: number }[] = [{ value: meta, depth: 1 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item.value !== "object" || item.value === null) continue;
+    if (item.depth > META_MAX_DEPTH) return `nested more than ${META_MAX_DEPTH} levels deep`;
+    for (const v of Object.values(item.value)) stack.push({ value: v, depth: item.depth + 1 });
+  }
+  if (new TextEncoder().encode(JSON.stringify(meta)).byteLength > META_MAX_BYTES) return `longer than ${META_MAX_BYTES} bytes as JSON`;
+  return undefined;
 }

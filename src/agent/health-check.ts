@@ -4,12 +4,17 @@
  * small-model call, and a round trip to every D1 shard. It calls the configured providers
  * themselves, never their fallbacks, so a failing Workers AI shows as failing. It costs model
  * calls, so the route requires an API key; the shallow check stays a single primary round trip.
+ *
+ * Any tenant's key may ask, so it shows nothing that moves with other tenants' writes (a
+ * database's size, an index's vector count or processing, the measurement that closed one): only
+ * whether each dependency answers, how fast, and whether it takes new agents. Operators read the
+ * measurements in the primary database's `storage_shards` (docs/deploy.md).
  */
 import { z } from "zod";
 import { createEmbedder, createModel, type ModelEnv } from "../models/registry";
 import { AgentRegistry } from "../storage/agent-registry";
 import { vectorizeBinding } from "../vectors/registry";
-import { checkD1Shards, checkVectorIndexes, type D1ShardState, type StorageEnv, type VectorIndexState } from "./storage-status";
+import { checkD1Shards, checkVectorIndexes, type StorageEnv } from "./storage-status";
 
 /** The namespace the deep check queries: no agent's (agent namespaces are `agent-<id>`), always empty. */
 export const CANARY_NAMESPACE = "health-canary";
@@ -23,24 +28,19 @@ const D1ShardSchema = z.object({
   binding: z.string(),
   ok: z.boolean(),
   ms: z.number(),
-  bytes: z.number().nullable().describe("The database's size, as D1 reported it with the round trip."),
   accepting: z.boolean().describe("Whether new agents may be assigned to it."),
-  full_reason: z.string().nullable(),
   error: z.string().optional(),
-}) satisfies z.ZodType<D1ShardState>;
+});
 
 const VectorIndexSchema = z.object({
   binding: z.string(),
   ok: z.boolean(),
   ms: z.number(),
-  vectors: z.number().nullable().describe("Vectors in the index (every agent's)."),
   capacity: z.number(),
-  processed_up_to: z.string().nullable().describe("When the index's last processed write was made."),
   accepting: z.boolean().describe("Whether new agents may be assigned to it."),
-  full_reason: z.string().nullable(),
   error: z.string().optional(),
   query: ProbeSchema.describe("One query on the empty canary namespace."),
-}) satisfies z.ZodType<VectorIndexState & { query: Probe }>;
+});
 
 /** What the deep health check answers (the HTTP layer serves it as it is). */
 export const DeepHealthSchema = z.object({
@@ -94,12 +94,8 @@ export async function deepHealth(env: HealthEnv): Promise<DeepHealth> {
     }),
   );
   const warnings = [
-    ...d1
-      .filter((s) => !s.accepting)
-      .map((s) => `D1 shard ${s.binding} takes no new agents: ${s.full_reason ?? "its agent keys are used up"}`),
-    ...vectorIndexes
-      .filter((i) => !i.accepting)
-      .map((i) => `Vectorize index ${i.binding} takes no new agents: ${i.full_reason ?? "it holds the most namespaces an index can"}`),
+    ...d1.filter((s) => !s.accepting).map((s) => `D1 shard ${s.binding} takes no new agents (storage_shards says why)`),
+    ...vectorIndexes.filter((i) => !i.accepting).map((i) => `Vectorize index ${i.binding} takes no new agents (storage_shards says why)`),
   ];
   const failed = d1.some((s) => !s.ok) || !embedded.ok || !model.ok || vectorIndexes.some((i) => !i.ok || !i.query.ok);
   const noRoom = !d1.some((s) => s.accepting) || (vectorIndexes.length > 0 && !vectorIndexes.some((i) => i.accepting));
@@ -108,7 +104,7 @@ export async function deepHealth(env: HealthEnv): Promise<DeepHealth> {
     model_provider: env.MODEL_PROVIDER,
     vector_provider: env.VECTOR_PROVIDER,
     checks: {
-      d1,
+      d1: d1.map((s) => ({ binding: s.binding, ok: s.ok, ms: s.ms, accepting: s.accepting, ...(s.error ? { error: s.error } : {}) })),
       embedding: {
         ok: embedded.ok,
         ms: embedded.ms,
@@ -116,7 +112,15 @@ export async function deepHealth(env: HealthEnv): Promise<DeepHealth> {
         ...(embedded.error ? { error: embedded.error } : {}),
       },
       model: { ok: model.ok, ms: model.ms, ...(model.error ? { error: model.error } : {}) },
-      vector_indexes: vectorIndexes,
+      vector_indexes: vectorIndexes.map((i) => ({
+        binding: i.binding,
+        ok: i.ok,
+        ms: i.ms,
+        capacity: i.capacity,
+        accepting: i.accepting,
+        ...(i.error ? { error: i.error } : {}),
+        query: i.query,
+      })),
     },
     warnings,
   };

@@ -17,18 +17,27 @@ export class ImportStaging {
     this.sql.exec("DELETE FROM import_staging WHERE import_id = ? OR created_at < ?", importId, now - STAGING_TTL_MS);
   }
 
-  /** Adds lines at positions `from`, `from + 1`, … (a re-sent batch replaces itself). */
+  /**
+   * Adds lines at positions `from`, `from + 1`, … (a re-sent batch replaces itself). One statement
+   * per line: each line is its own value (at most MAX_IMPORT_LINE_BYTES), never part of a larger
+   * parameter that could pass SQLite's 2 MB.
+   */
   add(importId: string, from: number, lines: readonly string[], now: number): void {
-    if (lines.length === 0) return;
-    this.sql.exec(
-      `INSERT INTO import_staging (import_id, seq, line, created_at)
-       SELECT ?, ? + key, value, ? FROM json_each(?) WHERE true
-       ON CONFLICT (import_id, seq) DO UPDATE SET line = excluded.line`,
-      importId,
-      from,
-      now,
-      JSON.stringify(lines),
+    lines.forEach((line, i) =>
+      this.sql.exec(
+        `INSERT INTO import_staging (import_id, seq, line, created_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (import_id, seq) DO UPDATE SET line = excluded.line`,
+        importId,
+        from + i,
+        line,
+        now,
+      ),
     );
+  }
+
+  /** Every staging of the agent (agent deletion: nothing of the old agent's content stays). */
+  dropAll(): void {
+    this.sql.exec("DELETE FROM import_staging");
   }
 
   /** Moves a finished staging to its final id (the body's digest, known only at the end). */

@@ -22,9 +22,12 @@ import { exportLines, ExportSnapshotSchema } from "./export-format";
 import { fingerprint } from "./idempotency";
 import { migrateAgentSchema } from "./do-schema";
 import { networkReader } from "./network-reader";
+import { FIRST_LINKS_PAGE } from "./node-view";
+import { LinksPageSchema, type LinksPage } from "./view-schemas";
 import { QueueRunner } from "./queue-runner";
 import { CheckResultSchema } from "./tasks/check";
-import { AGENT_TASKS } from "./tasks/registry";
+import { nodeIdShortage } from "./node-id-room";
+import { AGENT_TASKS, ALLOCATING_KINDS } from "./tasks/registry";
 import { InvalidPayloadError } from "./tasks/task-registry";
 import type { TaskStatus } from "./task-queue";
 import { upgradeAgentData } from "./upgrade";
@@ -40,7 +43,11 @@ import {
 } from "./views";
 
 export type SubmitOutcome =
-  | { ok: false; code: "idempotency_conflict" | "capacity"; message: string }
+  /**
+   * conflict: the write cannot apply to the agent as it stands (its node ids could run out, or its
+   * Idempotency-Key names a write deleted since).
+   */
+  | { ok: false; code: "idempotency_conflict" | "capacity" | "conflict"; message: string }
   /** `result`: the finished task's result as JSON text (parsed with the kind's schema by the client). */
   | { ok: true; taskIds: string[]; queuedAhead: number; status: TaskStatus; result: string | null; error: string | null }
   | { ok: false; code: "queue_full"; message: string }
@@ -96,7 +103,20 @@ export class MemoryAgent extends DurableObject<Env> {
     if (seen && seen.fingerprint !== print) {
       return { ok: false, code: "idempotency_conflict", message: "this Idempotency-Key was used with a different request" };
     }
+    if (seen?.gone) {
+      return {
+        ok: false,
+        code: "conflict",
+        message:
+          "this Idempotency-Key's request was applied, and what it wrote was deleted since (the agent, or the memory with purge): send it with a new key to write it again",
+      };
+    }
     if (seen) return this.answer(seen.taskIds, options.waitMs);
+    const shortage = nodeIdShortage(this.state, ALLOCATING_KINDS, {
+      allocates: definition.allocatesNodes === true,
+      setsNextNodeId: definition.setsNextNodeId?.(parsed.data),
+    });
+    if (shortage !== undefined) return { ok: false, code: "conflict", message: shortage };
     // A write refused by the memory as it stands (a node not found…) is answered without queuing it.
     if (definition.refuse) {
       const check = AGENT_TASKS.enqueue(queue, "check", { kind, payload: parsed.data }, { now: Date.now() });
@@ -187,16 +207,21 @@ export class MemoryAgent extends DurableObject<Env> {
     };
   }
 
-  async node(identity: AgentIdentity, nodeId: number): Promise<NodeView | null> {
+  async node(identity: AgentIdentity, nodeId: number, page: LinksPage = FIRST_LINKS_PAGE): Promise<NodeView | null> {
     await this.bind(identity);
     const s = this.state;
     const repos = s.existingRepos();
     if (!repos) return null;
-    return buildNodeView(await networkReader(s, repos), nodeId, {
-      clock: s.meta.clock(),
-      focus: new Set(s.focus.ids()),
-      scanCount: s.scans.counts([nodeId], s.meta.scanCycles()).get(nodeId) ?? 0,
-    });
+    return buildNodeView(
+      await networkReader(s, repos),
+      nodeId,
+      {
+        clock: s.meta.clock(),
+        focus: new Set(s.focus.ids()),
+        scanCount: s.scans.counts([nodeId], s.meta.scanCycles()).get(nodeId) ?? 0,
+      },
+      LinksPageSchema.parse(page),
+    );
   }
 
   async stats(identity: AgentIdentity, waitIdleMs = 0): Promise<StatsView> {
@@ -260,11 +285,21 @@ export class MemoryAgent extends DurableObject<Env> {
     this.state.imports.add(uploadId, from, lines, Date.now());
   }
 
-  /** Names a complete upload by its digest (the import task's id), or drops it (`digest` null). */
-  async sealImport(identity: AgentIdentity, uploadId: string, digest: string | null): Promise<void> {
+  /** Names a complete upload by its digest (the import task's id). */
+  async sealImport(identity: AgentIdentity, uploadId: string, digest: string): Promise<void> {
     await this.bind(identity, true);
-    if (digest === null) this.state.imports.drop(uploadId);
-    else this.state.imports.rename(uploadId, digest);
+    this.state.imports.rename(uploadId, digest);
+  }
+
+  /**
+   * Drops what an upload staged when it ends before its task is queued (a bad line, a refusal, a
+   * broken connection): the lines under its upload id, and under `digest` unless an import task
+   * queued or running reads them.
+   */
+  async abandonImport(identity: AgentIdentity, uploadId: string, digest: string | null): Promise<void> {
+    await this.bind(identity);
+    this.state.imports.drop(uploadId);
+    if (digest !== null && !this.state.queue.importQueued(digest)) this.state.imports.drop(digest);
   }
 
   /** Reaches the object and runs one trivial D1 query: the floor of any agent request. */

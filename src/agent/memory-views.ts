@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { MEMORY_KINDS, NODE_KINDS } from "../vocabulary/node-kinds";
 import { MESSAGE_ROLES } from "../vocabulary/roles";
-import { NodeViewSchema } from "./view-schemas";
+import { LinksPageSchema, NodeViewSchema } from "./view-schemas";
 
 export const HistoryEntrySchema = z.object({
   node_id: z.number().int(),
@@ -17,15 +17,44 @@ export const HistoryEntrySchema = z.object({
   superseded_by: z.number().int().nullable(),
 });
 
+/** Versions a memory view lists; the history endpoint pages through the rest. */
+export const HISTORY_IN_VIEW = 50;
+export const DEFAULT_HISTORY_PAGE = 50;
+export const MAX_HISTORY_PAGE = 200;
+
 export const MemoryViewSchema = NodeViewSchema.extend({
   /** Memories this one contradicts (a 矛盾 link to a memory that still holds). */
   conflicts_with: z.array(z.number().int()),
   /** Other names that lead to this entity (empty for a memory). */
   aliases: z.array(z.object({ key: z.string(), name: z.string() })),
-  /** The versions of this memory, oldest first, this one included: earlier ones were corrected (更正). */
+  /**
+   * The versions of this memory, oldest first, this one included: earlier ones were corrected
+   * (更正). At most HISTORY_IN_VIEW; `history_next_cursor` pages on through GET …/history.
+   */
   history: z.array(HistoryEntrySchema),
+  history_next_cursor: z.string().nullable(),
 });
+
+export const HistoryQuerySchema = z
+  .object({
+    node_id: z.number().int().min(1),
+    /** Versions with a higher id than this (the previous page's last). */
+    after: z.number().int().min(0),
+    limit: z.number().int().min(1).max(MAX_HISTORY_PAGE),
+  })
+  .strict();
+
+/** A page of a memory's versions, oldest first; null when the node does not exist. */
+export const HistoryResultSchema = z.object({
+  history: z.array(HistoryEntrySchema),
+  total: z.number().int(),
+  next_cursor: z.string().nullable(),
+  found: z.boolean(),
+});
+export type HistoryResult = z.infer<typeof HistoryResultSchema>;
 export type MemoryView = z.infer<typeof MemoryViewSchema>;
+
+export const MemoryReadQuerySchema = z.object({ node_id: z.number().int().min(1), links: LinksPageSchema.optional() }).strict();
 
 export const MemoryReadResultSchema = z.object({ memory: MemoryViewSchema.nullable() });
 export type MemoryReadResult = z.infer<typeof MemoryReadResultSchema>;

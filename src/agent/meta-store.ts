@@ -3,7 +3,9 @@
  * has a zod schema so a value read back is parsed, never cast.
  */
 import { z } from "zod";
+import { MAX_NODE_ID } from "../config/limits";
 import { AgentParamsSchema, DEFAULT_PARAMS, type AgentParams } from "../config/params";
+import { PermanentTaskError } from "./task-errors";
 
 const Identity = z.object({ tenantId: z.string(), agentId: z.string() });
 
@@ -73,6 +75,17 @@ export class MetaStore {
 
   nextNodeId(): number {
     return this.get("nextNodeId") ?? 1;
+  }
+
+  /**
+   * Takes node ids up to `next` (exclusive). Ids never pass MAX_NODE_ID (src/config/limits.ts): the
+   * agent refuses writes before they could (MemoryAgent.submit), so this is the last guard.
+   */
+  setNextNodeId(next: number): void {
+    if (!Number.isInteger(next) || next < 1 || next > MAX_NODE_ID + 1) {
+      throw new PermanentTaskError(`node ids are used up: an agent's node ids end at ${MAX_NODE_ID} (2^30 − 1); ${next - 1} asked`);
+    }
+    this.set("nextNodeId", next);
   }
 
   scanCycles(): number {

@@ -285,8 +285,10 @@ export class QueueRunner {
     this.rt.storage.transactionSync(() => {
       // An agent deletion takes every task up to itself with it (nothing of the old agent is left
       // to look up); tasks that arrived after it stay and run against the fresh agent.
-      if (outcome.resetsAgent) this.rt.queue.removeUpTo(task.seq);
-      else this.rt.queue.complete(task.id, outcome.result, now);
+      if (outcome.resetsAgent) {
+        this.rt.queue.removeUpTo(task.seq);
+        this.rt.keys.forgetDeleted(task.id);
+      } else this.rt.queue.complete(task.id, outcome.result, now);
       for (const next of outcome.followUps ?? []) this.tasks.enqueue(this.rt.queue, next.kind, next.payload, { now, after: task });
       this.startNext(now);
     });

@@ -74,6 +74,11 @@ export interface AgentRuntime {
   existingRepos(): AgentRepos | undefined;
   /** Applies one committed operation to the object's own state (inside the commit's transaction). */
   applyLocal(op: WriteOp): void;
+  /**
+   * After a purge of `nodeIds`: the finished tasks whose results carry them lose those results and
+   * their Idempotency-Keys are retired (a purge leaves no copy of the content in the object).
+   */
+  scrubPurged(nodeIds: readonly number[]): void;
   /** Queues a retry of vector writes that failed (inside the commit's transaction). */
   queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void;
 }

@@ -150,6 +150,55 @@ export class TaskQueue {
     return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE status = 'queued' AND lane = 'write'").one().n;
   }
 
+  /**
+   * Writes of `kinds` queued or running, and the highest next node id a queued or running import
+   * sets (null when none is): the node ids the queue may still take (src/agent/node-id-room.ts).
+   */
+  pendingAllocations(kinds: readonly string[]): { writes: number; importNext: number | null } {
+    return this.sql
+      .exec<{ writes: number; importNext: number | null }>(
+        `SELECT count(*) FILTER (WHERE kind IN (SELECT value FROM json_each(?))) AS writes,
+                max(CASE WHEN kind = 'import' THEN json_extract(payload, '$.next_node_id') END) AS importNext
+         FROM tasks WHERE status IN ('queued', 'running') AND lane = 'write'`,
+        JSON.stringify(kinds),
+      )
+      .one();
+  }
+
+  /**
+   * Finished tasks whose result names any of `nodeIds` at one of its kind's `paths`: their
+   * results are replaced by `{"purged": true}` (a purge leaves no copy of the content). Returns
+   * their ids.
+   */
+  scrubResults(nodeIds: readonly number[], carriers: readonly { kind: string; paths: readonly string[] }[]): string[] {
+    const scrubbed: string[] = [];
+    for (const { kind, paths } of carriers) {
+      for (const path of paths) {
+        const rows = this.sql
+          .exec<{ id: string }>(
+            `UPDATE tasks SET result = '{"purged":true}'
+             WHERE kind = ? AND status = 'done' AND json_extract(result, ?) IN (SELECT value FROM json_each(?)) RETURNING id`,
+            kind,
+            path,
+            JSON.stringify(nodeIds),
+          )
+          .toArray();
+        scrubbed.push(...rows.map((r) => r.id));
+      }
+    }
+    return scrubbed;
+  }
+
+  /** Whether an import task of `importId` is queued or running (it reads that staging). */
+  importQueued(importId: string): boolean {
+    return (
+      this.first(
+        "SELECT seq FROM tasks WHERE kind = 'import' AND status IN ('queued', 'running') AND json_extract(payload, '$.import_id') = ?",
+        importId,
+      ) !== undefined
+    );
+  }
+
   /** Tasks waiting (any lane but reads). */
   queuedDurable(): number {
     return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE status = 'queued' AND lane <> 'read'").one().n;

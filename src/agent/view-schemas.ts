@@ -14,6 +14,18 @@ export const FocusViewSchema = z.object({
 });
 export type FocusView = z.infer<typeof FocusViewSchema>;
 
+/** Links per direction in one node view, unless asked otherwise (at most MAX_LINKS_PAGE). */
+export const DEFAULT_LINKS_PAGE = 200;
+export const MAX_LINKS_PAGE = 1000;
+
+const Position = z.union([z.literal("end"), z.tuple([z.number().int(), z.string()])]).nullable();
+
+/** A page of a node's links: at most `limit` per direction, after where the previous page ended (src/agent/cursor.ts). */
+export const LinksPageSchema = z
+  .object({ limit: z.number().int().min(1).max(MAX_LINKS_PAGE), after: z.object({ outgoing: Position, incoming: Position }).strict() })
+  .strict();
+export type LinksPage = z.infer<typeof LinksPageSchema>;
+
 const LinkViewSchema = z.object({
   source: z.number().int(),
   target: z.number().int(),
@@ -46,7 +58,16 @@ export const NodeViewSchema = z.object({
   /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
   meta: z.record(z.string(), z.unknown()).nullable(),
   importance: z.number(),
-  links: z.object({ outgoing: z.array(LinkViewSchema), incoming: z.array(LinkViewSchema) }),
+  /**
+   * A page of the node's links in each direction (by the far end's id, then the relation), how
+   * many there are, and the cursor of the next page (null when both lists are complete).
+   */
+  links: z.object({
+    outgoing: z.array(LinkViewSchema),
+    incoming: z.array(LinkViewSchema),
+    total: z.object({ outgoing: z.number().int(), incoming: z.number().int() }),
+    next_cursor: z.string().nullable(),
+  }),
 });
 export type NodeView = z.infer<typeof NodeViewSchema>;
 
@@ -70,13 +91,11 @@ export const StatsViewSchema = z.object({
       vectors: z.number().int().nullable(),
       bytes: z.number().int().nullable(),
       /**
-       * Vectorize: the shared index the agent's vectors live in, its vectors (every agent's) and
-       * capacity; `full` when it refuses new vectors (the agent's index tasks fail until an
-       * operator acts: docs/deploy.md).
+       * Vectorize: the shared index the agent's vectors live in and its capacity; `full` when it
+       * refuses new vectors (the agent's index tasks fail until an operator acts: docs/deploy.md).
+       * Not its vector count: that moves with other tenants' writes.
        */
-      shared_index: z
-        .object({ name: z.string(), vectors: z.number().int().nullable(), capacity: z.number().int(), full: z.boolean() })
-        .optional(),
+      shared_index: z.object({ name: z.string(), capacity: z.number().int(), full: z.boolean() }).optional(),
     })
     .nullable(),
   counters: z.record(z.string(), z.number()),

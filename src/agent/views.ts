@@ -88,7 +88,6 @@ export async function buildStats(
               ? {
                   shared_index: {
                     name: index.shared.index,
-                    vectors: index.shared.vectors,
                     capacity: index.shared.capacity,
                     full: index.shared.full,
                   },

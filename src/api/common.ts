@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { AGENT_ID_PATTERN } from "../config/limits";
 import { ERROR_CODE_LIST, ERROR_STATUS } from "../http/errors";
+import { wellFormed } from "../text/well-formed";
 
 /** The stable error envelope of every non-2xx answer; `code` is one of a closed list. */
 export const ErrorSchema = z
@@ -44,17 +45,7 @@ export const NodeIdSchema = z
   // The transform hides the pattern from the generated document: stated here again.
   .openapi({ param: { name: "nodeId", in: "path" }, example: "12", type: "string", pattern: NODE_ID.source });
 
-/**
- * Text must be well-formed Unicode: a lone surrogate (possible in JSON as "\ud800") would be
- * stored as replacement characters and its length would disagree with what was sent.
- */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-export function wellFormed(value: string): boolean {
-  return !LONE_SURROGATE.test(value);
-}
-
-/** A string of well-formed Unicode (see wellFormed). */
+/** A string of well-formed Unicode (src/text/well-formed.ts): no lone surrogate. */
 export const TextSchema = z.string().refine(wellFormed, "malformed Unicode (a lone surrogate)");
 
 /** Retry-After on 429 and 503: whole seconds to wait before retrying. */
@@ -74,10 +65,18 @@ const ERROR_MEANINGS: Partial<
     description: "Missing, unknown or revoked API key.",
     headers: { "WWW-Authenticate": { description: 'How to authenticate: `Bearer realm="agent-memory"`.', schema: { type: "string" } } },
   },
+  403: {
+    description:
+      "Only from the local development server (`npm run dev`): the request was not addressed to localhost, 127.0.0.1 or [::1], or came from a page of another origin.",
+  },
   404: { description: "No such task or node (of this agent)." },
   405: {
     description: "The path does not take this method (answered to requests with another method than this operation's).",
     headers: { Allow: { description: "The methods the path takes.", schema: { type: "string" } } },
+  },
+  409: {
+    description:
+      "The request cannot apply to the memory as it stands (the message says why: a superseded version, an entity where a memory is meant, an Idempotency-Key whose write was deleted since, node ids used up). Nothing was written.",
   },
   413: { description: "The body is over 1 MiB, or has too many or too long messages. Nothing was written." },
   415: { description: "The body is not `application/json`. Nothing was written." },
@@ -103,16 +102,17 @@ function errorResponse(status: number) {
 /**
  * The error answers an operation can send (docs/design.md §15), each with the codes of its status
  * and its headers (Retry-After, WWW-Authenticate, Allow). Every operation can answer 400 (a query
- * parameter or a body it does not take), 405 (another method on its path), 413 (any body over
- * 1 MiB) and 503; `auth`: 401; `body`: a JSON body, 415; `write`: a queued write, 422 and 429;
- * `notFound`: an id in the path, 404. test/properties.test.ts checks that no answer has a status
- * its operation does not declare.
+ * parameter or a body it does not take), 403 (locally, a foreign host or origin), 405 (another
+ * method on its path), 413 (any body over 1 MiB) and 503; `auth`: 401; `body`: a JSON body, 415; `write`: a queued write, 409 (its key's
+ * write was deleted since, or the agent's node ids are used up), 422 and 429; `notFound`: an id
+ * in the path, 404. test/properties.test.ts checks that no answer has a status its operation
+ * does not declare.
  */
 export function errorsOf(options: { auth?: boolean; body?: boolean; write?: boolean; notFound?: boolean } = {}) {
-  const statuses = [400, 405, 413, 503];
+  const statuses = [400, 403, 405, 413, 503];
   if (options.auth ?? true) statuses.push(401);
   if (options.body) statuses.push(415);
-  if (options.write) statuses.push(422, 429);
+  if (options.write) statuses.push(409, 422, 429);
   if (options.notFound) statuses.push(404);
   return Object.fromEntries(statuses.sort((a, b) => a - b).map((s) => [s, errorResponse(s)]));
 }

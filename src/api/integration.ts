@@ -57,7 +57,8 @@ export const openApiRoute = createRoute({
   security: [],
   tags: ["service"],
   summary: "This OpenAPI 3.1 document",
-  description: "Every operation of the API; `servers` names the origin it was fetched from.",
+  description:
+    "Every operation of the API; `servers` names the local server's origin under `npm run dev`, and `/` (the host the document came from) in a deployment.",
   request: { query: EmptyQuerySchema },
   responses: {
     200: { description: "The document", content: { "application/json": { schema: JsonObjectSchema.openapi("OpenApiDocument") } } },
@@ -146,10 +147,11 @@ export const mcpRoute = createRoute({
   tags: ["integration"],
   summary: "The agent's MCP server (Streamable HTTP, stateless)",
   description:
-    "Model Context Protocol over Streamable HTTP for the agent of the path: `initialize`, `tools/list`, `tools/call` and `ping`, one JSON-RPC message per POST, answered as JSON (no session, no server-sent stream: GET and DELETE answer 405). The tools are those of `GET /v1/tools`, with annotations and output schemas; a failed call is a tool result with `isError` and the API's error code.",
+    "Model Context Protocol over Streamable HTTP for the agent of the path: `initialize`, `tools/list`, `tools/call` and `ping`, one JSON-RPC message per POST, answered as JSON (no session, no server-sent stream: GET and DELETE answer 405). The tools are those of `GET /v1/tools`, with annotations and output schemas; a failed call is a tool result with `isError` and the API's error code, and `tools/call` params that are not `{name, arguments?: object}` answer JSON-RPC -32602. An Idempotency-Key is passed to the write a `tools/call` makes, as on `tools/call`.",
   request: {
     params: AgentPathSchema,
     query: EmptyQuerySchema,
+    headers: WriteHeadersSchema,
     body: { required: true, content: { "application/json": { schema: JsonRpcMessageSchema } } },
   },
   responses: {

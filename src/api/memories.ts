@@ -5,7 +5,14 @@
  * OpenAPI names.
  */
 import { z } from "@hono/zod-openapi";
-import { MemoryListResultSchema, MemoryViewSchema, HistoryEntrySchema } from "../agent/memory-views";
+import { decodeIdCursor, encodeIdCursor } from "../agent/cursor";
+import {
+  DEFAULT_HISTORY_PAGE,
+  HistoryEntrySchema,
+  MAX_HISTORY_PAGE,
+  MemoryListResultSchema,
+  MemoryViewSchema,
+} from "../agent/memory-views";
 import { ForgetResultSchema } from "../agent/tasks/forget-memory";
 import { MemorizeResultSchema } from "../agent/tasks/memorize";
 import { MergeResultSchema } from "../agent/tasks/merge-entities";
@@ -16,6 +23,7 @@ import { codePointLength } from "../text/code-points";
 import { MEMORY_KINDS } from "../vocabulary/node-kinds";
 import { EXPLICIT_LINK_RELATIONS, resolveRelation } from "../vocabulary/relations";
 import { AgentIdSchema, NodeIdSchema, TextSchema } from "./common";
+import { pageSizeQuery } from "./views";
 import { TimestampSchema } from "./messages";
 
 /** How long an operation whose result the caller needs waits for its task before answering 202. */
@@ -83,24 +91,35 @@ export const MemoryPathSchema = z.object({ agentId: AgentIdSchema, nodeId: NodeI
 
 export const MemorySchema = MemoryViewSchema.openapi("Memory");
 
-export const HistorySchema = z.object({ node_id: z.number().int(), history: z.array(HistoryEntrySchema) }).openapi("MemoryHistory");
+export const HistorySchema = z
+  .object({
+    node_id: z.number().int(),
+    history: z.array(HistoryEntrySchema),
+    /** Versions in all. */
+    total: z.number().int(),
+    next_cursor: z.string().nullable(),
+  })
+  .openapi("MemoryHistory");
 
-/** The listing cursor is opaque to clients: the base64url text of "m<id>", the last id of the previous page. */
-export function encodeMemoryCursor(before: number): string {
-  return btoa(`m${before}`).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
+export { DEFAULT_HISTORY_PAGE };
 
-export function decodeMemoryCursor(cursor: string): number | undefined {
-  if (!/^[A-Za-z0-9_-]{2,24}$/.test(cursor)) return undefined;
-  let text: string;
-  try {
-    text = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
-  } catch {
-    return undefined;
-  }
-  const match = /^m([1-9][0-9]{0,15})$/.exec(text);
-  return match?.[1] && Number.isSafeInteger(Number(match[1])) ? Number(match[1]) : undefined;
-}
+/** The `cursor` of the listing and of a history: a `next_cursor` this API gave (src/agent/cursor.ts). */
+const PageCursorQuery = z
+  .string()
+  .refine((c) => decodeIdCursor(c) !== undefined, "not a cursor returned by this endpoint")
+  .optional()
+  .openapi({ description: "`next_cursor` of the previous page; omit for the first page." });
+
+export const HistoryQuerySchema = z
+  .object({
+    cursor: PageCursorQuery,
+    limit: pageSizeQuery("limit", MAX_HISTORY_PAGE, DEFAULT_HISTORY_PAGE),
+  })
+  .strict();
+
+/** The listing cursor is opaque to clients (src/agent/cursor.ts): the last id of the previous page. */
+export const encodeMemoryCursor = encodeIdCursor;
+export const decodeMemoryCursor = decodeIdCursor;
 
 export const DEFAULT_MEMORY_PAGE = 50;
 export const MAX_MEMORY_PAGE = 200;
@@ -112,11 +131,7 @@ export const MemoryListQuerySchema = z
       .regex(/^(segment|memory|episode)(,(segment|memory|episode))*$/, "kind: segment, memory or episode, comma-separated")
       .optional()
       .openapi({ description: "Kinds to list, comma-separated (default: all three; entities are never listed).", example: "memory" }),
-    cursor: z
-      .string()
-      .refine((c) => decodeMemoryCursor(c) !== undefined, "not a cursor returned by this endpoint")
-      .optional()
-      .openapi({ description: "`next_cursor` of the previous page; omit for the first page." }),
+    cursor: PageCursorQuery,
     limit: z
       .string()
       .regex(/^[1-9][0-9]{0,2}$/, `limit: memories per page, 1–${MAX_MEMORY_PAGE}`)

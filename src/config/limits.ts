@@ -18,6 +18,14 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_IMPORT_BYTES = 95 * 1024 * 1024;
 
+/**
+ * One line of an import (UTF-8 bytes, as read and as staged): far above any line export writes (a
+ * node of 32,000 code points, 250 message ids), and far below the 2 MB an object's SQLite value or
+ * a D1 statement's parameter may hold. A longer line is refused with 413, naming it, as soon as
+ * it is seen (docs/design.md §11).
+ */
+export const MAX_IMPORT_LINE_BYTES = 512 * 1024;
+
 /** Messages per remember call. */
 export const MAX_MESSAGES_PER_REMEMBER = 500;
 
@@ -59,6 +67,21 @@ export const MAX_TIMESTAMP_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
  * registers (a database at the limit answers 503 until new agents go to another one).
  */
 export const MAX_AGENT_UID = 2 ** 23 - 1;
+
+/**
+ * Node ids per agent: 1 to 2^30 − 1, never reused. The agent's full-text rows are agent · 2^30 +
+ * node id, so an id of 2^30 would be the next agent's node 0 (docs/design.md, "Node ids"). The
+ * storage layer refuses any id outside the range; an agent whose ids could run past it refuses new
+ * writes that allocate nodes (409 naming the limit).
+ */
+export const MAX_NODE_ID = 2 ** 30 - 1;
+
+/**
+ * A bound on the node ids one write allocates: a remember of MAX_REMEMBER_CODE_POINTS makes at
+ * most that many segments and that many new entities, plus its episode; an episode rebuild at most
+ * 100,000 episodes. A write is accepted only while every write queued, and it, could take this many.
+ */
+export const NODE_IDS_PER_WRITE = 2 ** 19;
 
 /**
  * Work one Durable Object invocation does before it hands the rest of its queue to a fresh alarm

@@ -23,6 +23,8 @@ export const ERROR_CODE_LIST = [
   "invalid_json",
   "validation_failed",
   "unauthorized",
+  /** The local development server refuses a request that is not addressed to this machine (src/http/local-origin.ts). */
+  "forbidden",
   "not_found",
   "method_not_allowed",
   "payload_too_large",
@@ -41,6 +43,7 @@ export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   invalid_json: 400,
   validation_failed: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
@@ -126,6 +129,7 @@ export function handleError(err: unknown, c: Context): Response {
     }
     if (err.code === "idempotency_conflict") return errorResponse(c, "idempotency_conflict", err.message);
     if (err.code === "capacity") return errorResponse(c, "unavailable", err.message, { headers: { "Retry-After": "60" } });
+    if (err.code === "conflict") return errorResponse(c, "conflict", err.message);
     return errorResponse(c, "validation_failed", err.message, { details: { issues: err.issues } });
   }
   if (err instanceof HTTPException) {

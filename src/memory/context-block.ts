@@ -10,9 +10,10 @@
  * a more relevant one and nothing is cut in the middle of a word or a character sequence.
  */
 import { estimateTokens } from "../text/token-estimate";
+import { CONTEXT_FRAME } from "../vocabulary/frames";
 import type { Locale } from "../vocabulary/locales";
 import type { Energy } from "./energy";
-import { conflictMark, memoryText, traceSentence } from "./format";
+import { conflictMark, itemBody, memoryText, oneLine, traceSentence } from "./format";
 import type { Profile } from "./profile";
 
 export interface ContextMemory {
@@ -68,14 +69,19 @@ interface Piece {
   take: (block: ContextBlock) => void;
 }
 
-export function assembleContext(pieces: ContextPieces, budgetTokens: number, locale: Locale): ContextBlock {
+/**
+ * `framed`: the context block starts with CONTEXT_FRAME (src/vocabulary/frames.ts, counted in the
+ * budget) once it holds anything; the profile's own text does without.
+ */
+export function assembleContext(pieces: ContextPieces, budgetTokens: number, locale: Locale, framed = true): ContextBlock {
   const ordered = prioritise(pieces, locale);
   const block: ContextBlock = { text: "", usedTokens: 0, memories: [], episodes: [], profileLines: 0, traces: [] };
   const lines = new Map<Section, string[]>();
   for (const piece of ordered) {
     const trial = new Map(lines);
     trial.set(piece.section, [...(lines.get(piece.section) ?? []), piece.line]);
-    const text = render(trial, locale);
+    const body = render(trial, locale);
+    const text = framed ? `${CONTEXT_FRAME[locale]}\n${body}` : body;
     const tokens = estimateTokens(text);
     if (tokens > budgetTokens) break;
     lines.set(piece.section, trial.get(piece.section) ?? []);
@@ -116,18 +122,9 @@ function render(lines: ReadonlyMap<Section, readonly string[]>, locale: Locale):
 }
 
 function memoryLine(m: ContextMemory, locale: Locale): string {
-  const entities = m.entities.length === 0 ? "" : locale === "zh" ? `〔${m.entities.join("、")}〕` : ` [${m.entities.join(", ")}]`;
-  return `${m.energy} ${indented(memoryText(m))}${entities}${m.conflicts_with.length > 0 ? conflictMark(locale) : ""}`;
-}
-
-/** A text on one line, for a list inside a line (a profile entity's memories). */
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
-}
-
-/** A list item's later lines indented, so that a segment of several messages stays one item. */
-function indented(text: string): string {
-  return text.trim().replace(/\s*\n\s*/g, "\n  ");
+  const names = m.entities.map(oneLine);
+  const entities = names.length === 0 ? "" : locale === "zh" ? `〔${names.join("、")}〕` : ` [${names.join(", ")}]`;
+  return `${m.energy} ${itemBody(memoryText(m))}${entities}${m.conflicts_with.length > 0 ? conflictMark(locale) : ""}`;
 }
 
 /** Texts one after another: a space after one that ends a sentence, a semicolon otherwise. */
@@ -137,9 +134,9 @@ function joinSentences(texts: readonly string[], locale: Locale): string {
 
 function episodeLine(e: ContextEpisode, locale: Locale): string {
   const dates = e.from === null && e.to === null ? span(e.remembered_at, e.remembered_at) : span(e.from, e.to);
-  const who = e.participants.join(locale === "zh" ? "、" : ", ");
+  const who = e.participants.map(oneLine).join(locale === "zh" ? "、" : ", ");
   const about = [who, dates].filter((x) => x !== "");
-  const summary = indented(e.summary);
+  const summary = itemBody(e.summary);
   if (about.length === 0) return `- ${summary}`;
   return locale === "zh" ? `- ${summary}（${about.join("；")}）` : `- ${summary} (${about.join("; ")})`;
 }
@@ -147,7 +144,9 @@ function episodeLine(e: ContextEpisode, locale: Locale): string {
 function profileLines(profile: Profile, locale: Locale): string[] {
   const out: string[] = [];
   if (profile.participants.length > 0) {
-    const people = profile.participants.map((p) => (locale === "zh" ? `${p.name}（${p.messages}）` : `${p.name} (${p.messages})`));
+    const people = profile.participants.map((p) =>
+      locale === "zh" ? `${oneLine(p.name)}（${p.messages}）` : `${oneLine(p.name)} (${p.messages})`,
+    );
     out.push(locale === "zh" ? `参与者：${people.join("、")}` : `Participants: ${people.join(", ")}`);
   }
   for (const entity of profile.entities) {
@@ -155,7 +154,8 @@ function profileLines(profile: Profile, locale: Locale): string[] {
       entity.memories.map((m) => oneLine(m.content)),
       locale,
     );
-    out.push(memories === "" ? `- ${entity.name}` : `- ${entity.name}${locale === "zh" ? "：" : ": "}${memories}`);
+    const name = oneLine(entity.name);
+    out.push(memories === "" ? `- ${name}` : `- ${name}${locale === "zh" ? "：" : ": "}${memories}`);
   }
   return out;
 }

@@ -44,7 +44,10 @@ export const linkRoute = createRoute({
     202: pending,
     ...writeErrors,
     404: json(ErrorSchema, "A node id or description that matches no memory of this agent"),
-    409: json(ErrorSchema, "An ambiguous description (`details.candidates`), or the same memory at both ends"),
+    409: json(
+      ErrorSchema,
+      "An ambiguous description (`details.candidates`), the same memory at both ends, or a superseded version (`details.superseded_by`)",
+    ),
   },
 });
 
@@ -133,6 +136,12 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
         throw new ApiError("not_found", `no memory matches the ${result.end}`, { details: { end: result.end } });
       case "same_node":
         throw new ApiError("conflict", `source and target are the same memory (${result.node_id})`);
+      case "superseded":
+        throw new ApiError(
+          "conflict",
+          `the ${result.end}, memory ${result.node_id}, was superseded by ${result.superseded_by}: link the current version`,
+          { details: { end: result.end, superseded_by: result.superseded_by } },
+        );
     }
   });
 

@@ -7,13 +7,16 @@
  * session can never reach another agent: no tool takes an agent id.
  *
  * Errors: a wrong call or a refusal of the operation is a tool result with `isError` whose text is
- * the API's error envelope (its code included); a malformed JSON-RPC message is the API's 400.
+ * the API's error envelope (its code included); tools/call params of the wrong shape are JSON-RPC
+ * -32602; a malformed JSON-RPC message is the API's 400. A `tools/call` passes the request's
+ * Idempotency-Key to the write it makes, as POST tools/call does.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import { z } from "zod";
 import { mcpRoute } from "../api/integration";
 import type { AppEnv } from "../http/app-env";
 import { errorResponse } from "../http/errors";
@@ -25,6 +28,26 @@ const SERVER_INFO = { name: "agent-memory", title: "Agent Memory", version: "0.1
 
 const INSTRUCTIONS =
   "The long-term memory of one agent. Call `recall` (or `get_context`) before answering anything that may depend on earlier conversations, and `remember` with the messages worth keeping. Memories may be Chinese or English.";
+
+/** JSON-RPC 2.0: the method's parameters are invalid. */
+const INVALID_PARAMS = -32602;
+
+const ToolCallParamsSchema = z
+  .object({
+    name: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    _meta: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+/** Why tools/call params are not `{name, arguments?: object}`, or undefined. */
+function invalidToolCallParams(params: unknown): string | undefined {
+  const parsed = ToolCallParamsSchema.safeParse(params ?? {});
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0];
+  const at = issue?.path.map(String).join(".") || "params";
+  return `tools/call ${at}: ${issue?.code === "unrecognized_keys" ? "unknown field" : (issue?.message ?? "invalid")} (expected {name: string, arguments?: object})`;
+}
 
 /** The JSON-RPC error code a non-2xx answer of the transport carries in its body, if any. */
 async function transportMessage(response: Response): Promise<string> {
@@ -44,6 +67,15 @@ export function registerMcp(app: OpenAPIHono<AppEnv>, catalog: ToolCatalog): voi
   app.openapi(mcpRoute, async (c) => {
     const agentId = c.req.valid("param").agentId;
     const message = c.req.valid("json");
+    // The SDK's own check of tools/call params answers a raw dump as an internal error (-32603):
+    // wrong params are the caller's, -32602, with a message a client can act on.
+    const invalid = message.method === "tools/call" ? invalidToolCallParams(message.params) : undefined;
+    if (invalid !== undefined && message.id !== undefined) {
+      return c.json(
+        { jsonrpc: "2.0" as const, id: message.id, error: { code: INVALID_PARAMS, message: `Invalid params: ${invalid}` } },
+        200,
+      );
+    }
     const core = inProcessCore(app, c);
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: { listChanged: false } },
@@ -62,7 +94,9 @@ export function registerMcp(app: OpenAPIHono<AppEnv>, catalog: ToolCatalog): voi
       })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const outcome = await runTool(core, agentId, request.params.name, request.params.arguments ?? {});
+      const outcome = await runTool(core, agentId, request.params.name, request.params.arguments ?? {}, {
+        idempotencyKey: c.req.valid("header")["idempotency-key"],
+      });
       if (outcome.ok) {
         const structured = typeof outcome.result === "object" && outcome.result !== null && !Array.isArray(outcome.result);
         return {

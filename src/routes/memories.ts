@@ -11,6 +11,8 @@ import {
   DeleteQuerySchema,
   encodeMemoryCursor,
   ForgottenSchema,
+  DEFAULT_HISTORY_PAGE,
+  HistoryQuerySchema,
   HistorySchema,
   kindsOf,
   MemoryCreatedSchema,
@@ -24,6 +26,7 @@ import {
   UpdatedSchema,
   UpdateRequestSchema,
 } from "../api/memories";
+import { linksPageOf, LinksPageQuerySchema } from "../api/views";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { agentOf, writeOptions } from "./agent-of";
@@ -60,7 +63,9 @@ export const getMemoryRoute = createRoute({
   path: "/v1/agents/{agentId}/memories/{nodeId}",
   tags: ["memories"],
   summary: "One memory (or entity) with its links, provenance, facts, conflicts, aliases and history",
-  request: { params: MemoryPathSchema },
+  description:
+    "Its links are a page of each direction with their totals (`links_limit`, `links_cursor`: as GET nodes/{nodeId}); its history lists up to 50 versions, oldest first, and `history_next_cursor` continues through GET …/history.",
+  request: { params: MemoryPathSchema, query: LinksPageQuerySchema },
   responses: { 200: json(MemorySchema, "The memory"), ...errorResponses, 404: notFound },
 });
 
@@ -70,8 +75,9 @@ export const memoryHistoryRoute = createRoute({
   path: "/v1/agents/{agentId}/memories/{nodeId}/history",
   tags: ["memories"],
   summary: "The versions of a memory, oldest first",
-  description: "Earlier versions were corrected by a later one (更正); they stay readable until forgetting takes them.",
-  request: { params: MemoryPathSchema },
+  description:
+    "Earlier versions were corrected by a later one (更正); they stay readable until forgetting takes them. A page of at most `limit` (default 50, at most 200) with the total; `next_cursor`, passed back as `cursor`, gives the next page.",
+  request: { params: MemoryPathSchema, query: HistoryQuerySchema },
   responses: { 200: json(HistorySchema, "The versions"), ...errorResponses, 404: notFound },
 });
 
@@ -110,7 +116,7 @@ export const deleteMemoryRoute = createRoute({
   tags: ["memories"],
   summary: "Forget a memory now, or purge every trace of it",
   description:
-    "Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, and the message ids only it came from (a re-sent message is remembered again).",
+    "Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, the message ids only it came from (a re-sent message is remembered again), and the results of the tasks that wrote it (their Idempotency-Keys then answer 409). 409 for an entity or a superseded version (delete the current one).",
   request: { params: MemoryPathSchema, query: DeleteQuerySchema, headers: WriteHeadersSchema },
   responses: { 200: json(ForgottenSchema, "Deleted"), 202: pending, ...writeErrors, 404: notFound, 409: conflict },
 });
@@ -146,16 +152,18 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(getMemoryRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
-    const { memory } = await agentOf(c, agentId).ask("memory", { node_id: nodeId });
+    const { memory } = await agentOf(c, agentId).ask("memory", { node_id: nodeId, links: linksPageOf(c.req.valid("query")) });
     if (!memory) throw new ApiError("not_found", `memory ${nodeId} not found`);
     return c.json(memory, 200);
   });
 
   app.openapi(memoryHistoryRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
-    const { memory } = await agentOf(c, agentId).ask("memory", { node_id: nodeId });
-    if (!memory) throw new ApiError("not_found", `memory ${nodeId} not found`);
-    return c.json({ node_id: nodeId, history: memory.history }, 200);
+    const query = c.req.valid("query");
+    const after = query.cursor === undefined ? 0 : (decodeMemoryCursor(query.cursor) ?? 0);
+    const page = await agentOf(c, agentId).ask("history", { node_id: nodeId, after, limit: query.limit ?? DEFAULT_HISTORY_PAGE });
+    if (!page.found) throw new ApiError("not_found", `memory ${nodeId} not found`);
+    return c.json({ node_id: nodeId, history: page.history, total: page.total, next_cursor: page.next_cursor }, 200);
   });
 
   app.openapi(listMemoriesRoute, async (c) => {
@@ -215,6 +223,12 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
         throw new ApiError("not_found", `memory ${nodeId} not found`);
       case "not_a_memory":
         throw new ApiError("conflict", `node ${nodeId} is an ${result.kind}, not a memory`);
+      case "superseded":
+        throw new ApiError(
+          "conflict",
+          `memory ${nodeId} was superseded by ${result.superseded_by}: its text lives on there; delete the current version (purge=true takes every version)`,
+          { details: { superseded_by: result.superseded_by } },
+        );
     }
   });
 }

@@ -98,7 +98,14 @@ const getFocus = defineOperation(focusRoute, {
   },
 });
 
+/** A node view's page of links, as tool arguments (src/agent/node-view.ts). */
+const linksPageArgs = {
+  links_limit: z.number().int().min(1).max(1000).optional().describe("Links listed per direction (1–1000, default 200)."),
+  links_cursor: z.string().optional().describe("links.next_cursor of the previous answer for this node: the next page of its links."),
+};
+
 const getNode = defineOperation(nodeRoute, {
+  queryArgs: linksPageArgs,
   pathArgs: {
     node_id: {
       param: "nodeId",
@@ -248,7 +255,7 @@ const updateMemory = defineOperation(updateMemoryRoute, {
 
 const deleteMemory = defineOperation(deleteMemoryRoute, {
   pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
-  queryArgs: { purge: z.enum(["true", "false"]).optional().describe("true: remove every trace too (links into it, earlier versions).") },
+  queryArgs: { purge: z.boolean().optional().describe("true: remove every trace too (links into it, earlier versions).") },
   tool: {
     name: "delete_memory",
     title: "Forget a memory",
@@ -270,6 +277,7 @@ const reportFeedback = defineOperation(feedbackRoute, {
 
 const getMemory = defineOperation(getMemoryRoute, {
   pathArgs: nodeIdArgument("The memory's id (node_id in recall, search and create_memory answers)."),
+  queryArgs: linksPageArgs,
   tool: {
     name: "get_memory",
     title: "Read a memory with its history",
@@ -280,6 +288,10 @@ const getMemory = defineOperation(getMemoryRoute, {
 
 const getMemoryHistory = defineOperation(memoryHistoryRoute, {
   pathArgs: nodeIdArgument("The id of any version of the memory."),
+  queryArgs: {
+    cursor: z.string().optional().describe("next_cursor of the previous page; omit for the first page."),
+    limit: z.number().int().min(1).max(200).optional().describe("Versions per page (1–200, default 50)."),
+  },
   tool: {
     name: "get_memory_history",
     title: "Versions of a memory",
@@ -293,7 +305,7 @@ const listMemories = defineOperation(listMemoriesRoute, {
     kind: z.string().optional().describe("Kinds to list, comma-separated: segment, memory (explicit), episode (default all three)."),
     cursor: z.string().optional().describe("next_cursor of the previous page; omit for the first page."),
     limit: z.number().int().min(1).max(200).optional().describe("Memories per page (1–200, default 50)."),
-    include_superseded: z.enum(["true", "false"]).optional().describe("true: also versions a newer one corrected."),
+    include_superseded: z.boolean().optional().describe("true: also versions a newer one corrected."),
   },
   tool: {
     name: "list_memories",

@@ -2,7 +2,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentIdSchema, AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf, NodeIdSchema, TaskIdSchema } from "../api/common";
 import { TaskStatusSchema } from "../api/tasks";
-import { FocusSchema, NodeSchema, PingSchema, StatsSchema, TaskWaitQuerySchema } from "../api/views";
+import { FocusSchema, linksPageOf, LinksPageQuerySchema, NodeSchema, PingSchema, StatsSchema, TaskWaitQuerySchema } from "../api/views";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { agentOf } from "./agent-of";
@@ -43,7 +43,9 @@ export const nodeRoute = createRoute({
   operationId: "getNode",
   tags: ["memory"],
   summary: "One node with its outgoing and incoming links",
-  request: { params: z.object({ agentId: AgentIdSchema, nodeId: NodeIdSchema }), query: EmptyQuerySchema },
+  description:
+    "The links are a page of each direction (by the far end's id, then the relation; `links_limit` per direction, default 200), with their totals; `links.next_cursor`, passed back as `links_cursor`, gives the next page.",
+  request: { params: z.object({ agentId: AgentIdSchema, nodeId: NodeIdSchema }), query: LinksPageQuerySchema },
   responses: {
     200: { description: "The node", content: { "application/json": { schema: NodeSchema } } },
     ...errorsOf({ notFound: true }),
@@ -97,7 +99,7 @@ export function registerReads(app: OpenAPIHono<AppEnv>): void {
   app.openapi(nodeRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
     const agent = agentOf(c, agentId);
-    const node = await agent.stub.node(agent.identity, nodeId);
+    const node = await agent.stub.node(agent.identity, nodeId, linksPageOf(c.req.valid("query")));
     if (!node) throw new ApiError("not_found", `node ${nodeId} not found`);
     return c.json(node, 200);
   });

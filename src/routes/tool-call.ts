@@ -12,6 +12,7 @@ import type { HttpCore } from "../../sdk/src/http";
 import { argumentsSchemaOf, httpSpecOf, isTool, type OperationDefinition } from "../api/operation";
 import type { IssueDetail } from "../http/validation-hook";
 import type { ErrorCode } from "../http/errors";
+import { isFramed, TOOL_RESULT_FRAME } from "../vocabulary/frames";
 import { OPERATIONS, TOOL_NAMES } from "./operations";
 
 export type ToolOutcome =
@@ -38,12 +39,17 @@ function issueDetails(issues: readonly z.core.$ZodIssue[]): IssueDetail[] {
   });
 }
 
-/** What the model reads as the tool's result: the answer's own text when it has one (recall, context), else its JSON. */
+/**
+ * What the model reads as the tool's result: the answer's own text when it has one (recall,
+ * context), else its JSON; framed as stored memory, not instructions (src/vocabulary/frames.ts;
+ * the context block carries its own frame).
+ */
 export function toolText(result: unknown): string {
-  if (typeof result === "object" && result !== null && "text" in result && typeof result.text === "string" && result.text !== "") {
-    return result.text;
-  }
-  return JSON.stringify(result);
+  const text =
+    typeof result === "object" && result !== null && "text" in result && typeof result.text === "string" && result.text !== ""
+      ? result.text
+      : JSON.stringify(result);
+  return isFramed(text) ? text : `${TOOL_RESULT_FRAME}\n${text}`;
 }
 
 function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: false; message: string } {

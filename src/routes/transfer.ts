@@ -12,13 +12,14 @@
  */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { ImportValidator, type LineProblem } from "../agent/export-format";
-import { AgentPathSchema, ErrorSchema, errorResponses } from "../api/common";
+import { AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
 import { ImportedSchema, OPERATION_WAIT_MS, PendingSchema } from "../api/memories";
-import { MAX_IMPORT_BYTES } from "../config/limits";
+import { MAX_IMPORT_BYTES, MAX_IMPORT_LINE_BYTES } from "../config/limits";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { agentOf, writeOptions } from "./agent-of";
+import { JsonLinesError, jsonLines } from "./json-lines";
 import { pendingBody, whenFailed } from "./pending";
 
 const JSONL_TYPES = ["application/x-ndjson", "application/jsonl", "application/json-lines"];
@@ -38,7 +39,7 @@ export const exportAgentRoute = createRoute({
   summary: "Export the agent's whole memory as JSON Lines",
   description:
     "A header (format agent-memory-export, version 1, parameters, decay clock, counters), the focus, every node (provenance, meta, superseded_by, scan count), every link including dangling ones (level against the clock, strength, pinned), every alias, the message ids held, and an end line with the counts. Read at one moment, after every write accepted before the request; streamed.",
-  request: { params: AgentPathSchema },
+  request: { params: AgentPathSchema, query: EmptyQuerySchema },
   responses: {
     200: { description: "The export", content: { [NDJSON]: { schema: z.string() } } },
     ...errorResponses,
@@ -54,6 +55,7 @@ export const importAgentRoute = createRoute({
   description: `The body is an export (JSON Lines, \`Content-Type: application/x-ndjson\`), at most ${MAX_IMPORT_BYTES} bytes, streamed. Every line is validated (strict schemas, the header first, the end line's counts) before anything is written; one bad line refuses the whole import (400, naming the line). The agent must hold no memory (409 otherwise). The result reproduces the exported agent's recall, search and stats.`,
   request: {
     params: AgentPathSchema,
+    query: EmptyQuerySchema,
     headers: WriteHeadersSchema,
     body: { required: true, content: { [NDJSON]: { schema: z.string() } } },
   },
@@ -85,7 +87,7 @@ export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
       throw new ApiError("unsupported_media_type", `an import is JSON Lines: Content-Type ${JSONL_TYPES[0]}`);
     }
     const declared = Number(c.req.header("content-length") ?? "0");
-    if (declared > MAX_IMPORT_BYTES) throw tooLarge();
+    if (declared > MAX_IMPORT_BYTES) throw new ApiError("payload_too_large", `an import body is at most ${MAX_IMPORT_BYTES} bytes`);
     const agent = agentOf(c, c.req.valid("param").agentId);
     const options = writeOptions(c.req.valid("header"));
     const state = await agent.stub.importable(agent.identity, options.idempotencyKey);
@@ -97,51 +99,69 @@ export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
     const uploadId = crypto.randomUUID();
     // A retry of a known key stages nothing: its body is only validated and hashed.
     const retry = state === "retry";
-    const staged = await stage(body, (from, lines, begin) =>
-      retry ? Promise.resolve() : agent.stub.stageImport(agent.identity, uploadId, from, lines, begin),
-    );
-    if ("problem" in staged || "tooLarge" in staged) {
-      if (!retry) await agent.stub.sealImport(agent.identity, uploadId, null);
-      if ("tooLarge" in staged) throw tooLarge();
-      throw new ApiError("validation_failed", `line ${staged.problem.line}: ${staged.problem.message}`, {
-        details: { line: staged.problem.line },
-      });
+    // Whatever ends an upload before its task is queued drops what it staged (docs/design.md §11).
+    const drop = (digest: string | null) =>
+      retry
+        ? Promise.resolve()
+        : agent.stub
+            .abandonImport(agent.identity, uploadId, digest)
+            .catch((err: unknown) => console.warn("dropping the staging of a failed import failed", err));
+    let staged: Staged;
+    try {
+      staged = await stage(body, (from, lines, begin) =>
+        retry ? Promise.resolve() : agent.stub.stageImport(agent.identity, uploadId, from, lines, begin),
+      );
+    } catch (err) {
+      await drop(null);
+      throw err;
+    }
+    if (!staged.ok) {
+      await drop(null);
+      const { line, message } = staged.problem;
+      throw new ApiError(staged.tooLarge ? "payload_too_large" : "validation_failed", `line ${line}: ${message}`, { details: { line } });
     }
     if (!retry) await agent.stub.sealImport(agent.identity, uploadId, staged.digest);
-    const outcome = await agent.submit("import", { import_id: staged.digest }, { waitMs: OPERATION_WAIT_MS, ...options });
+    let outcome;
+    try {
+      outcome = await agent.submit(
+        "import",
+        { import_id: staged.digest, lines: staged.lines, next_node_id: staged.nextNodeId },
+        { waitMs: OPERATION_WAIT_MS, ...options },
+      );
+    } catch (err) {
+      await drop(staged.digest);
+      throw err;
+    }
     whenFailed(outcome, "import");
     const result = outcome.result;
     if (!result) return c.json(pendingBody(outcome), 202);
+    if (result.outcome === "not_staged") {
+      throw new ApiError("conflict", "the import's staged lines were dropped (the agent was deleted during the upload): send it again");
+    }
     if (result.outcome !== "imported") throw new ApiError("conflict", "the agent holds memories: import into an empty agent");
     return c.json({ nodes: result.nodes, links: result.links, aliases: result.aliases, messages: result.messages }, 200);
   });
 }
 
-function tooLarge(): ApiError {
-  return new ApiError("payload_too_large", `an import body is at most ${MAX_IMPORT_BYTES} bytes`);
-}
-
 type Stager = (from: number, lines: string[], begin: boolean) => Promise<void>;
 
+type Staged = { ok: true; digest: string; lines: number; nextNodeId: number } | { ok: false; problem: LineProblem; tooLarge: boolean };
+
+const encoder = new TextEncoder();
+
 /**
- * Reads the body line by line (UTF-8, LF or CRLF, blank lines ignored), validates each line,
- * hands valid lines to `put` in batches, and hashes the bytes: the body's SHA-256, or the first
- * problem, or that it was too large.
+ * Reads the body line by line (src/routes/json-lines.ts: UTF-8, LF or CRLF, bounded), validates
+ * each non-blank line, hands valid lines to `put` in batches, and hashes the bytes: the body's
+ * SHA-256 and the file's next node id, or the first problem (too large: 413).
  */
-async function stage(
-  body: ReadableStream<Uint8Array>,
-  put: Stager,
-): Promise<{ digest: string } | { problem: LineProblem } | { tooLarge: true }> {
+async function stage(body: ReadableStream<Uint8Array>, put: Stager): Promise<Staged> {
   const validator = new ImportValidator();
   const hash = new crypto.DigestStream("SHA-256");
   const hashWriter = hash.getWriter();
-  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-  const reader = body.getReader();
-  let bytes = 0;
-  let pending = "";
   let batch: string[] = [];
   let batchCharacters = 0;
   let staged = 0;
+  let read = 0;
   const flush = async () => {
     if (batch.length === 0 && staged > 0) return;
     await put(staged, batch, staged === 0);
@@ -149,43 +169,35 @@ async function stage(
     batch = [];
     batchCharacters = 0;
   };
-  const take = async (raw: string): Promise<LineProblem | undefined> => {
-    const text = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (text.trim() === "") return undefined;
-    const accepted = validator.accept(text);
-    if (!accepted.ok) return accepted.problem;
-    batch.push(accepted.line);
-    batchCharacters += accepted.line.length;
-    if (batchCharacters >= STAGE_BATCH_CHARACTERS || batch.length >= STAGE_BATCH_LINES) await flush();
-    return undefined;
-  };
+  const limits = { maxBytes: MAX_IMPORT_BYTES, maxLineBytes: MAX_IMPORT_LINE_BYTES };
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      if (bytes > MAX_IMPORT_BYTES) return { tooLarge: true };
-      await hashWriter.write(value);
-      let text: string;
-      try {
-        text = decoder.decode(value, { stream: true });
-      } catch {
-        return { problem: { line: validator.lineCount + 1, message: "not UTF-8" } };
+    for await (const { number, text } of jsonLines(body, limits, (chunk) => hashWriter.write(chunk))) {
+      read = number;
+      if (text.trim() === "") continue;
+      const accepted = validator.accept(text, number);
+      if (!accepted.ok) return { ok: false, problem: accepted.problem, tooLarge: false };
+      // As stored (re-serialised, numbers written out): bounded like the line itself.
+      if (accepted.line.length * 3 > MAX_IMPORT_LINE_BYTES && encoder.encode(accepted.line).byteLength > MAX_IMPORT_LINE_BYTES) {
+        return {
+          ok: false,
+          problem: { line: number, message: `the line is longer than ${MAX_IMPORT_LINE_BYTES} bytes as stored` },
+          tooLarge: true,
+        };
       }
-      pending += text;
-      for (let newline = pending.indexOf("\n"); newline >= 0; newline = pending.indexOf("\n")) {
-        const problem = await take(pending.slice(0, newline));
-        pending = pending.slice(newline + 1);
-        if (problem) return { problem };
-      }
+      batch.push(accepted.line);
+      batchCharacters += accepted.line.length;
+      if (batchCharacters >= STAGE_BATCH_CHARACTERS || batch.length >= STAGE_BATCH_LINES) await flush();
     }
-    const problem = (await take(pending + decoder.decode())) ?? validator.finish();
-    if (problem) return { problem };
-    await flush();
-    await hashWriter.close();
-    const digest = new Uint8Array(await hash.digest);
-    return { digest: [...digest].map((b) => b.toString(16).padStart(2, "0")).join("") };
-  } finally {
-    reader.releaseLock();
+  } catch (err) {
+    if (!(err instanceof JsonLinesError)) throw err;
+    return { ok: false, problem: { line: err.line, message: err.message }, tooLarge: err.tooLarge };
   }
+  const problem = validator.finish(read);
+  const nextNodeId = validator.nextNodeId;
+  if (problem || nextNodeId === undefined)
+    return { ok: false, problem: problem ?? { line: read + 1, message: "the file is empty" }, tooLarge: false };
+  await flush();
+  await hashWriter.close();
+  const digest = new Uint8Array(await hash.digest);
+  return { ok: true, digest: [...digest].map((b) => b.toString(16).padStart(2, "0")).join(""), lines: staged, nextNodeId };
 }

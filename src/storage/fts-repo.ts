@@ -6,6 +6,7 @@
  * candidates and counts the agent's own statistics, and src/search/bm25-candidates.ts scores.
  */
 import { sql } from "drizzle-orm";
+import { MAX_NODE_ID } from "../config/limits";
 import type { CorpusStats } from "../search/bm25-candidates";
 import type { NodeKind } from "../vocabulary/node-kinds";
 import { statement, type Statement } from "./batch";
@@ -13,7 +14,19 @@ import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
 
 /** Node ids per agent in the rowid space: 2^30 ≈ 1.07 billion (node ids are never reused). */
-export const FTS_AGENT_STRIDE = 2 ** 30;
+export const FTS_AGENT_STRIDE = MAX_NODE_ID + 1;
+
+/**
+ * A node id outside 1…MAX_NODE_ID would address another agent's rowid range (agent · 2^30 + id):
+ * a bug or a crafted input, never written.
+ */
+export class NodeIdRangeError extends RangeError {
+  override readonly name = "NodeIdRangeError";
+}
+
+function isNodeId(id: number): boolean {
+  return Number.isInteger(id) && id >= 1 && id <= MAX_NODE_ID;
+}
 
 export interface FtsEntry {
   nodeId: number;
@@ -39,18 +52,33 @@ export class FtsRepo {
     this.high = this.low + FTS_AGENT_STRIDE - 1;
   }
 
-  /** Adds or replaces index rows (idempotent: a re-run writes the same rows). */
+  /**
+   * Adds or replaces index rows (idempotent: a re-run writes the same rows). Every write and
+   * deletion is bounded to the agent's rowid range twice: the ids are checked here, and the
+   * statement itself touches no rowid outside the range.
+   */
   upsertStatements(entries: readonly FtsEntry[]): Statement[] {
+    const outside = entries.find((e) => !isNodeId(e.nodeId));
+    if (outside) {
+      throw new NodeIdRangeError(
+        `node id ${outside.nodeId} is outside 1…${MAX_NODE_ID}: its full-text row would leave the agent's rowid range`,
+      );
+    }
     return chunk(entries).map((rows) =>
       statement(sql`
         INSERT OR REPLACE INTO nodes_fts (rowid, terms)
-        SELECT ${this.low} + json_extract(value, '$.nodeId'), json_extract(value, '$.terms')
-        FROM json_each(${JSON.stringify(rows)})`),
+        SELECT r, t FROM (
+          SELECT ${this.low} + json_extract(value, '$.nodeId') AS r, json_extract(value, '$.terms') AS t
+          FROM json_each(${JSON.stringify(rows)}))
+        WHERE r BETWEEN ${this.low + 1} AND ${this.high}`),
     );
   }
 
+  /** Deletes index rows; an id outside the range has none of this agent's rows, and deletes nothing. */
   deleteStatement(nodeIds: readonly number[]): Statement {
-    return statement(sql`DELETE FROM nodes_fts WHERE rowid IN (SELECT ${this.low} + value FROM json_each(${JSON.stringify(nodeIds)}))`);
+    return statement(sql`
+      DELETE FROM nodes_fts WHERE rowid BETWEEN ${this.low + 1} AND ${this.high}
+        AND rowid IN (SELECT ${this.low} + value FROM json_each(${JSON.stringify(nodeIds.filter(isNodeId))}))`);
   }
 
   deleteAllStatement(): Statement {

@@ -22,6 +22,14 @@ export interface NodeSummary {
   charactersHeld: number;
 }
 
+/** One version of a memory, as its history lists it. */
+export interface Version {
+  id: number;
+  content: string;
+  createdAt: number;
+  supersededBy: number | null;
+}
+
 /** When a node last left the focus (src/memory/strength.ts). */
 export interface NodeRelease {
   clock: number;
@@ -182,12 +190,42 @@ export class NodeRepo {
     );
   }
 
-  /** The nodes superseded by any of `ids` (the earlier versions of a memory, docs/design.md §11). */
-  async supersededBy(ids: readonly number[]): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db.all<{ id: number }>(
-      sql`SELECT id FROM nodes WHERE agent = ${this.agentUid} AND superseded_by IN ${jsonList(ids)} ORDER BY id`,
-    );
+  /**
+   * The versions of a memory (docs/design.md §11) in one statement: the corrections that
+   * superseded it as long as they exist, and every version any of those superseded, recursively;
+   * a page of them oldest first (ids above `after`, at most `limit`), and how many there are. Empty
+   * when the node does not exist. The chain is walked inside SQLite, each step an index lookup (the
+   * CROSS JOINs keep SQLite from scanning the agent's nodes once per step), so a chain of
+   * thousands of versions is one round trip.
+   */
+  async versions(nodeId: number, after: number, limit: number): Promise<{ total: number; page: Version[] }> {
+    const rows = await this.db.all<Version & { total: number }>(sql`
+      WITH RECURSIVE
+        newer(id, next) AS (
+          SELECT id, superseded_by FROM nodes WHERE agent = ${this.agentUid} AND id = ${nodeId}
+          UNION
+          SELECT n.id, n.superseded_by FROM newer CROSS JOIN nodes n WHERE n.agent = ${this.agentUid} AND n.id = newer.next),
+        chain(id) AS (
+          SELECT id FROM newer
+          UNION
+          SELECT n.id FROM chain CROSS JOIN nodes n WHERE n.agent = ${this.agentUid} AND n.superseded_by = chain.id)
+      SELECT n.id AS id, n.content AS content, n.created_at AS createdAt, n.superseded_by AS supersededBy,
+             (SELECT count(*) FROM chain) AS total
+      FROM chain CROSS JOIN nodes n WHERE n.agent = ${this.agentUid} AND n.id = chain.id
+        AND n.id > ${after}
+      ORDER BY n.id
+      LIMIT ${limit}`);
+    return { total: rows[0]?.total ?? 0, page: rows.map(({ total: _total, ...v }) => v) };
+  }
+
+  /** The versions `nodeId` superseded, recursively (one statement; a purge takes them all). */
+  async olderVersions(nodeId: number): Promise<number[]> {
+    const rows = await this.db.all<{ id: number }>(sql`
+      WITH RECURSIVE older(id) AS (
+        SELECT id FROM nodes WHERE agent = ${this.agentUid} AND superseded_by = ${nodeId}
+        UNION
+        SELECT n.id FROM older CROSS JOIN nodes n WHERE n.agent = ${this.agentUid} AND n.superseded_by = older.id)
+      SELECT id FROM older WHERE id <> ${nodeId} ORDER BY id`);
     return rows.map((r) => r.id);
   }
 

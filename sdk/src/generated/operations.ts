@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   "invalid_json": 400,
   "validation_failed": 400,
   "unauthorized": 401,
+  "forbidden": 403,
   "not_found": 404,
   "method_not_allowed": 405,
   "payload_too_large": 413,
@@ -40,11 +41,8 @@ export interface DeepHealth {
       binding: string;
       ok: boolean;
       ms: number;
-      /** The database's size, as D1 reported it with the round trip. */
-      bytes: number | null;
       /** Whether new agents may be assigned to it. */
       accepting: boolean;
-      full_reason: string | null;
       error?: string;
     })[];
     embedding: {
@@ -62,14 +60,9 @@ export interface DeepHealth {
       binding: string;
       ok: boolean;
       ms: number;
-      /** Vectors in the index (every agent's). */
-      vectors: number | null;
       capacity: number;
-      /** When the index's last processed write was made. */
-      processed_up_to: string | null;
       /** Whether new agents may be assigned to it. */
       accepting: boolean;
-      full_reason: string | null;
       error?: string;
       /** One query on the empty canary namespace. */
       query: {
@@ -84,7 +77,7 @@ export interface DeepHealth {
 
 export interface Error {
   error: {
-    code: "invalid_json" | "validation_failed" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "conflict" | "queue_full" | "internal" | "unavailable";
+    code: "invalid_json" | "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "conflict" | "queue_full" | "internal" | "unavailable";
     message: string;
     details?: unknown;
   };
@@ -177,7 +170,7 @@ export interface Ping {
 export interface TaskStatus {
   task_id: string;
   sequence: number;
-  /** One of: remember, recall, search, compress, index, configure, delete, memorize, memory, memories, update, forget, link, unlink, reinforce, merge, export, import, context, profile, rebuildEpisodes, check. */
+  /** One of: remember, recall, search, compress, index, configure, delete, memorize, memory, memories, history, update, forget, link, unlink, reinforce, merge, export, import, context, profile, rebuildEpisodes, check. */
   kind: string;
   status: "queued" | "running" | "done" | "failed";
   attempts: number;
@@ -239,6 +232,11 @@ export interface Node {
       dangling: boolean;
       created_at: number;
     })[];
+    total: {
+      outgoing: number;
+      incoming: number;
+    };
+    next_cursor: string | null;
   };
 }
 
@@ -271,7 +269,6 @@ export interface Stats {
     bytes: number | null;
     shared_index?: {
       name: string;
-      vectors: number | null;
       capacity: number;
       full: boolean;
     };
@@ -601,6 +598,11 @@ export interface Memory {
       dangling: boolean;
       created_at: number;
     })[];
+    total: {
+      outgoing: number;
+      incoming: number;
+    };
+    next_cursor: string | null;
   };
   conflicts_with: number[];
   aliases: ({
@@ -613,6 +615,7 @@ export interface Memory {
     created_at: number;
     superseded_by: number | null;
   })[];
+  history_next_cursor: string | null;
 }
 
 export interface MemoryHistory {
@@ -623,6 +626,8 @@ export interface MemoryHistory {
     created_at: number;
     superseded_by: number | null;
   })[];
+  total: number;
+  next_cursor: string | null;
 }
 
 export interface MemoryList {
@@ -868,6 +873,10 @@ export type GetFocusOutput = Focus;
 export interface GetNodeInput {
   /** The memory's id: node_id in recall, search, focus and context answers. */
   node_id: number;
+  /** Links listed per direction (1–1000, default 200). */
+  links_limit?: number;
+  /** links.next_cursor of the previous answer for this node: the next page of its links. */
+  links_cursor?: string;
 }
 export type GetNodeOutput = Node;
 
@@ -975,7 +984,7 @@ export interface DeleteMemoryInput {
   /** The memory's id: node_id in recall, search, context and create_memory answers. */
   node_id: number;
   /** true: remove every trace too (links into it, earlier versions). */
-  purge?: "true" | "false";
+  purge?: boolean;
 }
 export type DeleteMemoryOutput = MemoryDeleted | Pending;
 
@@ -989,12 +998,20 @@ export type ReportFeedbackOutput = Feedback | Pending;
 export interface GetMemoryInput {
   /** The memory's id (node_id in recall, search and create_memory answers). */
   node_id: number;
+  /** Links listed per direction (1–1000, default 200). */
+  links_limit?: number;
+  /** links.next_cursor of the previous answer for this node: the next page of its links. */
+  links_cursor?: string;
 }
 export type GetMemoryOutput = Memory;
 
 export interface GetMemoryHistoryInput {
   /** The id of any version of the memory. */
   node_id: number;
+  /** next_cursor of the previous page; omit for the first page. */
+  cursor?: string;
+  /** Versions per page (1–200, default 50). */
+  limit?: number;
 }
 export type GetMemoryHistoryOutput = MemoryHistory;
 
@@ -1006,7 +1023,7 @@ export interface ListMemoriesInput {
   /** Memories per page (1–200, default 50). */
   limit?: number;
   /** true: also versions a newer one corrected. */
-  include_superseded?: "true" | "false";
+  include_superseded?: boolean;
 }
 export type ListMemoriesOutput = MemoryList;
 
@@ -1152,7 +1169,10 @@ export const OPERATIONS = {
     "pathArgs": {
       "node_id": "nodeId"
     },
-    "queryArgs": [],
+    "queryArgs": [
+      "links_limit",
+      "links_cursor"
+    ],
     "body": false,
     "fixedQuery": {},
     "fixedBody": {},
@@ -1287,7 +1307,10 @@ export const OPERATIONS = {
     "pathArgs": {
       "node_id": "nodeId"
     },
-    "queryArgs": [],
+    "queryArgs": [
+      "links_limit",
+      "links_cursor"
+    ],
     "body": false,
     "fixedQuery": {},
     "fixedBody": {},
@@ -1300,7 +1323,10 @@ export const OPERATIONS = {
     "pathArgs": {
       "node_id": "nodeId"
     },
-    "queryArgs": [],
+    "queryArgs": [
+      "cursor",
+      "limit"
+    ],
     "body": false,
     "fixedQuery": {},
     "fixedBody": {},
@@ -2587,6 +2613,16 @@ export const TOOLS: readonly ToolDefinition[] = [
           "minimum": 1,
           "maximum": 9007199254740991,
           "description": "The memory's id: node_id in recall, search, focus and context answers."
+        },
+        "links_limit": {
+          "description": "Links listed per direction (1–1000, default 200).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000
+        },
+        "links_cursor": {
+          "description": "links.next_cursor of the previous answer for this node: the next page of its links.",
+          "type": "string"
         }
       },
       "required": [
@@ -2769,11 +2805,34 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "created_at"
                 ]
               }
+            },
+            "total": {
+              "type": "object",
+              "properties": {
+                "outgoing": {
+                  "type": "integer"
+                },
+                "incoming": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "outgoing",
+                "incoming"
+              ]
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null"
+              ]
             }
           },
           "required": [
             "outgoing",
-            "incoming"
+            "incoming",
+            "total",
+            "next_cursor"
           ]
         }
       },
@@ -2936,12 +2995,6 @@ export const TOOLS: readonly ToolDefinition[] = [
                 "name": {
                   "type": "string"
                 },
-                "vectors": {
-                  "type": [
-                    "integer",
-                    "null"
-                  ]
-                },
                 "capacity": {
                   "type": "integer"
                 },
@@ -2951,7 +3004,6 @@ export const TOOLS: readonly ToolDefinition[] = [
               },
               "required": [
                 "name",
-                "vectors",
                 "capacity",
                 "full"
               ]
@@ -3485,7 +3537,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "kind": {
           "type": "string",
-          "description": "One of: remember, recall, search, compress, index, configure, delete, memorize, memory, memories, update, forget, link, unlink, reinforce, merge, export, import, context, profile, rebuildEpisodes, check."
+          "description": "One of: remember, recall, search, compress, index, configure, delete, memorize, memory, memories, history, update, forget, link, unlink, reinforce, merge, export, import, context, profile, rebuildEpisodes, check."
         },
         "status": {
           "type": "string",
@@ -3923,11 +3975,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "purge": {
           "description": "true: remove every trace too (links into it, earlier versions).",
-          "type": "string",
-          "enum": [
-            "true",
-            "false"
-          ]
+          "type": "boolean"
         }
       },
       "required": [
@@ -4138,6 +4186,16 @@ export const TOOLS: readonly ToolDefinition[] = [
           "minimum": 1,
           "maximum": 1073741824,
           "description": "The memory's id (node_id in recall, search and create_memory answers)."
+        },
+        "links_limit": {
+          "description": "Links listed per direction (1–1000, default 200).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000
+        },
+        "links_cursor": {
+          "description": "links.next_cursor of the previous answer for this node: the next page of its links.",
+          "type": "string"
         }
       },
       "required": [
@@ -4320,11 +4378,34 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "created_at"
                 ]
               }
+            },
+            "total": {
+              "type": "object",
+              "properties": {
+                "outgoing": {
+                  "type": "integer"
+                },
+                "incoming": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "outgoing",
+                "incoming"
+              ]
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null"
+              ]
             }
           },
           "required": [
             "outgoing",
-            "incoming"
+            "incoming",
+            "total",
+            "next_cursor"
           ]
         },
         "conflicts_with": {
@@ -4379,6 +4460,12 @@ export const TOOLS: readonly ToolDefinition[] = [
               "superseded_by"
             ]
           }
+        },
+        "history_next_cursor": {
+          "type": [
+            "string",
+            "null"
+          ]
         }
       },
       "required": [
@@ -4403,7 +4490,8 @@ export const TOOLS: readonly ToolDefinition[] = [
         "links",
         "conflicts_with",
         "aliases",
-        "history"
+        "history",
+        "history_next_cursor"
       ]
     },
     "annotations": {
@@ -4426,6 +4514,16 @@ export const TOOLS: readonly ToolDefinition[] = [
           "minimum": 1,
           "maximum": 1073741824,
           "description": "The id of any version of the memory."
+        },
+        "cursor": {
+          "description": "next_cursor of the previous page; omit for the first page.",
+          "type": "string"
+        },
+        "limit": {
+          "description": "Versions per page (1–200, default 50).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
         }
       },
       "required": [
@@ -4467,11 +4565,22 @@ export const TOOLS: readonly ToolDefinition[] = [
               "superseded_by"
             ]
           }
+        },
+        "total": {
+          "type": "integer"
+        },
+        "next_cursor": {
+          "type": [
+            "string",
+            "null"
+          ]
         }
       },
       "required": [
         "node_id",
-        "history"
+        "history",
+        "total",
+        "next_cursor"
       ]
     },
     "annotations": {
@@ -4505,11 +4614,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "include_superseded": {
           "description": "true: also versions a newer one corrected.",
-          "type": "string",
-          "enum": [
-            "true",
-            "false"
-          ]
+          "type": "boolean"
         }
       },
       "additionalProperties": false
@@ -4999,6 +5104,8 @@ export abstract class AgentOperations {
   /**
    * One node with its outgoing and incoming links
    *
+   * The links are a page of each direction (by the far end's id, then the relation; `links_limit` per direction, default 200), with their totals; `links.next_cursor`, passed back as `links_cursor`, gives the next page.
+   *
    * `GET /v1/agents/{agentId}/nodes/{nodeId}`
    */
   getNode(input: GetNodeInput, options?: RequestOptions): Promise<GetNodeOutput> {
@@ -5090,7 +5197,7 @@ export abstract class AgentOperations {
   /**
    * Forget a memory now, or purge every trace of it
    *
-   * Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, and the message ids only it came from (a re-sent message is remembered again).
+   * Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, the message ids only it came from (a re-sent message is remembered again), and the results of the tasks that wrote it (their Idempotency-Keys then answer 409). 409 for an entity or a superseded version (delete the current one).
    *
    * `DELETE /v1/agents/{agentId}/memories/{nodeId}`
    */
@@ -5112,6 +5219,8 @@ export abstract class AgentOperations {
   /**
    * One memory (or entity) with its links, provenance, facts, conflicts, aliases and history
    *
+   * Its links are a page of each direction with their totals (`links_limit`, `links_cursor`: as GET nodes/{nodeId}); its history lists up to 50 versions, oldest first, and `history_next_cursor` continues through GET …/history.
+   *
    * `GET /v1/agents/{agentId}/memories/{nodeId}`
    */
   getMemory(input: GetMemoryInput, options?: RequestOptions): Promise<GetMemoryOutput> {
@@ -5121,7 +5230,7 @@ export abstract class AgentOperations {
   /**
    * The versions of a memory, oldest first
    *
-   * Earlier versions were corrected by a later one (更正); they stay readable until forgetting takes them.
+   * Earlier versions were corrected by a later one (更正); they stay readable until forgetting takes them. A page of at most `limit` (default 50, at most 200) with the total; `next_cursor`, passed back as `cursor`, gives the next page.
    *
    * `GET /v1/agents/{agentId}/memories/{nodeId}/history`
    */
@@ -5234,7 +5343,7 @@ export abstract class ServiceOperations {
   /**
    * This OpenAPI 3.1 document
    *
-   * Every operation of the API; `servers` names the origin it was fetched from.
+   * Every operation of the API; `servers` names the local server's origin under `npm run dev`, and `/` (the host the document came from) in a deployment.
    *
    * `GET /v1/openapi.json`
    */

@@ -58,6 +58,18 @@ export interface TaskDefinition<P, R> {
    * asks it again, since the memory may change between the two.
    */
   refuse?(rt: AgentRuntime, payload: P): Promise<R | undefined>;
+  /**
+   * The kind takes new node ids (at most NODE_IDS_PER_WRITE per task): MemoryAgent.submit refuses
+   * it while the agent's ids could run past MAX_NODE_ID (src/agent/node-id-room.ts).
+   */
+  allocatesNodes?: true;
+  /**
+   * Where its result names a node whose content it carries (JSON paths, `$.node_id`): a purge of
+   * that node scrubs the result and retires its Idempotency-Key (src/agent/tasks/forget-memory.ts).
+   */
+  resultNodes?: readonly string[];
+  /** The next node id the task sets (an import): reserved like the ids of allocating writes. */
+  setsNextNodeId?(payload: P): number | undefined;
 }
 
 /**

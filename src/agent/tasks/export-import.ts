@@ -14,6 +14,7 @@
  *   as they were; links are written with the import's epoch, at the level they had.
  */
 import { z } from "zod";
+import { MAX_NODE_ID } from "../../config/limits";
 import { AgentParamsSchema } from "../../config/params";
 import { strengthAt } from "../../memory/strength";
 import type { WriteOp } from "../../memory/write-ops";
@@ -125,7 +126,20 @@ async function snapshot(rt: AgentRuntime): Promise<ExportSnapshot> {
   return out;
 }
 
-export const ImportPayloadSchema = z.object({ import_id: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
+export const ImportPayloadSchema = z
+  .object({
+    import_id: z.string().regex(/^[0-9a-f]{64}$/),
+    /** Lines staged: the task refuses a staging that lost some (an agent deletion during the upload). */
+    lines: z.number().int().min(1).optional(),
+    /** The file's next_node_id: the ids it takes, reserved when it is queued (src/agent/node-id-room.ts). */
+    next_node_id: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_NODE_ID + 1)
+      .optional(),
+  })
+  .strict();
 
 export const ImportResultSchema = z.discriminatedUnion("outcome", [
   z.object({
@@ -136,6 +150,8 @@ export const ImportResultSchema = z.discriminatedUnion("outcome", [
     messages: z.number().int(),
   }),
   z.object({ outcome: z.literal("not_empty") }),
+  /** Its staged lines are no longer all there (the agent was deleted during the upload): nothing was written. */
+  z.object({ outcome: z.literal("not_staged") }),
 ]);
 export type ImportResult = z.infer<typeof ImportResultSchema>;
 
@@ -146,10 +162,17 @@ export const importTask = defineTask({
   lane: "write",
   payload: ImportPayloadSchema,
   result: ImportResultSchema,
+  setsNextNodeId: (payload) => payload.next_node_id,
   async run(rt, task) {
     const id = task.payload.import_id;
     let cp = readCheckpoint(task, ImportCheckpointSchema);
     if (!cp) {
+      const lines = task.payload.lines;
+      if (lines !== undefined && rt.imports.count(id) !== lines) {
+        rt.imports.drop(id);
+        const refused: ImportResult = { outcome: "not_staged" };
+        return { status: "done", result: refused };
+      }
       if (!(await isEmpty(rt))) {
         rt.imports.drop(id);
         const refused: ImportResult = { outcome: "not_empty" };
@@ -171,7 +194,7 @@ export const importTask = defineTask({
           // The object's own bookkeeping, before any row: parameters, node counter, cycle counts.
           prepare: () => {
             rt.meta.set("params", AgentParamsSchema.parse(h.config));
-            rt.meta.set("nextNodeId", h.next_node_id);
+            rt.meta.setNextNodeId(h.next_node_id);
             rt.meta.set("cycle", h.cycle);
             rt.meta.set("scanCycles", h.scan_cycles);
           },

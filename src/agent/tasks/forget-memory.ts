@@ -8,8 +8,11 @@
  *   recursively), every link into any of them (no trace remains), and the message ids they came
  *   from when no other memory came from the same message, so the message can be remembered again.
  *   The episodes that contain any of them go too (with their links): an episode's summary may
- *   repeat the memory's words (docs/design.md §12). Later versions are other memories: purging an old version leaves the current one (purge the
- *   current one to remove the whole chain).
+ *   repeat the memory's words (docs/design.md §12). The results of the tasks that wrote them
+ *   (a create, an update) are scrubbed and their Idempotency-Keys retired: no copy of the content
+ *   stays in the object either.
+ * - a superseded version is refused (409): its text lives on in the current version, which is the
+ *   one to delete (a purge of it takes every earlier version).
  *
  * Entities are not memories: they are forgotten with their links, or merged.
  */
@@ -39,6 +42,7 @@ export const ForgetResultSchema = z.discriminatedUnion("outcome", [
   }),
   z.object({ outcome: z.literal("not_found"), node_id: z.number().int() }),
   z.object({ outcome: z.literal("not_a_memory"), node_id: z.number().int(), kind: z.string() }),
+  z.object({ outcome: z.literal("superseded"), node_id: z.number().int(), superseded_by: z.number().int() }),
 ]);
 export type ForgetResult = z.infer<typeof ForgetResultSchema>;
 
@@ -50,6 +54,7 @@ async function refuseForget(rt: AgentRuntime, payload: z.infer<typeof ForgetPayl
   const node = repos ? (await (await networkReader(rt, repos)).load([id])).get(id) : undefined;
   if (!node) return { outcome: "not_found", node_id: id };
   if (node.kind === "entity") return { outcome: "not_a_memory", node_id: id, kind: node.kind };
+  if (node.supersededBy !== null) return { outcome: "superseded", node_id: id, superseded_by: node.supersededBy };
   return undefined;
 }
 
@@ -60,7 +65,11 @@ export const forgetTask = defineTask({
   refuse: refuseForget,
   async run(rt, task) {
     const done = readCheckpoint(task, ForgetResultSchema);
-    if (done) return { status: "done", result: done };
+    if (done) {
+      // Interrupted after the commit: the scrub may not have happened (it is idempotent).
+      if (done.outcome === "forgotten" && done.purged) rt.scrubPurged(done.nodes_deleted);
+      return { status: "done", result: done };
+    }
     const refused = await refuseForget(rt, task.payload);
     if (refused) return finish(refused);
     const { node_id: id, purge } = task.payload;
@@ -86,31 +95,34 @@ export const forgetTask = defineTask({
       );
       return { status: "done", result };
     }
-    // The history chain: the versions this one superseded, recursively.
-    const chain = [id];
-    for (let frontier = [id]; frontier.length > 0;) {
-      frontier = (await repos.nodes.supersededBy(frontier)).filter((v) => !chain.includes(v));
-      chain.push(...frontier);
-    }
-    // The episodes that contain any version (docs/design.md §12): their summary may repeat it.
-    const containing = new Set<number>();
-    for (const v of chain)
-      for (const link of await reader.linksOf(v)) if (link.target === v && link.relation === RELATION.contains) containing.add(link.source);
+    // The history chain: the versions this one superseded, recursively (one statement however long).
+    const chain = [id, ...(await repos.nodes.olderVersions(id))];
+    const inChain = new Set(chain);
+    // Every link with an end in the chain, in one read: the episodes that contain a version (their
+    // summary may repeat it, docs/design.md §12), and the links into the chain.
+    const clock = rt.meta.clock();
+    const chainLinks = await reader.expand(chain, [], clock);
+    const containing = new Set(chainLinks.filter((l) => inChain.has(l.target) && l.relation === RELATION.contains).map((l) => l.source));
     const episodes = [...(await reader.load([...containing])).values()].filter((n) => n.kind === "episode").map((n) => n.id);
     const gone = [...chain, ...episodes];
     const purged = new Set(gone);
-    const incoming: LinkKey[] = [];
-    for (const v of gone)
-      for (const link of await reader.linksOf(v))
-        if (link.target === v && !purged.has(link.source))
-          incoming.push({ source: link.source, target: link.target, relation: link.relation });
+    const episodeLinks = episodes.length > 0 ? await reader.expand(episodes, [], clock) : [];
+    const incoming = new Map<string, LinkKey>();
+    for (const link of [...chainLinks, ...episodeLinks]) {
+      if (!purged.has(link.target) || purged.has(link.source)) continue;
+      incoming.set(JSON.stringify([link.source, link.target, link.relation]), {
+        source: link.source,
+        target: link.target,
+        relation: link.relation,
+      });
+    }
     // The messages of the versions (an episode's other messages belong to memories kept or forgotten).
     const versions = await reader.load(chain);
     const messageIds = [...new Set([...versions.values()].flatMap((n) => n.sourceMessageIds))];
     const stillUsed = await repos.nodes.messagesStillUsed(messageIds, gone);
     const released = messageIds.filter((m) => !stillUsed.has(m));
     const ops: WriteOp[] = [];
-    if (incoming.length > 0) ops.push({ type: "deleteLinks", keys: incoming });
+    if (incoming.size > 0) ops.push({ type: "deleteLinks", keys: [...incoming.values()] });
     ops.push({ type: "deleteNodes", ids: gone });
     if (released.length > 0) ops.push({ type: "forgetMessages", ids: released });
     ops.push({ type: "count", counters: { memories_purged: 1 } });
@@ -119,10 +131,11 @@ export const forgetTask = defineTask({
       node_id: id,
       purged: true,
       nodes_deleted: gone.sort((a, b) => a - b),
-      links_deleted: incoming.length,
+      links_deleted: incoming.size,
       messages_released: released.length,
     };
     await commit(rt, task.id, ops, { checkpoint: result });
+    rt.scrubPurged(result.nodes_deleted);
     return { status: "done", result };
   },
 });

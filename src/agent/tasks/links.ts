@@ -5,7 +5,8 @@
  * AMBIGUITY_MARGIN of the best, nothing is written and the candidates are returned (the HTTP layer
  * answers 409). The relation is one of the explicit vocabulary (因为 所以 导致 引用 基于 相关); the
  * link is an ordinary one: it decays, and it counts in its source's importance. Setting a link
- * that exists sets its strength. Unlinking deletes one link by its key.
+ * that exists sets its strength. A superseded version is history: linking it is refused (409),
+ * naming the current version. Unlinking deletes one link by its key.
  */
 import { z } from "zod";
 import { levelOf, strengthAt } from "../../memory/strength";
@@ -62,6 +63,8 @@ export const LinkResultSchema = z.discriminatedUnion("outcome", [
   z.object({ outcome: z.literal("ambiguous"), end: End, description: z.string(), candidates: z.array(CandidateSchema) }),
   z.object({ outcome: z.literal("not_found"), end: End, node_id: z.number().int().nullable(), description: z.string().nullable() }),
   z.object({ outcome: z.literal("same_node"), node_id: z.number().int() }),
+  /** An end given by id is a superseded version: history, never linked (the current version is named). */
+  z.object({ outcome: z.literal("superseded"), end: End, node_id: z.number().int(), superseded_by: z.number().int() }),
 ]);
 export type LinkResult = z.infer<typeof LinkResultSchema>;
 
@@ -125,8 +128,12 @@ function notFound(end: "source" | "target", ref: MemoryRef): LinkResult {
 
 async function resolve(rt: AgentRuntime, repos: AgentRepos, end: "source" | "target", ref: MemoryRef): Promise<Resolution> {
   if ("id" in ref) {
-    const found = (await (await networkReader(rt, repos)).load([ref.id])).has(ref.id);
-    return found ? { ok: true, id: ref.id } : { ok: false, result: notFound(end, ref) };
+    const node = (await (await networkReader(rt, repos)).load([ref.id])).get(ref.id);
+    if (!node) return { ok: false, result: notFound(end, ref) };
+    if (node.supersededBy !== null) {
+      return { ok: false, result: { outcome: "superseded", end, node_id: node.id, superseded_by: node.supersededBy } };
+    }
+    return { ok: true, id: ref.id };
   }
   const hits = await searchNodes(rt, repos, {
     query: ref.description,

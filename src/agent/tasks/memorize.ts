@@ -65,6 +65,8 @@ const CheckpointSchema = afterWriteCheckpointSchema(MemorizeResultSchema);
 
 export const memorizeTask = defineTask({
   lane: "write",
+  allocatesNodes: true,
+  resultNodes: ["$.node_id"],
   payload: MemorizePayloadSchema,
   result: MemorizeResultSchema,
   async run(rt, task) {
@@ -93,7 +95,7 @@ export const memorizeTask = defineTask({
           ...aliasOps,
           { type: "count", counters: { memories_written: 1, characters_remembered: node.originalLength } },
         ],
-        { prepare: () => rt.meta.set("nextNodeId", plan.nextNodeId), checkpoint },
+        { prepare: () => rt.meta.setNextNodeId(plan.nextNodeId), checkpoint },
       );
     }
     const result = await afterWrite(rt, task, checkpoint);

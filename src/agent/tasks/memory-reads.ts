@@ -3,30 +3,50 @@
  * aliases and history, and a page of memories newest first. Read-lane tasks, so a read sees every
  * write accepted before it (a memory posted a moment ago, an update, a deletion).
  */
-import { z } from "zod";
 import { importanceOf } from "../../memory/importance";
 import { strengthAt } from "../../memory/strength";
 import type { MemoryNode } from "../../vocabulary/records";
 import { conflictMarks } from "../conflict-marks";
+import { encodeIdCursor } from "../cursor";
 import {
+  HISTORY_IN_VIEW,
+  HistoryQuerySchema,
+  HistoryResultSchema,
   MemoryListQuerySchema,
   MemoryListResultSchema,
+  MemoryReadQuerySchema,
   MemoryReadResultSchema,
+  type HistoryResult,
   type MemoryListItem,
   type MemoryView,
 } from "../memory-views";
 import { networkReader } from "../network-reader";
 import type { AgentRepos, AgentRuntime } from "../runtime";
-import { buildNodeView } from "../node-view";
+import { buildNodeView, FIRST_LINKS_PAGE } from "../node-view";
+import type { LinksPage } from "../view-schemas";
 import { defineTask } from "./define-task";
 
 export const memoryReadTask = defineTask({
   lane: "read",
-  payload: z.object({ node_id: z.number().int().min(1) }).strict(),
+  payload: MemoryReadQuerySchema,
   result: MemoryReadResultSchema,
   async run(rt, task) {
     const repos = rt.existingRepos();
-    return { status: "done", result: { memory: repos ? await readMemory(rt, repos, task.payload.node_id) : null } };
+    const { node_id: nodeId, links } = task.payload;
+    return { status: "done", result: { memory: repos ? await readMemory(rt, repos, nodeId, links ?? FIRST_LINKS_PAGE) : null } };
+  },
+});
+
+/** A page of a memory's versions (GET memories/:id/history): one statement however long the chain. */
+export const historyTask = defineTask({
+  lane: "read",
+  payload: HistoryQuerySchema,
+  result: HistoryResultSchema,
+  async run(rt, task) {
+    const repos = rt.existingRepos();
+    const { node_id: nodeId, after, limit } = task.payload;
+    if (!repos) return { status: "done", result: { history: [], total: 0, next_cursor: null, found: false } };
+    return { status: "done", result: await historyPage(repos, nodeId, after, limit) };
   },
 });
 
@@ -51,54 +71,48 @@ export const memoryListTask = defineTask({
   },
 });
 
-async function readMemory(rt: AgentRuntime, repos: AgentRepos, nodeId: number): Promise<MemoryView | null> {
+async function readMemory(rt: AgentRuntime, repos: AgentRepos, nodeId: number, links: LinksPage): Promise<MemoryView | null> {
   const reader = await networkReader(rt, repos);
-  const view = await buildNodeView(reader, nodeId, {
-    clock: rt.meta.clock(),
-    focus: new Set(rt.focus.ids()),
-    scanCount: rt.scans.counts([nodeId], rt.meta.scanCycles()).get(nodeId) ?? 0,
-  });
+  const view = await buildNodeView(
+    reader,
+    nodeId,
+    {
+      clock: rt.meta.clock(),
+      focus: new Set(rt.focus.ids()),
+      scanCount: rt.scans.counts([nodeId], rt.meta.scanCycles()).get(nodeId) ?? 0,
+    },
+    links,
+  );
   if (!view) return null;
   const [conflicts, aliases, history] = await Promise.all([
     conflictMarks(reader, [nodeId]),
     view.kind === "entity" ? repos.nodes.aliasesOf(nodeId) : Promise.resolve([]),
-    historyOf(rt, repos, nodeId),
+    historyPage(repos, nodeId, 0, HISTORY_IN_VIEW),
   ]);
   return {
     ...view,
     conflicts_with: conflicts.get(nodeId) ?? [],
     aliases: aliases.map((a) => ({ key: a.key, name: a.name })),
-    history,
+    history: history.history,
+    history_next_cursor: history.next_cursor,
   };
 }
 
 /**
  * The versions of a memory, oldest first: those it superseded (and theirs, recursively) and those
- * that superseded it, as long as they exist (forgetting takes old versions like any node).
+ * that superseded it, as long as they exist (forgetting takes old versions like any node). One
+ * statement (NodeRepo.versions), a page at a time.
  */
-export async function historyOf(rt: AgentRuntime, repos: AgentRepos, nodeId: number): Promise<MemoryView["history"]> {
-  const reader = await networkReader(rt, repos);
-  const versions = new Map<number, MemoryNode>();
-  const start = (await reader.load([nodeId])).get(nodeId);
-  if (!start) return [];
-  versions.set(nodeId, start);
-  // Newer: follow superseded_by while the corrections exist.
-  for (let at = start; at.supersededBy !== null && !versions.has(at.supersededBy);) {
-    const next = (await reader.load([at.supersededBy])).get(at.supersededBy);
-    if (!next) break;
-    versions.set(next.id, next);
-    at = next;
-  }
-  // Older: the nodes each version superseded, layer by layer.
-  for (let frontier = [...versions.keys()]; frontier.length > 0;) {
-    const older = (await repos.nodes.supersededBy(frontier)).filter((id) => !versions.has(id));
-    const loaded = await reader.load(older);
-    for (const node of loaded.values()) versions.set(node.id, node);
-    frontier = [...loaded.keys()];
-  }
-  return [...versions.values()]
-    .sort((a, b) => a.id - b.id)
-    .map((n) => ({ node_id: n.id, content: n.content, created_at: n.createdAt, superseded_by: n.supersededBy }));
+async function historyPage(repos: AgentRepos, nodeId: number, after: number, limit: number): Promise<HistoryResult> {
+  const { total, page } = await repos.nodes.versions(nodeId, after, limit + 1);
+  const shown = page.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    history: shown.map((v) => ({ node_id: v.id, content: v.content, created_at: v.createdAt, superseded_by: v.supersededBy })),
+    total,
+    next_cursor: page.length > limit && last ? encodeIdCursor(last.id) : null,
+    found: total > 0,
+  };
 }
 
 async function listItems(rt: AgentRuntime, repos: AgentRepos, nodes: readonly MemoryNode[]): Promise<MemoryListItem[]> {

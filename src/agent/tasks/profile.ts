@@ -24,6 +24,7 @@ export const profileTask = defineTask({
       { memories: [], episodes: [], profile, traces: [], pastFirst: false },
       Number.MAX_SAFE_INTEGER,
       task.payload.locale,
+      false,
     ).text;
     return { status: "done", result: { ...profile, text } };
   },

@@ -20,6 +20,7 @@ const CheckpointSchema = z.object({ done: z.array(z.string()), created: z.number
 
 export const rebuildEpisodesTask = defineTask({
   lane: "write",
+  allocatesNodes: true,
   payload: z.object({}).strict(),
   result: z.object({ episodes_created: z.number().int(), submissions: z.number().int() }),
   async run(rt, task) {
@@ -74,7 +75,7 @@ export const rebuildEpisodesTask = defineTask({
           { type: "createNodes", nodes: [episode.node] },
           { type: "createLinks", links: episode.links },
         ],
-        { prepare: () => rt.meta.set("nextNodeId", id + 1), checkpoint: { ...progress } },
+        { prepare: () => rt.meta.setNextNodeId(id + 1), checkpoint: { ...progress } },
       );
     }
     return { status: "done", result: { episodes_created: progress.created, submissions: groups.size } };

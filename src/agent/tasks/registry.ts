@@ -18,7 +18,7 @@ import { forgetTask } from "./forget-memory";
 import { indexTask } from "./index-vectors";
 import { linkTask, unlinkTask } from "./links";
 import { memorizeTask } from "./memorize";
-import { memoryListTask, memoryReadTask } from "./memory-reads";
+import { historyTask, memoryListTask, memoryReadTask } from "./memory-reads";
 import { mergeTask } from "./merge-entities";
 import { profileTask } from "./profile";
 import { rebuildEpisodesTask } from "./rebuild-episodes";
@@ -43,6 +43,7 @@ export const TASKS = {
   memorize: memorizeTask,
   memory: memoryReadTask,
   memories: memoryListTask,
+  history: historyTask,
   update: updateTask,
   forget: forgetTask,
   link: linkTask,
@@ -73,6 +74,17 @@ function kindsOf<T extends Record<string, unknown>>(record: T): [keyof T & strin
   if (first === undefined) throw new Error("the task registry is empty");
   return [first, ...rest];
 }
+
+/** The kinds that take new node ids (src/agent/node-id-room.ts). */
+export const ALLOCATING_KINDS: readonly string[] = Object.entries(TASKS)
+  .filter(([, definition]) => "allocatesNodes" in definition && definition.allocatesNodes === true)
+  .map(([kind]) => kind);
+
+/** Where each kind's result names nodes whose content it carries (a purge scrubs those results). */
+export const RESULT_NODE_PATHS: readonly { kind: string; paths: readonly string[] }[] = Object.entries(TASKS).flatMap(
+  ([kind, definition]) =>
+    "resultNodes" in definition && definition.resultNodes !== undefined ? [{ kind, paths: definition.resultNodes }] : [],
+);
 
 /** The agent's registry: what its queue runs and its RPC entry points accept. */
 export const AGENT_TASKS = new TaskRegistry(TASKS);

@@ -60,6 +60,7 @@ const CheckpointSchema = afterWriteCheckpointSchema(RememberResultSchema);
 
 export const rememberTask = defineTask({
   lane: "write",
+  allocatesNodes: true,
   payload: RememberPayloadSchema,
   result: RememberResultSchema,
   async run(rt, task) {
@@ -72,7 +73,7 @@ export const rememberTask = defineTask({
       const aliasOps = aliases.length > 0 ? [{ type: "addAliases" as const, aliases }] : [];
       await commit(rt, task.id, [...rememberOps(plan, task.seq), ...aliasOps, ...bookkeeping(plan, task.payload)], {
         // The ids the plan allocated are taken before anything is written.
-        prepare: () => rt.meta.set("nextNodeId", plan.nextNodeId),
+        prepare: () => rt.meta.setNextNodeId(plan.nextNodeId),
         checkpoint,
       });
     }

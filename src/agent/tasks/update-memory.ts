@@ -43,6 +43,8 @@ async function refuseUpdate(rt: AgentRuntime, payload: z.infer<typeof UpdatePayl
 
 export const updateTask = defineTask({
   lane: "write",
+  allocatesNodes: true,
+  resultNodes: ["$.node_id", "$.supersedes"],
   payload: UpdatePayloadSchema,
   result: UpdateResultSchema,
   refuse: refuseUpdate,
@@ -89,7 +91,7 @@ export const updateTask = defineTask({
     });
     const result: UpdateResult = { outcome: "updated", node_id: newId, supersedes: oldId, links_moved: moved };
     await commit(rt, task.id, [{ type: "createNodes", nodes: [node] }, ...ops, { type: "count", counters: { memories_updated: 1 } }], {
-      prepare: () => rt.meta.set("nextNodeId", newId + 1),
+      prepare: () => rt.meta.setNextNodeId(newId + 1),
       checkpoint: result,
     });
     return { status: "done", result };

@@ -87,7 +87,8 @@ export const MEMORY_OPERATIONS: readonly NodeAction[] = [
     id: "delete",
     label: "Delete",
     kind: "write",
-    available: memory,
+    // A superseded version lives on in the current one: the API refuses to delete it alone.
+    available: (node) => memory(node) && !isSuperseded(node.view),
     confirm: (node) => ({
       question: `Delete memory #${node.id}? It is forgotten at once; the links that pointed at it stay behind as traces.`,
       confirmLabel: "Delete",
@@ -98,7 +99,7 @@ export const MEMORY_OPERATIONS: readonly NodeAction[] = [
     id: "purge",
     label: "Purge",
     kind: "write",
-    available: memory,
+    available: (node) => memory(node) && !isSuperseded(node.view),
     confirm: (node) => ({
       question: `Purge memory #${node.id}? Every trace goes too: the links into it, its earlier versions and the message ids it came from. This cannot be undone.`,
       confirmLabel: "Purge",

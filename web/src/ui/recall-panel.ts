@@ -6,7 +6,7 @@
  */
 import type { ApiClient, ContextParams, RecallParams } from "../api/client";
 import { langOf } from "../graph/style";
-import { byId, splitList } from "./dom";
+import { byId, replace, splitList } from "./dom";
 
 export interface RecallDeps {
   client(): ApiClient;
@@ -93,7 +93,7 @@ export class RecallPanel {
     const params = this.contextParams();
     this.blockSummary.textContent = "Building the block…";
     const block = await this.deps.client().context(this.deps.agent(), params);
-    this.block.textContent = block.text;
+    replace(this.block, block.text);
     this.block.lang = langOf(block.text);
     this.blockSummary.textContent =
       (block.text === "" ? "Empty: nothing fits or nothing matches. " : "") +

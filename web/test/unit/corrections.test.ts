@@ -38,14 +38,14 @@ describe("correctionsOf", () => {
 });
 
 describe("memory operations in the node panel", () => {
-  it("offers edit and link on a current memory, delete and purge (confirmed) on any memory, none on an entity", () => {
+  it("offers edit, link, delete and purge (confirmed) on a current memory, none on a superseded version or an entity", () => {
     const model = new GraphModel();
     const current = model.applyView(nodeView(1));
     const superseded = model.applyView(nodeView(2, [], [], { superseded_by: 5 }));
     const entity = model.applyView(nodeView(3, [], [], { kind: "entity" }));
     const writes = (n: typeof current) => actionsFor(n).filter((a) => a.kind === "write");
     expect(writes(current).map((a) => a.id)).toEqual(["edit", "link", "delete", "purge"]);
-    expect(writes(superseded).map((a) => a.id)).toEqual(["delete", "purge"]);
+    expect(writes(superseded).map((a) => a.id)).toEqual([]);
     expect(writes(entity)).toEqual([]);
     for (const a of writes(current)) expect(a.confirm !== undefined).toBe(a.id === "delete" || a.id === "purge");
     expect(writes(current)[3]?.confirm?.(current).question).toContain("Purge memory #1?");

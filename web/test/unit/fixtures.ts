@@ -27,7 +27,7 @@ export function nodeView(id: number, outgoing: Link[] = [], incoming: Link[] = [
     superseded_by: null,
     meta: null,
     importance: outgoing.reduce((s, l) => s + l.strength, 0),
-    links: { outgoing, incoming },
+    links: { outgoing, incoming, total: { outgoing: outgoing.length, incoming: incoming.length }, next_cursor: null },
     ...extra,
   };
 }
