@@ -13,8 +13,25 @@ export interface ConflictCase {
   later: string;
   entities: string[];
   expected: ConflictVerdict;
-  /** What the case checks. */
-  kind: "update" | "contradiction" | "negation" | "paraphrase" | "unrelated" | "past";
+  /**
+   * What the case checks. The dialogue kinds (test/conflict-cases-dialogue.ts) are what two turns of a
+   * conversation often are and never a conflict: an agreement, a thanks or acknowledgement, a
+   * confirmation or paraphrase by the other speaker, a question and its answer, a preference restated.
+   */
+  kind:
+    | "update"
+    | "contradiction"
+    | "negation"
+    | "paraphrase"
+    | "unrelated"
+    | "past"
+    | "agreement"
+    | "acknowledgement"
+    | "confirmation"
+    | "question"
+    | "preference";
+  /** Why the verdict is what it is, where that is not obvious. */
+  note?: string;
 }
 
 export const CONFLICT_CASES: readonly ConflictCase[] = [
