@@ -81,7 +81,10 @@ export function tagEnglish(text: string): EnglishWord[] {
     if (value === undefined || pos[first] !== "PROPN" || pos[first + 1] === "PROPN" || !doc.isLexeme(value.toLowerCase())) return;
     const lower = value.charAt(0).toLowerCase() + value.slice(1);
     const again = live.readDoc(`${lower}${sentence.out().slice(value.length)}`).tokens();
-    pos[first] = again.out(its.pos)[0] ?? "PROPN";
+    const retagged = again.out(its.pos)[0] ?? "PROPN";
+    // A noun either way stays a name ("Mina", "Yoga"); an adjective or interjection was only capitalised.
+    if (retagged === "NOUN" || retagged === "PROPN") return;
+    pos[first] = retagged;
     lemmas[first] = again.out(addonIts(its.lemma))[0] ?? value;
   });
   const out: EnglishWord[] = [];

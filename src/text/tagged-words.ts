@@ -77,6 +77,21 @@ const OBJECT_PRONOUNS: ReadonlySet<string> = new Set(`it them me him us`.split(/
  * photo"), an object pronoun ("picturing it"), or, ending in -ing, before a plural noun ("offering
  * workshops"; a gerund before a singular noun names a kind: "painting class").
  */
+/**
+ * "Mina lives in Lisbon": a "plural noun" right after a name that opens the clause, before a
+ * preposition, determiner, pronoun or adverb, is the name's verb (the model tags it NNS).
+ */
+function verbAfterName(
+  w: EnglishWord,
+  name: EnglishWord | undefined,
+  before: EnglishWord | undefined,
+  next: EnglishWord | undefined,
+): boolean {
+  if (!/[a-z]s$/.test(w.text) || name?.pos !== "PROPN" || next === undefined) return false;
+  if (before !== undefined && before.pos !== "PUNCT") return false;
+  return next.pos === "ADP" || next.pos === "DET" || next.pos === "PRON" || next.pos === "ADV" || next.pos === "NOUN";
+}
+
 function takesObject(w: EnglishWord, next: EnglishWord | undefined): boolean {
   if (next === undefined) return false;
   const lower = next.text.toLowerCase();
@@ -200,7 +215,8 @@ function englishWords(text: string): TaggedWord[] {
     if (CHAT_INTERJECTIONS.has(lower) || DRAWN_OUT.test(lower)) cls = "interjection";
     else if (PRONOUN_CONTRACTION.test(w.text)) cls = "pron";
     else if (SPOKEN_CONTRACTIONS.has(lower)) cls = "function";
-    else if (cls === "noun" && takesObject(w, tagged[i + 1])) cls = "verb";
+    else if (cls === "noun" && (takesObject(w, tagged[i + 1]) || verbAfterName(w, tagged[i - 1], tagged[i - 2], tagged[i + 1])))
+      cls = "verb";
     const lemma = cls === "name" ? lower.replace(/['’]s$/, "") : w.lemma;
     const temporal = w.entity === "DATE" || w.entity === "TIME" || w.entity === "DURATION" || isCalendarWord(lower);
     return {
@@ -225,8 +241,56 @@ const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", 
 /** Verbs whose object is a game or an activity, whatever its own tag (玩捉迷藏, 玩荡秋千). */
 const ZH_PLAY_VERBS: ReadonlySet<string> = new Set(["玩", "玩儿", "踢", "打", "下", "跳", "练", "练习", "学", "学习", "参加"]);
 
+/** The most common Chinese surnames: 老周, 小王 and 张总 name a person. */
+const ZH_SURNAMES = new Set(
+  Array.from(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤",
+  ),
+);
+/** Titles and roles that follow a surname (张总, 王老师, 李医生). */
+const ZH_TITLES = new Set([
+  "总",
+  "老师",
+  "经理",
+  "医生",
+  "大夫",
+  "先生",
+  "女士",
+  "小姐",
+  "阿姨",
+  "叔叔",
+  "老板",
+  "教授",
+  "主任",
+  "同学",
+  "师傅",
+  "律师",
+]);
+
+/** 老周, 小王 (老/小 + surname) and 张|总 (surname + title, cut apart by jieba) as one name. */
+function personReferences(words: TaggedWord[]): TaggedWord[] {
+  const out: TaggedWord[] = [];
+  for (const w of words) {
+    const prev = out.at(-1);
+    if (/^[老小]\p{Script=Han}$/u.test(w.text) && ZH_SURNAMES.has(w.text.charAt(1))) {
+      out.push({ ...w, cls: "name", temporal: false });
+    } else if (prev && prev.end === w.start && prev.text.length === 1 && ZH_SURNAMES.has(prev.text) && ZH_TITLES.has(w.text)) {
+      out[out.length - 1] = {
+        ...prev,
+        text: prev.text + w.text,
+        lemma: prev.lemma + w.lemma,
+        end: w.end,
+        cls: "name",
+        tag: "nr",
+        temporal: false,
+      };
+    } else out.push(w);
+  }
+  return out;
+}
+
 function chineseWords(text: string): TaggedWord[] {
-  const words = tagChineseWords(text);
+  const words = personReferences(tagChineseWords(text));
   // Context fixes of jieba's tags: a 名动词 followed by an aspect particle is a verb (尝试了), the
   // object of a play verb is an activity (玩捉迷藏), a verb right after a measure word is a thing
   // (那场舞).

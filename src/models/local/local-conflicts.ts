@@ -185,6 +185,8 @@ interface Parsed {
   speakerWords: string[];
   denies: boolean;
   frames: Frame[];
+  /** Clauses that state something, parsed into a frame or not: not a question, a predicate word and a thing. */
+  statements: number;
 }
 
 /** Chinese complements that make one predicate with the verb before them (搬|到, 住|在, 改|到, 换|成). */
@@ -271,7 +273,7 @@ const isMarker = (w: Word) =>
   CHANGE_MARKERS.has(w.surface) || PAST_MARKERS.has(w.surface) || NEGATIONS.has(w.surface) || CHANGE_NEGATIONS.has(w.surface);
 
 /** The frame of one clause, or null when it states nothing (a question, no predicate). */
-export function frameOf(clause: string, speakerWords: readonly string[]): Frame | null {
+function frameOf(clause: string, speakerWords: readonly string[]): Frame | null {
   const words = wordsOf(clause);
   if (words.length === 0) return null;
   // The predicate: the first lexicon word, a copula or possession only when no other lexicon word
@@ -476,22 +478,24 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
 const PRIORITY: readonly ConflictVerdict[] = ["unrelated", "same", "update", "contradiction"];
 
 /** The text's speaker, whether it opens by denying, and the frames of its statements. */
-export function parse(text: string): Parsed {
+function parse(text: string): Parsed {
   const cleaned = text.replace(DATE_NOTE, "");
   const speakerMatch = SPEAKER.exec(cleaned);
   const speaker = speakerMatch?.[1]?.trim() ?? null;
   const speakerWords = speaker === null ? [] : speaker.toLowerCase().split(/\s+/);
   const body = speakerMatch ? cleaned.slice(speakerMatch[0].length) : cleaned;
   const frames: Frame[] = [];
+  let statements = 0;
   for (const sentence of body.split(/(?<=[。！？!?\n]|\.(?=\s|$))/u)) {
     if (QUESTION_END.test(sentence.trim()) || QUESTION_PARTICLE.test(sentence.trim())) continue;
     for (const clause of sentence.split(CLAUSE_BREAK)) {
       if (clause.trim() === "") continue;
       const frame = frameOf(clause, speakerWords);
       if (frame) frames.push(frame);
+      if (frame || statesSomething(clause)) statements += 1;
     }
   }
-  return { speaker: speaker?.toLowerCase() ?? null, speakerWords, denies: DENIALS.test(body.trim()), frames };
+  return { speaker: speaker?.toLowerCase() ?? null, speakerWords, denies: DENIALS.test(body.trim()), frames, statements };
 }
 
 /**
@@ -509,9 +513,33 @@ export class ParseCache {
   }
 }
 
-/** Whether a text states anything a conflict could be about (a frame); questions and thanks do not. */
-export function statesSomething(text: string, cache: ParseCache = new ParseCache()): boolean {
-  return cache.parse(text).frames.length > 0;
+/**
+ * The classical filter both providers apply (docs/design.md §8: the model is asked only about the
+ * candidates classical filters leave open): a pair can be an update or a contradiction only when
+ * each memory states something (a question, thanks, a greeting, "No worries!" do not), and, when
+ * two speakers said them, when a subject of one can be a subject of the other. Pairs it closes are
+ * unrelated, whoever judges them.
+ */
+export function mayConflict(pair: Pick<ConflictPair, "earlier" | "later">, cache: ParseCache = new ParseCache()): boolean {
+  const earlier = cache.parse(pair.earlier);
+  const later = cache.parse(pair.later);
+  if (earlier.statements === 0 || later.statements === 0) return false;
+  // Two speakers each saying something of someone else ("I lost my job" / "I lost mine too") are
+  // about two people; one speaker, or a statement the rules cannot parse, stays open.
+  if (earlier.speaker === later.speaker || earlier.frames.length === 0 || later.frames.length === 0) return true;
+  return earlier.frames.some((a) => later.frames.some((b) => sameSubject(a, b, earlier, later)));
+}
+
+/**
+ * A clause with a predicate word (a verb or an adjective) and a thing (a noun, a name, a number);
+ * in Chinese any two content words, as jieba may take the verb into a noun (家养|猫, 走路|上学).
+ */
+function statesSomething(clause: string): boolean {
+  const words = wordsOf(clause).filter((w) => w.content);
+  if (/\p{Script=Han}/u.test(clause)) return words.length >= 2;
+  return (
+    words.some((w) => w.cls === "verb" || w.cls === "adj") && words.some((w) => w.cls === "noun" || w.cls === "name" || w.cls === "num")
+  );
 }
 
 /** The local verdict on one pair (see the rules above); `cache` keeps parsed texts between pairs. */

@@ -14,6 +14,7 @@ import { normalizeText } from "../../text/normalize";
 import { splitClauses } from "../../text/sentences";
 import { cutAtWordBoundary } from "./local-compressor";
 import { analyze, isContentWord, termWeights, type Analysis, type Candidate } from "./local-salience";
+import type { TaggedWord } from "../../text/tagged-words";
 
 export const KEYWORDS_MAX = 12;
 export const ENTITIES_MAX = 5;
@@ -81,24 +82,37 @@ function phraseOf(analysis: Analysis): string {
   let best: { start: number; end: number; weight: number } | undefined;
   for (const [clauseStart, clauseEnd] of clauseSpans(analysis)) {
     const inClause = words.filter((w) => w.start >= clauseStart && w.end <= clauseEnd);
+    // A stretch never starts or ends inside a name ("York with Alice" of "New York with Alice").
+    const inName = (i: number, step: number) => namey(inClause[i]) && namey(inClause[i + step]);
     for (let a = 0; a < inClause.length; a++) {
       const first = inClause[a];
-      if (first === undefined || !isContentWord(first)) continue;
+      if (first === undefined || !(isContentWord(first) || namey(first)) || inName(a, -1)) continue;
       let weight = 0;
       for (let b = a; b < inClause.length; b++) {
         const last = inClause[b];
         if (last === undefined) break;
         if (codePointLength(body.slice(first.start, last.end)) > PHRASE_MAX_CODE_POINTS) break;
-        if (!isContentWord(last)) continue;
+        if (!isContentWord(last) || inName(b, 1)) continue;
         weight += weights.get(last.lemma) ?? 0;
         const span = { start: first.start, end: last.end, weight };
         if (best === undefined || better(span, best)) best = span;
       }
     }
   }
-  if (best !== undefined) return body.slice(best.start, best.end);
+  if (best !== undefined) {
+    // A clause that fits whole is the most readable phrase ("I love my new puppy", not "puppy").
+    const clause = clauseSpans(analysis).find(([from, to]) => from <= best.start && best.end <= to);
+    const whole = clause === undefined ? "" : body.slice(clause[0], clause[1]).trim().replace(TRAILING_PUNCTUATION, "");
+    if (whole !== "" && codePointLength(whole) <= PHRASE_MAX_CODE_POINTS) return whole;
+    return body.slice(best.start, best.end);
+  }
   const trimmed = body.trim();
   return cutAtWordBoundary(trimmed.replace(TRAILING_PUNCTUATION, "") || trimmed, PHRASE_MAX_CODE_POINTS);
+}
+
+/** A name's word: tagged a name, or a capitalised Latin word (the tagger calls "New" of New York a noun). */
+function namey(w: TaggedWord | undefined): boolean {
+  return w !== undefined && (w.cls === "name" || (w.script === "latin" && w.cls !== "pron" && /^\p{Lu}/u.test(w.text)));
 }
 
 function better(a: { start: number; end: number; weight: number }, b: { start: number; end: number; weight: number }): boolean {

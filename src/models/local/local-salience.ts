@@ -75,7 +75,8 @@ const CLOSE_BRACKET = /[)\]）】]/u;
  */
 const EN_PLACEHOLDER_NOUNS: ReadonlySet<string> = new Set(
   `thing stuff lot bit kind sort type way time moment day week month year today tonight tomorrow yesterday
-  weekend morning evening night afternoon while part side end point something anything everything nothing
+  weekend morning evening night afternoon spring summer autumn winter season while part side end point something
+  anything everything nothing
   someone anyone everyone somebody anybody everybody one place idea fun look chance plenty bunch couple
   piece number amount deal matter reason question answer sense feeling story
   person people other others man woman guy folk photo pic picture image selfie word thought news advice
@@ -123,7 +124,7 @@ export function isContentWord(w: TaggedWord): boolean {
   if (!CONTENT_CLASSES.has(w.cls) || !/[\p{L}\p{N}]/u.test(w.text)) return false;
   if (w.script === "cjk") return !ZH_STOP_WORDS.has(w.lemma);
   if (w.script === "number") return true;
-  return w.lemma.length >= 2 && !EN_LIGHT.has(w.lemma);
+  return w.lemma.length >= 2 && (w.cls === "name" || !EN_LIGHT.has(w.lemma));
 }
 
 export interface AnalyzeOptions {
@@ -272,6 +273,7 @@ function capitalisedBesideName(words: readonly TaggedWord[], i: number): boolean
   const w = words[i];
   const before = words[i - 1];
   if (w === undefined || !CAPITALISED.test(w.text) || !/^[\p{L}'’-]+$/u.test(w.text) || before?.sentence !== w.sentence) return false;
+  if (w.temporal || !(w.cls === "noun" || w.cls === "adj" || w.cls === "verb" || w.cls === "other")) return false;
   if (before.cls === "punct" && !COMMA.test(before.text)) return false;
   const isName = (x: TaggedWord | undefined) =>
     x !== undefined && x.sentence === w.sentence && x.cls === "name" && CAPITALISED.test(x.text);
