@@ -2,6 +2,7 @@
 // (wrangler's CompiledWasm rule) does, so the Worker's sources also run under Node (the in-process
 // benchmark probe, scripts that build the app): `tsx --import ./scripts/wasm-hooks.mjs …`.
 import { register } from "node:module";
+import { isMainThread } from "node:worker_threads";
 
 /** Node's `load` hook: a `.wasm` URL becomes a module whose default export is the compiled module. */
 export async function load(url, context, nextLoad) {
@@ -11,8 +12,6 @@ export default new WebAssembly.Module(readFileSync(new URL(${JSON.stringify(url)
   return { format: "module", source, shortCircuit: true };
 }
 
-// Imported with --import (not as the hooks thread itself): register this file's hooks.
-if (!process.env.WASM_HOOKS_THREAD) {
-  process.env.WASM_HOOKS_THREAD = "1";
-  register(import.meta.url);
-}
+// Imported with --import on the main thread: register this file's hooks (Node then loads it again
+// on its hooks thread, where it only exports them).
+if (isMainThread) register(import.meta.url);

@@ -58,9 +58,12 @@ export async function runEntityBenchmark(
       const item = items[i];
       if (!item) continue;
       const agent = new AgentApi(http, agentId(lane, "entities", String(i)));
+      // Extraction only: no compression cycle may forget an entity before it is read.
+      await agent.configure({ auto_compress: false });
       const ack = await agent.remember([entityMessage(item)]);
       const task = await agent.finishedTask(ack.value);
       if (task.status !== "done") throw new Error(`${agent.agentId}: remember ${task.status}`);
+      await agent.idleStats();
       const returned = await linkedEntities(agent);
       results.push({ item, verdict: scoreText(item, returned), returned });
       step(`entities ${results.length}/${items.length}`);

@@ -161,10 +161,13 @@ const JIEBA_FIRST: Readonly<Record<string, WordClass>> = {
   o: "interjection",
 };
 
+/** Two or more Latin words in a row: English inside a Chinese text ("Grace bought 苹果 for the team"). */
+const LATIN_RUN = /[A-Za-z][A-Za-z'’-]*(?:[ \t,;:'"’-]+[A-Za-z0-9][A-Za-z0-9'’-]*)+/g;
+
 /** Loads what tagging `texts` needs (the English model, on the first English text). */
 export async function loadTaggersFor(texts: readonly string[]): Promise<void> {
   if (englishTaggerLoaded()) return;
-  if (texts.some((t) => !CJK.test(t) && LATIN.test(t))) await loadEnglishTagger();
+  if (texts.some((t) => (CJK.test(t) ? new RegExp(LATIN_RUN.source).test(t) : LATIN.test(t)))) await loadEnglishTagger();
 }
 
 /** Loads every tagger now (tests, the benchmark's probe). */
@@ -181,7 +184,7 @@ export function foldWidth(text: string): string {
 export function tagWords(text: string): TaggedWord[] {
   const folded = foldWidth(text);
   const sentenceStarts = sentenceOffsets(folded);
-  const words = CJK.test(folded) ? chineseWords(folded) : englishWords(folded);
+  const words = CJK.test(folded) ? mixedWords(folded) : englishWords(folded);
   let sentence = 0;
   for (const w of words) {
     while (sentence + 1 < sentenceStarts.length && (sentenceStarts[sentence + 1] ?? Infinity) <= w.start) sentence++;
@@ -241,6 +244,19 @@ const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", 
 /** Verbs whose object is a game or an activity, whatever its own tag (玩捉迷藏, 玩荡秋千). */
 const ZH_PLAY_VERBS: ReadonlySet<string> = new Set(["玩", "玩儿", "踢", "打", "下", "跳", "练", "练习", "学", "学习", "参加"]);
 
+/** Chinese text through jieba, its runs of English words (two or more) through wink. */
+function mixedWords(text: string): TaggedWord[] {
+  const words = chineseWords(text);
+  if (!englishTaggerLoaded()) return words;
+  const runs = [...text.matchAll(LATIN_RUN)].map((m) => [m.index, m.index + m[0].length] as const);
+  if (runs.length === 0) return words;
+  const inRun = (w: TaggedWord) => runs.some(([from, to]) => w.start >= from && w.end <= to);
+  const english = runs.flatMap(([from, to]) =>
+    englishWords(text.slice(from, to)).map((w) => ({ ...w, start: w.start + from, end: w.end + from })),
+  );
+  return [...words.filter((w) => !inRun(w)), ...english].sort((a, b) => a.start - b.start);
+}
+
 /** The most common Chinese surnames: 老周, 小王 and 张总 name a person. */
 const ZH_SURNAMES = new Set(
   Array.from(
@@ -299,7 +315,8 @@ function chineseWords(text: string): TaggedWord[] {
     const after = words[i + 1];
     // A 名动词 before an aspect particle or before a noun it modifies is a verb (尝试了, 有关角色).
     const next = after !== undefined && after.start === w.end ? after : undefined;
-    if (w.tag === "vn" && next !== undefined && (ZH_VERB_FOLLOWERS.has(next.text) || next.tag.startsWith("n"))) w.cls = "verb";
+    if (w.tag === "vn" && next !== undefined && (ZH_VERB_FOLLOWERS.has(next.text) || (next.tag.startsWith("n") && next.text.length >= 2)))
+      w.cls = "verb";
     if (w.cls === "other" && w.text.length >= 2 && before?.text === "在" && next !== undefined && ZH_LOCALISERS.has(next.text))
       w.cls = "noun";
     if (before === undefined || before.end !== w.start) return;
