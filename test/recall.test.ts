@@ -11,6 +11,8 @@ const chinese: Msg[] = messages(CHINESE_DESIGN_REVIEW, "z");
 
 async function englishAgent(): Promise<string> {
   const agent = freshAgent("recall-en");
+  // The network as remembered: no compression cycle shortens or forgets anything of it.
+  await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { auto_compress: false } });
   await rememberAndWait(agent, english);
   return agent;
 }
@@ -61,15 +63,18 @@ describe("recall", () => {
     const result = await recallJson(agent, { keywords: ["budgets", "trips"], depth: 2 });
     // The two segments that say the words first; then the segments next to them, which have the
     // words only as context (上文/下文).
-    expect(result.items.slice(0, 2).map((i) => i.content)).toEqual([
-      "Carol reviews the budget with Dave.",
-      "Erin and Frank planned the Tokyo trip.",
-    ]);
-    expect(result.items.slice(2).map((i) => i.content)).toEqual(["Grace fixed the login bug."]);
-    const [first, second] = result.items;
+    expect(
+      result.items
+        .slice(0, 2)
+        .map((i) => i.content)
+        .sort(),
+    ).toEqual(["Carol reviews the budget with Dave.", "Erin and Frank planned the Tokyo trip."]);
+    const said = result.items.slice(0, 2);
+    const context = result.items.slice(2);
+    expect(context.length).toBeGreaterThan(0);
     // The trip's segment is linked to the focus (Frank, Erin, Tokyo trip are in it).
-    expect(second?.scores).toMatchObject({ path_strength: 1 });
-    expect(first?.scores.keyword_score).toBeGreaterThan(result.items[2]?.scores.keyword_score ?? Infinity);
+    expect(said.find((i) => i.content.includes("Tokyo"))?.scores).toMatchObject({ path_strength: 1 });
+    for (const own of said) for (const other of context) expect(own.scores.keyword_score).toBeGreaterThan(other.scores.keyword_score);
     const both = await recallJson(agent, { keywords: ["budget", "Dave", "trip"], depth: 2 });
     expect(both.items[0]?.content).toBe("Carol reviews the budget with Dave.");
     expect(both.items[0]?.scores.hits).toBeGreaterThanOrEqual(2);

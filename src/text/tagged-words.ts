@@ -364,6 +364,7 @@ function chineseClass(word: string, tag: string): WordClass {
  * lexicon here: always false.
  */
 export function isEvaluative(w: TaggedWord): boolean {
-  if (w.script !== "latin") return false;
+  // A lone Latin word in Chinese text ("我用JWT…") does not load the English model: no polarity then.
+  if (w.script !== "latin" || !englishTaggerLoaded()) return false;
   return lexicalSentiment(w.lemma) !== 0 || lexicalSentiment(w.text.toLowerCase()) !== 0;
 }

@@ -63,8 +63,16 @@ function pickEntities(ranked: readonly Candidate[]): Candidate[] {
   return chosen;
 }
 
-/** "用户" overlaps "用户系统"; "York" overlaps "New York"; "agency" overlaps "adoption agency". */
+/**
+ * "用户" overlaps "用户系统"; "York" overlaps "New York"; "agency" overlaps "adoption agency". A
+ * proper name does not overlap the compound it heads ("JavaScript", "JavaScript bundles"): the
+ * name is the entity other memories will meet again.
+ */
 function overlaps(a: Candidate, b: Candidate): boolean {
+  if ((a.kind === "name") !== (b.kind === "name") && (a.kind === "compound" || b.kind === "compound")) {
+    const [name, compound] = a.kind === "name" ? [a, b] : [b, a];
+    if (compound.parts[0] === name.parts[0] && name.parts.length < compound.parts.length) return false;
+  }
   if (a.script === "cjk" || b.script === "cjk") return a.key.includes(b.key) || b.key.includes(a.key);
   const words = new Set(a.parts);
   return b.parts.some((w) => words.has(w));

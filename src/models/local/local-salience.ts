@@ -429,9 +429,14 @@ function displayOf(body: string, words: readonly TaggedWord[], from: number, to:
   if (first === undefined || last === undefined) return "";
   const surface = body.slice(first.start, last.end).replace(/['’]s$/u, "");
   if (kind === "name" || first.script === "cjk") return surface;
+  // A capitalised word inside a sentence is written as a name ("New York City"); a sentence's first
+  // word may be capitalised only because it comes first.
+  const midSentence = (i: number) => words[i - 1]?.sentence === words[i]?.sentence;
   return words
     .slice(from, to)
-    .map((w) => (w.cls === "name" || ACRONYM.test(w.text) ? w.text : w.text.toLowerCase()))
+    .map((w, k) =>
+      w.cls === "name" || ACRONYM.test(w.text) || (CAPITALISED.test(w.text) && midSentence(from + k)) ? w.text : w.text.toLowerCase(),
+    )
     .join(" ")
     .replace(/ (['’])/gu, "$1");
 }
