@@ -353,6 +353,7 @@ export const DIALOGUE_LOCAL_MISSES: Readonly<Record<string, string>> = {
   "dlg-en-08": '"Noted: black coffee" has no verb, so no frame: unrelated, not same',
   "dlg-en-09": '"is my passion" and "love" are different predicates: unrelated, not same',
   "dlg-en-10": 'the later adds a clause; the shared predicate "lost" is read as another fact',
+  "dlg-en-16": 'another cat "too": the object words (cat) are all in the earlier one, read as the same fact, not a neighbouring one',
   "dlg-en-19": "banker → runs a dance studio: a job change said with other verbs (lost, run), not the employer slot",
   "dlg-en-20": "delivery driver → opened a store: the same, a job change without the employer slot's words",
   "dlg-en-21": '"started a new job at" is no slot word; "work at" is',

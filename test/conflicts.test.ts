@@ -65,7 +65,7 @@ describe("the conflict table", () => {
     // Both tables together (docs/BENCHMARKS.md records the figure).
     const all = CONFLICT_CASES.length + DIALOGUE_CONFLICT_CASES.length;
     const wrong = misses.length + Object.keys(LOCAL_MISSES).length;
-    expect((all - wrong) / all).toBeGreaterThanOrEqual(0.74);
+    expect((all - wrong) / all).toBeGreaterThanOrEqual(0.73);
   });
 
   it("the old table's non-conflicts are never marked either", async () => {

@@ -107,10 +107,13 @@ const NEGATIONS: ReadonlySet<string> = new Set(
 /** Negations that also say something changed ("no longer", "not … anymore", 不再). */
 const CHANGE_NEGATIONS: ReadonlySet<string> = new Set(["longer", "anymore", "不再"]);
 
+/**
+ * Words that say a value changed. Not "got", "new", "since", "recently": chat says them of
+ * anything ("got some new offers", "since we last spoke"), and they made updates of unrelated turns.
+ */
 const CHANGE_MARKERS: ReadonlySet<string> = new Set(
-  `now currently nowadays moved relocated switched changed became become becomes got recently lately since anymore longer
-   promoted new
-   现在 如今 目前 最近 已经 不再 搬家 改成 换成 变成 改为 改用 改到 转到 后来 开始 换了 换 又`.split(/\s+/),
+  `now currently nowadays moved relocated switched changed became become becomes anymore longer
+   现在 如今 目前 不再 搬家 改成 换成 变成 改为 改用 改到 转到 后来 开始 换了 换 又`.split(/\s+/),
 );
 
 const PAST_MARKERS: ReadonlySet<string> = new Set(
@@ -363,10 +366,12 @@ function frameOf(clause: string, speakerWords: readonly string[]): Frame | null 
     else if (w.content && (w.cls === "noun" || w.cls === "name") && !isCalendarWord(w.lemma)) subject.add(w.lemma);
   }
   const objectWords = at < 0 ? [] : [...(zai >= 0 ? words.slice(zai + 1, at) : []), ...words.slice(at + 1)];
+  // A copula's value must name something: "is a teacher", "是王老师", not "is so happy" (an evaluation).
+  const valueWords = entry?.slot === "copula" ? objectWords.filter((w) => w.cls !== "adj") : objectWords;
   const object = new Set(
     entry?.slot === "age"
       ? [String(count)]
-      : objectWords
+      : valueWords
           .filter((w) => w.content && !isMarker(w) && !LEXICON.has(w.surface) && w.cls !== "verb")
           // A count of a possession is its count, not its object ("one cat" / "two cats now").
           .filter((w) => !(entry?.slot === "possession" && /^\d+$/.test(w.surface)))
@@ -471,7 +476,8 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
   const wordsA = new Set([...a.object, a.predicate]);
   const wordsB = new Set([...b.object, b.predicate]);
   const shared = intersect(wordsA, wordsB).size;
-  if (!opposite && shared > 0 && (shared === wordsA.size || shared === wordsB.size)) return "same";
+  if (!opposite && a.object.size > 0 && b.object.size > 0 && shared > 0 && (shared === wordsA.size || shared === wordsB.size))
+    return "same";
   return "unrelated";
 }
 
