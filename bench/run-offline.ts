@@ -6,7 +6,11 @@
  *
  *   npm run bench:offline -- --locomo FILE [--madial DIR] [--conv conv-26,conv-30]
  *       [--preset default,no-forgetting,pressure,retention] [--variants '[{"name":"x","params":{...}}]']
+ *   npm run bench:offline -- --locomo FILE --madial DIR --entities [--show tune]
  *
+ * `--entities`: the entity benchmark (bench/quality/annotations) on simulated agents, one per text,
+ * as bench:quality runs it through the API; `--show tune` also lists each tuning text's junk and
+ * misses (never the held-back ones: those are only counted).
  * `--variants` are agent parameter patches (docs/design.md §2) applied at recall only. Numbers are
  * exact ids, categories 1–4 pooled. The record is `npm run bench:quality`, which drives the real API;
  * this probe reproduced its figures exactly when it was written (docs/BENCHMARKS.md).
@@ -21,6 +25,10 @@ import { toMadialMessages } from "./lib/madial";
 import type { RetrievedItem } from "./lib/metrics";
 import { RETENTION_CYCLES } from "./quality/presets";
 import { SimAgent } from "./offline/sim-agent";
+import { refKey } from "./quality/annotations";
+import { loadEntityAnnotations } from "./quality/annotations-load";
+import { poolEntityScores, scoreText } from "./quality/entity-score";
+import { entityMessage } from "./quality/meaning";
 import { simRecall } from "./offline/sim-recall";
 import { AgentParamsPatchSchema, AgentParamsSchema, DEFAULT_PARAMS, type AgentParams } from "../src/config/params";
 import type { MemoryNode } from "../src/vocabulary/records";
@@ -32,6 +40,8 @@ const { values } = parseArgs({
     conv: { type: "string", default: "" },
     preset: { type: "string", default: "default" },
     variants: { type: "string", default: "" },
+    entities: { type: "boolean", default: false },
+    show: { type: "string", default: "" },
   },
 });
 
@@ -87,7 +97,35 @@ const held = (agents: readonly SimAgent[]): string => {
   return `held ${(agents.reduce((s, a) => s + a.charactersHeld(), 0) / Math.max(remembered, 1)).toFixed(3)}`;
 };
 
+/** The entity benchmark in process: a fresh simulated agent per annotated text, its entity nodes scored. */
+async function entities(): Promise<void> {
+  const items = loadEntityAnnotations({
+    ...(values.locomo ? { locomo: values.locomo } : {}),
+    ...(values.madial ? { madial: values.madial } : {}),
+  });
+  const verdicts = [];
+  for (const item of items) {
+    const agent = new SimAgent({ ...DEFAULT_PARAMS, auto_compress: false });
+    await agent.remember([entityMessage(item)]);
+    const names = agent.graph.ofKind("entity", 10_000).map((n) => n.content);
+    const verdict = scoreText(item, names);
+    verdicts.push({ item, verdict });
+    if (values.show === "tune" && item.split === "tune" && (verdict.junk.length > 0 || verdict.missed.length > 0)) {
+      console.log(
+        `${refKey(item.ref)} ${item.text.slice(0, 100).replace(/\n/g, " ")}\n   got ${JSON.stringify(names)} junk ${JSON.stringify(verdict.junk)} missed ${JSON.stringify(verdict.missed)}`,
+      );
+    }
+  }
+  for (const g of poolEntityScores(verdicts)) {
+    const s = g.scores;
+    console.log(
+      `${`${g.lang}/${g.split}`.padEnd(14)} texts ${s.texts} precision ${s.precision.toFixed(3)} (${s.matched}/${s.returned}) recall ${s.recall.toFixed(3)} (${s.found}/${s.must})`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
+  if (values.entities) return entities();
   const presets = values.preset.split(",").filter((p) => p !== "");
   const variants = variantsOf();
   const only = values.conv.split(",").filter((c) => c !== "");

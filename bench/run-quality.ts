@@ -40,10 +40,13 @@ import {
   entryPointEntries,
   locomoEntries,
   madialEntries,
+  meaningSection,
   presetsSection,
   retentionEntries,
 } from "./quality/result";
 import { runLocomoPreset, runMadialPreset, type PresetRun } from "./quality/runs";
+import { loadEntityAnnotations } from "./quality/annotations-load";
+import { runEntityBenchmark, type EntityRun } from "./quality/meaning";
 import { splitEntries } from "./quality/split";
 import { qualityTables } from "./quality/tables";
 
@@ -93,6 +96,10 @@ async function main(): Promise<void> {
   notes.push(`Configurations: ${opts.presets.map((p) => `${p.name} (${p.description})`).join("; ")}`);
   process.stderr.write(`${notes.join("\n")}\n`);
 
+  const entityItems = opts.quick
+    ? []
+    : loadEntityAnnotations({ ...(opts.locomo ? { locomo: opts.locomo } : {}), ...(opts.madial ? { madial: opts.madial } : {}) });
+  let entities: EntityRun | null = null;
   const progress = createProgress("quality");
   const lanes = new Map<string, string>();
   // One server per lane: FTS5 keeps BM25 statistics per D1 database, so agents sharing a database
@@ -111,6 +118,8 @@ async function main(): Promise<void> {
       };
       const locomoRun = conversations.length > 0 ? await runLocomoPreset(http, preset, conversations, step) : null;
       const madialRun = madial ? await runMadialPreset(http, preset, madial, step) : null;
+      // The entity benchmark runs on the shipped configuration's server, after its questions.
+      if (preset.name === "default" && entityItems.length > 0) entities = await runEntityBenchmark(http, preset.name, entityItems, step);
       lanes.set(preset.name, `${preset.name} done`);
       progress.note(`${preset.name} done`);
       return { locomo: locomoRun, madial: madialRun };
@@ -193,6 +202,10 @@ async function main(): Promise<void> {
   });
   const wallMs = performance.now() - started;
   result.stalls = stalls;
+  result.meaning = meaningSection(
+    [...locomoRuns.map((run) => ({ dataset: "LoCoMo", run })), ...madialRuns.map((run) => ({ dataset: "MADial", run }))],
+    entities,
+  );
   result.run = { ...info, wallMs, quick: opts.quick };
 
   const tables = qualityTables(result);

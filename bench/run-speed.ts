@@ -2,7 +2,7 @@
  * Speed of the memory API, driven over HTTP against a local `wrangler dev --local` that this script
  * starts and stops:
  *
- *   npm run bench:speed [-- --quick] [-- --load-only]
+ *   npm run bench:speed [-- --quick] [-- --load-only] [-- --ingest-only]
  *
  * Every latency is reported beside a floor measured in the same run (speed/floor.ts): remember
  * acknowledgement and ingestion throughput (English and Chinese streams), recall and search latency
@@ -11,6 +11,9 @@
  * every message id accounted for). --quick: smaller sizes for a smoke check; it writes
  * bench/results/speed-quick.json and leaves docs/BENCHMARKS.md alone. --load-only: only the load
  * run; it writes bench/results/speed-load(-quick).json and leaves docs/BENCHMARKS.md alone.
+ * --ingest-only: only the two ingestion streams (acknowledgement, remember tasks' time per message),
+ * for paired comparisons of builds; it writes bench/results/speed-ingest.json and leaves
+ * docs/BENCHMARKS.md alone.
  * Exits non-zero on any HTTP error, on any cross-agent leakage and on any message the load run
  * cannot account for.
  */
@@ -97,10 +100,15 @@ function storageOf(persistDir: string, empty: StorageBytes, stats: readonly Stat
 async function main(): Promise<void> {
   const started = performance.now();
   const { values } = parseArgs({
-    options: { quick: { type: "boolean", default: false }, "load-only": { type: "boolean", default: false } },
+    options: {
+      quick: { type: "boolean", default: false },
+      "load-only": { type: "boolean", default: false },
+      "ingest-only": { type: "boolean", default: false },
+    },
   });
   const quick = values.quick;
   const loadOnly = values["load-only"];
+  const ingestOnly = values["ingest-only"];
   const settings: SpeedSettings = { quick, ...(quick ? QUICK : FULL), floor: FLOOR };
   const info = runInfo("bench:speed", "bench/run-speed.ts");
   const progress = createProgress("speed");
@@ -132,6 +140,10 @@ async function main(): Promise<void> {
       agents.push(agent);
       result.ingest[lang] = await ingestBench(agent, lang, settings.streamMessages, settings.batch, progress.update);
       progress.note(`ingestion (${lang}): ${result.ingest[lang]?.throughput.wall.toFixed(0)} messages/s`);
+    }
+    if (ingestOnly) {
+      result.stalls = Object.fromEntries(http.stalls);
+      return;
     }
     const single = new AgentApi(http, "single-ops");
     agents.push(single);
@@ -190,16 +202,18 @@ async function main(): Promise<void> {
   ];
   const tables = loadOnly
     ? speedTables(result).filter((t) => t.title.startsWith("load") || t.title === "Speed goals")
-    : speedTables(result);
+    : ingestOnly
+      ? speedTables(result).filter((t) => t.title.startsWith("remember: acknowledgement"))
+      : speedTables(result);
   console.log(notes.join("\n"));
   console.log();
   console.log(renderTables(tables, "text"));
   const outDir = path.join(ROOT, "bench", "results");
   mkdirSync(outDir, { recursive: true });
-  const outFile = path.join(outDir, `speed${loadOnly ? "-load" : ""}${quick ? "-quick" : ""}.json`);
+  const outFile = path.join(outDir, `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : ""}${quick ? "-quick" : ""}.json`);
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
   writeFileSync(outFile, `${json}\n`);
-  if (!quick && !loadOnly) {
+  if (!quick && !loadOnly && !ingestOnly) {
     writeDocSection(
       "speed",
       ["## Speed results", "", runInfoMarkdown(info, wallMs), "", ...notes.map((n) => `- ${n}`), "", renderTables(tables, "markdown")].join(
@@ -208,7 +222,7 @@ async function main(): Promise<void> {
     );
   }
   process.stderr.write(
-    `speed: ${(wallMs / 1000).toFixed(0)} s; wrote ${path.relative(ROOT, outFile)}${quick || loadOnly ? "" : " and docs/BENCHMARKS.md"}\n`,
+    `speed: ${(wallMs / 1000).toFixed(0)} s; wrote ${path.relative(ROOT, outFile)}${quick || loadOnly || ingestOnly ? "" : " and docs/BENCHMARKS.md"}\n`,
   );
   if (result.isolation && result.isolation.leaks.length > 0) {
     throw new Error(`cross-agent leakage: ${result.isolation.leaks.length} leak(s), first: ${result.isolation.leaks[0]}`);

@@ -283,15 +283,16 @@ describe("hybrid recall", () => {
       { role: "user", content: "Grace fixed the login bug." },
       { role: "user", content: "架构评审时强调了安全性，建议使用短时效token。" },
     ]);
-    await rememberAndWait(agent, [{ role: "user", content: "Grace bought 苹果 for the team at the Tokyo office." }]);
-    // From the focus only: the Chinese apple memory is out of reach (a segment remembered while
-    // the apple was in focus follows, with 苹果 only as the context its entity link lends).
-    const focus = (await recallJson(agent, { keywords: ["苹果"], start: "focus" })).items.map((i) => i.content);
-    expect(focus[0]).toBe("Grace bought 苹果 for the team at the Tokyo office.");
+    // 吃 (to eat) is a verb: a keyword of both, an entity of neither, so naming it brings nothing
+    // back into the focus (naming 苹果 would: it is the apple memory's entity).
+    await rememberAndWait(agent, [{ role: "user", content: "Grace likes to 吃 noodles and 吃 them at the Tokyo office." }]);
+    // From the focus only: the Chinese apple memory is out of reach.
+    const focus = (await recallJson(agent, { keywords: ["吃"], start: "focus" })).items.map((i) => i.content);
+    expect(focus[0]).toBe("Grace likes to 吃 noodles and 吃 them at the Tokyo office.");
     expect(focus).not.toContain("我特别喜欢吃红色的苹果，每天都吃一个。");
-    const hybrid = await recallJson(agent, { keywords: ["苹果"] });
+    const hybrid = await recallJson(agent, { keywords: ["吃"] });
     expect(hybrid.items.slice(0, 2).map((i) => i.content)).toEqual([
-      "Grace bought 苹果 for the team at the Tokyo office.",
+      "Grace likes to 吃 noodles and 吃 them at the Tokyo office.",
       "我特别喜欢吃红色的苹果，每天都吃一个。",
     ]);
     expect(hybrid.items[0]?.scores.path_strength).toBe(1);

@@ -39,10 +39,10 @@ async function populated(): Promise<string> {
     { role: "user", content: "Yes, Ingrid plays with the Lyon chamber orchestra every Friday.", id: "m3" },
     { role: "user", content: "英格丽下周六在里昂有一场小提琴音乐会。", id: "m4" },
   ]);
-  // A manual merge: the segmenter's "英格" is Ingrid (kept as her alias).
+  // A manual merge: 英格丽 is Ingrid (kept as her alias).
   const focus = await json<{ focus: { node_id: number; key: string }[] }>(await call(`/v1/agents/${agent}/focus`));
   const id = (key: string) => focus.focus.find((f) => f.key === key)?.node_id;
-  const merged = await call(`/v1/agents/${agent}/entities/${id("英格")}/merge`, { body: { into: id("ingrid") } });
+  const merged = await call(`/v1/agents/${agent}/entities/${id("英格丽")}/merge`, { body: { into: id("ingrid") } });
   expect(merged.status).toBe(200);
   const created = await json<{ node_id: number }>(
     await call(`/v1/agents/${agent}/memories`, { body: { content: "Ingrid bought a new violin bow yesterday.", timestamp: Date.now() } }),
@@ -84,8 +84,8 @@ describe("export", () => {
     expect(links.some((l) => !ids.has(l.target as number))).toBe(true);
     // The merged name is kept as an alias of the survivor.
     const ingrid = nodes.find((n) => n.kind === "entity" && n.name === "ingrid");
-    expect(lines.filter((l) => l.type === "alias")).toContainEqual({ type: "alias", key: "英格", name: "英格", node_id: ingrid?.id });
-    expect(nodes.some((n) => n.kind === "entity" && n.name === "英格")).toBe(false);
+    expect(lines.filter((l) => l.type === "alias")).toContainEqual({ type: "alias", key: "英格丽", name: "英格丽", node_id: ingrid?.id });
+    expect(nodes.some((n) => n.kind === "entity" && n.name === "英格丽")).toBe(false);
     const messages = lines.filter((l) => l.type === "messages").flatMap((l) => l.ids as string[]);
     expect(messages).toEqual(["m1", "m2", "m3", "m4"]);
     expect(lines.at(-1)).toEqual({

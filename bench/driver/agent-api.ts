@@ -63,17 +63,25 @@ export const DEFAULT_HEDGE_MS = 2_000;
 /** Polls without progress, queue waiting and nothing running, before the queue is woken. */
 const STUCK_POLLS = 2;
 
-const MemoryPageSchema = z.object({
-  items: z.array(
-    z.object({
-      node_id: z.number(),
-      content: z.string(),
-      source_message_ids: z.array(z.string()),
-      superseded_by: z.number().nullable(),
-    }),
-  ),
-  next_cursor: z.string().nullable(),
+const MemoryItemSchema = z.object({
+  node_id: z.number(),
+  content: z.string(),
+  source_message_ids: z.array(z.string()),
+  superseded_by: z.number().nullable(),
+  conflicts_with: z.array(z.number()).default([]),
 });
+export type MemoryItem = z.infer<typeof MemoryItemSchema>;
+
+const MemoryPageSchema = z.object({ items: z.array(MemoryItemSchema), next_cursor: z.string().nullable() });
+
+const LinkSchema = z.looseObject({ source: z.number(), target: z.number(), relation: z.string() });
+const NodeSchema = z.looseObject({
+  node_id: z.number(),
+  kind: z.string(),
+  content: z.string(),
+  links: z.looseObject({ outgoing: z.array(LinkSchema), incoming: z.array(LinkSchema) }),
+});
+export type NodeRead = z.infer<typeof NodeSchema>;
 
 export class AgentApi {
   private readonly base: string;
@@ -152,14 +160,24 @@ export class AgentApi {
    * them, the listing with include_superseded does. Pages through the whole listing.
    */
   async supersededSegments(): Promise<{ node_id: number; content: string; source_message_ids: string[] }[]> {
-    const out: { node_id: number; content: string; source_message_ids: string[] }[] = [];
+    return (await this.memories("segment", true)).filter((i) => i.superseded_by !== null);
+  }
+
+  /** Every memory of `kind` (superseded versions too when asked), newest first, paging through the listing. */
+  async memories(kind: "segment" | "episode" | "memory", includeSuperseded = false): Promise<MemoryItem[]> {
+    const out: MemoryItem[] = [];
     for (let cursor: string | null = null; ;) {
-      const query: string = `kind=segment&include_superseded=true&limit=200${cursor ? `&cursor=${cursor}` : ""}`;
+      const query: string = `kind=${kind}&include_superseded=${includeSuperseded}&limit=200${cursor ? `&cursor=${cursor}` : ""}`;
       const page = (await this.http.request("GET", `${this.base}/memories?${query}`, MemoryPageSchema)).value;
-      out.push(...page.items.filter((i) => i.superseded_by !== null));
+      out.push(...page.items);
       if (page.next_cursor === null) return out;
       cursor = page.next_cursor;
     }
+  }
+
+  /** One node with its links. */
+  async node(nodeId: number): Promise<NodeRead> {
+    return (await this.http.request("GET", `${this.base}/nodes/${nodeId}`, NodeSchema)).value;
   }
 
   async stats(waitMs = 0): Promise<Stats> {

@@ -148,7 +148,8 @@ export class SimAgent {
         this.deleted += 1;
         ops.push({ type: "deleteNodes", ids: [id] });
       } else if (plan.action === "compress") {
-        const content = await model.compress(node.content, plan.target);
+        const content =
+          node.kind === "episode" ? await model.summarize([node.content], plan.target) : await model.compress(node.content, plan.target);
         this.compressed += 1;
         if (node.kind === "entity") {
           ops.push({ type: "updateText", update: { id, kind: node.kind, speaker: null, content, phrase: content, keywords: [content] } });

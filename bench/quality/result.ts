@@ -36,6 +36,7 @@ import type { Aggregate, CategorisedScores } from "../lib/aggregate";
 import type { RunInfo } from "../driver/run-info";
 import { QUERY_MODES, RECALL_LIMIT, type QueryMode } from "./ask";
 import { ABLATION_STEPS, SEARCH_MODES, type SearchMode } from "./extras";
+import type { EntityRun } from "./meaning";
 import type { Goal } from "./goals";
 import type { Held, PresetRun } from "./runs";
 import type { SplitEntry } from "./split";
@@ -95,6 +96,8 @@ export interface QualityResult extends BenchResult {
   goals: Goal[];
   /** Re-sends by the stall guard (driver/http.ts), per endpoint; timing-dependent like latencies. */
   stalls: Record<string, number>;
+  /** Entities, conflict marks and summaries (quality/meaning.ts). */
+  meaning: MeaningSection;
   run: (RunInfo & { wallMs: number; quick: boolean }) | null;
 }
 
@@ -215,6 +218,28 @@ export function retentionEntries(run: PresetRun | undefined, baseline: LocomoCon
   }));
 }
 
+export interface MeaningSection {
+  /** The entity benchmark; null when the run had no annotated data or it was not asked. */
+  entities: EntityRun | null;
+  conflicts: { preset: string; dataset: string; memories: number; marked: number; perThousand: number | null }[];
+  summaries: { preset: string; dataset: string; episodes: number; wordBags: number; examples: string[] }[];
+}
+
+/** The conflict marks and summary checks of every run. */
+export function meaningSection(runs: readonly { dataset: string; run: PresetRun }[], entities: EntityRun | null): MeaningSection {
+  return {
+    entities,
+    conflicts: runs.map(({ dataset, run }) => ({
+      preset: run.preset.name,
+      dataset,
+      memories: run.conflicts.memories,
+      marked: run.conflicts.marked,
+      perThousand: run.conflicts.memories > 0 ? (1000 * run.conflicts.marked) / run.conflicts.memories : null,
+    })),
+    summaries: runs.map(({ dataset, run }) => ({ preset: run.preset.name, dataset, ...run.summaries })),
+  };
+}
+
 export const emptyQualityResult = (): QualityResult => ({
   schema: RESULT_SCHEMA,
   settings: qualitySettings(),
@@ -228,6 +253,7 @@ export const emptyQualityResult = (): QualityResult => ({
   contextBlock: null,
   goals: [],
   stalls: {},
+  meaning: { entities: null, conflicts: [], summaries: [] },
   run: null,
 });
 

@@ -24,6 +24,7 @@ import { ABLATION_STEPS, askAblations, askRetention, askSearchModes, SEARCH_MODE
 import { askContexts, emptyContextRows, scoreContexts, type ContextAnswers, type ContextRows } from "./context-block";
 import { ingest } from "./ingest";
 import type { Preset } from "./presets";
+import { checkSummaries, conflictMarks, type ConflictMarks, type SummaryCheck } from "./meaning";
 
 /** Counters summed over a preset's agents once their queues were idle. */
 export interface Held {
@@ -63,6 +64,10 @@ export interface PresetRun {
   retention: { cycles: number; rows: CategorisedScores[]; held: number; remembered: number }[];
   /** The context block's scores per budget (question as query); null unless the preset asks for it. */
   context: ContextRows | null;
+  /** Memories with a conflict mark after ingestion, summed over the agents (meaning.ts). */
+  conflicts: ConflictMarks;
+  /** Episode summaries checked against the texts told (meaning.ts). */
+  summaries: SummaryCheck;
 }
 
 /** What feedAndAsk collected beyond the two query modes, unscored. */
@@ -104,7 +109,20 @@ function emptyRun(preset: Preset): PresetRun {
     searchModes: null,
     retention: [],
     context: preset.contextBlock ? emptyContextRows() : null,
+    conflicts: { memories: 0, marked: 0 },
+    summaries: { episodes: 0, wordBags: 0, examples: [] },
   };
+}
+
+/** Adds one agent's conflict marks and summary check (after its ingestion) to `run`. */
+async function addMeaning(run: PresetRun, agent: AgentApi, submissions: readonly (readonly Message[])[]): Promise<void> {
+  const marks = await conflictMarks(agent);
+  run.conflicts.memories += marks.memories;
+  run.conflicts.marked += marks.marked;
+  const summaries = await checkSummaries(agent, submissions.flat());
+  run.summaries.episodes += summaries.episodes;
+  run.summaries.wordBags += summaries.wordBags;
+  run.summaries.examples.push(...summaries.examples.slice(0, 3 - run.summaries.examples.length));
 }
 
 function addStats(held: Held, s: Stats): void {
@@ -137,6 +155,7 @@ async function feedAndAsk(
   retention: boolean,
 ): Promise<{ items: Record<QueryMode, RetrievedItem[][]>; extras: ExtraAnswers; contexts: ContextAnswers | null }> {
   const fed = await ingest(agent, run.preset, submissions, (d, t) => step(`remember ${d}/${t}`));
+  await addMeaning(run, agent, submissions);
   if (run.held.agents === 0) run.config = fed.config;
   run.ingestionMs += fed.ms;
   run.messages += fed.messages;

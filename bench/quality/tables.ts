@@ -165,8 +165,48 @@ function contextSection(context: NonNullable<QualityResult["contextBlock"]>): Ta
   ];
 }
 
+function meaningTables(meaning: QualityResult["meaning"]): Table[] {
+  const tables: Table[] = [];
+  if (meaning.entities) {
+    tables.push({
+      title: "Entities: annotated dev texts (bench/quality/annotations), one fresh agent per text, the entities linked to its segments",
+      headers: ["language", "split", "texts", "returned", "matching", "precision", "must", "found", "recall"],
+      rows: meaning.entities.groups.map((g) => [
+        g.lang,
+        g.split,
+        String(g.scores.texts),
+        String(g.scores.returned),
+        String(g.scores.matched),
+        fmt(g.scores.precision, 3),
+        String(g.scores.must),
+        String(g.scores.found),
+        fmt(g.scores.recall, 3),
+      ]),
+      align: ["left", "left"],
+    });
+  }
+  if (meaning.conflicts.length > 0) {
+    tables.push({
+      title: "Conflict marks after ingestion: memories superseded by an update or linked as a contradiction",
+      headers: ["config", "dataset", "memories", "marked", "per 1,000"],
+      rows: meaning.conflicts.map((c) => [c.preset, c.dataset, String(c.memories), String(c.marked), fmt(c.perThousand, 1)]),
+      align: ["left", "left"],
+    });
+  }
+  if (meaning.summaries.length > 0) {
+    tables.push({
+      title: "Episode summaries: made of the conversation's clauses (quality/meaning.ts clausal) or a bag of its words",
+      headers: ["config", "dataset", "episodes", "word bags"],
+      rows: meaning.summaries.map((c) => [c.preset, c.dataset, String(c.episodes), String(c.wordBags)]),
+      align: ["left", "left"],
+    });
+  }
+  return tables;
+}
+
 export function qualityTables(result: QualityResult): Table[] {
   return [
+    ...meaningTables(result.meaning),
     ...(result.locomo ? locomoSection(result.locomo.configs) : []),
     ...splitTable(result.split),
     ...(result.madial ? madialSection(result.madial.configs) : []),

@@ -15,9 +15,8 @@
  */
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
 import { splitClauses, splitSentences } from "../../text/sentences";
-import { contentTerms } from "../../text/tokenize";
 import { BinaryHeap } from "./binary-heap";
-import { analyze, isTimeWord, type Candidate } from "./local-salience";
+import { analyze, contentLemmas, type Analysis, type Candidate } from "./local-salience";
 
 /** A term already kept elsewhere still counts this much: repeating it adds little information. */
 const COVERED_WEIGHT = 0.25;
@@ -49,7 +48,7 @@ export function compressText(text: string, target: number): string {
   if (limit < 1 || trimmed === "") return "";
   if (codePointLength(trimmed) <= limit) return trimmed;
 
-  const candidates = keepCandidates(trimmed);
+  const candidates = keepCandidates(analyze(trimmed));
   const dense = telegraph(candidates, keepWeights(candidates), limit);
   return dense.text !== "" ? dense.text : cutAtWordBoundary(trimmed, limit);
 }
@@ -67,8 +66,15 @@ export function summarizeText(text: string, target: number): string {
   const trimmed = text.trim();
   if (limit < 1 || trimmed === "") return "";
   if (codePointLength(trimmed) <= limit) return trimmed;
-  const weights = keepWeights(keepCandidates(trimmed));
-  const sentences = splitSentences(trimmed).map((s, i) => unit(s, [i, 0], true));
+  // Speaker labels stay: a summary is made of the text's own lines.
+  const analysis = analyze(trimmed, { keepLabels: true });
+  const weights = keepWeights(keepCandidates(analysis));
+  let at = 0;
+  const sentences = splitSentences(trimmed).map((s, i) => {
+    const u = unit(analysis, at, at + s.length, [i, 0], true);
+    at += s.length;
+    return u;
+  });
   const readable = join(select(sentences, weights, limit).sort(byOrder)).replace(TRAILING_CLAUSE_MARK, "");
   return readable !== "" ? readable : cutAtWordBoundary(trimmed, limit);
 }
@@ -123,16 +129,21 @@ function gain(u: Unit, weights: ReadonlyMap<string, number>, covered: ReadonlySe
   return sum;
 }
 
-function unit(text: string, order: [number, number], withClauses: boolean): Unit {
-  const trimmed = text.trim();
+/** The piece [start, end) of the analysed text; a sentence also as its clauses. */
+function unit(analysis: Analysis, start: number, end: number, order: [number, number], withClauses: boolean): Unit {
+  const text = analysis.body.slice(start, end);
   if (!withClauses) {
-    const terms = contentTerms(trimmed);
-    return { text: trimmed, order, terms, unique: new Set(terms), clauses: [] };
+    const terms = contentLemmas(analysis, start, end);
+    return { text: text.trim(), order, terms, unique: new Set(terms), clauses: [] };
   }
-  // Clause marks never fall inside a token, so a sentence's terms are its clauses' terms.
-  const clauses = splitClauses(trimmed).map((c, j) => unit(c, [order[0], j], false));
+  let at = start;
+  const clauses = splitClauses(text).map((c, j) => {
+    const u = unit(analysis, at, at + c.length, [order[0], j], false);
+    at += c.length;
+    return u;
+  });
   const terms = clauses.flatMap((c) => c.terms);
-  return { text: trimmed, order, terms, unique: new Set(terms), clauses };
+  return { text: text.trim(), order, terms, unique: new Set(terms), clauses };
 }
 
 function byOrder(a: Unit, b: Unit): number {
@@ -181,23 +192,34 @@ function keepWeight(c: Candidate): number {
   const rarity = c.script === "cjk" ? ([0, 0.6, 1, 1.2][length] ?? 1.3) : 0.6 + 0.1 * Math.min(length, 8);
   if (c.kind === "number") return 2;
   if (c.kind === "name") return 2 * rarity;
-  if (c.parts.some((p) => isTimeWord(p))) return 2 * rarity;
+  if (c.temporal) return 2 * rarity;
   if (c.kind === "compound") return 1.2 * rarity;
-  return (c.nounLike ? 1 : 0.6) * rarity;
+  return (c.kind === "noun" ? 1 : 0.6) * rarity;
 }
 
 /**
  * The words compression chooses from: extraction's candidates (names, compounds, content words and
  * numbers of two digits and more) plus one-digit numbers ("2 kids"), which extraction leaves out.
  */
-function keepCandidates(text: string): Candidate[] {
-  const { candidates, tokens } = analyze(text);
+function keepCandidates(analysis: Analysis): Candidate[] {
+  const { candidates, words } = analysis;
   const known = new Set(candidates.map((c) => c.key));
   const digits: Candidate[] = [];
-  tokens.forEach((t, first) => {
-    if (t.script !== "number" || known.has(t.norm)) return;
-    known.add(t.norm);
-    digits.push({ key: t.norm, parts: [t.norm], display: t.text, kind: "number", script: "number", score: 0, first, nounLike: false });
+  words.forEach((w, first) => {
+    if (w.script !== "number" || known.has(w.lemma)) return;
+    known.add(w.lemma);
+    digits.push({
+      key: w.lemma,
+      parts: [w.lemma],
+      display: w.text,
+      kind: "number",
+      script: "number",
+      score: 0,
+      first,
+      entity: false,
+      temporal: false,
+      aside: false,
+    });
   });
   return [...candidates, ...digits];
 }

@@ -1,39 +1,52 @@
 /**
  * The local model's conflict judgement (docs/design.md §11, conflicts on write): transparent rules
- * over words, no world knowledge. Two memories about a shared entity are cut into clauses; each
- * clause gets a frame: its predicate (a word of the slot lexicon below, else its shared content
- * words), the subject before it, the object after it, negation, and markers of change over time
- * ("now", "moved", 现在, 搬到) or of the past ("used to", 以前). Then, for the most telling pair of
- * clauses:
+ * over tagged words (src/text/tagged-words.ts), no world knowledge. A pair is an update or a
+ * contradiction only when both memories say something about the same subject and the same
+ * attribute, with a different value or a negation of it. So each text is cut into clauses, and
+ * only clauses that state something get a frame: a question asserts nothing, and neither does a
+ * clause without a predicate (thanks, greetings, "No worries!", "Black coffee, and no lunch
+ * meetings"). A frame holds:
  *
- * 1. different subjects (both named, no word in common) → unrelated;
- * 2. the same slot in both (lives/resides/moved to; works at/for; likes/loves/hates; married/single;
- *    age), same object:
- *    same polarity → same; opposite polarity (negation, or an antonym: likes/hates) → update when
- *    the later says it changed, else contradiction;
- * 3. the same slot, different objects: a single-valued slot (residence, employer, marital state,
- *    age) → update (the later value replaces the earlier: seed 002, a change over time is not a
- *    contradiction); a many-valued slot (likes tea, likes coffee) → unrelated;
- * 4. otherwise the predicate is the content words both share: all the words of one shared by the
- *    other (a paraphrase, or a detail more) → same, or contradiction/update on opposite polarity; some shared and different objects → update
- *    when the later says it changed ("now drives a Honda"), else unrelated; nothing shared →
- *    unrelated (another fact about the same person), except "is X" → "is now Y" (update);
- * 5. an explicit past ("used to live in Rome") never updates or contradicts: both hold.
+ * - the subject: the words before the predicate; I/we/my (我, 我们, 我家) stand for the speaker of
+ *   the text ("Alice: I moved…"), you (你) for the other speaker of the pair;
+ * - the predicate: a word of the slot lexicon below (lives/moved; works at/job; likes/hates;
+ *   favourite; married/single; has; age), else the clause's main verb (its lemma), else a copula;
+ * - the object: the content words after it; negation; markers of change ("now", "moved", 现在,
+ *   搬到, 换) and of the past ("used to", 以前); a time both texts anchor to (今年, "this year").
  *
- * The priority over clause pairs is contradiction, update, same, unrelated. The rules are general
- * on purpose: test/conflict-cases.ts measures them against a fixed table, failures included.
+ * Then, for the most telling pair of clauses (priority contradiction, update, same, unrelated):
+ *
+ * 1. different subjects (no word in common) → unrelated; a second speaker's "I" is another person;
+ * 2. the same slot and the same object: same polarity → same; opposite polarity (negation, or an
+ *    antonym: likes/hates) → update when the later says it changed, else contradiction;
+ * 3. the same slot, different objects: a single-valued slot (residence, employer, favourite,
+ *    marital state, age) → update when one speaker says it again (a change over time is not a
+ *    contradiction), contradiction when another speaker says otherwise without a change, or when
+ *    both anchor to the same time ("今年十岁" / "今年十二岁"); many-valued (likes tea, likes
+ *    coffee; has a dog, has a cat) → unrelated, unless the later counts again with a change ("two
+ *    cats now");
+ * 4. no common slot: the same main verb with the same object → same, or contradiction/update on
+ *    opposite polarity; the same verb with another object → update only when the later says it
+ *    changed ("now drives a Honda"); a copula "is X" → "is now Y" → update; anything else → unrelated;
+ * 5. an explicit past ("used to live in Rome") never updates or contradicts: both hold;
+ * 6. a reply by the other speaker that opens by denying ("不对", "No, …", "That's not right") and
+ *    shares the predicate contradicts.
+ *
+ * The rules are general on purpose: test/conflict-cases.ts and test/conflict-cases-dialogue.ts
+ * measure them against fixed tables, failures included.
  */
 import { isCalendarWord } from "../../text/calendar-words";
-import { normalizeText } from "../../text/normalize";
 import { parseSmallNumber } from "../../text/relative-time";
-import { isContent, tokenize } from "../../text/tokenize";
+import { tagWords, type TaggedWord } from "../../text/tagged-words";
 import type { ConflictPair, ConflictVerdict } from "../types";
 import { LruMap } from "./lru-map";
 
-type Slot = "residence" | "employer" | "preference" | "marital" | "age" | "copula";
+type Slot = "residence" | "location" | "employer" | "preference" | "favourite" | "marital" | "age" | "possession" | "copula";
 
-/** Slots that hold one value at a time: a different value is a newer one. */
-const SINGLE_VALUED: ReadonlySet<Slot> = new Set(["residence", "employer", "marital", "age"]);
+/** Slots that hold one value at a time: a different value is a newer one (or a wrong one). */
+const SINGLE_VALUED: ReadonlySet<Slot> = new Set(["residence", "location", "employer", "favourite", "marital", "age"]);
+/** Predicates that only say something when nothing stronger is in the clause. */
+const WEAK: ReadonlySet<Slot> = new Set(["copula", "possession", "location"]);
 
 interface LexEntry {
   slot: Slot;
@@ -46,7 +59,7 @@ interface LexEntry {
 
 const LIVE_NEXT = ["in", "at", "near"];
 const MOVE_NEXT = ["to", "into", "in"];
-const WORK_NEXT = ["at", "for"];
+const WORK_NEXT = ["at", "for", "as"];
 
 function entries(words: string, entry: LexEntry): [string, LexEntry][] {
   return words
@@ -55,6 +68,7 @@ function entries(words: string, entry: LexEntry): [string, LexEntry][] {
     .map((w) => [w, entry]);
 }
 
+/** By surface form (English inflections listed: the tagger's lemma of a short clause is not reliable). */
 const LEXICON: ReadonlyMap<string, LexEntry> = new Map([
   ...entries("live lives living lived reside resides residing resided", { slot: "residence", positive: true, next: LIVE_NEXT }),
   ...entries("move moves moving moved relocate relocates relocating relocated", {
@@ -63,7 +77,9 @@ const LEXICON: ReadonlyMap<string, LexEntry> = new Map([
     next: MOVE_NEXT,
     change: true,
   }),
-  ...entries("住 住在 居住 居住在 住到 定居 定居在", { slot: "residence", positive: true }),
+  ...entries("住 住在 家住 居住 居住在 住到 定居 定居在", { slot: "residence", positive: true }),
+  ...entries("在", { slot: "location", positive: true }),
+  ...entries("改到 挪到 移到 换到 调到", { slot: "location", positive: true, change: true }),
   ...entries("搬到 搬去 搬进 搬家到 迁到 迁居", { slot: "residence", positive: true, change: true }),
   ...entries("work works working worked", { slot: "employer", positive: true, next: WORK_NEXT }),
   ...entries("employed", { slot: "employer", positive: true, next: ["at", "by"] }),
@@ -76,22 +92,28 @@ const LEXICON: ReadonlyMap<string, LexEntry> = new Map([
   ...entries("hate hates hated dislike dislikes disliked detest detests loathe loathes", { slot: "preference", positive: false }),
   ...entries("喜欢 爱 喜爱 热爱 爱吃 爱喝 偏爱 钟爱", { slot: "preference", positive: true }),
   ...entries("讨厌 厌恶 恨 反感 讨厌吃", { slot: "preference", positive: false }),
+  ...entries("favorite favourite 最爱", { slot: "favourite", positive: true }),
   ...entries("married 结婚 已婚", { slot: "marital", positive: true }),
   ...entries("single unmarried 单身 未婚", { slot: "marital", positive: false }),
   ...entries("divorced 离婚", { slot: "marital", positive: false, change: true }),
-  ...entries("is am are was were 是", { slot: "copula", positive: true }),
+  ...entries("have has had own owns 有 养", { slot: "possession", positive: true }),
+  ...entries("is am are was were 's 'm 're be 是", { slot: "copula", positive: true }),
 ]);
 
 const NEGATIONS: ReadonlySet<string> = new Set(
-  `not never no cannot can't don't doesn't didn't isn't aren't wasn't weren't won't wouldn't haven't hasn't hadn't
+  `not never no cannot can't don't doesn't didn't isn't aren't wasn't weren't won't wouldn't haven't hasn't hadn't n't
    不 没 没有 未 别 不再 从不 并不 从没 不是 并非`.split(/\s+/),
 );
 /** Negations that also say something changed ("no longer", "not … anymore", 不再). */
 const CHANGE_NEGATIONS: ReadonlySet<string> = new Set(["longer", "anymore", "不再"]);
 
+/**
+ * Words that say a value changed. Not "got", "new", "since", "recently": chat says them of
+ * anything ("got some new offers", "since we last spoke"), and they made updates of unrelated turns.
+ */
 const CHANGE_MARKERS: ReadonlySet<string> = new Set(
-  `now currently nowadays moved relocated switched changed became become becomes got recently lately since anymore longer
-   现在 如今 目前 最近 已经 不再 搬家 改成 换成 变成 改为 改用 改到 转到 后来 开始`.split(/\s+/),
+  `now currently nowadays moved relocated switched changed became become becomes anymore longer
+   现在 如今 目前 不再 搬家 改成 换成 变成 改为 改用 改到 转到 后来 开始 换了 换 又`.split(/\s+/),
 );
 
 const PAST_MARKERS: ReadonlySet<string> = new Set(
@@ -99,146 +121,283 @@ const PAST_MARKERS: ReadonlySet<string> = new Set(
    以前 曾经 过去 之前 原来 从前 当年 当时`.split(/\s+/),
 );
 
-const PRONOUNS: ReadonlySet<string> = new Set(
-  `i me you he him she her we us they them it 我 你 您 他 她 它 我们 你们 他们 她们 咱们`.split(/\s+/),
-);
-const FIRST_PERSON: ReadonlySet<string> = new Set(["i", "me", "我"]);
+/** Words that anchor a statement to a time both texts may share ("今年十岁" / "今年十二岁"). */
+const TIME_ANCHORS: ReadonlySet<string> = new Set(["今年", "this year", "今天", "today"]);
+
+/** A reply that opens by denying what was said. */
+const DENIALS = /^(?:不对|不是的|才不是|no[,!.]|nope|that's not (?:right|true)|actually,? no)/iu;
+
+const FIRST_PERSON: ReadonlySet<string> = new Set([
+  "i",
+  "me",
+  "my",
+  "mine",
+  "we",
+  "us",
+  "our",
+  "我",
+  "我们",
+  "我家",
+  "我们家",
+  "咱们",
+  "咱",
+]);
+const SECOND_PERSON: ReadonlySet<string> = new Set(["you", "your", "yours", "你", "您", "你们", "你家"]);
+const OTHER_PRONOUNS: ReadonlySet<string> = new Set(["he", "him", "she", "her", "they", "them", "it", "他", "她", "它", "他们", "她们"]);
 
 /** A clause ends at sentence punctuation, a comma, a semicolon, a line break, or "but"/但是. */
-const CLAUSE_BREAK = /[。！？!?；;，,\n]+|\.(?=\s|$)|\s+but\s+|但是|可是|不过/u;
+const CLAUSE_BREAK = /[。！？!?；;，,:：\n]+|\.(?=\s|$)|\s+but\s+|\s+so\s+|但是|可是|不过|所以/u;
+/** A sentence that asks: its clauses assert nothing. */
+const QUESTION_END = /[?？][\s"'”’)）」』]*$/u;
+const QUESTION_PARTICLE = /[吗呢][\s。！!]*$/u;
 /** The absolute dates this service adds after relative times ("昨天（2025-11-04）"): not part of a fact. */
 const DATE_NOTE = /\s?[（(](?:the week of )?\d{4}(?:-\d{2}(?:-\d{2})?)?(?:那一周|年|月)?[）)]/gu;
 const SPEAKER = /^([^:：\n]{1,64})[:：]\s*/u;
+const AGE_WORD = /^(\d+|[一二两三四五六七八九十]+)岁$/u;
+const YEARS = /^years?$/;
 
 interface Word {
-  /** Lower-cased surface form (lexicon and marker lookups). */
+  /** Lower-cased surface form. */
   surface: string;
-  /** The tokenizer's comparison form (stemmed for English). */
-  norm: string;
+  /** English lemma or the Chinese word. */
+  lemma: string;
+  cls: TaggedWord["cls"];
   content: boolean;
 }
 
 interface Frame {
   slot: Slot | null;
+  /** The predicate: the slot's word or the main verb's lemma ("" for none). */
+  predicate: string;
   positive: boolean;
   negated: boolean;
   change: boolean;
   /** A change said in words (a marker or a change verb), not only by a clause-final 了. */
   saidChange: boolean;
   past: boolean;
+  anchor: string | null;
   subject: Set<string>;
   object: Set<string>;
-  /** Content words of the clause, markers and negations left out. */
-  words: Set<string>;
+  /** A number counted in the object ("two cats", 三岁). */
+  count: number | null;
 }
 
-/** Numbers are facts here (ages, floors, years) even where the tokenizer calls them stop words (三十). */
+interface Parsed {
+  speaker: string | null;
+  /** The speaker's name as words (what "I" stands for). */
+  speakerWords: string[];
+  denies: boolean;
+  frames: Frame[];
+  /** Clauses that state something, parsed into a frame or not: not a question, a predicate word and a thing. */
+  statements: number;
+}
+
+/** Chinese complements that make one predicate with the verb before them (搬|到, 住|在, 改|到, 换|成). */
+const ZH_COMPLEMENTS: ReadonlySet<string> = new Set(["到", "在", "成", "为", "进", "给"]);
+
+/** Tagged words, a Chinese verb joined with its complement (jieba cuts 搬到 as 搬|到). */
+function joinComplements(words: TaggedWord[]): TaggedWord[] {
+  const out: TaggedWord[] = [];
+  for (const w of words) {
+    const prev = out.at(-1);
+    if (
+      prev &&
+      prev.script === "cjk" &&
+      prev.cls === "verb" &&
+      prev.text.length === 1 &&
+      prev.end === w.start &&
+      ZH_COMPLEMENTS.has(w.text)
+    ) {
+      out[out.length - 1] = { ...prev, text: prev.text + w.text, lemma: prev.lemma + w.lemma, end: w.end };
+    } else out.push(w);
+  }
+  return out;
+}
+
+/** "I'm" → I + 'm, "we've" → we + 've: the tagger may keep a pronoun and its verb as one word. */
+const CONTRACTION = /^([a-z]+)('(?:m|re|s|ve|ll|d))$/;
+
 function wordsOf(clause: string): Word[] {
-  return tokenize(clause).map((t) => {
-    const surface = normalizeText(t.text).replace(/’/g, "'");
-    const number = parseSmallNumber(surface);
-    return number === undefined
-      ? { surface, norm: t.norm, content: isContent(t) }
-      : { surface: String(number), norm: String(number), content: true };
-  });
+  return joinComplements(tagWords(clause))
+    .filter((t) => t.cls !== "punct")
+    .flatMap((t): Word[] => {
+      const split = t.cls === "pron" ? CONTRACTION.exec(t.text.toLowerCase().replace(/’/g, "'")) : null;
+      if (!split) return [wordOf(t)];
+      const [, pronoun = "", verb = ""] = split;
+      return [
+        { surface: pronoun, lemma: pronoun, cls: "pron", content: false },
+        { surface: verb, lemma: verb, cls: "function", content: false },
+      ];
+    });
+}
+
+function wordOf(t: TaggedWord): Word {
+  {
+    const surface = t.text.toLowerCase().replace(/’/g, "'");
+    const number = parseSmallNumber(surface) ?? englishNumber(surface);
+    if (number !== undefined && t.cls === "num") return { surface: String(number), lemma: String(number), cls: t.cls, content: true };
+    const content =
+      (t.cls === "noun" || t.cls === "name" || t.cls === "verb" || t.cls === "adj" || t.cls === "num" || t.cls === "other") && !t.temporal;
+    return { surface, lemma: t.lemma, cls: t.cls, content };
+  }
+}
+
+const EN_NUMBERS: Readonly<Record<string, number>> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+};
+function englishNumber(word: string): number | undefined {
+  return EN_NUMBERS[word];
 }
 
 /** A lexicon word, or one with a negation glued on by the segmenter (不喜欢, 没结婚). */
-function lexiconEntry(words: readonly Word[], i: number): { entry: LexEntry; negated: boolean } | undefined {
+function lexiconEntry(words: readonly Word[], i: number): LexEntry | { entry: LexEntry; negated: true } | undefined {
   const w = words[i];
   if (!w) return undefined;
   const direct = LEXICON.get(w.surface);
-  if (direct && (direct.next === undefined || direct.next.includes(words[i + 1]?.surface ?? ""))) return { entry: direct, negated: false };
+  if (direct && (direct.next === undefined || direct.next.includes(words[i + 1]?.surface ?? ""))) return direct;
   for (const prefix of ["不", "没有", "没", "未"]) {
     if (!w.surface.startsWith(prefix)) continue;
     const rest = LEXICON.get(w.surface.slice(prefix.length));
-    if (rest && rest.slot !== "copula") return { entry: rest, negated: true };
+    if (rest) return { entry: rest, negated: true };
   }
   return undefined;
 }
 
-const isMarker = (w: Word) => CHANGE_MARKERS.has(w.surface) || PAST_MARKERS.has(w.surface) || NEGATIONS.has(w.surface);
+const isMarker = (w: Word) =>
+  CHANGE_MARKERS.has(w.surface) || PAST_MARKERS.has(w.surface) || NEGATIONS.has(w.surface) || CHANGE_NEGATIONS.has(w.surface);
 
-function frameOf(clause: string, speaker: readonly string[]): Frame {
+/** The frame of one clause, or null when it states nothing (a question, no predicate). */
+function frameOf(clause: string, speakerWords: readonly string[]): Frame | null {
   const words = wordsOf(clause);
-  // The predicate: the first lexicon word; a copula only when no other lexicon word follows.
+  if (words.length === 0) return null;
+  // The predicate: the first lexicon word, a copula or possession only when no other lexicon word
+  // follows; else the first content verb.
   let at = -1;
-  let found: { entry: LexEntry; negated: boolean } | undefined;
+  let entry: LexEntry | undefined;
+  let glued = false;
   for (let i = 0; i < words.length; i++) {
     const hit = lexiconEntry(words, i);
     if (!hit) continue;
-    if (hit.entry.slot !== "copula") {
+    const e = "entry" in hit ? hit.entry : hit;
+    const weak = WEAK.has(e.slot);
+    if (!weak || at < 0) {
       at = i;
-      found = hit;
+      entry = e;
+      glued = "entry" in hit;
+    }
+    if (!weak) break;
+  }
+  // 在 as the predicate places the subject ("会议在三楼"); before another verb it only says where
+  // something happened ("在动物园看到…"): that verb is the predicate.
+  if (entry?.slot === "location" && words[at]?.surface === "在" && words.some((w, i) => i > at && w.cls === "verb" && w.content)) {
+    entry = undefined;
+    at = -1;
+  }
+  // "favourite" names the slot wherever it stands ("Ivy's favorite color is blue", 我最喜欢的…是…).
+  const favourite = words.findIndex(
+    (w, i) => LEXICON.get(w.surface)?.slot === "favourite" || (w.surface === "最" && words[i + 1]?.surface === "喜欢"),
+  );
+  let predicate = "";
+  if (favourite >= 0) {
+    entry = { slot: "favourite", positive: true };
+    const copula = words.findIndex((w, i) => i > favourite && LEXICON.get(w.surface)?.slot === "copula");
+    at = copula >= 0 ? copula : words[favourite]?.surface === "最" ? favourite + 1 : favourite;
+    predicate = "favourite";
+  }
+  // Age: a number followed by "years old", or N岁.
+  let count: number | null = null;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (!w) continue;
+    const age = AGE_WORD.exec(w.surface);
+    const old =
+      /^\d+$/.test(w.surface) &&
+      (words[i + 1]?.surface === "岁" || (YEARS.test(words[i + 1]?.surface ?? "") && words[i + 2]?.surface === "old"));
+    if (age || old) {
+      entry = { slot: "age", positive: true };
+      at = i;
+      count = age ? (parseSmallNumber(age[1] ?? "") ?? null) : Number(w.surface);
+      predicate = "age";
       break;
     }
-    if (at < 0) {
-      at = i;
-      found = hit;
-    }
   }
-  // Age: a number followed by "years old" / 岁.
-  for (let i = 0; i < words.length && found?.entry.slot !== "age"; i++) {
-    const w = words[i];
-    const next = words[i + 1];
-    if (!w || !/^\d+$/.test(w.surface)) continue;
-    if (next?.surface === "岁" || (/^years?$/.test(next?.surface ?? "") && words[i + 2]?.surface === "old")) {
-      found = { entry: { slot: "age", positive: true }, negated: false };
-      at = i;
-    }
-  }
+  if (entry === undefined) {
+    at = words.findIndex((w) => w.cls === "verb" && w.content && !isMarker(w));
+    // A short clause's third-person verb is often tagged a plural noun ("Jack studies chemistry"):
+    // a "noun" in -s right after a name that opens the clause, with a word after it.
+    if (at < 0 && (words[0]?.cls === "name" || words[0]?.cls === "noun") && /s$/.test(words[1]?.surface ?? "") && words[2]?.content) at = 1;
+    if (at < 0) return null;
+    predicate = words[at]?.lemma ?? "";
+  } else if (predicate === "") predicate = entry.slot;
   const last = words.at(-1);
-  const saidChange = words.some((w) => CHANGE_MARKERS.has(w.surface) || CHANGE_NEGATIONS.has(w.surface)) || found?.entry.change === true;
+  const saidChange = words.some((w) => CHANGE_MARKERS.has(w.surface) || CHANGE_NEGATIONS.has(w.surface)) || entry?.change === true;
   // Clause-final 了 marks a new state (我不喜欢猫了, 他31岁了) of a known slot; in a narrative it is as
-  // often the plain perfective (和好了, 开心极了), so it does not make an update of shared words alone.
+  // often the plain perfective (和好了, 开心极了), so it does not make an update of other words alone.
   const change = saidChange || last?.surface === "了";
   const past = words.some(
     (w, i) =>
       PAST_MARKERS.has(w.surface) ||
       (w.surface === "used" && words[i + 1]?.surface === "to") ||
-      // 十天前, 三年前: a time ago (十天|前 or 十|天前, however the segmenter cut it).
       /(?:天|年|月|周)前$/u.test(w.surface) ||
       (w.surface === "前" && /(?:天|年|月|周)$/u.test(words[i - 1]?.surface ?? "")),
   );
+  const anchor = words.find((w, i) => TIME_ANCHORS.has(w.surface) || TIME_ANCHORS.has(`${w.surface} ${words[i + 1]?.surface ?? ""}`));
   // A copula's negation may follow it ("is not vegetarian"); another predicate's comes before it.
-  const anywhere = found === undefined || found.entry.slot === "copula";
-  const negated = (found?.negated ?? false) !== words.some((w, i) => NEGATIONS.has(w.surface) && (anywhere || i < at));
-  const isAge = found?.entry.slot === "age";
+  const anywhere = entry === undefined || entry.slot === "copula";
+  const negated = glued || words.some((w, i) => i !== at && NEGATIONS.has(w.surface) && (anywhere || i < at));
   // Chinese 在X工作: the object sits between 在 and the predicate, the subject before 在.
   const zai = at > 0 ? words.slice(0, at).findIndex((w) => w.surface === "在") : -1;
   const subjectEnd = at < 0 ? 0 : zai >= 0 ? zai : at;
   const subject = new Set<string>();
   for (const w of words.slice(0, subjectEnd)) {
     if (isMarker(w)) continue;
-    if (FIRST_PERSON.has(w.surface) && speaker.length > 0) for (const s of speaker) subject.add(s);
-    else if (PRONOUNS.has(w.surface) || (w.content && !isCalendarWord(w.norm))) subject.add(w.norm);
+    if (FIRST_PERSON.has(w.surface)) for (const s of speakerWords.length > 0 ? speakerWords : ["<speaker>"]) subject.add(s);
+    else if (SECOND_PERSON.has(w.surface)) subject.add("<you>");
+    else if (OTHER_PRONOUNS.has(w.surface)) subject.add(`<${w.surface}>`);
+    else if (w.content && (w.cls === "noun" || w.cls === "name") && !isCalendarWord(w.lemma)) subject.add(w.lemma);
   }
   const objectWords = at < 0 ? [] : [...(zai >= 0 ? words.slice(zai + 1, at) : []), ...words.slice(at + 1)];
+  // A copula's value must name something: "is a teacher", "是王老师", not "is so happy" (an evaluation).
+  const valueWords = entry?.slot === "copula" ? objectWords.filter((w) => w.cls !== "adj") : objectWords;
   const object = new Set(
-    isAge
-      ? words.filter((w) => /^\d+$/.test(w.surface)).map((w) => w.surface)
-      : objectWords.filter((w) => w.content && !isMarker(w) && !LEXICON.has(w.surface)).map((w) => w.norm),
+    entry?.slot === "age"
+      ? [String(count)]
+      : valueWords
+          .filter((w) => w.content && !isMarker(w) && !LEXICON.has(w.surface) && w.cls !== "verb")
+          // A count of a possession is its count, not its object ("one cat" / "two cats now").
+          .filter((w) => !(entry?.slot === "possession" && /^\d+$/.test(w.surface)))
+          .map((w) => w.lemma.replace(/s$/, "")),
   );
-  const wordSet = new Set(words.filter((w) => w.content && !isMarker(w)).map((w) => w.norm));
+  if (count === null) {
+    const n = objectWords.find((w) => /^\d+$/.test(w.surface));
+    count = n ? Number(n.surface) : null;
+  }
   return {
-    slot: found?.entry.slot ?? null,
-    positive: found?.entry.positive ?? true,
+    slot: entry?.slot ?? null,
+    predicate,
+    positive: entry?.positive ?? true,
     negated,
     change,
     saidChange,
     past,
+    anchor: anchor?.surface ?? null,
     subject,
     object,
-    words: wordSet,
+    count,
   };
 }
 
 function intersect(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
   return new Set([...a].filter((x) => b.has(x)));
-}
-
-function minus(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
-  return new Set([...a].filter((x) => !b.has(x)));
 }
 
 /** Objects name the same thing: both empty, one inside the other, or half their words shared. */
@@ -249,102 +408,154 @@ function sameObject(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return shared === a.size || shared === b.size || shared / (a.size + b.size - shared) >= 0.5;
 }
 
-function compatibleSubjects(a: Frame, b: Frame): boolean {
-  return a.subject.size === 0 || b.subject.size === 0 || intersect(a.subject, b.subject).size > 0;
+/**
+ * Whether two subjects can be one: each text's "I" (and an unsaid subject: "Moved to Denver") is its
+ * speaker, each "you" the other text's speaker; then they must share a word. A subject that is only
+ * "he", "she" or "it" has no referent the rules can check: never the same.
+ */
+function sameSubject(a: Frame, b: Frame, earlier: Parsed, later: Parsed): boolean {
+  const resolve = (f: Frame, self: Parsed, other: Parsed): Set<string> => {
+    const out = new Set<string>();
+    for (const s of f.subject) {
+      if (s === "<you>") for (const w of other.speakerWords.length > 0 ? other.speakerWords : ["<other>"]) out.add(w);
+      else out.add(s);
+    }
+    if (out.size === 0) for (const w of self.speakerWords) out.add(w);
+    return out;
+  };
+  const sa = resolve(a, earlier, later);
+  const sb = resolve(b, later, earlier);
+  const pronounOnly = (s: ReadonlySet<string>) => s.size > 0 && [...s].every((w) => /^<(?!speaker>|other>)/.test(w));
+  if (pronounOnly(sa) || pronounOnly(sb)) return false;
+  if (sa.size === 0 || sb.size === 0) return true;
+  return intersect(sa, sb).size > 0;
 }
 
-function judgeClauses(a: Frame, b: Frame, entityWords: ReadonlySet<string>): ConflictVerdict {
-  if (!compatibleSubjects(a, b)) return "unrelated";
+function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): ConflictVerdict {
+  if (!sameSubject(a, b, earlier, later)) return "unrelated";
+  const oneVoice = earlier.speaker === later.speaker;
   const past = a.past || b.past;
   const opposite = (a.positive !== a.negated) !== (b.positive !== b.negated);
+  const changed = b.change || b.saidChange;
   if (a.slot !== null && a.slot === b.slot && a.slot !== "copula") {
-    if (sameObject(a.object, b.object)) {
-      if (!opposite) return "same";
+    if (a.slot === "age" || sameObject(a.object, b.object)) {
+      const counted = a.count !== null && b.count !== null && a.count !== b.count;
+      if (!counted && !opposite) return "same";
       if (past) return "unrelated";
-      return b.change ? "update" : "contradiction";
+      if (counted) {
+        if (SINGLE_VALUED.has(a.slot))
+          return a.anchor !== null && a.anchor === b.anchor ? "contradiction" : changed || oneVoice ? "update" : "contradiction";
+        return b.saidChange ? "update" : "unrelated";
+      }
+      return changed ? "update" : "contradiction";
     }
     if (past || opposite) return "unrelated";
-    return SINGLE_VALUED.has(a.slot) && !a.negated && !b.negated ? "update" : "unrelated";
+    if (!SINGLE_VALUED.has(a.slot) || a.negated || b.negated) return "unrelated";
+    if (a.anchor !== null && a.anchor === b.anchor) return "contradiction";
+    return oneVoice || changed ? "update" : "contradiction";
   }
-  // No common slot: the predicate is what both clauses say, the content words they share.
-  const wordsA = minus(a.words, entityWords);
-  const wordsB = minus(b.words, entityWords);
-  const shared = intersect(wordsA, wordsB);
-  const negationDiffers = a.negated !== b.negated;
-  if (shared.size === 0) {
-    // Nothing but the entity on both sides: only a negation says anything.
-    if (wordsA.size === 0 && wordsB.size === 0) return negationDiffers && !past ? (b.change ? "update" : "contradiction") : "unrelated";
-    const copulas = a.slot === "copula" && b.slot === "copula";
-    return copulas && b.change && !past && !negationDiffers ? "update" : "unrelated";
+  // No common slot: the same main verb is the predicate both state.
+  if (a.slot === null && b.slot === null && a.predicate !== "" && a.predicate === b.predicate) {
+    if (sameObject(a.object, b.object)) {
+      if (!opposite) return later.denies && !oneVoice ? "contradiction" : "same";
+      if (past) return "unrelated";
+      return changed ? "update" : "contradiction";
+    }
+    if (later.denies && !oneVoice && !past) return "contradiction";
+    if (past || opposite || a.object.size === 0 || b.object.size === 0) return "unrelated";
+    return b.saidChange && oneVoice ? "update" : "unrelated";
   }
-  const restA = minus(wordsA, shared);
-  const restB = minus(wordsB, shared);
-  const union = wordsA.size + wordsB.size - shared.size;
-  // One says nothing the other does not (a paraphrase, or the same fact with a detail more).
-  if (restA.size === 0 || restB.size === 0 || shared.size / union >= 0.75) {
-    if (!negationDiffers) return "same";
-    if (past) return "unrelated";
-    return b.change ? "update" : "contradiction";
+  if (a.slot === "copula" && b.slot === "copula" && a.object.size > 0 && b.object.size > 0) {
+    // The other speaker answers "不对 / No, …" with another value of the same statement.
+    if (later.denies && !oneVoice && !past && !sameObject(a.object, b.object)) return "contradiction";
+    // "is vegetarian" → "is not vegetarian"; "is a teacher" → "is now a doctor"; "是王老师" → "现在是李老师".
+    if (sameObject(a.object, b.object)) return !opposite ? "same" : past ? "unrelated" : changed ? "update" : "contradiction";
+    if (!past && b.saidChange && !opposite) return "update";
   }
-  if (past || negationDiffers) return "unrelated";
-  // A change marker with one word in common out of many ("开心" in two outings that were both fun)
-  // is two facts, not a newer value of one: the shared predicate must be a fair part of the shorter.
-  return b.saidChange && shared.size / Math.min(wordsA.size, wordsB.size) >= MIN_SHARED_FOR_UPDATE ? "update" : "unrelated";
+  // A paraphrase or the same fact with a detail more: one clause's words all in the other.
+  const wordsA = new Set([...a.object, a.predicate]);
+  const wordsB = new Set([...b.object, b.predicate]);
+  const shared = intersect(wordsA, wordsB).size;
+  if (!opposite && a.object.size > 0 && b.object.size > 0 && shared > 0 && (shared === wordsA.size || shared === wordsB.size))
+    return "same";
+  return "unrelated";
 }
-
-/** Share of the shorter clause's content words both must have in common for a change marker to make an update. */
-const MIN_SHARED_FOR_UPDATE = 0.3;
 
 const PRIORITY: readonly ConflictVerdict[] = ["unrelated", "same", "update", "contradiction"];
 
-function clausesOf(text: string): { speaker: string[]; clauses: string[] } {
+/** The text's speaker, whether it opens by denying, and the frames of its statements. */
+function parse(text: string): Parsed {
   const cleaned = text.replace(DATE_NOTE, "");
   const speakerMatch = SPEAKER.exec(cleaned);
-  // "Alice: I moved…": the first person is the speaker (compared by the tokenizer's norms).
-  const speaker = speakerMatch?.[1] ? tokenize(speakerMatch[1]).map((t) => t.norm) : [];
+  const speaker = speakerMatch?.[1]?.trim() ?? null;
+  const speakerWords = speaker === null ? [] : speaker.toLowerCase().split(/\s+/);
   const body = speakerMatch ? cleaned.slice(speakerMatch[0].length) : cleaned;
-  return { speaker, clauses: body.split(CLAUSE_BREAK).filter((c) => c.trim() !== "") };
-}
-
-function framesOf(text: string): Frame[] {
-  const { speaker, clauses } = clausesOf(text);
-  return clauses.map((c) => frameOf(c, speaker));
+  const frames: Frame[] = [];
+  let statements = 0;
+  for (const sentence of body.split(/(?<=[。！？!?\n]|\.(?=\s|$))/u)) {
+    if (QUESTION_END.test(sentence.trim()) || QUESTION_PARTICLE.test(sentence.trim())) continue;
+    for (const clause of sentence.split(CLAUSE_BREAK)) {
+      if (clause.trim() === "") continue;
+      const frame = frameOf(clause, speakerWords);
+      if (frame) frames.push(frame);
+      if (frame || statesSomething(clause)) statements += 1;
+    }
+  }
+  return { speaker: speaker?.toLowerCase() ?? null, speakerWords, denies: DENIALS.test(body.trim()), frames, statements };
 }
 
 /**
  * Texts and entity names already parsed, most recently used kept. A new memory is compared with up
  * to five earlier ones per entity, and an earlier one with every later one about its entities, so
- * without it the same text is parsed again for every pair (most of a remember's time, measured; in
- * Chinese even the entity names, as every segmenter call has a set-up cost). What it holds is read,
- * never changed. One cache per model instance, i.e. per agent: never shared between tenants, whose
- * texts must not even change each other's timing.
+ * without it the same text is parsed again for every pair (most of a remember's time, measured).
+ * What it holds is read, never changed. One cache per model instance, i.e. per agent: never shared
+ * between tenants, whose texts must not even change each other's timing.
  */
 export class ParseCache {
-  private readonly frames = new LruMap<string, Frame[]>(2048);
-  private readonly names = new LruMap<string, string[]>(1024);
+  private readonly parsed = new LruMap<string, Parsed>(2048);
 
-  framesOf(text: string): Frame[] {
-    return this.frames.getOrSet(text, framesOf);
-  }
-
-  nameWords(name: string): string[] {
-    return this.names.getOrSet(name, nameWords);
+  parse(text: string): Parsed {
+    return this.parsed.getOrSet(text, parse);
   }
 }
 
-function nameWords(name: string): string[] {
-  return tokenize(name).map((t) => t.norm);
+/**
+ * The classical filter both providers apply (docs/design.md §8: the model is asked only about the
+ * candidates classical filters leave open): a pair can be an update or a contradiction only when
+ * each memory states something (a question, thanks, a greeting, "No worries!" do not), and, when
+ * two speakers said them, when a subject of one can be a subject of the other. Pairs it closes are
+ * unrelated, whoever judges them.
+ */
+export function mayConflict(pair: Pick<ConflictPair, "earlier" | "later">, cache: ParseCache = new ParseCache()): boolean {
+  const earlier = cache.parse(pair.earlier);
+  const later = cache.parse(pair.later);
+  if (earlier.statements === 0 || later.statements === 0) return false;
+  // Two speakers each saying something of someone else ("I lost my job" / "I lost mine too") are
+  // about two people; one speaker, or a statement the rules cannot parse, stays open.
+  if (earlier.speaker === later.speaker || earlier.frames.length === 0 || later.frames.length === 0) return true;
+  return earlier.frames.some((a) => later.frames.some((b) => sameSubject(a, b, earlier, later)));
+}
+
+/**
+ * A clause with a predicate word (a verb or an adjective) and a thing (a noun, a name, a number);
+ * in Chinese any two content words, as jieba may take the verb into a noun (家养|猫, 走路|上学).
+ */
+function statesSomething(clause: string): boolean {
+  const words = wordsOf(clause).filter((w) => w.content);
+  if (/\p{Script=Han}/u.test(clause)) return words.length >= 2;
+  return (
+    words.some((w) => w.cls === "verb" || w.cls === "adj") && words.some((w) => w.cls === "noun" || w.cls === "name" || w.cls === "num")
+  );
 }
 
 /** The local verdict on one pair (see the rules above); `cache` keeps parsed texts between pairs. */
 export function judgeConflict(pair: ConflictPair, cache: ParseCache = new ParseCache()): ConflictVerdict {
-  const entityWords = new Set(pair.entities.flatMap((e) => cache.nameWords(e)));
-  const framesA = cache.framesOf(pair.earlier);
-  const framesB = cache.framesOf(pair.later);
+  const earlier = cache.parse(pair.earlier);
+  const later = cache.parse(pair.later);
   let best: ConflictVerdict = "unrelated";
-  for (const a of framesA) {
-    for (const b of framesB) {
-      const verdict = judgeClauses(a, b, entityWords);
+  for (const a of earlier.frames) {
+    for (const b of later.frames) {
+      const verdict = judgeClauses(a, b, earlier, later);
       if (PRIORITY.indexOf(verdict) > PRIORITY.indexOf(best)) best = verdict;
     }
   }

@@ -1,8 +1,9 @@
 /**
- * Local extraction (docs/design.md §4 step 2): a phrase, keywords and key entities for one text, from term
- * salience (local-salience.ts). Entities become focus nodes, so they must be what the text is
- * *about*: proper names and acronyms first, else its most salient noun-like word; never the name of
- * a day or a month (calendar-words.ts).
+ * Local extraction (docs/design.md §4 step 2): a phrase, keywords and key entities for one text, from
+ * term salience over its tagged words (local-salience.ts). Entities become focus nodes, so they must
+ * be what the text is *about* (docs/design.md §3, "What an entity is"): names, noun compounds and
+ * nouns, most salient first; a compound is preferred to the nouns inside it ("adoption agency", not
+ * "agency"), and a noun far less salient than the first entity is left out.
  */
 import type { Extraction } from "../types";
 import { PHRASE_MAX_CODE_POINTS } from "../types";
@@ -11,29 +12,24 @@ import { isCalendarWord } from "../../text/calendar-words";
 import { codePointLength } from "../../text/code-points";
 import { normalizeText } from "../../text/normalize";
 import { splitClauses } from "../../text/sentences";
-import { isContent } from "../../text/tokenize";
 import { cutAtWordBoundary } from "./local-compressor";
-import { analyze, type Analysis, type Candidate } from "./local-salience";
+import { analyze, isContentWord, termWeights, type Analysis, type Candidate } from "./local-salience";
+import type { TaggedWord } from "../../text/tagged-words";
 
 export const KEYWORDS_MAX = 12;
-export const ENTITIES_MAX = 3;
-/**
- * When a text names fewer than this many proper names/acronyms, its most salient noun-like words
- * fill up to it, but only those at least half as salient as the first entity.
- */
-export const ENTITIES_FILL = 2;
+export const ENTITIES_MAX = 5;
+/** An entity after the first must be at least this share as salient as the first. */
+export const ENTITY_MIN_SHARE = 0.4;
 
-const HAS_CJK = /[\p{Script=Han}\u3040-\u30ff\uac00-\ud7af]/u;
 const TRAILING_PUNCTUATION = /[\s\p{P}]+$/u;
 
 export function extractOne(text: string): Extraction {
   const analysis = analyze(text);
-  const ranked = analysis.candidates;
-  const keywords = uniqueByNorm(ranked.filter((c) => c.kind !== "number")).slice(0, KEYWORDS_MAX);
+  const keywords = uniqueByNorm(analysis.candidates.filter((c) => c.kind !== "number")).slice(0, KEYWORDS_MAX);
   return {
-    phrase: phraseOf(analysis, keywords),
+    phrase: phraseOf(analysis),
     keywords: keywords.map((c) => c.display),
-    entities: pickEntities(ranked).map((c) => c.display),
+    entities: pickEntities(analysis.candidates).map((c) => c.display),
   };
 }
 
@@ -47,79 +43,104 @@ function uniqueByNorm(candidates: readonly Candidate[]): Candidate[] {
   });
 }
 
-/** Names and acronyms by salience (at most ENTITIES_MAX), then noun-like words up to ENTITIES_FILL. */
+/** The entity candidates by salience, a compound before the nouns inside it, without overlaps. */
 function pickEntities(ranked: readonly Candidate[]): Candidate[] {
+  const eligible = ranked.filter((c) => c.entity && entityKey(c.display) !== "" && !isCalendarWord(entityKey(c.display)));
+  const compounds = eligible.filter((c) => c.parts.length > 1);
+  // A noun inside a compound counts at half its score: the compound says what it is.
+  const score = (c: Candidate) => (c.parts.length === 1 && compounds.some((k) => overlaps(k, c)) ? c.score / 2 : c.score);
+  const ordered = [...eligible].sort((a, b) => score(b) - score(a) || a.first - b.first);
   const chosen: Candidate[] = [];
-  const tryAdd = (c: Candidate): void => {
-    const key = entityKey(c.display);
-    if (key === "" || isCalendarWord(key) || chosen.some((e) => overlaps(e, c))) return;
+  const lead = ordered[0];
+  for (const c of ordered) {
+    if (chosen.length >= ENTITIES_MAX) break;
+    if (lead !== undefined && score(c) < score(lead) * ENTITY_MIN_SHARE) break;
+    if (chosen.some((e) => overlaps(e, c))) continue;
+    // An aside (a bracketed remark, a photo's caption) adds at most one entity: its main one.
+    if (c.aside && chosen.some((e) => e.aside)) continue;
     chosen.push(c);
-  };
-  for (const c of ranked) if (c.kind === "name" && chosen.length < ENTITIES_MAX) tryAdd(c);
-  for (const c of ranked) {
-    if (chosen.length >= ENTITIES_FILL) break;
-    if (c.kind === "name" || !c.nounLike || !longEnough(c)) continue;
-    const lead = chosen[0];
-    if (lead !== undefined && c.score < lead.score / 2) break;
-    tryAdd(c);
   }
   return chosen;
 }
 
-/** A CJK entity needs two characters, a Latin one three letters (an acronym two). */
-function longEnough(c: Candidate): boolean {
-  if (c.kind === "number") return false;
-  return codePointLength(c.key) >= (c.script === "latin" ? 3 : 2);
-}
-
-/** "用户" overlaps "用户系统"; "York" overlaps "New York". */
+/**
+ * "用户" overlaps "用户系统"; "York" overlaps "New York"; "agency" overlaps "adoption agency". A
+ * proper name does not overlap the compound it heads ("JavaScript", "JavaScript bundles"): the
+ * name is the entity other memories will meet again.
+ */
 function overlaps(a: Candidate, b: Candidate): boolean {
+  if ((a.kind === "name") !== (b.kind === "name") && (a.kind === "compound" || b.kind === "compound")) {
+    const [name, compound] = a.kind === "name" ? [a, b] : [b, a];
+    if (compound.parts[0] === name.parts[0] && name.parts.length < compound.parts.length) return false;
+  }
   if (a.script === "cjk" || b.script === "cjk") return a.key.includes(b.key) || b.key.includes(a.key);
-  const words = new Set(a.key.split(" "));
-  return b.key.split(" ").some((w) => words.has(w));
+  const words = new Set(a.parts);
+  return b.parts.some((w) => words.has(w));
 }
 
 /**
- * The phrase (短语): for Chinese, the first clause that has content, from its first content word,
- * cut to PHRASE_MAX_CODE_POINTS. For English, that clause when it fits, else the most salient
- * keywords that fit, in text order. A text without content words gives its own beginning.
+ * The phrase (短语): the most telling stretch of one clause, at most PHRASE_MAX_CODE_POINTS code
+ * points, from a content word to a content word, as written: the stretch whose content words weigh
+ * most (ties: the longer, then the earlier). Always text of the segment, never a list of its
+ * keywords. A text without content words gives its own beginning.
  */
-function phraseOf(analysis: Analysis, keywords: readonly Candidate[]): string {
-  const first = analysis.tokens.find(isContent);
-  const sentence = first === undefined ? undefined : analysis.sentences[first.sentence];
-  if (first === undefined || sentence === undefined) {
-    const body = analysis.body.trim();
-    return cutAtWordBoundary(body.replace(TRAILING_PUNCTUATION, "") || body, PHRASE_MAX_CODE_POINTS);
-  }
-  let start = 0;
-  let clause = sentence;
-  for (const c of splitClauses(sentence)) {
-    if (first.start < start + c.length) {
-      clause = c;
-      break;
+function phraseOf(analysis: Analysis): string {
+  const { body, words } = analysis;
+  const weights = termWeights(analysis);
+  let best: { start: number; end: number; weight: number } | undefined;
+  for (const [clauseStart, clauseEnd] of clauseSpans(analysis)) {
+    const inClause = words.filter((w) => w.start >= clauseStart && w.end <= clauseEnd);
+    // A stretch never starts or ends inside a name ("York with Alice" of "New York with Alice").
+    const inName = (i: number, step: number) => namey(inClause[i]) && namey(inClause[i + step]);
+    for (let a = 0; a < inClause.length; a++) {
+      const first = inClause[a];
+      if (first === undefined || !(isContentWord(first) || namey(first)) || inName(a, -1)) continue;
+      let weight = 0;
+      for (let b = a; b < inClause.length; b++) {
+        const last = inClause[b];
+        if (last === undefined) break;
+        if (codePointLength(body.slice(first.start, last.end)) > PHRASE_MAX_CODE_POINTS) break;
+        if (!isContentWord(last) || inName(b, 1)) continue;
+        weight += weights.get(last.lemma) ?? 0;
+        const span = { start: first.start, end: last.end, weight };
+        if (best === undefined || better(span, best)) best = span;
+      }
     }
-    start += c.length;
   }
-  if (HAS_CJK.test(clause)) {
-    const from = sentence.slice(first.start, start + clause.length);
-    return cutAtWordBoundary(from.replace(TRAILING_PUNCTUATION, ""), PHRASE_MAX_CODE_POINTS);
+  if (best !== undefined) {
+    // A clause that fits whole is the most readable phrase ("I love my new puppy", not "puppy").
+    const clause = clauseSpans(analysis).find(([from, to]) => from <= best.start && best.end <= to);
+    const whole = clause === undefined ? "" : body.slice(clause[0], clause[1]).trim().replace(TRAILING_PUNCTUATION, "");
+    if (whole !== "" && codePointLength(whole) <= PHRASE_MAX_CODE_POINTS) return whole;
+    return body.slice(best.start, best.end);
   }
-  const whole = clause.replace(TRAILING_PUNCTUATION, "").trim();
-  if (codePointLength(whole) <= PHRASE_MAX_CODE_POINTS) return whole;
-  return keywordPhrase(keywords) || cutAtWordBoundary(whole, PHRASE_MAX_CODE_POINTS);
+  const trimmed = body.trim();
+  return cutAtWordBoundary(trimmed.replace(TRAILING_PUNCTUATION, "") || trimmed, PHRASE_MAX_CODE_POINTS);
 }
 
-function keywordPhrase(keywords: readonly Candidate[]): string {
-  const picked: Candidate[] = [];
-  let length = -1;
-  for (const c of keywords) {
-    const add = codePointLength(c.display) + 1;
-    if (length + add > PHRASE_MAX_CODE_POINTS) continue;
-    picked.push(c);
-    length += add;
+/** A name's word: tagged a name, or a capitalised Latin word (the tagger calls "New" of New York a noun). */
+function namey(w: TaggedWord | undefined): boolean {
+  return w !== undefined && (w.cls === "name" || (w.script === "latin" && w.cls !== "pron" && /^\p{Lu}/u.test(w.text)));
+}
+
+function better(a: { start: number; end: number; weight: number }, b: { start: number; end: number; weight: number }): boolean {
+  const eps = 1e-9;
+  if (a.weight > b.weight + eps) return true;
+  if (a.weight < b.weight - eps) return false;
+  return a.end - a.start > b.end - b.start;
+}
+
+/** [start, end) offsets of every clause of the body. */
+function clauseSpans(analysis: Analysis): [number, number][] {
+  const spans: [number, number][] = [];
+  let at = 0;
+  for (const sentence of analysis.sentences) {
+    let inner = at;
+    for (const clause of splitClauses(sentence)) {
+      spans.push([inner, inner + clause.length]);
+      inner += clause.length;
+    }
+    at += sentence.length;
   }
-  return picked
-    .sort((a, b) => a.first - b.first)
-    .map((c) => c.display)
-    .join(" ");
+  return spans;
 }

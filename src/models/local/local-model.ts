@@ -23,6 +23,7 @@ import { sameEntity } from "./local-entities";
 import { extractOne } from "./local-extractor";
 import { localQueryKeywords, localRelations } from "./local-query";
 import { segmentMessages } from "./local-segmenter";
+import { loadTaggersFor } from "../../text/tagged-words";
 
 export class LocalModel implements SmallModel {
   readonly name = "local";
@@ -34,6 +35,7 @@ export class LocalModel implements SmallModel {
   }
 
   async extract(texts: string[]): Promise<Extraction[]> {
+    await loadTaggersFor(texts);
     return texts.map(extractOne);
   }
 
@@ -42,19 +44,23 @@ export class LocalModel implements SmallModel {
   }
 
   async compress(text: string, target: number): Promise<string> {
+    await loadTaggersFor([text]);
     return compressText(text, target);
   }
 
   /** Extractive: the sentences that carry the most keyword weight, in order, within the bound. */
   async summarize(texts: string[], maxLength: number): Promise<string> {
+    await loadTaggersFor(texts);
     return summarizeText(texts.join("\n"), maxLength);
   }
 
   async queryKeywords(query: string): Promise<string[]> {
+    await loadTaggersFor([query]);
     return localQueryKeywords(query);
   }
 
   async judgeConflicts(pairs: ConflictPair[]): Promise<ConflictVerdict[]> {
+    await loadTaggersFor(pairs.flatMap((p) => [p.earlier, p.later]));
     return pairs.map((pair) => judgeConflict(pair, this.conflictParses));
   }
 

@@ -1,60 +1,116 @@
 /**
- * Term salience for the local model: which words a text is about. Shared by extraction (keywords,
- * entities, phrase) and compression (which clauses to keep).
+ * Term salience for the local model: which words a text is about, from its words' parts of speech
+ * (src/text/tagged-words.ts). Shared by extraction (keywords, entities, phrase) and compression
+ * (which words and clauses to keep).
  *
- * score(term) = Σ over occurrences (1 + 0.5 · (1 − position / tokenCount)) · lengthFactor · typeFactor
+ * Candidates are proper names (runs of names: "New York", "Museum of Modern Art"), noun compounds
+ * ("adoption agency", "pottery class", 冰淇淋店), single nouns, and the other content words (verbs,
+ * adjectives, numbers) as keywords only. A candidate's score sums over its occurrences
  *
- * so frequent, early, longer terms rank high, and proper names, acronyms, Latin words inside Chinese
- * text and repeated Chinese compounds are boosted, while adverbs, past-tense forms, common Chinese
- * verbs and numbers are damped.
+ *   (1 + 0.5 · (1 − position / words)) · lengthFactor · classFactor
+ *
+ * so frequent, early, longer terms rank high; names and compounds are boosted, verbs and adjectives
+ * damped, numbers damped most.
+ *
+ * What can be an entity (docs/design.md §3, "What an entity is") is decided here too: names and
+ * nouns, never verbs, adjectives, pronouns, interjections, numbers or dates; never a name only
+ * addressed ("Thanks, Nate!", "Bart，你…": a vocative), which is provenance, not what the text is
+ * about; never a noun that only stands in for something (thing, time, way, 东西, 时候).
  */
-import { isContent, tokenize, type Token } from "../../text/tokenize";
+import { codePointLength } from "../../text/code-points";
 import { splitSentences } from "../../text/sentences";
-import { EN_FUNCTION_WORDS } from "../../text/stopwords-en";
-import { ZH_COMMON_VERBS } from "../../text/stopwords-zh";
+import { isEvaluative, tagWords, type TaggedWord, type WordScript } from "../../text/tagged-words";
+import { ZH_STOP_WORDS } from "../../text/stopwords-zh";
 
-export type CandidateKind = "name" | "initial" | "word" | "compound" | "number";
+export type CandidateKind = "name" | "compound" | "noun" | "word" | "number";
 
 export interface Candidate {
-  /** Comparison key: the token norm, or norms joined by a space for multiword names. */
+  /** Comparison key: the lemmas of its words joined by a space (Chinese: joined). */
   key: string;
-  /** The token norms the candidate is made of (one for a plain word). */
+  /** The lemmas of the words it is made of (one for a plain word). */
   parts: string[];
-  /** Display form (first occurrence; names keep their capitals, ordinary words are lower case). */
+  /** Display form: its first occurrence as written; common nouns in lower case. */
   display: string;
   kind: CandidateKind;
-  script: Token["script"];
+  script: WordScript;
   score: number;
-  /** Index of the first occurrence, for stable ordering. */
+  /** Index (into `words`) of the first word of its first occurrence, for stable ordering. */
   first: number;
-  /** Whether it can name a thing: not a number, adverb, past-tense form or common verb. */
-  nounLike: boolean;
+  /** Whether it may be an entity (see the module comment). */
+  entity: boolean;
+  /** A date, a time or a day or month name. */
+  temporal: boolean;
+  /** Every occurrence stands inside brackets (an aside). */
+  aside: boolean;
 }
 
-/** A located token: offsets into its sentence, and whether it starts the sentence. */
-export interface LocatedToken extends Token {
-  start: number;
-  end: number;
-  initial: boolean;
-  sentence: number;
+/** What extraction and compression need to know about a text, computed with a single tagging. */
+export interface Analysis {
+  /** The text without speaker labels. */
+  body: string;
+  sentences: string[];
+  /** Words of the body with offsets into it. */
+  words: TaggedWord[];
+  /** Most salient first. */
+  candidates: Candidate[];
 }
 
-/** Lower-case words allowed inside a name between capitalised words ("Museum of Modern Art"). */
-const NAME_CONNECTORS = new Set(["of", "de", "da", "del", "du", "van", "von", "la", "le"]);
 /** A "Name: text" line, as the segmenter writes merged short messages. */
 const SPEAKER_LABEL = /^[^:：\n]{1,40}[:：][ \t]*/;
-const CAPITALISED = /^\p{Lu}\p{Ll}/u;
+/** Lower-case words allowed inside a name between capitalised words ("Museum of Modern Art"). */
+const NAME_CONNECTORS: ReadonlySet<string> = new Set(["of", "de", "da", "del", "du", "van", "von", "la", "le"]);
 const ACRONYM = /^\p{Lu}[\p{Lu}\p{N}]{1,7}$/u;
-const CAMEL = /^\p{Ll}+\p{Lu}|\p{Ll}\p{Lu}/u;
-const ADVERB_OR_PAST = /(ly|ed)$/;
-/** Day, month and time-of-day words: a set lookup first (it runs per token), the Chinese forms by pattern. */
-const TIME_WORDS = new Set(
-  "monday tuesday wednesday thursday friday saturday sunday january february march april june july august september october november december weekend week month year day morning evening night".split(
-    " ",
-  ),
+const CAPITALISED = /^\p{Lu}/u;
+const HAS_LETTER = /\p{L}/u;
+const ENDS_SENTENCE = /^[.!?。！？…]+$/u;
+/** What sets a vocative off after it: a comma or a dash ("Thanks, Gina - really…"). */
+const COMMA = /^(?:[,，、]|[-–—]+)$/u;
+/** Opening and closing brackets: what stands between them is an aside. */
+const OPEN_BRACKET = /[([（【]/u;
+const CLOSE_BRACKET = /[)\]）】]/u;
+
+/**
+ * English nouns that stand in for something else (a place-holder, a quantity, a span of time) and
+ * name nothing a memory is about. The tagger calls them nouns; no tagger can tell this.
+ */
+const EN_PLACEHOLDER_NOUNS: ReadonlySet<string> = new Set(
+  `thing stuff lot bit kind sort type way time moment day week month year today tonight tomorrow yesterday
+  weekend morning evening night afternoon spring summer autumn winter season while part side end point something
+  anything everything nothing
+  someone anyone everyone somebody anybody everybody one place idea fun look chance plenty bunch couple
+  piece number amount deal matter reason question answer sense feeling story
+  person people other others man woman guy folk photo pic picture image selfie word thought news advice
+  offer plan mind`.split(/\s+/),
 );
-const ZH_TIME_WORD = /^(周[一二三四五六日天末]|星期.|礼拜.|.月|.号)$/u;
-export const isTimeWord = (norm: string): boolean => TIME_WORDS.has(norm) || (norm.length <= 6 && ZH_TIME_WORD.test(norm));
+/** Chinese nouns of the same kind, and the light nouns the stop list keeps (东西, 事情, 时候 …). */
+const ZH_PLACEHOLDER_NOUNS: ReadonlySet<string> = new Set(
+  `东西 事情 事儿 情况 时候 时间 地方 方面 问题 样子 感觉 心情 办法 意思 部分 一下 有点 感受 想法`.split(/\s+/),
+);
+/**
+ * Degree adverbs: a word right after one is said of something (很紧张, 太棒了), an adjective or a
+ * verb whatever the dictionary calls it (jieba tags 明白, 温顺 and 太棒了 as names).
+ */
+const ZH_DEGREE: ReadonlySet<string> = new Set(
+  `很 太 真 好 非常 特别 十分 挺 更 最 超 超级 比较 有点 多么 那么 这么 真是 如此 相当 极其 蛮`.split(/\s+/),
+);
+/** Sentence-final particles after which a word is a predicate, not a thing (明白了, 太棒了). */
+const ZH_AFTER_PREDICATE: ReadonlySet<string> = new Set(["了", "啦", "过", "着"]);
+/** Greetings and thanks that a vocative name follows (嗨，Bart / 谢谢你，小明). */
+const ZH_GREETINGS: ReadonlySet<string> = new Set(["嗨", "嘿", "你好", "您好", "谢谢", "哈喽", "早上好", "晚上好", "亲爱的"]);
+
+const NAME_CLASSES: ReadonlySet<string> = new Set(["name"]);
+const CONTENT_CLASSES: ReadonlySet<string> = new Set(["name", "noun", "verb", "adj", "num", "other"]);
+
+/**
+ * Light verbs and evaluative adjectives: content words to a tagger, but said of anything
+ * (get, make, good, great, 觉得, 可以). They stay searchable in the text; they are not keywords.
+ */
+const EN_LIGHT: ReadonlySet<string> = new Set(
+  `be have do get go make take give put keep let say tell ask talk know think want like need see look seem feel try mean
+  use find guess hope wish become happen sound come thank love glad sure good great nice cool awesome amazing wonderful
+  fantastic fine bad right true okay real really able lovely super best better big small little new old last next
+  first other same own much many lot more most such`.split(/\s+/),
+);
 
 /** Removes speaker labels when every line of a multi-line text carries one. */
 export function stripSpeakerLabels(text: string): string {
@@ -63,193 +119,344 @@ export function stripSpeakerLabels(text: string): string {
   return lines.map((l) => l.replace(SPEAKER_LABEL, "")).join("\n");
 }
 
-/** What extraction needs to know about a text, computed with a single tokenization. */
-export interface Analysis {
-  /** The text without speaker labels. */
-  body: string;
-  sentences: string[];
-  /** Tokens of every sentence, with offsets into their sentence. */
-  tokens: LocatedToken[];
-  /** Most salient first. */
-  candidates: Candidate[];
+/** Whether a word counts as a content word: a keyword, a compression term, a conflict word. */
+export function isContentWord(w: TaggedWord): boolean {
+  if (!CONTENT_CLASSES.has(w.cls) || !/[\p{L}\p{N}]/u.test(w.text)) return false;
+  if (w.script === "cjk") return !ZH_STOP_WORDS.has(w.lemma);
+  if (w.script === "number") return true;
+  return w.lemma.length >= 2 && (w.cls === "name" || !EN_LIGHT.has(w.lemma));
 }
 
-/** Candidates of `text`, most salient first. */
-export function rankCandidates(text: string): Candidate[] {
-  return analyze(text).candidates;
+export interface AnalyzeOptions {
+  /** Keep "Name: " line labels as text (a summary quotes its lines whole). */
+  keepLabels?: boolean;
 }
 
-export function analyze(text: string): Analysis {
-  const body = stripSpeakerLabels(text);
+export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
+  const body = options.keepLabels === true ? text : stripSpeakerLabels(text);
+  const words = tagWords(body);
   const sentences = splitSentences(body);
-  const tokens = locate(sentences);
-  const n = Math.max(tokens.length, 1);
-  const latin = tokens.filter((t) => t.script === "latin");
-  const cjkChars = tokens.reduce((sum, t) => sum + (t.script === "cjk" ? t.text.length : 0), 0);
-  const cjkText = cjkChars > latin.reduce((sum, t) => sum + t.text.length, 0) / 2;
-  const shouting = latin.length >= 4 && latin.filter((t) => ACRONYM.test(t.text)).length * 2 > latin.length;
+  const n = Math.max(words.length, 1);
+  const aside = asides(body, words);
   const byKey = new Map<string, Candidate>();
-  const add = (parts: string[], display: string, kind: CandidateKind, t: Token, at: number, weight: number) => {
-    const gain = (1 + 0.5 * (1 - at / n)) * weight;
-    const key = parts.join(" ");
+  const add = (from: number, to: number, kind: CandidateKind, entity: boolean) => {
+    const parts = words.slice(from, to).filter((w) => w.cls !== "function");
+    const first = words[from];
+    if (first === undefined || parts.length === 0) return;
+    const cjk = first.script === "cjk";
+    const key = parts.map((w) => w.lemma).join(cjk ? "" : " ");
+    const gain = (1 + 0.5 * (1 - from / n)) * lengthFactor(first.script, key) * classFactor(kind) * (aside[from] ? ASIDE_WEIGHT : 1);
     const old = byKey.get(key);
-    if (old === undefined) {
-      byKey.set(key, { key, parts, display, kind, script: t.script, score: gain, first: at, nounLike: nounLike(t) });
+    if (old !== undefined) {
+      old.score += gain;
+      old.entity ||= entity;
+      old.aside &&= aside[from] === true;
       return;
     }
-    old.score += gain;
-    if (rank(kind) > rank(old.kind)) [old.kind, old.display] = [kind, display];
+    const display = displayOf(body, words, from, to, kind);
+    const temporal = parts.some((w) => w.temporal);
+    byKey.set(key, {
+      key,
+      parts: parts.map((w) => w.lemma),
+      display,
+      kind,
+      script: first.script,
+      score: gain,
+      first: from,
+      entity,
+      temporal,
+      aside: aside[from] === true,
+    });
   };
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t === undefined) continue;
-    const run = shouting ? 0 : nameRun(tokens, i);
-    if (run > 0) {
-      const parts = tokens.slice(i, i + run);
-      const kind = run === 1 && t.initial && !ACRONYM.test(t.text) && !CAMEL.test(t.text) ? "initial" : "name";
-      const display = parts.map((p) => bare(p.text)).join(" ");
-      const norms = parts.map((p) => p.norm);
-      add(norms, display, kind, t, i, lengthFactor(t.script, norms.join("")) * boost(t, kind, cjkText));
-      i += run - 1;
+  for (const [from, to] of quotedNames(body, words)) add(from, to, "name", true);
+  let compoundEnd = 0;
+  for (let i = 0; i < words.length; i++) {
+    // A compound is taken whole, never again from one of its later words ("event planning" in
+    // "school event planning").
+    const compound = i >= compoundEnd ? compoundRun(words, i) : 0;
+    if (compound > 1) {
+      add(i, i + compound, "compound", isEntityCompound(words, i, i + compound));
+      compoundEnd = i + compound;
+    }
+    const name = nameRun(words, i);
+    if (name > 0) {
+      add(i, i + name, "name", !vocative(words, i, i + name) && !words.slice(i, i + name).some((x) => x.temporal));
+      i += name - 1;
       continue;
     }
-    if (!isContent(t)) continue;
-    const kind = t.script === "number" ? "number" : "word";
-    const display = t.script === "latin" ? bare(t.text).toLowerCase() : t.text;
-    add([t.norm], display, kind, t, i, lengthFactor(t.script, t.norm) * boost(t, kind, cjkText));
+    addWord(i);
   }
-  addCompounds(tokens, byKey, n);
+  function addWord(i: number): void {
+    const w = words[i];
+    if (w === undefined || !isContentWord(w)) return;
+    if (w.cls === "num" || w.script === "number") add(i, i + 1, "number", false);
+    else if (w.cls === "noun" || w.cls === "name") add(i, i + 1, "noun", isEntityNoun(words, i));
+    else add(i, i + 1, "word", false);
+  }
   const candidates = [...byKey.values()].filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.first - b.first);
-  return { body, sentences, tokens, candidates };
+  return { body, sentences, words, candidates };
+}
+
+/** An occurrence inside brackets (an aside: "[shares a photo: …]", "(see below)") counts this much. */
+const ASIDE_WEIGHT = 0.5;
+
+/** Per word, whether it stands inside brackets. */
+function asides(body: string, words: readonly TaggedWord[]): boolean[] {
+  const inside: boolean[] = [];
+  let depth = 0;
+  let at = 0;
+  for (const w of words) {
+    for (; at < w.start; at++) {
+      const c = body.charAt(at);
+      if (OPEN_BRACKET.test(c)) depth++;
+      else if (CLOSE_BRACKET.test(c) && depth > 0) depth--;
+    }
+    inside.push(depth > 0);
+  }
+  return inside;
 }
 
 /**
- * Term weights by token norm (what `contentTerms` returns), for scoring sentences and clauses. A
- * name or compound shares its score among its parts, so "Museum of Modern Art" weighs as one name,
- * not three.
+ * Term weights by lemma, for scoring sentences and clauses. A name or compound shares its score
+ * among its parts, so "Museum of Modern Art" weighs as one name, not three.
  */
-export function termWeights(text: string): Map<string, number> {
+export function termWeights(analysis: Analysis): Map<string, number> {
   const weights = new Map<string, number>();
-  const { candidates, tokens } = analyze(text);
-  for (const c of candidates) {
+  for (const c of analysis.candidates) {
     for (const part of c.parts) weights.set(part, Math.max(weights.get(part) ?? 0, c.score / c.parts.length));
   }
-  for (const t of tokens) if (isContent(t) && !weights.has(t.norm)) weights.set(t.norm, 0.1);
+  for (const w of analysis.words) if (isContentWord(w) && !weights.has(w.lemma)) weights.set(w.lemma, 0.1);
   return weights;
 }
 
-/** Tokens of each sentence with their offsets, and which one opens its sentence. */
-function locate(sentences: readonly string[]): LocatedToken[] {
-  const out: LocatedToken[] = [];
-  sentences.forEach((sentence, index) => {
-    let cursor = 0;
-    // Tokens cover every letter and digit, so only the first token has none before it.
-    tokenize(sentence).forEach((t, i) => {
-      const found = sentence.indexOf(t.text, cursor);
-      const start = found < 0 ? cursor : found;
-      cursor = start + t.text.length;
-      const { text: surface, norm, script, stop } = t;
-      out.push({ text: surface, norm, script, stop, start, end: cursor, initial: i === 0, sentence: index });
-    });
-  });
-  return out;
+/** The lemmas of the content words of `analysis.body` between `start` and `end` (offsets), in order. */
+export function contentLemmas(analysis: Analysis, start: number, end: number): string[] {
+  return analysis.words.filter((w) => w.start >= start && w.end <= end && isContentWord(w)).map((w) => w.lemma);
 }
 
 /**
- * Length of the name starting at token i: consecutive capitalised / acronym / camel-case Latin tokens
- * of one sentence separated by single spaces ("New York", "Bruno Mars"). A name neither starts nor
- * ends with a stop word ("Thanks Isabella" → "Isabella") and never contains a function word.
+ * Length of the proper name starting at word i: consecutive names of one sentence, separated by a
+ * single space (Latin) or nothing (Chinese), with connectors between two name words ("Museum of
+ * Modern Art"). A Chinese name is a name-tagged word of two characters or more that is not said
+ * of something (after 很, before a clause-final 了: jieba calls 明白 and 太棒了 names).
  */
-function nameRun(tokens: readonly LocatedToken[], i: number): number {
-  const first = tokens[i];
-  if (first === undefined || first.stop || !isNamePart(first)) return 0;
+function nameRun(words: readonly TaggedWord[], i: number): number {
+  const first = words[i];
+  if (first === undefined || !isNameWord(words, i)) return 0;
   let len = 1;
-  for (let j = i + 1; j < tokens.length; j++) {
-    const t = tokens[j];
-    const prev = tokens[j - 1];
-    if (t === undefined || prev === undefined || t.sentence !== prev.sentence || t.start !== prev.end + 1) break;
-    const next = tokens[j + 1];
-    const connects = NAME_CONNECTORS.has(t.text) && next !== undefined && isNamePart(next) && next.start === t.end + 1;
-    if (!isNamePart(t) && !connects) break;
+  for (let j = i + 1; j < words.length; j++) {
+    const t = words[j];
+    const prev = words[j - 1];
+    if (t === undefined || prev === undefined || t.sentence !== prev.sentence || !adjacent(prev, t)) break;
+    const next = words[j + 1];
+    const connects = NAME_CONNECTORS.has(t.text) && next !== undefined && isNameWord(words, j + 1) && adjacent(t, next);
+    if (!isNameWord(words, j) && !connects) break;
     len++;
   }
-  while (len > 1 && tokens[i + len - 1]?.stop === true) len--;
   return len;
 }
 
-function isNamePart(t: Token): boolean {
-  if (t.script !== "latin" || EN_FUNCTION_WORDS.has(t.text.toLowerCase())) return false;
-  return CAPITALISED.test(t.text) || (ACRONYM.test(t.text) && !t.stop) || CAMEL.test(t.text);
+function isNameWord(words: readonly TaggedWord[], i: number): boolean {
+  const w = words[i];
+  if (w === undefined || !HAS_LETTER.test(w.text)) return false;
+  if (w.script !== "cjk")
+    return NAME_CLASSES.has(w.cls) ? CAPITALISED.test(w.text) || ACRONYM.test(w.text) : capitalisedBesideName(words, i);
+  if (!NAME_CLASSES.has(w.cls)) return false;
+  return codePointLength(w.text) >= 2 && !predicative(words, i) && !ZH_STOP_WORDS.has(w.lemma) && !ZH_PLACEHOLDER_NOUNS.has(w.lemma);
 }
 
 /**
- * Chinese compounds the segmenter split: a pair of adjacent content words that repeats (用户|系统 …
- * 用户|系统), or a lone pair of two-character nouns standing on its own (登录|模块 in 的登录模块设计).
- * The parts stay candidates at half their score.
+ * A capitalised word inside a sentence that the tagger did not call a name, next to one that it
+ * did: part of that name ("Door Dash", "Connected LGBTQ Activists").
  */
-function addCompounds(tokens: readonly LocatedToken[], byKey: Map<string, Candidate>, n: number): void {
-  const pairs = new Map<string, { display: string; at: number[]; parts: [string, string] }>();
-  for (let i = 1; i < tokens.length; i++) {
-    const a = tokens[i - 1];
-    const b = tokens[i];
-    if (a === undefined || b === undefined || !adjacentCjk(a, b) || a.text.length + b.text.length > 6) continue;
-    const pair = pairs.get(a.norm + b.norm) ?? { display: a.text + b.text, at: [], parts: [a.norm, b.norm] };
-    pair.at.push(i - 1);
-    pairs.set(a.norm + b.norm, pair);
-  }
-  for (const [key, pair] of pairs) {
-    const first = pair.at[0] ?? 0;
-    if (pair.at.length < 2 && !isLoneNounPair(tokens, first)) continue;
-    const score = pair.at.reduce((s, at) => s + (1 + 0.5 * (1 - at / n)), 0) * 1.3 * 1.5;
-    const parts = [...pair.parts];
-    byKey.set(key, { key, parts, display: pair.display, kind: "compound", script: "cjk", score, first, nounLike: true });
-    for (const part of pair.parts) {
-      const c = byKey.get(part);
-      if (c !== undefined) c.score *= 0.5;
+function capitalisedBesideName(words: readonly TaggedWord[], i: number): boolean {
+  const w = words[i];
+  const before = words[i - 1];
+  if (w === undefined || !CAPITALISED.test(w.text) || !/^[\p{L}'’-]+$/u.test(w.text) || before?.sentence !== w.sentence) return false;
+  if (w.temporal || !(w.cls === "noun" || w.cls === "adj" || w.cls === "verb" || w.cls === "other")) return false;
+  if (before.cls === "punct" && !COMMA.test(before.text)) return false;
+  const isName = (x: TaggedWord | undefined) =>
+    x !== undefined && x.sentence === w.sentence && x.cls === "name" && CAPITALISED.test(x.text);
+  return isName(words[i + 1]) || isName(before);
+}
+
+/** Quotation and title marks whose content is a name (《三体》, “星期五”, "Connected LGBTQ Activists"). */
+const QUOTES: readonly [string, string][] = [
+  ["《", "》"],
+  ["“", "”"],
+  ["「", "」"],
+  ["『", "』"],
+  ['"', '"'],
+];
+
+/**
+ * Word ranges of short quoted spans: a title in 《》 always, other quotes when they hold at most
+ * twelve Chinese characters or five words (a longer quote is speech, not a name).
+ */
+function quotedNames(body: string, words: readonly TaggedWord[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [open, close] of QUOTES) {
+    let at = body.indexOf(open);
+    while (at >= 0) {
+      const end = body.indexOf(close, at + 1);
+      if (end < 0) break;
+      const from = words.findIndex((w) => w.start > at);
+      const to = words.findIndex((w) => w.start >= end);
+      const inner = body.slice(at + 1, end);
+      const latin = !/\p{Script=Han}/u.test(inner);
+      // A Latin quote is a name when its words are capitalised ("Connected LGBTQ Activists"), else it is speech.
+      const titled = inner.split(/\s+/).every((x) => CAPITALISED.test(x) || NAME_CONNECTORS.has(x));
+      const short = open === "《" || (latin ? titled && inner.split(/\s+/).length <= 5 : codePointLength(inner) <= 12);
+      if (from >= 0 && to > from && short && HAS_LETTER.test(inner) && !/[\n。！？.!?]/u.test(inner)) out.push([from, to]);
+      at = body.indexOf(open, end + 1);
     }
   }
+  return out;
 }
 
-function adjacentCjk(a: LocatedToken, b: LocatedToken): boolean {
-  return a.script === "cjk" && b.script === "cjk" && isContent(a) && isContent(b) && a.end === b.start && a.sentence === b.sentence;
+/** A Chinese word said of something: right after a degree adverb, or before a clause-final 了. */
+function predicative(words: readonly TaggedWord[], i: number): boolean {
+  const w = words[i];
+  const before = words[i - 1];
+  const after = words[i + 1];
+  if (w === undefined) return false;
+  if (before !== undefined && before.end === w.start && ZH_DEGREE.has(before.text)) return true;
+  if (/[了的吗呢啊吧呀]$/u.test(w.text)) return true;
+  return after !== undefined && after.start === w.end && ZH_AFTER_PREDICATE.has(after.text) && (words[i + 2]?.cls ?? "punct") === "punct";
 }
 
-/** Two two-character nouns side by side, with no third content word glued to either end. */
-function isLoneNounPair(tokens: readonly LocatedToken[], i: number): boolean {
-  const [before, a, b, after] = [tokens[i - 1], tokens[i], tokens[i + 1], tokens[i + 2]];
-  if (a === undefined || b === undefined || a.text.length !== 2 || b.text.length !== 2) return false;
-  if (!nounLike(a) || !nounLike(b)) return false;
-  const glued = (x: LocatedToken | undefined, y: LocatedToken | undefined): boolean =>
-    x !== undefined && y !== undefined && adjacentCjk(x, y) && nounLike(x) && nounLike(y);
-  return !glued(before, a) && !glued(b, after);
+function adjacent(a: TaggedWord, b: TaggedWord): boolean {
+  return b.start === a.end || (a.script !== "cjk" && b.script !== "cjk" && b.start === a.end + 1);
 }
 
-function lengthFactor(script: Token["script"], norm: string): number {
-  if (script === "cjk") return [0, 0.6, 1, 1.2][norm.length] ?? 1.3;
-  return 0.6 + 0.1 * Math.min(norm.length, 8);
+/**
+ * A name addressed, not talked about: at the start of its sentence or after a greeting, and
+ * followed by a comma, the sentence's end or an exclamation ("Nate, did you…", "Thanks, Nate!",
+ * "Hey Mel!", "Glad to hear it, Nate."). After a comma it must close the sentence and follow no
+ * other name ("Berlin, Germany" is a place).
+ */
+function vocative(words: readonly TaggedWord[], from: number, to: number): boolean {
+  const first = words[from];
+  const before = words[from - 1];
+  const after = words[to];
+  if (first === undefined) return false;
+  const sameSentence = (w: TaggedWord | undefined) => w !== undefined && w.sentence === first.sentence;
+  const closes = !sameSentence(after) || (after !== undefined && (ENDS_SENTENCE.test(after.text) || COMMA.test(after.text)));
+  if (!closes) return false;
+  if (!sameSentence(before) || before === undefined) return true;
+  if (before.cls === "interjection" || ZH_GREETINGS.has(before.text)) return true;
+  if (!COMMA.test(before.text)) return false;
+  const ends = !sameSentence(after) || (after !== undefined && ENDS_SENTENCE.test(after.text));
+  const beforeComma = words[from - 2];
+  const greeting = beforeComma !== undefined && (beforeComma.cls === "interjection" || ZH_GREETINGS.has(beforeComma.text));
+  return greeting || (ends && beforeComma?.cls !== "name");
 }
 
-function boost(t: Token, kind: CandidateKind, cjkText: boolean): number {
-  if (kind === "name") return 2;
-  if (kind === "number") return 0.3;
-  if (t.script === "latin" && cjkText) return 1.8;
-  if (kind === "initial") return 1.3;
-  return nounLike(t) ? 1 : 0.6;
+/**
+ * Length of the noun compound starting at word i: adjacent nouns and names ending in a noun, in one
+ * sentence ("adoption agency", "LGBTQ community", 冰淇淋店 from 冰淇淋|店), at most four words and,
+ * in Chinese, eight characters.
+ */
+function compoundRun(words: readonly TaggedWord[], i: number): number {
+  const isPart = (w: TaggedWord | undefined) =>
+    w !== undefined && (w.cls === "noun" || w.cls === "name") && !w.temporal && HAS_LETTER.test(w.text) && !isPlaceholder(w);
+  const first = words[i];
+  // A one-character Chinese adjective makes a word with the noun after it (新同学, 老朋友).
+  const modifier = first !== undefined && first.script === "cjk" && first.tag === "a" && first.text.length === 1;
+  if (!isPart(first) && !(modifier && isPart(words[i + 1]) && words[i + 1]?.start === first.end)) return 0;
+  let len = 1;
+  let chars = codePointLength(words[i]?.text ?? "");
+  for (let j = i + 1; j < words.length && len < 4; j++) {
+    const t = words[j];
+    const prev = words[j - 1];
+    if (t === undefined || prev === undefined || !isPart(t) || t.sentence !== prev.sentence || !adjacent(prev, t)) break;
+    if (t.script !== prev.script) break;
+    chars += codePointLength(t.text);
+    if (t.script === "cjk" && chars > 8) break;
+    len++;
+  }
+  // The head is the last word: a compound ends in a common noun (not "Caroline Melanie").
+  while (len > 1 && words[i + len - 1]?.cls !== "noun") len--;
+  return len;
 }
 
-function nounLike(t: Token): boolean {
-  if (t.script === "number" || isTimeWord(t.norm)) return false;
-  if (t.script !== "latin") return !ZH_COMMON_VERBS.has(t.norm);
-  // "quickly", "excited" are not things; "family", "need" (left unstemmed) may be.
-  const surface = bare(t.text).toLowerCase();
-  return !ADVERB_OR_PAST.test(surface) || t.norm === surface;
+function isEntityCompound(words: readonly TaggedWord[], from: number, to: number): boolean {
+  const head = words[to - 1];
+  return head !== undefined && !vocative(words, from, to) && !isPlaceholder(head);
 }
 
-/** Which reading of a term wins: a name anywhere, else a lower-case occurrence over a sentence-initial one. */
-function rank(kind: CandidateKind): number {
-  return kind === "name" ? 3 : kind === "initial" ? 1 : 2;
+/** A single noun that names a thing (see the module comment). */
+function isEntityNoun(words: readonly TaggedWord[], i: number): boolean {
+  const w = words[i];
+  if (w === undefined || w.temporal || isPlaceholder(w) || formula(words, i)) return false;
+  if (w.script === "cjk") {
+    const long = codePointLength(w.text) >= 2 || isMeasured(words, i);
+    return long && !predicative(words, i) && !ZH_STOP_WORDS.has(w.lemma);
+  }
+  if (w.cls === "name") return false; // a lower-case "name" (jieba's `eng` in lower case is a noun)
+  return w.lemma.length >= 3;
 }
 
-function bare(word: string): string {
-  return word.normalize("NFKC").replace(/['’]s$/, "");
+/** A word that names nothing: a place-holder noun, or one of feeling or value (isEvaluative). */
+function isPlaceholder(w: TaggedWord): boolean {
+  if (w.script === "cjk") return ZH_PLACEHOLDER_NOUNS.has(w.lemma) || ZH_STOP_WORDS.has(w.lemma);
+  return EN_PLACEHOLDER_NOUNS.has(w.lemma) || isEvaluative(w);
+}
+
+/** A one-character Chinese thing counted by a measure word (那场舞, 一本书). */
+function isMeasured(words: readonly TaggedWord[], i: number): boolean {
+  const before = words[i - 1];
+  const w = words[i];
+  return w !== undefined && before !== undefined && before.end === w.start && (before.tag === "mq" || before.tag === "q");
+}
+
+/** "No worries!", "No prob.": a noun after a clause-opening "no" that closes the clause is a formula. */
+function formula(words: readonly TaggedWord[], i: number): boolean {
+  const w = words[i];
+  const no = words[i - 1];
+  const before = words[i - 2];
+  const after = words[i + 1];
+  if (w === undefined || no === undefined || no.text.toLowerCase() !== "no") return false;
+  const opens = before === undefined || before.sentence !== no.sentence || before.cls === "punct" || before.cls === "interjection";
+  const closes = after === undefined || after.sentence !== w.sentence || after.cls === "punct";
+  return opens && closes;
+}
+
+/** The words from `from` to `to` as written; a common noun in lower case unless it is an acronym. */
+function displayOf(body: string, words: readonly TaggedWord[], from: number, to: number, kind: CandidateKind): string {
+  const first = words[from];
+  const last = words[to - 1];
+  if (first === undefined || last === undefined) return "";
+  const surface = body.slice(first.start, last.end).replace(/['’]s$/u, "");
+  if (kind === "name" || first.script === "cjk") return surface;
+  // A capitalised word inside a sentence is written as a name ("New York City"); a sentence's first
+  // word may be capitalised only because it comes first.
+  const midSentence = (i: number) => words[i - 1]?.sentence === words[i]?.sentence;
+  return words
+    .slice(from, to)
+    .map((w, k) =>
+      w.cls === "name" || ACRONYM.test(w.text) || (CAPITALISED.test(w.text) && midSentence(from + k)) ? w.text : w.text.toLowerCase(),
+    )
+    .join(" ")
+    .replace(/ (['’])/gu, "$1");
+}
+
+function lengthFactor(script: WordScript, key: string): number {
+  if (script === "cjk") return [0, 0.6, 1, 1.2][codePointLength(key)] ?? 1.3;
+  return 0.6 + 0.1 * Math.min(key.length, 8);
+}
+
+function classFactor(kind: CandidateKind): number {
+  switch (kind) {
+    case "name":
+      return 2;
+    case "compound":
+      return 1.6;
+    case "noun":
+      return 1;
+    case "word":
+      return 0.6;
+    case "number":
+      return 0.3;
+  }
 }

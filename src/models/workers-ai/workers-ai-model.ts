@@ -45,6 +45,8 @@ import { buildSummarizeMessages, summarizeAnswerSchema } from "./prompts/summari
 import { requestInputs } from "./request-shapes";
 import { ThrottledAi, type ThrottleOptions } from "./throttled-ai";
 import { tokenWeight } from "../../text/token-estimate";
+import { loadTaggersFor } from "../../text/tagged-words";
+import { mayConflict, ParseCache } from "../local/local-conflicts";
 import {
   validateCompression,
   validateExtractions,
@@ -95,6 +97,8 @@ export class WorkersAiModel implements SmallModel {
   private readonly model: string;
   private readonly ai: ThrottledAi;
   private readonly maxWaitMs: Readonly<Record<ModelOperation, number>>;
+  /** Parsed texts of the classical conflict filter; the instance is the agent's own. */
+  private readonly conflictParses = new ParseCache();
 
   constructor(ai: AiBinding, options: WorkersAiModelOptions) {
     if (options.model.trim() === "") throw new RangeError("a Workers AI text model name is required");
@@ -157,15 +161,23 @@ export class WorkersAiModel implements SmallModel {
     return validateCompression(answer.text, limit);
   }
 
-  /** Batches of CONFLICT_BATCH_SIZE pairs, one call each. */
+  /**
+   * Only the pairs the classical filter leaves open (mayConflict: both state something about a
+   * subject they can share) are asked, in batches of CONFLICT_BATCH_SIZE pairs, one call each; the
+   * others are unrelated without a call.
+   */
   async judgeConflicts(pairs: ConflictPair[], ctx?: CallContext): Promise<ConflictVerdict[]> {
-    const out: ConflictVerdict[] = [];
-    for (let at = 0; at < pairs.length; at += CONFLICT_BATCH_SIZE) {
-      const batch = pairs.slice(at, at + CONFLICT_BATCH_SIZE);
+    await loadTaggersFor(pairs.flatMap((p) => [p.earlier, p.later]));
+    const open = pairs.map((p) => mayConflict(p, this.conflictParses));
+    const asked = pairs.filter((_p, i) => open[i]);
+    const verdicts: ConflictVerdict[] = [];
+    for (let at = 0; at < asked.length; at += CONFLICT_BATCH_SIZE) {
+      const batch = asked.slice(at, at + CONFLICT_BATCH_SIZE);
       const answer = await this.ask("judgeConflicts", "conflict_verdicts", buildConflictsMessages(batch), conflictsAnswerSchema, ctx);
-      out.push(...validateConflictVerdicts(answer.verdicts, batch.length));
+      verdicts.push(...validateConflictVerdicts(answer.verdicts, batch.length));
     }
-    return out;
+    let next = 0;
+    return open.map((isOpen) => (isOpen ? (verdicts[next++] ?? "unrelated") : "unrelated"));
   }
 
   /** Batches of SAME_ENTITIES_BATCH_SIZE pairs, one call each. */
