@@ -159,7 +159,7 @@ describe("a first session with an English agent", () => {
     expect(recalled).toContain("[memory]");
     expect(recalled).toContain("Ana");
     expect(await page.locator("#recall-text").textContent()).toBe(recalled);
-    expect((await graphData(page)).highlights).not.toBe("");
+    await page.waitForFunction(() => (document.getElementById("graph")?.dataset.highlights ?? "") !== "");
     await checkStep(page, "the recall");
     await suite.screenshot(page, "first-session-recall-1280x800.png");
 
@@ -199,15 +199,15 @@ describe("a first session with an English agent", () => {
     // 404 among the requests); the one to shrink first did (unless it went as well).
     const gone = await fetch(`${suite.url}/v1/agents/${AGENT}/nodes/${forgottenId}`, { headers: { Authorization: `Bearer ${DEV_KEY}` } });
     expect(gone.status).toBe(404);
-    expect(await page.locator(`#node-list button[data-node-id="${forgottenId}"] .kind`).textContent()).toBe("forgotten");
+    await page.locator(`#node-list button[data-node-id="${forgottenId}"] .kind`, { hasText: /^forgotten$/ }).waitFor();
     const shrunk = await fetch(`${suite.url}/v1/agents/${AGENT}/nodes/${shrinkingId}`, { headers: { Authorization: `Bearer ${DEV_KEY}` } });
     if (shrunk.status === 200) {
       expect([...((await shrunk.json()) as { content: string }).content].length).toBeLessThan([...shrinkingBefore.content].length);
     } else expect(shrunk.status).toBe(404);
-    expect(Number((await graphData(page)).ghosts)).toBeGreaterThan(0);
     // The chart shows it: one node fewer.
     expect(await page.locator("#forgetting-chart svg").getAttribute("aria-label")).toMatch(/nodes from (\d+) to (?!\1\b)\d+/);
     await checkStep(page, "the compression cycles");
+    expect(Number((await graphData(page)).ghosts)).toBeGreaterThan(0);
     await suite.screenshot(page, "first-session-cycles-1280x800.png");
 
     // The page's re-read views (from one export) are what GET nodes/:id says, node by node (links in
