@@ -178,6 +178,22 @@ describe("a first session with an English agent", () => {
     expect(relations.length).toBeGreaterThan(0);
     for (const [stored, shown] of relations) expect(shown).not.toBe(stored);
 
+    // Panned by the user, the view stays theirs through a change of what is shown (a recall that
+    // rings other hits); Fit brings everything back into the canvas.
+    const outsideOf = (l: DrawnLayout) => l.nodes.filter((n) => n.x - n.r < 0 || n.x + n.r > l.width).length;
+    await page.focus("#graph");
+    for (let i = 0; i < 10; i += 1) await page.keyboard.press("ArrowRight");
+    await settled(page);
+    expect(outsideOf(await drawnLayout(page)), "panned off the left edge").toBeGreaterThan(0);
+    await page.click("#tab-recall");
+    await page.fill("#recall-query", "Who wrote the data quality checks?");
+    await page.click('#recall-form button[type="submit"]');
+    await page.locator("#recall-summary", { hasText: "Hits are ringed" }).waitFor();
+    await settled(page);
+    expect(outsideOf(await drawnLayout(page)), "the user's view is kept").toBeGreaterThan(0);
+    await page.click("#fit-view");
+    await checkStep(page, "Fit after panning");
+
     // Forgetting: the page says how many cycles make a difference at the agent's decay rate; run them.
     await page.click("#tab-forget");
     expect(await page.inputValue("#decay-rate")).toBe("0.97");
