@@ -11,11 +11,28 @@
  * remembers nothing new: the cut only moves forward, and every message is sent with a stable id
  * (its own `id`, or one derived from its position and content), which the memory never stores
  * twice, even across processes. `flush()` remembers what is left at the end of a conversation.
+ *
+ * A block below MIN_BLOCK_TOKENS holds no memory of ordinary length (docs/design.md, "The smallest
+ * useful context block"), so a window whose block would be smaller, or that leaves no room for
+ * messages beside its block, is refused with ContextWindowTooSmallError instead of silently
+ * injecting nothing.
  */
 import type { GetContextInput, Message } from "./generated/operations.js";
 import type { AgentClient } from "./client.js";
 import type { RequestOptions } from "./http.js";
+import { ContextWindowTooSmallError } from "./errors.js";
 import { estimateTokens } from "./tokens.js";
+
+/**
+ * The smallest useful block, in tokens of the API's estimate: room for its heading and one memory
+ * of median length (41 tokens for LoCoMo's English turns, 42 for MADial-Bench's Chinese ones) with
+ * its speaker and two entity names, in either language (66 tokens in Chinese, 59 in English), with
+ * a little to spare. See docs/design.md, "The smallest useful context block".
+ */
+export const MIN_BLOCK_TOKENS = 72;
+/** The block's default share of the window (a tenth), and its default cap. */
+const BLOCK_SHARE = 10;
+const MAX_DEFAULT_BLOCK_TOKENS = 2000;
 
 /** A chat message as applications hold them (OpenAI/Anthropic-like: role and text content). */
 export interface ChatMessage {
@@ -34,7 +51,11 @@ export interface ContextWindowOptions {
   thresholdRatio?: number;
   /** After trimming, messages + block take at most this share (default 0.5; below thresholdRatio). */
   targetRatio?: number;
-  /** Tokens for the injected block (default: a tenth of the window, at most 2000; 0 injects nothing). */
+  /**
+   * Tokens for the injected block (default: a tenth of the window, at most 2000; 0 injects nothing).
+   * Otherwise at least MIN_BLOCK_TOKENS (72): a window whose tenth is smaller (below 720 tokens)
+   * needs `blockTokens` given, or is refused.
+   */
   blockTokens?: number;
   /** What to inject: the context block (default) or recall's text for the latest user message. */
   inject?: "context" | "recall";
@@ -97,8 +118,23 @@ export class ContextWindow {
     if (!(targetRatio > 0 && targetRatio <= ratio)) throw new RangeError("targetRatio must be in (0, thresholdRatio]");
     this.threshold = Math.floor(max * ratio);
     this.target = Math.floor(max * targetRatio);
-    this.blockTokens = options.blockTokens ?? Math.min(2000, Math.floor(max / 10));
-    if (this.blockTokens >= this.target) throw new RangeError("blockTokens must leave room for messages below targetRatio of the window");
+    const block = options.blockTokens ?? Math.min(MAX_DEFAULT_BLOCK_TOKENS, Math.floor(max / BLOCK_SHARE));
+    if (!Number.isInteger(block) || block < 0) throw new RangeError("blockTokens must be a whole number of tokens, 0 or more");
+    if (block > 0 && block < MIN_BLOCK_TOKENS) {
+      throw new ContextWindowTooSmallError(
+        options.blockTokens === undefined
+          ? `a window of ${max} tokens leaves ${block} for the memory block (a tenth), fewer than the ${MIN_BLOCK_TOKENS} one memory of ordinary length needs: use a window of at least ${MIN_BLOCK_TOKENS * BLOCK_SHARE} tokens, or give blockTokens (${MIN_BLOCK_TOKENS} or more, or 0 for no block)`
+          : `a block of ${block} tokens holds no memory of ordinary length: give blockTokens of at least ${MIN_BLOCK_TOKENS}, or 0 for no block`,
+        { contextMaxTokens: max, blockTokens: block, minimumBlockTokens: MIN_BLOCK_TOKENS },
+      );
+    }
+    if (block >= this.target) {
+      throw new ContextWindowTooSmallError(
+        `a block of ${block} tokens leaves no room for messages below targetRatio of a ${max}-token window (${this.target} tokens)`,
+        { contextMaxTokens: max, blockTokens: block, minimumBlockTokens: MIN_BLOCK_TOKENS },
+      );
+    }
+    this.blockTokens = block;
     this.count = options.countTokens ?? estimateTokens;
     this.overhead = options.messageOverhead ?? 4;
   }

@@ -113,6 +113,25 @@ export class TimeoutError extends MemoryError {
   override name = "TimeoutError";
 }
 
+/**
+ * `contextWindow`: the window is too small for a useful memory block (fewer than MIN_BLOCK_TOKENS),
+ * or its block leaves no room for messages. Raised when the helper is made, never later.
+ */
+export class ContextWindowTooSmallError extends MemoryError {
+  override name = "ContextWindowTooSmallError";
+  readonly contextMaxTokens: number;
+  readonly blockTokens: number;
+  /** The smallest block the helper injects (MIN_BLOCK_TOKENS). */
+  readonly minimumBlockTokens: number;
+
+  constructor(message: string, init: { contextMaxTokens: number; blockTokens: number; minimumBlockTokens: number }) {
+    super(message);
+    this.contextMaxTokens = init.contextMaxTokens;
+    this.blockTokens = init.blockTokens;
+    this.minimumBlockTokens = init.minimumBlockTokens;
+  }
+}
+
 /** `waitForTask`: the task ended as failed; `task` is its status as the API reported it. */
 export class TaskFailedError extends MemoryError {
   override name = "TaskFailedError";

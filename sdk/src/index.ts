@@ -8,7 +8,7 @@
  *   const { text } = await agent.recall({ query: "…" });
  */
 export { AgentClient, MemoryClient, type ToolCallResult, type WaitOptions } from "./client.js";
-export { ContextWindow, type ChatMessage, type ContextWindowOptions, type PreparedContext } from "./context-window.js";
+export { ContextWindow, MIN_BLOCK_TOKENS, type ChatMessage, type ContextWindowOptions, type PreparedContext } from "./context-window.js";
 export * from "./errors.js";
 export * from "./generated/operations.js";
 export { DEFAULT_TIMEOUT_MS, newIdempotencyKey, type ClientOptions, type FetchLike, type RequestOptions } from "./http.js";

@@ -1,11 +1,12 @@
 /**
  * The web view of an agent's memory (DESIGN §14), served by the Worker at `/`. Sign in with an
- * API key, pick one of the tenant's agents, look at its network. Everything goes through the
- * public API of the page's own origin (web/src/api/client.ts).
+ * API key, pick one of the tenant's agents (or delete one, confirmed in the page), look at its
+ * network. Everything goes through the public API of the page's own origin (web/src/api/client.ts).
  */
 import { ApiClient } from "./api/client";
 import type { AgentList } from "./api/schemas";
 import { clearKey, loadKey, saveKey } from "./session";
+import { confirmInline } from "./ui/confirm";
 import { byId, formatTime, h, replace } from "./ui/dom";
 import { clearMessages, guard, showError } from "./ui/messages";
 import { Workspace } from "./ui/workspace";
@@ -20,6 +21,7 @@ const currentAgent = byId("current-agent", HTMLSpanElement);
 const agentList = byId("agent-list", HTMLUListElement);
 const agentsMore = byId("agents-more", HTMLButtonElement);
 const agentsEmpty = byId("agents-empty", HTMLParagraphElement);
+const agentsStatus = byId("agents-status", HTMLParagraphElement);
 const keyInput = byId("api-key", HTMLInputElement);
 
 let client: ApiClient | null = null;
@@ -40,6 +42,7 @@ async function signIn(key: string): Promise<void> {
   keyInput.value = "";
   clearMessages();
   currentAgent.textContent = "";
+  agentsStatus.textContent = "";
   replace(agentList);
   appendAgents(page);
   show("agents");
@@ -50,19 +53,64 @@ function appendAgents(page: AgentList): void {
   nextCursor = page.next_cursor;
   agentsMore.hidden = nextCursor === null;
   for (const agent of page.agents) {
-    const button = h(
+    const open = h(
       "button",
-      { type: "button", "data-agent-id": agent.agent_id },
+      { type: "button", class: "open-agent", "data-agent-id": agent.agent_id },
       h("span", { class: "agent-id" }, agent.agent_id),
       h("span", { class: "hint" }, `last active ${formatTime(agent.last_active_at)}`),
     );
-    button.addEventListener(
+    open.addEventListener(
       "click",
       guard(`Opening agent ${agent.agent_id}`, () => openAgent(agent.agent_id)),
     );
-    agentList.append(h("li", {}, button));
+    const remove = h(
+      "button",
+      { type: "button", class: "danger", "data-delete-agent": agent.agent_id, "aria-label": `Delete agent ${agent.agent_id}` },
+      "Delete",
+    );
+    const area = h("div", { class: "action-area" });
+    remove.addEventListener(
+      "click",
+      guard(`Deleting agent ${agent.agent_id}`, () => deleteAgent(agent.agent_id, area, remove)),
+    );
+    agentList.append(h("li", {}, open, remove, area));
   }
   agentsEmpty.hidden = agentList.childElementCount > 0;
+}
+
+/** Lists the tenant's agents from the first page again. */
+async function listAgents(): Promise<void> {
+  if (!client) return;
+  const page = await client.listAgents(null);
+  replace(agentList);
+  appendAgents(page);
+}
+
+/** Deletes an agent once confirmed in the page (focus starts on Cancel), then lists the agents again. */
+async function deleteAgent(agentId: string, area: HTMLElement, button: HTMLButtonElement): Promise<void> {
+  if (!client) return;
+  const confirmed = await confirmInline(area, {
+    question: `Delete agent ${agentId}? Every memory, link, index entry, vector and queued task of it is deleted. This cannot be undone.`,
+    confirmLabel: "Delete agent",
+  });
+  if (!confirmed) {
+    button.focus();
+    return;
+  }
+  button.disabled = true;
+  agentsStatus.textContent = `Deleting agent ${agentId}…`;
+  try {
+    const outcome = await client.deleteAgent(agentId);
+    agentsStatus.textContent = outcome.deleted
+      ? `Agent ${agentId} is deleted.`
+      : `Agent ${agentId} is being deleted (task ${outcome.task_id ?? "?"}); it leaves the list once done.`;
+  } catch (err) {
+    agentsStatus.textContent = "";
+    button.disabled = false;
+    throw err;
+  }
+  await listAgents();
+  agentList.querySelector("button")?.focus();
 }
 
 async function openAgent(agentId: string): Promise<void> {
@@ -102,8 +150,8 @@ byId("change-agent", HTMLButtonElement).addEventListener(
     if (!client) return;
     workspace?.close();
     currentAgent.textContent = "";
-    replace(agentList);
-    appendAgents(await client.listAgents(null));
+    agentsStatus.textContent = "";
+    await listAgents();
     show("agents");
   }),
 );

@@ -5,14 +5,17 @@
  */
 import type { LinkParams, MemoryRef } from "../api/client";
 
-/** The relations a client may give an explicit link: English alias (sent) and the stored Chinese name. */
-export const LINK_RELATIONS: readonly { value: string; name: string; label: string }[] = [
-  { value: "related", name: "相关", label: "related (相关)" },
-  { value: "causes", name: "导致", label: "causes (导致)" },
-  { value: "because", name: "因为", label: "because (因为)" },
-  { value: "therefore", name: "所以", label: "therefore (所以)" },
-  { value: "cites", name: "引用", label: "cites (引用)" },
-  { value: "based_on", name: "基于", label: "based on (基于)" },
+/**
+ * The relations a client may give an explicit link: the English alias sent, and the stored Chinese
+ * name (its label is the page's English name, web/src/graph/relations.ts).
+ */
+export const LINK_RELATIONS: readonly { value: string; name: string }[] = [
+  { value: "related", name: "相关" },
+  { value: "causes", name: "导致" },
+  { value: "because", name: "因为" },
+  { value: "therefore", name: "所以" },
+  { value: "cites", name: "引用" },
+  { value: "based_on", name: "基于" },
 ];
 
 /** "12", "#12", " #12 " → 12; anything else non-blank → the trimmed description; blank → null. */

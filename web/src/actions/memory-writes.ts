@@ -8,6 +8,7 @@ import type { ApiClient, LinkParams } from "../api/client";
 import type { LinkCreated, MemoryCreated, MemoryDeleted, MemoryUpdated } from "../api/schemas";
 import type { GraphModel } from "../graph/model";
 import type { NetworkLoader } from "../graph/network";
+import { relationName } from "../graph/relations";
 
 export interface WriteTarget {
   client: ApiClient;
@@ -60,7 +61,7 @@ export class MemoryWrites {
     const link = await client.link(agent, params);
     await loader.reload([link.source, link.target]);
     this.deps.select(link.source);
-    this.deps.status(`Linked #${link.source} → #${link.target} (${link.relation}, strength ${link.strength}).`);
+    this.deps.status(`Linked #${link.source} → #${link.target} (${relationName(link.relation)}, strength ${link.strength}).`);
     return link;
   }
 

@@ -21,7 +21,9 @@ import {
   RecallJsonSchema,
   SearchResponseSchema,
   StatsSchema,
+  AgentDeletedSchema,
   TaskStatusSchema,
+  type AgentDeleted,
   type AgentList,
   type ConfigView,
   type ContextBlock,
@@ -36,6 +38,7 @@ import {
   type SearchResponse,
   type StatsView,
 } from "./schemas";
+import { NetworkSnapshot, SnapshotError } from "./snapshot";
 
 /** An answer that is not what the page asked for: an API error envelope, a network failure, a malformed body. */
 export class ApiError extends Error {
@@ -113,6 +116,14 @@ export class ApiClient {
     return this.json("GET", `/v1/agents?${query}`, AgentListSchema);
   }
 
+  /**
+   * Deletes the agent: every memory, link, index entry, vector and queued task. `deleted: false`:
+   * it took longer than the API waits (its task finishes it).
+   */
+  deleteAgent(agent: string): Promise<AgentDeleted> {
+    return this.json("DELETE", agentPath(agent), AgentDeletedSchema, undefined, idempotencyKey());
+  }
+
   focus(agent: string): Promise<FocusView> {
     return this.json("GET", `${agentPath(agent)}/focus`, FocusSchema);
   }
@@ -123,6 +134,18 @@ export class ApiClient {
       return await this.json("GET", `${agentPath(agent)}/nodes/${nodeId}`, NodeViewSchema);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  /** The whole network at one moment (GET export), for re-reading what is shown in one request. */
+  async network(agent: string): Promise<NetworkSnapshot> {
+    const path = `${agentPath(agent)}/export`;
+    const res = await this.send("GET", path);
+    try {
+      return NetworkSnapshot.parse(await res.text());
+    } catch (err) {
+      if (err instanceof SnapshotError) throw new ApiError(res.status, "bad_response", `GET ${path}: ${err.message}`);
       throw err;
     }
   }
@@ -212,8 +235,14 @@ export class ApiClient {
     throw new ApiError(0, "timeout", `task ${taskId} is still queued: look again later`);
   }
 
-  private async json<S extends z.ZodMiniType>(method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
-    const res = await this.send(method, path, body);
+  private async json<S extends z.ZodMiniType>(
+    method: string,
+    path: string,
+    schema: S,
+    body?: unknown,
+    idempotency?: string,
+  ): Promise<z.infer<S>> {
+    const res = await this.send(method, path, body, idempotency);
     return this.parse(schema, await this.body(res, method, path), res.status, method, path);
   }
 

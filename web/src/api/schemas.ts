@@ -17,6 +17,9 @@ export const AgentSummarySchema = z.object({
 });
 export const AgentListSchema = z.object({ agents: z.array(AgentSummarySchema), next_cursor: z.nullable(z.string()) });
 
+/** DELETE agent: done (200), or still under way after the API's wait (202, its task finishes it). */
+export const AgentDeletedSchema = z.object({ deleted: z.boolean(), task_id: z.optional(z.string()) });
+
 export const FocusSchema = z.object({
   focus_limit: z.number(),
   focus: z.array(z.object({ node_id: z.number(), name: z.string(), key: z.string() })),
@@ -65,7 +68,14 @@ export const StatsSchema = z.object({
   counters: z.record(z.string(), z.number()),
 });
 
-export const ConfigSchema = z.looseObject({ decay_rate: z.number(), focus_limit: z.number(), default_search_depth: z.number() });
+export const ConfigSchema = z.looseObject({
+  decay_rate: z.number(),
+  focus_limit: z.number(),
+  default_search_depth: z.number(),
+  link_initial_strength: z.optional(z.number()),
+  link_break_threshold: z.optional(z.number()),
+  delete_threshold: z.optional(z.number()),
+});
 
 export const CompressAcceptedSchema = z.object({ task_ids: z.array(z.string()) });
 
@@ -157,6 +167,7 @@ export const LinkCandidatesSchema = z.object({
 
 export type AgentSummary = z.infer<typeof AgentSummarySchema>;
 export type AgentList = z.infer<typeof AgentListSchema>;
+export type AgentDeleted = z.infer<typeof AgentDeletedSchema>;
 export type FocusView = z.infer<typeof FocusSchema>;
 export type LinkView = z.infer<typeof LinkViewSchema>;
 export type NodeView = z.infer<typeof NodeViewSchema>;

@@ -2,13 +2,18 @@
  * Draws the shown part of the network on a canvas (2D context: fast enough at a few thousand
  * nodes and links, measured in docs/web-view.md) and turns pointer, wheel and keyboard input into
  * pan, zoom, select and expand. Links are stroked in a few batches (by kind and strength band)
- * rather than one by one; labels are drawn in screen space so they keep their size.
+ * rather than one by one; labels are drawn in screen space so they keep their size, placed without
+ * overlap (web/src/graph/labels.ts). Until the user pans or zooms, every frame fits the whole
+ * network into the canvas, so whatever changes what is shown (a recall, a search, an expansion,
+ * cycles, a write) stays in view; Fit (or the 0 key) goes back to that.
  */
+import { placeLabels, type LabelCandidate, type PlacedLabel } from "./labels";
 import type { ForceLayout } from "./layout";
 import type { GraphLink, GraphModel, GraphNode } from "./model";
 import {
   CONFLICT_COLOUR,
   correctionMarks,
+  FOCUS_COLOUR,
   GHOST_COLOUR,
   HIT_COLOUR,
   kindColour,
@@ -22,6 +27,7 @@ import {
   retainedShare,
   SELECTED_COLOUR,
   SUPERSEDED_COLOUR,
+  TRACE_COLOUR,
   truncate,
 } from "./style";
 
@@ -34,6 +40,39 @@ interface Transform {
   k: number;
   x: number;
   y: number;
+}
+
+/** Label text height and the candidates tried per frame (the most important first). */
+const LABEL_HEIGHT = 15;
+const MAX_LABEL_CANDIDATES = 400;
+/** Nodes are never drawn smaller than this many pixels across their radius. */
+const MIN_RADIUS_PX = 2.5;
+/**
+ * How far the rings drawn around a node reach beyond it, in pixels (gap plus half the stroke):
+ * selection 10 + 1.25, recall hit and trace 6 + 1.5, contradiction 5 + 1, focus halo 5.
+ */
+const SELECTED_RING = 10;
+const HIT_RING = 6;
+const CONFLICT_RING = 5;
+const FOCUS_HALO = 5;
+const OUTERMOST_RING_PX = SELECTED_RING + 1.25;
+/** Space kept free between the fitted network's outermost ring and the canvas edge. */
+const FIT_MARGIN_PX = 6;
+
+/** A drawn node in canvas pixels (CSS): centre, and how far its disc and rings reach. */
+export interface DrawnNode {
+  id: number;
+  x: number;
+  y: number;
+  r: number;
+}
+
+/** What the last frame drew, in canvas pixels: exposed on the canvas element for tests and tools. */
+export interface DrawnLayout {
+  width: number;
+  height: number;
+  nodes: DrawnNode[];
+  labels: PlacedLabel[];
 }
 
 const LABEL_FONT =
@@ -65,6 +104,8 @@ export class GraphCanvas {
   private press: { x: number; y: number; moved: boolean } | null = null;
   private pinch: { distance: number; k: number } | null = null;
   private needsDraw = true;
+  private labels: PlacedLabel[] = [];
+  private readonly textWidths = new Map<string, number>();
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -88,6 +129,31 @@ export class GraphCanvas {
     });
     canvas.addEventListener("wheel", (e) => this.onWheel(e), { passive: false });
     canvas.addEventListener("keydown", (e) => this.onKey(e));
+    // The page's own positions of what it drew, for tests and tools: `canvas.drawnLayout()`.
+    Object.defineProperty(canvas, "drawnLayout", { value: () => this.drawnLayout(), configurable: true });
+  }
+
+  /** Every node and label of the last frame in canvas pixels (CSS), as drawn. */
+  drawnLayout(): DrawnLayout {
+    const nodes = [...this.model.nodes.values()].map((n) => this.drawnNode(n));
+    return { width: this.width, height: this.height, nodes, labels: this.labels.map((l) => ({ ...l })) };
+  }
+
+  private drawnNode(n: GraphNode): DrawnNode {
+    const { k, x, y } = this.transform;
+    return { id: n.id, x: n.x * k + x, y: n.y * k + y, r: Math.max(nodeRadius(n) * k, MIN_RADIUS_PX) + this.ringReach(n) };
+  }
+
+  /** How far beyond its disc the rings drawn around a node reach, in pixels. */
+  private ringReach(n: GraphNode): number {
+    if (n.id === this.selected) return SELECTED_RING + 1.25;
+    if (this.highlights.has(n.id) || this.traceSources.has(n.id)) return HIT_RING + 1.5;
+    const marks = correctionMarks(n);
+    if (marks.conflict) return CONFLICT_RING + 1;
+    if (n.view?.in_focus && n.status !== "ghost") return FOCUS_HALO;
+    if (marks.superseded) return 2 + 1;
+    // Half the outline's stroke (a start node's is 3 px wide).
+    return 1.5;
   }
 
   /** Schedules a frame (layout steps, then drawing). */
@@ -106,8 +172,18 @@ export class GraphCanvas {
     });
   }
 
-  /** Zooms and pans so that every shown node is in view. */
+  /**
+   * Zooms and pans so that every shown node, rings included, is inside the canvas. World bounds
+   * cover each node's disc; the margin covers what does not scale with zoom (the smallest drawn
+   * radius and the widest ring), so no node is clipped at any zoom.
+   */
   fit(): void {
+    this.fitTransform();
+    this.requestDraw();
+  }
+
+  /** The transform that fits the network (without scheduling a frame: the frame loop calls it before drawing). */
+  private fitTransform(): void {
     if (this.model.nodes.size === 0 || this.width === 0) return;
     let minX = Infinity;
     let minY = Infinity;
@@ -120,17 +196,28 @@ export class GraphCanvas {
       maxX = Math.max(maxX, n.x + r);
       maxY = Math.max(maxY, n.y + r);
     }
-    const pad = 24;
-    const k = Math.min(1.5, (this.width - 2 * pad) / Math.max(1, maxX - minX), (this.height - 2 * pad) / Math.max(1, maxY - minY));
+    const pad = FIT_MARGIN_PX + MIN_RADIUS_PX + OUTERMOST_RING_PX;
+    const k = Math.min(
+      1.5,
+      Math.max(0.001, this.width - 2 * pad) / Math.max(1, maxX - minX),
+      Math.max(0.001, this.height - 2 * pad) / Math.max(1, maxY - minY),
+    );
     this.transform = { k, x: this.width / 2 - k * ((minX + maxX) / 2), y: this.height / 2 - k * ((minY + maxY) / 2) };
-    this.requestDraw();
   }
 
-  /** Pans so the node is in the middle (after selecting it from a list). */
+  /** Fits again from now on, after every change of what is shown (the Fit button, the 0 key, a new starting set). */
+  resumeFitting(): void {
+    this.autoFit = true;
+    this.fit();
+  }
+
+  /**
+   * Brings a node selected from a list into view. While the page fits the network it is in view
+   * already; once the user has panned or zoomed, their view pans to put it in the middle.
+   */
   centreOn(id: number): void {
     const node = this.model.get(id);
-    if (!node) return;
-    this.autoFit = false;
+    if (!node || this.autoFit) return;
     const { k } = this.transform;
     this.transform = { k, x: this.width / 2 - k * node.x, y: this.height / 2 - k * node.y };
     this.requestDraw();
@@ -154,13 +241,16 @@ export class GraphCanvas {
     this.frameRequested = false;
     this.layout.sync();
     const moved = this.layout.step(LAYOUT_BUDGET_MS) > 0;
-    if (moved && this.autoFit) this.fit();
-    if (moved || this.drawnVersion !== this.model.version || this.drawWaiters.length > 0 || this.needsDraw) {
+    const changed = moved || this.drawnVersion !== this.model.version || this.drawWaiters.length > 0 || this.needsDraw;
+    // Whatever changed (positions, sizes, rings, nodes in or out), the network is fitted again first.
+    if (changed && this.autoFit) this.fitTransform();
+    if (changed) {
       this.draw();
       this.needsDraw = false;
     }
+    this.canvas.dataset.layout = this.layout.active ? "moving" : "settled";
     for (const resolve of this.drawWaiters.splice(0)) resolve();
-    if (this.layout.active) {
+    if (this.layout.active && !this.frameRequested) {
       this.frameRequested = true;
       requestAnimationFrame(() => this.frame());
     }
@@ -251,7 +341,7 @@ export class GraphCanvas {
   private drawNodes(k: number): void {
     const { ctx } = this;
     for (const n of this.model.nodes.values()) {
-      const r = Math.max(nodeRadius(n), 2.5 / k);
+      const r = Math.max(nodeRadius(n), MIN_RADIUS_PX / k);
       ctx.globalAlpha = nodeAlpha(n);
       if (n.status === "ghost") {
         ctx.setLineDash([3 / k, 3 / k]);
@@ -261,6 +351,14 @@ export class GraphCanvas {
         ctx.stroke();
         ctx.setLineDash([]);
         continue;
+      }
+      if (n.view?.in_focus) {
+        // In the focus: a soft halo in the colour of the pinned links it holds (no ring, unlike the marks below).
+        ctx.globalAlpha = 0.35;
+        ctx.fillStyle = FOCUS_COLOUR;
+        circle(ctx, n.x, n.y, r + FOCUS_HALO / k);
+        ctx.fill();
+        ctx.globalAlpha = nodeAlpha(n);
       }
       const colour = n.status === "pending" ? GHOST_COLOUR : kindColour(n.view?.kind);
       // Outline: the size importance gives; fill: the share of the content still held.
@@ -273,12 +371,6 @@ export class GraphCanvas {
       ctx.fillStyle = colour;
       circle(ctx, n.x, n.y, r * Math.sqrt(retainedShare(n)));
       ctx.fill();
-      if (n.view?.in_focus) {
-        ctx.strokeStyle = PINNED_COLOUR;
-        ctx.lineWidth = 2 / k;
-        circle(ctx, n.x, n.y, r + 3 / k);
-        ctx.stroke();
-      }
       const marks = correctionMarks(n);
       if (marks.superseded) {
         // Struck through: history, corrected by a newer version.
@@ -291,52 +383,89 @@ export class GraphCanvas {
         ctx.stroke();
       }
       if (marks.conflict) {
+        // Contradicts a memory: a dashed red ring.
         ctx.globalAlpha = 0.9;
         ctx.strokeStyle = CONFLICT_COLOUR;
         ctx.lineWidth = 2 / k;
-        ctx.setLineDash([4 / k, 2 / k]);
-        circle(ctx, n.x, n.y, r + 5 / k);
+        ctx.setLineDash([5 / k, 3 / k]);
+        circle(ctx, n.x, n.y, r + CONFLICT_RING / k);
         ctx.stroke();
         ctx.setLineDash([]);
       }
     }
     ctx.globalAlpha = 1;
-    const ring = (id: number | null, colour: string, gap: number, width: number) => {
+    const ring = (id: number | null, colour: string, gap: number, width: number, dash: number[] = []) => {
       const n = id === null ? undefined : this.model.get(id);
       if (!n) return;
       ctx.strokeStyle = colour;
       ctx.lineWidth = width / k;
-      circle(ctx, n.x, n.y, Math.max(nodeRadius(n), 2.5 / k) + gap / k);
+      ctx.setLineDash(dash.map((d) => d / k));
+      circle(ctx, n.x, n.y, Math.max(nodeRadius(n), MIN_RADIUS_PX / k) + gap / k);
       ctx.stroke();
+      ctx.setLineDash([]);
     };
-    for (const id of this.highlights) ring(id, HIT_COLOUR, 6, 3);
-    for (const id of this.traceSources) ring(id, GHOST_COLOUR, 6, 3);
-    ring(this.selected, SELECTED_COLOUR, 10, 2.5);
+    // Recall and search hits: a solid magenta ring; where a forgotten trace was found: a dotted dark ring.
+    for (const id of this.highlights) ring(id, HIT_COLOUR, HIT_RING, 3);
+    for (const id of this.traceSources) ring(id, TRACE_COLOUR, HIT_RING, 3, [2, 2]);
+    ring(this.selected, SELECTED_COLOUR, SELECTED_RING, 2.5);
   }
 
+  /** Label order: the selection and the node under the pointer, hits, start nodes, then by importance; ghosts last. */
+  private labelRank(n: GraphNode): number {
+    if (n.id === this.selected) return 0;
+    if (n === this.hovered) return 1;
+    if (this.highlights.has(n.id) || this.traceSources.has(n.id)) return 2;
+    if (n.start) return 3;
+    return n.status === "ghost" ? 5 : 4;
+  }
+
+  private textWidth(text: string): number {
+    let width = this.textWidths.get(text);
+    if (width === undefined) {
+      if (this.textWidths.size > 5_000) this.textWidths.clear();
+      width = this.ctx.measureText(text).width;
+      this.textWidths.set(text, width);
+    }
+    return width;
+  }
+
+  /** Labels where they overlap neither another label nor another node; on a collision the less important is left out. */
   private drawLabels(k: number): void {
     const { ctx } = this;
     ctx.font = LABEL_FONT;
     ctx.textBaseline = "middle";
-    const few = this.model.nodes.size <= 120;
-    const all = this.model.nodes.size <= 40;
-    for (const n of this.model.nodes.values()) {
-      const special = n.id === this.selected || n === this.hovered || this.highlights.has(n.id) || n.start;
-      const entity = n.view?.kind === "entity";
-      if (!special && !all && !(entity && (few || k > 0.8)) && !(k > 1.8) && !(few && n.status === "ghost")) continue;
-      const sx = n.x * k + this.transform.x;
-      const sy = n.y * k + this.transform.y;
-      if (sx < -50 || sy < -20 || sx > this.width + 50 || sy > this.height + 20) continue;
-      const text = truncate(nodeLabel(n), special ? 48 : 24);
-      const r = Math.max(nodeRadius(n), 2.5 / k) * k;
+    const drawn = [...this.model.nodes.values()].map((n) => ({
+      node: n,
+      rank: this.labelRank(n),
+      at: { id: n.id, x: n.x * k + this.transform.x, y: n.y * k + this.transform.y, r: Math.max(nodeRadius(n) * k, MIN_RADIUS_PX) },
+    }));
+    const visible = drawn.filter(({ at }) => at.x >= 0 && at.y >= 0 && at.x <= this.width && at.y <= this.height);
+    visible.sort((a, b) => a.rank - b.rank || (b.node.view?.importance ?? 0) - (a.node.view?.importance ?? 0) || a.node.id - b.node.id);
+    const texts = new Map<number, string>();
+    const candidates: LabelCandidate[] = visible.slice(0, MAX_LABEL_CANDIDATES).map(({ node, rank, at }) => {
+      const text = truncate(nodeLabel(node), rank <= 3 ? 48 : 24);
+      texts.set(node.id, text);
+      return { ...at, width: this.textWidth(text) + 4, height: LABEL_HEIGHT, force: rank <= 1 };
+    });
+    this.labels = placeLabels(
+      candidates,
+      drawn.map((d) => d.at),
+      this.width,
+      this.height,
+    );
+    for (const label of this.labels) {
+      const n = this.model.get(label.id);
+      const text = texts.get(label.id);
+      if (!n || text === undefined) continue;
       ctx.globalAlpha = n.status === "ghost" ? 0.7 : 1;
       ctx.lineWidth = 3;
       ctx.strokeStyle = "rgba(255,255,255,0.9)";
-      ctx.strokeText(text, sx + r + 4, sy);
+      ctx.strokeText(text, label.x + 2, label.y + label.height / 2);
       ctx.fillStyle = n.status === "ghost" ? "#4b5563" : "#111827";
-      ctx.fillText(text, sx + r + 4, sy);
+      ctx.fillText(text, label.x + 2, label.y + label.height / 2);
     }
     ctx.globalAlpha = 1;
+    this.canvas.dataset.labels = String(this.labels.length);
   }
 
   /** The node under a point in CSS pixels of the canvas, the topmost (last drawn) first. */
@@ -347,7 +476,7 @@ export class GraphCanvas {
     let best: GraphNode | undefined;
     let bestDistance = Infinity;
     for (const n of this.model.nodes.values()) {
-      const r = Math.max(nodeRadius(n), 2.5 / k) + 3 / k;
+      const r = Math.max(nodeRadius(n), MIN_RADIUS_PX / k) + 3 / k;
       const d = (n.x - wx) ** 2 + (n.y - wy) ** 2;
       if (d <= r * r && d <= bestDistance) {
         best = n;
@@ -422,10 +551,7 @@ export class GraphCanvas {
       "+": () => this.zoomBy(1.25),
       "=": () => this.zoomBy(1.25),
       "-": () => this.zoomBy(0.8),
-      "0": () => {
-        this.autoFit = true;
-        this.fit();
-      },
+      "0": () => this.resumeFitting(),
       Escape: () => this.callbacks.select(null),
       Enter: () => {
         if (this.selected !== null) this.callbacks.expand(this.selected);

@@ -1,11 +1,12 @@
 /**
  * Reads the part of an agent's network the page shows, through the public API only: a starting
  * set (the focus, search hits, a node) with its neighbours, grown node by node on request, and
- * re-read after compression cycles. Neighbours are drawn the moment their ids are known (as
+ * re-read after compression cycles (from one snapshot of the network, web/src/api/snapshot.ts). Neighbours are drawn the moment their ids are known (as
  * pending nodes) and filled in as their details arrive, a few requests at a time.
  */
 import type { ApiClient } from "../api/client";
 import type { NodeView } from "../api/schemas";
+import type { NetworkSnapshot } from "../api/snapshot";
 import { mapPool } from "../util/pool";
 import { startTiming } from "../util/timing";
 import type { GraphCanvas } from "./canvas-view";
@@ -128,11 +129,24 @@ export class NetworkLoader {
     return missing;
   }
 
-  /** Re-reads every node shown (after compression cycles): shrunk contents, weaker links, new ghosts. */
-  async refresh(): Promise<void> {
+  /**
+   * Re-reads every node shown (after compression cycles: shrunk contents, weaker links, new ghosts)
+   * from one snapshot of the network: a node that is no longer in it turns into a ghost without a
+   * request for it. Resolves with the snapshot (the caller may look at more of it).
+   */
+  async refresh(): Promise<NetworkSnapshot | null> {
     const generation = this.generation;
-    const ids = [...this.model.nodes.values()].filter((n) => n.status !== "ghost").map((n) => n.id);
-    await this.load(ids, generation);
+    const snapshot = await this.client.network(this.agent);
+    if (generation !== this.generation) return null;
+    for (const node of [...this.model.nodes.values()]) {
+      if (node.status === "ghost") continue;
+      const view = snapshot.view(node.id);
+      if (view) this.model.applyView(view);
+      else this.model.markForgotten(node.id);
+    }
+    this.events.changed();
+    this.canvas.requestDraw();
+    return snapshot;
   }
 
   private async load(ids: readonly number[], generation: number): Promise<void> {

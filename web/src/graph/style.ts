@@ -16,8 +16,13 @@ export const KIND_COLOURS: Readonly<Record<string, string>> = {
 export const OTHER_KIND_COLOUR = "#6b7280";
 export const GHOST_COLOUR = "#9aa3af";
 export const PINNED_COLOUR = "#c2410c";
+/** An entity in the focus: a halo in the colour of its pinned links. */
+export const FOCUS_COLOUR = PINNED_COLOUR;
 export const LINK_COLOUR = "#64748b";
+/** A recall or search hit: a solid ring. */
 export const HIT_COLOUR = "#db2777";
+/** A node a recall found a trace of something forgotten behind: a dotted ring. */
+export const TRACE_COLOUR = "#374151";
 export const SELECTED_COLOUR = "#111827";
 /** A superseded version (history): struck through. A memory that contradicts another: a red ring. */
 export const SUPERSEDED_COLOUR = "#4b5563";
@@ -107,4 +112,19 @@ export function truncate(text: string, max: number): string {
 /** BCP 47 tag for a text: Han characters make it Chinese (the right glyphs), else English. */
 export function langOf(text: string): "zh" | "en" {
   return /\p{Script=Han}/u.test(text) ? "zh" : "en";
+}
+
+/**
+ * The language most of these texts are in (an agent's memories): Chinese when more than half of
+ * those with any letters hold Han characters, else English (also for none: the page's own language).
+ */
+export function dominantLanguage(texts: readonly string[]): "zh" | "en" {
+  let chinese = 0;
+  let written = 0;
+  for (const text of texts) {
+    if (!/[\p{L}]/u.test(text)) continue;
+    written += 1;
+    if (langOf(text) === "zh") chinese += 1;
+  }
+  return chinese * 2 > written ? "zh" : "en";
 }

@@ -7,6 +7,7 @@ import type { History, LinkView } from "../api/schemas";
 import { actionsFor, type ActionContext, type NodeAction } from "../actions/node-actions";
 import { correctionsOf } from "../graph/corrections";
 import type { GraphModel, GraphNode } from "../graph/model";
+import { relationName } from "../graph/relations";
 import { codePoints, langOf, listLabel, truncate } from "../graph/style";
 import { confirmInline } from "./confirm";
 import { formatNumber, formatTime, h, replace } from "./dom";
@@ -137,7 +138,14 @@ export class NodePanel {
       h(
         "ul",
         {},
-        ...pointing.map((l) => h("li", {}, this.nodeButton(l.source.id), ` — ${l.relation} — strength ${formatNumber(l.strength)}`)),
+        ...pointing.map((l) =>
+          h(
+            "li",
+            { "data-relation": l.relation },
+            this.nodeButton(l.source.id),
+            ` — ${relationName(l.relation)} — strength ${formatNumber(l.strength)}`,
+          ),
+        ),
       ),
     ];
     return parts.filter((n): n is HTMLElement => n !== null);
@@ -291,7 +299,7 @@ export class NodePanel {
           return h(
             "tr",
             {},
-            h("td", { lang: langOf(l.relation) }, l.relation),
+            h("td", { "data-relation": l.relation }, relationName(l.relation)),
             h(
               "td",
               {},

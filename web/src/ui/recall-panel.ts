@@ -30,6 +30,13 @@ export class RecallPanel {
 
   constructor(private readonly deps: RecallDeps) {}
 
+  /** The agent's language: the labels recall and the context block are asked for, and the examples in the fields. */
+  setLanguage(language: "zh" | "en"): void {
+    this.locale.value = language;
+    this.keywords.placeholder = language === "zh" ? "comma separated: 登录, JWT" : "comma separated: login, JWT";
+    this.relations.placeholder = language === "zh" ? "all, or e.g. 关于, next" : "all, or e.g. about, next";
+  }
+
   reset(): void {
     this.output.textContent = "";
     this.summary.textContent = "";

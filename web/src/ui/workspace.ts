@@ -5,10 +5,12 @@
 import { MemoryWrites } from "../actions/memory-writes";
 import type { ActionContext } from "../actions/node-actions";
 import type { ApiClient } from "../api/client";
+import type { NodeView } from "../api/schemas";
 import { GraphCanvas } from "../graph/canvas-view";
 import { ForceLayout } from "../graph/layout";
 import { GraphModel } from "../graph/model";
 import { NetworkLoader } from "../graph/network";
+import { dominantLanguage } from "../graph/style";
 import { byId } from "./dom";
 import { ForgettingPanel } from "./forgetting-panel";
 import { guard } from "./messages";
@@ -61,7 +63,9 @@ export class Workspace {
         this.showTab("recall");
         await this.recall.run();
       },
-      refresh: () => this.loader().refresh(),
+      refresh: async () => {
+        await this.loader().refresh();
+      },
       editMemory: (id) => this.nodePanel.startEdit(id),
       linkFrom: async (id) => {
         this.showTab("write");
@@ -103,7 +107,14 @@ export class Workspace {
       select: (id) => this.select(id, true),
       startFrom: (ids, label) => this.startFrom(ids, label),
     });
-    this.forgetting = new ForgettingPanel({ client, agent, refresh: () => this.loader().refresh() });
+    this.forgetting = new ForgettingPanel({
+      client,
+      agent,
+      refresh: async () => {
+        await this.loader().refresh();
+      },
+      shown: () => this.shownViews(),
+    });
 
     byId("start-focus", HTMLButtonElement).addEventListener(
       "click",
@@ -121,10 +132,7 @@ export class Workspace {
         if (this.selected !== null) await this.expand(this.selected);
       }),
     );
-    byId("fit-view", HTMLButtonElement).addEventListener("click", () => {
-      this.canvas.autoFit = true;
-      this.canvas.fit();
-    });
+    byId("fit-view", HTMLButtonElement).addEventListener("click", () => this.canvas.resumeFitting());
     byId("recall-form", HTMLFormElement).addEventListener("submit", (e) => {
       e.preventDefault();
       guard("Recall", () => this.recall.run())();
@@ -176,8 +184,24 @@ export class Workspace {
     this.search.reset();
     this.write.reset();
     this.showTab("node");
+    this.setLanguage("en");
     this.scheduleUi();
     await Promise.all([this.startFromFocus(), this.forgetting.open()]);
+    // Examples and the labels of recall follow the language of the agent's memories.
+    this.setLanguage(dominantLanguage(this.shownViews().map((v) => v.content)));
+    this.forgetting.updateForecast();
+  }
+
+  private setLanguage(language: "zh" | "en"): void {
+    this.recall.setLanguage(language);
+    this.write.setLanguage(language);
+  }
+
+  /** The views of the nodes shown that still exist. */
+  private shownViews(): NodeView[] {
+    const views: NodeView[] = [];
+    for (const n of this.model.nodes.values()) if (n.status === "loaded" && n.view) views.push(n.view);
+    return views;
   }
 
   close(): void {
@@ -281,6 +305,7 @@ export class Workspace {
       button.tabIndex = active ? 0 : -1;
       panel.hidden = !active;
     }
+    if (tab === "forget" && this.session) this.forgetting.updateForecast();
   }
 
   /** Tabs per the WAI-ARIA pattern: click or arrow keys. */

@@ -7,6 +7,7 @@ import { LINK_RELATIONS, linkRequest } from "../actions/link-request";
 import type { MemoryWrites } from "../actions/memory-writes";
 import { ApiError } from "../api/client";
 import { LinkCandidatesSchema } from "../api/schemas";
+import { relationName } from "../graph/relations";
 import { langOf, truncate } from "../graph/style";
 import { byId, formatNumber, h, replace } from "./dom";
 
@@ -29,7 +30,7 @@ export class WritePanel {
   private readonly candidates = byId("link-candidates", HTMLDivElement);
 
   constructor(private readonly deps: WritePanelDeps) {
-    replace(this.relation, ...LINK_RELATIONS.map((r) => h("option", { value: r.value }, r.label)));
+    this.setLanguage("en");
     this.content.addEventListener("input", () => {
       this.content.lang = langOf(this.content.value);
     });
@@ -43,6 +44,22 @@ export class WritePanel {
         field.focus();
       });
     }
+  }
+
+  /**
+   * The agent's language: the example in the memory field, and the relations' labels (English, with
+   * the stored Chinese name beside it for a Chinese agent, whose recall text uses it).
+   */
+  setLanguage(language: "zh" | "en"): void {
+    this.content.placeholder = language === "zh" ? "小明昨天在体育馆打篮球。" : "Alice moved to Berlin.";
+    const chosen = this.relation.value;
+    replace(
+      this.relation,
+      ...LINK_RELATIONS.map((r) =>
+        h("option", { value: r.value }, language === "zh" ? `${relationName(r.name)} (${r.name})` : relationName(r.name)),
+      ),
+    );
+    if (chosen) this.relation.value = chosen;
   }
 
   reset(): void {
@@ -102,7 +119,7 @@ export class WritePanel {
     this.linkResult.textContent = "Linking…";
     try {
       const link = await this.deps.writes().link(request.params);
-      this.linkResult.textContent = `Linked #${link.source} → #${link.target}: ${link.relation}, strength ${formatNumber(link.strength)}.`;
+      this.linkResult.textContent = `Linked #${link.source} → #${link.target}: ${relationName(link.relation)}, strength ${formatNumber(link.strength)}.`;
     } catch (err) {
       this.linkResult.textContent = "";
       if (!this.showCandidates(err)) throw err;

@@ -126,10 +126,13 @@ describe("corrections in the web view", () => {
     await page.fill("#link-strength", "0.8");
     await page.click("#link-submit");
     // The graph follows: the source is selected, the Node tab shows the new link.
-    await waitForStatus(page, new RegExp(`^Linked #${heidi2} → #${chinese} \\(导致, strength 0\\.8\\)`));
-    expect(await page.locator("#link-result").textContent()).toBe(`Linked #${heidi2} → #${chinese}: 导致, strength 0.8.`);
+    // The relation stored as 导致 is named in English ("causes"), the page's language.
+    await waitForStatus(page, new RegExp(`^Linked #${heidi2} → #${chinese} \\(causes, strength 0\\.8\\)`));
+    expect(await page.locator("#link-result").textContent()).toBe(`Linked #${heidi2} → #${chinese}: causes, strength 0.8.`);
     expect(await page.locator("#panel-node").isVisible()).toBe(true);
-    const linkRow = page.locator('[data-testid="links-out"] tbody tr', { hasText: "导致" });
+    const linkRow = page.locator('[data-testid="links-out"] tbody tr', {
+      has: page.locator('td[data-relation="导致"]', { hasText: "causes" }),
+    });
     await linkRow.waitFor();
     expect(await linkRow.locator(`button[data-node-id="${chinese}"]`).count()).toBe(1);
     const linked = (await node(heidi2))?.links.outgoing.find((l) => l.target === chinese);

@@ -124,17 +124,22 @@ export async function api<T>(base: string, method: string, pathname: string, bod
   return (type.includes("application/json") ? JSON.parse(text) : text) as T;
 }
 
-/** Remembers each submission (one remember call each) and waits until the agent is idle. */
+/**
+ * Remembers each submission (one remember call each) and waits until the agent is idle. Message ids
+ * are `<idPrefix>-1`, `-2`…: a second call for the same agent needs another prefix, or the agent
+ * takes its messages for ones it holds already and stores nothing.
+ */
 export async function fillAgent(
   base: string,
   agent: string,
   submissions: readonly (readonly string[])[],
   config?: Record<string, unknown>,
+  idPrefix = "msg",
 ) {
   if (config) await api(base, "PUT", `/v1/agents/${agent}/config`, config);
   let id = 0;
   for (const contents of submissions) {
-    const messages = contents.map((content) => ({ role: "user", content, id: `msg-${++id}` }));
+    const messages = contents.map((content) => ({ role: "user", content, id: `${idPrefix}-${++id}` }));
     const { task_id } = await api<{ task_id: string }>(base, "POST", `/v1/agents/${agent}/remember`, { messages });
     const task = await api<{ status: string }>(base, "GET", `/v1/agents/${agent}/tasks/${task_id}?wait_ms=30000`);
     if (task.status !== "done") throw new Error(`remember for ${agent} ended ${task.status}`);
@@ -166,6 +171,11 @@ export interface BrowserSuite {
   readonly url: string;
   /** Every request the suite's pages made in the current test. */
   readonly log: RequestLog;
+  /**
+   * The current test's console errors and failed requests (an answer of 400 or more, or no answer),
+   * in order. Not checked after every test: some tests provoke errors on purpose.
+   */
+  readonly failures: string[];
   /** A new page, closed after the test; its uncaught errors fail the test. */
   newPage(): Promise<Page>;
   /** Saves a screenshot as a test artefact and checks it is not blank. */
@@ -183,6 +193,7 @@ export function browserSuite(port: number, fill: (url: string) => Promise<void>)
   const log = new RequestLog();
   const pages: Page[] = [];
   const pageErrors: string[] = [];
+  const failures: string[] = [];
   beforeAll(async () => {
     server = await startServer(port);
     browser = await launchBrowser(log);
@@ -192,6 +203,7 @@ export function browserSuite(port: number, fill: (url: string) => Promise<void>)
     for (const page of pages.splice(0)) await page.close();
     const problems = log.problems(suite.url, DEV_KEY);
     log.clear();
+    failures.length = 0;
     expect(problems).toEqual([]);
     expect(pageErrors.splice(0)).toEqual([]);
   });
@@ -201,6 +213,7 @@ export function browserSuite(port: number, fill: (url: string) => Promise<void>)
   });
   const suite: BrowserSuite = {
     log,
+    failures,
     get url() {
       if (!server) throw new Error("the suite's server has not started");
       return server.url;
@@ -210,6 +223,15 @@ export function browserSuite(port: number, fill: (url: string) => Promise<void>)
       const page = await browser.context.newPage();
       pages.push(page);
       page.on("pageerror", (err) => pageErrors.push(err.message));
+      page.on("console", (message) => {
+        if (message.type() === "error") failures.push(`console error: ${message.text()}`);
+      });
+      page.on("response", (response) => {
+        if (response.status() >= 400) failures.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+      });
+      page.on("requestfailed", (request) =>
+        failures.push(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText})`),
+      );
       return page;
     },
     async screenshot(page, name) {

@@ -70,11 +70,9 @@ describe("the web view", () => {
     await page.keyboard.press("Enter");
     const agentButton = page.locator('#agent-list button[data-agent-id="view-team"]');
     await agentButton.waitFor();
-    expect(await page.locator("#agent-list button").evaluateAll((bs) => bs.map((b) => b.getAttribute("data-agent-id")))).toEqual([
-      "forget-team",
-      "recall-team",
-      "view-team",
-    ]);
+    expect(await page.locator("#agent-list button.open-agent").evaluateAll((bs) => bs.map((b) => b.getAttribute("data-agent-id")))).toEqual(
+      ["forget-team", "recall-team", "view-team"],
+    );
     await agentButton.focus();
     await page.keyboard.press("Enter");
     const status = await waitForStatus(page, /^Focus: .*complete \d+ ms/);
@@ -139,6 +137,9 @@ describe("the web view", () => {
     const page = await newPage();
     await signInAndOpen(page, suite.url, "recall-team");
     await page.click("#tab-recall");
+    // Mostly English memories: the labels default to English; Chinese is one choice away.
+    expect(await page.inputValue("#recall-locale")).toBe("en");
+    await page.selectOption("#recall-locale", "zh");
     await page.fill("#recall-keywords", "登录, budget");
     await page.click('#recall-form button[type="submit"]');
     await page.locator("#recall-summary", { hasText: "memories and" }).waitFor();
@@ -282,7 +283,8 @@ describe("the web view", () => {
     const node = await fetch(`${suite.url}/v1/agents/forget-team/nodes/${carolId}`, { headers: { Authorization: `Bearer ${DEV_KEY}` } });
     expect(node.status).toBe(404);
     const tracesTo = await page.locator("#panel-node li").allTextContents();
-    expect(tracesTo.some((t) => t.includes("上文"))).toBe(true);
+    // Relations by their English name (the stored 上文 is "previous").
+    expect(tracesTo.some((t) => t.includes("previous"))).toBe(true);
     // What is left: the dashed ghosts of the forgotten, one of them selected (ringed).
     await expectGraphDrawn(page, "forgetting-canvas-1280.png", { [GHOST_COLOUR]: 100, [SELECTED_COLOUR]: 20 });
   });
