@@ -56,7 +56,13 @@ export const NodeViewSchema = z.object({
   /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
   meta: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   importance: z.number(),
-  links: z.object({ outgoing: z.array(LinkViewSchema), incoming: z.array(LinkViewSchema) }),
+  // A page of each direction (the API caps a view's links); `total` counts them all.
+  links: z.object({
+    outgoing: z.array(LinkViewSchema),
+    incoming: z.array(LinkViewSchema),
+    total: z.object({ outgoing: z.number(), incoming: z.number() }),
+    next_cursor: z.nullable(z.string()),
+  }),
 });
 
 export const StatsSchema = z.object({

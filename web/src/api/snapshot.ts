@@ -114,6 +114,7 @@ export class NetworkSnapshot {
       created_at: l.created_at,
     });
     const outgoing = (this.outgoing.get(id) ?? []).map(link);
+    const incoming = (this.incoming.get(id) ?? []).map(link);
     return {
       node_id: node.id,
       kind: node.kind,
@@ -133,7 +134,8 @@ export class NetworkSnapshot {
       superseded_by: node.superseded_by,
       meta: node.meta,
       importance: sumSmallestFirst(outgoing.map((l) => l.strength)),
-      links: { outgoing, incoming: (this.incoming.get(id) ?? []).map(link) },
+      // The whole list: an export holds every link, so there is no further page.
+      links: { outgoing, incoming, total: { outgoing: outgoing.length, incoming: incoming.length }, next_cursor: null },
     };
   }
 

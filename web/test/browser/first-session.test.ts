@@ -108,7 +108,10 @@ async function checkStep(page: Page, step: string): Promise<DrawnLayout> {
 function inLinkOrder(view: NodeView | null): NodeView | null {
   if (!view) return null;
   const order = (a: LinkView, b: LinkView) => a.source - b.source || a.target - b.target || a.relation.localeCompare(b.relation);
-  return { ...view, links: { outgoing: [...view.links.outgoing].sort(order), incoming: [...view.links.incoming].sort(order) } };
+  return {
+    ...view,
+    links: { ...view.links, outgoing: [...view.links.outgoing].sort(order), incoming: [...view.links.incoming].sort(order) },
+  };
 }
 
 async function graphData(page: Page): Promise<Record<string, string | undefined>> {

@@ -84,7 +84,7 @@ describe("forgetting forecast", () => {
     expect(nodeForecast(carol, { ...DEFAULTS, decay_rate: 0.5 })).toEqual({ shrink: 2, forget: 5 });
     // Already compressed to 20 of 35: the next change once ⌊35 · importance⌋ < 20.
     const shrunk = { ...carol, content: "Carol reviews budget", importance: 0.6 };
-    shrunk.links = { outgoing: [link(7, 8, 0.6)], incoming: [] };
+    shrunk.links = { outgoing: [link(7, 8, 0.6)], incoming: [], total: { outgoing: 1, incoming: 0 }, next_cursor: null };
     // 0.6 · 0.97^c < 20/35 = 0.571 first at c = 2.
     expect(nodeForecast(shrunk, DEFAULTS).shrink).toBe(2);
     // A pinned link at 1 holds it while its entity stays in the focus; a focus node is never scanned.
