@@ -26,10 +26,11 @@ import { estimateTokens } from "./tokens.js";
 /**
  * The smallest useful block, in tokens of the API's estimate: room for its heading and one memory
  * of median length (41 tokens for LoCoMo's English turns, 42 for MADial-Bench's Chinese ones) with
- * its speaker and two entity names, in either language (66 tokens in Chinese, 59 in English), with
- * a little to spare. See docs/design.md, "The smallest useful context block".
+ * its speaker and two entity names under the block's frame line, in either language (97 tokens in
+ * Chinese, 78 in English), with a little to spare. See docs/design.md, "The smallest useful context
+ * block".
  */
-export const MIN_BLOCK_TOKENS = 72;
+export const MIN_BLOCK_TOKENS = 100;
 /** The block's default share of the window (a tenth), and its default cap. */
 const BLOCK_SHARE = 10;
 const MAX_DEFAULT_BLOCK_TOKENS = 2000;
@@ -53,7 +54,7 @@ export interface ContextWindowOptions {
   targetRatio?: number;
   /**
    * Tokens for the injected block (default: a tenth of the window, at most 2000; 0 injects nothing).
-   * Otherwise at least MIN_BLOCK_TOKENS (72): a window whose tenth is smaller (below 720 tokens)
+   * Otherwise at least MIN_BLOCK_TOKENS (100): a window whose tenth is smaller (below 1,000 tokens)
    * needs `blockTokens` given, or is refused.
    */
   blockTokens?: number;

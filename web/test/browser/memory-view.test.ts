@@ -18,8 +18,8 @@ const ENTITY = KIND_COLOURS.entity ?? "#d98a00";
 const PORT = 8783;
 
 /**
- * Four submissions; with the built-in local model the focus ends as Grace, login, Frank, Tokyo, JWT
- * and "Carol reviews the budget with Dave." (35 characters) is outside the focus neighbourhood.
+ * Four submissions; with the built-in local model the focus ends as Grace, login bug, app, Frank,
+ * Erin and "Carol reviews the budget with Dave." (35 characters) is outside the focus neighbourhood.
  */
 const TEAM = [
   ["Carol reviews the budget with Dave.", "They meet every Friday at the library."],
@@ -86,7 +86,8 @@ describe("the web view", () => {
     // The focus entities are the start set, and their memories are around them.
     const focus = await api<{ focus: { node_id: number; name: string }[] }>(suite.url, "GET", "/v1/agents/view-team/focus");
     const listed = await page.locator("#node-list button").allTextContents();
-    for (const name of ["Grace", "login", "Frank", "Tokyo", "JWT"]) expect(listed.some((t) => t.includes(name))).toBe(true);
+    expect(focus.focus.map((f) => f.name)).toEqual(["Grace", "login bug", "app", "Frank", "Erin"]);
+    for (const { name } of focus.focus) expect(listed.some((t) => t.includes(name))).toBe(true);
     const data = await graphData(page);
     expect(Number(data.nodes)).toBeGreaterThanOrEqual(focus.focus.length + 3);
     expect(Number(data.links)).toBeGreaterThan(5);
@@ -108,6 +109,21 @@ describe("the web view", () => {
     expect(await page.locator('[data-testid="node-importance"]').textContent()).toBe("2");
     expect((await graphData(page)).selected).toBe(String(focus.focus.find((f) => f.name === "Frank")?.node_id));
 
+    // Expanding a node adds the neighbours that were not shown: from Frank's memory to 用户系统 (in
+    // focus when it was said), from there to the Chinese memory three links from today's focus.
+    const expand = async (label: string, reveals: string) => {
+      await selectFromList(page, label);
+      const before = Number((await graphData(page)).nodes);
+      await page.locator('button[data-action="expand"]').click();
+      const status = await waitForStatus(page, /^Expanded #\d+: \d+ neighbours/);
+      const added = Number(status.match(/: (\d+) neighbours/)?.[1]);
+      expect(added).toBeGreaterThan(0);
+      await expect.poll(async () => Number((await graphData(page)).nodes)).toBe(before + added);
+      expect(await page.locator("#node-list button").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining(reveals)]));
+    };
+    await expand("Erin and Frank planned", "用户系统");
+    await expand("用户系统", "昨天讨论了用户系统");
+
     // A Chinese memory renders as stored, marked as Chinese, with its provenance.
     await selectFromList(page, "昨天讨论了用户系统");
     const content = page.locator('[data-testid="node-content"]');
@@ -116,16 +132,6 @@ describe("the web view", () => {
     expect(await page.locator('[data-testid="node-length"]').textContent()).toBe("27 of 27 characters (100% held)");
     expect(await page.locator('[data-testid="node-sources"]').textContent()).toBe("msg-3");
     expect(await page.locator('[data-testid="links-in"] tbody tr').count()).toBeGreaterThan(0);
-
-    // Expanding it adds the neighbours that were not shown (Dave, meet, library, 用户系统, and the
-    // episode of its conversation).
-    const before = Number((await graphData(page)).nodes);
-    await page.locator('button[data-action="expand"]').click();
-    await waitForStatus(page, /^Expanded #\d+: \d+ neighbours/);
-    expect(Number((await graphData(page)).nodes)).toBe(before + 5);
-    expect(await page.locator("#node-list button").allTextContents()).toEqual(
-      expect.arrayContaining([expect.stringContaining("用户系统")]),
-    );
 
     await page.locator("#fit-view").click();
     await page.waitForTimeout(600);
@@ -255,22 +261,22 @@ describe("the web view", () => {
       await page.locator("#run-cycles:not([disabled])").waitFor();
     };
 
-    // Two cycles at decay 0.5: importance 3 (2 focus links at 1, 下文 and its episode at 0.5) → 0.75,
-    // so the memory is compressed to ⌊35 × 0.75⌋ characters at most; its entities (importance 0.5,
-    // 5 characters → 2) are deleted: ghosts.
-    await runCycles(2);
+    // Three cycles at decay 0.5: importance 4 (links at 1 to Carol, Dave and budget, 下文 and its
+    // episode at 0.5) → 0.5, so the memory is compressed to ⌊35 × 0.5⌋ characters at most; its
+    // entities (importance 3 or 2 → at most 0.375, 5 characters → 1) are deleted: ghosts.
+    await runCycles(3);
     await page.click("#tab-node");
     const shrunk = Number((await length.textContent())?.match(/^(\d+) of 35/)?.[1]);
     expect(shrunk).toBeLessThanOrEqual(26);
     expect(shrunk).toBeGreaterThanOrEqual(5);
     expect(Number((await graphData(page)).ghosts)).toBeGreaterThanOrEqual(2);
-    expect(await page.locator('[data-testid="links-out"] .badge.dangling').count()).toBe(2);
+    expect(await page.locator('[data-testid="links-out"] .badge.dangling').count()).toBe(3);
     expect(await page.locator("#node-list button", { hasText: "forgotten entity: Carol" }).count()).toBe(1);
     await screenshot(page, "forgetting-cycle2-1280x800.png");
 
-    // Three more: 0.094 × 35 < 5, so the memory itself is deleted; the memory after it keeps a dangling link to it.
+    // Two more: 0.125 × 35 < 5, so the memory itself is deleted; the memory after it keeps a dangling link to it.
     await page.click("#tab-forget");
-    await runCycles(3);
+    await runCycles(2);
     expect(await held()).toBeLessThan(heldBefore);
     expect(await page.locator('[data-testid="stats-line"]').textContent()).toContain("5 cycles so far");
     // The chart has one point per cycle read (0 to 5).
