@@ -9,12 +9,18 @@ import { fileURLToPath } from "node:url";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const WRANGLER = path.join(ROOT, "node_modules", ".bin", "wrangler");
 
-/** Environment that keeps wrangler quiet, offline and its own files inside .wrangler/. */
+/**
+ * Environment that keeps wrangler quiet, offline and its own files inside .wrangler/. The project's
+ * node_modules/.bin comes first on PATH, as in an npm script, so wrangler (`#!/usr/bin/env node`)
+ * runs on the project's Node 22 (the `node` devDependency) even when this file was started with an
+ * older system Node outside npm.
+ */
 export function offlineEnv(extra = {}) {
   const home = path.join(ROOT, ".wrangler", "home");
   mkdirSync(home, { recursive: true });
   return {
     ...process.env,
+    PATH: [path.join(ROOT, "node_modules", ".bin"), process.env.PATH].filter(Boolean).join(path.delimiter),
     WRANGLER_SEND_METRICS: "false",
     WRANGLER_SEND_ERROR_REPORTS: "false",
     CLOUDFLARE_CF_FETCH_ENABLED: "false",

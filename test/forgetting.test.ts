@@ -6,7 +6,7 @@ import {
   runInDurableObject,
   waitOnExecutionContext,
 } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { enqueueTask } from "../src/agent/tasks/registry";
 import worker from "../src/index";
 import { codePointLength } from "../src/text/code-points";
@@ -356,14 +356,20 @@ describe("the cron safety net", () => {
     expect(await cycleCount(due)).toBe(2);
     expect(await cycleCount(idle)).toBe(1);
     expect(await cycleCount(later)).toBe(1);
-    const registry = await env.DB.prepare("SELECT agent_id, due_at FROM agents WHERE agent_id IN (?, ?, ?) ORDER BY agent_id")
-      .bind(due, idle, later)
-      .all<{ agent_id: string; due_at: number | null }>();
-    expect(Object.fromEntries(registry.results.map((r) => [r.agent_id, r.due_at]))).toEqual({
-      [due]: null,
-      [idle]: null,
-      [later]: now + 3_600_000,
-    });
+    // The registry is tidied when the drain settles, after its last task has finished: waited for.
+    await vi.waitFor(
+      async () => {
+        const registry = await env.DB.prepare("SELECT agent_id, due_at FROM agents WHERE agent_id IN (?, ?, ?) ORDER BY agent_id")
+          .bind(due, idle, later)
+          .all<{ agent_id: string; due_at: number | null }>();
+        expect(Object.fromEntries(registry.results.map((r) => [r.agent_id, r.due_at]))).toEqual({
+          [due]: null,
+          [idle]: null,
+          [later]: now + 3_600_000,
+        });
+      },
+      { timeout: 10_000, interval: 50 },
+    );
   });
 });
 

@@ -12,7 +12,7 @@ import { createDb } from "../src/storage/db";
 import { storeKey } from "../src/storage/api-keys";
 import { runBatch, type Statement } from "../src/storage/batch";
 import { FtsRepo } from "../src/storage/fts-repo";
-import { agentRows, call, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
+import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
 import { internals } from "./internals";
 import { exportOf, fileOf, importInto } from "./transfer-helpers";
 
@@ -165,6 +165,8 @@ describe("issue 28 finding 1: FTS rowid range", () => {
       { role: "user", content: "Mia grows kiwis in the greenhouse.", id: "v1" },
       { role: "user", content: "The greenhouse heater broke in March.", id: "v2" },
     ]);
+    // The remember's compression cycle runs after its task: let it settle before the snapshot.
+    await drainAlarms(victim.agent);
     const before = await rowsOf(victim.agent);
     expect(before.fts.length).toBeGreaterThan(0);
     const searchBefore = await searchFromD1(victim.agent, "kiwis greenhouse");
@@ -234,6 +236,7 @@ describe("issue 28 finding 1: FTS rowid range", () => {
         { role: "user", content: "Bobby fixed the login page on Friday.", id: "x1" },
         { role: "user", content: "Robert reviewed the login fix.", id: "x2" },
       ]);
+      await drainAlarms(agent);
     }
     const rowsOfB = await rowsOf(b.agent);
     for (const table of ["nodes", "links", "fts"] as const) expect(rowsOfB[table].length, table).toBeGreaterThan(0);

@@ -56,6 +56,9 @@ async function populated(): Promise<string> {
   );
   expect((await call(`/v1/agents/${agent}/memories/${note.node_id}`, { method: "DELETE" })).status).toBe(200);
   await call(`/v1/agents/${agent}/memories`, { body: { content: "The violins of the orchestra are tuned on Fridays." } });
+  // Settled: an export is a read and overtakes the compression cycle that write queued, so the
+  // source would otherwise run one more cycle after it was exported than its copy ever sees.
+  await call(`/v1/agents/${agent}/stats?wait_ms=30000`);
   return agent;
 }
 

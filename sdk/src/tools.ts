@@ -48,8 +48,12 @@ export function formatTools(tools: readonly ToolDefinition[], format: "openai"):
 export function formatTools(tools: readonly ToolDefinition[], format: "anthropic"): AnthropicTool[];
 export function formatTools(tools: readonly ToolDefinition[], format: ToolFormat): OpenAiTool[] | AnthropicTool[];
 export function formatTools(tools: readonly ToolDefinition[], format: ToolFormat): OpenAiTool[] | AnthropicTool[] {
-  if (format === "anthropic") return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
-  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+  if (format === "anthropic")
+    return tools.map((t): AnthropicTool => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  return tools.map((t): OpenAiTool => ({
+    type: "function",
+    function: { name: t.name, description: t.description, parameters: t.inputSchema },
+  }));
 }
 
 /**

@@ -85,7 +85,10 @@ export class FaultClient {
       let status: number;
       let text: string;
       try {
-        const headers: Record<string, string> = { authorization: `Bearer ${DEV_API_KEY}` };
+        // Uncompressed answers: the local runtime finishes a gzip-encoded answer only after the
+        // agent's drain that its request started, so a 202 would reach us after the work it queued
+        // (docs/architecture.md, "Local runtime"), and kills meant to land inside it would miss.
+        const headers: Record<string, string> = { authorization: `Bearer ${DEV_API_KEY}`, "accept-encoding": "identity" };
         if (options.body !== undefined) headers["content-type"] = "application/json";
         if (options.key !== undefined) headers["idempotency-key"] = options.key;
         const init: RequestInit = { method, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
