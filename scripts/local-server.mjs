@@ -69,6 +69,8 @@ export async function startLocalServer({
   extraArgs = [],
   readyTimeoutMs = 60_000,
   migrate = true,
+  // What must answer 2xx for the server to count as ready (another Worker than the API: its own path).
+  readyPath = "/v1/health",
 } = {}) {
   if (migrate) applyLocalMigrations({ persistTo, config, quiet });
   const child = spawn(
@@ -86,7 +88,7 @@ export async function startLocalServer({
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${output}`);
     try {
-      const res = await fetch(`${url}/v1/health`);
+      const res = await fetch(`${url}${readyPath}`);
       if (res.ok) break;
     } catch {
       // not listening yet

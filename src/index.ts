@@ -1,10 +1,12 @@
 /**
- * The Worker: the HTTP API, the cron safety net, and the agent Durable Object class.
+ * The Worker: the HTTP API, the cron safety net, the agent Durable Object class and the RPC entrypoint.
  */
 import { createApp } from "./app";
 import { runScheduled } from "./scheduled";
 
 export { MemoryAgent } from "./agent/memory-agent";
+// Workers RPC for Workers of the same account, through a service binding (src/rpc).
+export { MemoryEntrypoint } from "./rpc/memory-entrypoint";
 
 const app = createApp();
 
