@@ -2,7 +2,7 @@
  * The layering of src/ (docs/design.md, "Layers"), checked by `npm run lint`. From the top:
  *
  *   app      src/index.ts, src/app.ts, src/scheduled.ts,  the Worker's entry points and composition
- *            src/rpc
+ *            src/rpc, src/oauth
  *   routes   src/routes, src/api                          HTTP endpoints and their schemas
  *   http     src/http                                     middleware, auth, the one error mapping
  *   agent    src/agent                                    the agent's Durable Object and its tasks
@@ -15,7 +15,7 @@
  * No exceptions are listed here: a rule that needs one is a design change.
  */
 const layer = {
-  app: "^src/((index|app|scheduled)\\.ts$|rpc/)",
+  app: "^src/((index|app|scheduled)\\.ts$|rpc/|oauth/)",
   routes: "^src/(routes|api)/",
   http: "^src/http/",
   agent: "^src/agent/",

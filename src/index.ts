@@ -2,6 +2,7 @@
  * The Worker: the HTTP API, the cron safety net, the agent Durable Object class and the RPC entrypoint.
  */
 import { createApp } from "./app";
+import { withMcpConnector } from "./oauth/connector";
 import { runScheduled } from "./scheduled";
 
 export { MemoryAgent } from "./agent/memory-agent";
@@ -11,7 +12,8 @@ export { MemoryEntrypoint } from "./rpc/memory-entrypoint";
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  // The API, and OAuth for MCP clients that connect without a key (src/oauth).
+  fetch: withMcpConnector(app),
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(runScheduled(env, controller.scheduledTime));
   },
