@@ -123,6 +123,12 @@ describe("MCP connector (OAuth 2.1)", () => {
     await rememberAndWait(agentId, [{ role: "user", content: "Tomas grows saffron near Valencia.", id: "o1" }]);
     const { access_token, token_type, client_id } = await connect("dev-key-local-only");
     expect(token_type.toLowerCase()).toBe("bearer");
+    // The current protocol revision of the official SDKs (1.32 and 2.4 alike), negotiated with a token.
+    const init = await mcp(agentId, access_token, {
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
+    expect((await json<{ result: { protocolVersion: string } }>(init)).result.protocolVersion).toBe("2025-11-25");
     const listed = await mcp(agentId, access_token, { method: "tools/list" });
     expect(listed.status).toBe(200);
     const tools = (await json<{ result: { tools: { name: string }[] } }>(listed)).result.tools.map((t) => t.name);
@@ -183,6 +189,12 @@ describe("MCP connector (OAuth 2.1)", () => {
       body: "{",
     });
     expect(junk.status).toBe(400);
+    const anonymous = await SELF.fetch(`${ORIGIN}/v1/agents/${freshAgent("oauth-anon")}/mcp`, { method: "POST", body: "{}" });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("WWW-Authenticate")).toBe(
+      `Bearer realm="agent-memory", resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/v1/agents/"`,
+    );
+    expect((await json<{ error: { code: string } }>(anonymous)).error.code).toBe("unauthorized");
     const fake = await mcp(freshAgent("oauth-fake"), "a:b:c", { method: "tools/list" });
     expect(fake.status).toBe(401);
     const withKey = await mcp(freshAgent("oauth-key"), "dev-key-local-only", { method: "tools/list" });

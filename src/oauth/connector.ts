@@ -137,6 +137,14 @@ async function authorize(request: Request, env: Env, origin: string): Promise<Re
   }
 }
 
+/** An MCP endpoint's 401 names the protected resource metadata (RFC 9728 §5.1), where an MCP client starts OAuth. */
+function withResourceMetadata(response: Response, origin: string): Response {
+  const headers = new Headers(response.headers);
+  const challenge = headers.get("WWW-Authenticate") ?? "Bearer";
+  headers.set("WWW-Authenticate", `${challenge}, resource_metadata="${origin}${RESOURCE_METADATA_PATH}"`);
+  return new Response(response.body, { status: response.status, headers });
+}
+
 /**
  * The Worker's fetch: OAuth endpoints and MCP requests carrying an issued token go to the
  * provider; everything else, API keys included, to the app as before.
@@ -147,7 +155,10 @@ export function withMcpConnector(app: OpenAPIHono<AppEnv>): (request: Request, e
     const token = bearerKey(request.headers.get("Authorization") ?? undefined);
     const toProvider = OAUTH_PATH.test(url.pathname) || (MCP_PATH.test(url.pathname) && token !== undefined && isIssuedToken(token));
     // The local server answers this machine only, OAuth included (src/http/local-origin.ts).
-    if (!toProvider || (env.DEV_API_KEY && !isLoopbackHost(url.hostname))) return app.fetch(request, env, ctx);
+    if (!toProvider || (env.DEV_API_KEY && !isLoopbackHost(url.hostname))) {
+      const response = await app.fetch(request, env, ctx);
+      return response.status === 401 && MCP_PATH.test(url.pathname) ? withResourceMetadata(response, url.origin) : response;
+    }
     const provider = new OAuthProvider<Env>(providerOptions(url.origin));
     if (OTHER_METADATA_PATH.test(url.pathname)) {
       return provider.fetch(new Request(new URL(RESOURCE_METADATA_PATH, url), request), env, ctx);
