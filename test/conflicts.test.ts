@@ -216,9 +216,11 @@ describe("conflicts on write", () => {
     expect(likes.conflicts_with).toEqual([hates.node_id]);
     expect(hates.conflicts_with).toEqual([likes.node_id]);
     const text = await recallText(agent, { keywords: ["jasmine"] });
-    expect(text).toContain("[记忆] Nora likes jasmine tea very much.（与另一条记忆矛盾）");
-    expect(text).toContain("[记忆] Nora hates jasmine tea very much.（与另一条记忆矛盾）");
-    expect(await recallText(agent, { keywords: ["jasmine"], locale: "en" })).toContain("(conflicts with another memory)");
+    expect(text).toContain("[memory] Nora likes jasmine tea very much. (conflicts with another memory)");
+    expect(text).toContain("[memory] Nora hates jasmine tea very much. (conflicts with another memory)");
+    expect(await recallText(agent, { keywords: ["jasmine"], locale: "zh" })).toContain(
+      "[记忆] Nora likes jasmine tea very much.（与另一条记忆矛盾）",
+    );
     const found = await json<{ items: { node_id: number; conflicts_with: number[] }[] }>(
       await call(`/v1/agents/${agent}/search`, { body: { query: "jasmine tea", mode: "keyword" } }),
     );

@@ -34,7 +34,10 @@ export const RecallRequestSchema = z
         "Where the search enters the network. focus: the focus nodes only (the BFS of the original design). hybrid: the focus plus full-text and vector hits for the keywords, fused (focus-reached memories win ties).",
     }),
     format: z.enum(["text", "json"]).default("text"),
-    locale: z.enum(LOCALES).default("zh").openapi({ description: "Language of the labels in text output." }),
+    locale: z.enum(LOCALES).optional().openapi({
+      description:
+        "Language of the labels in text output; default: Accept-Language, else the language of the agent's memories, else English.",
+    }),
     kinds: z.array(z.enum(RECALL_KINDS)).min(1).default(["segment", "memory"]).openapi({
       description:
         "Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries.",

@@ -12,6 +12,7 @@ import { queryTerms } from "../../text/index-terms";
 import type { MemoryNode } from "../../vocabulary/records";
 import { RELATION, resolveRelation } from "../../vocabulary/relations";
 import { conflictMarks } from "../conflict-marks";
+import { labelLocale } from "../label-locale";
 import { networkReader } from "../network-reader";
 import type { AgentRuntime } from "../runtime";
 import { defineTask } from "./define-task";
@@ -82,7 +83,7 @@ export async function runRecall(rt: AgentRuntime, request: z.output<typeof Recal
     text: formatRecall(
       outcome.memories.map((m) => ({ ...m.node, conflicted: (conflicts.get(m.id)?.length ?? 0) > 0 })),
       outcome.traces,
-      request.locale,
+      await labelLocale(rt, request),
     ),
     memories: outcome.memories.map((m) => ({
       type: "memory",
