@@ -48,6 +48,7 @@ import { runLocomoPreset, runMadialPreset, type PresetRun } from "./quality/runs
 import { loadEntityAnnotations } from "./quality/annotations-load";
 import { runEntityBenchmark, type EntityRun } from "./quality/meaning";
 import { splitEntries } from "./quality/split";
+import { forgettingAtPressure, forgettingCurve } from "./quality/forgetting";
 import { qualityTables } from "./quality/tables";
 
 const USAGE = "usage: npm run bench:quality -- --locomo FILE [--madial DIR|FILE] [--config NAME[,NAME…]] [--quick]";
@@ -140,13 +141,13 @@ async function main(): Promise<void> {
     );
   }
   const result = emptyQualityResult();
+  const baselineByConversation = new Map(
+    conversations.map((conv) => {
+      const retrieve = bm25LocomoRetriever(conv, RECALL_LIMIT);
+      return [conv.sampleId, scoreLocomoConversation(conv, (q) => retrieve(q.question))] as const;
+    }),
+  );
   if (locomo) {
-    const baselineByConversation = new Map(
-      conversations.map((conv) => {
-        const retrieve = bm25LocomoRetriever(conv, RECALL_LIMIT);
-        return [conv.sampleId, scoreLocomoConversation(conv, (q) => retrieve(q.question))] as const;
-      }),
-    );
     const baseline = [...baselineByConversation.values()].flat();
     result.split = splitEntries(
       baselineByConversation,

@@ -15,7 +15,8 @@
  * LoCoMo entry of `no-forgetting`'s agents after that many cycles at DESIGN §2's decay, and the
  * characters they held), "split" (quality/split.ts: question mode per tuning/held-back group of
  * conversations, with BM25 on the same questions), "contextBlock" (context-block.ts: per dataset
- * and budget, the block's evidence recall next to BM25's within the same budget), "goals" (see
+ * and budget, the block's evidence recall next to BM25's within the same budget), "forgetting"
+ * (forgetting.ts: `pressure` beside naive policies at the same characters held), "goals" (see
  * goals.ts), "stalls" (driver/http.ts) and "run" (command, date, machine, commit, wallMs, quick).
  * Timing fields ("ingestionMs", "latencyMs", "stalls", "run") differ between
  * runs; every other number is deterministic.
@@ -41,6 +42,7 @@ import type { Goal } from "./goals";
 import type { Held, PresetRun } from "./runs";
 import type { SplitEntry } from "./split";
 import { CONTEXT_BASELINE_LIMIT, summarizeContexts, type ContextSummary } from "./context-block";
+import type { CurvePoint, ForgettingEntry } from "./forgetting";
 
 export interface ApiExtras {
   preset: string | null;
@@ -93,6 +95,8 @@ export interface QualityResult extends BenchResult {
   split: SplitEntry[];
   /** The context block of the preset that asks for it (question as query); null where not run. */
   contextBlock: { preset: string; bm25Limit: number; locomo: ContextSummary[] | null; madial: ContextSummary[] | null } | null;
+  /** forgetting.ts: the network beside naive forgetting at the same characters held. */
+  forgetting: { atPressure: ForgettingEntry[]; curve: CurvePoint[] };
   goals: Goal[];
   /** Re-sends by the stall guard (driver/http.ts), per endpoint; timing-dependent like latencies. */
   stalls: Record<string, number>;
@@ -251,6 +255,7 @@ export const emptyQualityResult = (): QualityResult => ({
   retention: [],
   split: [],
   contextBlock: null,
+  forgetting: { atPressure: [], curve: [] },
   goals: [],
   stalls: {},
   meaning: { entities: null, conflicts: [], summaries: [] },
