@@ -27,7 +27,7 @@ import { toRememberCalls, type LocomoConversation } from "./lib/locomo";
 import { toMadialMessages } from "./lib/madial";
 import type { RetrievedItem } from "./lib/metrics";
 import { RETENTION_CYCLES } from "./quality/presets";
-import { forgettingAtPressure, forgettingTables } from "./quality/forgetting";
+import { forgettingAtPressure, forgettingCurve, forgettingTables } from "./quality/forgetting";
 import { renderTables } from "./lib/table";
 import { SimAgent } from "./offline/sim-agent";
 import { refKey } from "./quality/annotations";
@@ -152,7 +152,24 @@ async function forgetting(convs: readonly LocomoConversation[]): Promise<void> {
         pressure.characters.set(conv.sampleId, { held: agent.charactersHeld(), remembered: agent.charactersRemembered });
     }
   }
-  console.log(renderTables(forgettingTables(forgettingAtPressure({ conversations: convs, bm25, pressure, noForgetting }), []), "text"));
+  // The retention curve: the network as remembered, then cycles at DESIGN §2's decay (as bench:quality).
+  const retention: { cycles: number; rows: CategorisedScores[]; held: number; remembered: number }[] = [];
+  const preset = SIM_PRESETS.retention;
+  if (preset) {
+    const agents: SimAgent[] = [];
+    for (const conv of convs) agents.push(await feed(conv, preset));
+    let done = 0;
+    for (const at of RETENTION_CYCLES) {
+      for (const agent of agents) await agent.compress(at - done);
+      done = at;
+      const rows: CategorisedScores[] = [];
+      for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i] ?? new SimAgent(), preset.params)));
+      const held = agents.reduce((n, a) => n + a.charactersHeld(), 0);
+      retention.push({ cycles: at, rows, held, remembered: agents.reduce((n, a) => n + a.charactersRemembered, 0) });
+    }
+  }
+  const atPressure = forgettingAtPressure({ conversations: convs, bm25, pressure, noForgetting });
+  console.log(renderTables(forgettingTables(atPressure, forgettingCurve(convs, bm25, retention)), "text"));
 }
 
 async function main(): Promise<void> {
