@@ -33,7 +33,7 @@ import {
   type MadialConfigResult,
   type Settings,
 } from "../lib/report";
-import type { Aggregate, CategorisedScores } from "../lib/aggregate";
+import { ratiosToBaseline, type Aggregate, type CategorisedScores } from "../lib/aggregate";
 import type { RunInfo } from "../driver/run-info";
 import { QUERY_MODES, RECALL_LIMIT, type QueryMode } from "./ask";
 import { ABLATION_STEPS, SEARCH_MODES, type SearchMode } from "./extras";
@@ -118,7 +118,7 @@ export function qualitySettings(): QualitySettings {
   };
 }
 
-const NO_EXTRAS: ApiExtras = {
+export const NO_EXTRAS: ApiExtras = {
   preset: null,
   query: null,
   characters: null,
@@ -168,6 +168,23 @@ export function madialEntries(baselineRows: readonly CategorisedScores[], runs: 
       QUERY_MODES.map((mode) => ({ ...madialConfigResult(configRun(run, mode), run.rows[mode], baseline.all), ...extras(run, mode) })),
     ),
   ];
+}
+
+/** The suffix of the semantic arm's configurations (semantic-arm.ts). */
+export const SEMANTIC = "semantic";
+
+/**
+ * The semantic arm's MADial configurations: `<preset>/<mode>/semantic` for recall and
+ * `search:<mode>/semantic` for the search endpoint's modes, ratios against the same BM25.
+ */
+export function semanticEntries(run: PresetRun, baseline: MadialConfigResult | undefined): MadialEntry[] {
+  const recall = madialEntries([], [run])
+    .filter((e) => !e.baseline)
+    .map((e) => ({ ...e, name: `${e.name}/${SEMANTIC}`, ratios: e.all && baseline?.all ? ratiosToBaseline(e.all, baseline.all) : null }));
+  const search = entryPointEntries(undefined, run, undefined, baseline).flatMap((e) =>
+    e.madial ? [{ ...e.madial, name: `search:${e.mode}/${SEMANTIC}`, ...NO_EXTRAS, preset: run.preset.name }] : [],
+  );
+  return [...recall, ...search];
 }
 
 export function presetsSection(runs: readonly PresetRun[]): QualityResult["presets"] {
