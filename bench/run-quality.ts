@@ -264,6 +264,7 @@ async function main(): Promise<void> {
     madial: result.madial?.configs ?? [],
     entryPoints: result.entryPoints,
     split: result.split,
+    forgetting: result.forgetting.atPressure,
     quick: opts.quick,
   });
   const wallMs = performance.now() - started;

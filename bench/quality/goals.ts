@@ -8,6 +8,9 @@
  * - on MADial-Bench, `default` reaches ≥ 1.1 × BM25's hit@5;
  * - fusing keyword and vector entry points (the search endpoint's hybrid mode) scores no lower
  *   than the better of the two alone, at R@10 (LoCoMo) and hit@5 (MADial).
+ * - on the held-back conversations, `pressure ÷ no-forgetting` answer-bearing R@10 ≥ 1.4 × the best
+ *   naive policy's share (forgetting.ts) at the same characters held, and its exact-id share ≥ the
+ *   truncation policy's;
  * - with the semantic arm's embedder (semantic-arm.ts), MADial `default` reaches ≥ 1.15 × BM25's
  *   hit@5, and the search endpoint's hybrid mode ≥ the better of keyword and vector;
  * - the same LoCoMo figures of `default` (R@10, R@1) hold on the conversations held back from tuning
@@ -20,6 +23,7 @@ import { fmt } from "../lib/table";
 import type { EntryPointEntry, LocomoEntry, MadialEntry } from "./result";
 import { entryName, SEMANTIC } from "./result";
 import type { SplitEntry } from "./split";
+import type { ForgettingEntry } from "./forgetting";
 
 export type { Goal };
 
@@ -53,6 +57,8 @@ export interface GoalInputs {
   madial: readonly MadialEntry[];
   entryPoints: readonly EntryPointEntry[];
   split: readonly SplitEntry[];
+  /** forgetting.ts's comparison at the characters `pressure` held, per group. */
+  forgetting: readonly ForgettingEntry[];
   quick: boolean;
 }
 
@@ -105,6 +111,30 @@ export function qualityGoals(inputs: GoalInputs): Goal[] {
       met: held === null ? null : held <= 0.5,
       note: pressure ? note : "configuration not run",
     });
+  }
+  const forgetting = inputs.forgetting.find((e) => e.group === "held back");
+  if (forgetting) {
+    const naive = forgetting.policies.filter((p) => p.name !== "oracle");
+    const network = forgetting.network.share;
+    const bestNaive = Math.max(...naive.map((p) => p.share.answerBearing[10] ?? -1));
+    const truncation = naive.find((p) => p.name === "truncation")?.share.exact[10] ?? null;
+    const ab = network.answerBearing[10];
+    goals.push(
+      {
+        id: "forgetting-answer-bearing",
+        goal: "LoCoMo held back: pressure ÷ no-forgetting answer-bearing R@10 ≥ 1.4 × the best naive policy's share at the same characters",
+        measured: `${fmt(ab, 2)} vs ${fmt(bestNaive, 2)} (×${fmt(ab !== null && bestNaive > 0 ? ab / bestNaive : null, 2)}) at ${fmt((forgetting.held ?? 0) * 100, 1)}% held`,
+        met: ab === null || bestNaive <= 0 ? null : ab >= 1.4 * bestNaive,
+        note,
+      },
+      {
+        id: "forgetting-exact",
+        goal: "LoCoMo held back: pressure ÷ no-forgetting exact-id R@10 ≥ the truncation policy's share",
+        measured: `${fmt(network.exact[10], 2)} vs ${fmt(truncation, 2)}`,
+        met: network.exact[10] === null || truncation === null ? null : network.exact[10] >= truncation,
+        note,
+      },
+    );
   }
   const heldBack = (config: string) => inputs.split.find((e) => e.group === "held back" && e.config === config)?.locomo.pooled?.exact;
   if (inputs.split.some((e) => e.group === "held back")) {
