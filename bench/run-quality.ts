@@ -9,7 +9,9 @@
  * runs in the same invocation. The presets run side by side, one lane each on its own local server
  * (the answers do not depend on it; latencies include the contention, which is why the speed bench,
  * not this one, holds latency against goals). --quick: see quality/quick.ts; it writes
- * bench/results/quality-quick.json and leaves docs/BENCHMARKS.md alone.
+ * bench/results/quality-quick.json and leaves docs/BENCHMARKS.md alone. With MADial, the semantic
+ * arm (quality/semantic-arm.ts) runs `default` once more on a server of its own; with LoCoMo,
+ * `pressure` is set beside naive forgetting at the same characters (quality/forgetting.ts).
  * Output: tables on stdout, bench/results/quality.json, the quality section of docs/BENCHMARKS.md.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -29,7 +31,7 @@ import { resultJson } from "./lib/report";
 import { renderTables } from "./lib/table";
 import { RECALL_LIMIT } from "./quality/ask";
 import { qualityGoals } from "./quality/goals";
-import { PRESETS, selectPresets, type Preset } from "./quality/presets";
+import { selectPresets, type Preset } from "./quality/presets";
 import { quickLocomo, quickMadial } from "./quality/quick";
 import { CONTEXT_BASELINE_LIMIT } from "./quality/context-block";
 import {
@@ -50,9 +52,7 @@ import { loadEntityAnnotations } from "./quality/annotations-load";
 import { runEntityBenchmark, type EntityRun } from "./quality/meaning";
 import { splitEntries } from "./quality/split";
 import { forgettingAtPressure, forgettingCurve } from "./quality/forgetting";
-import { serveEmbeddings, vectorFile } from "./quality/semantic-arm";
-import { parseWord2vec } from "./quality/word-vectors";
-import { readFileSync } from "node:fs";
+import { runSemanticLane, startSemanticArm } from "./quality/semantic-arm";
 import { qualityTables } from "./quality/tables";
 
 const USAGE = "usage: npm run bench:quality -- --locomo FILE [--madial DIR|FILE] [--config NAME[,NAME…]] [--quick]";
@@ -106,76 +106,51 @@ async function main(): Promise<void> {
     : loadEntityAnnotations({ ...(opts.locomo ? { locomo: opts.locomo } : {}), ...(opts.madial ? { madial: opts.madial } : {}) });
   // The semantic arm (quality/semantic-arm.ts): MADial on `default` again, on a server of its own
   // whose embedder is the word vectors, when they can be had.
-  const semanticPreset = PRESETS.find((p) => p.name === "default");
-  let embeddings: Awaited<ReturnType<typeof serveEmbeddings>> | null = null;
-  const extraArgs: Record<string, string[]> = {};
-  if (madial && semanticPreset && opts.presets.some((p) => p.name === "default")) {
-    const found = vectorFile();
-    if ("skipped" in found) notes.push(`Semantic arm skipped: ${found.skipped}`);
-    else {
-      const vectors = parseWord2vec(readFileSync(found.file));
-      embeddings = await serveEmbeddings(vectors);
-      extraArgs["quality-semantic"] = [
-        "--var",
-        `BENCH_EMBEDDER_URL:${embeddings.url}`,
-        "--var",
-        `BENCH_EMBEDDER_DIMENSIONS:${vectors.dimensions}`,
-      ];
-      notes.push(
-        `Semantic arm: MADial on \`default\` with node-synonyms@1.3.1's Chinese word vectors (${vectors.words.size} words × ${vectors.dimensions}, sha512 checked, cache outside the repository), mean of word vectors as the embedder`,
-      );
-    }
-  }
+  const embeddings = madial && opts.presets.some((p) => p.name === "default") ? await startSemanticArm(notes) : null;
   let entities: EntityRun | null = null;
   const progress = createProgress("quality");
   const lanes = new Map<string, string>();
   // One server per lane: FTS5 keeps BM25 statistics per D1 database, so agents sharing a database
   // shift each other's full-text scores, and lanes ingesting side by side would make the answers
   // depend on timing. With a database each, every run gives the same answers.
-  const servers = [...opts.presets.map((p) => `quality-${p.name}`), ...(embeddings ? ["quality-semantic"] : [])];
-  const { lanesDone, semanticRun, stalls } = await withBenchServers(
-    servers,
-    async (started) => {
-      const pairs = opts.presets.flatMap((preset, i) => {
-        const server = started[i];
-        return server ? [{ preset, http: new HttpClient(server.url) }] : [];
-      });
-      const lane = async (preset: Preset, http: HttpClient): Promise<{ locomo: PresetRun | null; madial: PresetRun | null }> => {
-        const step = (text: string): void => {
-          lanes.set(preset.name, text);
-          progress.update([...lanes.values()].join(" | "));
-        };
-        const locomoRun = conversations.length > 0 ? await runLocomoPreset(http, preset, conversations, step) : null;
-        const madialRun = madial ? await runMadialPreset(http, preset, madial, step) : null;
-        // The entity benchmark runs on the shipped configuration's server, after its questions.
-        if (preset.name === "default" && entityItems.length > 0) entities = await runEntityBenchmark(http, preset.name, entityItems, step);
-        lanes.set(preset.name, `${preset.name} done`);
-        progress.note(`${preset.name} done`);
-        return { locomo: locomoRun, madial: madialRun };
+  const servers = [
+    ...opts.presets.map((p) => `quality-${p.name}`),
+    ...(embeddings ? [{ name: "quality-semantic", extraArgs: embeddings.wranglerArgs }] : []),
+  ];
+  const { lanesDone, semanticRun, stalls } = await withBenchServers(servers, async (started) => {
+    const pairs = opts.presets.flatMap((preset, i) => {
+      const server = started[i];
+      return server ? [{ preset, http: new HttpClient(server.url) }] : [];
+    });
+    const lane = async (preset: Preset, http: HttpClient): Promise<{ locomo: PresetRun | null; madial: PresetRun | null }> => {
+      const step = (text: string): void => {
+        lanes.set(preset.name, text);
+        progress.update([...lanes.values()].join(" | "));
       };
-      const semanticServer = embeddings ? started[opts.presets.length] : undefined;
-      const semanticHttp = semanticServer ? new HttpClient(semanticServer.url) : null;
-      const semanticLane = async (): Promise<PresetRun | null> => {
-        if (!semanticHttp || !semanticPreset || !madial) return null;
-        const preset: Preset = { ...semanticPreset, extras: ["search"], contextBlock: false };
-        const run = await runMadialPreset(semanticHttp, preset, madial, (text) => {
-          lanes.set("semantic", `semantic · ${text}`);
-          progress.update([...lanes.values()].join(" | "));
-        });
-        lanes.set("semantic", "semantic done");
-        return run;
-      };
-      const [lanesDone, semanticRun] = await Promise.all([
-        Promise.all(pairs.map(({ preset, http }) => lane(preset, http))),
-        semanticLane(),
-      ]);
-      const stalls: Record<string, number> = {};
-      for (const http of [...pairs.map((p) => p.http), ...(semanticHttp ? [semanticHttp] : [])])
-        for (const [key, n] of http.stalls) stalls[key] = (stalls[key] ?? 0) + n;
-      return { lanesDone, semanticRun, stalls };
-    },
-    extraArgs,
-  ).finally(() => embeddings?.close());
+      const locomoRun = conversations.length > 0 ? await runLocomoPreset(http, preset, conversations, step) : null;
+      const madialRun = madial ? await runMadialPreset(http, preset, madial, step) : null;
+      // The entity benchmark runs on the shipped configuration's server, after its questions.
+      if (preset.name === "default" && entityItems.length > 0) entities = await runEntityBenchmark(http, preset.name, entityItems, step);
+      lanes.set(preset.name, `${preset.name} done`);
+      progress.note(`${preset.name} done`);
+      return { locomo: locomoRun, madial: madialRun };
+    };
+    const semanticServer = embeddings ? started[opts.presets.length] : undefined;
+    const semanticHttp = semanticServer ? new HttpClient(semanticServer.url) : null;
+    const [lanesDone, semanticRun] = await Promise.all([
+      Promise.all(pairs.map(({ preset, http }) => lane(preset, http))),
+      semanticHttp && madial
+        ? runSemanticLane(semanticHttp, madial, (text) => {
+            lanes.set("semantic", text);
+            progress.update([...lanes.values()].join(" | "));
+          })
+        : null,
+    ]);
+    const stalls: Record<string, number> = {};
+    for (const http of [...pairs.map((p) => p.http), ...(semanticHttp ? [semanticHttp] : [])])
+      for (const [key, n] of http.stalls) stalls[key] = (stalls[key] ?? 0) + n;
+    return { lanesDone, semanticRun, stalls };
+  }).finally(() => embeddings?.close());
   progress.done();
   const locomoRuns = lanesDone.flatMap((l) => (l.locomo ? [l.locomo] : []));
   const madialRuns = lanesDone.flatMap((l) => (l.madial ? [l.madial] : []));

@@ -132,17 +132,19 @@ export async function withBenchServer<T>(name: string, body: (server: BenchServe
 
 /**
  * As withBenchServer, with one fresh server per name (own port, own D1 and Durable Object files),
- * started one after the other so that no two pick the same free port; `extraArgs[name]` are more
- * arguments of that server's `wrangler dev` (e.g. `--var`).
+ * started one after the other so that no two pick the same free port; a name may come with more
+ * arguments for its `wrangler dev` (e.g. `--var`).
  */
 export async function withBenchServers<T>(
-  names: readonly string[],
+  names: readonly (string | { name: string; extraArgs: readonly string[] })[],
   body: (servers: BenchServer[]) => Promise<T>,
-  extraArgs: Readonly<Record<string, readonly string[]>> = {},
 ): Promise<T> {
   const servers: { name: string; server: BenchServer }[] = [];
   try {
-    for (const name of names) servers.push({ name, server: await startBenchServer(name, extraArgs[name]) });
+    for (const entry of names) {
+      const { name, extraArgs } = typeof entry === "string" ? { name: entry, extraArgs: [] } : entry;
+      servers.push({ name, server: await startBenchServer(name, extraArgs) });
+    }
     return await body(servers.map((s) => s.server));
   } catch (e) {
     for (const { name, server } of servers) {

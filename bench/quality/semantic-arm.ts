@@ -20,7 +20,11 @@ import { createServer, type Server } from "node:http";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { embedWords, type WordVectors } from "./word-vectors";
+import type { HttpClient } from "../driver/http";
+import type { MadialDataset } from "../lib/madial";
+import { PRESETS, type Preset } from "./presets";
+import { runMadialPreset, type PresetRun } from "./runs";
+import { embedWords, parseWord2vec, type WordVectors } from "./word-vectors";
 
 export const VECTOR_PACKAGE = "node-synonyms@1.3.1";
 export const VECTOR_INTEGRITY = "sha512-X3GZ4J4kDAp7uSkwqaOeCJ6++pHT2L7EDlQsL8O4AZRB0NEtBAZSmDtvWOkIKPqZkgStnX9EtL1y4xQClhflxQ==";
@@ -93,4 +97,35 @@ export async function serveEmbeddings(vectors: WordVectors): Promise<{ url: stri
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("the embedding server has no port");
   return { url: `http://127.0.0.1:${address.port}/embed`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * The vectors served for the run, with the `wrangler dev` arguments that point a server at them;
+ * null (and a note saying why) when they cannot be had.
+ */
+export async function startSemanticArm(notes: string[]): Promise<{ wranglerArgs: string[]; close: () => Promise<void> } | null> {
+  const found = vectorFile();
+  if ("skipped" in found) {
+    notes.push(`Semantic arm skipped: ${found.skipped}`);
+    return null;
+  }
+  const vectors = parseWord2vec(readFileSync(found.file));
+  const served = await serveEmbeddings(vectors);
+  notes.push(
+    `Semantic arm: MADial on \`default\` with ${VECTOR_PACKAGE}'s Chinese word vectors (${vectors.words.size} words × ${vectors.dimensions}, sha512 checked, cached outside the repository), the mean of word vectors as the embedder`,
+  );
+  return {
+    wranglerArgs: ["--var", `BENCH_EMBEDDER_URL:${served.url}`, "--var", `BENCH_EMBEDDER_DIMENSIONS:${vectors.dimensions}`],
+    close: served.close,
+  };
+}
+
+/** MADial on `default` (recall in both query modes and the search endpoint's modes) on the semantic server. */
+export async function runSemanticLane(http: HttpClient, madial: MadialDataset, step: (text: string) => void): Promise<PresetRun | null> {
+  const base = PRESETS.find((p) => p.name === "default");
+  if (!base) return null;
+  const preset: Preset = { ...base, extras: ["search"], contextBlock: false };
+  const run = await runMadialPreset(http, preset, madial, (text) => step(`semantic · ${text}`));
+  step("semantic done");
+  return run;
 }
