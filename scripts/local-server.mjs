@@ -76,7 +76,7 @@ export async function startLocalServer({
   persistTo = path.join(ROOT, ".wrangler", "state"),
   config = "wrangler.local.toml",
   quiet = false,
-  extraArgs = [],
+  extraArgs = /** @type {string[]} */ ([]),
   readyTimeoutMs = 60_000,
   migrate = true,
   // What must answer 2xx for the server to count as ready (another Worker than the API: its own path).

@@ -74,7 +74,7 @@ function waitForExit(child: ChildProcess, ms: number): Promise<void> {
 }
 
 /** Starts a fresh local API for the benchmark `name` (used in the directory name). */
-export async function startBenchServer(name: string): Promise<BenchServer> {
+export async function startBenchServer(name: string, extraArgs: readonly string[] = []): Promise<BenchServer> {
   installHandlers();
   const persistDir = path.join(ROOT, ".wrangler", `bench-${name}-${process.pid}`);
   // The frozen build lives beside, not inside, the persist directory: wrangler reloads the Worker
@@ -88,7 +88,7 @@ export async function startBenchServer(name: string): Promise<BenchServer> {
   let server: Awaited<ReturnType<typeof startLocalServer>>;
   try {
     const config = buildSnapshot(buildDir);
-    server = await startLocalServer({ port, persistTo: persistDir, quiet: true, config });
+    server = await startLocalServer({ port, persistTo: persistDir, quiet: true, config, extraArgs: [...extraArgs] });
   } catch (e) {
     removeDir();
     throw e;
@@ -132,12 +132,19 @@ export async function withBenchServer<T>(name: string, body: (server: BenchServe
 
 /**
  * As withBenchServer, with one fresh server per name (own port, own D1 and Durable Object files),
- * started one after the other so that no two pick the same free port.
+ * started one after the other so that no two pick the same free port; a name may come with more
+ * arguments for its `wrangler dev` (e.g. `--var`).
  */
-export async function withBenchServers<T>(names: readonly string[], body: (servers: BenchServer[]) => Promise<T>): Promise<T> {
+export async function withBenchServers<T>(
+  names: readonly (string | { name: string; extraArgs: readonly string[] })[],
+  body: (servers: BenchServer[]) => Promise<T>,
+): Promise<T> {
   const servers: { name: string; server: BenchServer }[] = [];
   try {
-    for (const name of names) servers.push({ name, server: await startBenchServer(name) });
+    for (const entry of names) {
+      const { name, extraArgs } = typeof entry === "string" ? { name: entry, extraArgs: [] } : entry;
+      servers.push({ name, server: await startBenchServer(name, extraArgs) });
+    }
     return await body(servers.map((s) => s.server));
   } catch (e) {
     for (const { name, server } of servers) {

@@ -5,6 +5,7 @@
  * runtime (the Durable Object's state), so the request budget each creates is that agent's.
  */
 import { z } from "zod";
+import { HttpEmbedder } from "./local/http-embedder";
 import { LocalEmbedder, LocalModel } from "./local/local-model";
 import { systemClock, type Clock } from "./rate/clock";
 import { RequestBudget } from "./rate/request-budget";
@@ -21,6 +22,9 @@ export type ModelEnv = Pick<Env, "MODEL_PROVIDER" | "AI_TEXT_MODEL" | "AI_EMBEDD
   readonly AI: AiBinding;
   /** Text-generation requests one agent may start per minute (optional var; default 120). */
   readonly AI_REQUESTS_PER_MINUTE?: string;
+  /** Local benchmark servers only: an embedder served over HTTP and its vector length (http-embedder.ts). */
+  readonly BENCH_EMBEDDER_URL?: string;
+  readonly BENCH_EMBEDDER_DIMENSIONS?: string;
 };
 
 /** The per-minute window of Workers AI's rate limits (developers.cloudflare.com/workers-ai/platform/limits/). */
@@ -64,13 +68,17 @@ export function createFallbackModel(env: Pick<Env, "MODEL_PROVIDER">): SmallMode
 }
 
 /**
- * The configured embedder: local hashed n-grams (256 dimensions), or Workers AI with the
+ * The configured embedder: local hashed n-grams (256 dimensions; on a local benchmark server given
+ * BENCH_EMBEDDER_URL, the benchmark's embedder instead), or Workers AI with the
  * AI_EMBEDDING_MODEL model (1024 dimensions for bge-m3) and its own request budget (embeddings are
  * limited separately from text generation). The vector index must be created with the matching
  * dimension.
  */
 export function createEmbedder(env: Omit<ModelEnv, "AI_TEXT_MODEL">, clock: Clock = systemClock): Embedder {
-  if (modelProviderOf(env) === "local") return new LocalEmbedder();
+  if (modelProviderOf(env) === "local") {
+    const url = env.BENCH_EMBEDDER_URL;
+    return url ? new HttpEmbedder(url, Number(env.BENCH_EMBEDDER_DIMENSIONS)) : new LocalEmbedder();
+  }
   const budget = new RequestBudget({ requestsPerWindow: DEFAULT_EMBEDDING_REQUESTS_PER_MINUTE, windowMs: RATE_WINDOW_MS, clock });
   return new WorkersAiEmbedder(env.AI, { model: env.AI_EMBEDDING_MODEL, throttle: { budget, clock } });
 }

@@ -1,8 +1,8 @@
 /**
  * Local extractive compression (docs/design.md §6 step 2): what a memory keeps as it is forgotten.
- * Its words are weighed by what a later question can ask for (keepWeight): names, numbers and dates
- * first, then rarer (longer) nouns, then other content words; filler (greetings, "you know",
- * function words) weighs nothing.
+ * Its words are weighed by what a later question can ask for (keepWeight): names and numbers first,
+ * then rarer (longer) nouns, then other content words; filler (greetings, "you know", function
+ * words) weighs nothing.
  *
  * The result is the heaviest words of the text that fit, in the text's own order ("Researching
  * adoption agencies dream family"). Whole sentences were kept before when they carried as much
@@ -182,17 +182,21 @@ export function cutAtWordBoundary(s: string, max: number): string {
 }
 
 /**
- * What keeping a word is worth to a later question: names ×2, numbers and dates (a question asks
- * "when", "how many") ×2, Chinese compounds ×1.2, noun-like words ×1, other content words ×0.6,
- * each times a length factor (longer words are rarer, the usual stand-in for rarity when only the
- * text is known). Presence counts, not frequency: a word said twice is kept once.
+ * What keeping a word is worth to a later question: names ×2, numbers ×2 (a question asks "how
+ * many", and a date's year or day is a number), Chinese compounds ×1.2, noun-like words ×1, other
+ * content words ×0.6, each times a length factor (longer words are rarer, the usual stand-in for
+ * rarity when only the text is known). Two kinds of word weigh only as plain content words: a name
+ * that is only addressed (a vocative, "Thanks, Caroline!": who was spoken to, not what the memory
+ * is about; its speaker is kept apart) and a day, month or relative time word ("yesterday", "last
+ * week": the memory keeps the message's own date). Presence counts, not frequency: a word said
+ * twice is kept once. Measured in docs/design.md, "Compression".
  */
 function keepWeight(c: Candidate): number {
   const length = codePointLength(c.key);
   const rarity = c.script === "cjk" ? ([0, 0.6, 1, 1.2][length] ?? 1.3) : 0.6 + 0.1 * Math.min(length, 8);
   if (c.kind === "number") return 2;
-  if (c.kind === "name") return 2 * rarity;
-  if (c.temporal) return 2 * rarity;
+  if (c.kind === "name") return (c.entity ? 2 : 0.6) * rarity;
+  if (c.temporal) return 0.6 * rarity;
   if (c.kind === "compound") return 1.2 * rarity;
   return (c.kind === "noun" ? 1 : 0.6) * rarity;
 }
