@@ -8,6 +8,7 @@
  * Full-width letters and digits (ＡＬＩＣＥ, ３) are folded to ASCII first, one code unit for one, so offsets stay
  * those of the input.
  */
+import { ABSTRACT_NOUNS } from "./abstract-nouns";
 import { isCalendarWord } from "./calendar-words";
 import { tagChinese } from "./chinese-tagger";
 import { englishTaggerLoaded, lexicalSentiment, loadEnglishTagger, tagEnglish, type EnglishWord } from "./english-tagger";
@@ -367,4 +368,17 @@ export function isEvaluative(w: TaggedWord): boolean {
   // A lone Latin word in Chinese text ("我用JWT…") does not load the English model: no polarity then.
   if (w.script !== "latin" || !englishTaggerLoaded()) return false;
   return lexicalSentiment(w.lemma) !== 0 || lexicalSentiment(w.text.toLowerCase()) !== 0;
+}
+
+let abstractNouns: ReadonlySet<string> | undefined;
+
+/**
+ * An English noun whose most frequent sense is a feeling, a thought, a quality, a state or a motive
+ * in WordNet's lexicographer classes ("experience", "determination", "pride", "vibe"): it says how
+ * something was or what someone made of it, not what a memory is about. Chinese: always false.
+ */
+export function isAbstractNoun(w: TaggedWord): boolean {
+  if (w.script !== "latin") return false;
+  abstractNouns ??= new Set(ABSTRACT_NOUNS.split(" "));
+  return abstractNouns.has(w.lemma);
 }
