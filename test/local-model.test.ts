@@ -24,6 +24,7 @@ const WORD: TaggedWord = {
   sentence: 0,
   negated: false,
   temporal: false,
+  evaluative: false,
 };
 const user = (index: number, content: string, name?: string): ModelMessage =>
   name === undefined ? { index, role: "user", content } : { index, role: "user", content, name };

@@ -37,7 +37,7 @@
  */
 import { isCalendarWord } from "../../text/calendar-words";
 import { parseSmallNumber } from "../../text/relative-time";
-import { tagWords, type TaggedWord } from "../../text/tagged-words";
+import { tagWords, type TagMemo, type TaggedWord } from "../../text/tagged-words";
 import type { ConflictPair, ConflictVerdict } from "../types";
 import { LruMap } from "./lru-map";
 
@@ -217,8 +217,8 @@ function joinComplements(words: TaggedWord[]): TaggedWord[] {
 /** "I'm" → I + 'm, "we've" → we + 've: the tagger may keep a pronoun and its verb as one word. */
 const CONTRACTION = /^([a-z]+)('(?:m|re|s|ve|ll|d))$/;
 
-function wordsOf(clause: string): Word[] {
-  return joinComplements(tagWords(clause))
+function wordsOf(clause: string, memo: TagMemo | undefined): Word[] {
+  return joinComplements(tagWords(clause, memo))
     .filter((t) => t.cls !== "punct")
     .flatMap((t): Word[] => {
       const split = t.cls === "pron" ? CONTRACTION.exec(t.text.toLowerCase().replace(/’/g, "'")) : null;
@@ -276,8 +276,8 @@ const isMarker = (w: Word) =>
   CHANGE_MARKERS.has(w.surface) || PAST_MARKERS.has(w.surface) || NEGATIONS.has(w.surface) || CHANGE_NEGATIONS.has(w.surface);
 
 /** The frame of one clause, or null when it states nothing (a question, no predicate). */
-function frameOf(clause: string, speakerWords: readonly string[]): Frame | null {
-  const words = wordsOf(clause);
+function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo | undefined): Frame | null {
+  const words = wordsOf(clause, memo);
   if (words.length === 0) return null;
   // The predicate: the first lexicon word, a copula or possession only when no other lexicon word
   // follows; else the first content verb.
@@ -484,7 +484,7 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
 const PRIORITY: readonly ConflictVerdict[] = ["unrelated", "same", "update", "contradiction"];
 
 /** The text's speaker, whether it opens by denying, and the frames of its statements. */
-function parse(text: string): Parsed {
+function parse(text: string, memo: TagMemo | undefined): Parsed {
   const cleaned = text.replace(DATE_NOTE, "");
   const speakerMatch = SPEAKER.exec(cleaned);
   const speaker = speakerMatch?.[1]?.trim() ?? null;
@@ -496,9 +496,9 @@ function parse(text: string): Parsed {
     if (QUESTION_END.test(sentence.trim()) || QUESTION_PARTICLE.test(sentence.trim())) continue;
     for (const clause of sentence.split(CLAUSE_BREAK)) {
       if (clause.trim() === "") continue;
-      const frame = frameOf(clause, speakerWords);
+      const frame = frameOf(clause, speakerWords, memo);
       if (frame) frames.push(frame);
-      if (frame || statesSomething(clause)) statements += 1;
+      if (frame || statesSomething(clause, memo)) statements += 1;
     }
   }
   return { speaker: speaker?.toLowerCase() ?? null, speakerWords, denies: DENIALS.test(body.trim()), frames, statements };
@@ -514,8 +514,11 @@ function parse(text: string): Parsed {
 export class ParseCache {
   private readonly parsed = new LruMap<string, Parsed>(2048);
 
+  /** `memo`: the agent's tagged lines, shared with extraction (local-tag-memo.ts). */
+  constructor(private readonly memo?: TagMemo) {}
+
   parse(text: string): Parsed {
-    return this.parsed.getOrSet(text, parse);
+    return this.parsed.getOrSet(text, (t) => parse(t, this.memo));
   }
 }
 
@@ -540,8 +543,8 @@ export function mayConflict(pair: Pick<ConflictPair, "earlier" | "later">, cache
  * A clause with a predicate word (a verb or an adjective) and a thing (a noun, a name, a number);
  * in Chinese any two content words, as jieba may take the verb into a noun (家养|猫, 走路|上学).
  */
-function statesSomething(clause: string): boolean {
-  const words = wordsOf(clause).filter((w) => w.content);
+function statesSomething(clause: string, memo: TagMemo | undefined): boolean {
+  const words = wordsOf(clause, memo).filter((w) => w.content);
   if (/\p{Script=Han}/u.test(clause)) return words.length >= 2;
   return (
     words.some((w) => w.cls === "verb" || w.cls === "adj") && words.some((w) => w.cls === "noun" || w.cls === "name" || w.cls === "num")

@@ -19,7 +19,7 @@
  */
 import { codePointLength } from "../../text/code-points";
 import { splitSentences } from "../../text/sentences";
-import { isAbstractNoun, isEvaluative, tagWords, type TaggedWord, type WordScript } from "../../text/tagged-words";
+import { isAbstractNoun, isEvaluative, tagWords, type TagMemo, type TaggedWord, type WordScript } from "../../text/tagged-words";
 import { ZH_STOP_WORDS } from "../../text/stopwords-zh";
 
 export type CandidateKind = "name" | "compound" | "noun" | "word" | "number";
@@ -130,11 +130,13 @@ export function isContentWord(w: TaggedWord): boolean {
 export interface AnalyzeOptions {
   /** Keep "Name: " line labels as text (a summary quotes its lines whole). */
   keepLabels?: boolean;
+  /** The agent's memo of tagged lines (local-tag-memo.ts). */
+  memo?: TagMemo;
 }
 
 export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const body = options.keepLabels === true ? text : stripSpeakerLabels(text);
-  const words = tagWords(body);
+  const words = tagWords(body, options.memo);
   const sentences = splitSentences(body);
   const n = Math.max(words.length, 1);
   const aside = asides(body, words);
