@@ -59,7 +59,7 @@ export class LocalModel implements SmallModel {
 
   async queryKeywords(query: string): Promise<string[]> {
     await loadTaggersFor([query]);
-    return localQueryKeywords(query);
+    return localQueryKeywords(query, this.tags);
   }
 
   async judgeConflicts(pairs: ConflictPair[]): Promise<ConflictVerdict[]> {
