@@ -41,10 +41,12 @@ import { tagWords, type TagMemo, type TaggedWord } from "../../text/tagged-words
 import type { ConflictPair, ConflictVerdict } from "../types";
 import { LruMap } from "./lru-map";
 
-type Slot = "residence" | "location" | "employer" | "preference" | "favourite" | "marital" | "age" | "possession" | "copula";
+type Slot = "residence" | "location" | "employer" | "preference" | "favourite" | "marital" | "age" | "birth" | "possession" | "copula";
 
 /** Slots that hold one value at a time: a different value is a newer one (or a wrong one). */
-const SINGLE_VALUED: ReadonlySet<Slot> = new Set(["residence", "location", "employer", "favourite", "marital", "age"]);
+const SINGLE_VALUED: ReadonlySet<Slot> = new Set(["residence", "location", "employer", "favourite", "marital", "age", "birth"]);
+/** Slots whose value never changes (where and when one was born): another value contradicts. */
+const IMMUTABLE: ReadonlySet<Slot> = new Set(["birth"]);
 /** Predicates that only say something when nothing stronger is in the clause. */
 const WEAK: ReadonlySet<Slot> = new Set(["copula", "possession", "location"]);
 
@@ -55,6 +57,8 @@ interface LexEntry {
   next?: readonly string[];
   /** The word itself says something changed ("moved to", 搬到, 离婚). */
   change?: boolean;
+  /** Only right after a negation ("can't stand": a dislike; "stand" alone is no preference). */
+  negatedOnly?: boolean;
 }
 
 const LIVE_NEXT = ["in", "at", "near"];
@@ -83,6 +87,7 @@ const LEXICON: ReadonlyMap<string, LexEntry> = new Map([
   ...entries("搬到 搬去 搬进 搬家到 迁到 迁居", { slot: "residence", positive: true, change: true }),
   ...entries("work works working worked", { slot: "employer", positive: true, next: WORK_NEXT }),
   ...entries("employed", { slot: "employer", positive: true, next: ["at", "by"] }),
+  ...entries("job jobs", { slot: "employer", positive: true, next: ["at", "as", "with"] }),
   ...entries("工作 上班 任职 就职", { slot: "employer", positive: true }),
   ...entries("入职 跳槽", { slot: "employer", positive: true, change: true }),
   ...entries("like likes liked love loves loved enjoy enjoys enjoyed adore adores adored prefer prefers preferred", {
@@ -90,10 +95,12 @@ const LEXICON: ReadonlyMap<string, LexEntry> = new Map([
     positive: true,
   }),
   ...entries("hate hates hated dislike dislikes disliked detest detests loathe loathes", { slot: "preference", positive: false }),
+  ...entries("stand", { slot: "preference", positive: true, negatedOnly: true }),
   ...entries("喜欢 爱 喜爱 热爱 爱吃 爱喝 偏爱 钟爱", { slot: "preference", positive: true }),
   ...entries("讨厌 厌恶 恨 反感 讨厌吃", { slot: "preference", positive: false }),
   ...entries("favorite favourite 最爱", { slot: "favourite", positive: true }),
   ...entries("married 结婚 已婚", { slot: "marital", positive: true }),
+  ...entries("born 出生 出生于 出生在 生于", { slot: "birth", positive: true }),
   ...entries("single unmarried 单身 未婚", { slot: "marital", positive: false }),
   ...entries("divorced 离婚", { slot: "marital", positive: false, change: true }),
   ...entries("have has had own owns 有 养", { slot: "possession", positive: true }),
@@ -263,7 +270,9 @@ function lexiconEntry(words: readonly Word[], i: number): LexEntry | { entry: Le
   const w = words[i];
   if (!w) return undefined;
   const direct = LEXICON.get(w.surface);
-  if (direct && (direct.next === undefined || direct.next.includes(words[i + 1]?.surface ?? ""))) return direct;
+  const follows = direct?.next === undefined || direct.next.includes(words[i + 1]?.surface ?? "");
+  const negation = direct?.negatedOnly !== true || NEGATIONS.has(words[i - 1]?.surface ?? "");
+  if (direct && follows && negation) return direct;
   for (const prefix of ["不", "没有", "没", "未"]) {
     if (!w.surface.startsWith(prefix)) continue;
     const rest = LEXICON.get(w.surface.slice(prefix.length));
@@ -451,6 +460,7 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
     }
     if (past || opposite) return "unrelated";
     if (!SINGLE_VALUED.has(a.slot) || a.negated || b.negated) return "unrelated";
+    if (IMMUTABLE.has(a.slot)) return "contradiction";
     if (a.anchor !== null && a.anchor === b.anchor) return "contradiction";
     return oneVoice || changed ? "update" : "contradiction";
   }
