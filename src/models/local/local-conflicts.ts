@@ -40,6 +40,7 @@ import { parseSmallNumber } from "../../text/relative-time";
 import { tagWords, type TagMemo, type TaggedWord } from "../../text/tagged-words";
 import type { ConflictPair, ConflictVerdict } from "../types";
 import { LruMap } from "./lru-map";
+import { isContentWord } from "./local-salience";
 
 type Slot = "residence" | "location" | "employer" | "preference" | "favourite" | "marital" | "age" | "birth" | "possession" | "copula";
 
@@ -123,6 +124,15 @@ const CHANGE_MARKERS: ReadonlySet<string> = new Set(
    现在 如今 目前 不再 搬家 改成 换成 变成 改为 改用 改到 转到 后来 开始 换了 换 又`.split(/\s+/),
 );
 
+/**
+ * Chinese verbs of feeling and thinking (感到焦虑, 觉得累): what one felt or thought then, which a
+ * later feeling does not update; English has them among its light verbs (feel, think).
+ */
+const ZH_MENTAL_VERBS: ReadonlySet<string> = new Set(["感到", "感觉", "觉得", "认为", "以为", "希望", "想", "想要", "打算"]);
+
+/** Localisers: 在 X 上/中/里 is where something happened, not the clause's predicate. */
+const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", "外", "旁", "边", "时"]);
+
 const PAST_MARKERS: ReadonlySet<string> = new Set(
   `formerly previously once ago earlier
    以前 曾经 过去 之前 原来 从前 当年 当时`.split(/\s+/),
@@ -153,7 +163,7 @@ const SECOND_PERSON: ReadonlySet<string> = new Set(["you", "your", "yours", "你
 const OTHER_PRONOUNS: ReadonlySet<string> = new Set(["he", "him", "she", "her", "they", "them", "it", "他", "她", "它", "他们", "她们"]);
 
 /** A clause ends at sentence punctuation, a comma, a semicolon, a line break, or "but"/但是. */
-const CLAUSE_BREAK = /[。！？!?；;，,:：\n]+|\.(?=\s|$)|\s+but\s+|\s+so\s+|但是|可是|不过|所以/u;
+const CLAUSE_BREAK = /[。！？!?；;，,:：\n]+|\.(?=\s|$)|\s[-–—]+\s|\s+but\s+|\s+so\s+|但是|可是|不过|所以/u;
 /** A sentence that asks: its clauses assert nothing. */
 const QUESTION_END = /[?？][\s"'”’)）」』]*$/u;
 const QUESTION_PARTICLE = /[吗呢][\s。！!]*$/u;
@@ -170,6 +180,8 @@ interface Word {
   lemma: string;
   cls: TaggedWord["cls"];
   content: boolean;
+  /** Said of anything (want, try, get, tell, 觉得): never the predicate a frame compares. */
+  light: boolean;
 }
 
 interface Frame {
@@ -183,6 +195,8 @@ interface Frame {
   saidChange: boolean;
   past: boolean;
   anchor: string | null;
+  /** The kind of a favourite ("color" of "favorite color is blue"); null for other slots or none said. */
+  category: string | null;
   subject: Set<string>;
   object: Set<string>;
   /** A number counted in the object ("two cats", 三岁). */
@@ -232,8 +246,8 @@ function wordsOf(clause: string, memo: TagMemo | undefined): Word[] {
       if (!split) return [wordOf(t)];
       const [, pronoun = "", verb = ""] = split;
       return [
-        { surface: pronoun, lemma: pronoun, cls: "pron", content: false },
-        { surface: verb, lemma: verb, cls: "function", content: false },
+        { surface: pronoun, lemma: pronoun, cls: "pron", content: false, light: true },
+        { surface: verb, lemma: verb, cls: "function", content: false, light: true },
       ];
     });
 }
@@ -242,10 +256,11 @@ function wordOf(t: TaggedWord): Word {
   {
     const surface = t.text.toLowerCase().replace(/’/g, "'");
     const number = parseSmallNumber(surface) ?? englishNumber(surface);
-    if (number !== undefined && t.cls === "num") return { surface: String(number), lemma: String(number), cls: t.cls, content: true };
+    if (number !== undefined && t.cls === "num")
+      return { surface: String(number), lemma: String(number), cls: t.cls, content: true, light: false };
     const content =
       (t.cls === "noun" || t.cls === "name" || t.cls === "verb" || t.cls === "adj" || t.cls === "num" || t.cls === "other") && !t.temporal;
-    return { surface, lemma: t.lemma, cls: t.cls, content };
+    return { surface, lemma: t.lemma, cls: t.cls, content, light: !isContentWord(t) || ZH_MENTAL_VERBS.has(t.lemma) };
   }
 }
 
@@ -269,7 +284,8 @@ function englishNumber(word: string): number | undefined {
 function lexiconEntry(words: readonly Word[], i: number): LexEntry | { entry: LexEntry; negated: true } | undefined {
   const w = words[i];
   if (!w) return undefined;
-  const direct = LEXICON.get(w.surface);
+  // "Let's" is "let us", no copula.
+  const direct = w.surface === "'s" && words[i - 1]?.surface === "let" ? undefined : LEXICON.get(w.surface);
   const follows = direct?.next === undefined || direct.next.includes(words[i + 1]?.surface ?? "");
   const negation = direct?.negatedOnly !== true || NEGATIONS.has(words[i - 1]?.surface ?? "");
   if (direct && follows && negation) return direct;
@@ -305,9 +321,14 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     }
     if (!weak) break;
   }
-  // 在 as the predicate places the subject ("会议在三楼"); before another verb it only says where
-  // something happened ("在动物园看到…"): that verb is the predicate.
-  if (entry?.slot === "location" && words[at]?.surface === "在" && words.some((w, i) => i > at && w.cls === "verb" && w.content)) {
+  // 在 as the predicate places the subject ("会议在三楼"); with another verb in the clause, or closed
+  // by a localiser (在X上, 在比赛中), it only says where something happened ("在动物园看到…",
+  // "参加了一个在公园的野餐"): that verb, if any, is the predicate.
+  if (
+    entry?.slot === "location" &&
+    words[at]?.surface === "在" &&
+    words.some((w, i) => (i !== at && w.cls === "verb" && w.content) || (i > at && ZH_LOCALISERS.has(w.surface)))
+  ) {
     entry = undefined;
     at = -1;
   }
@@ -316,7 +337,14 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     (w, i) => LEXICON.get(w.surface)?.slot === "favourite" || (w.surface === "最" && words[i + 1]?.surface === "喜欢"),
   );
   let predicate = "";
+  // What kind of favourite: the noun right after the word ("favorite color", 最喜欢的企鹅); 最喜欢金色
+  // (no 的) names the value itself.
+  let category: string | null = null;
   if (favourite >= 0) {
+    const zh = words[favourite]?.surface === "最";
+    const at2 = zh ? favourite + 2 : favourite + 1;
+    const after = zh && words[at2]?.surface !== "的" ? undefined : words[zh ? at2 + 1 : at2];
+    category = after !== undefined && (after.cls === "noun" || after.cls === "name") ? after.lemma.replace(/s$/, "") : null;
     entry = { slot: "favourite", positive: true };
     const copula = words.findIndex((w, i) => i > favourite && LEXICON.get(w.surface)?.slot === "copula");
     at = copula >= 0 ? copula : words[favourite]?.surface === "最" ? favourite + 1 : favourite;
@@ -345,7 +373,10 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     // a "noun" in -s right after a name that opens the clause, with a word after it.
     if (at < 0 && (words[0]?.cls === "name" || words[0]?.cls === "noun") && /s$/.test(words[1]?.surface ?? "") && words[2]?.content) at = 1;
     if (at < 0) return null;
-    predicate = words[at]?.lemma ?? "";
+    // A light verb (want, tell, 感到) splits subject from object but is no predicate to compare:
+    // the verb it leads to is ("want to help" → help), or none.
+    const main = words.findIndex((w, i) => i >= at && w.cls === "verb" && w.content && !w.light && !isMarker(w));
+    predicate = main >= 0 ? (words[main]?.lemma ?? "") : "";
   } else if (predicate === "") predicate = entry.slot;
   const last = words.at(-1);
   const saidChange = words.some((w) => CHANGE_MARKERS.has(w.surface) || CHANGE_NEGATIONS.has(w.surface)) || entry?.change === true;
@@ -360,8 +391,9 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
       (w.surface === "前" && /(?:天|年|月|周)$/u.test(words[i - 1]?.surface ?? "")),
   );
   const anchor = words.find((w, i) => TIME_ANCHORS.has(w.surface) || TIME_ANCHORS.has(`${w.surface} ${words[i + 1]?.surface ?? ""}`));
-  // A copula's negation may follow it ("is not vegetarian"); another predicate's comes before it.
-  const anywhere = entry === undefined || entry.slot === "copula";
+  // A copula's negation may follow it ("is not vegetarian"); another predicate's comes before it
+  // ("I'm having an art show - can't wait!" is not a negated show).
+  const anywhere = entry?.slot === "copula";
   const negated = glued || words.some((w, i) => i !== at && NEGATIONS.has(w.surface) && (anywhere || i < at));
   // Chinese 在X工作: the object sits between 在 and the predicate, the subject before 在.
   const zai = at > 0 ? words.slice(0, at).findIndex((w) => w.surface === "在") : -1;
@@ -399,6 +431,7 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     saidChange,
     past,
     anchor: anchor?.surface ?? null,
+    category,
     subject,
     object,
     count,
@@ -446,6 +479,9 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
   const past = a.past || b.past;
   const opposite = (a.positive !== a.negated) !== (b.positive !== b.negated);
   const changed = b.change || b.saidChange;
+  // Favourites of different kinds (a favourite novel, a favourite animal) are different slots.
+  if (a.slot === "favourite" && b.slot === "favourite" && a.category !== null && b.category !== null && a.category !== b.category)
+    return "unrelated";
   if (a.slot !== null && a.slot === b.slot && a.slot !== "copula") {
     if (a.slot === "age" || sameObject(a.object, b.object)) {
       const counted = a.count !== null && b.count !== null && a.count !== b.count;
