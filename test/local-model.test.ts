@@ -10,8 +10,22 @@ import { isCalendarWord } from "../src/text/calendar-words";
 import { codePointLength } from "../src/text/code-points";
 import { EN_STOP_WORDS } from "../src/text/stopwords-en";
 import { ZH_STOP_WORDS } from "../src/text/stopwords-zh";
+import { isAbstractNoun, type TaggedWord } from "../src/text/tagged-words";
 
 const model = new LocalModel();
+const WORD: TaggedWord = {
+  text: "",
+  start: 0,
+  end: 0,
+  cls: "noun",
+  tag: "NOUN",
+  lemma: "",
+  script: "latin",
+  sentence: 0,
+  negated: false,
+  temporal: false,
+  evaluative: false,
+};
 const user = (index: number, content: string, name?: string): ModelMessage =>
   name === undefined ? { index, role: "user", content } : { index, role: "user", content, name };
 
@@ -170,6 +184,19 @@ describe("extract", () => {
     expect(zh?.entities.length).toBeGreaterThan(0);
     expect(isCalendarWord("friday") && isCalendarWord("sept") && isCalendarWord("周日") && isCalendarWord("12月")).toBe(true);
     expect(isCalendarWord("phoenix") || isCalendarWord("周杰伦") || isCalendarWord("月亮")).toBe(false);
+  });
+
+  it("never makes an abstract noun an entity (WordNet: feeling, cognition, attribute, state, motive), though it may modify a compound's head", async () => {
+    const [a, b] = await model.extract([
+      "Your experience and courage at the pottery class really show your pride.",
+      "She joined the mentorship program and a physics course.",
+    ]);
+    expect(a?.entities).toEqual(["pottery class"]);
+    // A field of study, a plan or a discipline is a topic, not an abstraction.
+    expect(b?.entities).toEqual(expect.arrayContaining(["mentorship program", "physics course"]));
+    expect(isAbstractNoun({ ...WORD, lemma: "experience" }) && isAbstractNoun({ ...WORD, lemma: "pride" })).toBe(true);
+    expect(isAbstractNoun({ ...WORD, lemma: "pottery" }) || isAbstractNoun({ ...WORD, lemma: "shelter" })).toBe(false);
+    expect(isAbstractNoun({ ...WORD, script: "cjk", lemma: "experience" })).toBe(false);
   });
 
   it("writes a short phrase: a clause that fits, else the most telling stretch of one, never a list of keywords", async () => {

@@ -16,6 +16,7 @@
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
 import { splitClauses, splitSentences } from "../../text/sentences";
 import { BinaryHeap } from "./binary-heap";
+import type { TagMemo } from "../../text/tagged-words";
 import { analyze, contentLemmas, type Analysis, type Candidate } from "./local-salience";
 
 /** A term already kept elsewhere still counts this much: repeating it adds little information. */
@@ -40,7 +41,7 @@ interface Unit {
  * Compresses `text` to at most `target` code points. Returns `text` unchanged when it fits, never an
  * empty string when `target` ≥ 1 and the text has visible characters.
  */
-export function compressText(text: string, target: number): string {
+export function compressText(text: string, target: number, memo?: TagMemo): string {
   if (Number.isNaN(target)) throw new RangeError("compress target must be a number");
   const limit = Math.floor(target);
   if (codePointLength(text) <= limit) return text;
@@ -48,7 +49,7 @@ export function compressText(text: string, target: number): string {
   if (limit < 1 || trimmed === "") return "";
   if (codePointLength(trimmed) <= limit) return trimmed;
 
-  const candidates = keepCandidates(analyze(trimmed));
+  const candidates = keepCandidates(analyze(trimmed, memo === undefined ? {} : { memo }));
   const dense = telegraph(candidates, keepWeights(candidates), limit);
   return dense.text !== "" ? dense.text : cutAtWordBoundary(trimmed, limit);
 }
@@ -59,7 +60,7 @@ export function compressText(text: string, target: number): string {
  * list compression may choose (a summary is read, not only searched); a cut at a word boundary
  * when no clause fits.
  */
-export function summarizeText(text: string, target: number): string {
+export function summarizeText(text: string, target: number, memo?: TagMemo): string {
   if (Number.isNaN(target)) throw new RangeError("summary target must be a number");
   const limit = Math.floor(target);
   if (codePointLength(text) <= limit) return text;
@@ -67,7 +68,7 @@ export function summarizeText(text: string, target: number): string {
   if (limit < 1 || trimmed === "") return "";
   if (codePointLength(trimmed) <= limit) return trimmed;
   // Speaker labels stay: a summary is made of the text's own lines.
-  const analysis = analyze(trimmed, { keepLabels: true });
+  const analysis = analyze(trimmed, memo === undefined ? { keepLabels: true } : { keepLabels: true, memo });
   const weights = keepWeights(keepCandidates(analysis));
   let at = 0;
   const sentences = splitSentences(trimmed).map((s, i) => {
