@@ -66,7 +66,7 @@ export async function startLocalServer({
   persistTo = path.join(ROOT, ".wrangler", "state"),
   config = "wrangler.local.toml",
   quiet = false,
-  extraArgs = [],
+  extraArgs = /** @type {string[]} */ ([]),
   readyTimeoutMs = 60_000,
   migrate = true,
 } = {}) {

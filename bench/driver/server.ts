@@ -73,8 +73,11 @@ function waitForExit(child: ChildProcess, ms: number): Promise<void> {
   });
 }
 
-/** Starts a fresh local API for the benchmark `name` (used in the directory name). */
-export async function startBenchServer(name: string): Promise<BenchServer> {
+/**
+ * Starts a fresh local API for the benchmark `name` (used in the directory name); `vars` override
+ * the configuration's (`wrangler dev --var`), e.g. the production-shaped run's model provider.
+ */
+export async function startBenchServer(name: string, vars: Readonly<Record<string, string>> = {}): Promise<BenchServer> {
   installHandlers();
   const persistDir = path.join(ROOT, ".wrangler", `bench-${name}-${process.pid}`);
   // The frozen build lives beside, not inside, the persist directory: wrangler reloads the Worker
@@ -88,7 +91,8 @@ export async function startBenchServer(name: string): Promise<BenchServer> {
   let server: Awaited<ReturnType<typeof startLocalServer>>;
   try {
     const config = buildSnapshot(buildDir);
-    server = await startLocalServer({ port, persistTo: persistDir, quiet: true, config });
+    const extraArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+    server = await startLocalServer({ port, persistTo: persistDir, quiet: true, config, extraArgs });
   } catch (e) {
     removeDir();
     throw e;
@@ -123,21 +127,33 @@ export function describeError(e: unknown): string {
 }
 
 /** Runs `body` against a fresh server and always stops it, printing wrangler's output on failure. */
-export async function withBenchServer<T>(name: string, body: (server: BenchServer) => Promise<T>): Promise<T> {
-  return withBenchServers([name], ([server]) => {
-    if (!server) throw new Error("no server started");
-    return body(server);
-  });
+export async function withBenchServer<T>(
+  name: string,
+  body: (server: BenchServer) => Promise<T>,
+  vars: Readonly<Record<string, string>> = {},
+): Promise<T> {
+  return withBenchServers(
+    [name],
+    ([server]) => {
+      if (!server) throw new Error("no server started");
+      return body(server);
+    },
+    vars,
+  );
 }
 
 /**
  * As withBenchServer, with one fresh server per name (own port, own D1 and Durable Object files),
  * started one after the other so that no two pick the same free port.
  */
-export async function withBenchServers<T>(names: readonly string[], body: (servers: BenchServer[]) => Promise<T>): Promise<T> {
+export async function withBenchServers<T>(
+  names: readonly string[],
+  body: (servers: BenchServer[]) => Promise<T>,
+  vars: Readonly<Record<string, string>> = {},
+): Promise<T> {
   const servers: { name: string; server: BenchServer }[] = [];
   try {
-    for (const name of names) servers.push({ name, server: await startBenchServer(name) });
+    for (const name of names) servers.push({ name, server: await startBenchServer(name, vars) });
     return await body(servers.map((s) => s.server));
   } catch (e) {
     for (const { name, server } of servers) {
