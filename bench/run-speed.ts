@@ -19,6 +19,7 @@
  * bench/results/speed-production(-quick).json and leaves docs/BENCHMARKS.md alone. --time-scale S
  * shrinks the simulated latencies and the limits' minute by S (default 1, real time; --quick uses
  * 0.1 so the smoke check takes about a minute): a scaled run is a smoke check, not a figure.
+ * --model-policy P sets the run's MODEL_POLICY (e.g. "conflicts=local"; default: the deployment's).
  * Exits non-zero on any HTTP error, on any cross-agent leakage and on any message the load run
  * cannot account for.
  */
@@ -103,6 +104,9 @@ function storageOf(persistDir: string, empty: StorageBytes, stats: readonly Stat
   };
 }
 
+/** "conflicts=local,compression=local" → "-conflicts-local-compression-local" (a file name part). */
+const policyTag = (policy: string): string => (policy === "" ? "" : `-${policy.replace(/[^a-z]+/gi, "-").replace(/^-|-$/g, "")}`);
+
 async function main(): Promise<void> {
   const started = performance.now();
   const { values } = parseArgs({
@@ -112,6 +116,7 @@ async function main(): Promise<void> {
       "ingest-only": { type: "boolean", default: false },
       "production-only": { type: "boolean", default: false },
       "time-scale": { type: "string" },
+      "model-policy": { type: "string", default: "" },
     },
   });
   const quick = values.quick;
@@ -139,7 +144,10 @@ async function main(): Promise<void> {
   };
 
   const production = async (): Promise<void> => {
-    result.production = await productionBench({ timeScale, ...(quick ? PRODUCTION_QUICK : PRODUCTION_FULL) }, progress.update);
+    result.production = await productionBench(
+      { timeScale, modelPolicy: values["model-policy"], ...(quick ? PRODUCTION_QUICK : PRODUCTION_FULL) },
+      progress.update,
+    );
     const p = result.production;
     progress.note(
       `production: ${p.ingest.messagesPerSecond.toFixed(1)} messages/s, ${p.calls.textPerRemember.toFixed(2)} text calls/remember, recall p95 ${p.recall.p95Ms?.toFixed(0)} ms`,
@@ -237,7 +245,7 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const outFile = path.join(
     outDir,
-    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : productionOnly ? "-production" : ""}${quick ? "-quick" : ""}.json`,
+    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : productionOnly ? `-production${policyTag(values["model-policy"])}` : ""}${quick ? "-quick" : ""}.json`,
   );
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
   writeFileSync(outFile, `${json}\n`);

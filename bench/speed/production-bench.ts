@@ -28,6 +28,8 @@ import { chatStream, searchQueries } from "./streams";
 
 export interface ProductionSettings {
   timeScale: number;
+  /** MODEL_POLICY of the run (src/models/model-policy.ts); "" is the deployment default. */
+  modelPolicy: string;
   streamMessages: number;
   batch: number;
   recallSamples: number;
@@ -37,7 +39,7 @@ export interface ProductionSettings {
   accountCapMs: number;
 }
 
-export const PRODUCTION_FULL: Omit<ProductionSettings, "timeScale"> = {
+export const PRODUCTION_FULL: Omit<ProductionSettings, "timeScale" | "modelPolicy"> = {
   streamMessages: 1000,
   batch: 10,
   recallSamples: 100,
@@ -45,7 +47,7 @@ export const PRODUCTION_FULL: Omit<ProductionSettings, "timeScale"> = {
   accountMessages: 500,
   accountCapMs: 5 * 60_000,
 };
-export const PRODUCTION_QUICK: Omit<ProductionSettings, "timeScale"> = {
+export const PRODUCTION_QUICK: Omit<ProductionSettings, "timeScale" | "modelPolicy"> = {
   streamMessages: 200,
   batch: 10,
   recallSamples: 20,
@@ -130,6 +132,7 @@ export async function productionBench(settings: ProductionSettings, step: (text:
     AI_TEXT_MODEL: "@cf/google/gemma-4-26b-a4b-it",
     AI_SIMULATOR_URL: url,
     AI_RATE_WINDOW_MS: String(sim.windowMs),
+    ...(settings.modelPolicy === "" ? {} : { MODEL_POLICY: settings.modelPolicy }),
   };
   try {
     return await withBenchServer(

@@ -246,7 +246,7 @@ function productionTables(r: SpeedResult): Table[] {
   const ops = Object.keys(p.calls.perRememberByOperation).sort();
   return [
     {
-      title: `production (simulated Workers AI${p.settings.timeScale === 1 ? "" : `, time ×${p.settings.timeScale}`}): model calls per remember and estimated tokens per 100 messages`,
+      title: `production (simulated Workers AI${p.settings.timeScale === 1 ? "" : `, time ×${p.settings.timeScale}`}${p.settings.modelPolicy ? `, MODEL_POLICY ${p.settings.modelPolicy}` : ""}): model calls per remember and estimated tokens per 100 messages`,
       headers: ["operation", "calls per remember", "tokens in /100 msgs", "tokens out /100 msgs"],
       align: ["left"],
       rows: ops.map((op) => [
