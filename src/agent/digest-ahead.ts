@@ -41,24 +41,25 @@ export class DigestAhead {
     this.prepared.delete(current.taskId);
     const waiting = upcoming.filter((c) => c.taskId !== current.taskId && c.messages.length > 0 && !this.prepared.has(c.taskId));
     let mine = kept?.key === keyOf(current.messages) ? kept.digest : undefined;
-    if (!mine) mine = this.ask(model, [current, ...waiting.splice(0, DIGEST_SHARED_TASKS - 1)], summaryMax);
+    if (!mine) {
+      this.ask(model, [current, ...waiting.splice(0, DIGEST_SHARED_TASKS - 1)], summaryMax);
+      mine = this.prepared.get(current.taskId)?.digest;
+      this.prepared.delete(current.taskId);
+    }
     // Only full groups ahead: a remainder waits to fill up, or for its own turn.
     for (let at = 0; at + DIGEST_SHARED_TASKS <= waiting.length; at += DIGEST_SHARED_TASKS) {
-      void this.ask(model, waiting.slice(at, at + DIGEST_SHARED_TASKS), summaryMax);
+      this.ask(model, waiting.slice(at, at + DIGEST_SHARED_TASKS), summaryMax);
     }
     this.forgetBeyond(upcoming);
     return (await mine) ?? digestOf(model, current.messages, summaryMax);
   }
 
-  /** One shared call for `group`; the first conversation's answer is returned, the others kept. */
-  private ask(model: SmallModel, group: readonly Conversation[], summaryMax: number): Promise<WindowDigest | undefined> {
+  /** One shared call for `group`; every conversation's answer is kept under its task. */
+  private ask(model: SmallModel, group: readonly Conversation[], summaryMax: number): void {
     const conversations = group.map((c) => c.messages);
     // A failed shared call is no failure of a task: each asks again in its turn.
     const all = (model.digestMany ? model.digestMany(conversations, summaryMax) : Promise.resolve(undefined)).catch(() => undefined);
-    group.forEach((c, i) => {
-      if (i > 0) this.prepared.set(c.taskId, { key: keyOf(c.messages), digest: all.then((r) => r?.[i]) });
-    });
-    return all.then((r) => r?.[0]);
+    group.forEach((c, i) => this.prepared.set(c.taskId, { key: keyOf(c.messages), digest: all.then((r) => r?.[i]) }));
   }
 
   /** Answers for tasks no longer queued (deleted, failed) are dropped once the map outgrows the window. */
