@@ -123,11 +123,19 @@ export function describeError(e: unknown): string {
 }
 
 /** Runs `body` against a fresh server and always stops it, printing wrangler's output on failure. */
-export async function withBenchServer<T>(name: string, body: (server: BenchServer) => Promise<T>): Promise<T> {
-  return withBenchServers([name], ([server]) => {
-    if (!server) throw new Error("no server started");
-    return body(server);
-  });
+export async function withBenchServer<T>(
+  name: string,
+  body: (server: BenchServer) => Promise<T>,
+  vars: Readonly<Record<string, string>> = {},
+): Promise<T> {
+  return withBenchServers(
+    [name],
+    ([server]) => {
+      if (!server) throw new Error("no server started");
+      return body(server);
+    },
+    vars,
+  );
 }
 
 /**
@@ -138,12 +146,14 @@ export async function withBenchServer<T>(name: string, body: (server: BenchServe
 export async function withBenchServers<T>(
   names: readonly (string | { name: string; extraArgs: readonly string[] })[],
   body: (servers: BenchServer[]) => Promise<T>,
+  vars: Readonly<Record<string, string>> = {},
 ): Promise<T> {
   const servers: { name: string; server: BenchServer }[] = [];
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   try {
     for (const entry of names) {
       const { name, extraArgs } = typeof entry === "string" ? { name: entry, extraArgs: [] } : entry;
-      servers.push({ name, server: await startBenchServer(name, extraArgs) });
+      servers.push({ name, server: await startBenchServer(name, [...extraArgs, ...varArgs]) });
     }
     return await body(servers.map((s) => s.server));
   } catch (e) {

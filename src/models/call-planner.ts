@@ -24,6 +24,8 @@ export interface SegmentWindow {
 export interface CallPlanner {
   /** Windows in message order; their concatenated contents are the messages' visible text. */
   segmentWindows(messages: readonly ModelMessage[]): SegmentWindow[];
+  /** Windows of a digest (segments, extractions and summary in one answer); default: segmentWindows. */
+  digestWindows?(messages: readonly ModelMessage[]): SegmentWindow[];
   /** Sizes of consecutive extraction batches, summing to `texts.length`, none empty. */
   extractBatches(texts: readonly string[]): number[];
   /** Sizes of consecutive relation batches, summing to `requests.length`, none empty. */

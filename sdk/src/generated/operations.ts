@@ -146,8 +146,10 @@ export interface ForgottenItem {
 export interface RecallRequest {
   /** Memories matching any keyword are returned. */
   keywords?: string[];
-  /** Free text; its keywords are extracted and added to `keywords`. */
+  /** Free text; its words are added to `keywords` by the classical analyzer (no model call, so a recall costs one query embedding at most). */
   query?: string;
+  /** Also ask the small model for the query's keywords (synonyms, names the words imply). Costs one text-generation call, about a second on Workers AI. */
+  expand?: boolean;
   /** Follow only links with these relation names (empty: all). */
   relations?: string[];
   /** BFS layers out from the focus; default: the agent's default_search_depth. */
@@ -811,8 +813,10 @@ export type RememberOutput = RememberAccepted;
 export interface RecallInput {
   /** Memories matching any keyword are returned. */
   keywords?: string[];
-  /** Free text; its keywords are extracted and added to `keywords`. */
+  /** Free text; its words are added to `keywords` by the classical analyzer (no model call, so a recall costs one query embedding at most). */
   query?: string;
+  /** Also ask the small model for the query's keywords (synonyms, names the words imply). Costs one text-generation call, about a second on Workers AI. */
+  expand?: boolean;
   /** Follow only links with these relation names (empty: all). */
   relations?: string[];
   /** BFS layers out from the focus; default: the agent's default_search_depth. */
@@ -1627,7 +1631,12 @@ export const TOOLS: readonly ToolDefinition[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 2000,
-          "description": "Free text; its keywords are extracted and added to `keywords`."
+          "description": "Free text; its words are added to `keywords` by the classical analyzer (no model call, so a recall costs one query embedding at most)."
+        },
+        "expand": {
+          "type": "boolean",
+          "default": false,
+          "description": "Also ask the small model for the query's keywords (synonyms, names the words imply). Costs one text-generation call, about a second on Workers AI."
         },
         "relations": {
           "type": "array",

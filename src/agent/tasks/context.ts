@@ -67,6 +67,7 @@ async function buildContext(rt: AgentRuntime, request: ContextQuery): Promise<Co
   const recall = await runRecall(rt, {
     keywords: [],
     ...(query.trim() !== "" ? { query } : {}),
+    expand: false,
     relations: [],
     limit: memoriesFor(request.budget_tokens),
     start: "hybrid",

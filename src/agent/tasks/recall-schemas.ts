@@ -15,6 +15,8 @@ export const RecallQuerySchema = z
   .object({
     keywords: z.array(z.string().min(1).max(200)).max(MAX_RECALL_KEYWORDS),
     query: z.string().min(1).max(2000).optional(),
+    /** Ask the model for the query's keywords too (one text call); otherwise the read path calls no text model. */
+    expand: z.boolean().default(false),
     relations: z.array(z.string().min(1).max(50)).max(MAX_RECALL_RELATIONS),
     depth: z.number().int().min(1).max(MAX_RECALL_DEPTH).optional(),
     limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).default(DEFAULT_RECALL_LIMIT),
