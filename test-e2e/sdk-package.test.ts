@@ -100,7 +100,7 @@ describe("the SDK installed outside the repository", () => {
           files: ["check.ts"],
         }),
       );
-      run(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], dir);
+      run(process.execPath, [path.join(ROOT, "node_modules", "@typescript", "native", "bin", "tsc"), "-p", "tsconfig.json"], dir);
     });
   }
 });
