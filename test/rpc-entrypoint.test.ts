@@ -7,6 +7,8 @@
  */
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { isTool } from "../src/api/operation";
+import { OPERATIONS } from "../src/routes/operations";
 import { MemoryEntrypoint } from "../src/rpc/memory-entrypoint";
 import { unwrap, ValidationError } from "../sdk/src/index";
 import { call, freshAgent, json, rememberAndWait } from "./helpers";
@@ -21,6 +23,14 @@ function entrypoint(props: unknown): MemoryEntrypoint {
 const MESSAGES = [{ role: "user" as const, content: "Ines keeps bees on the roof of her bakery in Lyon.", id: "b1" }];
 
 describe("MemoryEntrypoint", () => {
+  it("has a method for every tool operation of the list, under the SDK's name", () => {
+    const methods = Object.getOwnPropertyNames(MemoryEntrypoint.prototype);
+    const operations = OPERATIONS.filter(isTool).map((d) => d.name);
+    expect(operations.length).toBeGreaterThan(20);
+    for (const name of operations) expect(methods).toContain(name);
+    expect(methods).toContain("exportAgent");
+  });
+
   it("recall answers what REST answers for the development tenant's agent", async () => {
     const agentId = freshAgent("rpc-unit");
     await rememberAndWait(agentId, MESSAGES);

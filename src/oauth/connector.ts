@@ -13,13 +13,7 @@
  * each of its agents (`/v1/agents/{agentId}/mcp`, a URL under that resource). The origin is the
  * request's (the local server's port, the deployment's host), so the provider is built per request.
  */
-import {
-  AuthorizationError,
-  getOAuthApi,
-  OAuthProvider,
-  type OAuthHelpers,
-  type OAuthProviderOptions,
-} from "@cloudflare/workers-oauth-provider";
+import type { OAuthHelpers, OAuthProviderOptions } from "@cloudflare/workers-oauth-provider";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createApp } from "../app";
 import type { AppEnv } from "../http/app-env";
@@ -44,6 +38,12 @@ const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${RESOURCE_
 const OTHER_METADATA_PATH = /^\/\.well-known\/oauth-protected-resource(\/v1\/agents\/[^/]+\/mcp)?$/;
 /** The paths the provider serves itself (metadata, token, registration, revocation) or hands to the consent page. */
 const OAUTH_PATH = /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/.*)?|oauth\/(authorize|token|register|revoke))$/;
+
+/**
+ * The library, loaded on the first OAuth request: on load it warns that Client ID Metadata
+ * Documents are off (they are: clients register), which a server no connector uses never prints.
+ */
+const oauthLibrary = () => import("@cloudflare/workers-oauth-provider");
 
 /** The provider's access tokens are `userId:grantId:secret`; API keys never hold a colon. */
 function isIssuedToken(token: string): boolean {
@@ -78,7 +78,8 @@ function html(body: string, status: number, headers = new Headers()): Response {
   return new Response(body, { status, headers });
 }
 
-function authorizationFailure(error: unknown): Response {
+async function authorizationFailure(error: unknown): Promise<Response> {
+  const { AuthorizationError } = await oauthLibrary();
   if (error instanceof AuthorizationError) {
     if (error.redirectTo) return Response.redirect(error.redirectTo, 302);
     return html(
@@ -99,7 +100,7 @@ async function authorize(request: Request, env: Env, origin: string): Promise<Re
       { status: 405, headers: { Allow: "GET, POST" } },
     );
   }
-  const oauth: OAuthHelpers = getOAuthApi(providerOptions(origin), env);
+  const oauth: OAuthHelpers = (await oauthLibrary()).getOAuthApi(providerOptions(origin), env);
   const devKeyHint = Boolean(env.DEV_API_KEY) && isLoopbackHost(new URL(origin).hostname);
   try {
     const authRequest = await oauth.parseAuthRequest(request);
@@ -133,7 +134,7 @@ async function authorize(request: Request, env: Env, origin: string): Promise<Re
     approved.headers.set("Location", redirectTo);
     return new Response(null, { status: 302, headers: approved.headers });
   } catch (error) {
-    return authorizationFailure(error);
+    return await authorizationFailure(error);
   }
 }
 
@@ -159,6 +160,7 @@ export function withMcpConnector(app: OpenAPIHono<AppEnv>): (request: Request, e
       const response = await app.fetch(request, env, ctx);
       return response.status === 401 && MCP_PATH.test(url.pathname) ? withResourceMetadata(response, url.origin) : response;
     }
+    const { OAuthProvider } = await oauthLibrary();
     const provider = new OAuthProvider<Env>(providerOptions(url.origin));
     if (OTHER_METADATA_PATH.test(url.pathname)) {
       return provider.fetch(new Request(new URL(RESOURCE_METADATA_PATH, url), request), env, ctx);

@@ -52,76 +52,76 @@ function invalid(where: string, message: string): { ok: false; error: BindingErr
 
 export class MemoryEntrypoint extends WorkerEntrypoint<Env, BindingProps> implements MemoryBinding {
   remember(agentId: string, input: Input<"remember">, options?: BindingCallOptions) {
-    return this.run("remember", agentId, input, options);
+    return this.#run("remember", agentId, input, options);
   }
   recall(agentId: string, input?: Input<"recall">) {
-    return this.run("recall", agentId, input);
+    return this.#run("recall", agentId, input);
   }
   search(agentId: string, input: Input<"search">) {
-    return this.run("search", agentId, input);
+    return this.#run("search", agentId, input);
   }
   getContext(agentId: string, input?: Input<"getContext">) {
-    return this.run("getContext", agentId, input);
+    return this.#run("getContext", agentId, input);
   }
   getProfile(agentId: string, input?: Input<"getProfile">) {
-    return this.run("getProfile", agentId, input);
+    return this.#run("getProfile", agentId, input);
   }
   getFocus(agentId: string) {
-    return this.run("getFocus", agentId, undefined);
+    return this.#run("getFocus", agentId, undefined);
   }
   getNode(agentId: string, input: Input<"getNode">) {
-    return this.run("getNode", agentId, input);
+    return this.#run("getNode", agentId, input);
   }
   getStats(agentId: string, input?: Input<"getStats">) {
-    return this.run("getStats", agentId, input);
+    return this.#run("getStats", agentId, input);
   }
   getTask(agentId: string, input: Input<"getTask">) {
-    return this.run("getTask", agentId, input);
+    return this.#run("getTask", agentId, input);
   }
   getConfig(agentId: string) {
-    return this.run("getConfig", agentId, undefined);
+    return this.#run("getConfig", agentId, undefined);
   }
   updateConfig(agentId: string, input: Input<"updateConfig">, options?: BindingCallOptions) {
-    return this.run("updateConfig", agentId, input, options);
+    return this.#run("updateConfig", agentId, input, options);
   }
   compress(agentId: string, input?: Input<"compress">, options?: BindingCallOptions) {
-    return this.run("compress", agentId, input, options);
+    return this.#run("compress", agentId, input, options);
   }
   createMemory(agentId: string, input: Input<"createMemory">, options?: BindingCallOptions) {
-    return this.run("createMemory", agentId, input, options);
+    return this.#run("createMemory", agentId, input, options);
   }
   getMemory(agentId: string, input: Input<"getMemory">) {
-    return this.run("getMemory", agentId, input);
+    return this.#run("getMemory", agentId, input);
   }
   getMemoryHistory(agentId: string, input: Input<"getMemoryHistory">) {
-    return this.run("getMemoryHistory", agentId, input);
+    return this.#run("getMemoryHistory", agentId, input);
   }
   listMemories(agentId: string, input?: Input<"listMemories">) {
-    return this.run("listMemories", agentId, input);
+    return this.#run("listMemories", agentId, input);
   }
   updateMemory(agentId: string, input: Input<"updateMemory">, options?: BindingCallOptions) {
-    return this.run("updateMemory", agentId, input, options);
+    return this.#run("updateMemory", agentId, input, options);
   }
   deleteMemory(agentId: string, input: Input<"deleteMemory">, options?: BindingCallOptions) {
-    return this.run("deleteMemory", agentId, input, options);
+    return this.#run("deleteMemory", agentId, input, options);
   }
   linkMemories(agentId: string, input: Input<"linkMemories">, options?: BindingCallOptions) {
-    return this.run("linkMemories", agentId, input, options);
+    return this.#run("linkMemories", agentId, input, options);
   }
   unlinkMemories(agentId: string, input: Input<"unlinkMemories">, options?: BindingCallOptions) {
-    return this.run("unlinkMemories", agentId, input, options);
+    return this.#run("unlinkMemories", agentId, input, options);
   }
   reportFeedback(agentId: string, input: Input<"reportFeedback">, options?: BindingCallOptions) {
-    return this.run("reportFeedback", agentId, input, options);
+    return this.#run("reportFeedback", agentId, input, options);
   }
   mergeEntities(agentId: string, input: Input<"mergeEntities">, options?: BindingCallOptions) {
-    return this.run("mergeEntities", agentId, input, options);
+    return this.#run("mergeEntities", agentId, input, options);
   }
   rebuildEpisodes(agentId: string, options?: BindingCallOptions) {
-    return this.run("rebuildEpisodes", agentId, undefined, options);
+    return this.#run("rebuildEpisodes", agentId, undefined, options);
   }
   deleteAgent(agentId: string, options?: BindingCallOptions) {
-    return this.run("deleteAgent", agentId, undefined, options);
+    return this.#run("deleteAgent", agentId, undefined, options);
   }
 
   /** The agent's whole memory as JSON Lines (GET /v1/agents/{agentId}/export), streamed. */
@@ -134,7 +134,8 @@ export class MemoryEntrypoint extends WorkerEntrypoint<Env, BindingProps> implem
     return { ok: true, value: response.body };
   }
 
-  private core(): HttpCore {
+  // `#` members: a TypeScript `private` method would still be callable over RPC.
+  #core(): HttpCore {
     return new HttpCore({
       baseUrl: ORIGIN,
       apiKey: "", // unused: the binding app takes the tenant from the binding's props
@@ -145,7 +146,7 @@ export class MemoryEntrypoint extends WorkerEntrypoint<Env, BindingProps> implem
     });
   }
 
-  private async run<N extends Name>(name: N, agentId: unknown, input: unknown, options: unknown = {}): Promise<BindingResult<Output<N>>> {
+  async #run<N extends Name>(name: N, agentId: unknown, input: unknown, options: unknown = {}): Promise<BindingResult<Output<N>>> {
     if (typeof agentId !== "string") return invalid("agentId", "must be a string");
     if (input !== undefined && !isPlainObject(input)) return invalid(name, "the arguments must be an object");
     if (!isPlainObject(options)) return invalid(name, "options must be an object");
@@ -153,7 +154,7 @@ export class MemoryEntrypoint extends WorkerEntrypoint<Env, BindingProps> implem
     if (key !== undefined && typeof key !== "string") return invalid(name, "options.idempotencyKey must be a string");
     const tool = TOOL_OF.get(name);
     if (tool === undefined) throw new Error(`${name} is not a tool operation`);
-    const outcome = await runTool(this.core(), agentId, tool, input ?? {}, { idempotencyKey: key });
+    const outcome = await runTool(this.#core(), agentId, tool, input ?? {}, { idempotencyKey: key });
     if (!outcome.ok) {
       return failure(
         outcome.code,
