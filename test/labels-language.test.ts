@@ -74,6 +74,8 @@ describe("every surface follows the rule", () => {
     expect(await recallText(en, { keywords: ["Pixel"] }, { "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8" })).toMatch(/^\[记忆\] /);
     expect(await recallText(zh, { keywords: ["豆豆"] }, { "Accept-Language": "fr-FR,en;q=0.5" })).toMatch(/^\[memory\] /);
     expect(await recallText(zh, { keywords: ["豆豆"] }, { "Accept-Language": "zh-Hant-TW" })).toMatch(/^\[记忆\] /);
+    expect(await recallText(en, { keywords: ["Pixel"] }, { "Accept-Language": "en;q=0.5, zh;q=0.9" })).toMatch(/^\[记忆\] /);
+    expect(await recallText(zh, { keywords: ["豆豆"] }, { "Accept-Language": "zh;q=0, EN-us;q=0.1" })).toMatch(/^\[memory\] /);
     // No preference (Node's fetch sends `*`) or only unsupported languages: the agent's language.
     expect(await recallText(zh, { keywords: ["豆豆"] }, { "Accept-Language": "*" })).toMatch(/^\[记忆\] /);
     expect(await recallText(en, { keywords: ["Pixel"] }, { "Accept-Language": "fr, de;q=0.8" })).toMatch(/^\[memory\] /);
