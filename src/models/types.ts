@@ -135,6 +135,11 @@ export interface SmallModel {
    * allow; present only on providers whose calls are worth sharing (a remote model).
    */
   digestMany?(conversations: ModelMessage[][], summaryMax: number, ctx?: CallContext): Promise<WindowDigest[]>;
+  /**
+   * The phrase and keywords of texts a compression just shortened: part of compressing a node, so
+   * answered by whoever compresses (model_policy); a provider without it extracts.
+   */
+  extractCompressed?(texts: string[], ctx?: CallContext): Promise<Extraction[]>;
 }
 
 export interface Embedder {

@@ -268,7 +268,8 @@ async function compress(rt: AgentRuntime, node: MemoryNode, target: number): Pro
     if (codePointLength(content) > target || content.trim().length === 0) throw new Error("compression missed its target");
     if (node.kind === "entity")
       return { id: node.id, kind: node.kind, speaker: null, messageTime: node.messageTime, content, phrase: content, keywords: [content] };
-    const [extraction] = await model.extract([content]);
+    // The shortened text's phrase and keywords come from whoever compresses (model_policy).
+    const [extraction] = await (model.extractCompressed ? model.extractCompressed([content]) : model.extract([content]));
     return {
       id: node.id,
       kind: node.kind,
