@@ -235,6 +235,7 @@ describe("model_policy", () => {
     expect(await model.compress(long, 30)).toBe(await new LocalModel().compress(long, 30));
     // The shortened text's phrase and keywords follow compression, not extraction.
     expect(await model.extractCompressed(["JWT migration done"])).toEqual(await new LocalModel().extract(["JWT migration done"]));
+    expect(await model.summarizeCompressed([long], 40)).toBe(await new LocalModel().summarize([long], 40));
     expect(ai.tasks).toEqual([]);
     const messages = conversation(4);
     const digest = await model.digest(messages, 80);

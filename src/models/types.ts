@@ -140,6 +140,8 @@ export interface SmallModel {
    * answered by whoever compresses (model_policy); a provider without it extracts.
    */
   extractCompressed?(texts: string[], ctx?: CallContext): Promise<Extraction[]>;
+  /** An episode summary shortened by a compression: answered by whoever compresses (model_policy). */
+  summarizeCompressed?(texts: string[], maxLength: number, ctx?: CallContext): Promise<string>;
 }
 
 export interface Embedder {
