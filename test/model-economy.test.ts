@@ -233,6 +233,9 @@ describe("model_policy", () => {
     const model = new PolicyModel(new WorkersAiModel(ai, { model: MODEL }), new LocalModel(), modelPolicyOf("summaries=local"));
     const long = "The JWT migration of the login module finished yesterday, and the whole team celebrated with pizza.";
     expect(await model.compress(long, 30)).toBe(await new LocalModel().compress(long, 30));
+    // The shortened text's phrase and keywords follow compression, not extraction.
+    expect(await model.extractCompressed(["JWT migration done"])).toEqual(await new LocalModel().extract(["JWT migration done"]));
+    expect(await model.summarizeCompressed([long], 40)).toBe(await new LocalModel().summarize([long], 40));
     expect(ai.tasks).toEqual([]);
     const messages = conversation(4);
     const digest = await model.digest(messages, 80);

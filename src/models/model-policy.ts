@@ -5,7 +5,8 @@
  *
  *   - extraction: the digest of a remember (segments, phrases, keywords, entities), entity
  *     identity, and the query keywords of an `expand` recall;
- *   - compression: shortening a node in a compression cycle (one call per node shortened);
+ *   - compression: shortening a node in a compression cycle (one call per node shortened) and
+ *     the phrase and keywords of its shortened text (an episode is shortened by summarizing it);
  *   - conflicts: the verdict on pairs of memories the classical judge flags as an update or a
  *     contradiction;
  *   - summaries: episode summaries (the digest's summary, and episode rebuilds).
@@ -138,6 +139,14 @@ export class PolicyModel implements SmallModel {
 
   nameRelations(requests: RelationRequest[], ctx?: CallContext): Promise<RelationName[]> {
     return this.pick("extraction").nameRelations(requests, ctx);
+  }
+
+  summarizeCompressed(texts: string[], maxLength: number, ctx?: CallContext): Promise<string> {
+    return this.pick("compression").summarize(texts, maxLength, ctx);
+  }
+
+  extractCompressed(texts: string[], ctx?: CallContext): Promise<Extraction[]> {
+    return this.pick("compression").extract(texts, ctx);
   }
 
   compress(text: string, target: number, ctx?: CallContext): Promise<string> {

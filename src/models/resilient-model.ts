@@ -105,6 +105,16 @@ export class ResilientModel implements SmallModel {
     return out;
   }
 
+  summarizeCompressed(texts: string[], maxLength: number): Promise<string> {
+    return this.call("compress", (m, ctx) =>
+      m.summarizeCompressed ? m.summarizeCompressed(texts, maxLength, ctx) : m.summarize(texts, maxLength, ctx),
+    );
+  }
+
+  extractCompressed(texts: string[]): Promise<Extraction[]> {
+    return this.call("compress", (m, ctx) => (m.extractCompressed ? m.extractCompressed(texts, ctx) : m.extract(texts, ctx)));
+  }
+
   compress(text: string, target: number): Promise<string> {
     return this.call("compress", (m, ctx) => m.compress(text, target, ctx));
   }

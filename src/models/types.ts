@@ -135,6 +135,13 @@ export interface SmallModel {
    * allow; present only on providers whose calls are worth sharing (a remote model).
    */
   digestMany?(conversations: ModelMessage[][], summaryMax: number, ctx?: CallContext): Promise<WindowDigest[]>;
+  /**
+   * The phrase and keywords of texts a compression just shortened: part of compressing a node, so
+   * answered by whoever compresses (model_policy); a provider without it extracts.
+   */
+  extractCompressed?(texts: string[], ctx?: CallContext): Promise<Extraction[]>;
+  /** An episode summary shortened by a compression: answered by whoever compresses (model_policy). */
+  summarizeCompressed?(texts: string[], maxLength: number, ctx?: CallContext): Promise<string>;
 }
 
 export interface Embedder {

@@ -264,11 +264,15 @@ async function compress(rt: AgentRuntime, node: MemoryNode, target: number): Pro
     const model = rt.model;
     // An episode is read, not searched: it keeps whole clauses of its summary (docs/design.md,
     // "Summaries"), never the dense word list a segment may be compressed to.
-    const content = node.kind === "episode" ? await model.summarize([node.content], target) : await model.compress(node.content, target);
+    const content =
+      node.kind === "episode"
+        ? await (model.summarizeCompressed ? model.summarizeCompressed([node.content], target) : model.summarize([node.content], target))
+        : await model.compress(node.content, target);
     if (codePointLength(content) > target || content.trim().length === 0) throw new Error("compression missed its target");
     if (node.kind === "entity")
       return { id: node.id, kind: node.kind, speaker: null, messageTime: node.messageTime, content, phrase: content, keywords: [content] };
-    const [extraction] = await model.extract([content]);
+    // The shortened text's phrase and keywords come from whoever compresses (model_policy).
+    const [extraction] = await (model.extractCompressed ? model.extractCompressed([content]) : model.extract([content]));
     return {
       id: node.id,
       kind: node.kind,
