@@ -6,7 +6,7 @@
  * its capacity takes no new agents from then on (docs/deploy.md, "Limits").
  */
 import { agentStub } from "./agent/naming";
-import { measureStorage } from "./agent/storage-status";
+import { measureStorage } from "./service/storage-status";
 import { AgentRegistry } from "./storage/agent-registry";
 
 /** Agents woken per cron run; the rest are found by the next run. */

@@ -7,7 +7,7 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { enqueueTask } from "../src/agent/tasks/registry";
+import { enqueueTask } from "../src/agent/registry";
 import worker from "../src/index";
 import { codePointLength } from "../src/text/code-points";
 import { agentRows, call, drainAlarms, freshAgent, json, recallJson, recallText, rememberAndWait, stubOf, type Msg } from "./helpers";

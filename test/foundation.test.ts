@@ -7,11 +7,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { migrateAgentSchema } from "../src/agent/do-schema";
-import { QueueRunner } from "../src/agent/queue-runner";
-import { defineTask } from "../src/agent/tasks/define-task";
-import { TASKS } from "../src/agent/tasks/registry";
-import { InvalidPayloadError, TaskRegistry } from "../src/agent/tasks/task-registry";
+import { migrateAgentSchema } from "../src/engine/stores/do-schema";
+import { QueueRunner } from "../src/engine/queue-runner";
+import { defineTask } from "../src/engine/define-task";
+import { TASKS } from "../src/agent/registry";
+import { InvalidPayloadError, TaskRegistry } from "../src/engine/task-registry";
 import { call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
 import { internals } from "./internals";
 

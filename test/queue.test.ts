@@ -1,6 +1,6 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { enqueueTask, TASKS, type TaskKind } from "../src/agent/tasks/registry";
+import { enqueueTask, TASKS, type TaskKind } from "../src/agent/registry";
 import { MAX_QUEUED_TASKS } from "../src/config/limits";
 import { agentRows, call, drainAlarms, freshAgent, json, stubOf, waitTask, type Msg } from "./helpers";
 import { internals } from "./internals";

@@ -9,9 +9,9 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { AgentState } from "../src/agent/agent-state";
-import { deepHealth } from "../src/agent/health-check";
-import { measureStorage } from "../src/agent/storage-status";
-import { enqueueTask } from "../src/agent/tasks/registry";
+import { deepHealth } from "../src/service/health-check";
+import { measureStorage } from "../src/service/storage-status";
+import { enqueueTask } from "../src/agent/registry";
 import { buildStats } from "../src/agent/views";
 import { AgentRegistry, RegistryFullError } from "../src/storage/agent-registry";
 import { RecentVectors } from "../src/vectors/recent-vectors";

@@ -20,18 +20,18 @@ import { createVectorIndex, vectorIndexNames } from "../vectors/registry";
 import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { unreachable } from "../vocabulary/records";
-import { FocusStore } from "./focus-store";
-import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "./graph-loader";
-import { IdempotencyKeys } from "./idempotency";
-import { ImportStaging } from "./import-staging";
-import { IntentStore } from "./intent-store";
-import { MessageIds } from "./message-ids";
-import { DATA_VERSION, MetaStore } from "./meta-store";
-import type { AgentRepos, AgentRuntime } from "./runtime";
-import { ReinforcedStore } from "./reinforced-store";
-import { ScanStore } from "./scan-store";
-import { TaskQueue } from "./task-queue";
-import { enqueueTask, RESULT_NODE_PATHS } from "./tasks/registry";
+import { FocusStore } from "../engine/stores/focus-store";
+import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "../engine/graph-loader";
+import { IdempotencyKeys } from "../engine/stores/idempotency";
+import { ImportStaging } from "../engine/stores/import-staging";
+import { IntentStore } from "../engine/stores/intent-store";
+import { MessageIds } from "../engine/stores/message-ids";
+import { DATA_VERSION, MetaStore } from "../engine/stores/meta-store";
+import type { AgentRepos, AgentRuntime } from "../engine/runtime";
+import { ReinforcedStore } from "../engine/stores/reinforced-store";
+import { ScanStore } from "../engine/stores/scan-store";
+import { TaskQueue } from "../engine/task-queue";
+import { enqueueTask, RESULT_NODE_PATHS } from "./registry";
 
 export class AgentState implements AgentRuntime {
   /** The configured D1 shards; replaceable in tests (to watch or limit a binding). */

@@ -17,8 +17,8 @@ import { indexTokens } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
 import { runBatch } from "../storage/batch";
 import type { AgentState } from "./agent-state";
-import { DATA_VERSION } from "./meta-store";
-import type { AgentRepos } from "./runtime";
+import { DATA_VERSION } from "../engine/stores/meta-store";
+import type { AgentRepos } from "../engine/runtime";
 
 const PAGE = 2_000;
 

@@ -5,18 +5,18 @@
  * OpenAPI names.
  */
 import { z } from "@hono/zod-openapi";
-import { decodeIdCursor, encodeIdCursor } from "../agent/cursor";
+import { decodeIdCursor, encodeIdCursor } from "../operations/views/cursor";
 import {
   DEFAULT_HISTORY_PAGE,
   HistoryEntrySchema,
   MAX_HISTORY_PAGE,
   MemoryListResultSchema,
   MemoryViewSchema,
-} from "../agent/memory-views";
-import { ForgetResultSchema } from "../agent/tasks/forget-memory";
-import { MemorizeResultSchema } from "../agent/tasks/memorize";
-import { MergeResultSchema } from "../agent/tasks/merge-entities";
-import { ReinforceResultSchema } from "../agent/tasks/reinforce";
+} from "../operations/views/memory-views";
+import { ForgetResultSchema } from "../operations/forget-memory";
+import { MemorizeResultSchema } from "../operations/memorize";
+import { MergeResultSchema } from "../operations/merge-entities";
+import { ReinforceResultSchema } from "../operations/reinforce";
 import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
 import { TOO_LARGE } from "../http/errors";
 import { codePointLength } from "../text/code-points";

@@ -1,6 +1,6 @@
 /** Response shapes of the read endpoints: the agent's own view schemas under their OpenAPI names. */
 import { z } from "@hono/zod-openapi";
-import { decodeLinksCursor, type LinksCursor } from "../agent/cursor";
+import { decodeLinksCursor, type LinksCursor } from "../operations/views/cursor";
 import {
   DEFAULT_LINKS_PAGE,
   FocusViewSchema,
@@ -8,7 +8,7 @@ import {
   NodeViewSchema,
   PingViewSchema,
   StatsViewSchema,
-} from "../agent/view-schemas";
+} from "../operations/views/view-schemas";
 
 export const FocusSchema = FocusViewSchema.openapi("Focus");
 export const NodeSchema = NodeViewSchema.openapi("Node");

@@ -11,7 +11,7 @@
  * is recognised.
  */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { ImportValidator, type LineProblem } from "../agent/export-format";
+import { ImportValidator, type LineProblem } from "../operations/views/export-format";
 import { AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
 import { ImportedSchema, OPERATION_WAIT_MS, PendingSchema } from "../api/memories";

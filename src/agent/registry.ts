@@ -1,0 +1,100 @@
+/**
+ * The task registry: every kind of work an agent does, declared once (docs/design.md, "The task
+ * registry"). The queue stores a kind's name and lane from here, the runner dispatches through
+ * here, the status view lists these kinds, and the Durable Object's RPC methods accept any kind
+ * whose lane fits them, validating the payload against the kind's own schema. Adding a kind is a
+ * runner file, one line here, and the route that submits it.
+ */
+import type { z } from "zod";
+import type { TaskQueue, TaskRecord } from "../engine/task-queue";
+import { checkTask } from "../operations/check";
+import { compressTask } from "../operations/compress";
+import { configureTask } from "../operations/configure";
+import { contextTask } from "../operations/context";
+import type { Lane, TaskDefinition } from "../engine/define-task";
+import { deleteAgentTask } from "../operations/delete-agent";
+import { exportTask, importTask } from "../operations/export-import";
+import { forgetTask } from "../operations/forget-memory";
+import { indexTask } from "../operations/index-vectors";
+import { linkTask, unlinkTask } from "../operations/links";
+import { memorizeTask } from "../operations/memorize";
+import { historyTask, memoryListTask, memoryReadTask } from "../operations/memory-reads";
+import { mergeTask } from "../operations/merge-entities";
+import { profileTask } from "../operations/profile";
+import { rebuildEpisodesTask } from "../operations/rebuild-episodes";
+import { recallTask } from "../operations/recall";
+import { reinforceTask } from "../operations/reinforce";
+import { rememberTask } from "../operations/remember";
+import { searchTask } from "../operations/search";
+import { TaskRegistry } from "../engine/task-registry";
+import { updateTask } from "../operations/update-memory";
+
+/** The registry's definitions, for the refusal check (a function: the registry holds that kind too). */
+const definitionOf = (kind: string): TaskDefinition<unknown, unknown> => AGENT_TASKS.definition(kind);
+
+export const TASKS = {
+  remember: rememberTask,
+  recall: recallTask,
+  search: searchTask,
+  compress: compressTask,
+  index: indexTask,
+  configure: configureTask,
+  delete: deleteAgentTask,
+  memorize: memorizeTask,
+  memory: memoryReadTask,
+  memories: memoryListTask,
+  history: historyTask,
+  update: updateTask,
+  forget: forgetTask,
+  link: linkTask,
+  unlink: unlinkTask,
+  reinforce: reinforceTask,
+  merge: mergeTask,
+  export: exportTask,
+  import: importTask,
+  context: contextTask,
+  profile: profileTask,
+  rebuildEpisodes: rebuildEpisodesTask,
+  check: checkTask(definitionOf),
+} as const;
+
+type Registry = typeof TASKS;
+export type TaskKind = keyof Registry;
+/** What a client submits for a kind (before defaults are applied). */
+export type PayloadIn<K extends TaskKind> = z.input<Registry[K]["payload"]>;
+export type ResultOf<K extends TaskKind> = z.output<Registry[K]["result"]>;
+/** The kinds of one lane. */
+export type KindOf<L extends Lane> = { [K in TaskKind]: Registry[K]["lane"] extends L ? K : never }[TaskKind];
+
+/** Every kind, for schemas that list them (the task status view). */
+export const TASK_KINDS = kindsOf(TASKS);
+
+function kindsOf<T extends Record<string, unknown>>(record: T): [keyof T & string, ...(keyof T & string)[]] {
+  const [first, ...rest] = Object.keys(record);
+  if (first === undefined) throw new Error("the task registry is empty");
+  return [first, ...rest];
+}
+
+/** The kinds that take new node ids (src/agent/node-id-room.ts). */
+export const ALLOCATING_KINDS: readonly string[] = Object.entries(TASKS)
+  .filter(([, definition]) => "allocatesNodes" in definition && definition.allocatesNodes === true)
+  .map(([kind]) => kind);
+
+/** Where each kind's result names nodes whose content it carries (a purge scrubs those results). */
+export const RESULT_NODE_PATHS: readonly { kind: string; paths: readonly string[] }[] = Object.entries(TASKS).flatMap(
+  ([kind, definition]) =>
+    "resultNodes" in definition && definition.resultNodes !== undefined ? [{ kind, paths: definition.resultNodes }] : [],
+);
+
+/** The agent's registry: what its queue runs and its RPC entry points accept. */
+export const AGENT_TASKS = new TaskRegistry(TASKS);
+
+/** Queues a task of one of the agent's kinds (see TaskRegistry.enqueue). */
+export function enqueueTask(
+  queue: TaskQueue,
+  kind: TaskKind,
+  payload: unknown,
+  options: { now: number; after?: TaskRecord; id?: string },
+): TaskRecord {
+  return AGENT_TASKS.enqueue(queue, kind, payload, options);
+}
