@@ -5,6 +5,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import type { AgentState } from "../src/agent/agent-state";
 import type { MemoryAgent } from "../src/agent/memory-agent";
+import { AGENT_TASKS } from "../src/agent/registry";
 import { QueueRunner } from "../src/engine/queue-runner";
 import { effectiveLevel } from "../src/memory/strength";
 import { agentRows, stubOf } from "./helpers";
@@ -82,7 +83,7 @@ export function ownRunner(state: AgentState, ctx: DurableObjectState) {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  const runner = new QueueRunner(state, context);
+  const runner = new QueueRunner(state, context, AGENT_TASKS);
   runner.retryDelay = () => 0;
   return {
     runner,

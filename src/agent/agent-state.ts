@@ -27,13 +27,12 @@ import { ImportStaging } from "../engine/stores/import-staging";
 import { IntentStore } from "../engine/stores/intent-store";
 import { MessageIds } from "../engine/stores/message-ids";
 import { DATA_VERSION, MetaStore } from "../engine/stores/meta-store";
-import type { AgentRepos, AgentRuntime } from "../engine/runtime";
+import type { AgentRepos, RunnerRuntime, TaskHooks } from "../engine/runtime";
 import { ReinforcedStore } from "../engine/stores/reinforced-store";
 import { ScanStore } from "../engine/stores/scan-store";
 import { TaskQueue } from "../engine/task-queue";
-import { enqueueTask, RESULT_NODE_PATHS } from "./registry";
 
-export class AgentState implements AgentRuntime {
+export class AgentState implements RunnerRuntime {
   /** The configured D1 shards; replaceable in tests (to watch or limit a binding). */
   d1Shards: D1Shards;
   readonly meta: MetaStore;
@@ -61,7 +60,11 @@ export class AgentState implements AgentRuntime {
   /** null: the agent is too large to cache; the D1 path serves it until the next wake. */
   private graphCache: { agentUid: number; graph: MemoryGraph | null } | undefined;
 
-  constructor(storage: DurableObjectStorage, env: Env) {
+  constructor(
+    storage: DurableObjectStorage,
+    env: Env,
+    private readonly hooks: TaskHooks,
+  ) {
     this.storage = storage;
     this.d1Shards = D1Shards.fromEnv(env);
     this.meta = new MetaStore(storage.sql);
@@ -279,11 +282,11 @@ export class AgentState implements AgentRuntime {
 
   queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void {
     this.meta.bump({ index_retries: 1 });
-    enqueueTask(this.queue, "index", ids, { now: this.now() });
+    this.hooks.queueIndexRetry(this.queue, ids, this.now());
   }
 
   scrubPurged(nodeIds: readonly number[]): void {
-    this.storage.transactionSync(() => this.keys.forgetTasks(this.queue.scrubResults(nodeIds, RESULT_NODE_PATHS)));
+    this.storage.transactionSync(() => this.keys.forgetTasks(this.queue.scrubResults(nodeIds, this.hooks.resultNodePaths)));
   }
 
   /** The object's memory state goes; its identity stays, so tasks queued after a deletion still run. */

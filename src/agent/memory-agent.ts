@@ -27,7 +27,7 @@ import { LinksPageSchema, type LinksPage } from "../operations/views/view-schema
 import { QueueRunner } from "../engine/queue-runner";
 import { CheckResultSchema } from "../operations/check";
 import { nodeIdShortage } from "./node-id-room";
-import { AGENT_TASKS, ALLOCATING_KINDS } from "./registry";
+import { AGENT_TASK_HOOKS, AGENT_TASKS, ALLOCATING_KINDS } from "./registry";
 import { InvalidPayloadError } from "../engine/task-registry";
 import type { TaskStatus } from "../engine/task-queue";
 import { upgradeAgentData } from "./upgrade";
@@ -72,8 +72,8 @@ export class MemoryAgent extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.state = new AgentState(ctx.storage, env);
-    this.runner = new QueueRunner(this.state, ctx);
+    this.state = new AgentState(ctx.storage, env, AGENT_TASK_HOOKS);
+    this.runner = new QueueRunner(this.state, ctx, AGENT_TASKS);
     // Schema set-up, data upgrades and crash recovery run once per wake, before any request.
     this.ready = ctx.blockConcurrencyWhile(async () => {
       migrateAgentSchema(ctx.storage.sql);

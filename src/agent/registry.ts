@@ -6,6 +6,7 @@
  * runner file, one line here, and the route that submits it.
  */
 import type { z } from "zod";
+import type { TaskHooks } from "../engine/runtime";
 import type { TaskQueue, TaskRecord } from "../engine/task-queue";
 import { checkTask } from "../operations/check";
 import { compressTask } from "../operations/compress";
@@ -88,6 +89,12 @@ export const RESULT_NODE_PATHS: readonly { kind: string; paths: readonly string[
 
 /** The agent's registry: what its queue runs and its RPC entry points accept. */
 export const AGENT_TASKS = new TaskRegistry(TASKS);
+
+/** What the agent's state needs of its kinds, so the state names none. */
+export const AGENT_TASK_HOOKS: TaskHooks = {
+  queueIndexRetry: (queue, ids, now) => AGENT_TASKS.enqueue(queue, "index", ids, { now }),
+  resultNodePaths: RESULT_NODE_PATHS,
+};
 
 /** Queues a task of one of the agent's kinds (see TaskRegistry.enqueue). */
 export function enqueueTask(

@@ -7,18 +7,9 @@
  */
 import type { z } from "zod";
 import type { AgentRuntime } from "./runtime";
+import type { Lane } from "./task-queue";
 
-/**
- * How a kind is scheduled (src/agent/task-queue.ts):
- * - write: the client's durable work (remember, configure, delete…), strictly in arrival order;
- * - read: ephemeral (the caller waits in memory); runs as soon as every write accepted before it
- *   is applied, overtaking background work;
- * - cycle: durable background work that changes the network (compression): writes never overtake
- *   it, so the network after a sequence of calls does not depend on their timing; it yields to reads;
- * - maintenance: durable background work that changes no memory (vector index retries): runs when
- *   nothing else can.
- */
-export type Lane = "write" | "read" | "cycle" | "maintenance";
+export type { Lane };
 
 /** A queued task as its runner sees it: the payload already parsed into the kind's own type. */
 export interface RunningTask<P> {

@@ -18,12 +18,11 @@
  */
 import { DRAIN_BUDGET_MS, DRAIN_MAX_TASKS, MAX_TASK_ATTEMPTS } from "../config/limits";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
-import type { AgentState } from "../agent/agent-state";
 import { yieldToEventLoop } from "./event-loop";
 import { PermanentTaskError } from "./task-errors";
+import type { RunnerRuntime } from "./runtime";
 import type { TaskRecord } from "./task-queue";
 import type { TaskOutcome } from "./define-task";
-import { AGENT_TASKS } from "../agent/registry";
 import type { TaskRegistry } from "./task-registry";
 import { redoIntent } from "./write-path";
 
@@ -65,10 +64,10 @@ export class QueueRunner {
   handovers = 0;
 
   constructor(
-    private readonly rt: AgentState,
+    private readonly rt: RunnerRuntime,
     private readonly ctx: DurableObjectState,
-    /** The kinds this runner dispatches (tests run kinds of their own). */
-    private readonly tasks: TaskRegistry = AGENT_TASKS,
+    /** The kinds this runner dispatches (the agent's registry; tests run kinds of their own). */
+    private readonly tasks: TaskRegistry,
   ) {}
 
   /**

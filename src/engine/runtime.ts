@@ -13,6 +13,7 @@ import type { NodeRepo } from "../storage/node-repo";
 import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
 import type { FocusStore } from "./stores/focus-store";
+import type { IdempotencyKeys } from "./stores/idempotency";
 import type { ImportStaging } from "./stores/import-staging";
 import type { IntentStore } from "./stores/intent-store";
 import type { MessageIds } from "./stores/message-ids";
@@ -81,6 +82,24 @@ export interface AgentRuntime {
   scrubPurged(nodeIds: readonly number[]): void;
   /** Queues a retry of vector writes that failed (inside the commit's transaction). */
   queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void;
+}
+
+/**
+ * What the state needs of the task kinds, given by the registry that knows them (src/agent/registry.ts),
+ * so the runtime names no kind.
+ */
+export interface TaskHooks {
+  /** Queues the task that retries failed vector writes. */
+  queueIndexRetry(queue: TaskQueue, ids: { upsert: number[]; remove: number[] }, now: number): void;
+  /** The kinds whose results carry node ids, and where (scrubbed after a purge). */
+  readonly resultNodePaths: readonly { kind: string; paths: readonly string[] }[];
+}
+
+/** What the queue runner needs beyond the tasks' runtime: the idempotency keys and the graph cache. */
+export interface RunnerRuntime extends AgentRuntime {
+  readonly keys: IdempotencyKeys;
+  /** Forgets the cached graph (after a failed task or an agent reset). */
+  dropGraph(): void;
 }
 
 /** Random, URL-safe ids (task ids). */

@@ -1,6 +1,6 @@
 /**
  * The agent's durable task queue: a table in the Durable Object's SQLite (STYLE 4). Which task runs
- * next follows the lanes of src/agent/tasks/define-task.ts:
+ * next follows the lanes (`Lane` below):
  *
  * - writes and compression cycles form one strict order, by (position, seq): a cycle that a
  *   remember queues takes the remember's position, so it runs before any later write, and the
@@ -15,7 +15,18 @@
  * a caller waiting in memory: after eviction nobody waits for them, so they are dropped on wake.
  */
 import { FINISHED_TASKS_KEPT, MAX_TASK_ATTEMPTS } from "../config/limits";
-import type { Lane } from "./define-task";
+
+/**
+ * How a task kind is scheduled:
+ * - write: the client's durable work (remember, configure, delete…), strictly in arrival order;
+ * - read: ephemeral (the caller waits in memory); runs as soon as every write accepted before it
+ *   is applied, overtaking background work;
+ * - cycle: durable background work that changes the network (compression): writes never overtake
+ *   it, so the network after a sequence of calls does not depend on their timing; it yields to reads;
+ * - maintenance: durable background work that changes no memory (vector index retries): runs when
+ *   nothing else can.
+ */
+export type Lane = "write" | "read" | "cycle" | "maintenance";
 
 export type TaskStatus = "queued" | "running" | "done" | "failed";
 

@@ -7,7 +7,6 @@ import type { RelationName } from "../vocabulary/relations";
 import type { MessageRole } from "../vocabulary/roles";
 
 export type { MessageRole };
-import type { CallPlanner } from "./call-planner";
 
 /** One submitted message, as the model sees it. `index` is its position in the submission. */
 export interface ModelMessage {
@@ -124,3 +123,27 @@ export interface Embedder {
 }
 
 export const PHRASE_MAX_CODE_POINTS = 20;
+
+/**
+ * One segmentation call: whole messages, or a part of one long message (same `index`, `content`
+ * the verbatim part). Parts of one message are consecutive, so a message is split across two
+ * windows at most at one boundary per window.
+ */
+export interface SegmentWindow {
+  messages: ModelMessage[];
+  /**
+   * Set when the window's first message is the continuation of the previous window's last one:
+   * the message index and the whitespace that separated the two parts in the original text, so
+   * joined segments reproduce it exactly.
+   */
+  continuation?: { index: number; gap: string };
+}
+
+export interface CallPlanner {
+  /** Windows in message order; their concatenated contents are the messages' visible text. */
+  segmentWindows(messages: readonly ModelMessage[]): SegmentWindow[];
+  /** Sizes of consecutive extraction batches, summing to `texts.length`, none empty. */
+  extractBatches(texts: readonly string[]): number[];
+  /** Sizes of consecutive relation batches, summing to `requests.length`, none empty. */
+  relationBatches(requests: readonly RelationRequest[]): number[];
+}
