@@ -29,7 +29,10 @@ function freshAgent(prefix: string): string {
 }
 
 /** A fetch that records what it sends (method, path, Idempotency-Key, body). */
-function recordingFetch(log: { method: string; path: string; key: string | null; body: string }[], inner: FetchLike = (r) => fetch(r)): FetchLike {
+function recordingFetch(
+  log: { method: string; path: string; key: string | null; body: string }[],
+  inner: FetchLike = (r) => fetch(r),
+): FetchLike {
   return async (request) => {
     const body = request.method === "GET" ? "" : await request.clone().text();
     log.push({ method: request.method, path: new URL(request.url).pathname, key: request.headers.get("idempotency-key"), body });
@@ -41,15 +44,15 @@ function recordingFetch(log: { method: string; path: string; key: string | null;
 const BASELINE: OperationName[] = [
   "remember",
   "recall",
-  "search",
+  "searchMemories",
   "getContext",
   "getProfile",
   "getFocus",
-  "getNode",
+  "getMemoryNode",
   "getStats",
   "getConfig",
   "updateConfig",
-  "compress",
+  "compressMemories",
   "getTask",
   "rebuildEpisodes",
   "deleteAgent",
@@ -79,12 +82,12 @@ describe("every operation of the list is a method", () => {
     const recall = await agent.recall({ query: "长安三万里" });
     note("recall");
     expect(recall.text).toContain("长安");
-    const search = await agent.search({ query: "小林", mode: "keyword" });
-    note("search");
+    const search = await agent.searchMemories({ query: "小林", mode: "keyword" });
+    note("searchMemories");
     const nodeId = search.items[0]?.node_id;
     expect(nodeId).toBeTypeOf("number");
-    expect((await agent.getNode({ node_id: nodeId! })).node_id).toBe(nodeId);
-    note("getNode");
+    expect((await agent.getMemoryNode({ node_id: nodeId! })).node_id).toBe(nodeId);
+    note("getMemoryNode");
     expect((await agent.getContext({ query: "周五", budget_tokens: 120 })).used_tokens).toBeLessThanOrEqual(120);
     note("getContext");
     expect(Array.isArray((await agent.getProfile({ locale: "en" })).participants)).toBe(true);
@@ -98,8 +101,8 @@ describe("every operation of the list is a method", () => {
     const updated = await agent.updateConfig({ focus_limit: config.focus_limit + 1 });
     note("updateConfig");
     expect("focus_limit" in updated ? updated.focus_limit : undefined).toBe(config.focus_limit + 1);
-    const compressed = await agent.compress({ cycles: 1 });
-    note("compress");
+    const compressed = await agent.compressMemories({ cycles: 1 });
+    note("compressMemories");
     expect(compressed.task_ids.length).toBe(1);
     expect(["queued", "running", "done"]).toContain((await agent.rebuildEpisodes()).status);
     note("rebuildEpisodes");
@@ -124,7 +127,14 @@ describe("every operation of the list is a method", () => {
     // clients: test-e2e/mcp.test.ts). An operation added to the list later is a method at once (the
     // generated module); its calls are covered by test/properties.test.ts until a case is added here.
     expect([...called].sort()).toEqual([...BASELINE].sort());
-    const client = { ...Object.fromEntries(Object.keys(OPERATIONS).map((n) => [n, (agent as unknown as Record<string, unknown>)[n] ?? (memory as unknown as Record<string, unknown>)[n]])) };
+    const client = {
+      ...Object.fromEntries(
+        Object.keys(OPERATIONS).map((n) => [
+          n,
+          (agent as unknown as Record<string, unknown>)[n] ?? (memory as unknown as Record<string, unknown>)[n],
+        ]),
+      ),
+    };
     for (const [name, method] of Object.entries(client)) expect(typeof method, name).toBe("function");
     // Every write carried an Idempotency-Key the client made; reads none.
     const writes = log.filter((e) => /\/(remember|compress|config|episodes\/rebuild)$/.test(e.path) && e.method !== "GET");
@@ -138,7 +148,7 @@ describe("every operation of the list is a method", () => {
 describe("typed errors", () => {
   it("400, 401, 404 and 413 are their classes, with the API's code and message", async () => {
     const agent = new MemoryClient({ baseUrl, apiKey: DEV_KEY }).agent(freshAgent("sdk-err"));
-    const invalid = await agent.search({ query: "   " }).catch((e: unknown) => e);
+    const invalid = await agent.searchMemories({ query: "   " }).catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(ValidationError);
     expect(invalid).toMatchObject({ status: 400, code: "validation_failed" });
     const unauthorized = await new MemoryClient({ baseUrl, apiKey: "nope" })
@@ -147,7 +157,7 @@ describe("typed errors", () => {
       .catch((e: unknown) => e);
     expect(unauthorized).toBeInstanceOf(UnauthorizedError);
     expect(unauthorized).toMatchObject({ status: 401, code: "unauthorized" });
-    const missing = await agent.getNode({ node_id: 987_654 }).catch((e: unknown) => e);
+    const missing = await agent.getMemoryNode({ node_id: 987_654 }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     const huge = Array.from({ length: 40 }, (_, i) => ({ role: "user" as const, content: "x".repeat(30_000), id: `h${i}` }));
     const tooLarge = await agent.remember({ messages: huge }).catch((e: unknown) => e);
@@ -218,7 +228,7 @@ describe("retries", () => {
       return fetch(request);
     };
     const agent = new MemoryClient({ baseUrl, apiKey: DEV_KEY, fetch: counting }).agent(freshAgent("sdk-noretry"));
-    await expect(agent.search({ query: "" })).rejects.toBeInstanceOf(ValidationError);
+    await expect(agent.searchMemories({ query: "" })).rejects.toBeInstanceOf(ValidationError);
     expect(calls).toBe(1);
     let unavailable = 0;
     const down: FetchLike = async () => {
@@ -278,11 +288,19 @@ describe("function-calling tools in the SDK", () => {
     const stored = await agent.handleToolCall({
       id: "call_1",
       type: "function",
-      function: { name: "remember", arguments: JSON.stringify({ messages: [{ role: "user", content: "Eve keeps bees in Ghent.", id: "e1" }] }) },
+      function: {
+        name: "remember",
+        arguments: JSON.stringify({ messages: [{ role: "user", content: "Eve keeps bees in Ghent.", id: "e1" }] }),
+      },
     });
     expect(stored).toMatchObject({ id: "call_1", name: "remember", isError: false });
     await agent.waitForTask((stored.result as { task_id: string }).task_id);
-    const found = await agent.handleToolCall({ type: "tool_use", id: "toolu_1", name: "search_memories", input: { query: "bees Ghent", mode: "keyword" } });
+    const found = await agent.handleToolCall({
+      type: "tool_use",
+      id: "toolu_1",
+      name: "search_memories",
+      input: { query: "bees Ghent", mode: "keyword" },
+    });
     expect(found.isError).toBe(false);
     expect(found.content).toContain("Ghent");
     const wrong = await agent.handleToolCall({ name: "search_memories", arguments: { q: "bees" } });
@@ -306,7 +324,9 @@ describe("context-window helper", () => {
       const topic = topics[turn % topics.length]!;
       const role = turn % 2 === 0 ? "user" : "assistant";
       const content =
-        role === "user" ? `第${turn}轮：我想聊聊${topic}，你还记得我们之前说过什么吗？ (turn ${turn})` : `Turn ${turn}: about ${topic}, here is what I suggest for your trip, step by step.`;
+        role === "user"
+          ? `第${turn}轮：我想聊聊${topic}，你还记得我们之前说过什么吗？ (turn ${turn})`
+          : `Turn ${turn}: about ${topic}, here is what I suggest for your trip, step by step.`;
       conversation.push({ role, content });
       const prepared = await window.prepare(conversation);
       if (prepared.remembered > 0) trims++;

@@ -192,7 +192,7 @@ describe("issue 28 finding 11: deleting an agent leaves staged import data", () 
     // The sealed upload's task comes after the deletion: its lines are gone, so it imports nothing.
     const outcome = await stub.submit(
       identity,
-      "import",
+      "importAgent",
       { import_id: "a".repeat(64), lines: lines.length, next_node_id: 2 },
       { waitMs: 30_000 },
     );

@@ -27,7 +27,7 @@ import { LinksPageSchema, type LinksPage } from "../operations/views/view-schema
 import { QueueRunner } from "../engine/queue-runner";
 import { CheckResultSchema } from "../operations/check";
 import { nodeIdShortage } from "./node-id-room";
-import { AGENT_TASK_HOOKS, AGENT_TASKS, ALLOCATING_KINDS } from "./registry";
+import { AGENT_TASK_HOOKS, AGENT_TASKS, ALLOCATING_KINDS, fingerprintName, RENAMED_KINDS } from "./registry";
 import { InvalidPayloadError } from "../engine/task-registry";
 import type { TaskStatus } from "../engine/task-queue";
 import { upgradeAgentData } from "./upgrade";
@@ -77,6 +77,7 @@ export class MemoryAgent extends DurableObject<Env> {
     // Schema set-up, data upgrades and crash recovery run once per wake, before any request.
     this.ready = ctx.blockConcurrencyWhile(async () => {
       migrateAgentSchema(ctx.storage.sql);
+      this.state.queue.renameKinds(RENAMED_KINDS);
       await upgradeAgentData(this.state);
       this.state.queue.recoverAfterWake(Date.now());
       if (this.state.queue.earliestDue() !== null) await this.runner.wake();
@@ -98,7 +99,7 @@ export class MemoryAgent extends DurableObject<Env> {
     const repeat = options.repeat ?? 1;
     const queue = this.state.queue;
     const key = options.idempotencyKey;
-    const print = key === undefined ? "" : await fingerprint(kind, payload, repeat);
+    const print = key === undefined ? "" : await fingerprint(fingerprintName(kind), payload, repeat);
     const seen = key === undefined ? undefined : this.state.keys.find(key, Date.now());
     if (seen && seen.fingerprint !== print) {
       return { ok: false, code: "idempotency_conflict", message: "this Idempotency-Key was used with a different request" };
@@ -238,7 +239,7 @@ export class MemoryAgent extends DurableObject<Env> {
    */
   async exportLines(identity: AgentIdentity): Promise<ReadableStream<Uint8Array>> {
     await this.bind(identity);
-    const task = AGENT_TASKS.enqueue(this.state.queue, "export", null, { now: Date.now() });
+    const task = AGENT_TASKS.enqueue(this.state.queue, "exportAgent", null, { now: Date.now() });
     const snapshot = ExportSnapshotSchema.parse(await this.runner.waitForResult(task.id));
     const lines = exportLines(snapshot);
     const encoder = new TextEncoder();

@@ -36,28 +36,60 @@ const definitionOf = (kind: string): TaskDefinition<unknown, unknown> => AGENT_T
 export const TASKS = {
   remember: rememberTask,
   recall: recallTask,
-  search: searchTask,
-  compress: compressTask,
+  searchMemories: searchTask,
+  compressMemories: compressTask,
   index: indexTask,
-  configure: configureTask,
-  delete: deleteAgentTask,
-  memorize: memorizeTask,
-  memory: memoryReadTask,
-  memories: memoryListTask,
-  history: historyTask,
-  update: updateTask,
-  forget: forgetTask,
-  link: linkTask,
-  unlink: unlinkTask,
-  reinforce: reinforceTask,
-  merge: mergeTask,
-  export: exportTask,
-  import: importTask,
-  context: contextTask,
-  profile: profileTask,
+  updateConfig: configureTask,
+  deleteAgent: deleteAgentTask,
+  createMemory: memorizeTask,
+  getMemory: memoryReadTask,
+  listMemories: memoryListTask,
+  getMemoryHistory: historyTask,
+  updateMemory: updateTask,
+  deleteMemory: forgetTask,
+  linkMemories: linkTask,
+  unlinkMemories: unlinkTask,
+  reportFeedback: reinforceTask,
+  mergeEntities: mergeTask,
+  exportAgent: exportTask,
+  importAgent: importTask,
+  getContext: contextTask,
+  getProfile: profileTask,
   rebuildEpisodes: rebuildEpisodesTask,
   check: checkTask(definitionOf),
 } as const;
+
+/**
+ * Kinds renamed when each took its operation's name (one name per capability: URL, operationId,
+ * tool, task kind). Stored tasks of an old kind are renamed when the object wakes, before any
+ * request (renameStoredKinds), and a write's Idempotency-Key fingerprint keeps the old name, so a
+ * retry that spans the upgrade is still recognised.
+ */
+export const RENAMED_KINDS: Readonly<Record<string, TaskKind>> = {
+  search: "searchMemories",
+  compress: "compressMemories",
+  configure: "updateConfig",
+  delete: "deleteAgent",
+  memorize: "createMemory",
+  memory: "getMemory",
+  memories: "listMemories",
+  history: "getMemoryHistory",
+  update: "updateMemory",
+  forget: "deleteMemory",
+  link: "linkMemories",
+  unlink: "unlinkMemories",
+  reinforce: "reportFeedback",
+  merge: "mergeEntities",
+  export: "exportAgent",
+  import: "importAgent",
+  context: "getContext",
+  profile: "getProfile",
+};
+
+/** The name a write's Idempotency-Key fingerprint carries: the kind's name before any rename. */
+export function fingerprintName(kind: string): string {
+  return Object.entries(RENAMED_KINDS).find(([, current]) => current === kind)?.[0] ?? kind;
+}
 
 type Registry = typeof TASKS;
 export type TaskKind = keyof Registry;

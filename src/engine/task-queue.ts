@@ -162,6 +162,14 @@ export class TaskQueue {
   }
 
   /**
+   * Stored tasks of a renamed kind take the new name (`renamed`: old name to new), so tasks queued
+   * by an earlier version run and their status reads under the name the API uses now.
+   */
+  renameKinds(renamed: Readonly<Record<string, string>>): void {
+    for (const [old, current] of Object.entries(renamed)) this.sql.exec("UPDATE tasks SET kind = ? WHERE kind = ?", current, old);
+  }
+
+  /**
    * Writes of `kinds` queued or running, and the highest next node id a queued or running import
    * sets (null when none is): the node ids the queue may still take (src/agent/node-id-room.ts).
    */
@@ -169,7 +177,7 @@ export class TaskQueue {
     return this.sql
       .exec<{ writes: number; importNext: number | null }>(
         `SELECT count(*) FILTER (WHERE kind IN (SELECT value FROM json_each(?))) AS writes,
-                max(CASE WHEN kind = 'import' THEN json_extract(payload, '$.next_node_id') END) AS importNext
+                max(CASE WHEN kind = 'importAgent' THEN json_extract(payload, '$.next_node_id') END) AS importNext
          FROM tasks WHERE status IN ('queued', 'running') AND lane = 'write'`,
         JSON.stringify(kinds),
       )
@@ -204,7 +212,7 @@ export class TaskQueue {
   importQueued(importId: string): boolean {
     return (
       this.first(
-        "SELECT seq FROM tasks WHERE kind = 'import' AND status IN ('queued', 'running') AND json_extract(payload, '$.import_id') = ?",
+        "SELECT seq FROM tasks WHERE kind = 'importAgent' AND status IN ('queued', 'running') AND json_extract(payload, '$.import_id') = ?",
         importId,
       ) !== undefined
     );

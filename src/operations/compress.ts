@@ -112,7 +112,7 @@ export const compressTask = defineTask({
 function start(rt: AgentRuntime, task: RunningTask<null>): Checkpoint {
   return rt.storage.transactionSync(() => {
     const params = rt.meta.params();
-    const merged = rt.queue.absorbFollowingCycles({ ...task, kind: "compress" }, MAX_CYCLES_PER_PASS - 1, rt.now());
+    const merged = rt.queue.absorbFollowingCycles({ ...task, kind: "compressMemories" }, MAX_CYCLES_PER_PASS - 1, rt.now());
     const cycles = 1 + merged;
     const cycle = (rt.meta.get("cycle") ?? 0) + cycles;
     let clock = rt.meta.clock();

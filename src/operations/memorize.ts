@@ -100,7 +100,7 @@ export const memorizeTask = defineTask({
     }
     const result = await afterWrite(rt, task, checkpoint);
     const cycle = rt.meta.params().auto_compress;
-    return { status: "done", result, followUps: cycle ? [{ kind: "compress", payload: null }] : [] };
+    return { status: "done", result, followUps: cycle ? [{ kind: "compressMemories", payload: null }] : [] };
   },
 });
 

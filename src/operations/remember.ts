@@ -82,7 +82,7 @@ export const rememberTask = defineTask({
     // Every remember triggers one compression cycle (docs/design.md §4 step 7), unless forgetting is paused.
     // A remember that stored nothing (every message already held) is a no-op: no time passes either.
     const cycle = autoCompress && result.segments > 0;
-    return { status: "done", result, followUps: cycle ? [{ kind: "compress", payload: null }] : [] };
+    return { status: "done", result, followUps: cycle ? [{ kind: "compressMemories", payload: null }] : [] };
   },
 });
 

@@ -48,7 +48,7 @@ export const updateConfigRoute = createRoute({
 export const compressRoute = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/compress",
-  operationId: "compress",
+  operationId: "compressMemories",
   tags: ["config"],
   summary: "Queue compression cycles now",
   description:
@@ -73,7 +73,7 @@ export function registerConfig(app: OpenAPIHono<AppEnv>): void {
   app.openapi(updateConfigRoute, async (c) => {
     const agent = agentOf(c, c.req.valid("param").agentId);
     // A queued write: it applies after whatever was accepted before it (a pending deletion included).
-    const outcome = await agent.submit("configure", c.req.valid("json"), {
+    const outcome = await agent.submit("updateConfig", c.req.valid("json"), {
       waitMs: CONFIG_WAIT_MS,
       ...writeOptions(c.req.valid("header")),
     });
@@ -84,7 +84,7 @@ export function registerConfig(app: OpenAPIHono<AppEnv>): void {
   });
   app.openapi(compressRoute, async (c) => {
     const { cycles } = CompressRequestSchema.parse(c.req.valid("json") ?? {});
-    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("compress", null, {
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("compressMemories", null, {
       repeat: cycles,
       ...writeOptions(c.req.valid("header")),
     });

@@ -69,12 +69,12 @@ export const rebuildEpisodesRoute = createRoute({
 export function registerContext(app: OpenAPIHono<AppEnv>): void {
   app.openapi(contextRoute, async (c) => {
     const { format, ...request } = c.req.valid("json");
-    const result = await agentOf(c, c.req.valid("param").agentId).ask("context", request);
+    const result = await agentOf(c, c.req.valid("param").agentId).ask("getContext", request);
     if (format === "json") return c.json(result, 200);
     return c.text(result.text, 200);
   });
   app.openapi(profileRoute, async (c) => {
-    const result = await agentOf(c, c.req.valid("param").agentId).ask("profile", { locale: c.req.valid("query").locale });
+    const result = await agentOf(c, c.req.valid("param").agentId).ask("getProfile", { locale: c.req.valid("query").locale });
     return c.json(result, 200);
   });
   app.openapi(rebuildEpisodesRoute, async (c) => {

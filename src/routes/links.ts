@@ -109,7 +109,7 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
     const body = c.req.valid("json");
     const ref = (r: number | string) => (typeof r === "number" ? { id: r } : { description: r });
     const outcome = await agentOf(c, c.req.valid("param").agentId).submit(
-      "link",
+      "linkMemories",
       {
         source: ref(body.source),
         target: ref(body.target),
@@ -148,7 +148,7 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
   app.openapi(unlinkRoute, async (c) => {
     const { source, target, relation } = c.req.valid("query");
     const outcome = await agentOf(c, c.req.valid("param").agentId).submit(
-      "unlink",
+      "unlinkMemories",
       { source, target, relation },
       { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
     );
@@ -160,7 +160,7 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(feedbackRoute, async (c) => {
-    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("reinforce", c.req.valid("json"), {
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("reportFeedback", c.req.valid("json"), {
       waitMs: OPERATION_WAIT_MS,
       ...writeOptions(c.req.valid("header")),
     });
@@ -172,7 +172,7 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
   app.openapi(mergeEntitiesRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
     const outcome = await agentOf(c, agentId).submit(
-      "merge",
+      "mergeEntities",
       { node_id: nodeId, into: c.req.valid("json").into },
       { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
     );

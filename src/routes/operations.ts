@@ -104,7 +104,7 @@ const linksPageArgs = {
   links_cursor: z.string().optional().describe("links.next_cursor of the previous answer for this node: the next page of its links."),
 };
 
-const getNode = defineOperation(nodeRoute, {
+const getMemoryNode = defineOperation(nodeRoute, {
   queryArgs: linksPageArgs,
   pathArgs: {
     node_id: {
@@ -267,7 +267,7 @@ const deleteMemory = defineOperation(deleteMemoryRoute, {
 
 const reportFeedback = defineOperation(feedbackRoute, {
   tool: {
-    name: "report_memory_use",
+    name: "report_feedback",
     title: "Report which memories helped",
     description:
       "After answering with recalled memories, report the node_ids you used (used: true): their links are reinforced, so they are forgotten more slowly. Once per memory per forgetting cycle counts.",
@@ -348,7 +348,7 @@ const TOOL_OPERATIONS = [
   getContext,
   getProfile,
   getFocus,
-  getNode,
+  getMemoryNode,
   getStats,
   getConfig,
   updateConfig,

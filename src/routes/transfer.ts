@@ -124,7 +124,7 @@ export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
     let outcome;
     try {
       outcome = await agent.submit(
-        "import",
+        "importAgent",
         { import_id: staged.digest, lines: staged.lines, next_node_id: staged.nextNodeId },
         { waitMs: OPERATION_WAIT_MS, ...options },
       );

@@ -170,7 +170,7 @@ export interface Ping {
 export interface TaskStatus {
   task_id: string;
   sequence: number;
-  /** One of: remember, recall, search, compress, index, configure, delete, memorize, memory, memories, history, update, forget, link, unlink, reinforce, merge, export, import, context, profile, rebuildEpisodes, check. */
+  /** One of: remember, recall, searchMemories, compressMemories, index, updateConfig, deleteAgent, createMemory, getMemory, listMemories, getMemoryHistory, updateMemory, deleteMemory, linkMemories, unlinkMemories, reportFeedback, mergeEntities, exportAgent, importAgent, getContext, getProfile, rebuildEpisodes, check. */
   kind: string;
   status: "queued" | "running" | "done" | "failed";
   attempts: number;
@@ -768,7 +768,7 @@ export interface ToolResult {
 
 export interface ToolCall {
   /** The tool's name. */
-  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "create_memory" | "link_memories" | "update_memory" | "delete_memory" | "report_memory_use" | "get_memory" | "get_memory_history" | "list_memories" | "unlink_memories" | "merge_entities" | "rebuild_episodes" | "delete_agent";
+  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "create_memory" | "link_memories" | "update_memory" | "delete_memory" | "report_feedback" | "get_memory" | "get_memory_history" | "list_memories" | "unlink_memories" | "merge_entities" | "rebuild_episodes" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -827,7 +827,7 @@ export interface RecallInput {
 }
 export type RecallOutput = RecallResponse;
 
-export interface SearchInput {
+export interface SearchMemoriesInput {
   query: string;
   /** keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores. */
   mode?: "keyword" | "vector" | "hybrid";
@@ -842,7 +842,7 @@ export interface SearchInput {
   /** Node kinds to search: conversation segments and explicit memories by default. */
   kinds?: ("segment" | "entity" | "memory" | "episode")[];
 }
-export type SearchOutput = SearchResponse;
+export type SearchMemoriesOutput = SearchResponse;
 
 export interface GetContextInput {
   /** What the block is for; or give `messages`. */
@@ -870,7 +870,7 @@ export type GetProfileOutput = Profile;
 
 export type GetFocusOutput = Focus;
 
-export interface GetNodeInput {
+export interface GetMemoryNodeInput {
   /** The memory's id: node_id in recall, search, focus and context answers. */
   node_id: number;
   /** Links listed per direction (1–1000, default 200). */
@@ -878,7 +878,7 @@ export interface GetNodeInput {
   /** links.next_cursor of the previous answer for this node: the next page of its links. */
   links_cursor?: string;
 }
-export type GetNodeOutput = Node;
+export type GetMemoryNodeOutput = Node;
 
 export interface GetStatsInput {
   /** Wait up to this many milliseconds (at most 30000) for the work to finish before answering. */
@@ -926,11 +926,11 @@ export interface UpdateConfigInput {
 }
 export type UpdateConfigOutput = AgentConfig | ConfigPending;
 
-export interface CompressInput {
+export interface CompressMemoriesInput {
   /** Compression cycles to queue. */
   cycles?: number;
 }
-export type CompressOutput = CompressAccepted;
+export type CompressMemoriesOutput = CompressAccepted;
 
 export interface GetTaskInput {
   /** The task id a write answered with (task_id). */
@@ -1080,7 +1080,7 @@ export type ListToolsOutput = ToolList;
 
 export interface CallToolInput {
   /** The tool's name. */
-  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "create_memory" | "link_memories" | "update_memory" | "delete_memory" | "report_memory_use" | "get_memory" | "get_memory_history" | "list_memories" | "unlink_memories" | "merge_entities" | "rebuild_episodes" | "delete_agent";
+  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "create_memory" | "link_memories" | "update_memory" | "delete_memory" | "report_feedback" | "get_memory" | "get_memory_history" | "list_memories" | "unlink_memories" | "merge_entities" | "rebuild_episodes" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -1114,7 +1114,7 @@ export const OPERATIONS = {
     },
     "write": false
   },
-  "search": {
+  "searchMemories": {
     "method": "POST",
     "path": "/v1/agents/{agentId}/search",
     "scope": "agent",
@@ -1162,7 +1162,7 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
-  "getNode": {
+  "getMemoryNode": {
     "method": "GET",
     "path": "/v1/agents/{agentId}/nodes/{nodeId}",
     "scope": "agent",
@@ -1213,7 +1213,7 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": true
   },
-  "compress": {
+  "compressMemories": {
     "method": "POST",
     "path": "/v1/agents/{agentId}/compress",
     "scope": "agent",
@@ -1479,15 +1479,15 @@ export type OperationName = keyof typeof OPERATIONS;
 export interface OperationTypes {
   remember: { input: RememberInput; output: RememberOutput };
   recall: { input: RecallInput; output: RecallOutput };
-  search: { input: SearchInput; output: SearchOutput };
+  searchMemories: { input: SearchMemoriesInput; output: SearchMemoriesOutput };
   getContext: { input: GetContextInput; output: GetContextOutput };
   getProfile: { input: GetProfileInput; output: GetProfileOutput };
   getFocus: { input: undefined; output: GetFocusOutput };
-  getNode: { input: GetNodeInput; output: GetNodeOutput };
+  getMemoryNode: { input: GetMemoryNodeInput; output: GetMemoryNodeOutput };
   getStats: { input: GetStatsInput; output: GetStatsOutput };
   getConfig: { input: undefined; output: GetConfigOutput };
   updateConfig: { input: UpdateConfigInput; output: UpdateConfigOutput };
-  compress: { input: CompressInput; output: CompressOutput };
+  compressMemories: { input: CompressMemoriesInput; output: CompressMemoriesOutput };
   getTask: { input: GetTaskInput; output: GetTaskOutput };
   createMemory: { input: CreateMemoryInput; output: CreateMemoryOutput };
   linkMemories: { input: LinkMemoriesInput; output: LinkMemoriesOutput };
@@ -1873,7 +1873,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     "name": "search_memories",
     "title": "Search memories",
     "description": "Search all of the agent's memories by words (keyword: BM25), meaning (vector) or both (hybrid, the default), optionally within a time range; returns ranked memories with their time, speaker and source message ids. Use it to look something up that recall does not reach, or to find when something was said. Memories may be Chinese or English (中文或英文均可).",
-    "operation": "search",
+    "operation": "searchMemories",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -2604,7 +2604,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     "name": "get_memory_node",
     "title": "Read one memory",
     "description": "Read one memory node by id: its full content, kind (segment, entity, memory, episode), keywords, importance, provenance (source message ids, speaker, time) and its links, including links to memories since forgotten.",
-    "operation": "getNode",
+    "operation": "getMemoryNode",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -3459,7 +3459,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     "name": "compress_memories",
     "title": "Run forgetting cycles",
     "description": "Run compression cycles now (one also runs after every remember): links weaken, unimportant memories are shortened and at last forgotten, leaving traces. Only when the user asks to forget or to tidy the memory.",
-    "operation": "compress",
+    "operation": "compressMemories",
     "inputSchema": {
       "type": "object",
       "properties": {
@@ -3537,7 +3537,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "kind": {
           "type": "string",
-          "description": "One of: remember, recall, search, compress, index, configure, delete, memorize, memory, memories, history, update, forget, link, unlink, reinforce, merge, export, import, context, profile, rebuildEpisodes, check."
+          "description": "One of: remember, recall, searchMemories, compressMemories, index, updateConfig, deleteAgent, createMemory, getMemory, listMemories, getMemoryHistory, updateMemory, deleteMemory, linkMemories, unlinkMemories, reportFeedback, mergeEntities, exportAgent, importAgent, getContext, getProfile, rebuildEpisodes, check."
         },
         "status": {
           "type": "string",
@@ -4053,7 +4053,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     }
   },
   {
-    "name": "report_memory_use",
+    "name": "report_feedback",
     "title": "Report which memories helped",
     "description": "After answering with recalled memories, report the node_ids you used (used: true): their links are reinforced, so they are forgotten more slowly. Once per memory per forgetting cycle counts.",
     "operation": "reportFeedback",
@@ -5066,8 +5066,8 @@ export abstract class AgentOperations {
    *
    * `POST /v1/agents/{agentId}/search`
    */
-  search(input: SearchInput, options?: RequestOptions): Promise<SearchOutput> {
-    return this.invoke("search", input, options) as Promise<SearchOutput>;
+  searchMemories(input: SearchMemoriesInput, options?: RequestOptions): Promise<SearchMemoriesOutput> {
+    return this.invoke("searchMemories", input, options) as Promise<SearchMemoriesOutput>;
   }
 
   /**
@@ -5108,8 +5108,8 @@ export abstract class AgentOperations {
    *
    * `GET /v1/agents/{agentId}/nodes/{nodeId}`
    */
-  getNode(input: GetNodeInput, options?: RequestOptions): Promise<GetNodeOutput> {
-    return this.invoke("getNode", input, options) as Promise<GetNodeOutput>;
+  getMemoryNode(input: GetMemoryNodeInput, options?: RequestOptions): Promise<GetMemoryNodeOutput> {
+    return this.invoke("getMemoryNode", input, options) as Promise<GetMemoryNodeOutput>;
   }
 
   /**
@@ -5148,8 +5148,8 @@ export abstract class AgentOperations {
    *
    * `POST /v1/agents/{agentId}/compress`
    */
-  compress(input?: CompressInput, options?: RequestOptions): Promise<CompressOutput> {
-    return this.invoke("compress", input, options) as Promise<CompressOutput>;
+  compressMemories(input?: CompressMemoriesInput, options?: RequestOptions): Promise<CompressMemoriesOutput> {
+    return this.invoke("compressMemories", input, options) as Promise<CompressMemoriesOutput>;
   }
 
   /**
