@@ -11,13 +11,13 @@ import {
   selectAnnotationTexts,
   systematicSample,
   type AnnotationData,
-} from "../bench/quality/annotations";
-import { parseLocomo } from "../bench/lib/locomo";
-import { parseMadial } from "../bench/lib/madial";
-import annotationsText from "../bench/quality/annotations/entities.json?raw";
-import locomoText from "../../shared/bench/locomo/locomo-dev.json?raw";
-import madialMemoryText from "../../shared/bench/madial/madial-zh-dev-memory.json?raw";
-import madialDialogueText from "../../shared/bench/madial/madial-zh-dev-dialogue.json?raw";
+} from "../../../bench/quality/annotations";
+import { parseLocomo } from "../../../bench/lib/locomo";
+import { parseMadial } from "../../../bench/lib/madial";
+import annotationsText from "../../../bench/quality/annotations/entities.json?raw";
+import locomoText from "../../../../shared/bench/locomo/locomo-dev.json?raw";
+import madialMemoryText from "../../../../shared/bench/madial/madial-zh-dev-memory.json?raw";
+import madialDialogueText from "../../../../shared/bench/madial/madial-zh-dev-dialogue.json?raw";
 
 function devData(): AnnotationData {
   const madial = parseMadial(JSON.parse(madialMemoryText), JSON.parse(madialDialogueText));

@@ -1,17 +1,17 @@
 // Unit tests of the benchmark's pure data-side library (bench/lib), run inside workerd.
 // Fixtures are small synthetic values written here: the benchmark data itself never enters the project.
 import { describe, expect, it } from "vitest";
-import { aggregate, percentiles, ratiosToBaseline, summarizeByCategory } from "../bench/lib/aggregate";
-import { createBm25 } from "../bench/lib/bm25";
-import { normalizeEvidenceId, splitEvidence } from "../bench/lib/locomo-evidence";
-import { LocomoFormatError, parseLocomo, parseLocomoDateTime, toRememberCalls } from "../bench/lib/locomo";
-import { parseDialogueLine, parseMadial } from "../bench/lib/madial";
-import { blockRecall, itemsWithinBudget, scoreQuestion, type RetrievedItem } from "../bench/lib/metrics";
-import { emptyContextRows, scoreContexts, summarizeContexts } from "../bench/quality/context-block";
-import { locomoConfigResult, resultJson } from "../bench/lib/report";
-import { renderMarkdown, renderText } from "../bench/lib/table";
-import { matchDetail, textMatches } from "../bench/lib/text-score";
-import { approxTokens, contentWords, lightStem } from "../bench/lib/tokens";
+import { aggregate, percentiles, ratiosToBaseline, summarizeByCategory } from "../../../bench/lib/aggregate";
+import { createBm25 } from "../../../bench/lib/bm25";
+import { normalizeEvidenceId, splitEvidence } from "../../../bench/lib/locomo-evidence";
+import { LocomoFormatError, parseLocomo, parseLocomoDateTime, toRememberCalls } from "../../../bench/lib/locomo";
+import { parseDialogueLine, parseMadial } from "../../../bench/lib/madial";
+import { blockRecall, itemsWithinBudget, scoreQuestion, type RetrievedItem } from "../../../bench/lib/metrics";
+import { emptyContextRows, scoreContexts, summarizeContexts } from "../../../bench/quality/context-block";
+import { locomoConfigResult, resultJson } from "../../../bench/lib/report";
+import { renderMarkdown, renderText } from "../../../bench/lib/table";
+import { matchDetail, textMatches } from "../../../bench/lib/text-score";
+import { approxTokens, contentWords, lightStem } from "../../../bench/lib/tokens";
 
 const turn = (speaker: string, dia_id: string, text: string, extra: Record<string, unknown> = {}) => ({
   speaker,

@@ -5,31 +5,31 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { RELATION } from "../src/vocabulary/relations";
-import { LocalModel } from "../src/models/local/local-model";
-import { createEmbedder, createModel, requestsPerMinuteOf } from "../src/models/registry";
-import { DEFAULT_TEXT_MODEL, isKnownTextModel } from "../src/models/workers-ai/model-profiles";
-import productionConfig from "../wrangler.toml?raw";
-import localConfig from "../wrangler.local.toml?raw";
-import { ResilientModel } from "../src/models/resilient-model";
-import { RetriesExhaustedError, retryPolicy } from "../src/models/retry";
-import type { ModelMessage } from "../src/models/types";
-import { jsonSchemaOf, type AiBinding } from "../src/models/workers-ai/ai-client";
-import { COMPRESS_EXAMPLES, COMPRESS_SYSTEM_PROMPT, compressAnswerSchema } from "../src/models/workers-ai/prompts/compress";
-import { EXTRACT_EXAMPLES } from "../src/models/workers-ai/prompts/extract";
-import { QUERY_KEYWORDS_EXAMPLES } from "../src/models/workers-ai/prompts/query-keywords";
-import { RELATIONS_EXAMPLES, relationsAnswerSchema } from "../src/models/workers-ai/prompts/relations";
-import { SEGMENT_EXAMPLES } from "../src/models/workers-ai/prompts/segment";
+import { RELATION } from "../../../src/vocabulary/relations";
+import { LocalModel } from "../../../src/models/local/local-model";
+import { createEmbedder, createModel, requestsPerMinuteOf } from "../../../src/models/registry";
+import { DEFAULT_TEXT_MODEL, isKnownTextModel } from "../../../src/models/workers-ai/model-profiles";
+import productionConfig from "../../../wrangler.toml?raw";
+import localConfig from "../../../wrangler.local.toml?raw";
+import { ResilientModel } from "../../../src/models/resilient-model";
+import { RetriesExhaustedError, retryPolicy } from "../../../src/models/retry";
+import type { ModelMessage } from "../../../src/models/types";
+import { jsonSchemaOf, type AiBinding } from "../../../src/models/workers-ai/ai-client";
+import { COMPRESS_EXAMPLES, COMPRESS_SYSTEM_PROMPT, compressAnswerSchema } from "../../../src/models/workers-ai/prompts/compress";
+import { EXTRACT_EXAMPLES } from "../../../src/models/workers-ai/prompts/extract";
+import { QUERY_KEYWORDS_EXAMPLES } from "../../../src/models/workers-ai/prompts/query-keywords";
+import { RELATIONS_EXAMPLES, relationsAnswerSchema } from "../../../src/models/workers-ai/prompts/relations";
+import { SEGMENT_EXAMPLES } from "../../../src/models/workers-ai/prompts/segment";
 import {
   validateCompression,
   validateExtractions,
   validateQueryKeywords,
   validateRelations,
   validateSegments,
-} from "../src/models/workers-ai/validate";
-import { WorkersAiEmbedder } from "../src/models/workers-ai/workers-ai-embedder";
-import { WorkersAiError } from "../src/models/workers-ai/workers-ai-error";
-import { WorkersAiModel } from "../src/models/workers-ai/workers-ai-model";
+} from "../../../src/models/workers-ai/validate";
+import { WorkersAiEmbedder } from "../../../src/models/workers-ai/workers-ai-embedder";
+import { WorkersAiError } from "../../../src/models/workers-ai/workers-ai-error";
+import { WorkersAiModel } from "../../../src/models/workers-ai/workers-ai-model";
 
 /** A model of the "workers-ai-json" family (Workers AI JSON mode), max_tokens 4096. */
 const MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";

@@ -1,22 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { breadthFirst, type Edge } from "../src/memory/bfs";
-import { pickEvictions, sampleIds, seededRandom } from "../src/memory/capacity";
-import { planScan } from "../src/memory/compression-plan";
-import { touchFocus, type FocusEntry } from "../src/memory/focus-lru";
-import { formatRecall } from "../src/memory/format";
-import { importanceOf, retainedShare } from "../src/memory/importance";
-import { FieldScorer, type FieldWeights } from "../src/memory/field-score";
-import { fuseScores, normalisedScores } from "../src/memory/fusion";
-import { asksQuestion } from "../src/memory/recall-engine";
-import { importanceNeeded, networkPrior, rankMemories, scoreMemories, type RankedMemory } from "../src/memory/ranking";
-import { bm25Idf, BM25_K1 } from "../src/search/bm25-index";
-import { documentFields, ftsDocument, timeTerms } from "../src/search/fts-text";
-import { indexTerms, queryTerms } from "../src/text/index-terms";
-import { MemoryGraph } from "../src/memory/graph";
-import type { MemoryNode } from "../src/vocabulary/records";
-import { RELATION, resolveRelation } from "../src/vocabulary/relations";
-import { planFocus, planRemember, relationPairs, rememberOps } from "../src/memory/remember-plan";
-import { advanceClock, breakLevel, cyclesUntilBreak, levelOf, PINNED_LEVEL, strengthAt } from "../src/memory/strength";
+import { breadthFirst, type Edge } from "../../../src/memory/bfs";
+import { pickEvictions, sampleIds, seededRandom } from "../../../src/memory/capacity";
+import { planScan } from "../../../src/memory/compression-plan";
+import { touchFocus, type FocusEntry } from "../../../src/memory/focus-lru";
+import { formatRecall } from "../../../src/memory/format";
+import { importanceOf, retainedShare } from "../../../src/memory/importance";
+import { FieldScorer, type FieldWeights } from "../../../src/memory/field-score";
+import { fuseScores, normalisedScores } from "../../../src/memory/fusion";
+import { asksQuestion } from "../../../src/memory/recall-engine";
+import { importanceNeeded, networkPrior, rankMemories, scoreMemories, type RankedMemory } from "../../../src/memory/ranking";
+import { bm25Idf, BM25_K1 } from "../../../src/search/bm25-index";
+import { documentFields, ftsDocument, timeTerms } from "../../../src/search/fts-text";
+import { indexTerms, queryTerms } from "../../../src/text/index-terms";
+import { MemoryGraph } from "../../../src/memory/graph";
+import type { MemoryNode } from "../../../src/vocabulary/records";
+import { RELATION, resolveRelation } from "../../../src/vocabulary/relations";
+import { planFocus, planRemember, relationPairs, rememberOps } from "../../../src/memory/remember-plan";
+import { advanceClock, breakLevel, cyclesUntilBreak, levelOf, PINNED_LEVEL, strengthAt } from "../../../src/memory/strength";
 
 describe("strength under decay", () => {
   it("1.0 × 0.97^n first falls below 0.01 at n = 152", () => {

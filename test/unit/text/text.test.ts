@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { entityKey } from "../src/text/entity-key";
-import { codePointLength, sliceCodePoints } from "../src/text/code-points";
-import { normalizeText } from "../src/text/normalize";
-import { splitClauses, splitSentences } from "../src/text/sentences";
-import { stem } from "../src/text/stem";
-import { EN_STOP_WORDS } from "../src/text/stopwords-en";
-import { ZH_STOP_WORDS } from "../src/text/stopwords-zh";
-import { contentTerms, tokenize } from "../src/text/tokenize";
+import { entityKey } from "../../../src/text/entity-key";
+import { codePointLength, sliceCodePoints } from "../../../src/text/code-points";
+import { normalizeText } from "../../../src/text/normalize";
+import { splitClauses, splitSentences } from "../../../src/text/sentences";
+import { stem } from "../../../src/text/stem";
+import { EN_STOP_WORDS } from "../../../src/text/stopwords-en";
+import { ZH_STOP_WORDS } from "../../../src/text/stopwords-zh";
+import { contentTerms, tokenize } from "../../../src/text/tokenize";
 
 describe("code points", () => {
   it("counts code points, not UTF-16 units", () => {

@@ -1,17 +1,17 @@
 // Unit tests of the benchmark driver's pure helpers (bench/driver, bench/quality, bench/speed), run
 // inside workerd. The HTTP-driving parts are exercised by `npm run bench:* -- --quick`.
 import { describe, expect, it } from "vitest";
-import { beginMarker, endMarker, replaceSection } from "../bench/driver/doc-sections";
-import { snapshotConfig } from "../bench/driver/snapshot-config";
-import { queryKeywords } from "../bench/lib/tokens";
-import { agentId, MAX_MESSAGES_PER_CALL, rememberBatches } from "../bench/quality/batches";
-import { selectPresets } from "../bench/quality/presets";
-import { everyNth } from "../bench/quality/quick";
-import { splitEntries } from "../bench/quality/split";
-import { perBudget, perK, type ModeScores, type QuestionScores } from "../bench/lib/metrics";
-import { summarize } from "../bench/speed/floor";
-import { agentMessages, marker } from "../bench/speed/isolation-bench";
-import { chatStream, keywordQueries, prng } from "../bench/speed/streams";
+import { beginMarker, endMarker, replaceSection } from "../../../bench/driver/doc-sections";
+import { snapshotConfig } from "../../../bench/driver/snapshot-config";
+import { queryKeywords } from "../../../bench/lib/tokens";
+import { agentId, MAX_MESSAGES_PER_CALL, rememberBatches } from "../../../bench/quality/batches";
+import { selectPresets } from "../../../bench/quality/presets";
+import { everyNth } from "../../../bench/quality/quick";
+import { splitEntries } from "../../../bench/quality/split";
+import { perBudget, perK, type ModeScores, type QuestionScores } from "../../../bench/lib/metrics";
+import { summarize } from "../../../bench/speed/floor";
+import { agentMessages, marker } from "../../../bench/speed/isolation-bench";
+import { chatStream, keywordQueries, prng } from "../../../bench/speed/streams";
 
 describe("remember batches", () => {
   it("keeps order and splits at 500 messages", () => {
