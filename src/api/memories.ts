@@ -46,7 +46,7 @@ export const MemoryRequestSchema = z
       description: "The memory as text (or give the structured form instead).",
       example: "I had ramen with Bob yesterday.",
     }),
-    subject: Short(200).optional().openapi({ description: "Structured form (seed 003): who the memory is about.", example: "小明" }),
+    subject: Short(200).optional().openapi({ description: "Structured form: who the memory is about.", example: "小明" }),
     memory_type: z.enum(MEMORY_TYPE_NAMES).optional().openapi({
       description:
         "event (事件: an action at a time), fact (事实: a stable state), relation (关系: between people), opinion (观点: a view).",

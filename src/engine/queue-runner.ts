@@ -322,7 +322,7 @@ export class QueueRunner {
   }
 
   /**
-   * After a drain. Work still due: the one alarm at the earliest due task (STYLE 5), and the D1
+   * After a drain. Work still due: the one alarm at the earliest due task, and the D1
    * registry marked busy for the cron. An idle queue: a drain that the alarm or the cron started
    * deletes the alarm and marks the agent idle in the registry; a drain that a request started
    * leaves both to that cleanup (an alarm is armed for it while the registry says busy). Writing

@@ -1,5 +1,5 @@
 /**
- * The agent's durable task queue: a table in the Durable Object's SQLite (STYLE 4). Which task runs
+ * The agent's durable task queue: a table in the Durable Object's SQLite. Which task runs
  * next follows the lanes (`Lane` below):
  *
  * - writes and compression cycles form one strict order, by (position, seq): a cycle that a

@@ -1,9 +1,9 @@
 /**
- * Deleting a memory (docs/design.md §11, seed 002 DELETE): forgetting on purpose.
+ * Deleting a memory (docs/design.md §11): forgetting on purpose.
  *
  * - forget (default): the node goes at once, with its outgoing links, full-text row and vector;
  *   links pointing at it stay, dangling, so a recall passing by still says the agent once knew
- *   something there (seed 001's trace).
+ *   something there (a trace).
  * - purge (a privacy request): the node and its history (every earlier version it superseded,
  *   recursively), every link into any of them (no trace remains), and the message ids they came
  *   from when no other memory came from the same message, so the message can be remembered again.

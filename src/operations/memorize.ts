@@ -1,5 +1,5 @@
 /**
- * An explicit memory (docs/design.md §11, seed 003's create_memory): a remember of one pre-cut
+ * An explicit memory (docs/design.md §11, create_memory): a remember of one pre-cut
  * segment. No segmentation; the same extraction, entity resolution, focus update and focus links
  * as remember (src/memory/remember-plan.ts); the node is of kind `memory` and keeps its structure
  * in `meta`. Its links to its subject and object entities start at `importance` (default 0.5)
@@ -139,7 +139,7 @@ async function buildPlan(
       )
     : prepareContent(payload.content ?? "", reference);
   const [extraction] = await rt.model.extract([composed.content]);
-  // The structure names the subject and object: they are entities first (seed 003).
+  // The structure names the subject and object: they are entities first.
   const named = structure ? [structure.subject, structure.object ?? ""].filter(isEntityName) : [];
   const entitiesNamed: Extraction = {
     phrase: extraction?.phrase ?? "",

@@ -33,7 +33,7 @@ export const linkRoute = createRoute({
   tags: ["links"],
   summary: "Link two memories",
   description:
-    "seed 003's link_memories: `source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.",
+    "`source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.",
   request: {
     params: AgentPathSchema,
     headers: WriteHeadersSchema,

@@ -48,7 +48,7 @@ export const createMemoryRoute = createRoute({
   tags: ["memories"],
   summary: "Write an explicit memory",
   description:
-    "A remember of one pre-cut segment (seed 003's create_memory): `{content}` or the structured form `{subject, memory_type, topic, object?, attributes?}`, whose sentence is composed in the language of its words. Relative times (yesterday, last Friday, 昨天, 上周五…) are resolved to dates against `timestamp`. The memory is extracted, moves the focus and links to it like a remember; its links to its subject and object entities start at `importance`. It is checked for conflicts with the memories it shares an entity with (an update supersedes, a contradiction is linked), then one compression cycle follows. Answers 201 with the node when done within the wait, else 202 with the task.",
+    "A remember of one pre-cut segment: `{content}` or the structured form `{subject, memory_type, topic, object?, attributes?}`, whose sentence is composed in the language of its words. Relative times (yesterday, last Friday, 昨天, 上周五…) are resolved to dates against `timestamp`. The memory is extracted, moves the focus and links to it like a remember; its links to its subject and object entities start at `importance`. It is checked for conflicts with the memories it shares an entity with (an update supersedes, a contradiction is linked), then one compression cycle follows. Answers 201 with the node when done within the wait, else 202 with the task.",
   request: {
     params: AgentPathSchema,
     headers: WriteHeadersSchema,

@@ -223,7 +223,7 @@ const nodeIdArgument = (what: string) => ({
 /** A write the memory answers when applied (or 202 with a task id after 25 s). */
 const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
-// Memory operations (docs/design.md §11), the tools seed 003 gives a model: create, link, correct,
+// Memory operations (docs/design.md §11), the tools a model writes its memory with: create, link, correct,
 // forget, and say which memories helped.
 const createMemory = defineOperation(createMemoryRoute, {
   tool: {

@@ -23,7 +23,7 @@ export const RELATION = {
   contains: "包含",
   /** segment → episode: the segment is part of the episode. */
   partOf: "属于",
-  /** Explicit links between memories (docs/design.md §11, seed 003's link_memories). */
+  /** Explicit links between memories (docs/design.md §11, link_memories). */
   because: "因为",
   therefore: "所以",
   causes: "导致",

@@ -540,7 +540,7 @@ export interface Pending {
 export interface MemoryRequest {
   /** The memory as text (or give the structured form instead). */
   content?: string;
-  /** Structured form (seed 003): who the memory is about. */
+  /** Structured form: who the memory is about. */
   subject?: string;
   /** event (事件: an action at a time), fact (事实: a stable state), relation (关系: between people), opinion (观点: a view). */
   memory_type?: "event" | "fact" | "relation" | "opinion" | "事件" | "事实" | "关系" | "观点";
@@ -943,7 +943,7 @@ export type GetTaskOutput = TaskStatus;
 export interface CreateMemoryInput {
   /** The memory as text (or give the structured form instead). */
   content?: string;
-  /** Structured form (seed 003): who the memory is about. */
+  /** Structured form: who the memory is about. */
   subject?: string;
   /** event (事件: an action at a time), fact (事实: a stable state), relation (关系: between people), opinion (观点: a view). */
   memory_type?: "event" | "fact" | "relation" | "opinion" | "事件" | "事实" | "关系" | "观点";
@@ -3616,7 +3616,7 @@ export const TOOLS: readonly ToolDefinition[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 200,
-          "description": "Structured form (seed 003): who the memory is about."
+          "description": "Structured form: who the memory is about."
         },
         "memory_type": {
           "type": "string",
@@ -5164,7 +5164,7 @@ export abstract class AgentOperations {
   /**
    * Write an explicit memory
    *
-   * A remember of one pre-cut segment (seed 003's create_memory): `{content}` or the structured form `{subject, memory_type, topic, object?, attributes?}`, whose sentence is composed in the language of its words. Relative times (yesterday, last Friday, 昨天, 上周五…) are resolved to dates against `timestamp`. The memory is extracted, moves the focus and links to it like a remember; its links to its subject and object entities start at `importance`. It is checked for conflicts with the memories it shares an entity with (an update supersedes, a contradiction is linked), then one compression cycle follows. Answers 201 with the node when done within the wait, else 202 with the task.
+   * A remember of one pre-cut segment: `{content}` or the structured form `{subject, memory_type, topic, object?, attributes?}`, whose sentence is composed in the language of its words. Relative times (yesterday, last Friday, 昨天, 上周五…) are resolved to dates against `timestamp`. The memory is extracted, moves the focus and links to it like a remember; its links to its subject and object entities start at `importance`. It is checked for conflicts with the memories it shares an entity with (an update supersedes, a contradiction is linked), then one compression cycle follows. Answers 201 with the node when done within the wait, else 202 with the task.
    *
    * `POST /v1/agents/{agentId}/memories`
    */
@@ -5175,7 +5175,7 @@ export abstract class AgentOperations {
   /**
    * Link two memories
    *
-   * seed 003's link_memories: `source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.
+   * `source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.
    *
    * `POST /v1/agents/{agentId}/links`
    */

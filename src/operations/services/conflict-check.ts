@@ -1,11 +1,11 @@
 /**
- * Conflicts on write (docs/design.md §11; seed 000's ConflictChecker, seed 002's rule that a change
+ * Conflicts on write (docs/design.md §11; the rule that a change
  * over time is not a contradiction). After a remember or an explicit memory is committed, each new
  * memory is compared with the agent's memories that share an entity with it: per entity the
  * CANDIDATES_PER_ENTITY most recent ones remembered before it (earlier memories of the same
  * submission included). The small model classifies each pair (SmallModel.judgeConflicts):
  *
- * - unrelated, same: nothing changes (copies are independent, seed 001 §5.2);
+ * - unrelated, same: nothing changes (copies are independent);
  * - update: the later supersedes the earlier, exactly as PATCH does (src/memory/link-moves.ts);
  * - contradiction: a 矛盾 link both ways at link_initial_strength; both are kept, and every answer
  *   that shows one marks the conflict (src/agent/conflict-marks.ts).
