@@ -19,7 +19,7 @@ export function internals(instance: MemoryAgent): AgentInternals {
   return instance as unknown as AgentInternals;
 }
 
-/** Every node's scan count, as the agent's object keeps them (src/agent/scan-store.ts). */
+/** Every node's scan count, as the agent's object keeps them (src/engine/stores/scan-store.ts). */
 export async function scanCounts(agentId: string): Promise<Map<number, number>> {
   return runInDurableObject(stubOf(agentId), (instance: MemoryAgent) => {
     const { state } = internals(instance);

@@ -3,7 +3,7 @@
  * the durable task queue, the focus LRU and the agent's bookkeeping; node and link rows live in
  * D1, keyed by agent.
  *
- * Work goes through two generic entry points derived from the task registry (tasks/registry.ts):
+ * Work goes through two generic entry points derived from the task registry (registry.ts):
  * `submit` queues a write or a compression cycle, `ask` runs a read behind every write accepted
  * before it. Each validates the payload against the kind's own schema here, at the trust
  * boundary of the agent; a new kind needs no new method. Reads of the agent's state that are not
@@ -277,7 +277,7 @@ export class MemoryAgent extends DurableObject<Env> {
   }
 
   /**
-   * Stages validated import lines (the HTTP layer validates, src/agent/export-format.ts) under an
+   * Stages validated import lines (the HTTP layer validates, src/operations/views/export-format.ts) under an
    * upload id: `from` is the position of the first; `begin` starts the upload afresh.
    */
   async stageImport(identity: AgentIdentity, uploadId: string, from: number, lines: string[], begin: boolean): Promise<void> {

@@ -103,7 +103,7 @@ export const HistorySchema = z
 
 export { DEFAULT_HISTORY_PAGE };
 
-/** The `cursor` of the listing and of a history: a `next_cursor` this API gave (src/agent/cursor.ts). */
+/** The `cursor` of the listing and of a history: a `next_cursor` this API gave (src/operations/views/cursor.ts). */
 const PageCursorQuery = z
   .string()
   .refine((c) => decodeIdCursor(c) !== undefined, "not a cursor returned by this endpoint")
@@ -117,7 +117,7 @@ export const HistoryQuerySchema = z
   })
   .strict();
 
-/** The listing cursor is opaque to clients (src/agent/cursor.ts): the last id of the previous page. */
+/** The listing cursor is opaque to clients (src/operations/views/cursor.ts): the last id of the previous page. */
 export const encodeMemoryCursor = encodeIdCursor;
 export const decodeMemoryCursor = decodeIdCursor;
 

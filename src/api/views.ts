@@ -48,7 +48,7 @@ export function pageSizeQuery(name: string, max: number, fallback: number) {
     .openapi({ description: `At most this many (1–${max}, default ${fallback}).`, type: "string", pattern: PAGE_SIZE.source });
 }
 
-/** The page of a node's links a view lists (src/agent/node-view.ts). */
+/** The page of a node's links a view lists (src/operations/views/node-view.ts). */
 export const LinksPageQueryShape = {
   links_limit: pageSizeQuery("links_limit", MAX_LINKS_PAGE, DEFAULT_LINKS_PAGE),
   links_cursor: z

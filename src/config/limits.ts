@@ -85,7 +85,7 @@ export const NODE_IDS_PER_WRITE = 2 ** 19;
 
 /**
  * Work one Durable Object invocation does before it hands the rest of its queue to a fresh alarm
- * invocation (src/agent/queue-runner.ts): at most this many durable tasks, and no task starts
+ * invocation (src/engine/queue-runner.ts): at most this many durable tasks, and no task starts
  * once this much wall time has passed since the drain began. CPU time is never more than wall
  * time, so a drain stays far below the CPU limit per invocation (wrangler.toml `[limits] cpu_ms`)
  * and the alarm's 15 minutes of wall time; the task running when the budget runs out finishes
@@ -95,7 +95,7 @@ export const DRAIN_MAX_TASKS = 25;
 export const DRAIN_BUDGET_MS = 15_000;
 
 /**
- * Agent deletion in chunks (src/agent/tasks/delete-agent.ts): each chunk is one commit of at most
+ * Agent deletion in chunks (src/operations/delete-agent.ts): each chunk is one commit of at most
  * this many links, or this many nodes with their full-text rows and vectors (their links are gone
  * by then). A link is one row and three index entries, a node one row, two index entries and a
  * full-text row: a chunk writes a few thousand rows, well under a second of D1 time against its

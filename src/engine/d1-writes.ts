@@ -1,5 +1,5 @@
 /**
- * Write operations as D1 statements (one atomic batch per commit, src/agent/write-path.ts). Every
+ * Write operations as D1 statements (one atomic batch per commit, src/engine/write-path.ts). Every
  * statement is idempotent, so a batch that may or may not have committed before a crash is simply
  * sent again. Full-text rows travel in the same batch as the nodes they index.
  */
@@ -91,7 +91,7 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteO
         );
         break;
       case "purgeAgent":
-        // What chunks of the deletion left, if anything (src/agent/tasks/delete-agent.ts). The
+        // What chunks of the deletion left, if anything (src/operations/delete-agent.ts). The
         // registry row is in the primary database: the deletion removes it before this commit.
         out.push(
           repos.links.deleteAllStatement(),

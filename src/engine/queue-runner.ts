@@ -1,6 +1,6 @@
 /**
  * Drains the agent's task queue: one task at a time (single-flight), in the queue's order
- * (src/agent/task-queue.ts), with one alarm per object as the durable backstop. Whatever is
+ * (src/engine/task-queue.ts), with one alarm per object as the durable backstop. Whatever is
  * queued when the object is evicted is picked up by the alarm on the next wake: "overdue rows
  * survive a restart, the alarm may not", so the alarm is re-armed from the queue after every drain.
  *

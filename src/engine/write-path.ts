@@ -4,9 +4,9 @@
  * this order, as one unit that survives a crash anywhere:
  *
  *   1. the intent (operations and the task's next checkpoint) is stored in the object's SQLite;
- *   2. D1: one atomic batch of idempotent statements (src/agent/d1-writes.ts);
+ *   2. D1: one atomic batch of idempotent statements (src/engine/d1-writes.ts);
  *   3. the in-memory graph, if loaded (MemoryGraph.apply: the same operations);
- *   4. the vector index (src/agent/vector-writes.ts), or an `index` task queued to retry it;
+ *   4. the vector index (src/engine/vector-writes.ts), or an `index` task queued to retry it;
  *   5. in one object transaction: the object's own state (focus, scan bookkeeping, clock, message
  *      ids, counters), the task's checkpoint, and the intent cleared.
  *

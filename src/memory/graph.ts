@@ -1,7 +1,7 @@
 /**
  * An in-memory copy of one agent's network: its nodes and links, indexed both ways. The agent's
  * Durable Object is the only writer of the agent's rows, so after every committed D1 write it
- * applies the same operations here (apply(), fed by src/agent/write-path.ts). BFS, importance,
+ * applies the same operations here (apply(), fed by src/engine/write-path.ts). BFS, importance,
  * entity lookup and node counts then need no database round trip (docs/design.md §10: one agent's hot
  * path lives in its Durable Object). Links hold their effective level (src/memory/strength.ts):
  * pinned while an end is in the focus, restarted at the release clock when it leaves.

@@ -1,7 +1,7 @@
 /**
  * Every change a task makes to an agent's memory, as data (docs/design.md, "One write path").
  * Remember, compression, capacity eviction and every later operation describe their changes as a
- * list of these; src/agent/write-path.ts applies a list to D1, the in-memory graph, the search
+ * list of these; src/engine/write-path.ts applies a list to D1, the in-memory graph, the search
  * indexes and the object's own state, in that order, as one unit that can be redone.
  *
  * Every operation is idempotent: applied twice it leaves what applying it once left (inserts

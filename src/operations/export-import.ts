@@ -1,12 +1,12 @@
 /**
  * Export and import (docs/design.md §11): the agent's whole memory as JSON Lines
- * (src/agent/export-format.ts), and an import into an empty agent that reproduces the same recall,
+ * (src/operations/views/export-format.ts), and an import into an empty agent that reproduces the same recall,
  * search and stats.
  *
  * - export is a read: it runs once every write accepted before it is applied, and reads everything
  *   in that one turn of the queue (a consistent moment); the object streams the lines from it.
  * - import is a write. Its lines were validated at the edge and staged in the object
- *   (src/agent/import-staging.ts) under the body's SHA-256; the task checks that the agent is empty
+ *   (src/engine/stores/import-staging.ts) under the body's SHA-256; the task checks that the agent is empty
  *   (no nodes, links, aliases or message ids held), then commits the lines in pages of at most
  *   IMPORT_PAGE_CHARACTERS, each page with its checkpoint, so an interrupted import resumes where
  *   it stopped. Node ids, contents, provenance, levels (against the exported clock), the focus,

@@ -1,5 +1,5 @@
 /**
- * The retry path of the vector index (src/agent/vector-writes.ts): when a commit could not write
+ * The retry path of the vector index (src/engine/vector-writes.ts): when a commit could not write
  * its vectors, this maintenance task re-reads the nodes (some may be gone by now) and writes
  * them again, with the queue's backoff between attempts. It changes no memory.
  */

@@ -1,7 +1,7 @@
 /**
  * remember (docs/design.md §4): segment, extract, update the focus, create the nodes and links, index them,
  * then one compression cycle right behind it. Model work runs once; its outcome is committed
- * through the write path (src/agent/write-path.ts) together with the ids it allocated, so a task
+ * through the write path (src/engine/write-path.ts) together with the ids it allocated, so a task
  * interrupted anywhere is redone from its stored intent and writes the same rows once. Messages
  * whose id the agent already holds are skipped: a retried or overlapping submission stores nothing
  * twice. Mentions reach existing entities through their aliases and singular/plural forms

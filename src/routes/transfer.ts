@@ -1,6 +1,6 @@
 /**
  * Export and import (docs/design.md §11): the agent's whole memory as versioned JSON Lines
- * (src/agent/export-format.ts), streamed out; and an import into an empty agent.
+ * (src/operations/views/export-format.ts), streamed out; and an import into an empty agent.
  *
  * An import body may be far larger than the 1 MiB of other requests (a 10k-node agent exports
  * several megabytes): it is read as a stream, up to MAX_IMPORT_BYTES, never held whole. Each line

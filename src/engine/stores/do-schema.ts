@@ -32,7 +32,7 @@ const STEPS: readonly string[] = [
    CREATE INDEX recent_vectors_written ON recent_vectors (written_at);`,
   // The task registry's lanes and the order key (a compression cycle queued by a remember runs
   // right behind it: position = the remember's); scan bookkeeping (scan count = scan cycles − base);
-  // stored write intents (src/agent/write-path.ts); message ids held (never stored twice).
+  // stored write intents (src/engine/write-path.ts); message ids held (never stored twice).
   `ALTER TABLE tasks ADD COLUMN lane TEXT NOT NULL DEFAULT 'write';
    ALTER TABLE tasks ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
    UPDATE tasks SET position = seq, lane = CASE WHEN ephemeral = 1 THEN 'read' WHEN kind = 'compress' THEN 'cycle'
@@ -45,10 +45,10 @@ const STEPS: readonly string[] = [
    CREATE INDEX node_scan_order ON node_scan (base DESC, node_id);
    CREATE TABLE intents (task_id TEXT PRIMARY KEY, intent TEXT NOT NULL);
    CREATE TABLE messages (id TEXT PRIMARY KEY);`,
-  // Idempotency keys of writes (src/agent/idempotency.ts).
+  // Idempotency keys of writes (src/engine/stores/idempotency.ts).
   `CREATE TABLE idempotency (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, task_ids TEXT NOT NULL, created_at INTEGER NOT NULL);
    CREATE INDEX idempotency_created ON idempotency (created_at);`,
-  // Parts of a write intent beyond its first (src/agent/intent-store.ts): one SQLite value holds
+  // Parts of a write intent beyond its first (src/engine/stores/intent-store.ts): one SQLite value holds
   // at most 2 MB, and the intent of a maximal remember is larger.
   `CREATE TABLE intent_parts (task_id TEXT NOT NULL, part INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (task_id, part));`,
   // The Vectorize buffer keeps a vector until the index reports its mutation processed
@@ -64,7 +64,7 @@ const STEPS: readonly string[] = [
    CREATE TABLE import_staging (import_id TEXT NOT NULL, seq INTEGER NOT NULL, line TEXT NOT NULL, created_at INTEGER NOT NULL,
      PRIMARY KEY (import_id, seq));`,
   // A key whose write was deleted since (an agent deletion, a purge) answers that, never a replay
-  // (src/agent/idempotency.ts).
+  // (src/engine/stores/idempotency.ts).
   `ALTER TABLE idempotency ADD COLUMN gone INTEGER NOT NULL DEFAULT 0;`,
 ];
 

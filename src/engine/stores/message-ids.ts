@@ -1,5 +1,5 @@
 /**
- * The client message ids an agent holds (src/agent/do-schema.ts `messages`): a message whose id the
+ * The client message ids an agent holds (src/engine/stores/do-schema.ts `messages`): a message whose id the
  * agent already holds is not stored again, so a client that re-sends a remember it never got an
  * answer for (or sends overlapping history) creates no duplicate memories.
  */

@@ -20,7 +20,7 @@ export const MAX_LINKS_PAGE = 1000;
 
 const Position = z.union([z.literal("end"), z.tuple([z.number().int(), z.string()])]).nullable();
 
-/** A page of a node's links: at most `limit` per direction, after where the previous page ended (src/agent/cursor.ts). */
+/** A page of a node's links: at most `limit` per direction, after where the previous page ended (src/operations/views/cursor.ts). */
 export const LinksPageSchema = z
   .object({ limit: z.number().int().min(1).max(MAX_LINKS_PAGE), after: z.object({ outgoing: Position, incoming: Position }).strict() })
   .strict();
