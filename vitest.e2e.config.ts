@@ -6,6 +6,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    name: "e2e",
     root: import.meta.dirname,
     include: ["test-e2e/**/*.test.ts"],
     environment: "node",

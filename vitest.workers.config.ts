@@ -3,8 +3,8 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { buildWeb } from "./web/build.mjs";
 
-// Every test runs inside workerd with the local configuration (local model, local vector index).
-// Storage is isolated per test file, so tests use a fresh agent id each.
+// The tests that need the runtime run inside workerd with the local configuration (local model,
+// local vector index). Storage is isolated per test file, so tests use a fresh agent id each.
 export default defineConfig(async () => {
   // wrangler.local.toml serves web/dist as static assets, and the pool refuses to start without it.
   await buildWeb();
@@ -19,7 +19,9 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
+      name: "workers",
       include: ["test/**/*.test.ts"],
+      exclude: ["test/unit/**", "test/faults/**"],
       setupFiles: ["./test/setup/apply-migrations.ts"],
       maxWorkers: 2,
       testTimeout: 60_000,
