@@ -8,7 +8,7 @@ import {
   MAX_CONTEXT_MESSAGES,
   MIN_CONTEXT_BUDGET,
   ProfileResultSchema,
-} from "../operations/views/context-schemas";
+} from "../operations/views/get-context-schemas";
 import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
 import { LOCALES } from "../vocabulary/locales";
 import { MESSAGE_ROLES } from "../vocabulary/roles";

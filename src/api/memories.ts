@@ -13,10 +13,10 @@ import {
   MemoryListResultSchema,
   MemoryViewSchema,
 } from "../operations/views/memory-views";
-import { ForgetResultSchema } from "../operations/forget-memory";
-import { MemorizeResultSchema } from "../operations/memorize";
+import { ForgetResultSchema } from "../operations/delete-memory";
+import { MemorizeResultSchema } from "../operations/create-memory";
 import { MergeResultSchema } from "../operations/merge-entities";
-import { ReinforceResultSchema } from "../operations/reinforce";
+import { ReinforceResultSchema } from "../operations/report-feedback";
 import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
 import { TOO_LARGE } from "../http/errors";
 import { codePointLength } from "../text/code-points";

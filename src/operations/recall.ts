@@ -25,7 +25,7 @@ export {
   type RecallQuery,
   type RecallResult,
 } from "./views/recall-schemas";
-import { searchLists } from "./search";
+import { searchLists } from "./search-memories";
 
 export const recallTask = defineTask({
   lane: "read",

@@ -12,9 +12,9 @@ import { asksAboutThePast } from "../memory/past-question";
 import { RELATION } from "../vocabulary/relations";
 import { networkReader } from "../engine/network-reader";
 import type { AgentRuntime } from "../engine/runtime";
-import { ContextQuerySchema, ContextResultSchema, type ContextQuery, type ContextResult } from "./views/context-schemas";
+import { ContextQuerySchema, ContextResultSchema, type ContextQuery, type ContextResult } from "./views/get-context-schemas";
 import { defineTask } from "../engine/define-task";
-import { agentProfile } from "./profile";
+import { agentProfile } from "./get-profile";
 import { runRecall } from "./recall";
 
 /**

@@ -16,7 +16,7 @@ import { conflictMarks } from "./services/conflict-marks";
 import { networkReader } from "../engine/network-reader";
 import type { AgentRepos, AgentRuntime } from "../engine/runtime";
 import { defineTask } from "../engine/define-task";
-import { SearchQuerySchema, SearchResultSchema, type SearchMode, type SearchQuery, type SearchResult } from "./views/search-schemas";
+import { SearchQuerySchema, SearchResultSchema, type SearchMode, type SearchQuery, type SearchResult } from "./views/search-memories-schemas";
 
 export {
   SEARCH_MODES,
@@ -26,7 +26,7 @@ export {
   type SearchMode,
   type SearchQuery,
   type SearchResult,
-} from "./views/search-schemas";
+} from "./views/search-memories-schemas";
 
 export const searchTask = defineTask({
   lane: "read",

@@ -18,7 +18,7 @@ import type { AgentRepos, AgentRuntime } from "../engine/runtime";
 import { commit } from "../engine/write-path";
 import { readCheckpoint } from "../engine/checkpoint";
 import { defineTask } from "../engine/define-task";
-import { searchNodes } from "./search";
+import { searchNodes } from "./search-memories";
 
 /** Candidates whose combined score is within this of the best make a description ambiguous. */
 export const AMBIGUITY_MARGIN = 0.1;

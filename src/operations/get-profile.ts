@@ -7,7 +7,7 @@ import { assembleContext } from "../memory/context-block";
 import { buildProfile, type Profile } from "../memory/profile";
 import { networkReader } from "../engine/network-reader";
 import type { AgentRuntime } from "../engine/runtime";
-import { ProfileQuerySchema, ProfileResultSchema } from "./views/context-schemas";
+import { ProfileQuerySchema, ProfileResultSchema } from "./views/get-context-schemas";
 import { defineTask } from "../engine/define-task";
 
 /** Memories counted for participants at most (an agent served from D1 reads its newest ones). */
