@@ -16,7 +16,13 @@ import { conflictMarks } from "./services/conflict-marks";
 import { networkReader } from "../engine/network-reader";
 import type { AgentRepos, AgentRuntime } from "../engine/runtime";
 import { defineTask } from "../engine/define-task";
-import { SearchQuerySchema, SearchResultSchema, type SearchMode, type SearchQuery, type SearchResult } from "./views/search-memories-schemas";
+import {
+  SearchQuerySchema,
+  SearchResultSchema,
+  type SearchMode,
+  type SearchQuery,
+  type SearchResult,
+} from "./views/search-memories-schemas";
 
 export {
   SEARCH_MODES,
