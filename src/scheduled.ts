@@ -1,5 +1,5 @@
 /**
- * The Cron Trigger: a low-frequency safety net (docs/design.md §6). It reads the registry for agents
+ * The Cron Trigger: a low-frequency safety net (docs/design.md, "Compression"). It reads the registry for agents
  * whose work is overdue and wakes their objects; it never compresses anything itself, and an idle
  * agent (due_at null) costs nothing. It also measures the storage agents are spread over (every D1
  * shard's size, every Vectorize index's vector count): a shard or index past STORAGE_FILL_RATIO of

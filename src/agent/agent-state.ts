@@ -207,7 +207,7 @@ export class AgentState implements RunnerRuntime {
 
   /**
    * Registers the agent in the registry, which assigns its D1 shard and Vectorize index
-   * (docs/design.md §10), and records the placement in the object: from now on every row of the
+   * (docs/design.md, "Scale and limits"), and records the placement in the object: from now on every row of the
    * agent is read and written there.
    */
   private async register(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * One agent's memory: a SQLite-backed Durable Object reached by typed RPC (docs/design.md §7). It owns
+ * One agent's memory: a SQLite-backed Durable Object reached by typed RPC (docs/design.md, "Execution model"). It owns
  * the durable task queue, the focus LRU and the agent's bookkeeping; node and link rows live in
  * D1, keyed by agent.
  *
@@ -233,7 +233,7 @@ export class MemoryAgent extends DurableObject<Env> {
   }
 
   /**
-   * The agent's whole memory as JSON Lines (docs/design.md §11, export), streamed. Read in one
+   * The agent's whole memory as JSON Lines (docs/design.md, "Memory operations", export), streamed. Read in one
    * turn of the queue, after every write accepted before it (the export task), then serialised
    * line by line as the caller reads.
    */

@@ -1,4 +1,4 @@
-/** HTTP schemas of the context reads (docs/design.md §12): the profile, the context block, episode rebuilds. */
+/** HTTP schemas of the context reads (docs/design.md, "Context for prompts"): the profile, the context block, episode rebuilds. */
 import { z } from "@hono/zod-openapi";
 import {
   CONTEXT_SECTIONS,

@@ -1,5 +1,5 @@
 /**
- * HTTP schemas of the memory operations (docs/design.md §11): explicit memories, reads, updates,
+ * HTTP schemas of the memory operations (docs/design.md, "Memory operations"): explicit memories, reads, updates,
  * deletes, links, feedback, entity merges, export and import. Requests are strict (unknown fields
  * refused) and text is well-formed Unicode (TextSchema); results are the agent's own schemas under
  * OpenAPI names.

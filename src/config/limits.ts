@@ -13,7 +13,7 @@ export const ROWS_PER_JSON_STATEMENT = 400;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * An import's body (POST /v1/agents/:id/import, docs/design.md §11): streamed and validated line
+ * An import's body (POST /v1/agents/:id/import, docs/design.md, "Memory operations"): streamed and validated line
  * by line, never held whole. Below the 100 MB request body limit of Cloudflare's Free and Pro plans.
  */
 export const MAX_IMPORT_BYTES = 95 * 1024 * 1024;
@@ -22,7 +22,7 @@ export const MAX_IMPORT_BYTES = 95 * 1024 * 1024;
  * One line of an import (UTF-8 bytes, as read and as staged): far above any line export writes (a
  * node of 32,000 code points, 250 message ids), and far below the 2 MB an object's SQLite value or
  * a D1 statement's parameter may hold. A longer line is refused with 413, naming it, as soon as
- * it is seen (docs/design.md §11).
+ * it is seen (docs/design.md, "Memory operations").
  */
 export const MAX_IMPORT_LINE_BYTES = 512 * 1024;
 

@@ -45,7 +45,7 @@ export interface TaskDefinition<P, R> {
    * A write whose refusal depends on the memory as it stands (a node not found, an entity where a
    * memory is meant): the refusal as the kind's result, or undefined. MemoryAgent.submit asks it in
    * a read turn of the queue (after every write accepted before) before queuing anything, so a
-   * refused request leaves no task, no key and no registry row behind (docs/design.md §15); `run`
+   * refused request leaves no task, no key and no registry row behind (docs/design.md, "Robustness promises"); `run`
    * asks it again, since the memory may change between the two.
    */
   refuse?(rt: AgentRuntime, payload: P): Promise<R | undefined>;

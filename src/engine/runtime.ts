@@ -38,7 +38,7 @@ export interface AgentRepos {
 
 export interface AgentRuntime {
   /**
-   * The agent's D1 shard (docs/design.md §10): where its rows live once it registered, the primary
+   * The agent's D1 shard (docs/design.md, "Scale and limits"): where its rows live once it registered, the primary
    * database before. The registry is reached through `repos().registry`.
    */
   readonly db: Db;
@@ -50,7 +50,7 @@ export interface AgentRuntime {
   readonly scans: ScanStore;
   readonly messages: MessageIds;
   readonly intents: IntentStore;
-  /** When each memory was last reinforced (docs/design.md §11). */
+  /** When each memory was last reinforced (docs/design.md, "Memory operations"). */
   readonly reinforced: ReinforcedStore;
   /** Import lines validated and waiting for their import task. */
   readonly imports: ImportStaging;

@@ -1,5 +1,5 @@
 /**
- * Keeps the vector index in step with committed writes (docs/design.md §4 step 6): created and compressed
+ * Keeps the vector index in step with committed writes (docs/design.md, "remember(messages)" step 6): created and compressed
  * nodes are embedded and upserted, deleted ones removed. This runs after the D1 batch commits and
  * before the commit's intent is cleared, so an interrupted commit redoes it (upserts and removals
  * are idempotent). If the embedder or the index fails, the commit queues an `index` task whose

@@ -61,7 +61,7 @@ async function apply(rt: AgentRuntime, taskId: string, intent: Intent): Promise<
   const { ops } = intent;
   const repos = ops.some(writesRows) ? await rt.repos() : rt.existingRepos();
   const statements = d1Statements(repos, ops);
-  // The agent's own D1 shard (docs/design.md §10): its rows, and nothing but its rows, live there.
+  // The agent's own D1 shard (docs/design.md, "Scale and limits"): its rows, and nothing but its rows, live there.
   if (repos && statements.length > 0) await runBatch(repos.d1, statements);
   const graph = rt.loadedGraph();
   if (graph) for (const op of ops) graph.apply(op);

@@ -1,5 +1,5 @@
 /**
- * Explicit memories (docs/design.md §11, create_memory): the text of a memory an agent
+ * Explicit memories (docs/design.md, "Memory operations", create_memory): the text of a memory an agent
  * writes itself, either given as is or composed from a structure (subject, memory type,
  * topic, object, attributes) in the caller's language, with relative times resolved to absolute
  * dates against the message time. Pure: the same input gives the same text and facts.

@@ -1,6 +1,6 @@
 /**
  * How a provider with limits (a context window, an output cap) wants one large request cut into
- * calls it can serve (docs/design.md §15: long inputs are cut into windows). The plan is pure data, so the
+ * calls it can serve (docs/design.md, "Robustness promises": long inputs are cut into windows). The plan is pure data, so the
  * caller can run, retry and fall back per window or batch: one failing window then costs one
  * window, not the whole remember.
  */

@@ -1,5 +1,5 @@
 /**
- * The small-model provider interface (docs/design.md §8). Everything the memory needs from a model goes
+ * The small-model provider interface (docs/design.md, "Models"). Everything the memory needs from a model goes
  * through it: the built-in local model (src/models/local) for local runs, tests and benchmarks,
  * Workers AI in production. Implementations return well-formed answers or throw; callers retry.
  */
@@ -43,7 +43,7 @@ export interface RelationRequest {
 }
 
 /**
- * Two memories that share an entity, to be classified (docs/design.md §11, conflicts on write):
+ * Two memories that share an entity, to be classified (docs/design.md, "Memory operations", conflicts on write):
  * `earlier` was remembered before `later`. Texts carry the speaker's name first when one speaker
  * said them ("Alice: I moved to Berlin").
  */
@@ -64,7 +64,7 @@ export type ConflictVerdict = (typeof CONFLICT_VERDICTS)[number];
 
 /**
  * A name just mentioned and an entity the agent already holds that it may be another name of
- * (docs/design.md §11, entity resolution): "JavaScript" and the known "JS".
+ * (docs/design.md, "Memory operations", entity resolution): "JavaScript" and the known "JS".
  */
 export interface EntityPair {
   known: string;
@@ -104,7 +104,7 @@ export interface SmallModel {
   compress(text: string, target: number, ctx?: CallContext): Promise<string>;
   /**
    * What a conversation (its segments, in order) was about, in its own language, in at most
-   * `maxLength` code points (an episode's summary, docs/design.md §12).
+   * `maxLength` code points (an episode's summary, docs/design.md, "Context for prompts").
    */
   summarize(texts: string[], maxLength: number, ctx?: CallContext): Promise<string>;
   /** Keywords of a free-text query, for recall and search. */

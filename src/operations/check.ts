@@ -2,7 +2,7 @@
  * The refusal check of a write (TaskDefinition.refuse): run in a read turn of the queue, so it sees
  * every write accepted before it, by MemoryAgent.submit before the write is queued. A refused
  * request then leaves nothing behind: no task, no idempotency key, no registry row
- * (docs/design.md §15, a 4xx writes nothing).
+ * (docs/design.md, "Robustness promises", a 4xx writes nothing).
  */
 import { z } from "zod";
 import type { AgentRuntime } from "../engine/runtime";

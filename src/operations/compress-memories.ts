@@ -1,5 +1,5 @@
 /**
- * Compression cycles, the unit of time (docs/design.md §6). One cycle:
+ * Compression cycles, the unit of time (docs/design.md, "Compression"). One cycle:
  *
  * 1. decay: the agent's decay clock advances one step and every link that fell below
  *    link_break_threshold is removed (src/memory/strength.ts);

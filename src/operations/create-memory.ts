@@ -1,9 +1,9 @@
 /**
- * An explicit memory (docs/design.md §11, create_memory): a remember of one pre-cut
+ * An explicit memory (docs/design.md, "Memory operations", create_memory): a remember of one pre-cut
  * segment. No segmentation; the same extraction, entity resolution, focus update and focus links
  * as remember (src/memory/remember-plan.ts); the node is of kind `memory` and keeps its structure
  * in `meta`. Its links to its subject and object entities start at `importance` (default 0.5)
- * instead of 1 (while an entity is in the focus its links are pinned at 1 like every link, §3).
+ * instead of 1 (while an entity is in the focus its links are pinned at 1 like every link, "The model").
  * Then the conflict check (conflict-check.ts), capacity, and one compression cycle unless
  * auto_compress is off, as after a remember.
  */

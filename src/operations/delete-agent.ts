@@ -1,5 +1,5 @@
 /**
- * Deleting an agent (docs/design.md §7): every row in its D1 shard (links, nodes, full-text rows,
+ * Deleting an agent (docs/design.md, "Execution model"): every row in its D1 shard (links, nodes, full-text rows,
  * aliases), the registry entry, every vector, and the object's memory state (meta, focus, scan
  * bookkeeping, message ids, local vectors). It runs as a queued write, so whatever was accepted
  * before it is applied first, and writes accepted after it (a remember, a config change) start a

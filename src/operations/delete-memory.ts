@@ -1,5 +1,5 @@
 /**
- * Deleting a memory (docs/design.md §11): forgetting on purpose.
+ * Deleting a memory (docs/design.md, "Memory operations"): forgetting on purpose.
  *
  * - forget (default): the node goes at once, with its outgoing links, full-text row and vector;
  *   links pointing at it stay, dangling, so a recall passing by still says the agent once knew
@@ -8,7 +8,7 @@
  *   recursively), every link into any of them (no trace remains), and the message ids they came
  *   from when no other memory came from the same message, so the message can be remembered again.
  *   The episodes that contain any of them go too (with their links): an episode's summary may
- *   repeat the memory's words (docs/design.md §12). The results of the tasks that wrote them
+ *   repeat the memory's words (docs/design.md, "Context for prompts"). The results of the tasks that wrote them
  *   (a create, an update) are scrubbed and their Idempotency-Keys retired: no copy of the content
  *   stays in the object either.
  * - a superseded version is refused (409): its text lives on in the current version, which is the
@@ -99,7 +99,7 @@ export const forgetTask = defineTask({
     const chain = [id, ...(await repos.nodes.olderVersions(id))];
     const inChain = new Set(chain);
     // Every link with an end in the chain, in one read: the episodes that contain a version (their
-    // summary may repeat it, docs/design.md §12), and the links into the chain.
+    // summary may repeat it, docs/design.md, "Context for prompts"), and the links into the chain.
     const clock = rt.meta.clock();
     const chainLinks = await reader.expand(chain, [], clock);
     const containing = new Set(chainLinks.filter((l) => inChain.has(l.target) && l.relation === RELATION.contains).map((l) => l.source));

@@ -1,5 +1,5 @@
 /**
- * Export and import (docs/design.md §11): the agent's whole memory as JSON Lines
+ * Export and import (docs/design.md, "Memory operations"): the agent's whole memory as JSON Lines
  * (src/operations/views/export-format.ts), and an import into an empty agent that reproduces the same recall,
  * search and stats.
  *

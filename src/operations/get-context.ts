@@ -1,5 +1,5 @@
 /**
- * The context block (docs/design.md §12): the memories recall ranks for a query (or for the
+ * The context block (docs/design.md, "Context for prompts"): the memories recall ranks for a query (or for the
  * latest messages), each with its energy indicator and entities, conflicts marked, the latest
  * episodes when the query asks about an earlier conversation, "once knew" traces, and the profile
  * when asked, assembled within a token budget (src/memory/context-block.ts). A read.

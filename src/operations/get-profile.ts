@@ -1,5 +1,5 @@
 /**
- * The agent's profile (docs/design.md §12): derived from the network at read time (a read task,
+ * The agent's profile (docs/design.md, "Context for prompts"): derived from the network at read time (a read task,
  * so it sees every write accepted before it). Measured cheap enough not to cache: one pass over
  * the memories and the entities' links of the in-memory graph.
  */

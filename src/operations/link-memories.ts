@@ -1,5 +1,5 @@
 /**
- * Explicit links between memories (docs/design.md §11, link_memories): a named link
+ * Explicit links between memories (docs/design.md, "Memory operations", link_memories): a named link
  * from one memory to another, each given by id or by a description. A description is resolved by
  * the agent's own hybrid search over its memories; when several candidates score within
  * AMBIGUITY_MARGIN of the best, nothing is written and the candidates are returned (the HTTP layer

@@ -1,5 +1,5 @@
 /**
- * Reading memories (docs/design.md §11): one memory with its links, provenance, facts, conflicts,
+ * Reading memories (docs/design.md, "Memory operations"): one memory with its links, provenance, facts, conflicts,
  * aliases and history, and a page of memories newest first. Read-lane tasks, so a read sees every
  * write accepted before it (a memory posted a moment ago, an update, a deletion).
  */

@@ -1,5 +1,5 @@
 /**
- * A manual entity merge (docs/design.md §11, entity resolution): two
+ * A manual entity merge (docs/design.md, "Memory operations", entity resolution): two
  * entity nodes that name one thing become one. The survivor takes over the absorbed entity's links
  * at their current strengths (src/memory/link-moves.ts), the absorbed entity's key and aliases
  * become aliases of the survivor (a later mention of either name meets it), the absorbed node is

@@ -1,5 +1,5 @@
 /**
- * Episodes for memories remembered before episodes existed (docs/design.md §12): only when asked
+ * Episodes for memories remembered before episodes existed (docs/design.md, "Context for prompts"): only when asked
  * (`POST episodes/rebuild`). Each remember task's surviving segments form one submission; one
  * without an episode gets one, summarized from those segments (participants and span from their
  * provenance). One commit per submission, with the submissions done in the checkpoint, so an

@@ -1,5 +1,5 @@
 /**
- * recall (docs/design.md §5): the agent's side of src/memory/recall-engine.ts. It gives the
+ * recall (docs/design.md, "recall(keywords, relations, depth)"): the agent's side of src/memory/recall-engine.ts. It gives the
  * engine the network to read (the in-memory graph when it is loaded, else D1: both answer
  * alike), the agent's full-text statistics and the hybrid entry points, and turns the outcome into
  * items and the plain text the agent reads. A read: no focus change, no strength change.

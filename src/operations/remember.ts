@@ -1,5 +1,5 @@
 /**
- * remember (docs/design.md §4): segment, extract, update the focus, create the nodes and links, index them,
+ * remember (docs/design.md, "remember(messages)"): segment, extract, update the focus, create the nodes and links, index them,
  * then one compression cycle right behind it. Model work runs once; its outcome is committed
  * through the write path (src/engine/write-path.ts) together with the ids it allocated, so a task
  * interrupted anywhere is redone from its stored intent and writes the same rows once. Messages
@@ -46,7 +46,7 @@ export const RememberResultSchema = z.object({
   entities_created: z.number().int(),
   links_created: z.number().int(),
   nodes_evicted: z.number().int(),
-  /** The submission's episode node (docs/design.md §12), or null when nothing was stored. */
+  /** The submission's episode node (docs/design.md, "Context for prompts"), or null when nothing was stored. */
   episode_id: z.number().int().nullable().default(null),
   /** Messages skipped because the agent already holds their id. */
   messages_skipped: z.number().int(),
@@ -79,7 +79,7 @@ export const rememberTask = defineTask({
     }
     const result = await afterWrite(rt, task, checkpoint);
     const autoCompress = rt.meta.params().auto_compress;
-    // Every remember triggers one compression cycle (docs/design.md §4 step 7), unless forgetting is paused.
+    // Every remember triggers one compression cycle (docs/design.md, "remember(messages)" step 7), unless forgetting is paused.
     // A remember that stored nothing (every message already held) is a no-op: no time passes either.
     const cycle = autoCompress && result.segments > 0;
     return { status: "done", result, followUps: cycle ? [{ kind: "compressMemories", payload: null }] : [] };
@@ -133,7 +133,7 @@ async function buildPlan(
     focusPlan,
     relations,
   });
-  // The submission's episode (docs/design.md §12): its summary, participants and span.
+  // The submission's episode (docs/design.md, "Context for prompts"): its summary, participants and span.
   const segmentNodes = plan.nodes.filter((n) => n.kind === "segment");
   if (segmentNodes.length > 0) {
     const summary = await rt.model.summarize(

@@ -1,5 +1,5 @@
 /**
- * Reinforcement of memories the caller used (docs/design.md §11). Recall stays read-only; a caller reports which memories it
+ * Reinforcement of memories the caller used (docs/design.md, "Memory operations"). Recall stays read-only; a caller reports which memories it
  * really used, and each outgoing link of a used memory gains `reinforce_step` in strength (capped
  * at 1; src/memory/link-moves.ts reinforceLinks), so its importance rises by up to reinforce_step
  * per link. A memory is reinforced at most once per compression cycle: the cycle it was last

@@ -1,5 +1,5 @@
 /**
- * Search (docs/design.md §5): BM25 full-text, vector cosine, or both fused by a convex combination
+ * Search (docs/design.md, "recall(keywords, relations, depth)"): BM25 full-text, vector cosine, or both fused by a convex combination
  * of normalised scores at the embedder's weight (src/memory/fusion.ts, src/config/retrieval.ts).
  * Vector hits may name nodes deleted since they were indexed (and Vectorize answers lag its
  * writes), so every hit is looked up before it is returned. Used by the search endpoint and as
@@ -157,7 +157,7 @@ async function vectorHits(rt: AgentRuntime, spec: SearchSpec, pool: number): Pro
   return new Map(hits.map((h) => [h.nodeId, h.score]));
 }
 
-/** A superseded memory is history (docs/design.md §11): search never returns it. */
+/** A superseded memory is history (docs/design.md, "Memory operations"): search never returns it. */
 function passes(node: MemoryNode, filters: TextFilters): boolean {
   const time = node.messageTime ?? node.createdAt;
   return (

@@ -1,5 +1,5 @@
 /**
- * A change of the agent's parameters (docs/design.md §2). A queued write like any other, so it applies in
+ * A change of the agent's parameters (docs/design.md, "Parameters"). A queued write like any other, so it applies in
  * arrival order: a change accepted after a pending deletion configures the agent that follows
  * the deletion instead of being wiped by it. Parameters apply from the next compression cycle (a
  * running pass keeps the ones it started with).

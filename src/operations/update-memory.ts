@@ -1,5 +1,5 @@
 /**
- * Updating a memory (docs/design.md §11): the new content becomes a new node of
+ * Updating a memory (docs/design.md, "Memory operations"): the new content becomes a new node of
  * the same kind (provenance: this task) that supersedes the old one. It takes over the old one's
  * links at their current strengths, a 更正 link new → old (strength 1) and a 被更正 link old → new
  * (link_initial_strength) record the correction, and the old node is marked superseded: recall,

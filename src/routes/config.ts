@@ -1,4 +1,4 @@
-/** Per-agent parameters (docs/design.md §2) and on-demand compression cycles. */
+/** Per-agent parameters (docs/design.md, "Parameters") and on-demand compression cycles. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf } from "../api/common";
 import { CompressAcceptedSchema, CompressRequestSchema, ConfigPatchSchema, ConfigPendingSchema, ConfigSchema } from "../api/config";
@@ -52,7 +52,7 @@ export const compressRoute = createRoute({
   tags: ["config"],
   summary: "Queue compression cycles now",
   description:
-    "Each cycle decays every link not incident to the focus and scans the nodes (docs/design.md §6). Cycles also run after every remember.",
+    "Each cycle decays every link not incident to the focus and scans the nodes (docs/design.md, “Compression”). Cycles also run after every remember.",
   request: {
     params: AgentPathSchema,
     query: EmptyQuerySchema,

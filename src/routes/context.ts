@@ -1,4 +1,4 @@
-/** Context for prompts (docs/design.md §12): the context block, the profile, and episodes for older memories. */
+/** Context for prompts (docs/design.md, "Context for prompts"): the context block, the profile, and episodes for older memories. */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf } from "../api/common";
 import {

@@ -1,6 +1,6 @@
 /**
  * Links between memories, feedback on the memories a caller used, and entity merges
- * (docs/design.md §11).
+ * (docs/design.md, "Memory operations").
  */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorsOf, NodeIdSchema } from "../api/common";

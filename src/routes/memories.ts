@@ -1,5 +1,5 @@
 /**
- * Memories (docs/design.md §11): write an explicit memory, read one (with its history), list them,
+ * Memories (docs/design.md, "Memory operations"): write an explicit memory, read one (with its history), list them,
  * update one by supersession, delete or purge one.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";

@@ -1,5 +1,5 @@
 /**
- * Export and import (docs/design.md §11): the agent's whole memory as versioned JSON Lines
+ * Export and import (docs/design.md, "Memory operations"): the agent's whole memory as versioned JSON Lines
  * (src/operations/views/export-format.ts), streamed out; and an import into an empty agent.
  *
  * An import body may be far larger than the 1 MiB of other requests (a 10k-node agent exports
@@ -99,7 +99,7 @@ export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
     const uploadId = crypto.randomUUID();
     // A retry of a known key stages nothing: its body is only validated and hashed.
     const retry = state === "retry";
-    // Whatever ends an upload before its task is queued drops what it staged (docs/design.md §11).
+    // Whatever ends an upload before its task is queued drops what it staged (docs/design.md, "Memory operations").
     const drop = (digest: string | null) =>
       retry
         ? Promise.resolve()

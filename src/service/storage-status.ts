@@ -1,5 +1,5 @@
 /**
- * The state of the storage agents are spread over (docs/design.md §10, docs/deploy.md "Limits"):
+ * The state of the storage agents are spread over (docs/design.md, "Scale and limits", docs/deploy.md "Limits"):
  * every configured D1 shard (a round trip, and its size from the answer's metadata) and every
  * Vectorize index (its vector count and how far it has processed writes, from describe()). The
  * cron records these measurements in the registry, which closes a shard or index past

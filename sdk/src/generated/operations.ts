@@ -297,11 +297,11 @@ export interface AgentConfig {
   default_search_depth: number;
   /** Most nodes the agent may hold; beyond it the least important node is deleted first. */
   capacity: number;
-  /** Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting. */
+  /** Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting. */
   auto_compress: boolean;
-  /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md §11). */
+  /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”). */
   reinforce_step: number;
-  /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5). */
+  /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”). */
   recall_neighbour_weight: number;
   /** Recall: weight of the names of entities a memory is linked to (相关) in its text score. */
   recall_entity_weight: number;
@@ -340,11 +340,11 @@ export interface AgentConfigPatch {
   default_search_depth?: number;
   /** Most nodes the agent may hold; beyond it the least important node is deleted first. */
   capacity?: number;
-  /** Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting. */
+  /** Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting. */
   auto_compress?: boolean;
-  /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md §11). */
+  /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”). */
   reinforce_step?: number;
-  /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5). */
+  /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”). */
   recall_neighbour_weight?: number;
   /** Recall: weight of the names of entities a memory is linked to (相关) in its text score. */
   recall_entity_weight?: number;
@@ -907,11 +907,11 @@ export interface UpdateConfigInput {
   default_search_depth?: number;
   /** Most nodes the agent may hold; beyond it the least important node is deleted first. */
   capacity?: number;
-  /** Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting. */
+  /** Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting. */
   auto_compress?: boolean;
-  /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md §11). */
+  /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”). */
   reinforce_step?: number;
-  /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5). */
+  /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”). */
   recall_neighbour_weight?: number;
   /** Recall: weight of the names of entities a memory is linked to (相关) in its text score. */
   recall_entity_weight?: number;
@@ -3118,21 +3118,21 @@ export const TOOLS: readonly ToolDefinition[] = [
         "auto_compress": {
           "type": "boolean",
           "default": true,
-          "description": "Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting."
+          "description": "Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."
         },
         "reinforce_step": {
           "type": "number",
           "exclusiveMinimum": 0,
           "maximum": 1,
           "default": 0.3,
-          "description": "Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md §11)."
+          "description": "Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”)."
         },
         "recall_neighbour_weight": {
           "type": "number",
           "minimum": 0,
           "maximum": 1,
           "default": 0.4,
-          "description": "Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5)."
+          "description": "Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”)."
         },
         "recall_entity_weight": {
           "type": "number",
@@ -3251,21 +3251,21 @@ export const TOOLS: readonly ToolDefinition[] = [
         "auto_compress": {
           "type": "boolean",
           "default": true,
-          "description": "Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting."
+          "description": "Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."
         },
         "reinforce_step": {
           "type": "number",
           "exclusiveMinimum": 0,
           "maximum": 1,
           "default": 0.3,
-          "description": "Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md §11)."
+          "description": "Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”)."
         },
         "recall_neighbour_weight": {
           "type": "number",
           "minimum": 0,
           "maximum": 1,
           "default": 0.4,
-          "description": "Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5)."
+          "description": "Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”)."
         },
         "recall_entity_weight": {
           "type": "number",
@@ -3375,21 +3375,21 @@ export const TOOLS: readonly ToolDefinition[] = [
             "auto_compress": {
               "type": "boolean",
               "default": true,
-              "description": "Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting."
+              "description": "Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."
             },
             "reinforce_step": {
               "type": "number",
               "exclusiveMinimum": 0,
               "maximum": 1,
               "default": 0.3,
-              "description": "Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md §11)."
+              "description": "Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”)."
             },
             "recall_neighbour_weight": {
               "type": "number",
               "minimum": 0,
               "maximum": 1,
               "default": 0.4,
-              "description": "Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5)."
+              "description": "Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”)."
             },
             "recall_entity_weight": {
               "type": "number",
@@ -5144,7 +5144,7 @@ export abstract class AgentOperations {
   /**
    * Queue compression cycles now
    *
-   * Each cycle decays every link not incident to the focus and scans the nodes (docs/design.md §6). Cycles also run after every remember.
+   * Each cycle decays every link not incident to the focus and scans the nodes (docs/design.md, “Compression”). Cycles also run after every remember.
    *
    * `POST /v1/agents/{agentId}/compress`
    */

@@ -58,7 +58,7 @@ const STEPS: readonly string[] = [
    ALTER TABLE recent_vectors ADD COLUMN mutation_seq INTEGER;
    UPDATE recent_vectors SET accepted_at = written_at, mutation_seq = 0;
    CREATE INDEX recent_vectors_mutation ON recent_vectors (mutation_id);`,
-  // Memory operations (docs/design.md §11): the compression cycle in which each memory was last
+  // Memory operations (docs/design.md, "Memory operations"): the compression cycle in which each memory was last
   // reinforced (at most once per cycle), and import lines validated and waiting for their task.
   `CREATE TABLE reinforced (node_id INTEGER PRIMARY KEY, cycle INTEGER NOT NULL);
    CREATE TABLE import_staging (import_id TEXT NOT NULL, seq INTEGER NOT NULL, line TEXT NOT NULL, created_at INTEGER NOT NULL,

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (docs/design.md §15: a client retry never applies a write twice). A write that carries
+ * Idempotency keys (docs/design.md, "Robustness promises": a client retry never applies a write twice). A write that carries
  * an `Idempotency-Key` records, in the same object transaction that queues its task, the key, a
  * fingerprint of the request and the ids it was given. A retry with the same key and the same
  * request gets those ids back and queues nothing; the same key with a different request is

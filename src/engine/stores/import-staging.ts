@@ -1,5 +1,5 @@
 /**
- * Import lines waiting for their import task (docs/design.md §11, export and import). An import
+ * Import lines waiting for their import task (docs/design.md, "Memory operations", export and import). An import
  * body may be far larger than a task payload (one SQLite row), so the HTTP layer validates it line
  * by line and hands the lines over in batches; they are kept here, under the import's id (the
  * SHA-256 of the body), until the import task has read them. Nothing here is the agent's memory:

@@ -1,5 +1,5 @@
 /**
- * Reinforcement bookkeeping (docs/design.md §11): the compression cycle in which each memory was
+ * Reinforcement bookkeeping (docs/design.md, "Memory operations"): the compression cycle in which each memory was
  * last reinforced, kept in the object's SQLite (do-schema.ts `reinforced`). A memory reported as
  * used is reinforced at most once per compression cycle; the row is written by the commit that
  * reinforces it (the `markReinforced` write operation), so a redone commit marks it once.

@@ -1,5 +1,5 @@
 /**
- * Scan bookkeeping (docs/design.md §6: nodes are scanned in ascending scan count), kept in the
+ * Scan bookkeeping (docs/design.md, "Compression": nodes are scanned in ascending scan count), kept in the
  * object's own SQLite rather than on the D1 rows. A pass scans every node but the focus, so
  * instead of writing every node after every pass a node keeps a base: its scan count is the
  * agent's scan cycles minus its base. A new node starts at base = scan cycles (count 0); a pass of

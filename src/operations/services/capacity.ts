@@ -1,5 +1,5 @@
 /**
- * Capacity, scheme A (docs/design.md §6): after a remember, an agent holding more than `capacity` nodes
+ * Capacity, scheme A (docs/design.md, "Compression"): after a remember, an agent holding more than `capacity` nodes
  * deletes its least important ones, chosen from a seeded random sample of node ids (whole when the
  * network is small) rather than a full sort. Focus nodes are never evicted. Like any deletion, the
  * victims' outgoing links go with them and links into them stay behind, dangling.

@@ -1,5 +1,5 @@
 /**
- * Conflicts on write (docs/design.md §11; the rule that a change
+ * Conflicts on write (docs/design.md, "Memory operations"; the rule that a change
  * over time is not a contradiction). After a remember or an explicit memory is committed, each new
  * memory is compared with the agent's memories that share an entity with it: per entity the
  * CANDIDATES_PER_ENTITY most recent ones remembered before it (earlier memories of the same

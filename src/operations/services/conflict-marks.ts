@@ -1,5 +1,5 @@
 /**
- * Which memories an answer must mark as conflicting (docs/design.md §11): a memory's outgoing
+ * Which memories an answer must mark as conflicting (docs/design.md, "Memory operations"): a memory's outgoing
  * 矛盾 (contradicts) links to memories that still exist and are not superseded. Like any link they
  * decay: a contradiction nobody comes back to is forgotten, and its mark with it.
  */

@@ -1,5 +1,5 @@
 /**
- * Entity resolution on write (docs/design.md §11): entity nodes are keyed by their normalised name
+ * Entity resolution on write (docs/design.md, "Memory operations"): entity nodes are keyed by their normalised name
  * (src/text/entity-key.ts: case, width, quotes, possessives), and an English name also meets the
  * entity stored under its singular or plural ("Photos" finds "photo"). A mention that reaches an
  * entity through such a variant is rewritten to that entity's name before the focus is planned, and

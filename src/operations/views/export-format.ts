@@ -1,5 +1,5 @@
 /**
- * The export format (docs/design.md §11, export and import): an agent's whole memory as versioned
+ * The export format (docs/design.md, "Memory operations", export and import): an agent's whole memory as versioned
  * JSON Lines. One JSON object per line, in this order:
  *
  *   header     format, version, the agent's parameters, decay clock, cycle counts, node counter, counters
@@ -162,7 +162,7 @@ export const META_MAX_DEPTH = 16;
 export const META_MAX_BYTES = 384 * 1024;
 
 /**
- * Checks an import file line by line, then as a whole (docs/design.md §11, export and import):
+ * Checks an import file line by line, then as a whole (docs/design.md, "Memory operations", export and import):
  * well-formed Unicode in every string; a header first (this format and version); the sections in
  * export order; node ids unique and below the header's next_node_id, entity names unique,
  * `superseded_by` below next_node_id; every link from a node of the file to an id below

@@ -1,5 +1,5 @@
 /**
- * The agent's own types of the context reads (docs/design.md §12): the profile and the context
+ * The agent's own types of the context reads (docs/design.md, "Context for prompts"): the profile and the context
  * block, served by the HTTP layer under OpenAPI names. Kept apart from the runners so that reading
  * them pulls in nothing but zod and the vocabulary.
  */

@@ -1,5 +1,5 @@
 /**
- * What the agent answers about its memories (docs/design.md §11): one memory with its links,
+ * What the agent answers about its memories (docs/design.md, "Memory operations"): one memory with its links,
  * provenance, facts, aliases and history, and pages of memories. The agent's own zod schemas: the
  * HTTP layer (src/api/memories.ts) gives them OpenAPI names and serves them as they are. Kept
  * apart from the builders so that reading them pulls in nothing but zod and the vocabulary.
@@ -73,7 +73,7 @@ export const MemoryListItemSchema = z.object({
   created_at: z.number().int(),
   superseded_by: z.number().int().nullable(),
   meta: z.record(z.string(), z.unknown()).nullable(),
-  /** The sum of its outgoing link strengths (docs/design.md §3). */
+  /** The sum of its outgoing link strengths (docs/design.md, "The model"). */
   importance: z.number(),
   conflicts_with: z.array(z.number().int()),
 });

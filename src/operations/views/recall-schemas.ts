@@ -37,7 +37,7 @@ export const RecalledMemorySchema = z.object({
   created_at: z.number().int(),
   message_time: z.number().int().nullable(),
   depth: z.number().int(),
-  /** Memories this one contradicts (docs/design.md §11): the answer marks the conflict. */
+  /** Memories this one contradicts (docs/design.md, "Memory operations"): the answer marks the conflict. */
   conflicts_with: z.array(z.number().int()),
   scores: z.object({
     hits: z.number().int(),

@@ -35,7 +35,7 @@ export const SearchHitSchema = z.object({
   time: z.number().int(),
   created_at: z.number().int(),
   message_time: z.number().int().nullable(),
-  /** Memories this one contradicts (docs/design.md §11). */
+  /** Memories this one contradicts (docs/design.md, "Memory operations"). */
   conflicts_with: z.array(z.number().int()),
   score: z.number(),
   scores: z.object({ keyword: z.number().nullable(), vector: z.number().nullable() }),

@@ -76,9 +76,9 @@ export const StatsViewSchema = z.object({
     total: z.number().int(),
     segments: z.number().int(),
     entities: z.number().int(),
-    /** Explicit memories (docs/design.md §11). */
+    /** Explicit memories (docs/design.md, "Memory operations"). */
     memories: z.number().int(),
-    /** Episode summaries (docs/design.md §12). */
+    /** Episode summaries (docs/design.md, "Context for prompts"). */
     episodes: z.number().int(),
   }),
   links: z.object({ total: z.number().int(), dangling: z.number().int() }),
