@@ -2,9 +2,12 @@
 // `npm test`): the official MCP client, the SDK and the example agent loop against a real local
 // Worker (`wrangler dev --local`, started once by test-e2e/global-setup.ts on its own port and
 // database).
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // ai-sdk/ depends on the SDK by its package name: here, its sources.
+  resolve: { alias: { "@agent-memory/sdk": path.join(import.meta.dirname, "sdk", "src", "index.ts") } },
   test: {
     name: "e2e",
     root: import.meta.dirname,

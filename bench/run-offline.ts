@@ -7,10 +7,13 @@
  *   npm run bench:offline -- --locomo FILE [--madial DIR] [--conv conv-26,conv-30]
  *       [--preset default,no-forgetting,pressure,retention] [--variants '[{"name":"x","params":{...}}]']
  *   npm run bench:offline -- --locomo FILE --madial DIR --entities [--show tune]
+ *   npm run bench:offline -- --locomo FILE [--conv …] --forgetting
  *
  * `--entities`: the entity benchmark (bench/quality/annotations) on simulated agents, one per text,
  * as bench:quality runs it through the API; `--show tune` also lists each tuning text's junk and
  * misses (never the held-back ones: those are only counted).
+ * `--forgetting`: `no-forgetting` and `pressure` on each conversation and the table of
+ * bench/quality/forgetting.ts (the network beside naive policies at the characters it held).
  * `--variants` are agent parameter patches (docs/design.md §2) applied at recall only. Numbers are
  * exact ids, categories 1–4 pooled. The record is `npm run bench:quality`, which drives the real API;
  * this probe reproduced its figures exactly when it was written (docs/BENCHMARKS.md).
@@ -24,6 +27,8 @@ import { toRememberCalls, type LocomoConversation } from "./lib/locomo";
 import { toMadialMessages } from "./lib/madial";
 import type { RetrievedItem } from "./lib/metrics";
 import { RETENTION_CYCLES } from "./quality/presets";
+import { forgettingAtPressure, forgettingCurve, forgettingTables } from "./quality/forgetting";
+import { renderTables } from "./lib/table";
 import { SimAgent } from "./offline/sim-agent";
 import { refKey } from "./quality/annotations";
 import { loadEntityAnnotations } from "./quality/annotations-load";
@@ -42,6 +47,7 @@ const { values } = parseArgs({
     variants: { type: "string", default: "" },
     entities: { type: "boolean", default: false },
     show: { type: "string", default: "" },
+    forgetting: { type: "boolean", default: false },
   },
 });
 
@@ -64,7 +70,8 @@ function line(name: string, rows: readonly CategorisedScores[], extra = ""): str
   if (!pooled) return `${name}: no questions`;
   const { recall: r, hit: h, budgetRecall: b } = pooled.exact;
   const f = (x: number) => x.toFixed(3);
-  return `${name.padEnd(32)} n=${pooled.questions} R@1 ${f(r[1])} R@5 ${f(r[5])} R@10 ${f(r[10])} R@20 ${f(r[20])} hit@5 ${f(h[5])} B256 ${f(b[256])} ${extra}`;
+  const ab = pooled.answerBearing ? ` AB@10 ${f(pooled.answerBearing.recall[10])}` : "";
+  return `${name.padEnd(32)} n=${pooled.questions} R@1 ${f(r[1])} R@5 ${f(r[5])} R@10 ${f(r[10])} R@20 ${f(r[20])} hit@5 ${f(h[5])} B256 ${f(b[256])}${ab} ${extra}`;
 }
 
 function variantsOf(): { name: string; params: Partial<AgentParams> }[] {
@@ -124,6 +131,47 @@ async function entities(): Promise<void> {
   }
 }
 
+/** `no-forgetting` and `pressure` per conversation, then the forgetting comparison (forgetting.ts). */
+async function forgetting(convs: readonly LocomoConversation[]): Promise<void> {
+  const bm25 = new Map<string, CategorisedScores[]>();
+  const pressure = { rows: new Map<string, CategorisedScores[]>(), characters: new Map<string, { held: number; remembered: number }>() };
+  const noForgetting = { rows: new Map<string, CategorisedScores[]>() };
+  for (const conv of convs) {
+    const retrieve = bm25LocomoRetriever(conv, 20);
+    bm25.set(
+      conv.sampleId,
+      scoreLocomoConversation(conv, (q) => retrieve(q.question)),
+    );
+    for (const name of ["no-forgetting", "pressure"] as const) {
+      const preset = SIM_PRESETS[name];
+      if (!preset) continue;
+      const agent = await feed(conv, preset);
+      const rows = await ask(conv, agent, preset.params);
+      (name === "pressure" ? pressure : noForgetting).rows.set(conv.sampleId, rows);
+      if (name === "pressure")
+        pressure.characters.set(conv.sampleId, { held: agent.charactersHeld(), remembered: agent.charactersRemembered });
+    }
+  }
+  // The retention curve: the network as remembered, then cycles at DESIGN §2's decay (as bench:quality).
+  const retention: { cycles: number; rows: CategorisedScores[]; held: number; remembered: number }[] = [];
+  const preset = SIM_PRESETS.retention;
+  if (preset) {
+    const agents: SimAgent[] = [];
+    for (const conv of convs) agents.push(await feed(conv, preset));
+    let done = 0;
+    for (const at of RETENTION_CYCLES) {
+      for (const agent of agents) await agent.compress(at - done);
+      done = at;
+      const rows: CategorisedScores[] = [];
+      for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i] ?? new SimAgent(), preset.params)));
+      const held = agents.reduce((n, a) => n + a.charactersHeld(), 0);
+      retention.push({ cycles: at, rows, held, remembered: agents.reduce((n, a) => n + a.charactersRemembered, 0) });
+    }
+  }
+  const atPressure = forgettingAtPressure({ conversations: convs, bm25, pressure, noForgetting });
+  console.log(renderTables(forgettingTables(atPressure, forgettingCurve(convs, bm25, retention)), "text"));
+}
+
 async function main(): Promise<void> {
   if (values.entities) return entities();
   const presets = values.preset.split(",").filter((p) => p !== "");
@@ -137,6 +185,7 @@ async function main(): Promise<void> {
       return scoreLocomoConversation(conv, (q) => retrieve(q.question));
     });
     console.log(line(`bm25 (${convs.map((c) => c.sampleId).join(",")})`, baseline));
+    if (values.forgetting) return forgetting(convs);
     for (const name of presets) {
       const preset = SIM_PRESETS[name];
       if (!preset) throw new Error(`unknown preset ${name}; known: ${Object.keys(SIM_PRESETS).join(", ")}`);

@@ -9,7 +9,9 @@
  * runs in the same invocation. The presets run side by side, one lane each on its own local server
  * (the answers do not depend on it; latencies include the contention, which is why the speed bench,
  * not this one, holds latency against goals). --quick: see quality/quick.ts; it writes
- * bench/results/quality-quick.json and leaves docs/BENCHMARKS.md alone.
+ * bench/results/quality-quick.json and leaves docs/BENCHMARKS.md alone. With MADial, the semantic
+ * arm (quality/semantic-arm.ts) runs `default` once more on a server of its own; with LoCoMo,
+ * `pressure` is set beside naive forgetting at the same characters (quality/forgetting.ts).
  * Output: tables on stdout, bench/results/quality.json, the quality section of docs/BENCHMARKS.md.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -43,11 +45,14 @@ import {
   meaningSection,
   presetsSection,
   retentionEntries,
+  semanticEntries,
 } from "./quality/result";
 import { runLocomoPreset, runMadialPreset, type PresetRun } from "./quality/runs";
 import { loadEntityAnnotations } from "./quality/annotations-load";
 import { runEntityBenchmark, type EntityRun } from "./quality/meaning";
 import { splitEntries } from "./quality/split";
+import { forgettingAtPressure, forgettingCurve } from "./quality/forgetting";
+import { runSemanticLane, startSemanticArm } from "./quality/semantic-arm";
 import { qualityTables } from "./quality/tables";
 
 const USAGE = "usage: npm run bench:quality -- --locomo FILE [--madial DIR|FILE] [--config NAME[,NAME…]] [--quick]";
@@ -99,14 +104,20 @@ async function main(): Promise<void> {
   const entityItems = opts.quick
     ? []
     : loadEntityAnnotations({ ...(opts.locomo ? { locomo: opts.locomo } : {}), ...(opts.madial ? { madial: opts.madial } : {}) });
+  // The semantic arm (quality/semantic-arm.ts): MADial on `default` again, on a server of its own
+  // whose embedder is the word vectors, when they can be had.
+  const embeddings = madial && opts.presets.some((p) => p.name === "default") ? await startSemanticArm(notes) : null;
   let entities: EntityRun | null = null;
   const progress = createProgress("quality");
   const lanes = new Map<string, string>();
   // One server per lane: FTS5 keeps BM25 statistics per D1 database, so agents sharing a database
   // shift each other's full-text scores, and lanes ingesting side by side would make the answers
   // depend on timing. With a database each, every run gives the same answers.
-  const servers = opts.presets.map((p) => `quality-${p.name}`);
-  const { lanesDone, stalls } = await withBenchServers(servers, async (started) => {
+  const servers = [
+    ...opts.presets.map((p) => `quality-${p.name}`),
+    ...(embeddings ? [{ name: "quality-semantic", extraArgs: embeddings.wranglerArgs }] : []),
+  ];
+  const { lanesDone, semanticRun, stalls } = await withBenchServers(servers, async (started) => {
     const pairs = opts.presets.flatMap((preset, i) => {
       const server = started[i];
       return server ? [{ preset, http: new HttpClient(server.url) }] : [];
@@ -124,11 +135,22 @@ async function main(): Promise<void> {
       progress.note(`${preset.name} done`);
       return { locomo: locomoRun, madial: madialRun };
     };
-    const lanesDone = await Promise.all(pairs.map(({ preset, http }) => lane(preset, http)));
+    const semanticServer = embeddings ? started[opts.presets.length] : undefined;
+    const semanticHttp = semanticServer ? new HttpClient(semanticServer.url) : null;
+    const [lanesDone, semanticRun] = await Promise.all([
+      Promise.all(pairs.map(({ preset, http }) => lane(preset, http))),
+      semanticHttp && madial
+        ? runSemanticLane(semanticHttp, madial, (text) => {
+            lanes.set("semantic", text);
+            progress.update([...lanes.values()].join(" | "));
+          })
+        : null,
+    ]);
     const stalls: Record<string, number> = {};
-    for (const { http } of pairs) for (const [key, n] of http.stalls) stalls[key] = (stalls[key] ?? 0) + n;
-    return { lanesDone, stalls };
-  });
+    for (const http of [...pairs.map((p) => p.http), ...(semanticHttp ? [semanticHttp] : [])])
+      for (const [key, n] of http.stalls) stalls[key] = (stalls[key] ?? 0) + n;
+    return { lanesDone, semanticRun, stalls };
+  }).finally(() => embeddings?.close());
   progress.done();
   const locomoRuns = lanesDone.flatMap((l) => (l.locomo ? [l.locomo] : []));
   const madialRuns = lanesDone.flatMap((l) => (l.madial ? [l.madial] : []));
@@ -140,13 +162,13 @@ async function main(): Promise<void> {
     );
   }
   const result = emptyQualityResult();
+  const baselineByConversation = new Map(
+    conversations.map((conv) => {
+      const retrieve = bm25LocomoRetriever(conv, RECALL_LIMIT);
+      return [conv.sampleId, scoreLocomoConversation(conv, (q) => retrieve(q.question))] as const;
+    }),
+  );
   if (locomo) {
-    const baselineByConversation = new Map(
-      conversations.map((conv) => {
-        const retrieve = bm25LocomoRetriever(conv, RECALL_LIMIT);
-        return [conv.sampleId, scoreLocomoConversation(conv, (q) => retrieve(q.question))] as const;
-      }),
-    );
     const baseline = [...baselineByConversation.values()].flat();
     result.split = splitEntries(
       baselineByConversation,
@@ -172,6 +194,14 @@ async function main(): Promise<void> {
         madialRuns,
       ),
     };
+    if (semanticRun) {
+      result.madial.configs.push(
+        ...semanticEntries(
+          semanticRun,
+          result.madial.configs.find((c) => c.baseline),
+        ),
+      );
+    }
   }
   result.presets = presetsSection(locomoRuns.length > 0 ? locomoRuns : madialRuns);
   // BM25 next to the context block gets as many items as fit the budget (not recall's 20), as the
@@ -193,11 +223,23 @@ async function main(): Promise<void> {
   result.ablations = ablationEntries(ran(locomoRuns, "default"), ran(madialRuns, "default"), locomoBaseline, madialBaseline);
   result.entryPoints = entryPointEntries(ran(locomoRuns, "default"), ran(madialRuns, "default"), locomoBaseline, madialBaseline);
   result.retention = retentionEntries(ran(locomoRuns, "no-forgetting"), locomoBaseline);
+  const pressureRun = ran(locomoRuns, "pressure");
+  const noForgettingRun = ran(locomoRuns, "no-forgetting");
+  if (pressureRun && noForgettingRun) {
+    result.forgetting.atPressure = forgettingAtPressure({
+      conversations,
+      bm25: baselineByConversation,
+      pressure: { rows: pressureRun.byConversation, characters: pressureRun.charactersByConversation },
+      noForgetting: { rows: noForgettingRun.byConversation },
+    });
+  }
+  result.forgetting.curve = forgettingCurve(conversations, baselineByConversation, noForgettingRun?.retention ?? []);
   result.goals = qualityGoals({
     locomo: result.locomo?.configs ?? [],
     madial: result.madial?.configs ?? [],
     entryPoints: result.entryPoints,
     split: result.split,
+    forgetting: result.forgetting.atPressure,
     quick: opts.quick,
   });
   const wallMs = performance.now() - started;

@@ -2,7 +2,7 @@
  * Speed of the memory API, driven over HTTP against a local `wrangler dev --local` that this script
  * starts and stops:
  *
- *   npm run bench:speed [-- --quick] [-- --load-only] [-- --ingest-only]
+ *   npm run bench:speed [-- --quick] [-- --load-only] [-- --ingest-only] [-- --production-only] [-- --time-scale S]
  *
  * Every latency is reported beside a floor measured in the same run (speed/floor.ts): remember
  * acknowledgement and ingestion throughput (English and Chinese streams), recall and search latency
@@ -14,6 +14,12 @@
  * --ingest-only: only the two ingestion streams (acknowledgement, remember tasks' time per message),
  * for paired comparisons of builds; it writes bench/results/speed-ingest.json and leaves
  * docs/BENCHMARKS.md alone.
+ * --production-only: only the production-shaped run (speed/production-bench.ts: the Workers AI
+ * provider against a simulated service with its latency and account limits); it writes
+ * bench/results/speed-production(-quick).json and leaves docs/BENCHMARKS.md alone. --time-scale S
+ * shrinks the simulated latencies and the limits' minute by S (default 1, real time; --quick uses
+ * 0.1 so the smoke check takes about a minute): a scaled run is a smoke check, not a figure.
+ * --model-policy P sets the run's MODEL_POLICY (e.g. "conflicts=local"; default: the deployment's).
  * Exits non-zero on any HTTP error, on any cross-agent leakage and on any message the load run
  * cannot account for.
  */
@@ -33,6 +39,7 @@ import { compressBench } from "./speed/compress-bench";
 import { ingestBench } from "./speed/ingest-bench";
 import { isolationBench } from "./speed/isolation-bench";
 import { loadBench } from "./speed/load-bench";
+import { PRODUCTION_FULL, PRODUCTION_QUICK, productionBench } from "./speed/production-bench";
 import { contextLatency, recallLatency, searchLatency } from "./speed/latency-bench";
 import { scanWaitBench } from "./speed/scan-wait-bench";
 import { singleOpsBench } from "./speed/single-ops-bench";
@@ -97,6 +104,9 @@ function storageOf(persistDir: string, empty: StorageBytes, stats: readonly Stat
   };
 }
 
+/** "conflicts=local,compression=local" → "-conflicts-local-compression-local" (a file name part). */
+const policyTag = (policy: string): string => (policy === "" ? "" : `-${policy.replace(/[^a-z]+/gi, "-").replace(/^-|-$/g, "")}`);
+
 async function main(): Promise<void> {
   const started = performance.now();
   const { values } = parseArgs({
@@ -104,11 +114,17 @@ async function main(): Promise<void> {
       quick: { type: "boolean", default: false },
       "load-only": { type: "boolean", default: false },
       "ingest-only": { type: "boolean", default: false },
+      "production-only": { type: "boolean", default: false },
+      "time-scale": { type: "string" },
+      "model-policy": { type: "string", default: "" },
     },
   });
   const quick = values.quick;
   const loadOnly = values["load-only"];
   const ingestOnly = values["ingest-only"];
+  const productionOnly = values["production-only"];
+  const timeScale = Number(values["time-scale"] ?? (quick ? "0.1" : "1"));
+  if (!(timeScale > 0 && timeScale <= 1)) throw new Error(`--time-scale must be in (0, 1], got ${values["time-scale"]}`);
   const settings: SpeedSettings = { quick, ...(quick ? QUICK : FULL), floor: FLOOR };
   const info = runInfo("bench:speed", "bench/run-speed.ts");
   const progress = createProgress("speed");
@@ -121,72 +137,87 @@ async function main(): Promise<void> {
     isolation: null,
     load: null,
     storage: null,
+    production: null,
     goals: [],
     stalls: {},
     run: null,
   };
 
-  await withBenchServer("speed", async (server) => {
-    const http = new HttpClient(server.url);
-    if (loadOnly) {
-      result.load = await loadBench(http, settings.loadAgents, settings.loadMessagesPerAgent, settings.batch, progress.update);
-      result.stalls = Object.fromEntries(http.stalls);
-      return;
-    }
-    const emptyD1 = storageBytes(server.persistDir, "d1");
-    const agents: AgentApi[] = [];
-    for (const lang of ["en", "zh"] as const) {
-      const agent = new AgentApi(http, `ingest-${lang}`);
-      agents.push(agent);
-      result.ingest[lang] = await ingestBench(agent, lang, settings.streamMessages, settings.batch, progress.update);
-      progress.note(`ingestion (${lang}): ${result.ingest[lang]?.throughput.wall.toFixed(0)} messages/s`);
-    }
-    if (ingestOnly) {
-      result.stalls = Object.fromEntries(http.stalls);
-      return;
-    }
-    const single = new AgentApi(http, "single-ops");
-    agents.push(single);
-    result.singleOps = await singleOpsBench(single, settings.singleOpSamples, progress.update);
-    progress.note(`remember of ${result.singleOps.messages} messages: p50 ${result.singleOps.remember.ms?.p50.toFixed(0)} ms`);
-    const networks: { agent: AgentApi; network: Network }[] = [];
-    for (const target of settings.networkTargets) {
-      const agent = new AgentApi(http, `net-${target}`);
-      agents.push(agent);
-      networks.push({ agent, network: await buildNetwork(agent, target, progress.update) });
-      progress.note(`agent of ${target} nodes built`);
-    }
-    result.storage = storageOf(server.persistDir, emptyD1, await Promise.all(agents.map((a) => a.idleStats())));
+  const production = async (): Promise<void> => {
+    result.production = await productionBench(
+      { timeScale, modelPolicy: values["model-policy"], ...(quick ? PRODUCTION_QUICK : PRODUCTION_FULL) },
+      progress.update,
+    );
+    const p = result.production;
+    progress.note(
+      `production: ${p.ingest.messagesPerSecond.toFixed(1)} messages/s, ${p.calls.textPerRemember.toFixed(2)} text calls/remember, recall p95 ${p.recall.p95Ms?.toFixed(0)} ms`,
+    );
+  };
+  if (productionOnly) await production();
+  else
+    await withBenchServer("speed", async (server) => {
+      const http = new HttpClient(server.url);
+      if (loadOnly) {
+        result.load = await loadBench(http, settings.loadAgents, settings.loadMessagesPerAgent, settings.batch, progress.update);
+        result.stalls = Object.fromEntries(http.stalls);
+        return;
+      }
+      const emptyD1 = storageBytes(server.persistDir, "d1");
+      const agents: AgentApi[] = [];
+      for (const lang of ["en", "zh"] as const) {
+        const agent = new AgentApi(http, `ingest-${lang}`);
+        agents.push(agent);
+        result.ingest[lang] = await ingestBench(agent, lang, settings.streamMessages, settings.batch, progress.update);
+        progress.note(`ingestion (${lang}): ${result.ingest[lang]?.throughput.wall.toFixed(0)} messages/s`);
+      }
+      if (ingestOnly) {
+        result.stalls = Object.fromEntries(http.stalls);
+        return;
+      }
+      const single = new AgentApi(http, "single-ops");
+      agents.push(single);
+      result.singleOps = await singleOpsBench(single, settings.singleOpSamples, progress.update);
+      progress.note(`remember of ${result.singleOps.messages} messages: p50 ${result.singleOps.remember.ms?.p50.toFixed(0)} ms`);
+      const networks: { agent: AgentApi; network: Network }[] = [];
+      for (const target of settings.networkTargets) {
+        const agent = new AgentApi(http, `net-${target}`);
+        agents.push(agent);
+        networks.push({ agent, network: await buildNetwork(agent, target, progress.update) });
+        progress.note(`agent of ${target} nodes built`);
+      }
+      result.storage = storageOf(server.persistDir, emptyD1, await Promise.all(agents.map((a) => a.idleStats())));
 
-    for (const { agent, network } of networks) {
-      const s = network.stats;
-      const recall = await recallLatency(agent, settings.recallSamples, s.focus, progress.update);
-      const search = await searchLatency(agent, settings.searchSamples, progress.update);
-      const context = await contextLatency(agent, settings.searchSamples, progress.update);
-      const compress = await compressBench(agent, s.nodes.total, settings.cycles, progress.update);
-      const scanWait = await scanWaitBench(agent, settings.scanProbes, progress.update);
-      result.networks.push({
-        target: network.target,
-        nodes: s.nodes.total,
-        segments: s.nodes.segments,
-        entities: s.nodes.entities,
-        links: s.links.total,
-        messages: network.messages,
-        buildMs: network.buildMs,
-        recall,
-        search,
-        context,
-        compress,
-        scanWait,
-      });
-      progress.note(`agent of ${s.nodes.total} nodes: recall p95 ${recall.latency.ms?.p95.toFixed(0)} ms`);
-    }
-    result.isolation = await isolationBench(http, settings.agents, settings.messagesPerAgent, settings.batch, progress.update);
-    // Last: it fills the database with ~100k nodes, which would weigh on everything measured after it.
-    result.load = await loadBench(http, settings.loadAgents, settings.loadMessagesPerAgent, settings.batch, progress.update);
-    progress.note(`load: ${result.load.throughput.toFixed(0)} messages/s, ${result.load.accounting.lost} lost`);
-    result.stalls = Object.fromEntries(http.stalls);
-  });
+      for (const { agent, network } of networks) {
+        const s = network.stats;
+        const recall = await recallLatency(agent, settings.recallSamples, s.focus, progress.update);
+        const search = await searchLatency(agent, settings.searchSamples, progress.update);
+        const context = await contextLatency(agent, settings.searchSamples, progress.update);
+        const compress = await compressBench(agent, s.nodes.total, settings.cycles, progress.update);
+        const scanWait = await scanWaitBench(agent, settings.scanProbes, progress.update);
+        result.networks.push({
+          target: network.target,
+          nodes: s.nodes.total,
+          segments: s.nodes.segments,
+          entities: s.nodes.entities,
+          links: s.links.total,
+          messages: network.messages,
+          buildMs: network.buildMs,
+          recall,
+          search,
+          context,
+          compress,
+          scanWait,
+        });
+        progress.note(`agent of ${s.nodes.total} nodes: recall p95 ${recall.latency.ms?.p95.toFixed(0)} ms`);
+      }
+      result.isolation = await isolationBench(http, settings.agents, settings.messagesPerAgent, settings.batch, progress.update);
+      // Last: it fills the database with ~100k nodes, which would weigh on everything measured after it.
+      result.load = await loadBench(http, settings.loadAgents, settings.loadMessagesPerAgent, settings.batch, progress.update);
+      progress.note(`load: ${result.load.throughput.toFixed(0)} messages/s, ${result.load.accounting.lost} lost`);
+      result.stalls = Object.fromEntries(http.stalls);
+    });
+  // Its own server (other vars); after the local runs so their figures are not disturbed.
+  if (!productionOnly && !loadOnly && !ingestOnly) await production();
   progress.done();
 
   result.goals = speedGoals(result);
@@ -200,20 +231,26 @@ async function main(): Promise<void> {
     ...(result.isolation?.leaks.slice(0, 20).map((l) => `LEAK: ${l}`) ?? []),
     ...(result.load?.problems.slice(0, 20).map((p) => `LOAD: ${p}`) ?? []),
   ];
-  const tables = loadOnly
-    ? speedTables(result).filter((t) => t.title.startsWith("load") || t.title === "Speed goals")
-    : ingestOnly
-      ? speedTables(result).filter((t) => t.title.startsWith("remember: acknowledgement"))
-      : speedTables(result);
+  const tables = productionOnly
+    ? speedTables(result).filter((t) => t.title.startsWith("production") || t.title === "Speed goals")
+    : loadOnly
+      ? speedTables(result).filter((t) => t.title.startsWith("load") || t.title === "Speed goals")
+      : ingestOnly
+        ? speedTables(result).filter((t) => t.title.startsWith("remember: acknowledgement"))
+        : speedTables(result);
   console.log(notes.join("\n"));
   console.log();
   console.log(renderTables(tables, "text"));
   const outDir = path.join(ROOT, "bench", "results");
   mkdirSync(outDir, { recursive: true });
-  const outFile = path.join(outDir, `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : ""}${quick ? "-quick" : ""}.json`);
+  const outFile = path.join(
+    outDir,
+    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : productionOnly ? `-production${policyTag(values["model-policy"])}` : ""}${quick ? "-quick" : ""}.json`,
+  );
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
   writeFileSync(outFile, `${json}\n`);
-  if (!quick && !loadOnly && !ingestOnly) {
+  const partial = loadOnly || ingestOnly || productionOnly;
+  if (!quick && !partial) {
     writeDocSection(
       "speed",
       ["## Speed results", "", runInfoMarkdown(info, wallMs), "", ...notes.map((n) => `- ${n}`), "", renderTables(tables, "markdown")].join(
@@ -222,7 +259,7 @@ async function main(): Promise<void> {
     );
   }
   process.stderr.write(
-    `speed: ${(wallMs / 1000).toFixed(0)} s; wrote ${path.relative(ROOT, outFile)}${quick || loadOnly || ingestOnly ? "" : " and docs/BENCHMARKS.md"}\n`,
+    `speed: ${(wallMs / 1000).toFixed(0)} s; wrote ${path.relative(ROOT, outFile)}${quick || partial ? "" : " and docs/BENCHMARKS.md"}\n`,
   );
   if (result.isolation && result.isolation.leaks.length > 0) {
     throw new Error(`cross-agent leakage: ${result.isolation.leaks.length} leak(s), first: ${result.isolation.leaks[0]}`);

@@ -28,7 +28,7 @@ const hash = createHash("sha256").update(key).digest("hex");
 const quote = (s) => `'${String(s).replaceAll("'", "''")}'`;
 const sql = `INSERT INTO api_keys (key_hash, tenant_id, label, created_at) VALUES (${quote(hash)}, ${quote(values.tenant)}, ${values.label ? quote(values.label) : "NULL"}, ${Date.now()});`;
 
-if (values.local) applyLocalMigrations({ persistTo: path.join(ROOT, ".wrangler", "state"), quiet: true });
+if (values.local) applyLocalMigrations({ persistTo: path.join(ROOT, ".wrangler", "state") });
 const target = values.local
   ? ["--local", "-c", "wrangler.local.toml", "--persist-to", path.join(ROOT, ".wrangler", "state")]
   : ["--remote", "-c", "wrangler.toml"];

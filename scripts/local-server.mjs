@@ -41,19 +41,29 @@ export function d1Bindings(toml) {
   return bindings;
 }
 
-/** Applies migrations/ to every local D1 database (each shard) kept in `persistTo`. Throws on failure. */
-export function applyLocalMigrations({ persistTo, config = "wrangler.local.toml", quiet = false }) {
+/**
+ * Applies migrations/ to every local D1 database (each shard) kept in `persistTo`. Returns one line
+ * per database saying how many migrations were applied (wrangler's own output, about 170 lines per
+ * database with its tables, is kept back unless `verbose`). Throws on failure, with wrangler's
+ * whole output.
+ */
+export function applyLocalMigrations({ persistTo, config = "wrangler.local.toml", verbose = false }) {
+  const summary = [];
   for (const binding of d1Bindings(readFileSync(path.resolve(ROOT, config), "utf8"))) {
     const result = spawnSync(WRANGLER, ["d1", "migrations", "apply", binding, "--local", "-c", config, "--persist-to", persistTo], {
       cwd: ROOT,
       env: offlineEnv(),
-      stdio: quiet ? "pipe" : ["ignore", "inherit", "inherit"],
+      stdio: verbose ? ["ignore", "inherit", "inherit"] : "pipe",
       encoding: "utf8",
     });
     if (result.status !== 0) {
-      throw new Error(`applying local D1 migrations to ${binding} failed (exit ${result.status})\n${result.stderr ?? ""}`);
+      const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
+      throw new Error(`applying local D1 migrations to ${binding} failed (exit ${result.status})\n${output}`);
     }
+    const applied = /About to apply (\d+) migration/.exec(result.stdout ?? "")?.[1];
+    summary.push(`D1 ${binding}: ${applied === undefined ? "migrations up to date" : `${applied} migrations applied`}`);
   }
+  return summary;
 }
 
 /**
@@ -66,11 +76,13 @@ export async function startLocalServer({
   persistTo = path.join(ROOT, ".wrangler", "state"),
   config = "wrangler.local.toml",
   quiet = false,
-  extraArgs = [],
+  extraArgs = /** @type {string[]} */ ([]),
   readyTimeoutMs = 60_000,
   migrate = true,
+  // What must answer 2xx for the server to count as ready (another Worker than the API: its own path).
+  readyPath = "/v1/health",
 } = {}) {
-  if (migrate) applyLocalMigrations({ persistTo, config, quiet });
+  if (migrate) applyLocalMigrations({ persistTo, config });
   const child = spawn(
     WRANGLER,
     ["dev", "--local", "-c", config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, ...extraArgs],
@@ -86,7 +98,7 @@ export async function startLocalServer({
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${output}`);
     try {
-      const res = await fetch(`${url}/v1/health`);
+      const res = await fetch(`${url}${readyPath}`);
       if (res.ok) break;
     } catch {
       // not listening yet

@@ -15,6 +15,7 @@
  * Every error answer, hono's own included, is the envelope built in src/http/errors.ts.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { requestId } from "hono/request-id";
 import { MAX_BODY_BYTES } from "./config/limits";
 import { registerRoutes } from "./routes";
@@ -29,7 +30,11 @@ import { validationHook } from "./http/validation-hook";
 
 const IMPORT_PATH = /^\/v1\/agents\/[^/]+\/import$/;
 
-export function createApp(): OpenAPIHono<AppEnv> {
+/**
+ * `authenticate` names the tenant of an agent route: the Bearer key by default; the Workers RPC
+ * entrypoint's own app takes it from the service binding's configuration (src/rpc).
+ */
+export function createApp(options: { authenticate?: MiddlewareHandler<AppEnv> } = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId());
   app.use("*", noSniff);
@@ -38,7 +43,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     "*",
     routeGuard(() => app.routes),
   );
-  app.use("/v1/agents/*", requireApiKey);
+  app.use("/v1/agents/*", options.authenticate ?? requireApiKey);
   // An import streams its own body under its own limit (src/routes/transfer.ts): never buffered here.
   const bodies = readBody(MAX_BODY_BYTES);
   app.use("/v1/*", (c, next) => (c.req.method === "POST" && IMPORT_PATH.test(c.req.path) ? next() : bodies(c, next)));

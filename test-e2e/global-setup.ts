@@ -26,7 +26,7 @@ export default async function setup(project: TestProject) {
   rmSync(persistTo, { recursive: true, force: true });
   const port = Number(process.env.E2E_PORT ?? 8797);
   // The key first (the database is not shared with a running server yet), then the server.
-  applyLocalMigrations({ persistTo, quiet: true });
+  applyLocalMigrations({ persistTo });
   const hash = createHash("sha256").update(OTHER_TENANT_KEY).digest("hex");
   const sql = `INSERT INTO api_keys (key_hash, tenant_id, label, created_at) VALUES ('${hash}', 'tenant-e2e-other', 'e2e', ${Date.now()});`;
   const insert = spawnSync(

@@ -329,14 +329,12 @@ export const CONFLICT_CASES: readonly ConflictCase[] = [
 ];
 
 /**
- * The cases the local rules get wrong (52 of 57 right, 91%), and why. The Workers AI provider is
+ * The cases the local rules get wrong (53 of 56 right), and why. The Workers AI provider is
  * asked the same question with world knowledge; these are the limits of rules over words.
  */
 export const LOCAL_MISSES: Readonly<Record<string, string>> = {
   "en-09":
     "'is on Monday' → 'was moved to Friday': the later's predicate reads as a move (residence), the earlier has only a copula, and they share no word but the entity",
-  "en-17": "'can't stand' is an idiom for dislike, not in the lexicon: 'loves' and 'stand' share no predicate",
-  "en-18": "a birth year cannot change: world knowledge, not words (different years read as unrelated facts)",
   "en-19": "a vegetarian does not eat steak: world knowledge, not words",
   "zh-05": "紧张 → 放松 is a change of mood (the seed's own example); mood words are in no slot and share nothing",
 };
@@ -354,9 +352,7 @@ export const DIALOGUE_LOCAL_MISSES: Readonly<Record<string, string>> = {
   "dlg-en-09": '"is my passion" and "love" are different predicates: unrelated, not same',
   "dlg-en-10": 'the later adds a clause; the shared predicate "lost" is read as another fact',
   "dlg-en-16": 'another cat "too": the object words (cat) are all in the earlier one, read as the same fact, not a neighbouring one',
-  "dlg-en-19": "banker → runs a dance studio: a job change said with other verbs (lost, run), not the employer slot",
   "dlg-en-20": "delivery driver → opened a store: the same, a job change without the employer slot's words",
-  "dlg-en-21": '"started a new job at" is no slot word; "work at" is',
   "dlg-en-24": "looking for a space → the grand opening: world knowledge",
   "dlg-en-26":
     "moved here four years ago → lived here all my life: the past marker keeps both (a change over time is no contradiction to rules)",
@@ -375,3 +371,22 @@ export const DIALOGUE_LOCAL_MISSES: Readonly<Record<string, string>> = {
   "dlg-zh-21": "a cat is a pet: world knowledge",
   "dlg-zh-22": "a gift from grandpa vs bought myself: world knowledge of how one gets a thing",
 };
+
+/** What a user sees of a verdict: a memory superseded, two memories marked as contradicting, or nothing. */
+export type Mark = "none" | "update" | "contradiction";
+
+/**
+ * The table is scored by the mark (docs/design.md, "Conflicts on write"): "same" and "unrelated"
+ * both leave the memories as they are (a remember only counts the sames), so a restatement read as
+ * another fact is no error a user can see. The exact verdicts are still checked (the misses above).
+ */
+export function markOf(verdict: ConflictVerdict | undefined): Mark {
+  return verdict === "update" || verdict === "contradiction" ? verdict : "none";
+}
+
+/**
+ * The real changes and contradictions only world knowledge tells (a vegetarian does not eat steak,
+ * a puppy is a pet, a guitar an instrument, a grand opening ends a search, a gift is not bought):
+ * rules over words leave them unmarked; the Workers AI provider is asked them.
+ */
+export const WORLD_KNOWLEDGE: ReadonlySet<string> = new Set(["en-19", "dlg-en-24", "dlg-en-27", "dlg-en-28", "dlg-zh-21", "dlg-zh-22"]);

@@ -13,7 +13,7 @@ import { retryPolicy } from "../src/models/retry";
 import type { AiBinding } from "../src/models/workers-ai/ai-client";
 import { CONFLICTS_SYSTEM_PROMPT } from "../src/models/workers-ai/prompts/conflicts";
 import { WorkersAiModel } from "../src/models/workers-ai/workers-ai-model";
-import { CONFLICT_CASES, DIALOGUE_LOCAL_MISSES, LOCAL_MISSES } from "./conflict-cases";
+import { CONFLICT_CASES, DIALOGUE_LOCAL_MISSES, LOCAL_MISSES, markOf, WORLD_KNOWLEDGE } from "./conflict-cases";
 import { DIALOGUE_CONFLICT_CASES } from "./conflict-cases-dialogue";
 import { call, freshAgent, json, recallText, rememberAndWait } from "./helpers";
 
@@ -62,10 +62,25 @@ describe("the conflict table", () => {
     expect(falseMarks).toEqual([]);
     const misses = DIALOGUE_CONFLICT_CASES.filter((c, i) => verdicts[i] !== c.expected).map((c) => c.id);
     expect(misses).toEqual(Object.keys(DIALOGUE_LOCAL_MISSES));
-    // Both tables together (docs/BENCHMARKS.md records the figure).
-    const all = CONFLICT_CASES.length + DIALOGUE_CONFLICT_CASES.length;
-    const wrong = misses.length + Object.keys(LOCAL_MISSES).length;
-    expect((all - wrong) / all).toBeGreaterThanOrEqual(0.73);
+  });
+
+  it("both tables by the mark a user sees: no false mark, and every missed mark documented", async () => {
+    const all = [...CONFLICT_CASES, ...DIALOGUE_CONFLICT_CASES];
+    const verdicts = await new LocalModel().judgeConflicts(pairsOf(all));
+    const wrong = all.filter((c, i) => markOf(verdicts[i]) !== markOf(c.expected));
+    // Every wrong mark is a real change or contradiction left unmarked, never a mark on a non-conflict.
+    expect(wrong.filter((c) => markOf(c.expected) === "none").map((c) => c.id)).toEqual([]);
+    const documented = { ...LOCAL_MISSES, ...DIALOGUE_LOCAL_MISSES };
+    for (const c of wrong) expect(documented[c.id], c.id).toBeDefined();
+    for (const id of WORLD_KNOWLEDGE) expect(wrong.map((c) => c.id)).toContain(id);
+    // The goal is 95% right. Measured (docs/BENCHMARKS.md): 96 of 109 (88%); 96 of the 103 that words
+    // can decide (93%): the 7 left need readings the rules do not make (a meeting "moved to" a day,
+    // a mood changed, a job lost for a store, "my whole life" against "moved here", a studio placed
+    // by another speaker, 走路上学 and 好好吃饭 tagged as nouns). Below that figure this test fails.
+    expect(all.length - wrong.length).toBeGreaterThanOrEqual(96);
+    const decidable = all.filter((c) => !WORLD_KNOWLEDGE.has(c.id));
+    const decidableWrong = wrong.filter((c) => !WORLD_KNOWLEDGE.has(c.id));
+    expect((decidable.length - decidableWrong.length) / decidable.length).toBeGreaterThanOrEqual(0.93);
   });
 
   it("the old table's non-conflicts are never marked either", async () => {
@@ -118,7 +133,8 @@ describe("the Workers AI judgement", () => {
     const verdicts = await model.judgeConflicts(pairsOf(CONFLICT_CASES.slice(0, 20)));
     expect(verdicts).toHaveLength(20);
     expect(verdicts.slice(0, 3)).toEqual(["update", "contradiction", "update"]);
-    expect(fake.calls).toHaveLength(2);
+    // 20 open pairs fit one call (at most CONFLICT_BATCH_SIZE, 48, within the context window).
+    expect(fake.calls).toHaveLength(1);
     const system = (fake.calls[0]?.messages as { role: string; content: string }[])[0];
     expect(system).toEqual({ role: "system", content: CONFLICTS_SYSTEM_PROMPT });
   });
@@ -216,9 +232,11 @@ describe("conflicts on write", () => {
     expect(likes.conflicts_with).toEqual([hates.node_id]);
     expect(hates.conflicts_with).toEqual([likes.node_id]);
     const text = await recallText(agent, { keywords: ["jasmine"] });
-    expect(text).toContain("[记忆] Nora likes jasmine tea very much.（与另一条记忆矛盾）");
-    expect(text).toContain("[记忆] Nora hates jasmine tea very much.（与另一条记忆矛盾）");
-    expect(await recallText(agent, { keywords: ["jasmine"], locale: "en" })).toContain("(conflicts with another memory)");
+    expect(text).toContain("[memory] Nora likes jasmine tea very much. (conflicts with another memory)");
+    expect(text).toContain("[memory] Nora hates jasmine tea very much. (conflicts with another memory)");
+    expect(await recallText(agent, { keywords: ["jasmine"], locale: "zh" })).toContain(
+      "[记忆] Nora likes jasmine tea very much.（与另一条记忆矛盾）",
+    );
     const found = await json<{ items: { node_id: number; conflicts_with: number[] }[] }>(
       await call(`/v1/agents/${agent}/search`, { body: { query: "jasmine tea", mode: "keyword" } }),
     );

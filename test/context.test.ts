@@ -319,8 +319,12 @@ describe("the profile", () => {
     for (const e of profile.entities) expect(e.memories.length).toBeGreaterThan(0);
     expect(profile.focus.length).toBeGreaterThan(0);
     expect(profile.text).toContain("Participants: Alice (2), Bob (2), Dave (1)");
-    const zh = await json<{ text: string }>(await call(`/v1/agents/${agent}/profile`));
+    // An English agent: English unless the request asks for Chinese, by locale or by Accept-Language.
+    expect((await json<{ text: string }>(await call(`/v1/agents/${agent}/profile`))).text).toContain("Participants: Alice (2)");
+    const zh = await json<{ text: string }>(await call(`/v1/agents/${agent}/profile?locale=zh`));
     expect(zh.text).toContain("参与者：Alice（2）、Bob（2）、Dave（1）");
+    const accepted = await call(`/v1/agents/${agent}/profile`, { headers: { "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8" } });
+    expect((await json<{ text: string }>(accepted)).text).toContain("参与者：Alice（2）、Bob（2）、Dave（1）");
   });
 });
 

@@ -144,7 +144,7 @@ describe("the forgetting lifecycle (docs/design.md §6)", () => {
     expect(linkOf(a1View, a0)?.strength).toBeCloseTo(0.5 * 0.97 ** 101, 12);
 
     // "I once knew": recall from the focus meets A1's dangling link and says so, after the memories.
-    const text = await recallText(agent, { keywords: [] });
+    const text = await recallText(agent, { keywords: [], locale: "zh" });
     // (The segments of the second submission carry traces too: their episode was forgotten.)
     expect(text, text).toContain(`[已遗忘] 关于「${a1View?.phrase}」的一段记忆已经遗忘`);
     expect(text.indexOf("[已遗忘]"), text).toBeGreaterThan(text.lastIndexOf("[记忆]"));

@@ -202,7 +202,8 @@ describe("explicit memories", () => {
     await drainAlarms(agent);
     expect((await stats(agent)).counters).toMatchObject({ memories_written: 1, cycles: 1 });
     // Found like any memory.
-    expect(await recallText(agent, { keywords: ["ramen"] })).toContain("[记忆] Alice had ramen with Bob yesterday (2025-11-04).");
+    // An English agent: English labels without a locale (docs/design.md, "The labels' language").
+    expect(await recallText(agent, { keywords: ["ramen"] })).toContain("[memory] Alice had ramen with Bob yesterday (2025-11-04).");
   });
 
   it("writes seed 003's structured form in Chinese and English; importance is the stored strength to subject and object", async () => {
@@ -449,7 +450,7 @@ describe("deleting a memory", () => {
     }
     // A recall passing by: the regatta segment still links to what was forgotten (下文).
     const text = await recallText(agent, { keywords: ["regatta"] });
-    expect(text).toContain("[已遗忘]");
+    expect(text).toContain("[forgotten]");
     expect(text).not.toContain("lighthouse");
     expect((await stats(agent)).links.dangling).toBeGreaterThan(0);
     expect((await call(`/v1/agents/${agent}/memories/${dinner.node_id}`, { method: "DELETE" })).status).toBe(404);

@@ -264,9 +264,10 @@ describe("the durable FIFO queue", () => {
     // Asking for more cycles than the limit allows at once is refused.
     expect((await call(`/v1/agents/${agent}/compress`, { body: { cycles: 1 } })).status).toBe(429);
     await runInDurableObject(stub, (instance) => {
-      internals(instance).state.storage.sql.exec("DELETE FROM tasks WHERE kind = 'compress'");
+      internals(instance).state.storage.sql.exec("DELETE FROM tasks WHERE kind = 'compressMemories'");
     });
   });
+
   it("runs the tasks an earlier version queued under a kind since renamed, and recognises their Idempotency-Keys", async () => {
     const agent = freshAgent("renamed");
     const identity = { tenantId: "dev", agentId: agent };

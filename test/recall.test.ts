@@ -25,8 +25,8 @@ describe("recall", () => {
     // At depth 2 Carol's segment is reached; the segment after it (上文 link, reached too) ranks
     // below it with Carol's name as context.
     expect((await recallText(agent, { keywords: ["Carol"], depth: 2, start: "focus" })).split("\n---\n")).toEqual([
-      "[记忆] Sam: Carol reviews the budget with Dave.",
-      "[记忆] Sam: Erin and Frank planned the Tokyo trip.",
+      "[memory] Sam: Carol reviews the budget with Dave.",
+      "[memory] Sam: Erin and Frank planned the Tokyo trip.",
     ]);
     const d1 = await recallJson(agent, { keywords: [], depth: 1, limit: 100, start: "focus" });
     const d2 = await recallJson(agent, { keywords: [], depth: 2, limit: 100, start: "focus" });
@@ -116,7 +116,7 @@ describe("recall", () => {
   it("extracts keywords from a free-text query", async () => {
     const agent = await englishAgent();
     expect((await recallText(agent, { query: "Who reviews the budget?" })).split("\n---\n")[0]).toBe(
-      "[记忆] Sam: Carol reviews the budget with Dave.",
+      "[memory] Sam: Carol reviews the budget with Dave.",
     );
   });
 
@@ -139,6 +139,6 @@ describe("recall", () => {
       body: { messages: [{ role: "user", content: "Quentin bought a red kayak for the lake trip." }] },
     });
     expect(res.status).toBe(202);
-    expect(await recallText(agent, { keywords: ["kayak"] })).toBe("[记忆] Quentin bought a red kayak for the lake trip.");
+    expect(await recallText(agent, { keywords: ["kayak"] })).toBe("[memory] Quentin bought a red kayak for the lake trip.");
   });
 });

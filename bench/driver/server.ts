@@ -74,7 +74,7 @@ function waitForExit(child: ChildProcess, ms: number): Promise<void> {
 }
 
 /** Starts a fresh local API for the benchmark `name` (used in the directory name). */
-export async function startBenchServer(name: string): Promise<BenchServer> {
+export async function startBenchServer(name: string, extraArgs: readonly string[] = []): Promise<BenchServer> {
   installHandlers();
   const persistDir = path.join(ROOT, ".wrangler", `bench-${name}-${process.pid}`);
   // The frozen build lives beside, not inside, the persist directory: wrangler reloads the Worker
@@ -88,7 +88,7 @@ export async function startBenchServer(name: string): Promise<BenchServer> {
   let server: Awaited<ReturnType<typeof startLocalServer>>;
   try {
     const config = buildSnapshot(buildDir);
-    server = await startLocalServer({ port, persistTo: persistDir, quiet: true, config });
+    server = await startLocalServer({ port, persistTo: persistDir, quiet: true, config, extraArgs: [...extraArgs] });
   } catch (e) {
     removeDir();
     throw e;
@@ -123,21 +123,38 @@ export function describeError(e: unknown): string {
 }
 
 /** Runs `body` against a fresh server and always stops it, printing wrangler's output on failure. */
-export async function withBenchServer<T>(name: string, body: (server: BenchServer) => Promise<T>): Promise<T> {
-  return withBenchServers([name], ([server]) => {
-    if (!server) throw new Error("no server started");
-    return body(server);
-  });
+export async function withBenchServer<T>(
+  name: string,
+  body: (server: BenchServer) => Promise<T>,
+  vars: Readonly<Record<string, string>> = {},
+): Promise<T> {
+  return withBenchServers(
+    [name],
+    ([server]) => {
+      if (!server) throw new Error("no server started");
+      return body(server);
+    },
+    vars,
+  );
 }
 
 /**
  * As withBenchServer, with one fresh server per name (own port, own D1 and Durable Object files),
- * started one after the other so that no two pick the same free port.
+ * started one after the other so that no two pick the same free port; a name may come with more
+ * arguments for its `wrangler dev` (e.g. `--var`).
  */
-export async function withBenchServers<T>(names: readonly string[], body: (servers: BenchServer[]) => Promise<T>): Promise<T> {
+export async function withBenchServers<T>(
+  names: readonly (string | { name: string; extraArgs: readonly string[] })[],
+  body: (servers: BenchServer[]) => Promise<T>,
+  vars: Readonly<Record<string, string>> = {},
+): Promise<T> {
   const servers: { name: string; server: BenchServer }[] = [];
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   try {
-    for (const name of names) servers.push({ name, server: await startBenchServer(name) });
+    for (const entry of names) {
+      const { name, extraArgs } = typeof entry === "string" ? { name: entry, extraArgs: [] } : entry;
+      servers.push({ name, server: await startBenchServer(name, [...extraArgs, ...varArgs]) });
+    }
     return await body(servers.map((s) => s.server));
   } catch (e) {
     for (const { name, server } of servers) {

@@ -7,6 +7,7 @@
  *
  * Pure module, runs in workerd.
  */
+import { summarizeAnswerBearing, type AnswerBearingSummary } from "./answer-bearing";
 import { perBudget, perK, type Budget, type K, type ModeScores, type QuestionScores } from "./metrics";
 
 export interface Aggregate {
@@ -15,6 +16,8 @@ export interface Aggregate {
   text: ModeScores;
   meanRecalledTokens: number;
   meanItems: number;
+  /** LoCoMo, pooled only: answer-bearing recall of the grounded questions (answer-bearing.ts). */
+  answerBearing?: AnswerBearingSummary | null;
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
@@ -43,6 +46,8 @@ export function aggregate(scores: readonly QuestionScores[]): Aggregate | null {
 export interface CategorisedScores {
   category: number;
   scores: QuestionScores;
+  /** Answer-bearing recall@k (LoCoMo); null for a question that is not grounded, absent elsewhere. */
+  answerBearing?: Record<K, number> | null;
 }
 
 export interface CategorySummary {
@@ -64,8 +69,11 @@ export function summarizeByCategory(rows: readonly CategorisedScores[]): Categor
     const agg = aggregate(rows.filter((r) => r.category === c).map((r) => r.scores));
     if (agg) byCategory[String(c)] = agg;
   }
+  const pooledRows = rows.filter((r) => POOLED_CATEGORIES.includes(r.category));
+  const pooled = aggregate(pooledRows.map((r) => r.scores));
+  const scored = pooledRows.some((r) => r.answerBearing !== undefined);
   return {
-    pooled: aggregate(rows.filter((r) => POOLED_CATEGORIES.includes(r.category)).map((r) => r.scores)),
+    pooled: pooled && scored ? { ...pooled, answerBearing: summarizeAnswerBearing(pooledRows.map((r) => r.answerBearing)) } : pooled,
     byCategory,
     adversarial: aggregate(rows.filter((r) => r.category === ADVERSARIAL_CATEGORY).map((r) => r.scores)),
   };

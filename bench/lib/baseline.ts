@@ -12,14 +12,22 @@ import type { MadialDataset } from "./madial";
 import type { RetrievedItem } from "./metrics";
 import { contentWords } from "./tokens";
 
-export function bm25LocomoRetriever(conv: LocomoConversation, limit: number): (query: string) => RetrievedItem[] {
+/**
+ * BM25 over the conversation's turns, or over `held` (turn ids and the text held for them, e.g. what
+ * a naive forgetting policy kept) when given.
+ */
+export function bm25LocomoRetriever(
+  conv: LocomoConversation,
+  limit: number,
+  held?: readonly { id: string; text: string }[],
+): (query: string) => RetrievedItem[] {
   const names = [...conv.speakers];
-  const turns = conv.sessions.flatMap((s) => s.turns);
-  const index = createBm25(turns.map((t) => contentWords(t.content, "en", names)));
+  const turns = held ?? conv.sessions.flatMap((s) => s.turns.map((t) => ({ id: t.diaId, text: t.content })));
+  const index = createBm25(turns.map((t) => contentWords(t.text, "en", names)));
   return (query) =>
     index.search(contentWords(query, "en", names), limit).flatMap(({ index: i }) => {
       const t = turns[i];
-      return t ? [{ sourceIds: [t.diaId], text: t.content }] : [];
+      return t ? [{ sourceIds: [t.id], text: t.text }] : [];
     });
 }
 

@@ -5,6 +5,7 @@
  * Pure module, runs in workerd.
  */
 import type { CategorisedScores } from "./aggregate";
+import { answerBearingRecall, bearingTurns } from "./answer-bearing";
 import { turnsById, type LocomoConversation, type LocomoQuestion } from "./locomo";
 import type { MadialDataset, MadialItem } from "./madial";
 import { scoreQuestion, type EvidenceTurn, type RetrievedItem, type ScoringOptions } from "./metrics";
@@ -43,10 +44,16 @@ export function scoreLocomoConversation(
   retrieved: (question: LocomoQuestion) => readonly RetrievedItem[],
 ): CategorisedScores[] {
   const options = locomoScoringOptions(conv);
-  return conv.questions.map((q) => ({
-    category: q.category,
-    scores: scoreQuestion(retrieved(q), locomoEvidence(conv, q), options),
-  }));
+  return conv.questions.map((q) => {
+    const items = retrieved(q);
+    const evidence = locomoEvidence(conv, q);
+    const bearing = bearingTurns(q.answer, evidence, options.words);
+    return {
+      category: q.category,
+      scores: scoreQuestion(items, evidence, options),
+      answerBearing: bearing && bearing.length > 0 ? answerBearingRecall(items, bearing, options.words) : null,
+    };
+  });
 }
 
 /** Scores every MADial item; the category is 0 (MADial has none). */

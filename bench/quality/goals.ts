@@ -8,6 +8,11 @@
  * - on MADial-Bench, `default` reaches ≥ 1.1 × BM25's hit@5;
  * - fusing keyword and vector entry points (the search endpoint's hybrid mode) scores no lower
  *   than the better of the two alone, at R@10 (LoCoMo) and hit@5 (MADial).
+ * - on the held-back conversations, `pressure ÷ no-forgetting` answer-bearing R@10 ≥ 1.4 × the best
+ *   naive policy's share (forgetting.ts) at the same characters held, and its exact-id share ≥ the
+ *   truncation policy's;
+ * - with the semantic arm's embedder (semantic-arm.ts), MADial `default` reaches ≥ 1.15 × BM25's
+ *   hit@5, and the search endpoint's hybrid mode ≥ the better of keyword and vector;
  * - the same LoCoMo figures of `default` (R@10, R@1) hold on the conversations held back from tuning
  *   (quality/split.ts), against BM25 on the same questions.
  * Held against, never tuned to: a miss is reported as a miss.
@@ -16,8 +21,9 @@ import type { Goal } from "../driver/goal";
 import { KS, type K } from "../lib/metrics";
 import { fmt } from "../lib/table";
 import type { EntryPointEntry, LocomoEntry, MadialEntry } from "./result";
-import { entryName } from "./result";
+import { entryName, SEMANTIC } from "./result";
 import type { SplitEntry } from "./split";
+import type { ForgettingEntry } from "./forgetting";
 
 export type { Goal };
 
@@ -51,6 +57,8 @@ export interface GoalInputs {
   madial: readonly MadialEntry[];
   entryPoints: readonly EntryPointEntry[];
   split: readonly SplitEntry[];
+  /** forgetting.ts's comparison at the characters `pressure` held, per group. */
+  forgetting: readonly ForgettingEntry[];
   quick: boolean;
 }
 
@@ -104,6 +112,30 @@ export function qualityGoals(inputs: GoalInputs): Goal[] {
       note: pressure ? note : "configuration not run",
     });
   }
+  const forgetting = inputs.forgetting.find((e) => e.group === "held back");
+  if (forgetting) {
+    const naive = forgetting.policies.filter((p) => p.name !== "oracle");
+    const network = forgetting.network.share;
+    const bestNaive = Math.max(...naive.map((p) => p.share.answerBearing[10] ?? -1));
+    const truncation = naive.find((p) => p.name === "truncation")?.share.exact[10] ?? null;
+    const ab = network.answerBearing[10];
+    goals.push(
+      {
+        id: "forgetting-answer-bearing",
+        goal: "LoCoMo held back: pressure ÷ no-forgetting answer-bearing R@10 ≥ 1.4 × the best naive policy's share at the same characters",
+        measured: `${fmt(ab, 2)} vs ${fmt(bestNaive, 2)} (×${fmt(ab !== null && bestNaive > 0 ? ab / bestNaive : null, 2)}) at ${fmt((forgetting.held ?? 0) * 100, 1)}% held`,
+        met: ab === null || bestNaive <= 0 ? null : ab >= 1.4 * bestNaive,
+        note,
+      },
+      {
+        id: "forgetting-exact",
+        goal: "LoCoMo held back: pressure ÷ no-forgetting exact-id R@10 ≥ the truncation policy's share",
+        measured: `${fmt(network.exact[10], 2)} vs ${fmt(truncation, 2)}`,
+        met: network.exact[10] === null || truncation === null ? null : network.exact[10] >= truncation,
+        note,
+      },
+    );
+  }
   const heldBack = (config: string) => inputs.split.find((e) => e.group === "held back" && e.config === config)?.locomo.pooled?.exact;
   if (inputs.split.some((e) => e.group === "held back")) {
     const def = heldBack(entryName("default", MODE));
@@ -118,6 +150,29 @@ export function qualityGoals(inputs: GoalInputs): Goal[] {
     goals.push(
       ratioGoal("madial-hit5", "MADial, exact: default hit@5 ≥ 1.1 × BM25", findM(entryName("default", MODE)), findM("bm25"), 1.1, note),
     );
+  }
+  const semantic = (name: string) => inputs.madial.find((c) => c.name === `${name}/${SEMANTIC}`)?.all?.exact.hit[5];
+  if (semantic(entryName("default", MODE)) !== undefined) {
+    const findM = (name: string) => inputs.madial.find((c) => c.name === name)?.all?.exact.hit[5];
+    goals.push(
+      ratioGoal(
+        "madial-semantic-hit5",
+        "MADial, exact, semantic arm: default hit@5 ≥ 1.15 × BM25",
+        semantic(entryName("default", MODE)),
+        findM("bm25"),
+        1.15,
+        note,
+      ),
+    );
+    const hybrid = semantic("search:hybrid");
+    const best = Math.max(semantic("search:keyword") ?? -1, semantic("search:vector") ?? -1);
+    goals.push({
+      id: "fusion-semantic",
+      goal: "MADial, semantic arm: search hybrid hit@5 ≥ the better of keyword and vector",
+      measured: hybrid === undefined || best < 0 ? "–" : `hybrid ${fmt(hybrid, 3)} vs best single ${fmt(best, 3)}`,
+      met: hybrid === undefined || best < 0 ? null : hybrid >= best,
+      note,
+    });
   }
   if (inputs.entryPoints.length > 0) {
     const mode = (m: string) => inputs.entryPoints.find((e) => e.mode === m);

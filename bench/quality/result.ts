@@ -15,7 +15,8 @@
  * LoCoMo entry of `no-forgetting`'s agents after that many cycles at DESIGN §2's decay, and the
  * characters they held), "split" (quality/split.ts: question mode per tuning/held-back group of
  * conversations, with BM25 on the same questions), "contextBlock" (context-block.ts: per dataset
- * and budget, the block's evidence recall next to BM25's within the same budget), "goals" (see
+ * and budget, the block's evidence recall next to BM25's within the same budget), "forgetting"
+ * (forgetting.ts: `pressure` beside naive policies at the same characters held), "goals" (see
  * goals.ts), "stalls" (driver/http.ts) and "run" (command, date, machine, commit, wallMs, quick).
  * Timing fields ("ingestionMs", "latencyMs", "stalls", "run") differ between
  * runs; every other number is deterministic.
@@ -32,7 +33,7 @@ import {
   type MadialConfigResult,
   type Settings,
 } from "../lib/report";
-import type { Aggregate, CategorisedScores } from "../lib/aggregate";
+import { ratiosToBaseline, type Aggregate, type CategorisedScores } from "../lib/aggregate";
 import type { RunInfo } from "../driver/run-info";
 import { QUERY_MODES, RECALL_LIMIT, type QueryMode } from "./ask";
 import { ABLATION_STEPS, SEARCH_MODES, type SearchMode } from "./extras";
@@ -41,6 +42,7 @@ import type { Goal } from "./goals";
 import type { Held, PresetRun } from "./runs";
 import type { SplitEntry } from "./split";
 import { CONTEXT_BASELINE_LIMIT, summarizeContexts, type ContextSummary } from "./context-block";
+import type { CurvePoint, ForgettingEntry } from "./forgetting";
 
 export interface ApiExtras {
   preset: string | null;
@@ -93,6 +95,8 @@ export interface QualityResult extends BenchResult {
   split: SplitEntry[];
   /** The context block of the preset that asks for it (question as query); null where not run. */
   contextBlock: { preset: string; bm25Limit: number; locomo: ContextSummary[] | null; madial: ContextSummary[] | null } | null;
+  /** forgetting.ts: the network beside naive forgetting at the same characters held. */
+  forgetting: { atPressure: ForgettingEntry[]; curve: CurvePoint[] };
   goals: Goal[];
   /** Re-sends by the stall guard (driver/http.ts), per endpoint; timing-dependent like latencies. */
   stalls: Record<string, number>;
@@ -114,7 +118,7 @@ export function qualitySettings(): QualitySettings {
   };
 }
 
-const NO_EXTRAS: ApiExtras = {
+export const NO_EXTRAS: ApiExtras = {
   preset: null,
   query: null,
   characters: null,
@@ -164,6 +168,23 @@ export function madialEntries(baselineRows: readonly CategorisedScores[], runs: 
       QUERY_MODES.map((mode) => ({ ...madialConfigResult(configRun(run, mode), run.rows[mode], baseline.all), ...extras(run, mode) })),
     ),
   ];
+}
+
+/** The suffix of the semantic arm's configurations (semantic-arm.ts). */
+export const SEMANTIC = "semantic";
+
+/**
+ * The semantic arm's MADial configurations: `<preset>/<mode>/semantic` for recall and
+ * `search:<mode>/semantic` for the search endpoint's modes, ratios against the same BM25.
+ */
+export function semanticEntries(run: PresetRun, baseline: MadialConfigResult | undefined): MadialEntry[] {
+  const recall = madialEntries([], [run])
+    .filter((e) => !e.baseline)
+    .map((e) => ({ ...e, name: `${e.name}/${SEMANTIC}`, ratios: e.all && baseline?.all ? ratiosToBaseline(e.all, baseline.all) : null }));
+  const search = entryPointEntries(undefined, run, undefined, baseline).flatMap((e) =>
+    e.madial ? [{ ...e.madial, name: `search:${e.mode}/${SEMANTIC}`, ...NO_EXTRAS, preset: run.preset.name }] : [],
+  );
+  return [...recall, ...search];
 }
 
 export function presetsSection(runs: readonly PresetRun[]): QualityResult["presets"] {
@@ -251,6 +272,7 @@ export const emptyQualityResult = (): QualityResult => ({
   retention: [],
   split: [],
   contextBlock: null,
+  forgetting: { atPressure: [], curve: [] },
   goals: [],
   stalls: {},
   meaning: { entities: null, conflicts: [], summaries: [] },

@@ -54,6 +54,8 @@ export interface PresetRun {
   rows: Record<QueryMode, CategorisedScores[]>;
   /** LoCoMo, question mode: the rows of each conversation (sample id), for the tuning/held-back split. */
   byConversation: Map<string, CategorisedScores[]>;
+  /** LoCoMo: characters held and remembered by each conversation's agent after ingestion (sample id). */
+  charactersByConversation: Map<string, { held: number; remembered: number }>;
   latenciesMs: Record<QueryMode, number[]>;
   emptyQueries: Record<QueryMode, number>;
   /** Per ablation step (ABLATION_STEPS order), question mode; empty when not asked. */
@@ -103,6 +105,7 @@ function emptyRun(preset: Preset): PresetRun {
     },
     rows: { question: [], keywords: [] },
     byConversation: new Map(),
+    charactersByConversation: new Map(),
     latenciesMs: { question: [], keywords: [] },
     emptyQueries: { question: 0, keywords: 0 },
     ablations: [],
@@ -153,7 +156,7 @@ async function feedAndAsk(
   lang: "en" | "zh",
   step: Step,
   retention: boolean,
-): Promise<{ items: Record<QueryMode, RetrievedItem[][]>; extras: ExtraAnswers; contexts: ContextAnswers | null }> {
+): Promise<{ items: Record<QueryMode, RetrievedItem[][]>; extras: ExtraAnswers; contexts: ContextAnswers | null; stats: Stats }> {
   const fed = await ingest(agent, run.preset, submissions, (d, t) => step(`remember ${d}/${t}`));
   await addMeaning(run, agent, submissions);
   if (run.held.agents === 0) run.config = fed.config;
@@ -179,7 +182,7 @@ async function feedAndAsk(
     out.retention = await askRetention(agent, texts, lang, (cycles, d, t) => step(`retention ${cycles} cycles ${d}/${t}`));
   }
   const contexts = run.preset.contextBlock ? await askContexts(agent, texts, lang, (d, t) => step(`context ${d}/${t}`)) : null;
-  return { items, extras: out, contexts };
+  return { items, extras: out, contexts, stats: fed.stats };
 }
 
 /** Scores the extras of one agent with `score` and adds them to `run`. */
@@ -229,7 +232,8 @@ export async function runLocomoPreset(
     const submissions = toRememberCalls(conv).map((c) => c.messages);
     const texts = conv.questions.map((q) => q.question);
     const label = `${preset.name} · ${conv.sampleId} (${i + 1}/${conversations.length})`;
-    const { items, extras, contexts } = await feedAndAsk(run, agent, submissions, texts, "en", (s) => step(`${label} · ${s}`), true);
+    const { items, extras, contexts, stats } = await feedAndAsk(run, agent, submissions, texts, "en", (s) => step(`${label} · ${s}`), true);
+    run.charactersByConversation.set(conv.sampleId, { held: stats.characters.held, remembered: stats.characters.remembered });
     const score = (answers: RetrievedItem[][]) => scoreLocomoConversation(conv, lookup<LocomoQuestion>(conv.questions, answers));
     for (const mode of QUERY_MODES) run.rows[mode].push(...score(items[mode]));
     run.byConversation.set(conv.sampleId, score(items.question));

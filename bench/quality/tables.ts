@@ -4,9 +4,11 @@
  */
 import { goalTable } from "../driver/goal";
 import { latencyTable, locomoTables, madialTable, ratioTable, type Mode } from "../lib/report";
+import { KS } from "../lib/metrics";
 import { fmt, type Table } from "../lib/table";
 import type { LocomoConfigResult, MadialConfigResult } from "../lib/report";
 import { contextTable } from "./context-block";
+import { forgettingTables } from "./forgetting";
 import { splitTable } from "./split";
 import type { AblationEntry, EntryPointEntry, LocomoEntry, MadialEntry, QualityResult, RetentionEntry } from "./result";
 
@@ -56,10 +58,24 @@ export function heldTable(title: string, configs: readonly (LocomoEntry | Madial
   };
 }
 
+/** `pooled.answerBearing` of each configuration (lib/answer-bearing.ts), with the exact-id recall beside it. */
+export function answerBearingTable(configs: readonly LocomoConfigResult[]): Table {
+  return {
+    title:
+      "LoCoMo, categories 1–4 pooled, grounded questions: answer-bearing recall (an evidence id counts only if the item returned with it still holds ≥ half of the answer's content words)",
+    headers: ["config", "grounded", ...KS.map((k) => `R@${k}`), "exact R@10 (all questions)"],
+    rows: configs.map((c) => {
+      const a = c.pooled?.answerBearing;
+      return [c.name, String(a?.grounded ?? 0), ...KS.map((k) => fmt(a?.recall[k], 3)), fmt(c.pooled?.exact.recall[10], 3)];
+    }),
+  };
+}
+
 function locomoSection(configs: readonly LocomoEntry[]): Table[] {
   const modes: Mode[] = ["exact", "text"];
   return [
     ...modes.flatMap((mode) => [...locomoTables(configs, mode), ratioTable(configs, mode)]),
+    answerBearingTable(configs),
     heldTable("LoCoMo: memory held after ingestion (summed over conversations)", configs),
     { ...latencyTable(configs), title: "LoCoMo: ingestion time and recall latency (client side)" },
   ];
@@ -213,6 +229,7 @@ export function qualityTables(result: QualityResult): Table[] {
     ...ablationTables(result.ablations),
     ...entryPointTable(result.entryPoints),
     ...retentionTable(result.retention),
+    ...forgettingTables(result.forgetting.atPressure, result.forgetting.curve),
     ...(result.contextBlock ? contextSection(result.contextBlock) : []),
     ...(result.goals.length > 0 ? [goalTable("Quality goals", result.goals)] : []),
   ];

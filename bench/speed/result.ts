@@ -26,6 +26,7 @@ import type { CompressResult } from "./compress-bench";
 import type { IngestResult } from "./ingest-bench";
 import type { IsolationResult } from "./isolation-bench";
 import type { LoadResult } from "./load-bench";
+import type { ProductionResult } from "./production-bench";
 import type { ContextLatency, RecallLatency, SearchLatency } from "./latency-bench";
 import type { ScanWaitResult } from "./scan-wait-bench";
 import type { SingleOpsResult } from "./single-ops-bench";
@@ -85,9 +86,56 @@ export interface SpeedResult {
   isolation: IsolationResult | null;
   load: LoadResult | null;
   storage: Storage | null;
+  /** The production-shaped run (production-bench.ts); null when not run. */
+  production: ProductionResult | null;
   goals: Goal[];
   stalls: Record<string, number>;
   run: (RunInfo & { wallMs: number }) | null;
+}
+
+/** The model-economy goals, measured by the production-shaped run. */
+function productionGoals(p: ProductionResult | null): Goal[] {
+  const note = p === null ? "not measured" : p.settings.timeScale === 1 ? null : `time scaled ×${p.settings.timeScale}: smoke only`;
+  const recallBound = p?.recall.floorP95Ms == null ? null : p.recall.floorP95Ms + 200;
+  return [
+    {
+      id: "production-text-per-remember",
+      goal: "text calls per remember ≤ 1.2 (simulated Workers AI)",
+      measured: p ? fmt(p.calls.textPerRemember, 2) : "–",
+      met: p ? p.calls.textPerRemember <= 1.2 : null,
+      note,
+    },
+    {
+      id: "production-text-per-recall",
+      goal: "text calls per free-text recall = 0",
+      measured: p ? fmt(p.calls.textPerRecall, 2) : "–",
+      met: p ? p.calls.textPerRecall === 0 : null,
+      note,
+    },
+    {
+      id: "production-ingest",
+      goal: "one agent ingests ≥ 25 messages/s under the simulated latency",
+      measured: p ? `${fmt(p.ingest.messagesPerSecond, 1)}/s` : "–",
+      met: p ? p.ingest.messagesPerSecond >= 25 : null,
+      note,
+    },
+    {
+      id: "production-accounts",
+      goal: "≥ 2,400 messages/min across the account's agents, no 429 reaching a task",
+      measured: p
+        ? `${fmt(p.accounts.messagesPerMinute, 0)}/min (${p.accounts.agents} agents${p.accounts.completed ? "" : ", stopped at the cap"}), ${p.accounts.fallbacks} fallbacks, ${p.accounts.failedTasks} failed`
+        : "–",
+      met: p ? p.accounts.messagesPerMinute >= 2400 && p.accounts.fallbacks === 0 && p.accounts.failedTasks === 0 : null,
+      note,
+    },
+    {
+      id: "production-recall-p95",
+      goal: "free-text recall p95 ≤ the floor's p95 + 200 ms",
+      measured: p ? `${fmt(p.recall.p95Ms, 0)} ms (floor ${fmt(p.recall.floorP95Ms, 0)} ms)` : "–",
+      met: p?.recall.p95Ms == null || recallBound === null ? null : p.recall.p95Ms <= recallBound,
+      note,
+    },
+  ];
 }
 
 export function speedGoals(r: SpeedResult): Goal[] {
@@ -145,5 +193,6 @@ export function speedGoals(r: SpeedResult): Goal[] {
     met: load && a ? a.found === load.totalMessages && a.lost + a.duplicated + a.foreign + a.agentsWithWrongStats === 0 : null,
     note: load ? `${load.agents} agents × ${load.messagesPerAgent} messages${r.settings.quick ? "; --quick" : ""}` : "not measured",
   });
+  goals.push(...productionGoals(r.production));
   return goals;
 }

@@ -239,6 +239,45 @@ function storageTable(r: SpeedResult): Table {
   };
 }
 
+/** The production-shaped run: calls and tokens by operation, then the headline figures. */
+function productionTables(r: SpeedResult): Table[] {
+  const p = r.production;
+  if (!p) return [];
+  const ops = Object.keys(p.calls.perRememberByOperation).sort();
+  return [
+    {
+      title: `production (simulated Workers AI${p.settings.timeScale === 1 ? "" : `, time ×${p.settings.timeScale}`}${p.settings.modelPolicy ? `, MODEL_POLICY ${p.settings.modelPolicy}` : ""}): model calls per remember and estimated tokens per 100 messages`,
+      headers: ["operation", "calls per remember", "tokens in /100 msgs", "tokens out /100 msgs"],
+      align: ["left"],
+      rows: ops.map((op) => [
+        op,
+        fmt(p.calls.perRememberByOperation[op], 2),
+        fmt(p.tokensPer100Messages[op]?.in, 0),
+        fmt(p.tokensPer100Messages[op]?.out, 0),
+      ]),
+    },
+    {
+      title: "production: throughput and recall",
+      headers: ["what", "measured"],
+      align: ["left", "left"],
+      rows: [
+        [
+          "one agent ingesting (messages/s)",
+          `${fmt(p.ingest.messagesPerSecond, 1)} (${p.ingest.messages} messages, ${p.ingest.fallbacks} fallbacks)`,
+        ],
+        [
+          `${p.accounts.agents} agents on one account (messages/min)`,
+          `${fmt(p.accounts.messagesPerMinute, 0)} (${p.accounts.messagesRemembered} messages${p.accounts.completed ? "" : ", stopped at the cap"}, ${p.accounts.refused429} 429s, ${p.accounts.fallbacks} fallbacks)`,
+        ],
+        ["text calls per remember / per recall", `${fmt(p.calls.textPerRemember, 2)} / ${fmt(p.calls.textPerRecall, 2)}`],
+        ["embedding calls per remember", fmt(p.calls.embeddingPerRemember, 2)],
+        ["free-text recall p50 / p95 (ms)", `${fmt(p.recall.p50Ms, 0)} / ${fmt(p.recall.p95Ms, 0)}`],
+        ["floor p50 / p95 (ms)", `${fmt(p.recall.floorP50Ms, 0)} / ${fmt(p.recall.floorP95Ms, 0)}`],
+      ],
+    },
+  ];
+}
+
 export function speedTables(r: SpeedResult): Table[] {
   return [
     ingestTable(r),
@@ -251,6 +290,7 @@ export function speedTables(r: SpeedResult): Table[] {
     isolationTable(r),
     loadTable(r),
     storageTable(r),
+    ...productionTables(r),
     goalTable("Speed goals", r.goals),
   ];
 }

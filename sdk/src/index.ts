@@ -27,3 +27,11 @@ export {
   type ToolFormat,
 } from "./tools.js";
 export { bindCall, ArgumentError, type OperationSpec } from "./binding.js";
+export {
+  unwrap,
+  type BindingCallOptions,
+  type BindingError,
+  type BindingResult,
+  type JsonValue,
+  type MemoryBinding,
+} from "./rpc-binding.js";

@@ -10,6 +10,8 @@ import { createEmbedder, createFallbackModel, createModel } from "../models/regi
 import { ResilientModel } from "../models/resilient-model";
 import { realSleep, retryPolicy } from "../models/retry";
 import type { Embedder, SmallModel } from "../models/types";
+import { QueryVectors } from "../models/query-vectors";
+import { DigestAhead } from "../engine/digest-ahead";
 import { AgentRegistry, legacyPlacement, type Placement } from "../storage/agent-registry";
 import { D1Shards } from "../storage/d1-shards";
 import { createDb, type Db } from "../storage/db";
@@ -51,6 +53,8 @@ export class AgentState implements RunnerRuntime {
   sleep: (ms: number) => Promise<void> = realSleep;
   readonly storage: DurableObjectStorage;
   readonly embedder: Embedder;
+  readonly queryVectors: QueryVectors;
+  readonly digestAhead = new DigestAhead();
   private readonly env: Env;
   private repoCache: AgentRepos | undefined;
   private readonly dbCache = new Map<D1Database, Db>();
@@ -80,6 +84,7 @@ export class AgentState implements RunnerRuntime {
     this.primaryModel = createModel(env);
     this.fallbackModel = createFallbackModel(env);
     this.embedder = createEmbedder(env);
+    this.queryVectors = new QueryVectors(this.embedder);
   }
 
   async graph(): Promise<MemoryGraph | undefined> {
@@ -153,6 +158,10 @@ export class AgentState implements RunnerRuntime {
   /** The registry, in the primary database. */
   registry(): AgentRegistry {
     return new AgentRegistry(this.d1Shards.primary);
+  }
+
+  sharesModelCalls(): boolean {
+    return this.primaryModel.digestMany !== undefined;
   }
 
   /** The model as tasks use it: retried per the agent's max_retries, failures counted in stats. */

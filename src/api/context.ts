@@ -15,7 +15,11 @@ import { MESSAGE_ROLES } from "../vocabulary/roles";
 import { TextSchema } from "./common";
 
 export const ProfileUrlQuerySchema = z
-  .object({ locale: z.enum(LOCALES).default("zh").openapi({ description: "Language of the profile's text." }) })
+  .object({
+    locale: z.enum(LOCALES).optional().openapi({
+      description: "Language of the profile's labels; default: Accept-Language, else the language of the agent's memories, else English.",
+    }),
+  })
   .strict();
 
 export const ProfileResponseSchema = ProfileResultSchema.openapi("Profile");
@@ -46,7 +50,9 @@ export const ContextRequestSchema = z
       .min(1)
       .default(["memories", "episodes", "traces"])
       .openapi({ description: "Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces." }),
-    locale: z.enum(LOCALES).default("zh").openapi({ description: "Language of the block's labels." }),
+    locale: z.enum(LOCALES).optional().openapi({
+      description: "Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English.",
+    }),
     format: z.enum(["text", "json"]).default("text"),
   })
   .strict()

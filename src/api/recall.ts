@@ -11,11 +11,14 @@ export const RecallRequestSchema = z
       .max(MAX_RECALL_KEYWORDS)
       .default([])
       .openapi({ description: "Memories matching any keyword are returned.", example: ["登录模块", "JWT"] }),
-    query: TextSchema.trim()
-      .min(1)
-      .max(2000)
-      .optional()
-      .openapi({ description: "Free text; its keywords are extracted and added to `keywords`." }),
+    query: TextSchema.trim().min(1).max(2000).optional().openapi({
+      description:
+        "Free text; its words are added to `keywords` by the classical analyzer (no model call, so a recall costs one query embedding at most).",
+    }),
+    expand: z.boolean().default(false).openapi({
+      description:
+        "Also ask the small model for the query's keywords (synonyms, names the words imply). Costs one text-generation call, about a second on Workers AI.",
+    }),
     relations: z
       .array(TextSchema.trim().min(1).max(50))
       .max(MAX_RECALL_RELATIONS)
@@ -34,7 +37,10 @@ export const RecallRequestSchema = z
         "Where the search enters the network. focus: the focus nodes only (the BFS of the original design). hybrid: the focus plus full-text and vector hits for the keywords, fused (focus-reached memories win ties).",
     }),
     format: z.enum(["text", "json"]).default("text"),
-    locale: z.enum(LOCALES).default("zh").openapi({ description: "Language of the labels in text output." }),
+    locale: z.enum(LOCALES).optional().openapi({
+      description:
+        "Language of the labels in text output; default: Accept-Language, else the language of the agent's memories, else English.",
+    }),
     kinds: z.array(z.enum(RECALL_KINDS)).min(1).default(["segment", "memory"]).openapi({
       description:
         "Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries.",

@@ -5,6 +5,8 @@
 import type { MemoryGraph } from "../memory/graph";
 import type { WriteOp } from "../memory/write-ops";
 import type { Embedder, SmallModel } from "../models/types";
+import type { QueryVectors } from "../models/query-vectors";
+import type { DigestAhead } from "./digest-ahead";
 import type { AgentRegistry, Placement } from "../storage/agent-registry";
 import type { Db } from "../storage/db";
 import type { FtsRepo } from "../storage/fts-repo";
@@ -57,6 +59,12 @@ export interface AgentRuntime {
   /** The model with retries (and fallback) applied. */
   readonly model: SmallModel;
   readonly embedder: Embedder;
+  /** Digests of queued remembers asked ahead of their turn (a remote model only). */
+  readonly digestAhead: DigestAhead;
+  /** Whether the configured model shares calls between remembers (digest-ahead.ts is worth using). */
+  sharesModelCalls(): boolean;
+  /** Query embeddings, cached per agent (a repeated query costs no model call). */
+  readonly queryVectors: QueryVectors;
   readonly storage: DurableObjectStorage;
   /** The agent's vector index; undefined before the agent's first write (nothing indexed yet). */
   vectors(): VectorIndex | undefined;

@@ -119,6 +119,14 @@ export class TaskQueue {
     return maintenance && maintenance.not_before <= now ? toRecord(maintenance) : undefined;
   }
 
+  /** The next `limit` queued tasks of `kind` in queue order (work that may be prepared ahead). */
+  upcoming(kind: string, limit: number): TaskRecord[] {
+    return this.sql
+      .exec<TaskRow>("SELECT * FROM tasks WHERE status = 'queued' AND kind = ? ORDER BY position, seq LIMIT ?", kind, limit)
+      .toArray()
+      .map(toRecord);
+  }
+
   /** True when a read could run now: background work should yield to it. */
   readWaiting(): boolean {
     if (!this.readMaybeQueued) return false;

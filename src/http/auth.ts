@@ -7,7 +7,7 @@
  * a 500 (nothing is wrong with the request).
  */
 import type { MiddlewareHandler } from "hono";
-import { hashKey, tenantOfKey } from "../storage/api-keys";
+import { hashKey, tenantOfKey, tenantOfKeyHash } from "../storage/api-keys";
 import { createDb } from "../storage/db";
 import type { AppEnv } from "./app-env";
 import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "./errors";
@@ -50,9 +50,16 @@ export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-async function resolveTenant(env: Env, key: string): Promise<string | undefined> {
+/** The tenant of an API key (the development key's, or a stored key's), or undefined. Throws when D1 cannot be read. */
+export async function resolveTenant(env: Env, key: string): Promise<string | undefined> {
   if (env.DEV_API_KEY && (await sameSecret(key, env.DEV_API_KEY))) return DEV_TENANT;
   return tenantOfKey(createDb(env.DB), key);
+}
+
+/** The tenant of the key with this SHA-256 hash while the key is valid (the development key's too). Throws when D1 cannot be read. */
+export async function resolveTenantOfHash(env: Env, keyHash: string): Promise<string | undefined> {
+  if (env.DEV_API_KEY && (await hashKey(env.DEV_API_KEY)) === keyHash) return DEV_TENANT;
+  return tenantOfKeyHash(createDb(env.DB), keyHash);
 }
 
 /** Constant-time comparison (of digests, so the lengths always match). */

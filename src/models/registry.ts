@@ -5,11 +5,14 @@
  * runtime (the Durable Object's state), so the request budget each creates is that agent's.
  */
 import { z } from "zod";
+import { HttpEmbedder } from "./local/http-embedder";
 import { LocalEmbedder, LocalModel } from "./local/local-model";
+import { modelPolicyOf, PolicyModel } from "./model-policy";
 import { systemClock, type Clock } from "./rate/clock";
 import { RequestBudget } from "./rate/request-budget";
 import type { Embedder, SmallModel } from "./types";
 import type { AiBinding } from "./workers-ai/ai-client";
+import { HttpAiBinding } from "./workers-ai/http-ai-binding";
 import { textModelProfile } from "./workers-ai/model-profiles";
 import { DEFAULT_EMBEDDING_REQUESTS_PER_MINUTE, WorkersAiEmbedder } from "./workers-ai/workers-ai-embedder";
 import { DEFAULT_REQUESTS_PER_MINUTE, WorkersAiModel } from "./workers-ai/workers-ai-model";
@@ -21,12 +24,43 @@ export type ModelEnv = Pick<Env, "MODEL_PROVIDER" | "AI_TEXT_MODEL" | "AI_EMBEDD
   readonly AI: AiBinding;
   /** Text-generation requests one agent may start per minute (optional var; default 120). */
   readonly AI_REQUESTS_PER_MINUTE?: string;
+  /** Local benchmark servers only: an embedder served over HTTP and its vector length (http-embedder.ts). */
+  readonly BENCH_EMBEDDER_URL?: string;
+  readonly BENCH_EMBEDDER_DIMENSIONS?: string;
+  /**
+   * Benchmarks only: where a Worker without an AI binding sends its Workers AI requests
+   * (http-ai-binding.ts), and the length of the rate limits' minute there (a scaled minute).
+   */
+  readonly AI_SIMULATOR_URL?: string;
+  /** Which operations Workers AI answers (model-policy.ts); unset: DEFAULT_MODEL_POLICY. */
+  readonly MODEL_POLICY?: string;
+  readonly AI_RATE_WINDOW_MS?: string;
 };
 
 /** The per-minute window of Workers AI's rate limits (developers.cloudflare.com/workers-ai/platform/limits/). */
 const RATE_WINDOW_MS = 60_000;
 
 const RequestsPerMinute = z.coerce.number().int().min(1).max(100_000);
+const WindowMs = z.coerce.number().int().min(1).max(RATE_WINDOW_MS);
+
+/** The binding requests go to: `env.AI`, or the benchmark's simulator when the Worker has none. */
+function aiBindingOf(env: Pick<ModelEnv, "AI" | "AI_SIMULATOR_URL">): AiBinding {
+  // Absent at run time in a configuration that declares no `ai` binding (wrangler.local.toml).
+  const declared: unknown = env.AI;
+  if (declared === undefined && env.AI_SIMULATOR_URL !== undefined && env.AI_SIMULATOR_URL !== "") {
+    return new HttpAiBinding(env.AI_SIMULATOR_URL);
+  }
+  return env.AI;
+}
+
+/** The rate limits' window: a minute, or the benchmark's scaled minute (AI_RATE_WINDOW_MS). */
+function rateWindowMsOf(env: Pick<ModelEnv, "AI_RATE_WINDOW_MS">): number {
+  const raw = env.AI_RATE_WINDOW_MS;
+  if (raw === undefined || raw.trim() === "") return RATE_WINDOW_MS;
+  const parsed = WindowMs.safeParse(raw);
+  if (!parsed.success) throw new Error(`AI_RATE_WINDOW_MS must be a whole number from 1 to ${RATE_WINDOW_MS}, got "${raw}"`);
+  return parsed.data;
+}
 
 export function modelProviderOf(env: Pick<Env, "MODEL_PROVIDER">): ModelProviderName {
   const name = env.MODEL_PROVIDER;
@@ -45,17 +79,19 @@ export function requestsPerMinuteOf(env: Pick<ModelEnv, "AI_REQUESTS_PER_MINUTE"
 
 /**
  * The configured small model: the built-in one, or Workers AI with the AI_TEXT_MODEL model, its
- * row in the model table and a request budget of AI_REQUESTS_PER_MINUTE. An unknown model name
+ * row in the model table and a request budget of AI_REQUESTS_PER_MINUTE, for the operations
+ * MODEL_POLICY gives it (the built-in model answers the others). An unknown model name
  * throws here, at start-up, instead of sending requests of a guessed shape.
  */
 export function createModel(env: Omit<ModelEnv, "AI_EMBEDDING_MODEL">, clock: Clock = systemClock): SmallModel {
   if (modelProviderOf(env) === "local") return new LocalModel();
-  const budget = new RequestBudget({ requestsPerWindow: requestsPerMinuteOf(env), windowMs: RATE_WINDOW_MS, clock });
-  return new WorkersAiModel(env.AI, {
+  const budget = new RequestBudget({ requestsPerWindow: requestsPerMinuteOf(env), windowMs: rateWindowMsOf(env), clock });
+  const remote = new WorkersAiModel(aiBindingOf(env), {
     model: env.AI_TEXT_MODEL,
     profile: textModelProfile(env.AI_TEXT_MODEL),
     throttle: { budget, clock },
   });
+  return new PolicyModel(remote, new LocalModel(), modelPolicyOf(env.MODEL_POLICY));
 }
 
 /** The provider that answers when the configured one keeps failing (none for the local model). */
@@ -64,13 +100,17 @@ export function createFallbackModel(env: Pick<Env, "MODEL_PROVIDER">): SmallMode
 }
 
 /**
- * The configured embedder: local hashed n-grams (256 dimensions), or Workers AI with the
+ * The configured embedder: local hashed n-grams (256 dimensions; on a local benchmark server given
+ * BENCH_EMBEDDER_URL, the benchmark's embedder instead), or Workers AI with the
  * AI_EMBEDDING_MODEL model (1024 dimensions for bge-m3) and its own request budget (embeddings are
  * limited separately from text generation). The vector index must be created with the matching
  * dimension.
  */
 export function createEmbedder(env: Omit<ModelEnv, "AI_TEXT_MODEL">, clock: Clock = systemClock): Embedder {
-  if (modelProviderOf(env) === "local") return new LocalEmbedder();
-  const budget = new RequestBudget({ requestsPerWindow: DEFAULT_EMBEDDING_REQUESTS_PER_MINUTE, windowMs: RATE_WINDOW_MS, clock });
-  return new WorkersAiEmbedder(env.AI, { model: env.AI_EMBEDDING_MODEL, throttle: { budget, clock } });
+  if (modelProviderOf(env) === "local") {
+    const url = env.BENCH_EMBEDDER_URL;
+    return url ? new HttpEmbedder(url, Number(env.BENCH_EMBEDDER_DIMENSIONS)) : new LocalEmbedder();
+  }
+  const budget = new RequestBudget({ requestsPerWindow: DEFAULT_EMBEDDING_REQUESTS_PER_MINUTE, windowMs: rateWindowMsOf(env), clock });
+  return new WorkersAiEmbedder(aiBindingOf(env), { model: env.AI_EMBEDDING_MODEL, throttle: { budget, clock } });
 }

@@ -22,7 +22,9 @@ import type {
   RelationRequest,
   SegmentDraft,
   SmallModel,
+  WindowDigest,
 } from "./types";
+import { digestOf, joinWindowDigests } from "./digest";
 import { joinWindowSegments } from "./window-join";
 
 export type { ModelOperation } from "./types";
@@ -48,6 +50,38 @@ export class ResilientModel implements SmallModel {
     private readonly events: ModelEvents,
   ) {
     this.name = fallback ? `${primary.name}+${fallback.name}` : primary.name;
+  }
+
+  /** Window by window (the primary's planner), each retried and falling back on its own. */
+  async digest(messages: ModelMessage[], summaryMax: number): Promise<WindowDigest> {
+    const planner = this.primary.planner;
+    const windows: SegmentWindow[] = (planner?.digestWindows ?? planner?.segmentWindows)?.call(planner, messages) ?? wholeWindow(messages);
+    const results: WindowDigest[] = [];
+    for (const window of windows) results.push(await this.call("digest", (m, ctx) => digestOf(m, window.messages, summaryMax, ctx)));
+    return joinWindowDigests(windows, results, summaryMax);
+  }
+
+  /**
+   * Several conversations: one shared call where the primary shares calls (digestMany), falling
+   * back as a whole to the local model's digests; otherwise one digest each.
+   */
+  async digestMany(conversations: ModelMessage[][], summaryMax: number): Promise<WindowDigest[]> {
+    const primary = this.primary;
+    if (!primary.digestMany) {
+      const out: WindowDigest[] = [];
+      for (const messages of conversations) out.push(await this.digest(messages, summaryMax));
+      return out;
+    }
+    return this.call("digest", (m, ctx) =>
+      m.digestMany
+        ? m.digestMany(conversations, summaryMax, ctx)
+        : Promise.all(conversations.map((messages) => digestOf(m, messages, summaryMax, ctx))),
+    );
+  }
+
+  /** Whether the primary provider shares calls between conversations (worth digesting ahead). */
+  get sharesCalls(): boolean {
+    return this.primary.digestMany !== undefined;
   }
 
   async segment(messages: ModelMessage[]): Promise<SegmentDraft[]> {

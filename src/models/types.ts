@@ -73,9 +73,20 @@ export interface EntityPair {
   context: string;
 }
 
+/**
+ * One window of a remember digested at once (docs/design.md, "Model economy"): its segments, one
+ * extraction per segment (same order, same length), and what the window was about (the episode
+ * summary; "" when there was nothing to say).
+ */
+export interface WindowDigest {
+  segments: SegmentDraft[];
+  extractions: Extraction[];
+  summary: string;
+}
+
 /** The small-model tasks, as named in events and counters. */
 export type ModelOperation =
-  "segment" | "extract" | "nameRelations" | "compress" | "summarize" | "queryKeywords" | "judgeConflicts" | "sameEntities";
+  "segment" | "extract" | "nameRelations" | "compress" | "summarize" | "queryKeywords" | "judgeConflicts" | "sameEntities" | "digest";
 
 /**
  * What a caller passes along with one call: a remote provider may wait for its request budget or
@@ -113,6 +124,16 @@ export interface SmallModel {
   judgeConflicts(pairs: ConflictPair[], ctx?: CallContext): Promise<ConflictVerdict[]>;
   /** Whether each mentioned name names the known entity (same order, same length). */
   sameEntities(pairs: EntityPair[], ctx?: CallContext): Promise<boolean[]>;
+  /**
+   * segment, extract and summarize of one window in one call (a remote provider's economy);
+   * a provider without it is asked the three tasks in turn (digestByTasks).
+   */
+  digest?(messages: ModelMessage[], summaryMax: number, ctx?: CallContext): Promise<WindowDigest>;
+  /**
+   * The digests of several separate conversations (queued remembers), as few calls as their sizes
+   * allow; present only on providers whose calls are worth sharing (a remote model).
+   */
+  digestMany?(conversations: ModelMessage[][], summaryMax: number, ctx?: CallContext): Promise<WindowDigest[]>;
 }
 
 export interface Embedder {
@@ -142,6 +163,8 @@ export interface SegmentWindow {
 export interface CallPlanner {
   /** Windows in message order; their concatenated contents are the messages' visible text. */
   segmentWindows(messages: readonly ModelMessage[]): SegmentWindow[];
+  /** Windows of a digest (segments, extractions and summary in one answer); default: segmentWindows. */
+  digestWindows?(messages: readonly ModelMessage[]): SegmentWindow[];
   /** Sizes of consecutive extraction batches, summing to `texts.length`, none empty. */
   extractBatches(texts: readonly string[]): number[];
   /** Sizes of consecutive relation batches, summing to `requests.length`, none empty. */

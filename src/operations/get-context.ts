@@ -10,6 +10,7 @@ import { episodeMetaOf } from "../memory/episode";
 import { importanceOf } from "../memory/importance";
 import { asksAboutThePast } from "../memory/past-question";
 import { RELATION } from "../vocabulary/relations";
+import { labelLocale } from "./services/label-locale";
 import { networkReader } from "../engine/network-reader";
 import type { AgentRuntime } from "../engine/runtime";
 import { ContextQuerySchema, ContextResultSchema, type ContextQuery, type ContextResult } from "./views/get-context-schemas";
@@ -62,13 +63,15 @@ async function buildContext(rt: AgentRuntime, request: ContextQuery): Promise<Co
   if (!repos) return empty;
   const reader = await networkReader(rt, repos);
   const clock = rt.meta.clock();
+  const locale = await labelLocale(rt, request);
   const recall = await runRecall(rt, {
     keywords: [],
     ...(query.trim() !== "" ? { query } : {}),
+    expand: false,
     relations: [],
     limit: memoriesFor(request.budget_tokens),
     start: "hybrid",
-    locale: request.locale,
+    locale,
     kinds: ["segment", "memory"],
   });
   const ids = recall.memories.map((m) => m.node_id);
@@ -113,7 +116,7 @@ async function buildContext(rt: AgentRuntime, request: ContextQuery): Promise<Co
       : [];
   const profile = include.has("profile") ? await agentProfile(rt) : null;
   const traces = include.has("traces") ? recall.traces.map((t) => ({ phrase: t.phrase })) : [];
-  const block = assembleContext({ memories, episodes, profile, traces, pastFirst }, request.budget_tokens, request.locale);
+  const block = assembleContext({ memories, episodes, profile, traces, pastFirst }, request.budget_tokens, locale);
   const byId = new Map(recall.memories.map((m) => [m.node_id, m]));
   const episodeSources = new Map((await reader.load(block.episodes.map((e) => e.node_id))).entries());
   return {

@@ -5,6 +5,7 @@
  */
 import { assembleContext } from "../memory/context-block";
 import { buildProfile, type Profile } from "../memory/profile";
+import { labelLocale } from "./services/label-locale";
 import { networkReader } from "../engine/network-reader";
 import type { AgentRuntime } from "../engine/runtime";
 import { ProfileQuerySchema, ProfileResultSchema } from "./views/get-context-schemas";
@@ -23,7 +24,7 @@ export const profileTask = defineTask({
     const text = assembleContext(
       { memories: [], episodes: [], profile, traces: [], pastFirst: false },
       Number.MAX_SAFE_INTEGER,
-      task.payload.locale,
+      await labelLocale(rt, task.payload),
       false,
     ).text;
     return { status: "done", result: { ...profile, text } };

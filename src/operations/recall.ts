@@ -12,6 +12,7 @@ import { queryTerms } from "../text/index-terms";
 import type { MemoryNode } from "../vocabulary/records";
 import { RELATION, resolveRelation } from "../vocabulary/relations";
 import { conflictMarks } from "./services/conflict-marks";
+import { labelLocale } from "./services/label-locale";
 import { networkReader } from "../engine/network-reader";
 import type { AgentRuntime } from "../engine/runtime";
 import { defineTask } from "../engine/define-task";
@@ -44,7 +45,9 @@ export async function runRecall(rt: AgentRuntime, request: z.output<typeof Recal
   const clock = rt.meta.clock();
   const params = rt.meta.params();
   const relations = request.relations.map(resolveRelation);
-  const modelKeywords = request.query ? await rt.model.queryKeywords(request.query) : [];
+  // No text-model call on the read path unless asked (docs/design.md, "Model economy"): the query's
+  // own words through the analyzer are its keywords; `expand` adds the model's.
+  const modelKeywords = request.query && request.expand ? await rt.model.queryKeywords(request.query) : [];
   // The query's own words and the model's keywords, through the one analyzer (src/text/index-terms.ts).
   const terms = queryTerms([...request.keywords, request.query ?? "", ...modelKeywords].join("\n"));
   const reader = await networkReader(rt, repos);
@@ -82,7 +85,7 @@ export async function runRecall(rt: AgentRuntime, request: z.output<typeof Recal
     text: formatRecall(
       outcome.memories.map((m) => ({ ...m.node, conflicted: (conflicts.get(m.id)?.length ?? 0) > 0 })),
       outcome.traces,
-      request.locale,
+      await labelLocale(rt, request),
     ),
     memories: outcome.memories.map((m) => ({
       type: "memory",

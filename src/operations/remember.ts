@@ -12,6 +12,10 @@
 import { z } from "zod";
 import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../config/limits";
 import { planFocus, planRemember, relationPairs, rememberOps, type RememberPlan } from "../memory/remember-plan";
+import { digestOf } from "../models/digest";
+import { parseJsonOrUndefined } from "../storage/row-parsing";
+import { DIGEST_AHEAD_TASKS, type Conversation } from "../engine/digest-ahead";
+import { localRelations } from "../models/local/local-query";
 import type { ModelMessage } from "../models/types";
 import { EPISODE_SUMMARY_MAX, planEpisode } from "../memory/episode";
 import { MESSAGE_ROLES } from "../vocabulary/roles";
@@ -92,15 +96,18 @@ async function buildPlan(
 ): Promise<{ plan: RememberPlan; skipped: number; aliases: EntityAlias[] }> {
   const params = rt.meta.params();
   const repos = await rt.repos();
-  const messages = newMessages(rt, task.id, task.payload.messages);
-  const modelMessages: ModelMessage[] = messages.map((m, index) => ({
-    index,
-    role: m.role,
-    content: m.content,
-    ...(m.name !== undefined ? { name: m.name } : {}),
-  }));
-  const segments = modelMessages.length > 0 ? await rt.model.segment(modelMessages) : [];
-  const extracted = segments.length > 0 ? await rt.model.extract(segments.map((s) => s.text)) : [];
+  const { messages, modelMessages } = conversationOf(rt, task.id, task.payload);
+  // One model call per window for segments, extractions and the episode summary (docs/design.md,
+  // "Model economy"); the local model answers the three tasks in turn, as before. A remote model's
+  // digests of the queued remembers behind this one are asked ahead, sharing calls (digest-ahead.ts).
+  const digest =
+    modelMessages.length === 0
+      ? undefined
+      : rt.sharesModelCalls()
+        ? await rt.digestAhead.digest(rt.model, { taskId: task.id, messages: modelMessages }, upcoming(rt), EPISODE_SUMMARY_MAX)
+        : await digestOf(rt.model, modelMessages, EPISODE_SUMMARY_MAX);
+  const segments = digest?.segments ?? [];
+  const extracted = digest?.extractions ?? [];
   const entities = await resolveEntities(await networkReader(rt, repos), extracted, {
     model: rt.model,
     texts: segments.map((s) => s.text),
@@ -114,12 +121,11 @@ async function buildPlan(
     existingEntities: entities.existing,
   });
   const pairs = relationPairs(focusPlan);
-  const relations =
-    pairs.length > 0
-      ? await rt.model.nameRelations(
-          pairs.map((p) => ({ segment: segments[p.segmentIndex]?.text ?? "", entity: entities.spokenName(p.segmentIndex, p.entity.name) })),
-        )
-      : [];
+  // Classical, never a model call: a segment is about an entity it mentions (by the name it was
+  // spoken under, aliases resolved above), else only in its context.
+  const relations = localRelations(
+    pairs.map((p) => ({ segment: segments[p.segmentIndex]?.text ?? "", entity: entities.spokenName(p.segmentIndex, p.entity.name) })),
+  );
   const now = rt.now();
   const plan = planRemember({
     taskId: task.id,
@@ -136,10 +142,7 @@ async function buildPlan(
   // The submission's episode (docs/design.md, "Context for prompts"): its summary, participants and span.
   const segmentNodes = plan.nodes.filter((n) => n.kind === "segment");
   if (segmentNodes.length > 0) {
-    const summary = await rt.model.summarize(
-      segmentNodes.map((n) => n.content),
-      EPISODE_SUMMARY_MAX,
-    );
+    const summary = digest?.summary ?? "";
     if (summary.trim() !== "") {
       const episode = planEpisode({
         id: plan.nextNodeId,
@@ -158,6 +161,30 @@ async function buildPlan(
     }
   }
   return { plan, skipped: task.payload.messages.length - messages.length, aliases: entities.aliases(focusPlan) };
+}
+
+/** A remember's messages to store, and as the model sees them. */
+function conversationOf(
+  rt: AgentRuntime,
+  taskId: string,
+  payload: RememberPayload,
+): { messages: RememberMessage[]; modelMessages: ModelMessage[] } {
+  const messages = newMessages(rt, taskId, payload.messages);
+  const modelMessages: ModelMessage[] = messages.map((m, index) => ({
+    index,
+    role: m.role,
+    content: m.content,
+    ...(m.name !== undefined ? { name: m.name } : {}),
+  }));
+  return { messages, modelMessages };
+}
+
+/** The queued remembers behind the running one, as the model would see them now. */
+function upcoming(rt: AgentRuntime): Conversation[] {
+  return rt.queue.upcoming("remember", DIGEST_AHEAD_TASKS).flatMap((t) => {
+    const payload = RememberPayloadSchema.safeParse(parseJsonOrUndefined(t.payload));
+    return payload.success ? [{ taskId: t.id, messages: conversationOf(rt, t.id, payload.data).modelMessages }] : [];
+  });
 }
 
 /**

@@ -149,7 +149,7 @@ async function keywordHits(repos: AgentRepos, spec: SearchSpec, pool: number): P
 async function vectorHits(rt: AgentRuntime, spec: SearchSpec, pool: number): Promise<Map<number, number>> {
   const index = rt.vectors();
   if (!index) return new Map();
-  const [vector] = await rt.embedder.embed([spec.query]);
+  const vector = await rt.queryVectors.vector(spec.query);
   if (!vector) return new Map();
   // Over-fetch when filtering by time: the index knows kinds, not times.
   const topK = spec.filters.from !== undefined || spec.filters.to !== undefined ? pool * 4 : pool;

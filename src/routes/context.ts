@@ -9,6 +9,7 @@ import {
   RebuildEpisodesAcceptedSchema,
 } from "../api/context";
 import { WriteHeadersSchema } from "../api/headers";
+import { localePreference } from "../http/accept-language";
 import type { AppEnv } from "../http/app-env";
 import { agentOf, writeOptions } from "./agent-of";
 
@@ -68,13 +69,13 @@ export const rebuildEpisodesRoute = createRoute({
 
 export function registerContext(app: OpenAPIHono<AppEnv>): void {
   app.openapi(contextRoute, async (c) => {
-    const { format, ...request } = c.req.valid("json");
-    const result = await agentOf(c, c.req.valid("param").agentId).ask("getContext", request);
+    const { format, locale, ...request } = c.req.valid("json");
+    const result = await agentOf(c, c.req.valid("param").agentId).ask("getContext", { ...request, ...localePreference(c, locale) });
     if (format === "json") return c.json(result, 200);
     return c.text(result.text, 200);
   });
   app.openapi(profileRoute, async (c) => {
-    const result = await agentOf(c, c.req.valid("param").agentId).ask("getProfile", { locale: c.req.valid("query").locale });
+    const result = await agentOf(c, c.req.valid("param").agentId).ask("getProfile", localePreference(c, c.req.valid("query").locale));
     return c.json(result, 200);
   });
   app.openapi(rebuildEpisodesRoute, async (c) => {

@@ -20,10 +20,13 @@ export function inProcessCore(app: OpenAPIHono<AppEnv>, c: Context<AppEnv>): Htt
   } catch {
     ctx = undefined; // outside the Workers runtime (scripts): nothing to extend
   }
+  const acceptLanguage = c.req.header("Accept-Language");
   return new HttpCore({
     baseUrl: new URL(c.req.url).origin,
     // The outer request passed authentication with this key; the inner one is checked again.
     apiKey: bearerKey(c.req.header("Authorization")) ?? "",
+    // The labels follow the outer request's language, as they would over REST (docs/design.md, "The labels' language").
+    headers: acceptLanguage === undefined ? {} : { "Accept-Language": acceptLanguage },
     fetch: async (request) => app.fetch(request, c.env, ctx),
     // One attempt, no timer: the caller's own client retries and times out the outer request.
     retry: { retries: 0 },

@@ -53,7 +53,7 @@ const recall = defineOperation(recallRoute, {
   tool: {
     name: "recall",
     title: "Recall memories",
-    description: `Recall what the agent remembers about some keywords or a question: starts from its current focus and follows the links of its memory network, plus word and meaning matches. Returns the memories as text (\`[记忆] …\`, or \`[memory] …\` with locale "en"; forgotten ones as traces) and as items with ids and scores. Call it before answering anything that may depend on earlier conversations. ${LANGUAGES}`,
+    description: `Recall what the agent remembers about some keywords or a question: starts from its current focus and follows the links of its memory network, plus word and meaning matches. Returns the memories as text (\`[memory] …\`, or \`[记忆] …\` for Chinese memories or locale "zh"; forgotten ones as traces) and as items with ids and scores. Call it before answering anything that may depend on earlier conversations. ${LANGUAGES}`,
     annotations: READ,
   },
 });
@@ -78,7 +78,9 @@ const getContext = defineOperation(contextRoute, {
 });
 
 const getProfile = defineOperation(profileRoute, {
-  queryArgs: { locale: z.enum(LOCALES).optional().describe("Language of the profile's text: zh (default) or en.") },
+  queryArgs: {
+    locale: z.enum(LOCALES).optional().describe("Language of the profile's labels: zh or en (default: the language of the memories)."),
+  },
   tool: {
     name: "get_profile",
     title: "Profile of the memory",

@@ -1,6 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentPathSchema, errorsOf } from "../api/common";
 import { RecallRequestSchema, RecallResponseSchema, RecallUrlQuerySchema } from "../api/recall";
+import { localePreference } from "../http/accept-language";
 import type { AppEnv } from "../http/app-env";
 import { agentOf } from "./agent-of";
 
@@ -11,7 +12,7 @@ export const recallRoute = createRoute({
   tags: ["memory"],
   summary: "Recall memories",
   description:
-    "Breadth-first search from the agent's focus, `depth` layers out, optionally along the given relations only; memories matching the keywords are ranked (keyword hits, path strength, importance). Plain text by default (`[记忆] …` separated by `---`, forgotten traces last); `format: json` (or `?format=json`) returns the items with ids, provenance and scores. Goes through the agent's queue, so it sees every remember accepted before it.",
+    "Breadth-first search from the agent's focus, `depth` layers out, optionally along the given relations only; memories matching the keywords are ranked (keyword hits, path strength, importance). Plain text by default (`[memory] …` or `[记忆] …` separated by `---`, forgotten traces last; the labels' language: `locale`, else Accept-Language, else the language of the agent's memories, else English); `format: json` (or `?format=json`) returns the items with ids, provenance and scores. Goes through the agent's queue, so it sees every remember accepted before it.",
   request: {
     params: AgentPathSchema,
     query: RecallUrlQuerySchema,
@@ -32,9 +33,11 @@ export const recallRoute = createRoute({
 export function registerRecall(app: OpenAPIHono<AppEnv>): void {
   app.openapi(recallRoute, async (c) => {
     const query = c.req.valid("query");
-    const { format, ...body } = c.req.valid("json");
-    const locale = query.locale ?? body.locale;
-    const result = await agentOf(c, c.req.valid("param").agentId).ask("recall", { ...body, locale });
+    const { format, locale, ...body } = c.req.valid("json");
+    const result = await agentOf(c, c.req.valid("param").agentId).ask("recall", {
+      ...body,
+      ...localePreference(c, query.locale ?? locale),
+    });
     if ((query.format ?? format) === "json") {
       return c.json(
         {

@@ -13,7 +13,11 @@ export async function hashKey(key: string): Promise<string> {
 
 /** The tenant a key belongs to, or undefined for an unknown or revoked key. */
 export async function tenantOfKey(db: Db, key: string): Promise<string | undefined> {
-  const keyHash = await hashKey(key);
+  return tenantOfKeyHash(db, await hashKey(key));
+}
+
+/** The tenant of the key with this hash, or undefined once it is revoked (an MCP connector's grant keeps the hash only). */
+export async function tenantOfKeyHash(db: Db, keyHash: string): Promise<string | undefined> {
   const [row] = await db
     .select({ tenantId: apiKeys.tenantId })
     .from(apiKeys)

@@ -8,6 +8,7 @@
  * Full-width letters and digits (ＡＬＩＣＥ, ３) are folded to ASCII first, one code unit for one, so offsets stay
  * those of the input.
  */
+import { ABSTRACT_NOUNS } from "./abstract-nouns";
 import { isCalendarWord } from "./calendar-words";
 import { tagChinese } from "./chinese-tagger";
 import { englishTaggerLoaded, lexicalSentiment, loadEnglishTagger, tagEnglish, type EnglishWord } from "./english-tagger";
@@ -46,6 +47,18 @@ export interface TaggedWord {
   negated: boolean;
   /** A date, a time or a day/month name: what happened when, never what a memory is about. */
   temporal: boolean;
+  /** An English noun or name of feeling or value (see isEvaluative). */
+  evaluative: boolean;
+}
+
+/**
+ * A memo for tagging (the local model keeps one per agent, src/models/local/local-tag-memo.ts): the
+ * tags of a line already seen and the polarity of a word already looked up. What it returns is
+ * read, never changed; tagWords copies the words it gives out.
+ */
+export interface TagMemo {
+  line(line: string, tag: (line: string) => readonly TaggedWord[]): readonly TaggedWord[];
+  polarity(word: string, look: (word: string) => number): number;
 }
 
 const CJK = /[\p{Script=Han}\u3040-\u30ff\u31f0-\u31ff\uac00-\ud7af]/u;
@@ -180,11 +193,25 @@ export function foldWidth(text: string): string {
   return text.replace(FULL_WIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
 }
 
-/** The words of `text` in order (whitespace is not a word; punctuation is, as class `punct`). */
-export function tagWords(text: string): TaggedWord[] {
+/**
+ * The words of `text` in order (whitespace is not a word; punctuation is, as class `punct`). Each
+ * line is tagged on its own, so a text made of lines already seen (an episode's segments, a clause
+ * parsed twice) reuses their tags through `memo`.
+ */
+export function tagWords(text: string, memo?: TagMemo): TaggedWord[] {
   const folded = foldWidth(text);
   const sentenceStarts = sentenceOffsets(folded);
-  const words = CJK.test(folded) ? mixedWords(folded) : englishWords(folded);
+  const polarity = memo === undefined ? lexicalSentiment : (word: string) => memo.polarity(word, lexicalSentiment);
+  // The English model may be loaded later in the isolate's life: a line's tags depend on it.
+  const key = englishTaggerLoaded() ? "" : "\u0000";
+  const tagLine = (line: string) => (CJK.test(line) ? mixedWords(line, polarity) : englishWords(line, polarity));
+  const words: TaggedWord[] = [];
+  let at = 0;
+  for (const line of folded.split("\n")) {
+    const tagged = memo === undefined ? tagLine(line) : memo.line(key + line, () => tagLine(line));
+    for (const w of tagged) words.push({ ...w, start: w.start + at, end: w.end + at });
+    at += line.length + 1;
+  }
   let sentence = 0;
   for (const w of words) {
     while (sentence + 1 < sentenceStarts.length && (sentenceStarts[sentence + 1] ?? Infinity) <= w.start) sentence++;
@@ -209,7 +236,7 @@ function scriptOf(text: string): WordScript {
   return LATIN.test(text) ? "latin" : "other";
 }
 
-function englishWords(text: string): TaggedWord[] {
+function englishWords(text: string, polarity: (word: string) => number): TaggedWord[] {
   if (!LETTER_OR_DIGIT.test(text)) return [];
   const tagged = tagEnglish(text);
   return tagged.map((w, i) => {
@@ -222,6 +249,9 @@ function englishWords(text: string): TaggedWord[] {
       cls = "verb";
     const lemma = cls === "name" ? lower.replace(/['’]s$/, "") : w.lemma;
     const temporal = w.entity === "DATE" || w.entity === "TIME" || w.entity === "DURATION" || isCalendarWord(lower);
+    const script = scriptOf(w.text);
+    // Nouns of feeling or value carry a polarity in the model's sentiment lexicon (isEvaluative).
+    const evaluative = (cls === "noun" || cls === "name") && script === "latin" && (polarity(lemma) !== 0 || polarity(lower) !== 0);
     return {
       text: w.text,
       start: w.start,
@@ -229,10 +259,11 @@ function englishWords(text: string): TaggedWord[] {
       cls,
       tag: w.pos,
       lemma,
-      script: scriptOf(w.text),
+      script,
       sentence: 0,
       negated: w.negated,
       temporal,
+      evaluative,
     };
   });
 }
@@ -245,14 +276,14 @@ const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", 
 const ZH_PLAY_VERBS: ReadonlySet<string> = new Set(["玩", "玩儿", "踢", "打", "下", "跳", "练", "练习", "学", "学习", "参加"]);
 
 /** Chinese text through jieba, its runs of English words (two or more) through wink. */
-function mixedWords(text: string): TaggedWord[] {
+function mixedWords(text: string, polarity: (word: string) => number): TaggedWord[] {
   const words = chineseWords(text);
   if (!englishTaggerLoaded()) return words;
   const runs = [...text.matchAll(LATIN_RUN)].map((m) => [m.index, m.index + m[0].length] as const);
   if (runs.length === 0) return words;
   const inRun = (w: TaggedWord) => runs.some(([from, to]) => w.start >= from && w.end <= to);
   const english = runs.flatMap(([from, to]) =>
-    englishWords(text.slice(from, to)).map((w) => ({ ...w, start: w.start + from, end: w.end + from })),
+    englishWords(text.slice(from, to), polarity).map((w) => ({ ...w, start: w.start + from, end: w.end + from })),
   );
   return [...words.filter((w) => !inRun(w)), ...english].sort((a, b) => a.start - b.start);
 }
@@ -344,6 +375,7 @@ function tagChineseWords(text: string): TaggedWord[] {
       sentence: 0,
       negated: false,
       temporal: tag === "t" || tag === "tg" || isCalendarWord(word),
+      evaluative: false,
     });
   }
   return out;
@@ -364,7 +396,20 @@ function chineseClass(word: string, tag: string): WordClass {
  * lexicon here: always false.
  */
 export function isEvaluative(w: TaggedWord): boolean {
-  // A lone Latin word in Chinese text ("我用JWT…") does not load the English model: no polarity then.
-  if (w.script !== "latin" || !englishTaggerLoaded()) return false;
-  return lexicalSentiment(w.lemma) !== 0 || lexicalSentiment(w.text.toLowerCase()) !== 0;
+  // Looked up when the word is tagged: a lone Latin word in Chinese text ("我用JWT…") goes through
+  // jieba, not the English model, and has no polarity.
+  return w.evaluative;
+}
+
+let abstractNouns: ReadonlySet<string> | undefined;
+
+/**
+ * An English noun whose most frequent sense is a feeling, a thought, a quality, a state or a motive
+ * in WordNet's lexicographer classes ("experience", "determination", "pride", "vibe"): it says how
+ * something was or what someone made of it, not what a memory is about. Chinese: always false.
+ */
+export function isAbstractNoun(w: TaggedWord): boolean {
+  if (w.script !== "latin") return false;
+  abstractNouns ??= new Set(ABSTRACT_NOUNS.split(" "));
+  return abstractNouns.has(w.lemma);
 }

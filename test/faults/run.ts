@@ -2,6 +2,11 @@
  * Nothing accepted is lost (docs/design.md §15), against a real local server killed with SIGKILL:
  *
  *   npm run test:faults      (FAULTS_KEEP=1 keeps the persist directories)
+ *   npm run test:faults -- --model simulated
+ *
+ * --model simulated: both servers use the Workers AI provider against the benchmark's simulated
+ * service (bench/speed/ai-simulator.ts, time scaled ×0.05), so remembers digest queued remembers
+ * ahead of their turn (src/agent/digest-ahead.ts) and the kills land during pipelined model work.
  *
  * A faulty run sends remembers (with message ids), parameter changes, compression requests and
  * agent deletions to several agents over HTTP, and kills the server's whole process tree with
@@ -30,6 +35,7 @@
  */
 import { ROOT } from "../../scripts/local-server.mjs";
 import { buildSnapshot } from "../../bench/driver/snapshot";
+import { AiSimulator } from "../../bench/speed/ai-simulator";
 import { renderText } from "../../bench/lib/table";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -388,7 +394,25 @@ async function readAll(agents: readonly Agent[], codes: (id: string) => string[]
 }
 
 async function main(): Promise<void> {
-  parseArgs({ options: {} });
+  const { values } = parseArgs({ options: { model: { type: "string", default: "local" } } });
+  if (values.model !== "local" && values.model !== "simulated") throw new Error(`--model is local or simulated, got ${values.model}`);
+  const simulator = values.model === "simulated" ? new AiSimulator({ timeScale: 0.05, seed: 24 }) : undefined;
+  const vars: Record<string, string> = simulator
+    ? {
+        MODEL_PROVIDER: "workers-ai",
+        AI_TEXT_MODEL: "@cf/google/gemma-4-26b-a4b-it",
+        AI_SIMULATOR_URL: await simulator.start(),
+        AI_RATE_WINDOW_MS: String(simulator.windowMs),
+      }
+    : {};
+  try {
+    await runSuite(vars);
+  } finally {
+    await simulator?.stop();
+  }
+}
+
+async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
   const buildDir = path.join(ROOT, ".wrangler", `faults-build-${process.pid}`);
   ownDir(buildDir);
   say("bundling the Worker (frozen for both runs)");
@@ -412,7 +436,7 @@ async function main(): Promise<void> {
   const addTwin = (agent: string, items: readonly string[]) => verdict(agent).twin.push(...items);
 
   // The faulty run.
-  const faultyServer = await KillableServer.start("faulty", config);
+  const faultyServer = await KillableServer.start("faulty", config, vars);
   say(`faulty server on ${faultyServer.url}`);
   const run = new FaultyRun(faultyServer);
   let faulty: Map<string, NetworkSnapshot>;
@@ -446,7 +470,7 @@ async function main(): Promise<void> {
   }
 
   // The twin: each agent's requests replayed in order on an uninterrupted server, one at a time.
-  const twinServer = await KillableServer.start("twin", config);
+  const twinServer = await KillableServer.start("twin", config, vars);
   say(`twin server on ${twinServer.url}: replaying ${run.logs.size} agents one request at a time, and the 200 remembers as a burst`);
   const twinClient = new FaultClient(twinServer);
   let twin: Map<string, NetworkSnapshot>;

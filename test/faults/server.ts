@@ -108,6 +108,8 @@ export class KillableServer {
     readonly name: string,
     readonly port: number,
     private readonly config: string,
+    /** Overrides of the configuration's vars (`wrangler dev --var`), kept across restarts. */
+    private readonly vars: Readonly<Record<string, string>> = {},
   ) {
     this.url = `http://127.0.0.1:${port}`;
     this.persistDir = path.join(ROOT, ".wrangler", `faults-${name}-${process.pid}`);
@@ -115,9 +117,9 @@ export class KillableServer {
   }
 
   /** Starts a fresh server (fresh persist directory, migrations applied) serving `config`. */
-  static async start(name: string, config: string): Promise<KillableServer> {
+  static async start(name: string, config: string, vars: Readonly<Record<string, string>> = {}): Promise<KillableServer> {
     installHandlers();
-    const server = new KillableServer(name, await freePort(), config);
+    const server = new KillableServer(name, await freePort(), config, vars);
     live.add(server);
     server.removeFiles();
     await server.launch(true);
@@ -134,7 +136,15 @@ export class KillableServer {
   }
 
   private async launch(migrate: boolean): Promise<void> {
-    const server = await startLocalServer({ port: this.port, persistTo: this.persistDir, quiet: true, config: this.config, migrate });
+    const extraArgs = Object.entries(this.vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+    const server = await startLocalServer({
+      port: this.port,
+      persistTo: this.persistDir,
+      quiet: true,
+      config: this.config,
+      migrate,
+      extraArgs,
+    });
     this.child = server.child;
     this.output = server.output;
     this.markUp();

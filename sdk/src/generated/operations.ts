@@ -146,8 +146,10 @@ export interface ForgottenItem {
 export interface RecallRequest {
   /** Memories matching any keyword are returned. */
   keywords?: string[];
-  /** Free text; its keywords are extracted and added to `keywords`. */
+  /** Free text; its words are added to `keywords` by the classical analyzer (no model call, so a recall costs one query embedding at most). */
   query?: string;
+  /** Also ask the small model for the query's keywords (synonyms, names the words imply). Costs one text-generation call, about a second on Workers AI. */
+  expand?: boolean;
   /** Follow only links with these relation names (empty: all). */
   relations?: string[];
   /** BFS layers out from the focus; default: the agent's default_search_depth. */
@@ -156,7 +158,7 @@ export interface RecallRequest {
   /** Where the search enters the network. focus: the focus nodes only (the BFS of the original design). hybrid: the focus plus full-text and vector hits for the keywords, fused (focus-reached memories win ties). */
   start?: "hybrid" | "focus";
   format?: "text" | "json";
-  /** Language of the labels in text output. */
+  /** Language of the labels in text output; default: Accept-Language, else the language of the agent's memories, else English. */
   locale?: "zh" | "en";
   /** Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries. */
   kinds?: ("segment" | "memory" | "episode")[];
@@ -471,7 +473,7 @@ export interface ContextRequest {
   budget_tokens?: number;
   /** Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces. */
   include?: ("memories" | "episodes" | "profile" | "traces")[];
-  /** Language of the block's labels. */
+  /** Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English. */
   locale?: "zh" | "en";
   format?: "text" | "json";
 }
@@ -811,8 +813,10 @@ export type RememberOutput = RememberAccepted;
 export interface RecallInput {
   /** Memories matching any keyword are returned. */
   keywords?: string[];
-  /** Free text; its keywords are extracted and added to `keywords`. */
+  /** Free text; its words are added to `keywords` by the classical analyzer (no model call, so a recall costs one query embedding at most). */
   query?: string;
+  /** Also ask the small model for the query's keywords (synonyms, names the words imply). Costs one text-generation call, about a second on Workers AI. */
+  expand?: boolean;
   /** Follow only links with these relation names (empty: all). */
   relations?: string[];
   /** BFS layers out from the focus; default: the agent's default_search_depth. */
@@ -820,7 +824,7 @@ export interface RecallInput {
   limit?: number;
   /** Where the search enters the network. focus: the focus nodes only (the BFS of the original design). hybrid: the focus plus full-text and vector hits for the keywords, fused (focus-reached memories win ties). */
   start?: "hybrid" | "focus";
-  /** Language of the labels in text output. */
+  /** Language of the labels in text output; default: Accept-Language, else the language of the agent's memories, else English. */
   locale?: "zh" | "en";
   /** Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries. */
   kinds?: ("segment" | "memory" | "episode")[];
@@ -857,13 +861,13 @@ export interface GetContextInput {
   budget_tokens?: number;
   /** Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces. */
   include?: ("memories" | "episodes" | "profile" | "traces")[];
-  /** Language of the block's labels. */
+  /** Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English. */
   locale?: "zh" | "en";
 }
 export type GetContextOutput = Context;
 
 export interface GetProfileInput {
-  /** Language of the profile's text: zh (default) or en. */
+  /** Language of the profile's labels: zh or en (default: the language of the memories). */
   locale?: "zh" | "en";
 }
 export type GetProfileOutput = Profile;
@@ -1607,7 +1611,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     "name": "recall",
     "title": "Recall memories",
-    "description": "Recall what the agent remembers about some keywords or a question: starts from its current focus and follows the links of its memory network, plus word and meaning matches. Returns the memories as text (`[记忆] …`, or `[memory] …` with locale \"en\"; forgotten ones as traces) and as items with ids and scores. Call it before answering anything that may depend on earlier conversations. Memories may be Chinese or English (中文或英文均可).",
+    "description": "Recall what the agent remembers about some keywords or a question: starts from its current focus and follows the links of its memory network, plus word and meaning matches. Returns the memories as text (`[memory] …`, or `[记忆] …` for Chinese memories or locale \"zh\"; forgotten ones as traces) and as items with ids and scores. Call it before answering anything that may depend on earlier conversations. Memories may be Chinese or English (中文或英文均可).",
     "operation": "recall",
     "inputSchema": {
       "type": "object",
@@ -1627,7 +1631,12 @@ export const TOOLS: readonly ToolDefinition[] = [
           "type": "string",
           "minLength": 1,
           "maxLength": 2000,
-          "description": "Free text; its keywords are extracted and added to `keywords`."
+          "description": "Free text; its words are added to `keywords` by the classical analyzer (no model call, so a recall costs one query embedding at most)."
+        },
+        "expand": {
+          "type": "boolean",
+          "default": false,
+          "description": "Also ask the small model for the query's keywords (synonyms, names the words imply). Costs one text-generation call, about a second on Workers AI."
         },
         "relations": {
           "type": "array",
@@ -1667,8 +1676,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             "zh",
             "en"
           ],
-          "default": "zh",
-          "description": "Language of the labels in text output."
+          "description": "Language of the labels in text output; default: Accept-Language, else the language of the agent's memories, else English."
         },
         "kinds": {
           "type": "array",
@@ -2164,8 +2172,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             "zh",
             "en"
           ],
-          "default": "zh",
-          "description": "Language of the block's labels."
+          "description": "Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English."
         }
       },
       "additionalProperties": false
@@ -2437,7 +2444,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "type": "object",
       "properties": {
         "locale": {
-          "description": "Language of the profile's text: zh (default) or en.",
+          "description": "Language of the profile's labels: zh or en (default: the language of the memories).",
           "type": "string",
           "enum": [
             "zh",
@@ -5051,7 +5058,7 @@ export abstract class AgentOperations {
   /**
    * Recall memories
    *
-   * Breadth-first search from the agent's focus, `depth` layers out, optionally along the given relations only; memories matching the keywords are ranked (keyword hits, path strength, importance). Plain text by default (`[记忆] …` separated by `---`, forgotten traces last); `format: json` (or `?format=json`) returns the items with ids, provenance and scores. Goes through the agent's queue, so it sees every remember accepted before it.
+   * Breadth-first search from the agent's focus, `depth` layers out, optionally along the given relations only; memories matching the keywords are ranked (keyword hits, path strength, importance). Plain text by default (`[memory] …` or `[记忆] …` separated by `---`, forgotten traces last; the labels' language: `locale`, else Accept-Language, else the language of the agent's memories, else English); `format: json` (or `?format=json`) returns the items with ids, provenance and scores. Goes through the agent's queue, so it sees every remember accepted before it.
    *
    * `POST /v1/agents/{agentId}/recall`
    */

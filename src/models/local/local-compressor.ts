@@ -1,8 +1,8 @@
 /**
  * Local extractive compression (docs/design.md, "Compression" step 2): what a memory keeps as it is forgotten.
- * Its words are weighed by what a later question can ask for (keepWeight): names, numbers and dates
- * first, then rarer (longer) nouns, then other content words; filler (greetings, "you know",
- * function words) weighs nothing.
+ * Its words are weighed by what a later question can ask for (keepWeight): names and numbers first,
+ * then rarer (longer) nouns, then other content words; filler (greetings, "you know", function
+ * words) weighs nothing.
  *
  * The result is the heaviest words of the text that fit, in the text's own order ("Researching
  * adoption agencies dream family"). Whole sentences were kept before when they carried as much
@@ -16,6 +16,7 @@
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
 import { splitClauses, splitSentences } from "../../text/sentences";
 import { BinaryHeap } from "./binary-heap";
+import type { TagMemo } from "../../text/tagged-words";
 import { analyze, contentLemmas, type Analysis, type Candidate } from "./local-salience";
 
 /** A term already kept elsewhere still counts this much: repeating it adds little information. */
@@ -40,7 +41,7 @@ interface Unit {
  * Compresses `text` to at most `target` code points. Returns `text` unchanged when it fits, never an
  * empty string when `target` ≥ 1 and the text has visible characters.
  */
-export function compressText(text: string, target: number): string {
+export function compressText(text: string, target: number, memo?: TagMemo): string {
   if (Number.isNaN(target)) throw new RangeError("compress target must be a number");
   const limit = Math.floor(target);
   if (codePointLength(text) <= limit) return text;
@@ -48,7 +49,7 @@ export function compressText(text: string, target: number): string {
   if (limit < 1 || trimmed === "") return "";
   if (codePointLength(trimmed) <= limit) return trimmed;
 
-  const candidates = keepCandidates(analyze(trimmed));
+  const candidates = keepCandidates(analyze(trimmed, memo === undefined ? {} : { memo }));
   const dense = telegraph(candidates, keepWeights(candidates), limit);
   return dense.text !== "" ? dense.text : cutAtWordBoundary(trimmed, limit);
 }
@@ -59,7 +60,7 @@ export function compressText(text: string, target: number): string {
  * list compression may choose (a summary is read, not only searched); a cut at a word boundary
  * when no clause fits.
  */
-export function summarizeText(text: string, target: number): string {
+export function summarizeText(text: string, target: number, memo?: TagMemo): string {
   if (Number.isNaN(target)) throw new RangeError("summary target must be a number");
   const limit = Math.floor(target);
   if (codePointLength(text) <= limit) return text;
@@ -67,7 +68,7 @@ export function summarizeText(text: string, target: number): string {
   if (limit < 1 || trimmed === "") return "";
   if (codePointLength(trimmed) <= limit) return trimmed;
   // Speaker labels stay: a summary is made of the text's own lines.
-  const analysis = analyze(trimmed, { keepLabels: true });
+  const analysis = analyze(trimmed, memo === undefined ? { keepLabels: true } : { keepLabels: true, memo });
   const weights = keepWeights(keepCandidates(analysis));
   let at = 0;
   const sentences = splitSentences(trimmed).map((s, i) => {
@@ -182,17 +183,21 @@ export function cutAtWordBoundary(s: string, max: number): string {
 }
 
 /**
- * What keeping a word is worth to a later question: names ×2, numbers and dates (a question asks
- * "when", "how many") ×2, Chinese compounds ×1.2, noun-like words ×1, other content words ×0.6,
- * each times a length factor (longer words are rarer, the usual stand-in for rarity when only the
- * text is known). Presence counts, not frequency: a word said twice is kept once.
+ * What keeping a word is worth to a later question: names ×2, numbers ×2 (a question asks "how
+ * many", and a date's year or day is a number), Chinese compounds ×1.2, noun-like words ×1, other
+ * content words ×0.6, each times a length factor (longer words are rarer, the usual stand-in for
+ * rarity when only the text is known). Two kinds of word weigh only as plain content words: a name
+ * that is only addressed (a vocative, "Thanks, Caroline!": who was spoken to, not what the memory
+ * is about; its speaker is kept apart) and a day, month or relative time word ("yesterday", "last
+ * week": the memory keeps the message's own date). Presence counts, not frequency: a word said
+ * twice is kept once. Measured in docs/design.md, "Compression".
  */
 function keepWeight(c: Candidate): number {
   const length = codePointLength(c.key);
   const rarity = c.script === "cjk" ? ([0, 0.6, 1, 1.2][length] ?? 1.3) : 0.6 + 0.1 * Math.min(length, 8);
   if (c.kind === "number") return 2;
-  if (c.kind === "name") return 2 * rarity;
-  if (c.temporal) return 2 * rarity;
+  if (c.kind === "name") return (c.entity ? 2 : 0.6) * rarity;
+  if (c.temporal) return 0.6 * rarity;
   if (c.kind === "compound") return 1.2 * rarity;
   return (c.kind === "noun" ? 1 : 0.6) * rarity;
 }

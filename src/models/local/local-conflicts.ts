@@ -37,14 +37,17 @@
  */
 import { isCalendarWord } from "../../text/calendar-words";
 import { parseSmallNumber } from "../../text/relative-time";
-import { tagWords, type TaggedWord } from "../../text/tagged-words";
+import { tagWords, type TagMemo, type TaggedWord } from "../../text/tagged-words";
 import type { ConflictPair, ConflictVerdict } from "../types";
 import { LruMap } from "./lru-map";
+import { isContentWord } from "./local-salience";
 
-type Slot = "residence" | "location" | "employer" | "preference" | "favourite" | "marital" | "age" | "possession" | "copula";
+type Slot = "residence" | "location" | "employer" | "preference" | "favourite" | "marital" | "age" | "birth" | "possession" | "copula";
 
 /** Slots that hold one value at a time: a different value is a newer one (or a wrong one). */
-const SINGLE_VALUED: ReadonlySet<Slot> = new Set(["residence", "location", "employer", "favourite", "marital", "age"]);
+const SINGLE_VALUED: ReadonlySet<Slot> = new Set(["residence", "location", "employer", "favourite", "marital", "age", "birth"]);
+/** Slots whose value never changes (where and when one was born): another value contradicts. */
+const IMMUTABLE: ReadonlySet<Slot> = new Set(["birth"]);
 /** Predicates that only say something when nothing stronger is in the clause. */
 const WEAK: ReadonlySet<Slot> = new Set(["copula", "possession", "location"]);
 
@@ -55,6 +58,8 @@ interface LexEntry {
   next?: readonly string[];
   /** The word itself says something changed ("moved to", 搬到, 离婚). */
   change?: boolean;
+  /** Only right after a negation ("can't stand": a dislike; "stand" alone is no preference). */
+  negatedOnly?: boolean;
 }
 
 const LIVE_NEXT = ["in", "at", "near"];
@@ -83,6 +88,7 @@ const LEXICON: ReadonlyMap<string, LexEntry> = new Map([
   ...entries("搬到 搬去 搬进 搬家到 迁到 迁居", { slot: "residence", positive: true, change: true }),
   ...entries("work works working worked", { slot: "employer", positive: true, next: WORK_NEXT }),
   ...entries("employed", { slot: "employer", positive: true, next: ["at", "by"] }),
+  ...entries("job jobs", { slot: "employer", positive: true, next: ["at", "as", "with"] }),
   ...entries("工作 上班 任职 就职", { slot: "employer", positive: true }),
   ...entries("入职 跳槽", { slot: "employer", positive: true, change: true }),
   ...entries("like likes liked love loves loved enjoy enjoys enjoyed adore adores adored prefer prefers preferred", {
@@ -90,10 +96,12 @@ const LEXICON: ReadonlyMap<string, LexEntry> = new Map([
     positive: true,
   }),
   ...entries("hate hates hated dislike dislikes disliked detest detests loathe loathes", { slot: "preference", positive: false }),
+  ...entries("stand", { slot: "preference", positive: true, negatedOnly: true }),
   ...entries("喜欢 爱 喜爱 热爱 爱吃 爱喝 偏爱 钟爱", { slot: "preference", positive: true }),
   ...entries("讨厌 厌恶 恨 反感 讨厌吃", { slot: "preference", positive: false }),
   ...entries("favorite favourite 最爱", { slot: "favourite", positive: true }),
   ...entries("married 结婚 已婚", { slot: "marital", positive: true }),
+  ...entries("born 出生 出生于 出生在 生于", { slot: "birth", positive: true }),
   ...entries("single unmarried 单身 未婚", { slot: "marital", positive: false }),
   ...entries("divorced 离婚", { slot: "marital", positive: false, change: true }),
   ...entries("have has had own owns 有 养", { slot: "possession", positive: true }),
@@ -115,6 +123,15 @@ const CHANGE_MARKERS: ReadonlySet<string> = new Set(
   `now currently nowadays moved relocated switched changed became become becomes anymore longer
    现在 如今 目前 不再 搬家 改成 换成 变成 改为 改用 改到 转到 后来 开始 换了 换 又`.split(/\s+/),
 );
+
+/**
+ * Chinese verbs of feeling and thinking (感到焦虑, 觉得累): what one felt or thought then, which a
+ * later feeling does not update; English has them among its light verbs (feel, think).
+ */
+const ZH_MENTAL_VERBS: ReadonlySet<string> = new Set(["感到", "感觉", "觉得", "认为", "以为", "希望", "想", "想要", "打算"]);
+
+/** Localisers: 在 X 上/中/里 is where something happened, not the clause's predicate. */
+const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", "外", "旁", "边", "时"]);
 
 const PAST_MARKERS: ReadonlySet<string> = new Set(
   `formerly previously once ago earlier
@@ -146,7 +163,7 @@ const SECOND_PERSON: ReadonlySet<string> = new Set(["you", "your", "yours", "你
 const OTHER_PRONOUNS: ReadonlySet<string> = new Set(["he", "him", "she", "her", "they", "them", "it", "他", "她", "它", "他们", "她们"]);
 
 /** A clause ends at sentence punctuation, a comma, a semicolon, a line break, or "but"/但是. */
-const CLAUSE_BREAK = /[。！？!?；;，,:：\n]+|\.(?=\s|$)|\s+but\s+|\s+so\s+|但是|可是|不过|所以/u;
+const CLAUSE_BREAK = /[。！？!?；;，,:：\n]+|\.(?=\s|$)|\s[-–—]+\s|\s+but\s+|\s+so\s+|但是|可是|不过|所以/u;
 /** A sentence that asks: its clauses assert nothing. */
 const QUESTION_END = /[?？][\s"'”’)）」』]*$/u;
 const QUESTION_PARTICLE = /[吗呢][\s。！!]*$/u;
@@ -163,6 +180,8 @@ interface Word {
   lemma: string;
   cls: TaggedWord["cls"];
   content: boolean;
+  /** Said of anything (want, try, get, tell, 觉得): never the predicate a frame compares. */
+  light: boolean;
 }
 
 interface Frame {
@@ -176,6 +195,8 @@ interface Frame {
   saidChange: boolean;
   past: boolean;
   anchor: string | null;
+  /** The kind of a favourite ("color" of "favorite color is blue"); null for other slots or none said. */
+  category: string | null;
   subject: Set<string>;
   object: Set<string>;
   /** A number counted in the object ("two cats", 三岁). */
@@ -217,16 +238,16 @@ function joinComplements(words: TaggedWord[]): TaggedWord[] {
 /** "I'm" → I + 'm, "we've" → we + 've: the tagger may keep a pronoun and its verb as one word. */
 const CONTRACTION = /^([a-z]+)('(?:m|re|s|ve|ll|d))$/;
 
-function wordsOf(clause: string): Word[] {
-  return joinComplements(tagWords(clause))
+function wordsOf(clause: string, memo: TagMemo | undefined): Word[] {
+  return joinComplements(tagWords(clause, memo))
     .filter((t) => t.cls !== "punct")
     .flatMap((t): Word[] => {
       const split = t.cls === "pron" ? CONTRACTION.exec(t.text.toLowerCase().replace(/’/g, "'")) : null;
       if (!split) return [wordOf(t)];
       const [, pronoun = "", verb = ""] = split;
       return [
-        { surface: pronoun, lemma: pronoun, cls: "pron", content: false },
-        { surface: verb, lemma: verb, cls: "function", content: false },
+        { surface: pronoun, lemma: pronoun, cls: "pron", content: false, light: true },
+        { surface: verb, lemma: verb, cls: "function", content: false, light: true },
       ];
     });
 }
@@ -235,10 +256,11 @@ function wordOf(t: TaggedWord): Word {
   {
     const surface = t.text.toLowerCase().replace(/’/g, "'");
     const number = parseSmallNumber(surface) ?? englishNumber(surface);
-    if (number !== undefined && t.cls === "num") return { surface: String(number), lemma: String(number), cls: t.cls, content: true };
+    if (number !== undefined && t.cls === "num")
+      return { surface: String(number), lemma: String(number), cls: t.cls, content: true, light: false };
     const content =
       (t.cls === "noun" || t.cls === "name" || t.cls === "verb" || t.cls === "adj" || t.cls === "num" || t.cls === "other") && !t.temporal;
-    return { surface, lemma: t.lemma, cls: t.cls, content };
+    return { surface, lemma: t.lemma, cls: t.cls, content, light: !isContentWord(t) || ZH_MENTAL_VERBS.has(t.lemma) };
   }
 }
 
@@ -262,8 +284,11 @@ function englishNumber(word: string): number | undefined {
 function lexiconEntry(words: readonly Word[], i: number): LexEntry | { entry: LexEntry; negated: true } | undefined {
   const w = words[i];
   if (!w) return undefined;
-  const direct = LEXICON.get(w.surface);
-  if (direct && (direct.next === undefined || direct.next.includes(words[i + 1]?.surface ?? ""))) return direct;
+  // "Let's" is "let us", no copula.
+  const direct = w.surface === "'s" && words[i - 1]?.surface === "let" ? undefined : LEXICON.get(w.surface);
+  const follows = direct?.next === undefined || direct.next.includes(words[i + 1]?.surface ?? "");
+  const negation = direct?.negatedOnly !== true || NEGATIONS.has(words[i - 1]?.surface ?? "");
+  if (direct && follows && negation) return direct;
   for (const prefix of ["不", "没有", "没", "未"]) {
     if (!w.surface.startsWith(prefix)) continue;
     const rest = LEXICON.get(w.surface.slice(prefix.length));
@@ -276,8 +301,8 @@ const isMarker = (w: Word) =>
   CHANGE_MARKERS.has(w.surface) || PAST_MARKERS.has(w.surface) || NEGATIONS.has(w.surface) || CHANGE_NEGATIONS.has(w.surface);
 
 /** The frame of one clause, or null when it states nothing (a question, no predicate). */
-function frameOf(clause: string, speakerWords: readonly string[]): Frame | null {
-  const words = wordsOf(clause);
+function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo | undefined): Frame | null {
+  const words = wordsOf(clause, memo);
   if (words.length === 0) return null;
   // The predicate: the first lexicon word, a copula or possession only when no other lexicon word
   // follows; else the first content verb.
@@ -296,9 +321,14 @@ function frameOf(clause: string, speakerWords: readonly string[]): Frame | null 
     }
     if (!weak) break;
   }
-  // 在 as the predicate places the subject ("会议在三楼"); before another verb it only says where
-  // something happened ("在动物园看到…"): that verb is the predicate.
-  if (entry?.slot === "location" && words[at]?.surface === "在" && words.some((w, i) => i > at && w.cls === "verb" && w.content)) {
+  // 在 as the predicate places the subject ("会议在三楼"); with another verb in the clause, or closed
+  // by a localiser (在X上, 在比赛中), it only says where something happened ("在动物园看到…",
+  // "参加了一个在公园的野餐"): that verb, if any, is the predicate.
+  if (
+    entry?.slot === "location" &&
+    words[at]?.surface === "在" &&
+    words.some((w, i) => (i !== at && w.cls === "verb" && w.content) || (i > at && ZH_LOCALISERS.has(w.surface)))
+  ) {
     entry = undefined;
     at = -1;
   }
@@ -307,7 +337,14 @@ function frameOf(clause: string, speakerWords: readonly string[]): Frame | null 
     (w, i) => LEXICON.get(w.surface)?.slot === "favourite" || (w.surface === "最" && words[i + 1]?.surface === "喜欢"),
   );
   let predicate = "";
+  // What kind of favourite: the noun right after the word ("favorite color", 最喜欢的企鹅); 最喜欢金色
+  // (no 的) names the value itself.
+  let category: string | null = null;
   if (favourite >= 0) {
+    const zh = words[favourite]?.surface === "最";
+    const at2 = zh ? favourite + 2 : favourite + 1;
+    const after = zh && words[at2]?.surface !== "的" ? undefined : words[zh ? at2 + 1 : at2];
+    category = after !== undefined && (after.cls === "noun" || after.cls === "name") ? after.lemma.replace(/s$/, "") : null;
     entry = { slot: "favourite", positive: true };
     const copula = words.findIndex((w, i) => i > favourite && LEXICON.get(w.surface)?.slot === "copula");
     at = copula >= 0 ? copula : words[favourite]?.surface === "最" ? favourite + 1 : favourite;
@@ -336,7 +373,10 @@ function frameOf(clause: string, speakerWords: readonly string[]): Frame | null 
     // a "noun" in -s right after a name that opens the clause, with a word after it.
     if (at < 0 && (words[0]?.cls === "name" || words[0]?.cls === "noun") && /s$/.test(words[1]?.surface ?? "") && words[2]?.content) at = 1;
     if (at < 0) return null;
-    predicate = words[at]?.lemma ?? "";
+    // A light verb (want, tell, 感到) splits subject from object but is no predicate to compare:
+    // the verb it leads to is ("want to help" → help), or none.
+    const main = words.findIndex((w, i) => i >= at && w.cls === "verb" && w.content && !w.light && !isMarker(w));
+    predicate = main >= 0 ? (words[main]?.lemma ?? "") : "";
   } else if (predicate === "") predicate = entry.slot;
   const last = words.at(-1);
   const saidChange = words.some((w) => CHANGE_MARKERS.has(w.surface) || CHANGE_NEGATIONS.has(w.surface)) || entry?.change === true;
@@ -351,8 +391,9 @@ function frameOf(clause: string, speakerWords: readonly string[]): Frame | null 
       (w.surface === "前" && /(?:天|年|月|周)$/u.test(words[i - 1]?.surface ?? "")),
   );
   const anchor = words.find((w, i) => TIME_ANCHORS.has(w.surface) || TIME_ANCHORS.has(`${w.surface} ${words[i + 1]?.surface ?? ""}`));
-  // A copula's negation may follow it ("is not vegetarian"); another predicate's comes before it.
-  const anywhere = entry === undefined || entry.slot === "copula";
+  // A copula's negation may follow it ("is not vegetarian"); another predicate's comes before it
+  // ("I'm having an art show - can't wait!" is not a negated show).
+  const anywhere = entry?.slot === "copula";
   const negated = glued || words.some((w, i) => i !== at && NEGATIONS.has(w.surface) && (anywhere || i < at));
   // Chinese 在X工作: the object sits between 在 and the predicate, the subject before 在.
   const zai = at > 0 ? words.slice(0, at).findIndex((w) => w.surface === "在") : -1;
@@ -390,6 +431,7 @@ function frameOf(clause: string, speakerWords: readonly string[]): Frame | null 
     saidChange,
     past,
     anchor: anchor?.surface ?? null,
+    category,
     subject,
     object,
     count,
@@ -437,6 +479,9 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
   const past = a.past || b.past;
   const opposite = (a.positive !== a.negated) !== (b.positive !== b.negated);
   const changed = b.change || b.saidChange;
+  // Favourites of different kinds (a favourite novel, a favourite animal) are different slots.
+  if (a.slot === "favourite" && b.slot === "favourite" && a.category !== null && b.category !== null && a.category !== b.category)
+    return "unrelated";
   if (a.slot !== null && a.slot === b.slot && a.slot !== "copula") {
     if (a.slot === "age" || sameObject(a.object, b.object)) {
       const counted = a.count !== null && b.count !== null && a.count !== b.count;
@@ -451,6 +496,7 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
     }
     if (past || opposite) return "unrelated";
     if (!SINGLE_VALUED.has(a.slot) || a.negated || b.negated) return "unrelated";
+    if (IMMUTABLE.has(a.slot)) return "contradiction";
     if (a.anchor !== null && a.anchor === b.anchor) return "contradiction";
     return oneVoice || changed ? "update" : "contradiction";
   }
@@ -484,7 +530,7 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
 const PRIORITY: readonly ConflictVerdict[] = ["unrelated", "same", "update", "contradiction"];
 
 /** The text's speaker, whether it opens by denying, and the frames of its statements. */
-function parse(text: string): Parsed {
+function parse(text: string, memo: TagMemo | undefined): Parsed {
   const cleaned = text.replace(DATE_NOTE, "");
   const speakerMatch = SPEAKER.exec(cleaned);
   const speaker = speakerMatch?.[1]?.trim() ?? null;
@@ -496,9 +542,9 @@ function parse(text: string): Parsed {
     if (QUESTION_END.test(sentence.trim()) || QUESTION_PARTICLE.test(sentence.trim())) continue;
     for (const clause of sentence.split(CLAUSE_BREAK)) {
       if (clause.trim() === "") continue;
-      const frame = frameOf(clause, speakerWords);
+      const frame = frameOf(clause, speakerWords, memo);
       if (frame) frames.push(frame);
-      if (frame || statesSomething(clause)) statements += 1;
+      if (frame || statesSomething(clause, memo)) statements += 1;
     }
   }
   return { speaker: speaker?.toLowerCase() ?? null, speakerWords, denies: DENIALS.test(body.trim()), frames, statements };
@@ -514,8 +560,11 @@ function parse(text: string): Parsed {
 export class ParseCache {
   private readonly parsed = new LruMap<string, Parsed>(2048);
 
+  /** `memo`: the agent's tagged lines, shared with extraction (local-tag-memo.ts). */
+  constructor(private readonly memo?: TagMemo) {}
+
   parse(text: string): Parsed {
-    return this.parsed.getOrSet(text, parse);
+    return this.parsed.getOrSet(text, (t) => parse(t, this.memo));
   }
 }
 
@@ -540,8 +589,8 @@ export function mayConflict(pair: Pick<ConflictPair, "earlier" | "later">, cache
  * A clause with a predicate word (a verb or an adjective) and a thing (a noun, a name, a number);
  * in Chinese any two content words, as jieba may take the verb into a noun (家养|猫, 走路|上学).
  */
-function statesSomething(clause: string): boolean {
-  const words = wordsOf(clause).filter((w) => w.content);
+function statesSomething(clause: string, memo: TagMemo | undefined): boolean {
+  const words = wordsOf(clause, memo).filter((w) => w.content);
   if (/\p{Script=Han}/u.test(clause)) return words.length >= 2;
   return (
     words.some((w) => w.cls === "verb" || w.cls === "adj") && words.some((w) => w.cls === "noun" || w.cls === "name" || w.cls === "num")

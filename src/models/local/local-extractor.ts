@@ -14,7 +14,7 @@ import { normalizeText } from "../../text/normalize";
 import { splitClauses } from "../../text/sentences";
 import { cutAtWordBoundary } from "./local-compressor";
 import { analyze, isContentWord, termWeights, type Analysis, type Candidate } from "./local-salience";
-import type { TaggedWord } from "../../text/tagged-words";
+import type { TagMemo, TaggedWord } from "../../text/tagged-words";
 
 export const KEYWORDS_MAX = 12;
 export const ENTITIES_MAX = 5;
@@ -23,8 +23,8 @@ export const ENTITY_MIN_SHARE = 0.4;
 
 const TRAILING_PUNCTUATION = /[\s\p{P}]+$/u;
 
-export function extractOne(text: string): Extraction {
-  const analysis = analyze(text);
+export function extractOne(text: string, memo?: TagMemo): Extraction {
+  const analysis = analyze(text, memo === undefined ? {} : { memo });
   const keywords = uniqueByNorm(analysis.candidates.filter((c) => c.kind !== "number")).slice(0, KEYWORDS_MAX);
   return {
     phrase: phraseOf(analysis),

@@ -21,14 +21,17 @@ import { compressText, summarizeText } from "./local-compressor";
 import { EMBEDDING_DIMENSIONS, embedText } from "./local-embedder";
 import { sameEntity } from "./local-entities";
 import { extractOne } from "./local-extractor";
+import { LocalTagMemo } from "./local-tag-memo";
 import { localQueryKeywords, localRelations } from "./local-query";
 import { segmentMessages } from "./local-segmenter";
 import { loadTaggersFor } from "../../text/tagged-words";
 
 export class LocalModel implements SmallModel {
   readonly name = "local";
-  /** Parsed texts of the conflict judgement; the instance is the agent's own (agent-state.ts). */
-  private readonly conflictParses = new ParseCache();
+  /** Tagged lines, shared by every task below; the instance is the agent's own (agent-state.ts). */
+  private readonly tags = new LocalTagMemo();
+  /** Parsed texts of the conflict judgement. */
+  private readonly conflictParses = new ParseCache(this.tags);
 
   async segment(messages: ModelMessage[]): Promise<SegmentDraft[]> {
     return segmentMessages(messages);
@@ -36,7 +39,7 @@ export class LocalModel implements SmallModel {
 
   async extract(texts: string[]): Promise<Extraction[]> {
     await loadTaggersFor(texts);
-    return texts.map(extractOne);
+    return texts.map((t) => extractOne(t, this.tags));
   }
 
   async nameRelations(requests: RelationRequest[]): Promise<RelationName[]> {
@@ -45,18 +48,18 @@ export class LocalModel implements SmallModel {
 
   async compress(text: string, target: number): Promise<string> {
     await loadTaggersFor([text]);
-    return compressText(text, target);
+    return compressText(text, target, this.tags);
   }
 
   /** Extractive: the sentences that carry the most keyword weight, in order, within the bound. */
   async summarize(texts: string[], maxLength: number): Promise<string> {
     await loadTaggersFor(texts);
-    return summarizeText(texts.join("\n"), maxLength);
+    return summarizeText(texts.join("\n"), maxLength, this.tags);
   }
 
   async queryKeywords(query: string): Promise<string[]> {
     await loadTaggersFor([query]);
-    return localQueryKeywords(query);
+    return localQueryKeywords(query, this.tags);
   }
 
   async judgeConflicts(pairs: ConflictPair[]): Promise<ConflictVerdict[]> {

@@ -1,30 +1,54 @@
 /**
- * Query keywords and relation naming for the local model: the two small tasks that only compare
- * words, so they share the tokenizer's normal forms.
+ * Query keywords and relation naming for the local model: query keywords come from the taggers,
+ * as the memories' keywords and entities do; relation naming compares a name with a segment by
+ * the tokenizer's normal forms.
  */
 import { entityKey } from "../../text/entity-key";
 import { RELATION, type RelationName } from "../../vocabulary/relations";
 import type { RelationRequest } from "../types";
 import { normalizeText } from "../../text/normalize";
-import { isContent, tokenize } from "../../text/tokenize";
+import { tokenize } from "../../text/tokenize";
+import { tagWords, type TagMemo, type TaggedWord } from "../../text/tagged-words";
+import { isContentWord } from "./local-salience";
+import { codePointLength } from "../../text/code-points";
 
 const HAS_CJK = /[\p{Script=Han}\u3040-\u30ff\uac00-\ud7af]/u;
 
 /**
- * Content words of a free-text question, in order, deduplicated by normal form (so "agency" and
- * "agencies" count once), as display words: NFKC surface form, possessive removed, case kept
- * ("Isabella", "adoption", "agencies"). Question words (what, when, 什么, 哪里, 吗 ...) are stop words
- * and never appear.
+ * Content words of a free-text question, in order, deduplicated by lemma (so "agency" and
+ * "agencies" count once), from the same taggers and the same test of a content word as a memory's
+ * keywords (local-salience.ts, isContentWord): question words, pronouns, light verbs and
+ * interjections never appear. Display words: NFKC surface form, possessive removed, case kept
+ * ("Isabella", "adoption", "agencies"). A Chinese character jieba leaves on its own is a keyword
+ * only with the single characters next to it (小|白 → 小白): alone it is a fragment.
  */
-export function localQueryKeywords(query: string): string[] {
+export function localQueryKeywords(query: string, memo?: TagMemo): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const t of tokenize(query)) {
-    if (!isContent(t) || seen.has(t.norm)) continue;
-    seen.add(t.norm);
-    out.push(t.text.normalize("NFKC").replace(/['’]s$/, ""));
+  const push = (key: string, display: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(display.normalize("NFKC").replace(/['’]s$/, ""));
+  };
+  const words = tagWords(query, memo);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === undefined || !isContentWord(w)) continue;
+    if (w.script !== "cjk" || codePointLength(w.text) > 1) {
+      push(w.lemma, w.text);
+      continue;
+    }
+    let end = i;
+    for (let next = words[end + 1]; next !== undefined && single(next) && next.start === words[end]?.end; next = words[end + 1]) end++;
+    const run = query.slice(w.start, words[end]?.end ?? w.end);
+    if (end > i) push(run, run);
+    i = end;
   }
   return out;
+}
+
+function single(w: TaggedWord): boolean {
+  return w.script === "cjk" && codePointLength(w.text) === 1 && isContentWord(w);
 }
 
 /**

@@ -19,7 +19,7 @@
  */
 import { codePointLength } from "../../text/code-points";
 import { splitSentences } from "../../text/sentences";
-import { isEvaluative, tagWords, type TaggedWord, type WordScript } from "../../text/tagged-words";
+import { isAbstractNoun, isEvaluative, tagWords, type TagMemo, type TaggedWord, type WordScript } from "../../text/tagged-words";
 import { ZH_STOP_WORDS } from "../../text/stopwords-zh";
 
 export type CandidateKind = "name" | "compound" | "noun" | "word" | "number";
@@ -130,11 +130,13 @@ export function isContentWord(w: TaggedWord): boolean {
 export interface AnalyzeOptions {
   /** Keep "Name: " line labels as text (a summary quotes its lines whole). */
   keepLabels?: boolean;
+  /** The agent's memo of tagged lines (local-tag-memo.ts). */
+  memo?: TagMemo;
 }
 
 export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const body = options.keepLabels === true ? text : stripSpeakerLabels(text);
-  const words = tagWords(body);
+  const words = tagWords(body, options.memo);
   const sentences = splitSentences(body);
   const n = Math.max(words.length, 1);
   const aside = asides(body, words);
@@ -359,7 +361,7 @@ function vocative(words: readonly TaggedWord[], from: number, to: number): boole
  */
 function compoundRun(words: readonly TaggedWord[], i: number): number {
   const isPart = (w: TaggedWord | undefined) =>
-    w !== undefined && (w.cls === "noun" || w.cls === "name") && !w.temporal && HAS_LETTER.test(w.text) && !isPlaceholder(w);
+    w !== undefined && (w.cls === "noun" || w.cls === "name") && !w.temporal && HAS_LETTER.test(w.text) && !standsIn(w);
   const first = words[i];
   // A one-character Chinese adjective makes a word with the noun after it (新同学, 老朋友).
   const modifier = first !== undefined && first.script === "cjk" && first.tag === "a" && first.text.length === 1;
@@ -397,8 +399,17 @@ function isEntityNoun(words: readonly TaggedWord[], i: number): boolean {
   return w.lemma.length >= 3;
 }
 
-/** A word that names nothing: a place-holder noun, or one of feeling or value (isEvaluative). */
+/**
+ * A word that names nothing: a place-holder noun, one of feeling or value (isEvaluative), or an
+ * abstract noun (isAbstractNoun). An abstract noun may still modify the head of a compound
+ * ("mentorship program"): compounds test their words with standsIn.
+ */
 function isPlaceholder(w: TaggedWord): boolean {
+  return standsIn(w) || isAbstractNoun(w);
+}
+
+/** A place-holder noun or one of feeling or value: never part of a compound. */
+function standsIn(w: TaggedWord): boolean {
   if (w.script === "cjk") return ZH_PLACEHOLDER_NOUNS.has(w.lemma) || ZH_STOP_WORDS.has(w.lemma);
   return EN_PLACEHOLDER_NOUNS.has(w.lemma) || isEvaluative(w);
 }

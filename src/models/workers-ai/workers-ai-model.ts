@@ -25,7 +25,10 @@ import type {
   RelationRequest,
   SegmentDraft,
   SmallModel,
+  WindowDigest,
 } from "../types";
+import { joinWindowDigests } from "../digest";
+import { buildDigestMessages, buildDigestsMessages, digestAnswerSchema, digestsAnswerSchema, type DigestAnswer } from "./prompts/digest";
 import { joinWindowSegments } from "../window-join";
 import { jsonSchemaOf, parseAnswer, type AiBinding, type ChatMessage } from "./ai-client";
 import { textModelProfile, type TextModelProfile } from "./model-profiles";
@@ -36,7 +39,7 @@ import {
   sameEntitiesAnswerSchema,
   validateSameEntities,
 } from "./prompts/same-entities";
-import { buildConflictsMessages, CONFLICT_BATCH_SIZE, conflictsAnswerSchema, validateConflictVerdicts } from "./prompts/conflicts";
+import { buildConflictsMessages, conflictsAnswerSchema, validateConflictVerdicts } from "./prompts/conflicts";
 import { buildExtractMessages, extractAnswerSchema } from "./prompts/extract";
 import { buildQueryKeywordsMessages, queryKeywordsAnswerSchema } from "./prompts/query-keywords";
 import { buildRelationsMessages, relationsAnswerSchema } from "./prompts/relations";
@@ -77,6 +80,7 @@ export const RATE_LIMIT_WAIT_MS: Readonly<Record<ModelOperation, number>> = {
   // Conflict checks run inside a remember, like extraction: nobody waits on the HTTP side.
   judgeConflicts: 5 * 60_000,
   sameEntities: 5 * 60_000,
+  digest: 5 * 60_000,
 };
 
 export interface WorkersAiModelOptions {
@@ -122,6 +126,72 @@ export class WorkersAiModel implements SmallModel {
     return joinWindowSegments(windows, results);
   }
 
+  /**
+   * One call per window (the planner's digest windows): segments, their extractions and the
+   * summary, checked by the separate tasks' validators (prompts/digest.ts).
+   */
+  async digest(messages: ModelMessage[], summaryMax: number, ctx?: CallContext): Promise<WindowDigest> {
+    const windows = this.planner.digestWindows(messages);
+    const results: WindowDigest[] = [];
+    for (const window of windows) results.push(await this.digestWindow(window.messages, summaryMax, ctx));
+    return joinWindowDigests(windows, results, summaryMax);
+  }
+
+  /**
+   * Conversations that each fit one window are packed, in order, into shared calls while the
+   * packed messages still fit one window; a conversation larger than a window is digested alone.
+   */
+  async digestMany(conversations: ModelMessage[][], summaryMax: number, ctx?: CallContext): Promise<WindowDigest[]> {
+    const out: WindowDigest[] = [];
+    let group: ModelMessage[][] = [];
+    const flush = async (): Promise<void> => {
+      if (group.length === 1) out.push(await this.digest(group[0] ?? [], summaryMax, ctx));
+      else if (group.length > 1) out.push(...(await this.digestGroup(group, summaryMax, ctx)));
+      group = [];
+    };
+    for (const conversation of conversations) {
+      if (this.planner.digestWindows(conversation).length > 1) {
+        await flush();
+        out.push(await this.digest(conversation, summaryMax, ctx));
+        continue;
+      }
+      if (group.length > 0 && this.planner.digestWindows([...group, conversation].flat()).length > 1) await flush();
+      group.push(conversation);
+    }
+    await flush();
+    return out;
+  }
+
+  private async digestGroup(conversations: ModelMessage[][], summaryMax: number, ctx?: CallContext): Promise<WindowDigest[]> {
+    const max = Math.floor(summaryMax);
+    const answer = await this.ask("digest", "window_digests", buildDigestsMessages(conversations, max), digestsAnswerSchema, ctx);
+    if (answer.conversations.length !== conversations.length) {
+      throw new WorkersAiError("invalid_answer", `expected ${conversations.length} digests, got ${answer.conversations.length}`);
+    }
+    return conversations.map((messages, k) => this.checkedDigest(messages, answer.conversations[k] ?? { segments: [], summary: "" }, max));
+  }
+
+  private async digestWindow(messages: ModelMessage[], summaryMax: number, ctx?: CallContext): Promise<WindowDigest> {
+    if (messages.every((m) => m.content.trim() === "")) return { segments: [], extractions: [], summary: "" };
+    const max = Math.floor(summaryMax);
+    const answer = await this.ask("digest", "window_digest", buildDigestMessages(messages, max), digestAnswerSchema, ctx);
+    return this.checkedDigest(messages, answer, max);
+  }
+
+  /** A digest answer checked by the separate tasks' validators. */
+  private checkedDigest(messages: ModelMessage[], answer: DigestAnswer, max: number): WindowDigest {
+    if (messages.every((m) => m.content.trim() === "")) return { segments: [], extractions: [], summary: "" };
+    const segments = validateSegments(
+      messages,
+      answer.segments.map((s) => ({ text: s.text, messageIndexes: s.messageIndexes })),
+    );
+    // validateSegments keeps the answer's segments one for one (it checks, it does not re-cut).
+    const extractions = validateExtractions(answer.segments, segments.length);
+    // A window of greetings may have nothing to summarize: no episode summary, as locally.
+    const summary = answer.summary.trim() === "" ? "" : validateSummary(answer.summary, max);
+    return { segments, extractions, summary };
+  }
+
   async extract(texts: string[], ctx?: CallContext): Promise<Extraction[]> {
     const out: Extraction[] = [];
     for (const batch of slicesOf(texts, this.planner.extractBatches(texts))) {
@@ -163,7 +233,7 @@ export class WorkersAiModel implements SmallModel {
 
   /**
    * Only the pairs the classical filter leaves open (mayConflict: both state something about a
-   * subject they can share) are asked, in batches of CONFLICT_BATCH_SIZE pairs, one call each; the
+   * subject they can share) are asked, in batches the planner sizes (at most CONFLICT_BATCH_SIZE), one call each; the
    * others are unrelated without a call.
    */
   async judgeConflicts(pairs: ConflictPair[], ctx?: CallContext): Promise<ConflictVerdict[]> {
@@ -171,8 +241,7 @@ export class WorkersAiModel implements SmallModel {
     const open = pairs.map((p) => mayConflict(p, this.conflictParses));
     const asked = pairs.filter((_p, i) => open[i]);
     const verdicts: ConflictVerdict[] = [];
-    for (let at = 0; at < asked.length; at += CONFLICT_BATCH_SIZE) {
-      const batch = asked.slice(at, at + CONFLICT_BATCH_SIZE);
+    for (const batch of slicesOf(asked, this.planner.conflictBatches(asked))) {
       const answer = await this.ask("judgeConflicts", "conflict_verdicts", buildConflictsMessages(batch), conflictsAnswerSchema, ctx);
       verdicts.push(...validateConflictVerdicts(answer.verdicts, batch.length));
     }

@@ -9,9 +9,10 @@
  */
 import type { CallPlanner, SegmentWindow } from "../call-planner";
 import { planSegmentWindows } from "../segment-windows";
-import type { ModelMessage, RelationRequest } from "../types";
+import type { ConflictPair, ModelMessage, RelationRequest } from "../types";
 import type { ChatMessage } from "./ai-client";
 import type { TextModelProfile } from "./model-profiles";
+import { buildConflictsMessages, CONFLICT_BATCH_SIZE } from "./prompts/conflicts";
 import { buildExtractMessages } from "./prompts/extract";
 import { buildRelationsMessages } from "./prompts/relations";
 import { buildSegmentMessages, speakerOf } from "./prompts/segment";
@@ -29,6 +30,13 @@ export const EXTRACT_ANSWER_TOKENS = 120;
 export const RELATION_ANSWER_TOKENS = 8;
 /** Items per extraction call: sixteen keeps a typical remember in one call and the model accurate. */
 export const EXTRACT_BATCH_SIZE = 16;
+/**
+ * Share of a segmentation window a digest window holds: its answer repeats the text (ANSWER_ECHO)
+ * and adds an extraction (EXTRACT_ANSWER_TOKENS) per segment of a few sentences.
+ */
+export const DIGEST_WINDOW_SHARE = 0.5;
+/** Answer tokens per conflict verdict: one word and its quotes. */
+export const CONFLICT_ANSWER_TOKENS = 6;
 /** Pairs per relation call (a remember asks for segments × focus entities). */
 export const RELATIONS_BATCH_SIZE = 16;
 
@@ -47,6 +55,7 @@ export class WorkersAiPlanner implements CallPlanner {
   readonly segmentWindowTokens: number;
   private readonly extractInputRoom: number;
   private readonly relationInputRoom: number;
+  private readonly conflictInputRoom: number;
   private readonly outputRoom: number;
 
   constructor(readonly profile: TextModelProfile) {
@@ -55,6 +64,7 @@ export class WorkersAiPlanner implements CallPlanner {
     this.segmentWindowTokens = Math.floor(Math.min(inputRoom(buildSegmentMessages([])), this.outputRoom / ANSWER_ECHO));
     this.extractInputRoom = inputRoom(buildExtractMessages([]));
     this.relationInputRoom = inputRoom(buildRelationsMessages([]));
+    this.conflictInputRoom = inputRoom(buildConflictsMessages([]));
     if (this.segmentWindowTokens < 200) throw new RangeError(`model limits leave only ${this.segmentWindowTokens} tokens per window`);
   }
 
@@ -71,6 +81,23 @@ export class WorkersAiPlanner implements CallPlanner {
   extractBatches(texts: readonly string[]): number[] {
     const costs = texts.map((t) => ({ input: tokenWeight(JSON.stringify(t)), output: EXTRACT_ANSWER_TOKENS }));
     return this.batches(costs, this.extractInputRoom, EXTRACT_BATCH_SIZE);
+  }
+
+  /**
+   * Windows of a digest (prompts/digest.ts): the answer carries an extraction per segment on top
+   * of the segments' text, so a window holds DIGEST_WINDOW_SHARE of a segmentation window.
+   */
+  digestWindows(messages: readonly ModelMessage[]): SegmentWindow[] {
+    return planSegmentWindows(messages, {
+      maxTokens: Math.floor(this.segmentWindowTokens * DIGEST_WINDOW_SHARE),
+      tokens: tokenWeight,
+      overhead: (m) => 20 + tokenWeight(JSON.stringify(speakerOf(m))),
+    });
+  }
+
+  conflictBatches(pairs: readonly ConflictPair[]): number[] {
+    const costs = pairs.map((p) => ({ input: tokenWeight(JSON.stringify(p)), output: CONFLICT_ANSWER_TOKENS }));
+    return this.batches(costs, this.conflictInputRoom, CONFLICT_BATCH_SIZE);
   }
 
   relationBatches(requests: readonly RelationRequest[]): number[] {

@@ -29,7 +29,10 @@ export const ProfileSchema = z.object({
   focus: z.array(z.object({ node_id: z.number().int(), name: z.string() })),
 });
 
-export const ProfileQuerySchema = z.object({ locale: z.enum(LOCALES) }).strict();
+/** The labels' language as the request states it (src/agent/label-locale.ts decides). */
+const LocalePreferenceShape = { locale: z.enum(LOCALES).optional(), accept_language: z.enum(LOCALES).optional() };
+
+export const ProfileQuerySchema = z.object(LocalePreferenceShape).strict();
 
 export const ProfileResultSchema = ProfileSchema.extend({
   /** The profile as text, as the context block shows it. */
@@ -55,7 +58,7 @@ export const ContextQuerySchema = z
       .optional(),
     budget_tokens: z.number().int().min(MIN_CONTEXT_BUDGET).max(MAX_CONTEXT_BUDGET),
     include: z.array(z.enum(CONTEXT_SECTIONS)).min(1),
-    locale: z.enum(LOCALES),
+    ...LocalePreferenceShape,
   })
   .strict();
 export type ContextQuery = z.infer<typeof ContextQuerySchema>;

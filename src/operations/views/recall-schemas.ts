@@ -15,11 +15,15 @@ export const RecallQuerySchema = z
   .object({
     keywords: z.array(z.string().min(1).max(200)).max(MAX_RECALL_KEYWORDS),
     query: z.string().min(1).max(2000).optional(),
+    /** Ask the model for the query's keywords too (one text call); otherwise the read path calls no text model. */
+    expand: z.boolean().default(false),
     relations: z.array(z.string().min(1).max(50)).max(MAX_RECALL_RELATIONS),
     depth: z.number().int().min(1).max(MAX_RECALL_DEPTH).optional(),
     limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).default(DEFAULT_RECALL_LIMIT),
     start: z.enum(["hybrid", "focus"]),
-    locale: z.enum(LOCALES),
+    /** The labels' language as the request states it (src/agent/label-locale.ts decides). */
+    locale: z.enum(LOCALES).optional(),
+    accept_language: z.enum(LOCALES).optional(),
     /** Kinds of memory returned: conversation segments and explicit memories unless episodes are asked for too. */
     kinds: z.array(z.enum(RECALL_KINDS)).min(1).default(["segment", "memory"]),
   })
@@ -59,7 +63,7 @@ export const RecallResultSchema = z.object({
   traces: z.array(RecalledTraceSchema),
   start_nodes: z.number().int(),
   reached_nodes: z.number().int(),
-  /** What the agent reads: the memories and traces as plain text, in the query's locale. */
+  /** What the agent reads: the memories and traces as plain text, in the labels' language (src/agent/label-locale.ts). */
   text: z.string(),
 });
 export type RecallResult = z.infer<typeof RecallResultSchema>;

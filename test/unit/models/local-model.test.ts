@@ -10,8 +10,22 @@ import { isCalendarWord } from "../../../src/text/calendar-words";
 import { codePointLength } from "../../../src/text/code-points";
 import { EN_STOP_WORDS } from "../../../src/text/stopwords-en";
 import { ZH_STOP_WORDS } from "../../../src/text/stopwords-zh";
+import { isAbstractNoun, type TaggedWord } from "../../../src/text/tagged-words";
 
 const model = new LocalModel();
+const WORD: TaggedWord = {
+  text: "",
+  start: 0,
+  end: 0,
+  cls: "noun",
+  tag: "NOUN",
+  lemma: "",
+  script: "latin",
+  sentence: 0,
+  negated: false,
+  temporal: false,
+  evaluative: false,
+};
 const user = (index: number, content: string, name?: string): ModelMessage =>
   name === undefined ? { index, role: "user", content } : { index, role: "user", content, name };
 
@@ -172,6 +186,19 @@ describe("extract", () => {
     expect(isCalendarWord("phoenix") || isCalendarWord("周杰伦") || isCalendarWord("月亮")).toBe(false);
   });
 
+  it("never makes an abstract noun an entity (WordNet: feeling, cognition, attribute, state, motive), though it may modify a compound's head", async () => {
+    const [a, b] = await model.extract([
+      "Your experience and courage at the pottery class really show your pride.",
+      "She joined the mentorship program and a physics course.",
+    ]);
+    expect(a?.entities).toEqual(["pottery class"]);
+    // A field of study, a plan or a discipline is a topic, not an abstraction.
+    expect(b?.entities).toEqual(expect.arrayContaining(["mentorship program", "physics course"]));
+    expect(isAbstractNoun({ ...WORD, lemma: "experience" }) && isAbstractNoun({ ...WORD, lemma: "pride" })).toBe(true);
+    expect(isAbstractNoun({ ...WORD, lemma: "pottery" }) || isAbstractNoun({ ...WORD, lemma: "shelter" })).toBe(false);
+    expect(isAbstractNoun({ ...WORD, script: "cjk", lemma: "experience" })).toBe(false);
+  });
+
   it("writes a short phrase: a clause that fits, else the most telling stretch of one, never a list of keywords", async () => {
     const out = await model.extract([
       "昨天讨论了用户系统的登录模块设计，决定采用JWT方案。",
@@ -235,7 +262,7 @@ describe("compress", () => {
 
   it("keeps names, numbers and content words over filler, as the words themselves in order", async () => {
     // Whole clauses would lose words a question may ask for: the words themselves, in order.
-    expect(await model.compress(EN_COMPRESS, 70)).toBe("day JWT migration login module finished whole team celebrated pizza");
+    expect(await model.compress(EN_COMPRESS, 70)).toBe("long JWT migration login module finished whole team celebrated pizza");
     expect(await model.compress(EN_COMPRESS, 30)).toBe("day JWT migration login module");
     expect(await model.compress(ZH_COMPRESS, 30)).toBe("有点累登录模块JWT迁移完成团队披萨庆祝");
     expect(await model.compress(ZH_COMPRESS, 10)).toBe("模块JWT团队");
@@ -244,10 +271,15 @@ describe("compress", () => {
     expect(await model.compress("Hi! Thanks so much. The JWT migration finished yesterday.", 50)).toBe("JWT migration finished");
     const pottery = "Oh wow, thanks! I signed up for a pottery class yesterday. It's like therapy for me.";
     expect(await model.compress(pottery, 60)).toBe("signed pottery class yesterday therapy");
-    expect(await model.compress(pottery, 30)).toBe("signed pottery class yesterday");
+    // A relative time word weighs as a plain content word: the memory keeps its date anyway.
+    expect(await model.compress(pottery, 30)).toBe("signed pottery class therapy");
     expect(await model.compress("I have 2 kids and 3 cats, born in 2019. We live in Berlin and love it there so much, really.", 40)).toBe(
       "2 kids 3 cats born 2019 live Berlin",
     );
+    // A name only addressed (a vocative) is who was spoken to, not what the memory is about.
+    const necklace = "Thanks, Caroline! My grandma gave me this necklace in Sweden.";
+    expect(await model.compress(necklace, 30)).toBe("grandma necklace Sweden");
+    expect(await model.compress(necklace, 15)).toBe("necklace Sweden");
   });
 
   it("never exceeds the target, never returns empty, only uses the text's characters", async () => {

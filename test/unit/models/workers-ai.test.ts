@@ -11,6 +11,7 @@ import { createEmbedder, createModel, requestsPerMinuteOf } from "../../../src/m
 import { DEFAULT_TEXT_MODEL, isKnownTextModel } from "../../../src/models/workers-ai/model-profiles";
 import productionConfig from "../../../wrangler.toml?raw";
 import localConfig from "../../../wrangler.local.toml?raw";
+import { PolicyModel } from "../../../src/models/model-policy";
 import { ResilientModel } from "../../../src/models/resilient-model";
 import { RetriesExhaustedError, retryPolicy } from "../../../src/models/retry";
 import type { ModelMessage } from "../../../src/models/types";
@@ -72,7 +73,7 @@ const LONG = "The JWT migration of the login module finished yesterday, and the 
 describe("request shape", () => {
   it("sends the configured model, the system prompt, bilingual examples, JSON mode and temperature 0", async () => {
     const ai = fakeAi(() => ({ response: '{"text":"JWT migration done"}' }));
-    const model = createModel({ MODEL_PROVIDER: "workers-ai", AI: ai, AI_TEXT_MODEL: MODEL });
+    const model = createModel({ MODEL_PROVIDER: "workers-ai", AI: ai, AI_TEXT_MODEL: MODEL, MODEL_POLICY: "compression=workers-ai" });
     expect(model.name).toBe(`workers-ai:${MODEL}`);
     expect(await model.compress(LONG, 30)).toBe("JWT migration done");
     expect(ai.calls).toHaveLength(1);
@@ -401,7 +402,7 @@ describe("registry", () => {
   it("builds the Workers AI providers from the configured model names", () => {
     const ai = fakeAi(() => null);
     const env = { MODEL_PROVIDER: "workers-ai", AI: ai, AI_TEXT_MODEL: MODEL, AI_EMBEDDING_MODEL: "@cf/baai/bge-m3" };
-    expect(createModel(env)).toBeInstanceOf(WorkersAiModel);
+    expect(createModel(env)).toBeInstanceOf(PolicyModel);
     expect(createModel(env).name).toBe(`workers-ai:${MODEL}`);
     expect(createEmbedder(env)).toMatchObject({ name: "workers-ai:@cf/baai/bge-m3", dimensions: 1024 });
     expect(() => createModel(noAi("openai"))).toThrow('MODEL_PROVIDER must be "local" or "workers-ai", got "openai"');

@@ -115,8 +115,9 @@ export function langOf(text: string): "zh" | "en" {
 }
 
 /**
- * The language most of these texts are in (an agent's memories): Chinese when more than half of
- * those with any letters hold Han characters, else English (also for none: the page's own language).
+ * The language most of these texts are in (an agent's memories): Chinese when at least half of
+ * those with any letters hold Han characters (the server's rule, docs/design.md "The labels'
+ * language"), else English (also for none: the page's own language).
  */
 export function dominantLanguage(texts: readonly string[]): "zh" | "en" {
   let chinese = 0;
@@ -126,5 +127,5 @@ export function dominantLanguage(texts: readonly string[]): "zh" | "en" {
     written += 1;
     if (langOf(text) === "zh") chinese += 1;
   }
-  return chinese * 2 > written ? "zh" : "en";
+  return written > 0 && chinese * 2 >= written ? "zh" : "en";
 }

@@ -1,0 +1,203 @@
+/**
+ * MCP as a connector (src/oauth/connector.ts), through the Worker's own fetch: the metadata a
+ * client discovers, dynamic registration, the consent page that asks for an API key, the code
+ * exchanged with PKCE for a token of that key's tenant, MCP with the token, revocation, and
+ * isolation (a token reaches its tenant's agents only; tokens reach nothing but MCP). The official
+ * MCP client's flow against the local server: test-e2e/mcp-oauth.test.ts.
+ */
+import { env, SELF } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../src/storage/db";
+import { hashKey, storeKey } from "../src/storage/api-keys";
+import { call, freshAgent, json, rememberAndWait } from "./helpers";
+
+const ORIGIN = "http://localhost";
+const REDIRECT = "http://127.0.0.1:3999/callback";
+const OTHER_KEY = "key-oauth-other";
+
+beforeAll(async () => {
+  await storeKey(createDb(env.DB), OTHER_KEY, "tenant-oauth-other", "test", Date.now());
+});
+
+async function sha256url(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+function cookiesOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+/** Registration, consent with `key`, code exchange: the token response. */
+async function connect(key: string): Promise<{ access_token: string; token_type: string; client_id: string }> {
+  const registered = await SELF.fetch(`${ORIGIN}/oauth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", client_name: "Test <Client>" }),
+  });
+  expect(registered.status).toBe(201);
+  const { client_id } = await json<{ client_id: string }>(registered);
+  const verifier = `verifier-${crypto.randomUUID()}-${crypto.randomUUID()}`;
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id,
+    redirect_uri: REDIRECT,
+    code_challenge: await sha256url(verifier),
+    code_challenge_method: "S256",
+    state: "st-1",
+    resource: `${ORIGIN}/v1/agents/`,
+  });
+  const authorizeUrl = `${ORIGIN}/oauth/authorize?${query}`;
+  const page = await SELF.fetch(authorizeUrl);
+  expect(page.status).toBe(200);
+  const body = await page.text();
+  expect(body).toContain("API key");
+  expect(body).toContain("Test &#60;Client&#62;");
+  expect(body).not.toContain("<Client>");
+  const handle = /name="handle" value="([^"]+)"/.exec(body)?.[1];
+  expect(handle).toBeDefined();
+  const cookie = cookiesOf(page);
+  const post = (apiKey: string) =>
+    SELF.fetch(authorizeUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+      body: new URLSearchParams({ handle: handle!, decision: "approve", api_key: apiKey }),
+    });
+  const wrong = await post("not-a-key");
+  expect(wrong.status).toBe(401);
+  expect(await wrong.text()).toContain("Unknown or revoked API key");
+  const approved = await post(key);
+  expect(approved.status).toBe(302);
+  const location = new URL(approved.headers.get("Location")!);
+  expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+  expect(location.searchParams.get("state")).toBe("st-1");
+  const code = location.searchParams.get("code")!;
+  const token = await SELF.fetch(`${ORIGIN}/oauth/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      client_id,
+      redirect_uri: REDIRECT,
+      resource: `${ORIGIN}/v1/agents/`,
+    }),
+  });
+  expect(token.status).toBe(200);
+  return { ...(await json<{ access_token: string; token_type: string }>(token)), client_id };
+}
+
+function mcp(agentId: string, token: string, message: Record<string, unknown>): Promise<Response> {
+  return SELF.fetch(`${ORIGIN}/v1/agents/${agentId}/mcp`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...message }),
+  });
+}
+
+describe("MCP connector (OAuth 2.1)", () => {
+  it("publishes protected resource and authorization server metadata", async () => {
+    const resource = await SELF.fetch(`${ORIGIN}/.well-known/oauth-protected-resource`);
+    expect(resource.status).toBe(200);
+    expect(await json(resource)).toMatchObject({ resource: `${ORIGIN}/v1/agents/`, authorization_servers: [ORIGIN] });
+    const server = await json<Record<string, unknown>>(await SELF.fetch(`${ORIGIN}/.well-known/oauth-authorization-server`));
+    expect(server).toMatchObject({
+      issuer: ORIGIN,
+      authorization_endpoint: `${ORIGIN}/oauth/authorize`,
+      token_endpoint: `${ORIGIN}/oauth/token`,
+      registration_endpoint: `${ORIGIN}/oauth/register`,
+    });
+    expect(server.code_challenge_methods_supported).toContain("S256");
+  });
+
+  it("a token from the consent page with the development key serves MCP for the development tenant; revoked, it gets 401", async () => {
+    const agentId = freshAgent("oauth-dev");
+    await rememberAndWait(agentId, [{ role: "user", content: "Tomas grows saffron near Valencia.", id: "o1" }]);
+    const { access_token, token_type, client_id } = await connect("dev-key-local-only");
+    expect(token_type.toLowerCase()).toBe("bearer");
+    // The current protocol revision of the official SDKs (1.32 and 2.4 alike), negotiated with a token.
+    const init = await mcp(agentId, access_token, {
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
+    expect((await json<{ result: { protocolVersion: string } }>(init)).result.protocolVersion).toBe("2025-11-25");
+    const listed = await mcp(agentId, access_token, { method: "tools/list" });
+    expect(listed.status).toBe(200);
+    const tools = (await json<{ result: { tools: { name: string }[] } }>(listed)).result.tools.map((t) => t.name);
+    expect(tools).toContain("recall");
+    const recalled = await mcp(agentId, access_token, {
+      method: "tools/call",
+      params: { name: "search_memories", arguments: { query: "saffron", mode: "keyword" } },
+    });
+    expect(JSON.stringify(await json(recalled))).toContain("Valencia");
+    // Tokens are for MCP only: REST with a token is an unknown key.
+    expect((await call(`/v1/agents/${agentId}/stats`, { key: access_token })).status).toBe(401);
+
+    const revoked = await SELF.fetch(`${ORIGIN}/oauth/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      // A public client (no secret) names itself: RFC 7009 revocation at the token endpoint.
+      body: new URLSearchParams({ token: access_token, token_type_hint: "access_token", client_id }),
+    });
+    expect(revoked.status).toBe(200);
+    const after = await mcp(agentId, access_token, { method: "tools/list" });
+    expect(after.status).toBe(401);
+    expect(after.headers.get("WWW-Authenticate")).toContain("resource_metadata=");
+  });
+
+  it("a token of another tenant never reaches the development tenant's agent", async () => {
+    const agentId = freshAgent("oauth-iso");
+    await rememberAndWait(agentId, [{ role: "user", content: "Tomas grows saffron near Valencia.", id: "o1" }]);
+    const { access_token } = await connect(OTHER_KEY);
+    const answer = await mcp(agentId, access_token, {
+      method: "tools/call",
+      params: { name: "search_memories", arguments: { query: "saffron", mode: "keyword" } },
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(await json(answer))).not.toContain("Valencia");
+  });
+
+  it("revoking the API key ends the connections made with it", async () => {
+    const key = `key-oauth-revoke-${crypto.randomUUID()}`;
+    await storeKey(createDb(env.DB), key, "tenant-oauth-revoke", "test", Date.now());
+    const { access_token } = await connect(key);
+    const agentId = freshAgent("oauth-revoke");
+    expect((await mcp(agentId, access_token, { method: "tools/list" })).status).toBe(200);
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE key_hash = ?")
+      .bind(Date.now(), await hashKey(key))
+      .run();
+    const after = await mcp(agentId, access_token, { method: "tools/list" });
+    expect(after.status).toBe(401);
+    expect((await json<{ error: { code: string } }>(after)).error.code).toBe("unauthorized");
+  });
+
+  it("bad OAuth requests are 4xx, and Bearer API keys keep working on MCP", async () => {
+    expect((await SELF.fetch(`${ORIGIN}/oauth/authorize?client_id=nope&response_type=code`)).status).toBeLessThan(500);
+    expect((await SELF.fetch(`${ORIGIN}/oauth/authorize?client_id=nope&response_type=code`)).status).toBeGreaterThanOrEqual(400);
+    expect((await SELF.fetch(`${ORIGIN}/oauth/token`, { method: "POST", body: "grant_type=nonsense" })).status).toBe(400);
+    const junk = await SELF.fetch(`${ORIGIN}/oauth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{",
+    });
+    expect(junk.status).toBe(400);
+    const anonymous = await SELF.fetch(`${ORIGIN}/v1/agents/${freshAgent("oauth-anon")}/mcp`, { method: "POST", body: "{}" });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("WWW-Authenticate")).toBe(
+      `Bearer realm="agent-memory", resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/v1/agents/"`,
+    );
+    expect((await json<{ error: { code: string } }>(anonymous)).error.code).toBe("unauthorized");
+    const fake = await mcp(freshAgent("oauth-fake"), "a:b:c", { method: "tools/list" });
+    expect(fake.status).toBe(401);
+    const withKey = await mcp(freshAgent("oauth-key"), "dev-key-local-only", { method: "tools/list" });
+    expect(withKey.status).toBe(200);
+  });
+});
