@@ -1,37 +1,40 @@
 /**
  * The layering of src/ (docs/design.md, "Layers"), checked by `npm run lint`. From the top:
  *
- *   app      src/index.ts, src/app.ts, src/scheduled.ts,  the Worker's entry points and composition
- *            src/rpc, src/oauth
- *   routes   src/routes, src/api                          HTTP endpoints and their schemas
- *   http     src/http                                     middleware, auth, the one error mapping
- *   agent    src/agent                                    the agent's Durable Object and its tasks
- *   memory   src/memory                                   the pure domain
- *   infra    src/storage, src/models, src/vectors, src/search
- *   base     src/text, src/config, src/vocabulary
+ *   app         src/index.ts, src/app.ts, src/scheduled.ts,  the Worker's entry points and composition
+ *               src/rpc, src/oauth
+ *   routes      src/routes, src/api                          HTTP endpoints and their schemas
+ *   http        src/http                                     middleware, auth, the one error mapping
+ *   service     src/service                                  checks of the whole service (health, storage, agents)
+ *   agent       src/agent                                    the Durable Object: its client, state and task registry
+ *   operations  src/operations                               the task kinds, their domain services and views
+ *   engine      src/engine                                   queue, runner, write path, runtime and the object's stores
+ *   memory      src/memory                                   the pure domain
+ *   infra       src/storage, src/models, src/vectors, src/search
+ *   base        src/text, src/config, src/vocabulary
+ *   sdk         sdk/src                                      the published client, shared with the routes
  *
- * A module may import its own layer and the layers below it, never one above; the routes reach
- * the memory only through the agent; the domain reads no storage, vectors or model providers.
- * No exceptions are listed here: a rule that needs one is a design change.
+ * A module may import its own layer and the layers below it, never one above; the service checks
+ * and the agent do not reach each other; the routes reach the memory, the engine and storage only
+ * through the agent or the service; the domain reads no storage, vectors or model providers.
+ * No exceptions are listed here, type-only imports included: a rule that needs one is a design change.
  */
 const layer = {
   app: "^src/((index|app|scheduled)\\.ts$|rpc/|oauth/)",
   routes: "^src/(routes|api)/",
   http: "^src/http/",
+  service: "^src/service/",
   agent: "^src/agent/",
+  operations: "^src/operations/",
+  engine: "^src/engine/",
   memory: "^src/memory/",
   infra: "^src/(storage|models|vectors|search)/",
   base: "^src/(text|config|vocabulary)/",
+  sdk: "^sdk/src/",
 };
 
-const above = {
-  routes: [layer.app],
-  http: [layer.app, layer.routes],
-  agent: [layer.app, layer.routes, layer.http],
-  memory: [layer.app, layer.routes, layer.http, layer.agent],
-  infra: [layer.app, layer.routes, layer.http, layer.agent, layer.memory],
-  base: [layer.app, layer.routes, layer.http, layer.agent, layer.memory, layer.infra],
-};
+const order = ["app", "routes", "http", "service", "agent", "operations", "engine", "memory", "infra", "base", "sdk"];
+const above = Object.fromEntries(order.slice(1).map((name, i) => [name, order.slice(0, i + 1).map((n) => layer[n])]));
 
 const upward = Object.entries(above).map(([name, targets]) => ({
   name: `no-upward-from-${name}`,
@@ -48,15 +51,22 @@ module.exports = {
       comment: "modules must not depend on each other in a cycle",
       severity: "error",
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+      to: { circular: true },
     },
     ...upward,
     {
       name: "routes-through-the-agent",
-      comment: "routes reach the memory, storage, models, vectors and search only through the agent",
+      comment: "routes reach the memory, the engine, storage, models, vectors and search only through the agent or the service",
       severity: "error",
       from: { path: layer.routes },
-      to: { path: "^src/(memory|storage|models|vectors|search)/" },
+      to: { path: "^src/(engine|memory|storage|models|vectors|search)/" },
+    },
+    {
+      name: "service-beside-the-agent",
+      comment: "the service-wide checks read storage directly, not through an agent",
+      severity: "error",
+      from: { path: layer.service },
+      to: { path: `(${layer.agent}|${layer.operations}|${layer.engine})` },
     },
     {
       name: "pure-domain",
@@ -75,7 +85,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    includeOnly: "^src/",
+    includeOnly: "^(src|sdk/src)/",
     tsConfig: { fileName: "tsconfig.json" },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },

@@ -1,29 +1,10 @@
-import path from "node:path";
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+// `npm test`: three projects in one run. unit: the pure modules in plain Node; workers: what needs
+// the runtime, inside workerd; e2e: the integration surfaces from the outside against a local
+// server (`npm run test:e2e` runs it alone).
 import { defineConfig } from "vitest/config";
-import { buildWeb } from "./web/build.mjs";
 
-// Every test runs inside workerd with the local configuration (local model, local vector index).
-// Storage is isolated per test file, so tests use a fresh agent id each.
-export default defineConfig(async () => {
-  // wrangler.local.toml serves web/dist as static assets, and the pool refuses to start without it.
-  await buildWeb();
-  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
-  return {
-    plugins: [
-      cloudflareTest({
-        main: "./src/index.ts",
-        remoteBindings: false,
-        wrangler: { configPath: "./wrangler.local.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
-      }),
-    ],
-    test: {
-      include: ["test/**/*.test.ts"],
-      setupFiles: ["./test/setup/apply-migrations.ts"],
-      maxWorkers: 2,
-      testTimeout: 60_000,
-      hookTimeout: 60_000,
-    },
-  };
+export default defineConfig({
+  test: {
+    projects: ["./vitest.unit.config.ts", "./vitest.workers.config.ts", "./vitest.e2e.config.ts"],
+  },
 });

@@ -9,6 +9,7 @@ export default defineConfig({
   // ai-sdk/ depends on the SDK by its package name: here, its sources.
   resolve: { alias: { "@agent-memory/sdk": path.join(import.meta.dirname, "sdk", "src", "index.ts") } },
   test: {
+    name: "e2e",
     root: import.meta.dirname,
     include: ["test-e2e/**/*.test.ts"],
     environment: "node",

@@ -158,7 +158,7 @@ export function generateSdkModule(
   const onSdk = definitions.filter((d) => d.sdk === true);
   const out: string[] = [HEADER];
   out.push(
-    `import type { OperationSpec } from "../binding.js";\nimport type { RequestOptions } from "../http.js";\nimport type { ToolDefinition } from "../tools.js";\n\n`,
+    `import type { OperationSpec } from "../binding.js";\nimport type { RequestOptions } from "../options.js";\nimport type { ToolDefinition } from "../tools.js";\n\n`,
   );
   out.push(
     `/** Every error code of the API and its one HTTP status. */\nexport const ERROR_STATUS = ${JSON.stringify(errorStatus, null, 2)} as const;\n\nexport type ErrorCode = keyof typeof ERROR_STATUS;\n\n`,

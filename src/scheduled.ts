@@ -1,12 +1,12 @@
 /**
- * The Cron Trigger: a low-frequency safety net (docs/design.md §6). It reads the registry for agents
+ * The Cron Trigger: a low-frequency safety net (docs/design.md, "Compression"). It reads the registry for agents
  * whose work is overdue and wakes their objects; it never compresses anything itself, and an idle
  * agent (due_at null) costs nothing. It also measures the storage agents are spread over (every D1
  * shard's size, every Vectorize index's vector count): a shard or index past STORAGE_FILL_RATIO of
  * its capacity takes no new agents from then on (docs/deploy.md, "Limits").
  */
 import { agentStub } from "./agent/naming";
-import { measureStorage } from "./agent/storage-status";
+import { measureStorage } from "./service/storage-status";
 import { AgentRegistry } from "./storage/agent-registry";
 
 /** Agents woken per cron run; the rest are found by the next run. */

@@ -36,7 +36,7 @@ const { task_id } = await agent.remember({ messages: [{ role: "user", content: "
 await agent.waitForTask(task_id);
 const { text } = await agent.recall({ query: "Who repairs bicycles?", locale: "en" });
 let notFound = false;
-try { await agent.getNode({ node_id: 999999 }); } catch (e) { notFound = e instanceof NotFoundError; }
+try { await agent.getMemoryNode({ node_id: 999999 }); } catch (e) { notFound = e instanceof NotFoundError; }
 let tooSmall = false;
 try { agent.contextWindow({ contextMaxTokens: 400 }); } catch (e) { tooSmall = e instanceof ContextWindowTooSmallError; }
 console.log(JSON.stringify({ text, notFound, tooSmall }));

@@ -44,15 +44,15 @@ function recordingFetch(
 const BASELINE: OperationName[] = [
   "remember",
   "recall",
-  "search",
+  "searchMemories",
   "getContext",
   "getProfile",
   "getFocus",
-  "getNode",
+  "getMemoryNode",
   "getStats",
   "getConfig",
   "updateConfig",
-  "compress",
+  "compressMemories",
   "getTask",
   "rebuildEpisodes",
   "deleteAgent",
@@ -82,12 +82,12 @@ describe("every operation of the list is a method", () => {
     const recall = await agent.recall({ query: "长安三万里" });
     note("recall");
     expect(recall.text).toContain("长安");
-    const search = await agent.search({ query: "小林", mode: "keyword" });
-    note("search");
+    const search = await agent.searchMemories({ query: "小林", mode: "keyword" });
+    note("searchMemories");
     const nodeId = search.items[0]?.node_id;
     expect(nodeId).toBeTypeOf("number");
-    expect((await agent.getNode({ node_id: nodeId! })).node_id).toBe(nodeId);
-    note("getNode");
+    expect((await agent.getMemoryNode({ node_id: nodeId! })).node_id).toBe(nodeId);
+    note("getMemoryNode");
     expect((await agent.getContext({ query: "周五", budget_tokens: 120 })).used_tokens).toBeLessThanOrEqual(120);
     note("getContext");
     expect(Array.isArray((await agent.getProfile({ locale: "en" })).participants)).toBe(true);
@@ -101,8 +101,8 @@ describe("every operation of the list is a method", () => {
     const updated = await agent.updateConfig({ focus_limit: config.focus_limit + 1 });
     note("updateConfig");
     expect("focus_limit" in updated ? updated.focus_limit : undefined).toBe(config.focus_limit + 1);
-    const compressed = await agent.compress({ cycles: 1 });
-    note("compress");
+    const compressed = await agent.compressMemories({ cycles: 1 });
+    note("compressMemories");
     expect(compressed.task_ids.length).toBe(1);
     expect(["queued", "running", "done"]).toContain((await agent.rebuildEpisodes()).status);
     note("rebuildEpisodes");
@@ -148,7 +148,7 @@ describe("every operation of the list is a method", () => {
 describe("typed errors", () => {
   it("400, 401, 404 and 413 are their classes, with the API's code and message", async () => {
     const agent = new MemoryClient({ baseUrl, apiKey: DEV_KEY }).agent(freshAgent("sdk-err"));
-    const invalid = await agent.search({ query: "   " }).catch((e: unknown) => e);
+    const invalid = await agent.searchMemories({ query: "   " }).catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(ValidationError);
     expect(invalid).toMatchObject({ status: 400, code: "validation_failed" });
     const unauthorized = await new MemoryClient({ baseUrl, apiKey: "nope" })
@@ -157,7 +157,7 @@ describe("typed errors", () => {
       .catch((e: unknown) => e);
     expect(unauthorized).toBeInstanceOf(UnauthorizedError);
     expect(unauthorized).toMatchObject({ status: 401, code: "unauthorized" });
-    const missing = await agent.getNode({ node_id: 987_654 }).catch((e: unknown) => e);
+    const missing = await agent.getMemoryNode({ node_id: 987_654 }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     const huge = Array.from({ length: 40 }, (_, i) => ({ role: "user" as const, content: "x".repeat(30_000), id: `h${i}` }));
     const tooLarge = await agent.remember({ messages: huge }).catch((e: unknown) => e);
@@ -228,7 +228,7 @@ describe("retries", () => {
       return fetch(request);
     };
     const agent = new MemoryClient({ baseUrl, apiKey: DEV_KEY, fetch: counting }).agent(freshAgent("sdk-noretry"));
-    await expect(agent.search({ query: "" })).rejects.toBeInstanceOf(ValidationError);
+    await expect(agent.searchMemories({ query: "" })).rejects.toBeInstanceOf(ValidationError);
     expect(calls).toBe(1);
     let unavailable = 0;
     const down: FetchLike = async () => {

@@ -7,7 +7,7 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { enqueueTask } from "../src/agent/tasks/registry";
+import { enqueueTask } from "../src/agent/registry";
 import worker from "../src/index";
 import { codePointLength } from "../src/text/code-points";
 import { agentRows, call, drainAlarms, freshAgent, json, recallJson, recallText, rememberAndWait, stubOf, type Msg } from "./helpers";
@@ -335,7 +335,7 @@ describe("the cron safety net", () => {
     // `due` has a queued task whose alarm was lost; `later` has work due only in an hour.
     const lost = await runInDurableObject(stubOf(due), async (instance, ctx) => {
       const { state } = internals(instance);
-      const task = enqueueTask(state.queue, "compress", null, { id: "tsk_lostalarm0000000", now: Date.now() });
+      const task = enqueueTask(state.queue, "compressMemories", null, { id: "tsk_lostalarm0000000", now: Date.now() });
       await ctx.storage.deleteAlarm();
       return task.id;
     });

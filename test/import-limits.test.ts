@@ -4,7 +4,7 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { META_MAX_DEPTH } from "../src/agent/export-format";
+import { META_MAX_DEPTH } from "../src/operations/views/export-format";
 import { MAX_IMPORT_LINE_BYTES } from "../src/config/limits";
 import { JsonLinesError, jsonLines, type JsonLine } from "../src/routes/json-lines";
 import { expectEnvelope } from "./edge-helpers";
@@ -192,7 +192,7 @@ describe("issue 28 finding 11: deleting an agent leaves staged import data", () 
     // The sealed upload's task comes after the deletion: its lines are gone, so it imports nothing.
     const outcome = await stub.submit(
       identity,
-      "import",
+      "importAgent",
       { import_id: "a".repeat(64), lines: lines.length, next_node_id: 2 },
       { waitMs: 30_000 },
     );

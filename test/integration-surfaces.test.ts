@@ -14,6 +14,7 @@ import { argumentsSchemaOf, defineOperation, httpSpecOf, isTool } from "../src/a
 import { createRoute, z } from "@hono/zod-openapi";
 import { ERROR_STATUS } from "../src/http/errors";
 import { OPERATIONS, TOOL_NAMES } from "../src/routes/operations";
+import { TASK_KINDS } from "../src/agent/registry";
 import { call, freshAgent, json, rememberAndWait } from "./helpers";
 
 const app = createApp();
@@ -173,6 +174,42 @@ function toolSchema(name: string): Schema {
   ) as Schema;
 }
 
+describe("one name per capability", () => {
+  const camel = (tool: string) => tool.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  /** Tools the object answers outside its task queue (reads of its own state): no task kind. */
+  const NO_TASK = ["getFocus", "getStats", "getConfig", "getTask", "getMemoryNode"];
+
+  it("every tool of GET /v1/tools is the OpenAPI operation of its name in camelCase, and the task kind it runs has that name", async () => {
+    const tools = (await json<{ tools: AnthropicTool[] }>(await call("/v1/tools?format=anthropic", { key: null }))).tools.map(
+      (t) => t.name,
+    );
+    const ids = new Set(documentedOperations().map(({ op }) => op.operationId));
+    const kinds = new Set<string>(TASK_KINDS);
+    expect(tools.length).toBeGreaterThan(20);
+    for (const tool of tools) {
+      expect(ids.has(camel(tool)), tool).toBe(true);
+      expect(kinds.has(camel(tool)) || NO_TASK.includes(camel(tool)), tool).toBe(true);
+    }
+    // The writes answer with their task: its kind is the tool's name.
+    const agent = freshAgent("names");
+    await rememberAndWait(agent, [{ role: "user", content: "Ada keeps bees in Lyon.", id: "n-1" }]);
+    const writes: [string, Record<string, unknown>][] = [
+      ["create_memory", { content: "Ada sells honey on Saturdays." }],
+      ["compress_memories", { cycles: 1 }],
+      ["rebuild_episodes", {}],
+    ];
+    for (const [tool, args] of writes) {
+      const res = await call(`/v1/agents/${agent}/tools/call`, { body: { name: tool, arguments: args } });
+      expect(res.status, tool).toBe(200);
+      const { result } = await json<{ result: { task_id?: string; task_ids?: string[] } }>(res);
+      const taskId = result.task_id ?? result.task_ids?.[0];
+      expect(taskId, tool).toBeTypeOf("string");
+      const task = await json<{ kind: string }>(await call(`/v1/agents/${agent}/tasks/${taskId}`));
+      expect(task.kind, tool).toBe(camel(tool));
+    }
+  });
+});
+
 describe("POST /v1/agents/:agentId/tools/call", () => {
   it("runs a call of each tool with arguments its schema accepts", async () => {
     const agent = freshAgent("tools");
@@ -218,7 +255,7 @@ describe("POST /v1/agents/:agentId/tools/call", () => {
       ["link_memories", { source: 1, target: 2, relation: "related" }],
       ["update_memory", { node_id: 1, content: "x" }],
       ["delete_memory", { node_id: 1, purge: true }],
-      ["report_memory_use", { node_ids: [1], used: true }],
+      ["report_feedback", { node_ids: [1], used: true }],
       ["get_memory", { node_id: 1 }],
       ["get_memory_history", { node_id: 1 }],
       ["list_memories", { kind: "memory", limit: 10 }],
@@ -252,7 +289,7 @@ describe("POST /v1/agents/:agentId/tools/call", () => {
     expect((await json<{ content: string }>(await call(`/v1/agents/${agent}/nodes/${current}`))).content).toBe(
       "Bob moved to Porto in March.",
     );
-    expect((await tool("report_memory_use", { node_ids: [idA], used: true })).status).toBe(200);
+    expect((await tool("report_feedback", { node_ids: [idA], used: true })).status).toBe(200);
     const memory = await tool("get_memory", { node_id: current });
     expect(memory.status, JSON.stringify(memory.body)).toBe(200);
     expect(memory.body.result).toMatchObject({ node_id: current, content: "Bob moved to Porto in March." });

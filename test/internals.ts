@@ -5,7 +5,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import type { AgentState } from "../src/agent/agent-state";
 import type { MemoryAgent } from "../src/agent/memory-agent";
-import { QueueRunner } from "../src/agent/queue-runner";
+import { AGENT_TASKS } from "../src/agent/registry";
+import { QueueRunner } from "../src/engine/queue-runner";
 import { effectiveLevel } from "../src/memory/strength";
 import { agentRows, stubOf } from "./helpers";
 
@@ -18,7 +19,7 @@ export function internals(instance: MemoryAgent): AgentInternals {
   return instance as unknown as AgentInternals;
 }
 
-/** Every node's scan count, as the agent's object keeps them (src/agent/scan-store.ts). */
+/** Every node's scan count, as the agent's object keeps them (src/engine/stores/scan-store.ts). */
 export async function scanCounts(agentId: string): Promise<Map<number, number>> {
   return runInDurableObject(stubOf(agentId), (instance: MemoryAgent) => {
     const { state } = internals(instance);
@@ -82,7 +83,7 @@ export function ownRunner(state: AgentState, ctx: DurableObjectState) {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  const runner = new QueueRunner(state, context);
+  const runner = new QueueRunner(state, context, AGENT_TASKS);
   runner.retryDelay = () => 0;
   return {
     runner,

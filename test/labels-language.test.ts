@@ -132,7 +132,7 @@ describe("every surface follows the rule", () => {
     // A label is a view: the English agent's links keep the design's stored names.
     const focus = await memory.agent(en).getFocus();
     const hub = focus.focus[0]?.node_id ?? 0;
-    const node = await memory.agent(en).getNode({ node_id: hub });
+    const node = await memory.agent(en).getMemoryNode({ node_id: hub });
     expect(node.links.incoming.map((l) => l.relation)).toContain("关于");
   });
 

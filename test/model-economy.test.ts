@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { DigestAhead } from "../src/agent/digest-ahead";
+import { DigestAhead } from "../src/engine/digest-ahead";
 import { digestByTasks, joinWindowDigests } from "../src/models/digest";
 import { LocalModel } from "../src/models/local/local-model";
 import { DEFAULT_MODEL_POLICY, modelPolicyOf, PolicyModel } from "../src/models/model-policy";

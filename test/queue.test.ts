@@ -1,7 +1,8 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { enqueueTask, TASKS, type TaskKind } from "../src/agent/tasks/registry";
+import { enqueueTask, TASKS, type TaskKind } from "../src/agent/registry";
 import { MAX_QUEUED_TASKS } from "../src/config/limits";
+import { fingerprint } from "../src/engine/stores/idempotency";
 import { agentRows, call, drainAlarms, freshAgent, json, stubOf, waitTask, type Msg } from "./helpers";
 import { internals } from "./internals";
 
@@ -258,12 +259,45 @@ describe("the durable FIFO queue", () => {
   it("never refuses a remember because of the agent's own pending compression cycles", async () => {
     const agent = freshAgent("bg-full");
     const stub = stubOf(agent);
-    await fillQueue(agent, (i) => ({ id: `tsk_bg${String(i).padStart(14, "0")}`, kind: "compress", payload: null }));
+    await fillQueue(agent, (i) => ({ id: `tsk_bg${String(i).padStart(14, "0")}`, kind: "compressMemories", payload: null }));
     expect((await call(`/v1/agents/${agent}/remember`, { body: { messages: message(1) } })).status).toBe(202);
     // Asking for more cycles than the limit allows at once is refused.
     expect((await call(`/v1/agents/${agent}/compress`, { body: { cycles: 1 } })).status).toBe(429);
     await runInDurableObject(stub, (instance) => {
-      internals(instance).state.storage.sql.exec("DELETE FROM tasks WHERE kind = 'compress'");
+      internals(instance).state.storage.sql.exec("DELETE FROM tasks WHERE kind = 'compressMemories'");
     });
+  });
+
+  it("runs the tasks an earlier version queued under a kind since renamed, and recognises their Idempotency-Keys", async () => {
+    const agent = freshAgent("renamed");
+    const identity = { tenantId: "dev", agentId: agent };
+    const payload = { content: "The Orion launch moved to the Vega pad." };
+    // The rows an agent of the previous version left: a create_memory queued as `memorize`, its
+    // Idempotency-Key fingerprinted under that name, and the alarm that would bring the object back.
+    await runInDurableObject(stubOf(agent), async (instance, ctx) => {
+      const { state } = internals(instance);
+      state.bind(identity);
+      const now = Date.now();
+      ctx.storage.sql.exec(
+        "INSERT INTO tasks (id, kind, lane, payload, status, created_at) VALUES ('tsk_oldmemorize00001', 'memorize', 'write', ?, 'queued', ?)",
+        JSON.stringify(payload),
+        now,
+      );
+      state.keys.record("old-key", { fingerprint: await fingerprint("memorize", payload, 1), taskIds: ["tsk_oldmemorize00001"] }, now);
+      await ctx.storage.setAlarm(now);
+    });
+    await abortAllDurableObjects();
+    await drainAlarms(agent);
+    const task = await json<TaskStatus & { kind: string }>(await call(`/v1/agents/${agent}/tasks/tsk_oldmemorize00001`));
+    expect(task).toMatchObject({ status: "done", kind: "createMemory" });
+    const { db, key } = await agentRows(agent);
+    const memories = await db.prepare("SELECT content FROM nodes WHERE agent = ? AND kind = 'memory'").bind(key).all<{ content: string }>();
+    expect(memories.results.map((r) => r.content)).toEqual([expect.stringContaining("Vega pad")]);
+    // The client's retry of that write after the upgrade is the same request: answered, not queued again.
+    const retry = await call(`/v1/agents/${agent}/memories`, { body: payload, headers: { "Idempotency-Key": "old-key" } });
+    expect(retry.status).toBeLessThan(300);
+    expect(await json(retry)).toMatchObject({ task_id: "tsk_oldmemorize00001" });
+    const again = await db.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ? AND kind = 'memory'").bind(key).first<{ n: number }>();
+    expect(again?.n).toBe(1);
   });
 });

@@ -6,8 +6,8 @@
  */
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { IntentStore, splitText } from "../src/agent/intent-store";
-import { enqueueTask } from "../src/agent/tasks/registry";
+import { IntentStore, splitText } from "../src/engine/stores/intent-store";
+import { enqueueTask } from "../src/agent/registry";
 import { MAX_TASK_ATTEMPTS } from "../src/config/limits";
 import { agentRows, agentUid, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, type Msg } from "./helpers";
 import { internals, linksAsTheyStand, scanCounts } from "./internals";
@@ -26,7 +26,7 @@ async function pendingDelete(agent: string): Promise<string> {
   return runInDurableObject(stubOf(agent), (instance) => {
     const { state } = internals(instance);
     state.bind({ tenantId: "dev", agentId: agent });
-    return enqueueTask(state.queue, "delete", null, { now: Date.now() }).id;
+    return enqueueTask(state.queue, "deleteAgent", null, { now: Date.now() }).id;
   });
 }
 
@@ -87,7 +87,7 @@ describe("writes around a pending deletion", () => {
       const { state, runner } = internals(instance);
       state.bind({ tenantId: "dev", agentId: agent });
       await ctx.storage.setAlarm(Date.now() - 60_000);
-      enqueueTask(state.queue, "configure", { decay_rate: 0.8 }, { now: Date.now() });
+      enqueueTask(state.queue, "updateConfig", { decay_rate: 0.8 }, { now: Date.now() });
       await runner.wake();
       return ctx.storage.getAlarm();
     });
@@ -229,9 +229,9 @@ describe("tasks whose invocation the platform ends", () => {
     await rememberAndWait(agent, [{ role: "user", content: "Orion ships on Monday." }]);
     await runInDurableObject(stubOf(agent), (instance) => {
       const { state } = internals(instance);
-      const doomed = enqueueTask(state.queue, "configure", { decay_rate: 0.5 }, { id: "tsk_killedtoooften00", now: Date.now() });
+      const doomed = enqueueTask(state.queue, "updateConfig", { decay_rate: 0.5 }, { id: "tsk_killedtoooften00", now: Date.now() });
       for (let i = 0; i < MAX_TASK_ATTEMPTS; i++) state.queue.markRunning(doomed.id, Date.now());
-      const resumed = enqueueTask(state.queue, "configure", { decay_rate: 0.7 }, { id: "tsk_killedoncebefore", now: Date.now() });
+      const resumed = enqueueTask(state.queue, "updateConfig", { decay_rate: 0.7 }, { id: "tsk_killedoncebefore", now: Date.now() });
       state.queue.markRunning(resumed.id, Date.now());
     });
     await abortAllDurableObjects();

@@ -48,7 +48,7 @@ describe("MemoryEntrypoint", () => {
     await rememberAndWait(agentId, MESSAGES);
     const other = entrypoint({ tenant: "someone-else" });
     expect(unwrap(await other.recall(agentId, { query: "bees bakery", locale: "en" })).items).toEqual([]);
-    expect(unwrap(await other.search(agentId, { query: "bees", mode: "keyword" })).items).toEqual([]);
+    expect(unwrap(await other.searchMemories(agentId, { query: "bees", mode: "keyword" })).items).toEqual([]);
   });
 
   it("props that name no tenant refuse every call with unauthorized, writing nothing", async () => {
@@ -68,7 +68,7 @@ describe("MemoryEntrypoint", () => {
     expect(badId.ok ? undefined : badId.error.code).toBe("validation_failed");
     const notString = await memory.getFocus(42 as unknown as string);
     expect(notString.ok ? undefined : notString.error.code).toBe("validation_failed");
-    const badArgs = await memory.search(freshAgent("rpc-args"), { query: "x", mode: "nonsense" } as never);
+    const badArgs = await memory.searchMemories(freshAgent("rpc-args"), { query: "x", mode: "nonsense" } as never);
     expect(badArgs.ok ? undefined : badArgs.error.code).toBe("validation_failed");
     expect(() => unwrap(badArgs)).toThrow(ValidationError);
     const missing = await memory.getMemory(freshAgent("rpc-missing"), { node_id: 999_999 });

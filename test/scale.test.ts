@@ -12,8 +12,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { AgentState } from "../src/agent/agent-state";
 import type { MemoryAgent } from "../src/agent/memory-agent";
-import { deleteAgentTask } from "../src/agent/tasks/delete-agent";
-import { enqueueTask } from "../src/agent/tasks/registry";
+import { deleteAgentTask } from "../src/operations/delete-agent";
+import { enqueueTask } from "../src/agent/registry";
 import { DELETE_CHUNKS_PER_SLICE, DELETE_LINKS_PER_CHUNK, DELETE_NODES_PER_CHUNK } from "../src/config/limits";
 import { runScheduled } from "../src/scheduled";
 import { AgentRegistry } from "../src/storage/agent-registry";
@@ -235,7 +235,7 @@ describe("deleting a large agent", () => {
     const result = await inAgent(agent, async (state, ctx) => {
       state.d1Shards = state.d1Shards.with({ [shard]: limited.binding });
       const { alarm, invoke } = ownRunner(state, ctx);
-      const task = enqueueTask(state.queue, "delete", null, { now: Date.now() });
+      const task = enqueueTask(state.queue, "deleteAgent", null, { now: Date.now() });
       await ctx.storage.sync();
       const chunksDone = () => (JSON.parse(state.queue.get(task.id)?.checkpoint ?? "null") as { chunks: number } | null)?.chunks;
       const perInvocation: number[] = [];
@@ -286,7 +286,7 @@ describe("deleting a large agent", () => {
       .bind(key)
       .run();
     const outcome = await inAgent(agent, async (state) => {
-      const task = enqueueTask(state.queue, "delete", null, { now: Date.now() });
+      const task = enqueueTask(state.queue, "deleteAgent", null, { now: Date.now() });
       state.queue.markRunning(task.id, Date.now());
       const run = (checkpoint: string | null) =>
         deleteAgentTask.run(state, { id: task.id, seq: task.seq, position: task.position, payload: null, checkpoint, attempts: 1 });
@@ -311,7 +311,7 @@ describe("the bounded drain", () => {
     const outcome = await inAgent(agent, async (state, ctx) => {
       const ids = Array.from(
         { length: 23 },
-        (_, i) => enqueueTask(state.queue, "configure", { decay_rate: 0.5 + i / 100 }, { now: Date.now() }).id,
+        (_, i) => enqueueTask(state.queue, "updateConfig", { decay_rate: 0.5 + i / 100 }, { now: Date.now() }).id,
       );
       await ctx.storage.sync();
       const first = ownRunner(state, ctx);
@@ -345,8 +345,8 @@ describe("the bounded drain", () => {
     const agent = freshAgent("yield-guard");
     const outcome = await inAgent(agent, async (state) => {
       const now = Date.now();
-      const done = enqueueTask(state.queue, "configure", { decay_rate: 0.6 }, { now });
-      const running = enqueueTask(state.queue, "configure", { decay_rate: 0.7 }, { now });
+      const done = enqueueTask(state.queue, "updateConfig", { decay_rate: 0.6 }, { now });
+      const running = enqueueTask(state.queue, "updateConfig", { decay_rate: 0.7 }, { now });
       state.queue.markRunning(done.id, now);
       state.queue.complete(done.id, null, now);
       state.queue.markRunning(running.id, now);

@@ -13,7 +13,7 @@ it("remembers, waits for the task, recalls and refuses with typed errors, inside
   const { task_id } = await agent.remember({ messages: [{ role: "user", content: "Quinn's bakery opens at six.", id: "w1" }] });
   expect((await agent.waitForTask(task_id)).status).toBe("done");
   expect((await agent.recall({ query: "bakery" })).text).toContain("bakery");
-  await expect(agent.getNode({ node_id: 424_242 })).rejects.toBeInstanceOf(NotFoundError);
+  await expect(agent.getMemoryNode({ node_id: 424_242 })).rejects.toBeInstanceOf(NotFoundError);
   const tool = await agent.handleToolCall({ name: "get_stats", arguments: "{}" });
   expect(tool.isError).toBe(false);
   expect((tool.result as { nodes: { total: number } }).nodes.total).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DATA_VERSION } from "../src/agent/meta-store";
+import { DATA_VERSION } from "../src/engine/stores/meta-store";
 import { upgradeAgentData } from "../src/agent/upgrade";
 import { Bm25Index, indexTokens } from "../src/search/bm25-index";
 import { ftsDocument } from "../src/search/fts-text";

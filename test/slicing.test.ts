@@ -114,7 +114,7 @@ describe("time slicing", () => {
     const cycleTask = await runInDurableObject(stub, (instance) =>
       internals(instance)
         .state.storage.sql.exec<{ id: string; status: string; checkpoint: string | null }>(
-          "SELECT id, status, checkpoint FROM tasks WHERE kind = 'compress' ORDER BY seq DESC LIMIT 1",
+          "SELECT id, status, checkpoint FROM tasks WHERE kind = 'compressMemories' ORDER BY seq DESC LIMIT 1",
         )
         .one(),
     );
@@ -174,7 +174,7 @@ describe("time slicing", () => {
     expect(stats.counters.cycles).toBe(2);
     const last = await runInDurableObject(stub, (instance) =>
       internals(instance)
-        .state.storage.sql.exec<{ result: string }>("SELECT result FROM tasks WHERE kind = 'compress' ORDER BY seq DESC LIMIT 1")
+        .state.storage.sql.exec<{ result: string }>("SELECT result FROM tasks WHERE kind = 'compressMemories' ORDER BY seq DESC LIMIT 1")
         .one(),
     );
     const result = JSON.parse(last.result) as { slices: number; scanned: number };

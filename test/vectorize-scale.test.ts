@@ -9,9 +9,9 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { AgentState } from "../src/agent/agent-state";
-import { deepHealth } from "../src/agent/health-check";
-import { measureStorage } from "../src/agent/storage-status";
-import { enqueueTask } from "../src/agent/tasks/registry";
+import { deepHealth } from "../src/service/health-check";
+import { measureStorage } from "../src/service/storage-status";
+import { AGENT_TASK_HOOKS, enqueueTask } from "../src/agent/registry";
 import { buildStats } from "../src/agent/views";
 import { AgentRegistry, RegistryFullError } from "../src/storage/agent-registry";
 import { RecentVectors } from "../src/vectors/recent-vectors";
@@ -54,7 +54,7 @@ async function withAgent<T>(
   const agentId = freshAgent("vz");
   return runInDurableObject(stubOf(agentId), async (_instance, ctx) => {
     await ctx.storage.deleteAlarm();
-    const state = new AgentState(ctx.storage, config);
+    const state = new AgentState(ctx.storage, config, AGENT_TASK_HOOKS);
     state.bind({ tenantId: "dev", agentId });
     return body(state, ctx);
   });

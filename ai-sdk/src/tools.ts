@@ -30,7 +30,7 @@ export const DEFAULT_MEMORY_TOOLS = [
   "link_memories",
   "unlink_memories",
   "delete_memory",
-  "report_memory_use",
+  "report_feedback",
 ] as const;
 
 export type MemoryToolsOptions = MemoryOptions & {

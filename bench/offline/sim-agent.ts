@@ -1,7 +1,7 @@
 /**
  * An agent simulated in process, for fast iteration on retrieval quality: the same pure modules the
  * Durable Object runs (local model, remember plan, in-memory graph, compression plan), without
- * D1, the queue or HTTP. Remember and compression passes follow src/agent/tasks/remember.ts and
+ * D1, the queue or HTTP. Remember and compression passes follow src/operations/remember.ts and
  * compress.ts step for step; the graph holds effective levels exactly as the object's cache does.
  */
 import { EPISODE_SUMMARY_MAX, planEpisode } from "../../src/memory/episode";
@@ -84,7 +84,7 @@ export class SimAgent {
       focusPlan,
       relations,
     });
-    // The submission's episode, as src/agent/tasks/remember.ts adds it (docs/design.md §12).
+    // The submission's episode, as src/operations/remember.ts adds it (docs/design.md §12).
     const segmentNodes = plan.nodes.filter((n) => n.kind === "segment");
     if (segmentNodes.length > 0) {
       const summary = (

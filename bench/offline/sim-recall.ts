@@ -1,7 +1,7 @@
 /**
  * Recall on a simulated agent: the engine the Durable Object runs (src/memory/recall-engine.ts),
  * over the agent's in-memory graph and local vectors, exactly as the object's in-memory path reads
- * them (src/agent/tasks/recall.ts, search.ts).
+ * them (src/operations/recall.ts, search.ts).
  */
 import type { AgentParams } from "../../src/config/params";
 import { recallMemories, recallSettingsOf, type RecallNetwork } from "../../src/memory/recall-engine";

@@ -17,9 +17,11 @@
  * messages beside its block, is refused with ContextWindowTooSmallError instead of silently
  * injecting nothing.
  */
-import type { GetContextInput, Message } from "./generated/operations.js";
-import type { AgentClient } from "./client.js";
-import type { RequestOptions } from "./http.js";
+import type { AgentOperations, GetContextInput, Message } from "./generated/operations.js";
+import type { RequestOptions } from "./options.js";
+
+/** What the window calls on its agent (an AgentClient). */
+type ContextAgent = Pick<AgentOperations, "remember" | "recall" | "getContext">;
 import { ContextWindowTooSmallError } from "./errors.js";
 import { estimateTokens } from "./tokens.js";
 
@@ -108,7 +110,7 @@ export class ContextWindow {
   private readonly overhead: number;
 
   constructor(
-    private readonly agent: AgentClient,
+    private readonly agent: ContextAgent,
     private readonly options: ContextWindowOptions,
   ) {
     const max = options.contextMaxTokens;

@@ -5,15 +5,9 @@
  * write whose answer was lost can never apply it twice; the client gives every write one.
  */
 import { ConnectionError, MemoryApiError, TimeoutError } from "./errors.js";
+import type { RetryPolicy } from "./options.js";
 
-export interface RetryPolicy {
-  /** Attempts after the first (0: never retry). */
-  retries: number;
-  /** The first backoff delay; doubled on each attempt. */
-  baseDelayMs: number;
-  /** No single wait is longer than this, whatever Retry-After says. */
-  maxDelayMs: number;
-}
+export type { RetryPolicy };
 
 export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
 

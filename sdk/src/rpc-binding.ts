@@ -37,16 +37,16 @@ type Out<N extends keyof OperationTypes> = Promise<BindingResult<OperationTypes[
 export interface MemoryBinding {
   remember(agentId: string, input: In<"remember">, options?: BindingCallOptions): Out<"remember">;
   recall(agentId: string, input?: In<"recall">): Out<"recall">;
-  search(agentId: string, input: In<"search">): Out<"search">;
+  searchMemories(agentId: string, input: In<"searchMemories">): Out<"searchMemories">;
   getContext(agentId: string, input?: In<"getContext">): Out<"getContext">;
   getProfile(agentId: string, input?: In<"getProfile">): Out<"getProfile">;
   getFocus(agentId: string): Out<"getFocus">;
-  getNode(agentId: string, input: In<"getNode">): Out<"getNode">;
+  getMemoryNode(agentId: string, input: In<"getMemoryNode">): Out<"getMemoryNode">;
   getStats(agentId: string, input?: In<"getStats">): Out<"getStats">;
   getTask(agentId: string, input: In<"getTask">): Out<"getTask">;
   getConfig(agentId: string): Out<"getConfig">;
   updateConfig(agentId: string, input: In<"updateConfig">, options?: BindingCallOptions): Out<"updateConfig">;
-  compress(agentId: string, input?: In<"compress">, options?: BindingCallOptions): Out<"compress">;
+  compressMemories(agentId: string, input?: In<"compressMemories">, options?: BindingCallOptions): Out<"compressMemories">;
   createMemory(agentId: string, input: In<"createMemory">, options?: BindingCallOptions): Out<"createMemory">;
   getMemory(agentId: string, input: In<"getMemory">): Out<"getMemory">;
   getMemoryHistory(agentId: string, input: In<"getMemoryHistory">): Out<"getMemoryHistory">;

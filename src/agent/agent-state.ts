@@ -11,7 +11,7 @@ import { ResilientModel } from "../models/resilient-model";
 import { realSleep, retryPolicy } from "../models/retry";
 import type { Embedder, SmallModel } from "../models/types";
 import { QueryVectors } from "../models/query-vectors";
-import { DigestAhead } from "./digest-ahead";
+import { DigestAhead } from "../engine/digest-ahead";
 import { AgentRegistry, legacyPlacement, type Placement } from "../storage/agent-registry";
 import { D1Shards } from "../storage/d1-shards";
 import { createDb, type Db } from "../storage/db";
@@ -22,20 +22,19 @@ import { createVectorIndex, vectorIndexNames } from "../vectors/registry";
 import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { unreachable } from "../vocabulary/records";
-import { FocusStore } from "./focus-store";
-import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "./graph-loader";
-import { IdempotencyKeys } from "./idempotency";
-import { ImportStaging } from "./import-staging";
-import { IntentStore } from "./intent-store";
-import { MessageIds } from "./message-ids";
-import { DATA_VERSION, MetaStore } from "./meta-store";
-import type { AgentRepos, AgentRuntime } from "./runtime";
-import { ReinforcedStore } from "./reinforced-store";
-import { ScanStore } from "./scan-store";
-import { TaskQueue } from "./task-queue";
-import { enqueueTask, RESULT_NODE_PATHS } from "./tasks/registry";
+import { FocusStore } from "../engine/stores/focus-store";
+import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "../engine/graph-loader";
+import { IdempotencyKeys } from "../engine/stores/idempotency";
+import { ImportStaging } from "../engine/stores/import-staging";
+import { IntentStore } from "../engine/stores/intent-store";
+import { MessageIds } from "../engine/stores/message-ids";
+import { DATA_VERSION, MetaStore } from "../engine/stores/meta-store";
+import type { AgentRepos, RunnerRuntime, TaskHooks } from "../engine/runtime";
+import { ReinforcedStore } from "../engine/stores/reinforced-store";
+import { ScanStore } from "../engine/stores/scan-store";
+import { TaskQueue } from "../engine/task-queue";
 
-export class AgentState implements AgentRuntime {
+export class AgentState implements RunnerRuntime {
   /** The configured D1 shards; replaceable in tests (to watch or limit a binding). */
   d1Shards: D1Shards;
   readonly meta: MetaStore;
@@ -65,7 +64,11 @@ export class AgentState implements AgentRuntime {
   /** null: the agent is too large to cache; the D1 path serves it until the next wake. */
   private graphCache: { agentUid: number; graph: MemoryGraph | null } | undefined;
 
-  constructor(storage: DurableObjectStorage, env: Env) {
+  constructor(
+    storage: DurableObjectStorage,
+    env: Env,
+    private readonly hooks: TaskHooks,
+  ) {
     this.storage = storage;
     this.d1Shards = D1Shards.fromEnv(env);
     this.meta = new MetaStore(storage.sql);
@@ -213,7 +216,7 @@ export class AgentState implements AgentRuntime {
 
   /**
    * Registers the agent in the registry, which assigns its D1 shard and Vectorize index
-   * (docs/design.md §10), and records the placement in the object: from now on every row of the
+   * (docs/design.md, "Scale and limits"), and records the placement in the object: from now on every row of the
    * agent is read and written there.
    */
   private async register(): Promise<void> {
@@ -288,11 +291,11 @@ export class AgentState implements AgentRuntime {
 
   queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void {
     this.meta.bump({ index_retries: 1 });
-    enqueueTask(this.queue, "index", ids, { now: this.now() });
+    this.hooks.queueIndexRetry(this.queue, ids, this.now());
   }
 
   scrubPurged(nodeIds: readonly number[]): void {
-    this.storage.transactionSync(() => this.keys.forgetTasks(this.queue.scrubResults(nodeIds, RESULT_NODE_PATHS)));
+    this.storage.transactionSync(() => this.keys.forgetTasks(this.queue.scrubResults(nodeIds, this.hooks.resultNodePaths)));
   }
 
   /** The object's memory state goes; its identity stays, so tasks queued after a deletion still run. */

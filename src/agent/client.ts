@@ -9,8 +9,8 @@ import type { AgentIdentity } from "../vocabulary/identity";
 import type { AskOutcome, SubmitOptions, SubmitOutcome } from "./memory-agent";
 import { agentStub } from "./naming";
 import { AgentRefusal } from "./refusal";
-import type { TaskStatus } from "./task-queue";
-import { TASKS, type KindOf, type PayloadIn, type ResultOf } from "./tasks/registry";
+import type { TaskStatus } from "../engine/task-queue";
+import { TASKS, type KindOf, type PayloadIn, type ResultOf } from "./registry";
 
 export interface Submitted<R> {
   taskIds: string[];

@@ -1,9 +1,9 @@
 /**
- * One agent's memory: a SQLite-backed Durable Object reached by typed RPC (docs/design.md §7). It owns
+ * One agent's memory: a SQLite-backed Durable Object reached by typed RPC (docs/design.md, "Execution model"). It owns
  * the durable task queue, the focus LRU and the agent's bookkeeping; node and link rows live in
  * D1, keyed by agent.
  *
- * Work goes through two generic entry points derived from the task registry (tasks/registry.ts):
+ * Work goes through two generic entry points derived from the task registry (registry.ts):
  * `submit` queues a write or a compression cycle, `ask` runs a read behind every write accepted
  * before it. Each validates the payload against the kind's own schema here, at the trust
  * boundary of the agent; a new kind needs no new method. Reads of the agent's state that are not
@@ -18,18 +18,18 @@ import type { AgentParams } from "../config/params";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { RegistryFullError } from "../storage/agent-registry";
 import { AgentState } from "./agent-state";
-import { exportLines, ExportSnapshotSchema } from "./export-format";
-import { fingerprint } from "./idempotency";
-import { migrateAgentSchema } from "./do-schema";
-import { networkReader } from "./network-reader";
-import { FIRST_LINKS_PAGE } from "./node-view";
-import { LinksPageSchema, type LinksPage } from "./view-schemas";
-import { QueueRunner } from "./queue-runner";
-import { CheckResultSchema } from "./tasks/check";
+import { exportLines, ExportSnapshotSchema } from "../operations/views/export-format";
+import { fingerprint } from "../engine/stores/idempotency";
+import { migrateAgentSchema } from "../engine/stores/do-schema";
+import { networkReader } from "../engine/network-reader";
+import { FIRST_LINKS_PAGE } from "../operations/views/node-view";
+import { LinksPageSchema, type LinksPage } from "../operations/views/view-schemas";
+import { QueueRunner } from "../engine/queue-runner";
+import { CheckResultSchema } from "../operations/check";
 import { nodeIdShortage } from "./node-id-room";
-import { AGENT_TASKS, ALLOCATING_KINDS } from "./tasks/registry";
-import { InvalidPayloadError } from "./tasks/task-registry";
-import type { TaskStatus } from "./task-queue";
+import { AGENT_TASK_HOOKS, AGENT_TASKS, ALLOCATING_KINDS, fingerprintName, RENAMED_KINDS } from "./registry";
+import { InvalidPayloadError } from "../engine/task-registry";
+import type { TaskStatus } from "../engine/task-queue";
 import { upgradeAgentData } from "./upgrade";
 import {
   buildNodeView,
@@ -72,11 +72,12 @@ export class MemoryAgent extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.state = new AgentState(ctx.storage, env);
-    this.runner = new QueueRunner(this.state, ctx);
+    this.state = new AgentState(ctx.storage, env, AGENT_TASK_HOOKS);
+    this.runner = new QueueRunner(this.state, ctx, AGENT_TASKS);
     // Schema set-up, data upgrades and crash recovery run once per wake, before any request.
     this.ready = ctx.blockConcurrencyWhile(async () => {
       migrateAgentSchema(ctx.storage.sql);
+      this.state.queue.renameKinds(RENAMED_KINDS);
       await upgradeAgentData(this.state);
       this.state.queue.recoverAfterWake(Date.now());
       if (this.state.queue.earliestDue() !== null) await this.runner.wake();
@@ -98,7 +99,7 @@ export class MemoryAgent extends DurableObject<Env> {
     const repeat = options.repeat ?? 1;
     const queue = this.state.queue;
     const key = options.idempotencyKey;
-    const print = key === undefined ? "" : await fingerprint(kind, payload, repeat);
+    const print = key === undefined ? "" : await fingerprint(fingerprintName(kind), payload, repeat);
     const seen = key === undefined ? undefined : this.state.keys.find(key, Date.now());
     if (seen && seen.fingerprint !== print) {
       return { ok: false, code: "idempotency_conflict", message: "this Idempotency-Key was used with a different request" };
@@ -232,13 +233,13 @@ export class MemoryAgent extends DurableObject<Env> {
   }
 
   /**
-   * The agent's whole memory as JSON Lines (docs/design.md §11, export), streamed. Read in one
+   * The agent's whole memory as JSON Lines (docs/design.md, "Memory operations", export), streamed. Read in one
    * turn of the queue, after every write accepted before it (the export task), then serialised
    * line by line as the caller reads.
    */
   async exportLines(identity: AgentIdentity): Promise<ReadableStream<Uint8Array>> {
     await this.bind(identity);
-    const task = AGENT_TASKS.enqueue(this.state.queue, "export", null, { now: Date.now() });
+    const task = AGENT_TASKS.enqueue(this.state.queue, "exportAgent", null, { now: Date.now() });
     const snapshot = ExportSnapshotSchema.parse(await this.runner.waitForResult(task.id));
     const lines = exportLines(snapshot);
     const encoder = new TextEncoder();
@@ -276,7 +277,7 @@ export class MemoryAgent extends DurableObject<Env> {
   }
 
   /**
-   * Stages validated import lines (the HTTP layer validates, src/agent/export-format.ts) under an
+   * Stages validated import lines (the HTTP layer validates, src/operations/views/export-format.ts) under an
    * upload id: `from` is the position of the first; `begin` starts the upload afresh.
    */
   async stageImport(identity: AgentIdentity, uploadId: string, from: number, lines: string[], begin: boolean): Promise<void> {

@@ -6,8 +6,8 @@
  * limit (2^30 − 1 ids).
  */
 import { MAX_NODE_ID, NODE_IDS_PER_WRITE } from "../config/limits";
-import type { MetaStore } from "./meta-store";
-import type { TaskQueue } from "./task-queue";
+import type { MetaStore } from "../engine/stores/meta-store";
+import type { TaskQueue } from "../engine/task-queue";
 
 /** Why a write of this kind cannot be accepted now, or undefined when there is room. */
 export function nodeIdShortage(

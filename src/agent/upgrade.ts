@@ -4,10 +4,10 @@
  *
  * - layout 2 (focus releases, scan bookkeeping in the object): links incident to the focus were
  *   stored at a sentinel level; they are now stored like any other link and pinned by the focus
- *   at read time (docs/design.md §3), so the sentinel rows are re-levelled at strength 1 now (which
+ *   at read time (docs/design.md, "The model"), so the sentinel rows are re-levelled at strength 1 now (which
  *   is what they were). Scan counts lived on the D1 rows; the object now keeps them. The old
  *   counts are not carried over: every node starts at zero, which only reorders the next scans
- *   (an approximate order is allowed, docs/design.md §6).
+ *   (an approximate order is allowed, docs/design.md, "Compression").
  * - layout 3 (the agent's own full-text statistics): every node's full-text document length.
  * - layout 4 (one analyzer for memories and queries, src/text/index-terms.ts; a node's time in its
  *   document): every node's full-text row and document length are written again.
@@ -17,8 +17,8 @@ import { indexTokens } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
 import { runBatch } from "../storage/batch";
 import type { AgentState } from "./agent-state";
-import { DATA_VERSION } from "./meta-store";
-import type { AgentRepos } from "./runtime";
+import { DATA_VERSION } from "../engine/stores/meta-store";
+import type { AgentRepos } from "../engine/runtime";
 
 const PAGE = 2_000;
 

@@ -5,13 +5,13 @@
  */
 import { z } from "zod";
 import type { VectorIndex } from "../vectors/types";
-import { parseJsonRecord } from "./json-record";
-import type { AgentRepos } from "./runtime";
-import type { TaskRecord, TaskStatus } from "./task-queue";
-import { TASK_KINDS } from "./tasks/registry";
-import type { StatsView } from "./view-schemas";
+import { parseJsonRecord } from "../engine/json-record";
+import type { AgentRepos } from "../engine/runtime";
+import type { TaskRecord, TaskStatus } from "../engine/task-queue";
+import { TASK_KINDS } from "./registry";
+import type { StatsView } from "../operations/views/view-schemas";
 
-export { buildNodeView } from "./node-view";
+export { buildNodeView } from "../operations/views/node-view";
 
 export {
   FocusViewSchema,
@@ -22,7 +22,7 @@ export {
   type NodeView,
   type PingView,
   type StatsView,
-} from "./view-schemas";
+} from "../operations/views/view-schemas";
 
 export const TaskStatusViewSchema = z.object({
   task_id: z.string(),

@@ -100,7 +100,7 @@ function errorResponse(status: number) {
 }
 
 /**
- * The error answers an operation can send (docs/design.md §15), each with the codes of its status
+ * The error answers an operation can send (docs/design.md, "Robustness promises"), each with the codes of its status
  * and its headers (Retry-After, WWW-Authenticate, Allow). Every operation can answer 400 (a query
  * parameter or a body it does not take), 403 (locally, a foreign host or origin), 405 (another
  * method on its path), 413 (any body over 1 MiB) and 503; `auth`: 401; `body`: a JSON body, 415; `write`: a queued write, 409 (its key's

@@ -1,4 +1,4 @@
-/** HTTP schemas of the context reads (docs/design.md §12): the profile, the context block, episode rebuilds. */
+/** HTTP schemas of the context reads (docs/design.md, "Context for prompts"): the profile, the context block, episode rebuilds. */
 import { z } from "@hono/zod-openapi";
 import {
   CONTEXT_SECTIONS,
@@ -8,7 +8,7 @@ import {
   MAX_CONTEXT_MESSAGES,
   MIN_CONTEXT_BUDGET,
   ProfileResultSchema,
-} from "../agent/tasks/context-schemas";
+} from "../operations/views/get-context-schemas";
 import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
 import { LOCALES } from "../vocabulary/locales";
 import { MESSAGE_ROLES } from "../vocabulary/roles";

@@ -1,5 +1,5 @@
 /**
- * The routes of the integration surfaces (docs/design.md §13): the function-calling tool schemas,
+ * The routes of the integration surfaces (docs/design.md, "Integration surfaces"): the function-calling tool schemas,
  * the endpoint that executes one tool call, and the MCP endpoint. Their handlers are in
  * src/routes/tools.ts and src/routes/mcp.ts; the tools themselves are the operations marked as
  * tools in src/routes/operations.ts.

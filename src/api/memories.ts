@@ -1,22 +1,22 @@
 /**
- * HTTP schemas of the memory operations (docs/design.md §11): explicit memories, reads, updates,
+ * HTTP schemas of the memory operations (docs/design.md, "Memory operations"): explicit memories, reads, updates,
  * deletes, links, feedback, entity merges, export and import. Requests are strict (unknown fields
  * refused) and text is well-formed Unicode (TextSchema); results are the agent's own schemas under
  * OpenAPI names.
  */
 import { z } from "@hono/zod-openapi";
-import { decodeIdCursor, encodeIdCursor } from "../agent/cursor";
+import { decodeIdCursor, encodeIdCursor } from "../operations/views/cursor";
 import {
   DEFAULT_HISTORY_PAGE,
   HistoryEntrySchema,
   MAX_HISTORY_PAGE,
   MemoryListResultSchema,
   MemoryViewSchema,
-} from "../agent/memory-views";
-import { ForgetResultSchema } from "../agent/tasks/forget-memory";
-import { MemorizeResultSchema } from "../agent/tasks/memorize";
-import { MergeResultSchema } from "../agent/tasks/merge-entities";
-import { ReinforceResultSchema } from "../agent/tasks/reinforce";
+} from "../operations/views/memory-views";
+import { ForgetResultSchema } from "../operations/delete-memory";
+import { MemorizeResultSchema } from "../operations/create-memory";
+import { MergeResultSchema } from "../operations/merge-entities";
+import { ReinforceResultSchema } from "../operations/report-feedback";
 import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
 import { TOO_LARGE } from "../http/errors";
 import { codePointLength } from "../text/code-points";
@@ -46,7 +46,7 @@ export const MemoryRequestSchema = z
       description: "The memory as text (or give the structured form instead).",
       example: "I had ramen with Bob yesterday.",
     }),
-    subject: Short(200).optional().openapi({ description: "Structured form (seed 003): who the memory is about.", example: "小明" }),
+    subject: Short(200).optional().openapi({ description: "Structured form: who the memory is about.", example: "小明" }),
     memory_type: z.enum(MEMORY_TYPE_NAMES).optional().openapi({
       description:
         "event (事件: an action at a time), fact (事实: a stable state), relation (关系: between people), opinion (观点: a view).",
@@ -103,7 +103,7 @@ export const HistorySchema = z
 
 export { DEFAULT_HISTORY_PAGE };
 
-/** The `cursor` of the listing and of a history: a `next_cursor` this API gave (src/agent/cursor.ts). */
+/** The `cursor` of the listing and of a history: a `next_cursor` this API gave (src/operations/views/cursor.ts). */
 const PageCursorQuery = z
   .string()
   .refine((c) => decodeIdCursor(c) !== undefined, "not a cursor returned by this endpoint")
@@ -117,7 +117,7 @@ export const HistoryQuerySchema = z
   })
   .strict();
 
-/** The listing cursor is opaque to clients (src/agent/cursor.ts): the last id of the previous page. */
+/** The listing cursor is opaque to clients (src/operations/views/cursor.ts): the last id of the previous page. */
 export const encodeMemoryCursor = encodeIdCursor;
 export const decodeMemoryCursor = decodeIdCursor;
 

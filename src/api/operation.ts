@@ -1,5 +1,5 @@
 /**
- * One operation of the API as every surface sees it (docs/design.md §13): its REST route (method,
+ * One operation of the API as every surface sees it (docs/design.md, "Integration surfaces"): its REST route (method,
  * path, schemas, statuses: the OpenAPI entry), the flat arguments an SDK method, a function-calling
  * tool and an MCP tool take, and whether it is a tool at all. The list of operations is
  * src/routes/operations.ts; everything here derives from a definition, nothing is declared twice.

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { RECALL_KINDS, RecalledMemorySchema, RecalledTraceSchema } from "../agent/tasks/recall-schemas";
+import { RECALL_KINDS, RecalledMemorySchema, RecalledTraceSchema } from "../operations/views/recall-schemas";
 import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../config/limits";
 import { LOCALES } from "../vocabulary/locales";
 import { TextSchema } from "./common";

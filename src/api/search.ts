@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { SEARCH_MODES, SearchHitSchema } from "../agent/tasks/search-schemas";
+import { SEARCH_MODES, SearchHitSchema } from "../operations/views/search-memories-schemas";
 import { NODE_KINDS } from "../vocabulary/node-kinds";
 import { TextSchema } from "./common";
 import { TimestampSchema } from "./messages";

@@ -1,6 +1,6 @@
 /** Response shapes of the read endpoints: the agent's own view schemas under their OpenAPI names. */
 import { z } from "@hono/zod-openapi";
-import { decodeLinksCursor, type LinksCursor } from "../agent/cursor";
+import { decodeLinksCursor, type LinksCursor } from "../operations/views/cursor";
 import {
   DEFAULT_LINKS_PAGE,
   FocusViewSchema,
@@ -8,7 +8,7 @@ import {
   NodeViewSchema,
   PingViewSchema,
   StatsViewSchema,
-} from "../agent/view-schemas";
+} from "../operations/views/view-schemas";
 
 export const FocusSchema = FocusViewSchema.openapi("Focus");
 export const NodeSchema = NodeViewSchema.openapi("Node");
@@ -48,7 +48,7 @@ export function pageSizeQuery(name: string, max: number, fallback: number) {
     .openapi({ description: `At most this many (1–${max}, default ${fallback}).`, type: "string", pattern: PAGE_SIZE.source });
 }
 
-/** The page of a node's links a view lists (src/agent/node-view.ts). */
+/** The page of a node's links a view lists (src/operations/views/node-view.ts). */
 export const LinksPageQueryShape = {
   links_limit: pageSizeQuery("links_limit", MAX_LINKS_PAGE, DEFAULT_LINKS_PAGE),
   links_cursor: z

@@ -13,7 +13,7 @@ export const ROWS_PER_JSON_STATEMENT = 400;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * An import's body (POST /v1/agents/:id/import, docs/design.md §11): streamed and validated line
+ * An import's body (POST /v1/agents/:id/import, docs/design.md, "Memory operations"): streamed and validated line
  * by line, never held whole. Below the 100 MB request body limit of Cloudflare's Free and Pro plans.
  */
 export const MAX_IMPORT_BYTES = 95 * 1024 * 1024;
@@ -22,7 +22,7 @@ export const MAX_IMPORT_BYTES = 95 * 1024 * 1024;
  * One line of an import (UTF-8 bytes, as read and as staged): far above any line export writes (a
  * node of 32,000 code points, 250 message ids), and far below the 2 MB an object's SQLite value or
  * a D1 statement's parameter may hold. A longer line is refused with 413, naming it, as soon as
- * it is seen (docs/design.md §11).
+ * it is seen (docs/design.md, "Memory operations").
  */
 export const MAX_IMPORT_LINE_BYTES = 512 * 1024;
 
@@ -85,7 +85,7 @@ export const NODE_IDS_PER_WRITE = 2 ** 19;
 
 /**
  * Work one Durable Object invocation does before it hands the rest of its queue to a fresh alarm
- * invocation (src/agent/queue-runner.ts): at most this many durable tasks, and no task starts
+ * invocation (src/engine/queue-runner.ts): at most this many durable tasks, and no task starts
  * once this much wall time has passed since the drain began. CPU time is never more than wall
  * time, so a drain stays far below the CPU limit per invocation (wrangler.toml `[limits] cpu_ms`)
  * and the alarm's 15 minutes of wall time; the task running when the budget runs out finishes
@@ -95,7 +95,7 @@ export const DRAIN_MAX_TASKS = 25;
 export const DRAIN_BUDGET_MS = 15_000;
 
 /**
- * Agent deletion in chunks (src/agent/tasks/delete-agent.ts): each chunk is one commit of at most
+ * Agent deletion in chunks (src/operations/delete-agent.ts): each chunk is one commit of at most
  * this many links, or this many nodes with their full-text rows and vectors (their links are gone
  * by then). A link is one row and three index entries, a node one row, two index entries and a
  * full-text row: a chunk writes a few thousand rows, well under a second of D1 time against its

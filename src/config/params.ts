@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Per-agent parameters (docs/design.md §2). One zod schema is the single source of defaults, validation
+ * Per-agent parameters (docs/design.md, "Parameters"). One zod schema is the single source of defaults, validation
  * and the OpenAPI description of GET/PUT /v1/agents/:agentId/config.
  */
 export const AgentParamsSchema = z
@@ -36,21 +36,23 @@ export const AgentParamsSchema = z
     auto_compress: z
       .boolean()
       .default(true)
-      .describe("Run one compression cycle after every remember (docs/design.md §4 step 7); false pauses forgetting."),
+      .describe("Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."),
     reinforce_step: z
       .number()
       .gt(0)
       .max(1)
       .default(0.3)
       .describe(
-        "Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md §11).",
+        "Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”).",
       ),
     recall_neighbour_weight: z
       .number()
       .min(0)
       .max(1)
       .default(0.4)
-      .describe("Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md §5)."),
+      .describe(
+        "Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”).",
+      ),
     recall_entity_weight: z
       .number()
       .min(0)

@@ -1,5 +1,5 @@
 /**
- * Retrieval settings that belong to a provider, not to an agent (docs/design.md §5).
+ * Retrieval settings that belong to a provider, not to an agent (docs/design.md, "recall(keywords, relations, depth)").
  *
  * The weight of vector similarity when it is fused with BM25 (src/memory/fusion.ts, ranking.ts),
  * by embedder name. It says how good the embedder's similarity is beside BM25 over the same

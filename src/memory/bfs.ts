@@ -1,10 +1,10 @@
 /**
- * Recall's breadth-first search (docs/design.md §5): from the start nodes (the focus, or
+ * Recall's breadth-first search (docs/design.md, "recall(keywords, relations, depth)"): from the start nodes (the focus, or
  * search hits for a cold agent), `depth` layers out, following links in both directions. Each
  * layer costs one `expand` call (one query for all the frontier's links) and one `load` call (one
  * query for the newly reached nodes), so the cost is bounded by the depth, not the network size.
  *
- * A link whose target no longer exists is a dangling link (docs/design.md §3): it is not followed,
+ * A link whose target no longer exists is a dangling link (docs/design.md, "The model"): it is not followed,
  * it is reported as a trace that something was once known there.
  */
 

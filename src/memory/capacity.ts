@@ -1,5 +1,5 @@
 /**
- * Capacity, scheme A (docs/design.md §6): an agent holds at most `capacity` nodes; beyond
+ * Capacity, scheme A (docs/design.md, "Compression"): an agent holds at most `capacity` nodes; beyond
  * it the least important nodes are deleted first. The least important are found by sampling, not
  * by sorting the whole network: a sample of random node ids is drawn and its least important nodes
  * are evicted. Randomness is seeded, so the same history always evicts the same nodes.

@@ -1,5 +1,5 @@
 /**
- * What one scan does to one node (docs/design.md §6 step 2):
+ * What one scan does to one node (docs/design.md, "Compression" step 2):
  *
  *   importance ≥ 1                          → protected, untouched, however short the content
  *   target = floor(original_length × importance)

@@ -1,5 +1,5 @@
 /**
- * The context block (docs/design.md §12, seed 000's prepare_context): text ready to paste into a
+ * The context block (docs/design.md, "Context for prompts"): text ready to paste into a
  * system prompt, never longer than its token budget. Pure: the agent gathers the pieces (ranked
  * memories, episodes, profile, traces) and this assembles them.
  *

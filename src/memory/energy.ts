@@ -1,5 +1,5 @@
 /**
- * A memory's energy indicator in the context block (docs/design.md §12, seed 000's energy view):
+ * A memory's energy indicator in the context block (docs/design.md, "Context for prompts"):
  * from min(importance, 1), the share of its text a memory keeps.
  *
  *   ●  above 0.7        ○  above 0.3, up to 0.7        ◌  0.3 or below

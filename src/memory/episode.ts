@@ -1,5 +1,5 @@
 /**
- * Episodes (docs/design.md §12): every remembered submission also yields one episode node, the
+ * Episodes (docs/design.md, "Context for prompts"): every remembered submission also yields one episode node, the
  * summary of what was talked about, with its participants and time span, linked to its segments
  * both ways (episode → segment 包含, segment → episode 属于) at `link_initial_strength`. It is a node
  * like any other: it decays, is compressed and forgotten. Pure: the summary comes from the model.

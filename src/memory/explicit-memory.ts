@@ -1,12 +1,12 @@
 /**
- * Explicit memories (docs/design.md §11, seed 003's create_memory): the text of a memory an agent
- * writes itself, either given as is or composed from seed 003's structure (subject, memory type,
+ * Explicit memories (docs/design.md, "Memory operations", create_memory): the text of a memory an agent
+ * writes itself, either given as is or composed from a structure (subject, memory type,
  * topic, object, attributes) in the caller's language, with relative times resolved to absolute
  * dates against the message time. Pure: the same input gives the same text and facts.
  */
 import { resolveRelativeTimes, resolveTimeValue, type ResolvedTime } from "../text/relative-time";
 
-/** seed 003 §3.2: 事件 (an action at a time), 事实 (a stable state), 关系 (between people), 观点 (a view). */
+/** The memory types: 事件 (an action at a time), 事实 (a stable state), 关系 (between people), 观点 (a view). */
 export const MEMORY_TYPES = ["event", "fact", "relation", "opinion"] as const;
 export type MemoryType = (typeof MEMORY_TYPES)[number];
 
@@ -27,7 +27,7 @@ export interface MemoryStructure {
   memoryType: MemoryType;
   topic: string;
   object?: string | undefined;
-  /** Extended attributes (seed 003: 时间, 地点, 原因, 方式, …), keys as given. */
+  /** Extended attributes (时间, 地点, 原因, 方式, …), keys as given. */
   attributes?: Readonly<Record<string, string>> | undefined;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Text evidence of a memory with its network as context (docs/design.md §5): BM25F (Robertson,
+ * Text evidence of a memory with its network as context (docs/design.md, "recall(keywords, relations, depth)"): BM25F (Robertson,
  * Zaragoza & Taylor, 2004) over fields. A memory's own text is the main field; the memories linked
  * to it as the conversation's previous and next segment (上文/下文), the entities it is linked to
  * (关于/相关), its speaker and its time are further fields at lower weights. Per query term t and

@@ -1,5 +1,5 @@
 /**
- * The focus LRU (关注点, docs/design.md §3): at most `limit` entity nodes ordered by last
+ * The focus LRU (关注点, docs/design.md, "The model"): at most `limit` entity nodes ordered by last
  * mention, most recent first. Only remember changes it; recall never does.
  */
 

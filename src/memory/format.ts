@@ -1,5 +1,5 @@
 /**
- * What an agent reads (docs/design.md §5, §12): the plain text of recall and the pieces the
+ * What an agent reads (docs/design.md, "recall(keywords, relations, depth)", "Context for prompts"): the plain text of recall and the pieces the
  * context block is made of, in one place, so the two say the same thing the same way. No ids,
  * scores or depths; labels follow the locale.
  *
@@ -55,7 +55,7 @@ export function memoryText(node: Pick<MemoryNode, "content" | "speaker">): strin
   return node.speaker ? `${oneLine(node.speaker)}: ${node.content}` : node.content;
 }
 
-/** The mark after a memory that contradicts another one the agent holds (docs/design.md §11). */
+/** The mark after a memory that contradicts another one the agent holds (docs/design.md, "Memory operations"). */
 export function conflictMark(locale: Locale): string {
   return LABELS[locale].conflict;
 }

@@ -1,8 +1,8 @@
 /**
  * An in-memory copy of one agent's network: its nodes and links, indexed both ways. The agent's
  * Durable Object is the only writer of the agent's rows, so after every committed D1 write it
- * applies the same operations here (apply(), fed by src/agent/write-path.ts). BFS, importance,
- * entity lookup and node counts then need no database round trip (docs/design.md §10: one agent's hot
+ * applies the same operations here (apply(), fed by src/engine/write-path.ts). BFS, importance,
+ * entity lookup and node counts then need no database round trip (docs/design.md, "Scale and limits": one agent's hot
  * path lives in its Durable Object). Links hold their effective level (src/memory/strength.ts):
  * pinned while an end is in the focus, restarted at the release clock when it leaves.
  */
@@ -20,11 +20,11 @@ import type { WriteOp } from "./write-ops";
 export type GraphLink = LinkRecord;
 
 export class MemoryGraph {
-  /** The focus nodes: every link incident to one is pinned (docs/design.md §3). */
+  /** The focus nodes: every link incident to one is pinned (docs/design.md, "The model"). */
   private readonly focused = new Set<number>();
   private readonly nodeMap = new Map<number, MemoryNode>();
   private readonly entities = new Map<string, number>();
-  /** Alias keys of entities (docs/design.md §11): another name leads to the entity that absorbed it. */
+  /** Alias keys of entities (docs/design.md, "Memory operations"): another name leads to the entity that absorbed it. */
   private readonly aliases = new Map<string, number>();
   /** Every link by "source|target|relation" (the unique key of the table). */
   private readonly byKey = new Map<string, StoredLink>();
@@ -230,7 +230,7 @@ export class MemoryGraph {
     this.fullText?.add(update.id, ftsDocument(update));
   }
 
-  /** Deletes nodes and their outgoing links; links into them stay, dangling (docs/design.md §3). */
+  /** Deletes nodes and their outgoing links; links into them stay, dangling (docs/design.md, "The model"). */
   private deleteNodes(ids: readonly number[]): void {
     // Every scan page calls this, mostly with nothing to delete: keep the traversal's copy then.
     if (ids.length > 0) this.linksChanged();

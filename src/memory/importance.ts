@@ -1,5 +1,5 @@
 /**
- * Importance (重要性, docs/design.md §3): the sum of the strengths of a node's outgoing
+ * Importance (重要性, docs/design.md, "The model"): the sum of the strengths of a node's outgoing
  * links, dangling ones included. Range [0, ∞). The retained share of content is min(importance, 1).
  */
 export function importanceOf(outgoingStrengths: readonly number[]): number {
@@ -15,7 +15,7 @@ export function retainedShare(importance: number): number {
 }
 
 /**
- * Whether `importance` is at least 1 (a protected node, docs/design.md §6) can be told from a sum
+ * Whether `importance` is at least 1 (a protected node, docs/design.md, "Compression") can be told from a sum
  * in any order when it is clearly above 1: rounding moves a sum of a few hundred strengths by far
  * less than this margin. Only a node below it needs the exact, sorted sum.
  */

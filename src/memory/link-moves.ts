@@ -1,5 +1,5 @@
 /**
- * Moving a node's links to another node (docs/design.md §11): an update by supersession (the new
+ * Moving a node's links to another node (docs/design.md, "Memory operations"): an update by supersession (the new
  * memory takes over the old one's links) and an entity merge (the survivor takes over the absorbed
  * entity's links). Each link from → X becomes to → X and each Y → from becomes Y → to, at its
  * current strength, written with the current task's epoch; links between the two nodes are dropped
@@ -63,7 +63,7 @@ export interface SupersedeInput extends Omit<MoveInput, "from" | "to"> {
 }
 
 /**
- * An update by supersession (docs/design.md §11, seed 002 UPDATE): the new node takes over the old
+ * An update by supersession (docs/design.md, "Memory operations"): the new node takes over the old
  * one's links, a 更正 (corrects) link new → old at strength 1 and a 被更正 (corrected_by) link
  * old → new at link_initial_strength record the correction, and the old node is marked superseded.
  * The old node keeps only its 被更正 link: it fades as history and is forgotten like any node.
@@ -90,7 +90,7 @@ export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: nu
 }
 
 /**
- * Reinforcement of a memory that was used (docs/design.md §11, seed 002 BOOST): each of its
+ * Reinforcement of a memory that was used (docs/design.md, "Memory operations"): each of its
  * outgoing links gains `step` in strength, capped at 1. Links already at 1 (pinned by the focus,
  * or full) are left as they are. Returns the links to set and the gain in importance.
  */

@@ -1,6 +1,6 @@
 /**
  * Whether a query asks about an earlier conversation ("what did we talk about last time", 上次我们
- * 聊了什么): the context block then leads with the latest episodes (docs/design.md §12). Words that
+ * 聊了什么): the context block then leads with the latest episodes (docs/design.md, "Context for prompts"). Words that
  * point back at a conversation, in English and Chinese; a plain topic question does not.
  */
 const EN =

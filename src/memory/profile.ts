@@ -1,5 +1,5 @@
 /**
- * The agent's profile (docs/design.md §12): a view derived from the network at read time, never a
+ * The agent's profile (docs/design.md, "Context for prompts"): a view derived from the network at read time, never a
  * second store, so it forgets as the network does. Its main participants (by the messages they
  * wrote, counted over the memories still held), its most important entities (by importance, the
  * sum of their link strengths) each with its strongest memories, and the focus. Pure.

@@ -1,5 +1,5 @@
 /**
- * Ranking of recalled memories (docs/design.md §5). One score per memory:
+ * Ranking of recalled memories (docs/design.md, "recall(keywords, relations, depth)"). One score per memory:
  *
  *   relevance = (1 − w_v) · text / max text + w_v · vector
  *   prior     = (path strength from the focus + min(importance, 1)) / 2           ∈ [0, 1]

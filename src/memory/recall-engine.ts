@@ -1,6 +1,6 @@
 /**
- * recall (docs/design.md §5) as a pure algorithm over an agent's network, whatever holds it (the
- * in-memory graph or D1, src/agent/tasks/recall.ts; an in-process simulation in the benchmark):
+ * recall (docs/design.md, "recall(keywords, relations, depth)") as a pure algorithm over an agent's network, whatever holds it (the
+ * in-memory graph or D1, src/operations/recall.ts; an in-process simulation in the benchmark):
  *
  * 1. **Reach**: breadth-first from the focus, `depth` layers; with `start: "hybrid"` (the default)
  *    also one layer out from the best entry points of a keyword + vector search for the query
@@ -72,7 +72,7 @@ export interface RecallOutcome {
   reachedNodes: number;
 }
 
-/** An agent's recall parameters (docs/design.md §2) as the engine takes them. */
+/** An agent's recall parameters (docs/design.md, "Parameters") as the engine takes them. */
 export function recallSettingsOf(params: AgentParams, embedderName: string): Omit<RecallSettings, "depth" | "limit" | "start"> {
   return {
     fields: {
@@ -87,7 +87,7 @@ export function recallSettingsOf(params: AgentParams, embedderName: string): Omi
 }
 
 /**
- * Entry points of hybrid recall (docs/design.md §5, "beyond the seed"): how many, how far out
+ * Entry points of hybrid recall (docs/design.md, "recall(keywords, relations, depth)", "beyond the seed"): how many, how far out
  * from them, and their start strength (below a focus node's 1).
  */
 export const SEED_HITS = 40;

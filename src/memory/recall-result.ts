@@ -1,5 +1,5 @@
 /**
- * What recall may return and the traces of forgotten memories it reports (docs/design.md §5, §11):
+ * What recall may return and the traces of forgotten memories it reports (docs/design.md, "recall(keywords, relations, depth)", "Memory operations"):
  * conversation segments and explicit memories that are not superseded; entities are hubs (the
  * search passes through them, their names are context of the memories linked to them), never
  * answers themselves.
@@ -20,7 +20,7 @@ export interface ForgottenTrace {
 }
 
 /**
- * What recall returns (docs/design.md §5, §11): conversation segments and explicit memories that
+ * What recall returns (docs/design.md, "recall(keywords, relations, depth)", "Memory operations"): conversation segments and explicit memories that
  * are not superseded. Entities are hubs; a superseded memory is history, never an answer.
  */
 export function isRecallable(node: Pick<MemoryNode, "kind" | "supersededBy">, kinds: ReadonlySet<NodeKind> = RECALLED_KINDS): boolean {

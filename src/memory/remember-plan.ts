@@ -1,5 +1,5 @@
 /**
- * Planning a remember (docs/design.md §4 steps 3–5): from the segments and what was
+ * Planning a remember (docs/design.md, "remember(messages)" steps 3–5): from the segments and what was
  * extracted from them to the exact nodes, links and focus changes to write, as write operations
  * (src/memory/write-ops.ts). Pure: the caller resolves existing entities and relation names, then
  * commits the operations as one unit; an interrupted task redoes the same ids and levels.

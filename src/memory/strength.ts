@@ -1,5 +1,5 @@
 /**
- * Link strength under decay (docs/design.md §6 step 1): every compression cycle multiplies
+ * Link strength under decay (docs/design.md, "Compression" step 1): every compression cycle multiplies
  * the strength of every link not incident to a focus node by `decay_rate`, and removes links below
  * `link_break_threshold`.
  *
@@ -14,7 +14,7 @@
  * exactly the seed's formula, also when decay_rate changes between cycles. Decaying all links is
  * one clock step; the links that break are those whose level falls below clock + ln(threshold).
  *
- * Focus (docs/design.md §3): every link incident to a focus node has strength 1 and does not decay; when
+ * Focus (docs/design.md, "The model"): every link incident to a focus node has strength 1 and does not decay; when
  * the node leaves focus its links restart from strength 1 at that moment. Rewriting every link of
  * an entity hub each time it enters or leaves the focus would cost hundreds of row writes per
  * remember, so the stored rows never change on a focus change. Instead a stored link carries the

@@ -1,7 +1,7 @@
 /**
  * Every change a task makes to an agent's memory, as data (docs/design.md, "One write path").
  * Remember, compression, capacity eviction and every later operation describe their changes as a
- * list of these; src/agent/write-path.ts applies a list to D1, the in-memory graph, the search
+ * list of these; src/engine/write-path.ts applies a list to D1, the in-memory graph, the search
  * indexes and the object's own state, in that order, as one unit that can be redone.
  *
  * Every operation is idempotent: applied twice it leaves what applying it once left (inserts
@@ -17,7 +17,7 @@ export type WriteOp =
   /** New links; a link that exists keeps its level. */
   | { type: "createLinks"; links: NewLink[] }
   /**
-   * The focus after a remember (docs/design.md §3): links incident to a focus node are pinned at strength
+   * The focus after a remember (docs/design.md, "The model"): links incident to a focus node are pinned at strength
    * 1; `released` left the focus at `clock` and their links decay from strength 1 from then on.
    */
   | { type: "setFocus"; focus: FocusEntry[]; released: number[]; clock: number; epoch: number }
@@ -25,15 +25,15 @@ export type WriteOp =
   | { type: "deleteLinks"; keys: LinkKey[] }
   /** Links created, or an existing link's level set (reinforcement, an explicit strength). */
   | { type: "setLinks"; links: NewLink[] }
-  /** `id` was corrected by `by`: it is history now (docs/design.md §11). */
+  /** `id` was corrected by `by`: it is history now (docs/design.md, "Memory operations"). */
   | { type: "supersede"; id: number; by: number }
   /** Other names that lead to an entity (a merge keeps the absorbed entity's names). */
   | { type: "addAliases"; aliases: EntityAlias[] }
   /** A node's content replaced by its compression. */
   | { type: "updateText"; update: TextUpdate }
-  /** Nodes deleted with their outgoing links; links into them stay, dangling (docs/design.md §3). */
+  /** Nodes deleted with their outgoing links; links into them stay, dangling (docs/design.md, "The model"). */
   | { type: "deleteNodes"; ids: number[] }
-  /** The decay clock moved (docs/design.md §6 step 1). */
+  /** The decay clock moved (docs/design.md, "Compression" step 1). */
   | { type: "setClock"; clock: number }
   /**
    * A compression pass of `cycles` cycles finished: every node it scanned gained `cycles` scans;
@@ -42,16 +42,16 @@ export type WriteOp =
   | { type: "finishScan"; cycles: number; skipped: number[] }
   /** Message ids now held by the agent: a message id is never stored twice. */
   | { type: "recordMessages"; ids: string[] }
-  /** Message ids no longer held (a purge, docs/design.md §11): a re-sent message is stored again. */
+  /** Message ids no longer held (a purge, docs/design.md, "Memory operations"): a re-sent message is stored again. */
   | { type: "forgetMessages"; ids: string[] }
-  /** Memories reinforced in compression cycle `cycle` (docs/design.md §11: at most once per cycle). */
+  /** Memories reinforced in compression cycle `cycle` (docs/design.md, "Memory operations": at most once per cycle). */
   | { type: "markReinforced"; ids: number[]; cycle: number }
-  /** Scan counts restored (an import, docs/design.md §11): each node's count is set, absolutely. */
+  /** Scan counts restored (an import, docs/design.md, "Memory operations"): each node's count is set, absolutely. */
   | { type: "setScanCounts"; counts: { id: number; count: number }[] }
   /** Lifetime counters (stats). */
   | { type: "count"; counters: Record<string, number> }
   /**
-   * Everything of the agent goes (docs/design.md §7): rows, index entries, `nodeIds`' vectors, the
+   * Everything of the agent goes (docs/design.md, "Execution model"): rows, index entries, `nodeIds`' vectors, the
    * object's memory state; its identity and the tasks that arrived after the deletion stay. An
    * agent deletion first takes the rows away in bounded chunks (deleteLinks, deleteNodes), so this
    * last step finds (almost) nothing left in D1.

@@ -3,7 +3,7 @@
  * can help. Retrying costs a paid call and time, so only failures that can change on retry (a
  * timeout, a dropped connection) are retried; a context window exceeded, a deterministic
  * temperature-0 answer that failed validation or a spent rate-limit budget go to the fallback at
- * once (docs/design.md §15). Errors of any other type are treated as transient.
+ * once (docs/design.md, "Robustness promises"). Errors of any other type are treated as transient.
  */
 export abstract class ModelCallError extends Error {
   /** A short stable name of the failure (e.g. "context_exceeded"), for logs and counters. */

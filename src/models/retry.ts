@@ -1,5 +1,5 @@
 /**
- * Retrying model calls (docs/design.md §6, §8): a call that throws is retried up to `maxRetries` times
+ * Retrying model calls (docs/design.md, "Compression", "Models"): a call that throws is retried up to `maxRetries` times
  * with exponential backoff, but only when the failure can change on retry (model-error.ts): a
  * context window exceeded or a deterministic temperature-0 answer that failed validation would
  * fail identically and cost a paid call each time, so it ends the attempts at once. Only then does

@@ -1,5 +1,5 @@
 /**
- * Cuts a submission into segmentation windows that fit a model's budget (docs/design.md §15: long inputs
+ * Cuts a submission into segmentation windows that fit a model's budget (docs/design.md, "Robustness promises": long inputs
  * are cut into windows). A segmentation answer repeats its input verbatim, so a window is bounded
  * by what one answer may hold as much as by the context window; the caller turns both into one
  * budget of text tokens (workers-ai-planner.ts). Whole messages are packed in order; a message

@@ -1,5 +1,5 @@
 /**
- * The small-model provider interface (docs/design.md §8). Everything the memory needs from a model goes
+ * The small-model provider interface (docs/design.md, "Models"). Everything the memory needs from a model goes
  * through it: the built-in local model (src/models/local) for local runs, tests and benchmarks,
  * Workers AI in production. Implementations return well-formed answers or throw; callers retry.
  */
@@ -7,7 +7,6 @@ import type { RelationName } from "../vocabulary/relations";
 import type { MessageRole } from "../vocabulary/roles";
 
 export type { MessageRole };
-import type { CallPlanner } from "./call-planner";
 
 /** One submitted message, as the model sees it. `index` is its position in the submission. */
 export interface ModelMessage {
@@ -44,7 +43,7 @@ export interface RelationRequest {
 }
 
 /**
- * Two memories that share an entity, to be classified (docs/design.md §11, conflicts on write):
+ * Two memories that share an entity, to be classified (docs/design.md, "Memory operations", conflicts on write):
  * `earlier` was remembered before `later`. Texts carry the speaker's name first when one speaker
  * said them ("Alice: I moved to Berlin").
  */
@@ -65,7 +64,7 @@ export type ConflictVerdict = (typeof CONFLICT_VERDICTS)[number];
 
 /**
  * A name just mentioned and an entity the agent already holds that it may be another name of
- * (docs/design.md §11, entity resolution): "JavaScript" and the known "JS".
+ * (docs/design.md, "Memory operations", entity resolution): "JavaScript" and the known "JS".
  */
 export interface EntityPair {
   known: string;
@@ -116,7 +115,7 @@ export interface SmallModel {
   compress(text: string, target: number, ctx?: CallContext): Promise<string>;
   /**
    * What a conversation (its segments, in order) was about, in its own language, in at most
-   * `maxLength` code points (an episode's summary, docs/design.md §12).
+   * `maxLength` code points (an episode's summary, docs/design.md, "Context for prompts").
    */
   summarize(texts: string[], maxLength: number, ctx?: CallContext): Promise<string>;
   /** Keywords of a free-text query, for recall and search. */
@@ -152,3 +151,29 @@ export interface Embedder {
 }
 
 export const PHRASE_MAX_CODE_POINTS = 20;
+
+/**
+ * One segmentation call: whole messages, or a part of one long message (same `index`, `content`
+ * the verbatim part). Parts of one message are consecutive, so a message is split across two
+ * windows at most at one boundary per window.
+ */
+export interface SegmentWindow {
+  messages: ModelMessage[];
+  /**
+   * Set when the window's first message is the continuation of the previous window's last one:
+   * the message index and the whitespace that separated the two parts in the original text, so
+   * joined segments reproduce it exactly.
+   */
+  continuation?: { index: number; gap: string };
+}
+
+export interface CallPlanner {
+  /** Windows in message order; their concatenated contents are the messages' visible text. */
+  segmentWindows(messages: readonly ModelMessage[]): SegmentWindow[];
+  /** Windows of a digest (segments, extractions and summary in one answer); default: segmentWindows. */
+  digestWindows?(messages: readonly ModelMessage[]): SegmentWindow[];
+  /** Sizes of consecutive extraction batches, summing to `texts.length`, none empty. */
+  extractBatches(texts: readonly string[]): number[];
+  /** Sizes of consecutive relation batches, summing to `requests.length`, none empty. */
+  relationBatches(requests: readonly RelationRequest[]): number[];
+}

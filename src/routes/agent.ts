@@ -27,7 +27,7 @@ export const deleteAgentRoute = createRoute({
 
 export function registerAgent(app: OpenAPIHono<AppEnv>): void {
   app.openapi(deleteAgentRoute, async (c) => {
-    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("delete", null, {
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("deleteAgent", null, {
       waitMs: DELETE_WAIT_MS,
       ...writeOptions(c.req.valid("header")),
     });

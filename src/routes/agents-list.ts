@@ -3,7 +3,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentListQuerySchema, AgentListSchema, decodeAgentCursor, encodeAgentCursor, type AgentList } from "../api/agents";
 import { errorResponses } from "../api/common";
 import type { AppEnv } from "../http/app-env";
-import { listAgents } from "../agent/service";
+import { listAgents } from "../service/service";
 
 export const listAgentsRoute = createRoute({
   method: "get",

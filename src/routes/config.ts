@@ -1,4 +1,4 @@
-/** Per-agent parameters (docs/design.md §2) and on-demand compression cycles. */
+/** Per-agent parameters (docs/design.md, "Parameters") and on-demand compression cycles. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf } from "../api/common";
 import { CompressAcceptedSchema, CompressRequestSchema, ConfigPatchSchema, ConfigPendingSchema, ConfigSchema } from "../api/config";
@@ -48,11 +48,11 @@ export const updateConfigRoute = createRoute({
 export const compressRoute = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/compress",
-  operationId: "compress",
+  operationId: "compressMemories",
   tags: ["config"],
   summary: "Queue compression cycles now",
   description:
-    "Each cycle decays every link not incident to the focus and scans the nodes (docs/design.md §6). Cycles also run after every remember.",
+    "Each cycle decays every link not incident to the focus and scans the nodes (docs/design.md, “Compression”). Cycles also run after every remember.",
   request: {
     params: AgentPathSchema,
     query: EmptyQuerySchema,
@@ -73,7 +73,7 @@ export function registerConfig(app: OpenAPIHono<AppEnv>): void {
   app.openapi(updateConfigRoute, async (c) => {
     const agent = agentOf(c, c.req.valid("param").agentId);
     // A queued write: it applies after whatever was accepted before it (a pending deletion included).
-    const outcome = await agent.submit("configure", c.req.valid("json"), {
+    const outcome = await agent.submit("updateConfig", c.req.valid("json"), {
       waitMs: CONFIG_WAIT_MS,
       ...writeOptions(c.req.valid("header")),
     });
@@ -84,7 +84,7 @@ export function registerConfig(app: OpenAPIHono<AppEnv>): void {
   });
   app.openapi(compressRoute, async (c) => {
     const { cycles } = CompressRequestSchema.parse(c.req.valid("json") ?? {});
-    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("compress", null, {
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("compressMemories", null, {
       repeat: cycles,
       ...writeOptions(c.req.valid("header")),
     });

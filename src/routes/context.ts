@@ -1,4 +1,4 @@
-/** Context for prompts (docs/design.md §12): the context block, the profile, and episodes for older memories. */
+/** Context for prompts (docs/design.md, "Context for prompts"): the context block, the profile, and episodes for older memories. */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf } from "../api/common";
 import {
@@ -70,12 +70,12 @@ export const rebuildEpisodesRoute = createRoute({
 export function registerContext(app: OpenAPIHono<AppEnv>): void {
   app.openapi(contextRoute, async (c) => {
     const { format, locale, ...request } = c.req.valid("json");
-    const result = await agentOf(c, c.req.valid("param").agentId).ask("context", { ...request, ...localePreference(c, locale) });
+    const result = await agentOf(c, c.req.valid("param").agentId).ask("getContext", { ...request, ...localePreference(c, locale) });
     if (format === "json") return c.json(result, 200);
     return c.text(result.text, 200);
   });
   app.openapi(profileRoute, async (c) => {
-    const result = await agentOf(c, c.req.valid("param").agentId).ask("profile", localePreference(c, c.req.valid("query").locale));
+    const result = await agentOf(c, c.req.valid("param").agentId).ask("getProfile", localePreference(c, c.req.valid("query").locale));
     return c.json(result, 200);
   });
   app.openapi(rebuildEpisodesRoute, async (c) => {

@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { DeepHealthSchema, deepHealth } from "../agent/health-check";
-import { checkDatabase } from "../agent/service";
+import { DeepHealthSchema, deepHealth } from "../service/health-check";
+import { checkDatabase } from "../service/service";
 import { ErrorSchema, errorsOf, RETRY_AFTER } from "../api/common";
 import type { AppEnv } from "../http/app-env";
 import { requireApiKey } from "../http/auth";

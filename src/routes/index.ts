@@ -29,7 +29,7 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   registerMemories(app);
   registerLinks(app);
   registerTransfer(app);
-  // The integration surfaces (docs/design.md §13) over the operations above (operations.ts).
+  // The integration surfaces (docs/design.md, "Integration surfaces") over the operations above (operations.ts).
   const catalog = toolCatalog(app);
   registerTools(app, catalog);
   registerMcp(app, catalog);

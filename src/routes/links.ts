@@ -1,6 +1,6 @@
 /**
  * Links between memories, feedback on the memories a caller used, and entity merges
- * (docs/design.md §11).
+ * (docs/design.md, "Memory operations").
  */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorsOf, NodeIdSchema } from "../api/common";
@@ -33,7 +33,7 @@ export const linkRoute = createRoute({
   tags: ["links"],
   summary: "Link two memories",
   description:
-    "seed 003's link_memories: `source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.",
+    "`source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.",
   request: {
     params: AgentPathSchema,
     headers: WriteHeadersSchema,
@@ -109,7 +109,7 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
     const body = c.req.valid("json");
     const ref = (r: number | string) => (typeof r === "number" ? { id: r } : { description: r });
     const outcome = await agentOf(c, c.req.valid("param").agentId).submit(
-      "link",
+      "linkMemories",
       {
         source: ref(body.source),
         target: ref(body.target),
@@ -148,7 +148,7 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
   app.openapi(unlinkRoute, async (c) => {
     const { source, target, relation } = c.req.valid("query");
     const outcome = await agentOf(c, c.req.valid("param").agentId).submit(
-      "unlink",
+      "unlinkMemories",
       { source, target, relation },
       { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
     );
@@ -160,7 +160,7 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(feedbackRoute, async (c) => {
-    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("reinforce", c.req.valid("json"), {
+    const outcome = await agentOf(c, c.req.valid("param").agentId).submit("reportFeedback", c.req.valid("json"), {
       waitMs: OPERATION_WAIT_MS,
       ...writeOptions(c.req.valid("header")),
     });
@@ -172,7 +172,7 @@ export function registerLinks(app: OpenAPIHono<AppEnv>): void {
   app.openapi(mergeEntitiesRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
     const outcome = await agentOf(c, agentId).submit(
-      "merge",
+      "mergeEntities",
       { node_id: nodeId, into: c.req.valid("json").into },
       { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
     );

@@ -1,5 +1,5 @@
 /**
- * The agent's MCP server (docs/design.md §13): Model Context Protocol over Streamable HTTP,
+ * The agent's MCP server (docs/design.md, "Integration surfaces"): Model Context Protocol over Streamable HTTP,
  * stateless, with the official SDK's server (`@modelcontextprotocol/sdk`, its web-standard
  * transport, JSON answers) created per request. The agent is the path's, the key the request's
  * Bearer (checked by the same middleware as every agent route before this runs); a tool call runs

@@ -1,5 +1,5 @@
 /**
- * Memories (docs/design.md §11): write an explicit memory, read one (with its history), list them,
+ * Memories (docs/design.md, "Memory operations"): write an explicit memory, read one (with its history), list them,
  * update one by supersession, delete or purge one.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
@@ -48,7 +48,7 @@ export const createMemoryRoute = createRoute({
   tags: ["memories"],
   summary: "Write an explicit memory",
   description:
-    "A remember of one pre-cut segment (seed 003's create_memory): `{content}` or the structured form `{subject, memory_type, topic, object?, attributes?}`, whose sentence is composed in the language of its words. Relative times (yesterday, last Friday, 昨天, 上周五…) are resolved to dates against `timestamp`. The memory is extracted, moves the focus and links to it like a remember; its links to its subject and object entities start at `importance`. It is checked for conflicts with the memories it shares an entity with (an update supersedes, a contradiction is linked), then one compression cycle follows. Answers 201 with the node when done within the wait, else 202 with the task.",
+    "A remember of one pre-cut segment: `{content}` or the structured form `{subject, memory_type, topic, object?, attributes?}`, whose sentence is composed in the language of its words. Relative times (yesterday, last Friday, 昨天, 上周五…) are resolved to dates against `timestamp`. The memory is extracted, moves the focus and links to it like a remember; its links to its subject and object entities start at `importance`. It is checked for conflicts with the memories it shares an entity with (an update supersedes, a contradiction is linked), then one compression cycle follows. Answers 201 with the node when done within the wait, else 202 with the task.",
   request: {
     params: AgentPathSchema,
     headers: WriteHeadersSchema,
@@ -136,7 +136,7 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
           }
         : undefined;
     const outcome = await agentOf(c, c.req.valid("param").agentId).submit(
-      "memorize",
+      "createMemory",
       {
         ...(content !== undefined ? { content: content.trim() } : {}),
         ...(structure ? { structure } : {}),
@@ -152,7 +152,7 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(getMemoryRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
-    const { memory } = await agentOf(c, agentId).ask("memory", { node_id: nodeId, links: linksPageOf(c.req.valid("query")) });
+    const { memory } = await agentOf(c, agentId).ask("getMemory", { node_id: nodeId, links: linksPageOf(c.req.valid("query")) });
     if (!memory) throw new ApiError("not_found", `memory ${nodeId} not found`);
     return c.json(memory, 200);
   });
@@ -161,7 +161,7 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
     const { agentId, nodeId } = c.req.valid("param");
     const query = c.req.valid("query");
     const after = query.cursor === undefined ? 0 : (decodeMemoryCursor(query.cursor) ?? 0);
-    const page = await agentOf(c, agentId).ask("history", { node_id: nodeId, after, limit: query.limit ?? DEFAULT_HISTORY_PAGE });
+    const page = await agentOf(c, agentId).ask("getMemoryHistory", { node_id: nodeId, after, limit: query.limit ?? DEFAULT_HISTORY_PAGE });
     if (!page.found) throw new ApiError("not_found", `memory ${nodeId} not found`);
     return c.json({ node_id: nodeId, history: page.history, total: page.total, next_cursor: page.next_cursor }, 200);
   });
@@ -169,7 +169,7 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listMemoriesRoute, async (c) => {
     const query = c.req.valid("query");
     const before = query.cursor === undefined ? undefined : decodeMemoryCursor(query.cursor);
-    const page = await agentOf(c, c.req.valid("param").agentId).ask("memories", {
+    const page = await agentOf(c, c.req.valid("param").agentId).ask("listMemories", {
       kinds: kindsOf(query.kind),
       ...(before !== undefined ? { before } : {}),
       limit: query.limit ?? DEFAULT_MEMORY_PAGE,
@@ -181,7 +181,7 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
   app.openapi(updateMemoryRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
     const outcome = await agentOf(c, agentId).submit(
-      "update",
+      "updateMemory",
       { node_id: nodeId, content: c.req.valid("json").content.trim() },
       { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
     );
@@ -207,7 +207,7 @@ export function registerMemories(app: OpenAPIHono<AppEnv>): void {
   app.openapi(deleteMemoryRoute, async (c) => {
     const { agentId, nodeId } = c.req.valid("param");
     const outcome = await agentOf(c, agentId).submit(
-      "forget",
+      "deleteMemory",
       { node_id: nodeId, purge: c.req.valid("query").purge === "true" },
       { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
     );

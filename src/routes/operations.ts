@@ -1,12 +1,12 @@
 /**
- * The one list of operations (docs/design.md §13): each entry is a REST route (the OpenAPI entry,
+ * The one list of operations (docs/design.md, "Integration surfaces"): each entry is a REST route (the OpenAPI entry,
  * its operationId the SDK method's name), the arguments every surface takes, and either the
  * function-calling/MCP tool it is or the reason it is not one. The SDK (sdk/src/generated, by
  * `npm run generate:sdk`), GET /v1/tools, POST /v1/agents/:agentId/tools/call and the MCP server
  * are derived from this list, and test/integration-surfaces.test.ts checks that the OpenAPI
  * document holds exactly these operations: a route without an entry here fails the tests.
  *
- * Adding an operation (docs/design.md §13): its route as usual (with an operationId), one entry
+ * Adding an operation (docs/design.md, "Integration surfaces"): its route as usual (with an operationId), one entry
  * below (in TOOL_OPERATIONS when it is a tool), then `npm run generate:sdk`.
  */
 import { z } from "zod";
@@ -100,13 +100,13 @@ const getFocus = defineOperation(focusRoute, {
   },
 });
 
-/** A node view's page of links, as tool arguments (src/agent/node-view.ts). */
+/** A node view's page of links, as tool arguments (src/operations/views/node-view.ts). */
 const linksPageArgs = {
   links_limit: z.number().int().min(1).max(1000).optional().describe("Links listed per direction (1–1000, default 200)."),
   links_cursor: z.string().optional().describe("links.next_cursor of the previous answer for this node: the next page of its links."),
 };
 
-const getNode = defineOperation(nodeRoute, {
+const getMemoryNode = defineOperation(nodeRoute, {
   queryArgs: linksPageArgs,
   pathArgs: {
     node_id: {
@@ -225,7 +225,7 @@ const nodeIdArgument = (what: string) => ({
 /** A write the memory answers when applied (or 202 with a task id after 25 s). */
 const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
-// Memory operations (docs/design.md §11), the tools seed 003 gives a model: create, link, correct,
+// Memory operations (docs/design.md, "Memory operations"), the tools a model writes its memory with: create, link, correct,
 // forget, and say which memories helped.
 const createMemory = defineOperation(createMemoryRoute, {
   tool: {
@@ -269,7 +269,7 @@ const deleteMemory = defineOperation(deleteMemoryRoute, {
 
 const reportFeedback = defineOperation(feedbackRoute, {
   tool: {
-    name: "report_memory_use",
+    name: "report_feedback",
     title: "Report which memories helped",
     description:
       "After answering with recalled memories, report the node_ids you used (used: true): their links are reinforced, so they are forgotten more slowly. Once per memory per forgetting cycle counts.",
@@ -350,7 +350,7 @@ const TOOL_OPERATIONS = [
   getContext,
   getProfile,
   getFocus,
-  getNode,
+  getMemoryNode,
   getStats,
   getConfig,
   updateConfig,

@@ -1,4 +1,4 @@
-/** The answers shared by operations that wait for their task (docs/design.md §11). */
+/** The answers shared by operations that wait for their task (docs/design.md, "Memory operations"). */
 import type { Submitted } from "../agent/client";
 
 /** 202: the task is queued behind earlier writes (or still running) when the wait ran out. */

@@ -40,7 +40,7 @@ export const focusRoute = createRoute({
 export const nodeRoute = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/nodes/{nodeId}",
-  operationId: "getNode",
+  operationId: "getMemoryNode",
   tags: ["memory"],
   summary: "One node with its outgoing and incoming links",
   description:

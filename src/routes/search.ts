@@ -7,7 +7,7 @@ import { agentOf } from "./agent-of";
 export const searchRoute = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/search",
-  operationId: "search",
+  operationId: "searchMemories",
   tags: ["memory"],
   summary: "Search memories by keyword, vector or both",
   description:
@@ -34,7 +34,7 @@ export function registerSearch(app: OpenAPIHono<AppEnv>): void {
           ...(time_range.to !== undefined ? { to: time_range.to } : {}),
         }
       : undefined;
-    const result = await agentOf(c, c.req.valid("param").agentId).ask("search", {
+    const result = await agentOf(c, c.req.valid("param").agentId).ask("searchMemories", {
       ...rest,
       ...(timeRange ? { time_range: timeRange } : {}),
     });

@@ -1,4 +1,4 @@
-/** Function-calling tools (docs/design.md §13): their schemas, and the execution of one call a model produced. */
+/** Function-calling tools (docs/design.md, "Integration surfaces"): their schemas, and the execution of one call a model produced. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { formatTools } from "../../sdk/src/tools";
 import { listToolsRoute } from "../api/integration";

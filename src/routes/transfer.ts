@@ -1,6 +1,6 @@
 /**
- * Export and import (docs/design.md §11): the agent's whole memory as versioned JSON Lines
- * (src/agent/export-format.ts), streamed out; and an import into an empty agent.
+ * Export and import (docs/design.md, "Memory operations"): the agent's whole memory as versioned JSON Lines
+ * (src/operations/views/export-format.ts), streamed out; and an import into an empty agent.
  *
  * An import body may be far larger than the 1 MiB of other requests (a 10k-node agent exports
  * several megabytes): it is read as a stream, up to MAX_IMPORT_BYTES, never held whole. Each line
@@ -11,7 +11,7 @@
  * is recognised.
  */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { ImportValidator, type LineProblem } from "../agent/export-format";
+import { ImportValidator, type LineProblem } from "../operations/views/export-format";
 import { AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
 import { ImportedSchema, OPERATION_WAIT_MS, PendingSchema } from "../api/memories";
@@ -99,7 +99,7 @@ export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
     const uploadId = crypto.randomUUID();
     // A retry of a known key stages nothing: its body is only validated and hashed.
     const retry = state === "retry";
-    // Whatever ends an upload before its task is queued drops what it staged (docs/design.md §11).
+    // Whatever ends an upload before its task is queued drops what it staged (docs/design.md, "Memory operations").
     const drop = (digest: string | null) =>
       retry
         ? Promise.resolve()
@@ -124,7 +124,7 @@ export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
     let outcome;
     try {
       outcome = await agent.submit(
-        "import",
+        "importAgent",
         { import_id: staged.digest, lines: staged.lines, next_node_id: staged.nextNodeId },
         { waitMs: OPERATION_WAIT_MS, ...options },
       );

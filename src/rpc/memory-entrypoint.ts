@@ -57,8 +57,8 @@ export class MemoryEntrypoint extends WorkerEntrypoint<Env, BindingProps> implem
   recall(agentId: string, input?: Input<"recall">) {
     return this.#run("recall", agentId, input);
   }
-  search(agentId: string, input: Input<"search">) {
-    return this.#run("search", agentId, input);
+  searchMemories(agentId: string, input: Input<"searchMemories">) {
+    return this.#run("searchMemories", agentId, input);
   }
   getContext(agentId: string, input?: Input<"getContext">) {
     return this.#run("getContext", agentId, input);
@@ -69,8 +69,8 @@ export class MemoryEntrypoint extends WorkerEntrypoint<Env, BindingProps> implem
   getFocus(agentId: string) {
     return this.#run("getFocus", agentId, undefined);
   }
-  getNode(agentId: string, input: Input<"getNode">) {
-    return this.#run("getNode", agentId, input);
+  getMemoryNode(agentId: string, input: Input<"getMemoryNode">) {
+    return this.#run("getMemoryNode", agentId, input);
   }
   getStats(agentId: string, input?: Input<"getStats">) {
     return this.#run("getStats", agentId, input);
@@ -84,8 +84,8 @@ export class MemoryEntrypoint extends WorkerEntrypoint<Env, BindingProps> implem
   updateConfig(agentId: string, input: Input<"updateConfig">, options?: BindingCallOptions) {
     return this.#run("updateConfig", agentId, input, options);
   }
-  compress(agentId: string, input?: Input<"compress">, options?: BindingCallOptions) {
-    return this.#run("compress", agentId, input, options);
+  compressMemories(agentId: string, input?: Input<"compressMemories">, options?: BindingCallOptions) {
+    return this.#run("compressMemories", agentId, input, options);
   }
   createMemory(agentId: string, input: Input<"createMemory">, options?: BindingCallOptions) {
     return this.#run("createMemory", agentId, input, options);

@@ -5,7 +5,7 @@
  * and character pairs (plus segmenter words of three characters and more), so a word matches
  * however the segmenter cut it. The index then only splits on spaces.
  *
- * A node's document is its fields' terms (docs/design.md §5): its speaker, its own text (content,
+ * A node's document is its fields' terms (docs/design.md, "recall(keywords, relations, depth)"): its speaker, its own text (content,
  * phrase and keywords) and its time (month, day and year of its messages). BM25 over the document
  * is the keyword search; recall weighs the fields apart (src/memory/field-score.ts), from the same
  * terms, so both read one set of statistics.

@@ -1,7 +1,7 @@
 /**
  * The agent registry in the primary D1 database: maps (tenant, agent id) to the agent's registry
  * id and to where its memory lives — its D1 shard with its key there, and its Vectorize index —
- * chosen once, when the agent registers (docs/design.md §10). It also records when each agent next
+ * chosen once, when the agent registers (docs/design.md, "Scale and limits"). It also records when each agent next
  * has work due, so the cron safety net can find the agents that need waking without touching idle
  * ones.
  */

@@ -1,5 +1,5 @@
 /**
- * The D1 databases agents are spread over (docs/design.md §10). The configuration lists their
+ * The D1 databases agents are spread over (docs/design.md, "Scale and limits"). The configuration lists their
  * binding names in the D1_SHARDS var ("DB,DB_2"); `DB` is the primary: it also holds the registry
  * (agents, api_keys) and every agent registered before sharding. Each shard has the same schema
  * (the same migrations), an agent's rows live in exactly one of them, and adding a shard is adding

@@ -81,7 +81,7 @@ export class LinkRepo {
       WHERE agent = ${this.agentUid} AND target IN ${jsonList(nodeIds)} AND ${released("target", "released_epoch")} IS NOT NULL`);
   }
 
-  /** Deletes the outgoing links of deleted nodes; links into them stay, dangling (docs/design.md §3). */
+  /** Deletes the outgoing links of deleted nodes; links into them stay, dangling (docs/design.md, "The model"). */
   deleteOutgoingStatement(nodeIds: readonly number[]): Statement {
     return statement(sql`DELETE FROM links WHERE agent = ${this.agentUid} AND source IN ${jsonList(nodeIds)}`);
   }
@@ -127,7 +127,7 @@ export class LinkRepo {
   }
 
   /**
-   * Keys of the links that break at a clock whose break level is `belowLevel` (docs/design.md §6 step 1):
+   * Keys of the links that break at a clock whose break level is `belowLevel` (docs/design.md, "Compression" step 1):
    * not pinned, effective level below it. A stored level is never above the effective one, so the
    * level index narrows the candidates.
    */

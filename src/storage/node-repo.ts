@@ -191,7 +191,7 @@ export class NodeRepo {
   }
 
   /**
-   * The versions of a memory (docs/design.md §11) in one statement: the corrections that
+   * The versions of a memory (docs/design.md, "Memory operations") in one statement: the corrections that
    * superseded it as long as they exist, and every version any of those superseded, recursively;
    * a page of them oldest first (ids above `after`, at most `limit`), and how many there are. Empty
    * when the node does not exist. The chain is walked inside SQLite, each step an index lookup (the

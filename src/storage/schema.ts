@@ -77,7 +77,7 @@ export const apiKeys = sqliteTable("api_keys", {
   revokedAt: integer("revoked_at"),
 });
 
-/** Memory nodes (docs/design.md §3): segments of conversation and the entities they are about. */
+/** Memory nodes (docs/design.md, "The model"): segments of conversation and the entities they are about. */
 export const nodes = sqliteTable(
   "nodes",
   {
@@ -114,7 +114,7 @@ export const nodes = sqliteTable(
      */
     ftsTokens: integer("fts_tokens").notNull().default(0),
     /**
-     * The memory that corrected this one (docs/design.md §11): a superseded memory is history,
+     * The memory that corrected this one (docs/design.md, "Memory operations"): a superseded memory is history,
      * never an answer, until forgetting takes it.
      */
     supersededBy: integer("superseded_by"),
@@ -155,7 +155,7 @@ export const links = sqliteTable(
 );
 
 /**
- * Other names of an entity (docs/design.md §11, entity resolution): an alias key leads to the
+ * Other names of an entity (docs/design.md, "Memory operations", entity resolution): an alias key leads to the
  * entity that absorbed it, so a later mention of the alias meets the same node.
  */
 export const entityAliases = sqliteTable(

@@ -1,5 +1,5 @@
 /**
- * Lengths in this product are Unicode code points (docs/design.md §2): a Chinese character, a Latin letter
+ * Lengths in this product are Unicode code points (docs/design.md, "Parameters"): a Chinese character, a Latin letter
  * and an emoji made of a surrogate pair each count 1. These helpers never split a surrogate pair.
  */
 

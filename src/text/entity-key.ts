@@ -1,5 +1,5 @@
 /**
- * The key under which an entity node is stored per agent (docs/design.md §3, §4 step 3): the one place where
+ * The key under which an entity node is stored per agent (docs/design.md, "The model", "remember(messages)" step 3): the one place where
  * the same name is reused, so spelling variants of one name must meet. "Alice", "alice", "ＡＬＩＣＥ",
  * "Alice's" and "“Alice”" share one key, and so do "项目的" and "项目".
  */
@@ -26,7 +26,7 @@ export function entityKey(name: string): string {
 const LATIN_WORD = /^[a-z][a-z'’-]*$/;
 
 /**
- * Other keys the same English name may have been stored under (docs/design.md §11, entity
+ * Other keys the same English name may have been stored under (docs/design.md, "Memory operations", entity
  * resolution): the singular and plural of its last word ("photos" ↔ "photo", "parties" ↔ "party",
  * "boxes" ↔ "box", "project plans" ↔ "project plan"). Other scripts have no inflection to undo.
  * Words of three letters or fewer are left alone ("bus", "gas", "ios" are not plurals of anything).

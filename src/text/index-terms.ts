@@ -1,5 +1,5 @@
 /**
- * The terms that text is searched by: one analyzer for memories and queries alike (docs/design.md §5),
+ * The terms that text is searched by: one analyzer for memories and queries alike (docs/design.md, "recall(keywords, relations, depth)"),
  * so a word is stemmed, split and stopped the same way on both sides.
  *
  * - English and other space-separated words: normalised and stemmed (tokenize.ts); only function

@@ -1,6 +1,6 @@
 /**
  * Relative time expressions resolved to absolute dates against a reference time (docs/design.md
- * §11, explicit memories; seed 003: "时间必须尽可能具体（将'今天'转为实际日期）"). Pure: the same
+ * "Memory operations", explicit memories: times as specific as possible, 今天 becomes the date). Pure: the same
  * text and reference give the same answer.
  *
  * Dates are calendar dates in UTC (a message time carries no time zone). Weeks start on Monday.

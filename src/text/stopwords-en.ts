@@ -1,6 +1,6 @@
 /**
  * English stop words: words that never name a thing or a domain, so they are neither keywords nor
- * entities (docs/design.md §3: keywords are "nouns and pronouns naming things or domains").
+ * entities (docs/design.md, "The model": keywords are "nouns and pronouns naming things or domains").
  *
  * Personal pronouns (I, you, she, they, ...) are stop words on purpose: in a conversation nearly every
  * message contains them, so they carry no retrieval signal, and they do not say *which* person is meant.

@@ -1,7 +1,7 @@
 /**
  * Chinese stop words: particles, function words, pronouns, light verbs, degree adverbs, relative time
  * words and fillers. None of them names a thing or a domain, so they are neither keywords nor
- * entities (docs/design.md §3).
+ * entities (docs/design.md, "The model").
  *
  * Pronouns (我 你 他 她 它 们 我们 ...) are stop words: every chat message contains them, they carry
  * no retrieval signal and do not say which person is meant.

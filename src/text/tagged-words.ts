@@ -1,6 +1,6 @@
 /**
  * Words with their part of speech, for the parts of the local model that need to know what a word
- * is (docs/design.md §8: keywords, entities, phrases, conflicts, query keywords): Chinese through
+ * is (docs/design.md, "Models": keywords, entities, phrases, conflicts, query keywords): Chinese through
  * jieba (chinese-tagger.ts), English through winkNLP (english-tagger.ts), both mapped to one small
  * set of word classes. A text with CJK characters goes to jieba as a whole (it keeps Latin words
  * such as "JWT" whole, tagged `eng`); any other text to wink.

@@ -1,7 +1,7 @@
 /**
- * The local vector index (VECTOR_PROVIDER=local, docs/design.md §8): exact cosine search by brute force over
+ * The local vector index (VECTOR_PROVIDER=local, docs/design.md, "Models"): exact cosine search by brute force over
  * the agent's vectors, persisted in the `vectors` table of the agent's own Durable Object SQLite so
- * the index survives eviction. The in-memory matrix is a cache of that table (STYLE 6): built on the
+ * the index survives eviction. The in-memory matrix is a cache of that table: built on the
  * first query after a wake, then kept in step by every write, never reloaded.
  */
 import type { NodeKind } from "../vocabulary/node-kinds";

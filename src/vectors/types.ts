@@ -1,5 +1,5 @@
 /**
- * The vector index of one agent (docs/design.md §8, §9): Vectorize in production (one namespace per
+ * The vector index of one agent (docs/design.md, "Models", "Layers"): Vectorize in production (one namespace per
  * agent), a local exact index in the agent's Durable Object for local runs and tests. Selected by
  * the VECTOR_PROVIDER var. Vectors are L2-normalised by the embedder, so cosine = dot product.
  */

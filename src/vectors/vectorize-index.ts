@@ -1,5 +1,5 @@
 /**
- * The production vector index (VECTOR_PROVIDER=vectorize, docs/design.md §7, §10): agents are spread
+ * The production vector index (VECTOR_PROVIDER=vectorize, docs/design.md, "Execution model", "Scale and limits"): agents are spread
  * over several Vectorize indexes (src/storage/agent-registry.ts assigns one per agent), one
  * namespace per agent. Vector ids are `${idPrefix}${nodeId}`, unique across the index (deleteByIds
  * takes no namespace), and carry only `{ kind }` as metadata, which a metadata index on `kind`

@@ -1,7 +1,7 @@
 /**
- * The kinds of memory node (docs/design.md §3): a `segment` is a piece of conversation, an
+ * The kinds of memory node (docs/design.md, "The model"): a `segment` is a piece of conversation, an
  * `entity` a key entity the memories are about, a `memory` an explicit memory an agent wrote
- * itself (docs/design.md §11), an `episode` the summary of one remembered submission (§12). The
+ * itself (docs/design.md, "Memory operations"), an `episode` the summary of one remembered submission ("Context for prompts"). The
  * one list every layer imports (schemas, storage, vectors).
  */
 export const NODE_KINDS = ["segment", "entity", "memory", "episode"] as const;

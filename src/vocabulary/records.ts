@@ -1,5 +1,5 @@
 /**
- * The persisted shapes of the network (docs/design.md §3), shared by the domain that reasons about them
+ * The persisted shapes of the network (docs/design.md, "The model"), shared by the domain that reasons about them
  * and the storage that keeps them.
  */
 import type { NodeKind } from "./node-kinds";
@@ -24,7 +24,7 @@ export interface MemoryNode {
   /** The source messages' own time (ms since the epoch) when the client gave one. Metadata only. */
   messageTime: number | null;
   createdAt: number;
-  /** The memory that corrected this one: it is history now, never an answer (docs/design.md §11). */
+  /** The memory that corrected this one: it is history now, never an answer (docs/design.md, "Memory operations"). */
   supersededBy: number | null;
   /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
   meta: NodeMeta | null;
@@ -33,7 +33,7 @@ export interface MemoryNode {
 /** A JSON object of kind-specific facts, parsed by the module that owns the kind. */
 export type NodeMeta = Readonly<Record<string, unknown>>;
 
-/** An alias of an entity: another name that leads to it (docs/design.md §11, entity resolution). */
+/** An alias of an entity: another name that leads to it (docs/design.md, "Memory operations", entity resolution). */
 export interface EntityAlias {
   key: string;
   name: string;

@@ -1,6 +1,6 @@
 /**
  * The relation vocabulary (关系名称). Links between consecutive segments of one submission are
- * always 下文/上文 (docs/design.md §4 step 5); links between a segment and a focus entity are named by the
+ * always 下文/上文 (docs/design.md, "remember(messages)" step 5); links between a segment and a focus entity are named by the
  * small model from SEGMENT_ENTITY_RELATIONS. Relation filters in recall accept either the stored
  * Chinese name or its English alias.
  */
@@ -13,17 +13,17 @@ export const RELATION = {
   about: "关于",
   /** The entity was in focus when the segment was remembered but is not named in it; also an explicit "related". */
   context: "相关",
-  /** new → old: the new memory corrects the old one, which it supersedes (docs/design.md §11). */
+  /** new → old: the new memory corrects the old one, which it supersedes (docs/design.md, "Memory operations"). */
   corrects: "更正",
   /** old → new: the old memory was corrected by the new one (it fades as history). */
   correctedBy: "被更正",
   /** Both ways between two memories that cannot both hold (a contradiction, kept and marked). */
   contradicts: "矛盾",
-  /** episode → segment: the episode contains the segment (docs/design.md §12). */
+  /** episode → segment: the episode contains the segment (docs/design.md, "Context for prompts"). */
   contains: "包含",
   /** segment → episode: the segment is part of the episode. */
   partOf: "属于",
-  /** Explicit links between memories (docs/design.md §11, seed 003's link_memories). */
+  /** Explicit links between memories (docs/design.md, "Memory operations", link_memories). */
   because: "因为",
   therefore: "所以",
   causes: "导致",

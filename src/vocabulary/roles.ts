@@ -1,4 +1,4 @@
-/** Who said a message (docs/design.md §4): the one list every layer imports. */
+/** Who said a message (docs/design.md, "remember(messages)"): the one list every layer imports. */
 export const MESSAGE_ROLES = ["user", "assistant", "system"] as const;
 
 export type MessageRole = (typeof MESSAGE_ROLES)[number];

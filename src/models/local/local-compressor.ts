@@ -1,5 +1,5 @@
 /**
- * Local extractive compression (docs/design.md §6 step 2): what a memory keeps as it is forgotten.
+ * Local extractive compression (docs/design.md, "Compression" step 2): what a memory keeps as it is forgotten.
  * Its words are weighed by what a later question can ask for (keepWeight): names and numbers first,
  * then rarer (longer) nouns, then other content words; filler (greetings, "you know", function
  * words) weighs nothing.
@@ -55,7 +55,7 @@ export function compressText(text: string, target: number, memo?: TagMemo): stri
 }
 
 /**
- * A summary within `target` code points (docs/design.md §12, the local episode summary): the whole
+ * A summary within `target` code points (docs/design.md, "Context for prompts", the local episode summary): the whole
  * sentences, then clauses, that carry the most weight, in the text's order, never the dense word
  * list compression may choose (a summary is read, not only searched); a cut at a word boundary
  * when no clause fits.

@@ -1,5 +1,5 @@
 /**
- * The local model's conflict judgement (docs/design.md §11, conflicts on write): transparent rules
+ * The local model's conflict judgement (docs/design.md, "Memory operations", conflicts on write): transparent rules
  * over tagged words (src/text/tagged-words.ts), no world knowledge. A pair is an update or a
  * contradiction only when both memories say something about the same subject and the same
  * attribute, with a different value or a negation of it. So each text is cut into clauses, and
@@ -569,7 +569,7 @@ export class ParseCache {
 }
 
 /**
- * The classical filter both providers apply (docs/design.md §8: the model is asked only about the
+ * The classical filter both providers apply (docs/design.md, "Models": the model is asked only about the
  * candidates classical filters leave open): a pair can be an update or a contradiction only when
  * each memory states something (a question, thanks, a greeting, "No worries!" do not), and, when
  * two speakers said them, when a subject of one can be a subject of the other. Pairs it closes are

@@ -1,5 +1,5 @@
 /**
- * Local hashed n-gram embeddings (docs/design.md §8): no model weights, no network, deterministic. Texts that
+ * Local hashed n-gram embeddings (docs/design.md, "Models"): no model weights, no network, deterministic. Texts that
  * share content words (after stemming) or Chinese character pairs get a high cosine.
  *
  * Features and weights:

@@ -1,5 +1,5 @@
 /**
- * The local model's judgement of entity names (docs/design.md §11, entity resolution): a rule over
+ * The local model's judgement of entity names (docs/design.md, "Memory operations", entity resolution): a rule over
  * letters, no world knowledge. A short name written in capitals (2–6 letters or digits: "JS",
  * "NYC") names the same thing as a longer name whose initials it is: the capitals of a camel-case
  * word ("JavaScript" → JS, "TypeScript" → TS) or the first letters of its words, short function

@@ -1,5 +1,5 @@
 /**
- * The built-in deterministic model (docs/design.md §8): used by every local run, test and benchmark, where
+ * The built-in deterministic model (docs/design.md, "Models"): used by every local run, test and benchmark, where
  * Workers AI and Vectorize cannot be reached. Pure functions of their input (a cache of parsed texts
  * aside, which changes no answer): no randomness, no
  * clock, no network; Chinese and English alike.

@@ -12,7 +12,7 @@
  * so frequent, early, longer terms rank high; names and compounds are boosted, verbs and adjectives
  * damped, numbers damped most.
  *
- * What can be an entity (docs/design.md §3, "What an entity is") is decided here too: names and
+ * What can be an entity (docs/design.md, "The model", "What an entity is") is decided here too: names and
  * nouns, never verbs, adjectives, pronouns, interjections, numbers or dates; never a name only
  * addressed ("Thanks, Nate!", "Bart，你…": a vocative), which is provenance, not what the text is
  * about; never a noun that only stands in for something (thing, time, way, 东西, 时候).

@@ -1,5 +1,5 @@
 /**
- * Local semantic segmentation (语义切割, docs/design.md §4 step 1). A segment is a memory node, so it should
+ * Local semantic segmentation (语义切割, docs/design.md, "remember(messages)" step 1). A segment is a memory node, so it should
  * hold one complete thought: long messages are cut at sentence (then clause) boundaries into pieces
  * of balanced size, runs of very short messages (a greeting exchange) are merged into one segment,
  * and no visible character is ever dropped.

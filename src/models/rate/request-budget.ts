@@ -1,5 +1,5 @@
 /**
- * One agent runtime's budget of model requests (docs/design.md §15: model rate limits are respected by
+ * One agent runtime's budget of model requests (docs/design.md, "Robustness promises": model rate limits are respected by
  * design). Workers AI limits text generation to a number of requests per minute per account
  * (developers.cloudflare.com/workers-ai/platform/limits/: 300 for most text models), so the
  * budget is a sliding window: at most `requestsPerWindow` requests start in any `windowMs`. A

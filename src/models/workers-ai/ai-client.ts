@@ -1,5 +1,5 @@
 /**
- * The thin typed layer over the Workers AI binding (docs/design.md §8). Everything that crosses it is
+ * The thin typed layer over the Workers AI binding (docs/design.md, "Models"). Everything that crosses it is
  * parsed: the envelope of an answer, the JSON inside it, and the task's own shape (zod), so a
  * malformed answer is a typed `WorkersAiError` that the caller's retry policy sees, never a cast.
  *

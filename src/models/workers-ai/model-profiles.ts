@@ -1,5 +1,5 @@
 /**
- * The one table of Workers AI text models this provider can drive (docs/design.md §8: model names are
+ * The one table of Workers AI text models this provider can drive (docs/design.md, "Models": model names are
  * configuration). The AI_TEXT_MODEL var picks a row; the row says how to ask for JSON (the
  * request family, request-shapes.ts), how to keep a reasoning model from thinking, and the limits
  * every window and batch is sized by (workers-ai-planner.ts). Adding a model is adding a row with

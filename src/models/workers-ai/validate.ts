@@ -1,5 +1,5 @@
 /**
- * The rules a Workers AI answer must keep beyond its JSON schema (docs/design.md §8: every model answer is
+ * The rules a Workers AI answer must keep beyond its JSON schema (docs/design.md, "Models": every model answer is
  * validated, then retried). A broken rule throws `WorkersAiError("invalid_answer")`, so the retry
  * policy and then the local fallback take over; harmless excess (a long phrase, blank keywords,
  * a fourth entity) is trimmed instead, since a retry would cost a call and gain nothing.

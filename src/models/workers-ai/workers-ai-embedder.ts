@@ -1,5 +1,5 @@
 /**
- * The production Embedder (docs/design.md §8): a Workers AI embedding model, by default `@cf/baai/bge-m3`
+ * The production Embedder (docs/design.md, "Models"): a Workers AI embedding model, by default `@cf/baai/bge-m3`
  * (multilingual, 1024 dimensions). Facts from its model schema (cloudflare-docs
  * `src/content/workers-ai-models/bge-m3.json`): input `{ text: string[], truncate_inputs }` with at
  * most 100 texts of at least one character each; output `{ shape, data: number[][] }`.

@@ -1,5 +1,5 @@
 /**
- * The production SmallModel (docs/design.md §8): each task is a JSON call to a Workers AI text model,
+ * The production SmallModel (docs/design.md, "Models"): each task is a JSON call to a Workers AI text model,
  * shaped for the model's family (request-shapes.ts), parsed with the task's zod schema and checked
  * by validate.ts. Inputs larger than one call are cut by the planner (workers-ai-planner.ts) into
  * windows and batches that fit the model's context window and output cap; a request the estimate

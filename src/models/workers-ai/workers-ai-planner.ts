@@ -1,6 +1,6 @@
 /**
  * Sizes every Workers AI call from the model's row in model-profiles.ts, with the conservative
- * token estimate of token-estimate.ts (docs/design.md §15: long inputs are cut into windows). Two limits
+ * token estimate of token-estimate.ts (docs/design.md, "Robustness promises": long inputs are cut into windows). Two limits
  * bind a call: Workers AI refuses a request whose input plus `max_tokens` exceeds the context
  * window (error 5021), and an answer stops at `max_tokens`. Segmentation repeats its input, so its
  * windows are bounded by the answer: text tokens × ANSWER_ECHO ≤ max_tokens × OUTPUT_HEADROOM.

@@ -1,5 +1,5 @@
 /**
- * Compression (docs/design.md §6 step 2) as a Workers AI task: rewrite a node's content in at most `target`
+ * Compression (docs/design.md, "Compression" step 2) as a Workers AI task: rewrite a node's content in at most `target`
  * code points, keeping its core information in its own language. Forgetting must lose detail, not
  * facts, and must never translate what the user said; validate.ts rejects an answer over target.
  */

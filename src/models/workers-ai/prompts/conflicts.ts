@@ -1,5 +1,5 @@
 /**
- * Conflict judgement (docs/design.md §11, conflicts on write) as a Workers AI task: for each pair of
+ * Conflict judgement (docs/design.md, "Memory operations", conflicts on write) as a Workers AI task: for each pair of
  * memories about a shared entity, one verdict from CONFLICT_VERDICTS. The JSON schema lists the
  * allowed verdicts (constrained decoding cannot invent one); the count is checked by
  * validateConflictVerdicts below, and a wrong answer falls back to the local rules.

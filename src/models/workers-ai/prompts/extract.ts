@@ -1,5 +1,5 @@
 /**
- * Extraction (docs/design.md §4 step 2) as a Workers AI task: a phrase, keywords and key entities for each
+ * Extraction (docs/design.md, "remember(messages)" step 2) as a Workers AI task: a phrase, keywords and key entities for each
  * of several texts in one call. Entities become focus nodes shared by every segment that mentions
  * them, so they must name what the text is about, never a pronoun or a filler word.
  */
@@ -7,7 +7,7 @@ import { z } from "zod";
 import { PHRASE_MAX_CODE_POINTS } from "../../types";
 import { chatMessages, type ChatMessage, type FewShot } from "../ai-client";
 
-/** At most this many entities per text (docs/design.md §4: a segment links to a few focus entities). */
+/** At most this many entities per text (docs/design.md, "remember(messages)": a segment links to a few focus entities). */
 export const ENTITIES_MAX = 3;
 
 export const EXTRACT_SYSTEM_PROMPT = `You index texts for a long-term memory. 你为长期记忆的检索提取信息。

@@ -1,5 +1,5 @@
 /**
- * Query keywords (docs/design.md §5) as a Workers AI task: the words of a free-text question that a memory
+ * Query keywords (docs/design.md, "recall(keywords, relations, depth)") as a Workers AI task: the words of a free-text question that a memory
  * search should match. Keywords are matched against stored keywords and entity names, so they
  * must be the same kind of words extraction produces: names of things and domains, as written.
  */

@@ -1,5 +1,5 @@
 /**
- * Relation naming (docs/design.md §4 step 5) as a Workers AI task: for each (segment, focus entity) pair,
+ * Relation naming (docs/design.md, "remember(messages)" step 5) as a Workers AI task: for each (segment, focus entity) pair,
  * the name of the link from the fixed vocabulary SEGMENT_ENTITY_RELATIONS. The JSON schema lists
  * the allowed names, so constrained decoding cannot invent a new relation; validate.ts checks again.
  */

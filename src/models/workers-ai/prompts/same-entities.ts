@@ -1,5 +1,5 @@
 /**
- * Entity identity (docs/design.md §11, entity resolution) as a Workers AI task: whether a name just
+ * Entity identity (docs/design.md, "Memory operations", entity resolution) as a Workers AI task: whether a name just
  * mentioned names an entity the agent already holds ("JavaScript" and "JS", "Bobby" and "Robert"
  * in the same family). One boolean per pair, the count checked; a wrong answer falls back to the
  * local rule (initialisms only).

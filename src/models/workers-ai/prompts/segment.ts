@@ -1,5 +1,5 @@
 /**
- * Semantic segmentation (语义切割, docs/design.md §4 step 1) as a Workers AI task. A segment becomes a memory
+ * Semantic segmentation (语义切割, docs/design.md, "remember(messages)" step 1) as a Workers AI task. A segment becomes a memory
  * node that is compressed later, so it must hold one complete thought and the user's own words:
  * the model only chooses where to cut, it never rewrites. validate.ts checks that no text was
  * dropped; the sizes mirror the local segmenter (SEGMENT_MAX_LATIN/CJK, SHORT_MESSAGE).

@@ -1,5 +1,5 @@
 /**
- * An episode's summary (docs/design.md §12) as a Workers AI task: what a remembered conversation
+ * An episode's summary (docs/design.md, "Context for prompts") as a Workers AI task: what a remembered conversation
  * was about, in at most `max` characters, in the conversation's own language. The input is the
  * conversation's segments (each cut to a few hundred characters, long conversations sampled
  * evenly): a summary needs the topics, not every word. validate.ts rejects an answer over `max`.

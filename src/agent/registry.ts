@@ -1,0 +1,139 @@
+/**
+ * The task registry: every kind of work an agent does, declared once (docs/design.md, "The task
+ * registry"). The queue stores a kind's name and lane from here, the runner dispatches through
+ * here, the status view lists these kinds, and the Durable Object's RPC methods accept any kind
+ * whose lane fits them, validating the payload against the kind's own schema. Adding a kind is a
+ * runner file, one line here, and the route that submits it.
+ */
+import type { z } from "zod";
+import type { TaskHooks } from "../engine/runtime";
+import type { TaskQueue, TaskRecord } from "../engine/task-queue";
+import { checkTask } from "../operations/check";
+import { compressTask } from "../operations/compress-memories";
+import { configureTask } from "../operations/update-config";
+import { contextTask } from "../operations/get-context";
+import type { Lane, TaskDefinition } from "../engine/define-task";
+import { deleteAgentTask } from "../operations/delete-agent";
+import { exportTask, importTask } from "../operations/export-import";
+import { forgetTask } from "../operations/delete-memory";
+import { indexTask } from "../operations/index-vectors";
+import { linkTask, unlinkTask } from "../operations/link-memories";
+import { memorizeTask } from "../operations/create-memory";
+import { historyTask, memoryListTask, memoryReadTask } from "../operations/memory-reads";
+import { mergeTask } from "../operations/merge-entities";
+import { profileTask } from "../operations/get-profile";
+import { rebuildEpisodesTask } from "../operations/rebuild-episodes";
+import { recallTask } from "../operations/recall";
+import { reinforceTask } from "../operations/report-feedback";
+import { rememberTask } from "../operations/remember";
+import { searchTask } from "../operations/search-memories";
+import { TaskRegistry } from "../engine/task-registry";
+import { updateTask } from "../operations/update-memory";
+
+/** The registry's definitions, for the refusal check (a function: the registry holds that kind too). */
+const definitionOf = (kind: string): TaskDefinition<unknown, unknown> => AGENT_TASKS.definition(kind);
+
+export const TASKS = {
+  remember: rememberTask,
+  recall: recallTask,
+  searchMemories: searchTask,
+  compressMemories: compressTask,
+  index: indexTask,
+  updateConfig: configureTask,
+  deleteAgent: deleteAgentTask,
+  createMemory: memorizeTask,
+  getMemory: memoryReadTask,
+  listMemories: memoryListTask,
+  getMemoryHistory: historyTask,
+  updateMemory: updateTask,
+  deleteMemory: forgetTask,
+  linkMemories: linkTask,
+  unlinkMemories: unlinkTask,
+  reportFeedback: reinforceTask,
+  mergeEntities: mergeTask,
+  exportAgent: exportTask,
+  importAgent: importTask,
+  getContext: contextTask,
+  getProfile: profileTask,
+  rebuildEpisodes: rebuildEpisodesTask,
+  check: checkTask(definitionOf),
+} as const;
+
+/**
+ * Kinds renamed when each took its operation's name (one name per capability: URL, operationId,
+ * tool, task kind). Stored tasks of an old kind are renamed when the object wakes, before any
+ * request (renameStoredKinds), and a write's Idempotency-Key fingerprint keeps the old name, so a
+ * retry that spans the upgrade is still recognised.
+ */
+export const RENAMED_KINDS: Readonly<Record<string, TaskKind>> = {
+  search: "searchMemories",
+  compress: "compressMemories",
+  configure: "updateConfig",
+  delete: "deleteAgent",
+  memorize: "createMemory",
+  memory: "getMemory",
+  memories: "listMemories",
+  history: "getMemoryHistory",
+  update: "updateMemory",
+  forget: "deleteMemory",
+  link: "linkMemories",
+  unlink: "unlinkMemories",
+  reinforce: "reportFeedback",
+  merge: "mergeEntities",
+  export: "exportAgent",
+  import: "importAgent",
+  context: "getContext",
+  profile: "getProfile",
+};
+
+/** The name a write's Idempotency-Key fingerprint carries: the kind's name before any rename. */
+export function fingerprintName(kind: string): string {
+  return Object.entries(RENAMED_KINDS).find(([, current]) => current === kind)?.[0] ?? kind;
+}
+
+type Registry = typeof TASKS;
+export type TaskKind = keyof Registry;
+/** What a client submits for a kind (before defaults are applied). */
+export type PayloadIn<K extends TaskKind> = z.input<Registry[K]["payload"]>;
+export type ResultOf<K extends TaskKind> = z.output<Registry[K]["result"]>;
+/** The kinds of one lane. */
+export type KindOf<L extends Lane> = { [K in TaskKind]: Registry[K]["lane"] extends L ? K : never }[TaskKind];
+
+/** Every kind, for schemas that list them (the task status view). */
+export const TASK_KINDS = kindsOf(TASKS);
+
+function kindsOf<T extends Record<string, unknown>>(record: T): [keyof T & string, ...(keyof T & string)[]] {
+  const [first, ...rest] = Object.keys(record);
+  if (first === undefined) throw new Error("the task registry is empty");
+  return [first, ...rest];
+}
+
+/** The kinds that take new node ids (src/agent/node-id-room.ts). */
+export const ALLOCATING_KINDS: readonly string[] = Object.entries(TASKS)
+  .filter(([, definition]) => "allocatesNodes" in definition && definition.allocatesNodes === true)
+  .map(([kind]) => kind);
+
+/** Where each kind's result names nodes whose content it carries (a purge scrubs those results). */
+export const RESULT_NODE_PATHS: readonly { kind: string; paths: readonly string[] }[] = Object.entries(TASKS).flatMap(
+  ([kind, definition]) =>
+    "resultNodes" in definition && definition.resultNodes !== undefined ? [{ kind, paths: definition.resultNodes }] : [],
+);
+
+/** The agent's registry: what its queue runs and its RPC entry points accept. */
+export const AGENT_TASKS = new TaskRegistry(TASKS);
+
+/** What the agent's state needs of its kinds, so the state names none. */
+export const AGENT_TASK_HOOKS: TaskHooks = {
+  queueIndexRetry: (queue, ids, now) => AGENT_TASKS.enqueue(queue, "index", ids, { now }),
+  resultNodePaths: RESULT_NODE_PATHS,
+};
+
+/** Queues a task of one of the agent's kinds (see TaskRegistry.enqueue). */
+export function enqueueTask(
+  queue: TaskQueue,
+  kind: TaskKind,
+  payload: unknown,
+  options: { now: number; after?: TaskRecord; id?: string },
+): TaskRecord {
+  return AGENT_TASKS.enqueue(queue, kind, payload, options);
+}

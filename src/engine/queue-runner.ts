@@ -1,0 +1,368 @@
+/**
+ * Drains the agent's task queue: one task at a time (single-flight), in the queue's order
+ * (src/engine/task-queue.ts), with one alarm per object as the durable backstop. Whatever is
+ * queued when the object is evicted is picked up by the alarm on the next wake: "overdue rows
+ * survive a restart, the alarm may not", so the alarm is re-armed from the queue after every drain.
+ *
+ * Outcomes are returned, faults are thrown: a task that throws is retried in place with backoff
+ * (later tasks wait: the order is strict) and marked failed after MAX_TASK_ATTEMPTS, after which
+ * the queue moves on. A task that can never succeed (an unreadable payload, checkpoint or intent)
+ * fails at its first attempt.
+ *
+ * One drain does a bounded amount of work (DRAIN_MAX_TASKS durable tasks, no task started after
+ * DRAIN_BUDGET_MS): a backlog, or a CPU-bound local model, never runs one invocation into the
+ * platform's CPU limit or the alarm's wall time. What is left is handed to a fresh invocation: the
+ * alarm, set for now. Long tasks (a compression pass, an agent deletion) slice themselves the same
+ * way. An invocation the platform ends anyway still counts the task's attempt, committed before
+ * the task ran.
+ */
+import { DRAIN_BUDGET_MS, DRAIN_MAX_TASKS, MAX_TASK_ATTEMPTS } from "../config/limits";
+import { parseJsonOrUndefined } from "../storage/row-parsing";
+import { yieldToEventLoop } from "./event-loop";
+import { PermanentTaskError } from "./task-errors";
+import type { RunnerRuntime } from "./runtime";
+import type { TaskRecord } from "./task-queue";
+import type { TaskOutcome } from "./define-task";
+import type { TaskRegistry } from "./task-registry";
+import { redoIntent } from "./write-path";
+
+interface Waiter {
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How far ahead the backstop alarm is set while the queue drains in-process. */
+export const ALARM_BACKSTOP_MS = 5_000;
+
+/** Backoff before retry n (1-based) of a failing task. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(30_000, 500 * 2 ** (attempt - 1));
+}
+
+export class QueueRunner {
+  private draining: Promise<void> | undefined;
+  /** Work arrived while a drain was finishing: drain once more rather than wait for the alarm. */
+  private kickAgain = false;
+  /** The alarm or the cron started this drain: an idle queue then clears the alarm and the registry. */
+  private cleanUpWhenIdle = false;
+  /** Tasks finished since the finished ones were last pruned. */
+  private finishedSincePrune = 0;
+  /**
+   * The task whose start was committed with the previous task's end (see finish): it runs next,
+   * unless a read that arrived meanwhile goes first.
+   */
+  private started: TaskRecord | undefined;
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly finishListeners = new Map<string, Set<() => void>>();
+  /** Replaceable in tests, so retries need no real waiting. */
+  retryDelay: (attempt: number) => number = retryDelayMs;
+  /** The work one drain does before handing the rest to the alarm; replaceable in tests. */
+  drainBudget: { tasks: number; ms: number } = { tasks: DRAIN_MAX_TASKS, ms: DRAIN_BUDGET_MS };
+  /** Drains that ended at their budget with work left, since the object woke (tests read it). */
+  handovers = 0;
+
+  constructor(
+    private readonly rt: RunnerRuntime,
+    private readonly ctx: DurableObjectState,
+    /** The kinds this runner dispatches (the agent's registry; tests run kinds of their own). */
+    private readonly tasks: TaskRegistry,
+  ) {}
+
+  /**
+   * After an enqueue: make sure an alarm exists (durability) and start draining now (latency).
+   * The alarm is only a backstop while this instance drains, so it is set a little in the future:
+   * an alarm due now would fire at once and compete with the requests it is meant to protect.
+   * If the object is evicted, the alarm brings it back; a wake re-arms it for now.
+   */
+  async wake(): Promise<void> {
+    const alarm = await this.ctx.storage.getAlarm();
+    // An alarm in the past that has not fired is stale (it was set while its own handler ran):
+    // replace it, or queued work would wait for an unrelated request.
+    if (alarm === null || alarm < Date.now() - ALARM_BACKSTOP_MS) await this.ctx.storage.setAlarm(Date.now() + ALARM_BACKSTOP_MS);
+    setTimeout(() => this.kick(), 0);
+  }
+
+  async runFromAlarm(): Promise<void> {
+    this.cleanUpWhenIdle = true;
+    this.kick();
+    await this.draining;
+  }
+
+  /** The cron safety net: drain whatever is due, and tidy up an idle agent's registry entry. */
+  async wakeFromCron(): Promise<void> {
+    this.cleanUpWhenIdle = true;
+    await this.wake();
+  }
+
+  /** Resolves with the result of the read task `taskId` once it has run. */
+  waitForResult(taskId: string): Promise<unknown> {
+    const result = new Promise<unknown>((resolve, reject) => this.waiters.set(taskId, { resolve, reject }));
+    this.kick();
+    return result;
+  }
+
+  /**
+   * Resolves once nothing is queued or running (time-sliced cycles included, which an alarm
+   * resumes), or after `timeoutMs`. Returns whether the queue is idle.
+   */
+  async waitForIdle(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.idle()) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      const draining = this.draining;
+      if (draining) await Promise.race([draining, sleep(left)]);
+      // Paused between slices, or waiting for a retry backoff: the alarm resumes the work.
+      else await sleep(Math.min(left, 10));
+    }
+    return true;
+  }
+
+  private idle(): boolean {
+    const counts = this.rt.queue.counts();
+    return counts.queued === 0 && counts.running === 0;
+  }
+
+  /** Resolves when the task is done or failed, or after `timeoutMs`. */
+  async waitForFinish(taskId: string, timeoutMs: number): Promise<void> {
+    const task = this.rt.queue.get(taskId);
+    if (!task || task.status === "done" || task.status === "failed") return;
+    let listener: (() => void) | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      listener = resolve;
+      timer = setTimeout(resolve, timeoutMs);
+      const set = this.finishListeners.get(taskId) ?? new Set();
+      set.add(resolve);
+      this.finishListeners.set(taskId, set);
+    });
+    clearTimeout(timer);
+    if (listener) this.finishListeners.get(taskId)?.delete(listener);
+  }
+
+  private kick(): void {
+    if (this.draining) {
+      this.kickAgain = true;
+      return;
+    }
+    const run = this.drain()
+      .catch((err: unknown) => console.error("queue drain failed", err))
+      .finally(() => {
+        this.draining = undefined;
+        if (this.kickAgain) {
+          this.kickAgain = false;
+          this.kick();
+        }
+      });
+    this.draining = run;
+    this.ctx.waitUntil(run);
+  }
+
+  private async drain(): Promise<void> {
+    this.kickAgain = false;
+    await this.registerBusy();
+    const started = Date.now();
+    let durable = 0;
+    for (;;) {
+      // Past the budget only reads still run (their callers wait in this invocation).
+      const spent = durable >= this.drainBudget.tasks || Date.now() - started >= this.drainBudget.ms;
+      const task = spent ? this.rt.queue.runnableRead() : this.nextTask();
+      if (!task) {
+        if (spent) this.handOver();
+        break;
+      }
+      if (task.lane !== "read") durable += 1;
+      // A long task that used up its slice (a compression pass, an agent deletion) pauses the
+      // drain: the alarm resumes it.
+      if ((await this.runOne(task)) === "pause") break;
+      // Requests waiting for the object get in between two tasks, not only after the whole drain.
+      await yieldToEventLoop();
+    }
+    if (this.finishedSincePrune >= PRUNE_EVERY) {
+      this.rt.queue.prune();
+      this.finishedSincePrune = 0;
+    }
+    await this.settle();
+  }
+
+  /**
+   * The drain's budget is spent: the rest of the queue goes to a fresh invocation (settle() sets
+   * the alarm for the earliest due task, now). A task already started with the last one's end
+   * goes back to the queue unrun, its attempt given back.
+   */
+  private handOver(): void {
+    if (this.rt.queue.earliestDue() === null) return;
+    this.handovers += 1;
+    if (this.started !== undefined) {
+      this.rt.queue.yieldInPlace(this.started.id);
+      this.started = undefined;
+    }
+  }
+
+  /** A read that may run now, else the task started with the last one's end, else the queue's next. */
+  private nextTask(): TaskRecord | undefined {
+    const now = Date.now();
+    const read = this.rt.queue.runnableRead();
+    if (read) return read;
+    const started = this.started;
+    this.started = undefined;
+    return started ?? this.rt.queue.next(now);
+  }
+
+  private async runOne(task: TaskRecord): Promise<"continue" | "pause"> {
+    this.finishedSincePrune += 1;
+    // The attempt is on disk before the work starts: an invocation the platform kills mid-task
+    // (CPU, memory, wall time) still counts it, so such a task cannot run forever. A task started
+    // with the previous one's end (finish) was committed by the turn between the two.
+    const preStarted = task.status === "running";
+    if (!preStarted) {
+      this.rt.queue.markRunning(task.id, Date.now());
+      if (task.lane !== "read") await this.ctx.storage.sync();
+    }
+    const attempt = preStarted ? task.attempts : task.attempts + 1;
+    try {
+      const outcome = await this.execute(task, attempt);
+      this.finish(task, outcome);
+      return outcome.status === "yielded" && outcome.reason === "time_slice" ? "pause" : "continue";
+    } catch (err) {
+      // A failure may have come between a committed write and its mirror in memory.
+      this.rt.dropGraph();
+      const message = err instanceof Error ? err.message : String(err);
+      if (task.lane === "read" || attempt >= MAX_TASK_ATTEMPTS || err instanceof PermanentTaskError) {
+        this.rt.storage.transactionSync(() => {
+          if (task.lane === "read") this.rt.queue.remove(task.id);
+          else this.rt.queue.fail(task.id, message, Date.now());
+          this.rt.intents.delete(task.id);
+        });
+        this.waiters.get(task.id)?.reject(err);
+        this.waiters.delete(task.id);
+        this.notifyFinished(task.id);
+        console.error(`task ${task.kind} ${task.id} failed after ${attempt} attempt(s)`, err);
+      } else {
+        this.rt.queue.retryLater(task.id, message, Date.now() + this.retryDelay(attempt));
+      }
+      return "continue";
+    }
+  }
+
+  /** Dispatch through the registry: the payload parsed into the kind's type, a stored intent redone first. */
+  private async execute(task: TaskRecord, attempt: number): Promise<TaskOutcome<unknown>> {
+    const definition = this.tasks.definition(task.kind);
+    const payload = definition.payload.safeParse(parseJsonOrUndefined(task.payload));
+    if (!payload.success) throw new PermanentTaskError(`unreadable ${task.kind} payload: ${payload.error.message}`);
+    // A read nobody waits for any more (its caller gave up) is dropped unrun.
+    if (task.lane === "read" && !this.waiters.has(task.id)) return { status: "done", result: null };
+    // An intent redone moves the checkpoint on: read it again.
+    const redone = await redoIntent(this.rt, task.id);
+    const checkpoint = redone ? (this.rt.queue.get(task.id)?.checkpoint ?? null) : task.checkpoint;
+    return definition.run(this.rt, {
+      id: task.id,
+      seq: task.seq,
+      position: task.position,
+      payload: payload.data,
+      checkpoint,
+      attempts: attempt,
+    });
+  }
+
+  private finish(task: TaskRecord, outcome: TaskOutcome<unknown>): void {
+    const now = Date.now();
+    if (outcome.status === "yielded") {
+      this.rt.queue.yieldInPlace(task.id);
+      // A pass that yielded to a read resumes after it: started again here.
+      if (outcome.reason === "read") this.startNext(now);
+      return;
+    }
+    if (task.lane === "read") {
+      this.rt.queue.remove(task.id);
+      this.waiters.get(task.id)?.resolve(outcome.result);
+      this.waiters.delete(task.id);
+      return;
+    }
+    this.rt.storage.transactionSync(() => {
+      // An agent deletion takes every task up to itself with it (nothing of the old agent is left
+      // to look up); tasks that arrived after it stay and run against the fresh agent.
+      if (outcome.resetsAgent) {
+        this.rt.queue.removeUpTo(task.seq);
+        this.rt.keys.forgetDeleted(task.id);
+      } else this.rt.queue.complete(task.id, outcome.result, now);
+      for (const next of outcome.followUps ?? []) this.tasks.enqueue(this.rt.queue, next.kind, next.payload, { now, after: task });
+      this.startNext(now);
+    });
+    if (outcome.resetsAgent) this.rt.dropGraph();
+    this.notifyFinished(task.id);
+    this.notifyMerged();
+  }
+
+  /**
+   * Marks the queue's next durable task started in the same transaction as the end of the one
+   * before: the turn between the two commits both, so the next task's attempt is on disk before
+   * it runs without a commit of its own.
+   */
+  private startNext(now: number): void {
+    const next = this.rt.queue.next(now);
+    if (!next || next.lane === "read") return;
+    // Kept as marked: nothing but this runner changes a running task's row.
+    this.started = this.rt.queue.markRunning(next.id, now);
+  }
+
+  private notifyFinished(taskId: string): void {
+    for (const listener of this.finishListeners.get(taskId) ?? []) listener();
+    this.finishListeners.delete(taskId);
+  }
+
+  /** Tasks finished by another (cycles merged into a pass) release their waiters too. */
+  private notifyMerged(): void {
+    for (const taskId of this.finishListeners.keys()) {
+      const status = this.rt.queue.get(taskId)?.status;
+      if (status === "done" || status === "failed") this.notifyFinished(taskId);
+    }
+  }
+
+  /**
+   * After a drain. Work still due: the one alarm at the earliest due task, and the D1
+   * registry marked busy for the cron. An idle queue: a drain that the alarm or the cron started
+   * deletes the alarm and marks the agent idle in the registry; a drain that a request started
+   * leaves both to that cleanup (an alarm is armed for it while the registry says busy). Writing
+   * the registry on every busy→idle→busy turn would cost two D1 writes per remember when a client
+   * sends one at a time.
+   */
+  private async settle(): Promise<void> {
+    const due = this.rt.queue.earliestDue();
+    const current = await this.ctx.storage.getAlarm();
+    if (due !== null) {
+      const at = Math.max(due, Date.now());
+      // A stored alarm in the past has already fired (or never will): set it again.
+      if (current === null || current > at || current < Date.now()) await this.ctx.storage.setAlarm(at);
+      await this.registerBusy();
+      return;
+    }
+    const registered = this.rt.meta.get("registeredDue") ?? null;
+    if (this.cleanUpWhenIdle) {
+      this.cleanUpWhenIdle = false;
+      if (current !== null) await this.ctx.storage.deleteAlarm();
+      const repos = this.rt.existingRepos();
+      if (repos && registered !== null) {
+        await repos.registry.setDue(repos.agentUid, null, Date.now());
+        this.rt.meta.set("registeredDue", null);
+      }
+    } else if (registered !== null && (current === null || current < Date.now())) {
+      await this.ctx.storage.setAlarm(Date.now() + ALARM_BACKSTOP_MS);
+    }
+  }
+
+  /** Marks the agent busy in the D1 registry (for the cron safety net) when it is not already. */
+  private async registerBusy(): Promise<void> {
+    const repos = this.rt.existingRepos();
+    if (!repos) return;
+    const due = this.rt.queue.earliestDue();
+    if (due === null || (this.rt.meta.get("registeredDue") ?? null) !== null) return;
+    await repos.registry.setDue(repos.agentUid, Math.max(due, Date.now()), Date.now());
+    this.rt.meta.set("registeredDue", due);
+  }
+}
+
+/** Finished tasks between two prunings of the oldest (prune() reads FINISHED_TASKS_KEPT rows). */
+const PRUNE_EVERY = 100;

@@ -1,0 +1,54 @@
+/**
+ * A set of task kinds (define-task.ts) and what the queue needs from it: the definition of a
+ * stored kind, and queuing a task with its payload validated into the kind's own type. The agent
+ * uses one instance over its registry (registry.ts); tests build others (a kind of their own).
+ */
+import type { z } from "zod";
+import { randomId } from "./runtime";
+import { PermanentTaskError } from "./task-errors";
+import type { NewTask, TaskQueue, TaskRecord } from "./task-queue";
+import type { TaskDefinition } from "./define-task";
+
+export class InvalidPayloadError extends Error {
+  override readonly name = "InvalidPayloadError";
+  constructor(
+    message: string,
+    readonly issues: z.core.$ZodIssue[],
+  ) {
+    super(message);
+  }
+}
+
+export class TaskRegistry {
+  constructor(private readonly kinds: Readonly<Record<string, TaskDefinition<unknown, unknown>>>) {}
+
+  has(kind: string): boolean {
+    return Object.hasOwn(this.kinds, kind);
+  }
+
+  /** A kind's definition; a stored kind this code does not know fails its task for good. */
+  definition(kind: string): TaskDefinition<unknown, unknown> {
+    const definition = this.has(kind) ? this.kinds[kind] : undefined;
+    if (!definition) throw new PermanentTaskError(`unknown task kind "${kind}"`);
+    return definition;
+  }
+
+  /**
+   * Queues a task of `kind`, its payload validated into the kind's own type first (the payload is
+   * stored as that type's JSON, which is what the runner parses again).
+   */
+  enqueue(queue: TaskQueue, kind: string, payload: unknown, options: { now: number; after?: TaskRecord; id?: string }): TaskRecord {
+    const definition = this.definition(kind);
+    const parsed = definition.payload.safeParse(payload);
+    if (!parsed.success) throw new InvalidPayloadError(`invalid ${kind} payload: ${parsed.error.message}`, parsed.error.issues);
+    const task: NewTask = {
+      id: options.id ?? randomId("tsk_"),
+      kind,
+      lane: definition.lane,
+      payload: parsed.data,
+      now: options.now,
+      ...(options.after ? { after: options.after } : {}),
+    };
+    return queue.enqueue(task);
+  }
+}

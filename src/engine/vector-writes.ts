@@ -1,0 +1,58 @@
+/**
+ * Keeps the vector index in step with committed writes (docs/design.md, "remember(messages)" step 6): created and compressed
+ * nodes are embedded and upserted, deleted ones removed. This runs after the D1 batch commits and
+ * before the commit's intent is cleared, so an interrupted commit redoes it (upserts and removals
+ * are idempotent). If the embedder or the index fails, the commit queues an `index` task whose
+ * retries (with backoff) bring the index back in step.
+ */
+import type { WriteOp } from "../memory/write-ops";
+import type { NodeKind } from "../vocabulary/node-kinds";
+import type { AgentRuntime } from "./runtime";
+
+export interface IndexableNode {
+  id: number;
+  kind: NodeKind;
+  content: string;
+  speaker: string | null;
+}
+
+export interface VectorChanges {
+  upsert: IndexableNode[];
+  remove: number[];
+}
+
+/** What `ops` change in the vector index (a node deleted later in the list is only removed). */
+export function vectorChanges(ops: readonly WriteOp[]): VectorChanges {
+  const upsert = new Map<number, IndexableNode>();
+  const remove = new Set<number>();
+  for (const op of ops) {
+    if (op.type === "createNodes") for (const n of op.nodes) upsert.set(n.id, n);
+    else if (op.type === "updateText") upsert.set(op.update.id, op.update);
+    else if (op.type === "deleteNodes" || op.type === "purgeAgent") {
+      for (const id of op.type === "deleteNodes" ? op.ids : op.nodeIds) {
+        upsert.delete(id);
+        remove.add(id);
+      }
+    }
+  }
+  return { upsert: [...upsert.values()], remove: [...remove] };
+}
+
+/** What is embedded for a node: who said it and what was said (an entity: its name). */
+export function embeddingText(node: Pick<IndexableNode, "kind" | "content" | "speaker">): string {
+  return node.kind === "segment" && node.speaker ? `${node.speaker}: ${node.content}` : node.content;
+}
+
+export async function writeVectors(rt: AgentRuntime, changes: VectorChanges): Promise<void> {
+  const index = rt.vectors();
+  if (!index) return;
+  if (changes.remove.length > 0) await index.remove(changes.remove);
+  if (changes.upsert.length === 0) return;
+  const vectors = await rt.embedder.embed(changes.upsert.map(embeddingText));
+  await index.upsert(
+    changes.upsert.flatMap((n, i) => {
+      const vector = vectors[i];
+      return vector ? [{ nodeId: n.id, kind: n.kind, vector }] : [];
+    }),
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * The one write path (docs/design.md, "One write path"). A task describes its changes as a list of
+ * write operations (src/memory/write-ops.ts); commit() applies the list everywhere it must go, in
+ * this order, as one unit that survives a crash anywhere:
+ *
+ *   1. the intent (operations and the task's next checkpoint) is stored in the object's SQLite;
+ *   2. D1: one atomic batch of idempotent statements (src/engine/d1-writes.ts);
+ *   3. the in-memory graph, if loaded (MemoryGraph.apply: the same operations);
+ *   4. the vector index (src/engine/vector-writes.ts), or an `index` task queued to retry it;
+ *   5. in one object transaction: the object's own state (focus, scan bookkeeping, clock, message
+ *      ids, counters), the task's checkpoint, and the intent cleared.
+ *
+ * A task whose intent is still stored when it runs again (the object was evicted, or a step
+ * failed) has it redone first: steps 2–4 are idempotent and step 5 happens exactly once. So a
+ * crash between D1 and the vector index can no longer leave vectors of deleted nodes behind, and
+ * counters move exactly once per committed change.
+ */
+import { z } from "zod";
+import type { WriteOp } from "../memory/write-ops";
+import { runBatch } from "../storage/batch";
+import { parseJsonOrUndefined } from "../storage/row-parsing";
+import { d1Statements, writesRows } from "./d1-writes";
+import type { AgentRuntime } from "./runtime";
+import { PermanentTaskError } from "./task-errors";
+import { vectorChanges, writeVectors } from "./vector-writes";
+import { WriteOpSchema } from "./write-op-schema";
+
+const IntentSchema = z.object({ ops: z.array(WriteOpSchema), checkpoint: z.unknown().optional() });
+type Intent = z.infer<typeof IntentSchema>;
+
+export interface CommitOptions {
+  /** Saved as the task's checkpoint together with the object's state (step 5). */
+  checkpoint?: unknown;
+  /** Object writes that must be durable before D1 is touched (a plan and its allocated ids). */
+  prepare?: () => void;
+}
+
+export async function commit(rt: AgentRuntime, taskId: string, ops: readonly WriteOp[], options: CommitOptions = {}): Promise<void> {
+  const intent: Intent = { ops: [...ops], ...(options.checkpoint !== undefined ? { checkpoint: options.checkpoint } : {}) };
+  rt.storage.transactionSync(() => {
+    options.prepare?.();
+    rt.intents.put(taskId, JSON.stringify(intent));
+  });
+  await apply(rt, taskId, intent);
+}
+
+/** Redoes the task's stored intent, if it has one (before the task runs again). */
+export async function redoIntent(rt: AgentRuntime, taskId: string): Promise<boolean> {
+  const stored = rt.intents.get(taskId);
+  if (stored === undefined) return false;
+  const parsed = IntentSchema.safeParse(parseJsonOrUndefined(stored));
+  if (!parsed.success) {
+    rt.intents.delete(taskId);
+    throw new PermanentTaskError(`unreadable write intent: ${parsed.error.message}`);
+  }
+  await apply(rt, taskId, parsed.data);
+  return true;
+}
+
+async function apply(rt: AgentRuntime, taskId: string, intent: Intent): Promise<void> {
+  const { ops } = intent;
+  const repos = ops.some(writesRows) ? await rt.repos() : rt.existingRepos();
+  const statements = d1Statements(repos, ops);
+  // The agent's own D1 shard (docs/design.md, "Scale and limits"): its rows, and nothing but its rows, live there.
+  if (repos && statements.length > 0) await runBatch(repos.d1, statements);
+  const graph = rt.loadedGraph();
+  if (graph) for (const op of ops) graph.apply(op);
+  const changes = vectorChanges(ops);
+  let vectorsFailed = false;
+  if (changes.upsert.length > 0 || changes.remove.length > 0) {
+    try {
+      await writeVectors(rt, changes);
+    } catch (err) {
+      console.warn("vector index write failed; queued for retry", err);
+      vectorsFailed = true;
+    }
+  }
+  rt.storage.transactionSync(() => {
+    for (const op of ops) rt.applyLocal(op);
+    if (vectorsFailed) rt.queueIndexRetry({ upsert: changes.upsert.map((n) => n.id), remove: changes.remove });
+    if (intent.checkpoint !== undefined) rt.queue.saveCheckpoint(taskId, intent.checkpoint);
+    rt.intents.delete(taskId);
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * The refusal check of a write (TaskDefinition.refuse): run in a read turn of the queue, so it sees
+ * every write accepted before it, by MemoryAgent.submit before the write is queued. A refused
+ * request then leaves nothing behind: no task, no idempotency key, no registry row
+ * (docs/design.md, "Robustness promises", a 4xx writes nothing).
+ */
+import { z } from "zod";
+import type { AgentRuntime } from "../engine/runtime";
+import { defineTask, type TaskDefinition } from "../engine/define-task";
+
+export const CheckPayloadSchema = z.object({ kind: z.string().min(1), payload: z.unknown() }).strict();
+/** The refusal as the checked kind's result (parsed with that kind's schema by the client), or null. */
+export const CheckResultSchema = z.object({ refusal: z.unknown() });
+
+type Lookup = (kind: string) => TaskDefinition<unknown, unknown>;
+
+async function refusalOf(rt: AgentRuntime, lookup: Lookup, kind: string, payload: unknown): Promise<unknown> {
+  const definition = lookup(kind);
+  if (!definition.refuse) return null;
+  const parsed = definition.payload.safeParse(payload);
+  // The payload was validated when submitted; anything else is the queue's to refuse.
+  if (!parsed.success) return null;
+  return (await definition.refuse(rt, parsed.data)) ?? null;
+}
+
+/** `lookup`: the registry's definitions (passed in: the registry holds this kind too). */
+export function checkTask(lookup: Lookup) {
+  return defineTask({
+    lane: "read",
+    payload: CheckPayloadSchema,
+    result: CheckResultSchema,
+    async run(rt, task) {
+      return { status: "done", result: { refusal: await refusalOf(rt, lookup, task.payload.kind, task.payload.payload) } };
+    },
+  });
+}

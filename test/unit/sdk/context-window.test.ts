@@ -1,0 +1,82 @@
+/**
+ * The context-window helper refuses a window too small for a useful memory block with a typed
+ * error (it used to inject an empty block: a tenth of 400 tokens holds no memory), and
+ * MIN_BLOCK_TOKENS is what one memory of median length needs in the API's own context block.
+ */
+import { describe, expect, it } from "vitest";
+import { ContextWindowTooSmallError, MemoryClient, MemoryError, MIN_BLOCK_TOKENS } from "../../../sdk/src/index";
+import { assembleContext, type ContextMemory } from "../../../src/memory/context-block";
+import { estimateTokens } from "../../../src/text/token-estimate";
+import type { Locale } from "../../../src/vocabulary/locales";
+
+// No request is made: the helper checks its options when it is made.
+const agent = new MemoryClient({ baseUrl: "http://memory.test", apiKey: "k" }).agent("a");
+
+function refusal(make: () => unknown): ContextWindowTooSmallError {
+  try {
+    make();
+  } catch (err) {
+    if (err instanceof ContextWindowTooSmallError) return err;
+    throw err;
+  }
+  throw new Error("not refused");
+}
+
+describe("contextWindow: the smallest window", () => {
+  it("refuses a window whose block would be too small, with a typed error that says what would do", () => {
+    const err = refusal(() => agent.contextWindow({ contextMaxTokens: 400 }));
+    expect(err).toBeInstanceOf(MemoryError);
+    expect(err.name).toBe("ContextWindowTooSmallError");
+    expect(err).toMatchObject({ contextMaxTokens: 400, blockTokens: 40, minimumBlockTokens: MIN_BLOCK_TOKENS });
+    expect(err.message).toContain(`at least ${MIN_BLOCK_TOKENS * 10} tokens`);
+    // A tenth of the window from 10 × MIN_BLOCK_TOKENS on; below it, a block given explicitly.
+    expect(() => agent.contextWindow({ contextMaxTokens: MIN_BLOCK_TOKENS * 10 })).not.toThrow();
+    expect(() => agent.contextWindow({ contextMaxTokens: MIN_BLOCK_TOKENS * 10 - 10 })).toThrow(ContextWindowTooSmallError);
+    expect(() => agent.contextWindow({ contextMaxTokens: 400, blockTokens: MIN_BLOCK_TOKENS })).not.toThrow();
+    expect(refusal(() => agent.contextWindow({ contextMaxTokens: 4000, blockTokens: MIN_BLOCK_TOKENS - 1 })).message).toMatch(
+      /holds no memory of ordinary length/,
+    );
+    // 0: no block at all, on purpose.
+    expect(() => agent.contextWindow({ contextMaxTokens: 400, blockTokens: 0 })).not.toThrow();
+    // A block that leaves no room for messages below the target (half of 100 tokens).
+    expect(refusal(() => agent.contextWindow({ contextMaxTokens: 100, blockTokens: MIN_BLOCK_TOKENS })).message).toMatch(
+      /no room for messages/,
+    );
+    expect(() => agent.contextWindow({ contextMaxTokens: 1000, blockTokens: 1.5 })).toThrow(RangeError);
+  });
+
+  it("MIN_BLOCK_TOKENS holds a memory of median length with its speaker and entities in either language; a tenth of 400 holds none", () => {
+    // Median turns: 41 tokens (LoCoMo dev, 1,451 English turns), 42 (MADial-Bench dev, 614 Chinese turns).
+    const cases: [Locale, ContextMemory][] = [
+      [
+        "en",
+        {
+          node_id: 1,
+          content:
+            "Caroline went to the LGBTQ support group yesterday and she said it was truly powerful for her and for her friends there.",
+          speaker: "Caroline",
+          energy: "●",
+          entities: ["Caroline", "LGBTQ"],
+          conflicts_with: [],
+        },
+      ],
+      [
+        "zh",
+        {
+          node_id: 2,
+          content: "我今天拿到了数学考试的满分！真的超级开心，我想好好庆祝。",
+          speaker: "Bart",
+          energy: "●",
+          entities: ["数学考试", "满分"],
+          conflicts_with: [],
+        },
+      ],
+    ];
+    for (const [locale, memory] of cases) {
+      expect(estimateTokens(memory.content), locale).toBe(locale === "en" ? 41 : 42);
+      const pieces = { memories: [memory], episodes: [], profile: null, traces: [], pastFirst: false };
+      expect(assembleContext(pieces, MIN_BLOCK_TOKENS, locale).memories, locale).toHaveLength(1);
+      expect(assembleContext(pieces, 40, locale).text, locale).toBe("");
+    }
+  });
+});
