@@ -9,6 +9,10 @@
  * - `ts docs-test`: an SDK program, run with tsx (`@agent-memory/sdk` is the repository's sdk/);
  *   `ts docs-test:<prelude>` first defines the names a fragment takes as given (PRELUDES below).
  *   Its `// → ` lines are what it must print.
+ * - `ts docs-test:binding`: code of a Worker that calls the memory through its service binding
+ *   (`env.MEMORY`); it cannot run outside workerd, so it is type-checked as a function body against
+ *   the SDK's `MemoryBinding` (examples/rpc-worker, run by test-e2e/rpc-binding.test.ts, is the
+ *   running one).
  *
  * And every block that calls the local server or imports the SDK is marked: an example cannot be
  * added without being run. The URL http://127.0.0.1:8787 is the test server's.
@@ -34,7 +38,8 @@ const DOCS = [
 
 const ALL = DOCS.flatMap((file) => blocksOf(file, readFileSync(path.join(ROOT, file), "utf8")));
 const MARKED = ALL.filter((b) => b.marker !== undefined);
-const IN_NODE = MARKED.filter((b) => b.lang !== "sh");
+const BINDING = MARKED.filter((b) => b.marker === "docs-test:binding");
+const IN_NODE = MARKED.filter((b) => b.lang !== "sh" && b.marker !== "docs-test:binding");
 const where = (b: Block) => `${b.file}:${b.line}`;
 
 const work = mkdtempSync(path.join(tmpdir(), "agent-memory-docs-"));
@@ -67,6 +72,21 @@ await fetch(\`\${baseUrl}/v1/agents/\${agentId}/memories\`, {
 `,
 };
 
+/** A binding fragment as a module: its imports, `env` with the binding, the rest as a function body. */
+function bindingModule(block: Block, sdk: string): string {
+  const lines = block.text.replaceAll('"@agent-memory/sdk"', JSON.stringify(sdk)).split("\n");
+  const imports = lines.filter((l) => l.startsWith("import "));
+  const body = lines.filter((l) => !l.startsWith("import "));
+  return [
+    ...imports,
+    `import type { MemoryBinding as DocsBinding } from ${JSON.stringify(sdk)};`,
+    "declare const env: { MEMORY: DocsBinding };",
+    "export async function docsBlock(): Promise<Response | void> {",
+    ...body,
+    "}",
+  ].join("\n");
+}
+
 function runProgram(block: Block, baseUrl: string): string {
   const prelude = block.marker === "docs-test" ? "" : (PRELUDES[block.marker?.slice("docs-test:".length) ?? ""] ?? "");
   const sdk = path.join(ROOT, "sdk", "src", "index.ts");
@@ -93,6 +113,28 @@ describe("the documentation's examples", () => {
     const runnable = (b: Block) => b.lang === "sh" || b.lang === "ts" || (b.lang === "json" && b.marker === "docs-test:mcp");
     expect(MARKED.filter((b) => !runnable(b)).map(where)).toEqual([]);
     console.log(`docs-test blocks: ${MARKED.length} (${MARKED.length - IN_NODE.length} shell sessions, ${IN_NODE.length} here)`);
+  });
+
+  it("the service-binding fragments type-check against the SDK's MemoryBinding", () => {
+    expect(BINDING.length).toBeGreaterThan(0);
+    const dir = mkdtempSync(path.join(work, "binding-"));
+    const sdk = path.join(ROOT, "sdk", "src", "index.ts");
+    const files = BINDING.map((block) => {
+      const file = `block-${block.file.replace(/\W/g, "_")}-${block.line}.ts`;
+      writeFileSync(path.join(dir, file), bindingModule(block, sdk));
+      return file;
+    });
+    const compilerOptions = { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" };
+    writeFileSync(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { ...compilerOptions, lib: ["es2022", "dom"], types: [], allowImportingTsExtensions: true },
+        files,
+      }),
+    );
+    const tsc = path.join(ROOT, "node_modules", "@typescript", "native", "bin", "tsc");
+    const run = spawnSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+    expect(run.status, `${BINDING.map(where).join(", ")}:\n${run.stdout}${run.stderr}`).toBe(0);
   });
 
   for (const block of IN_NODE) {
