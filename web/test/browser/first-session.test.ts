@@ -149,7 +149,7 @@ describe("a first session with an English agent", () => {
     expect(block).toContain("## Previous conversations");
     expect(block).toContain("## Relevant memories");
     const profile = curl(suite.url, `/v1/agents/${AGENT}/profile`);
-    expect(profile).toContain("Participants: user (15), assistant (15)");
+    expect(profile).toContain("Participants: assistant (15), user (15)");
     for (const text of [recalled, block, profile]) expect(text).not.toMatch(/\p{Script=Han}/u);
   });
 
