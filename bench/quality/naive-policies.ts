@@ -15,6 +15,7 @@
  * stop at the first turn that does not fit (skipping it to take shorter ones later would favour short
  * turns). Characters are code points, as the API counts them. Pure module.
  */
+import { seededRandom } from "../../src/memory/capacity";
 
 export interface HeldTurn {
   id: string;
@@ -50,18 +51,6 @@ function takeWhileFits(order: readonly HeldTurn[], budget: number): HeldTurn[] {
 /** The latest turns that fit, in conversation order. */
 export function recencyWindow(turns: readonly HeldTurn[], share: number): HeldTurn[] {
   return takeWhileFits([...turns].reverse(), budgetOf(turns, share)).reverse();
-}
-
-/** mulberry32: a small seeded generator, so a seed always gives the same turns. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Turns in a random order (Fisher–Yates with `seed`) while they fit, returned in conversation order. */
