@@ -2,7 +2,8 @@
  * Bearer-key authentication. The tenant comes from the key alone; with the agent id from the path
  * it names the agent's Durable Object and scopes every row. Nothing in a request body can change it.
  *
- * A 401 says how to authenticate (`WWW-Authenticate`, RFC 6750 §3); a key store that cannot be
+ * A 401 says how to authenticate (a `WWW-Authenticate: Bearer` challenge, as Bearer-token HTTP
+ * authentication defines it); a key store that cannot be
  * read (D1 down) is an outage, answered 503 with Retry-After, never a 401 (the key may be good) nor
  * a 500 (nothing is wrong with the request).
  */
@@ -17,7 +18,10 @@ export const DEV_TENANT = "dev";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-/** The challenge of every 401; an unknown key adds error="invalid_token" (RFC 6750 §3.1). */
+/**
+ * The challenge of every 401. An unknown key adds error="invalid_token": a client can tell a key that
+ * was refused from a request that sent none.
+ */
 export const AUTH_CHALLENGE = 'Bearer realm="agent-memory"';
 
 /** The key in an `Authorization: Bearer <key>` header, or undefined. */

@@ -6,8 +6,8 @@
  * - A GET, HEAD, DELETE or OPTIONS carries its whole meaning in its path and query: a body there
  *   is refused with 400, not ignored. Such a request is never rebuilt: the runtime refuses to
  *   construct a GET or HEAD Request with a body, which is what made hono's bodyLimit answer 500.
- * - A JSON body must be UTF-8 (RFC 8259): undecodable bytes are refused with 400 rather than
- *   stored as replacement characters the client never sent.
+ * - A JSON body must be UTF-8 (JSON exchanged between systems is UTF-8 by definition): undecodable
+ *   bytes are refused with 400 rather than stored as replacement characters the client never sent.
  */
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env";

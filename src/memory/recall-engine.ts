@@ -87,7 +87,7 @@ export function recallSettingsOf(params: AgentParams, embedderName: string): Omi
 }
 
 /**
- * Entry points of hybrid recall (docs/design.md, "recall(keywords, relations, depth)", "beyond the seed"): how many, how far out
+ * Entry points of hybrid recall (docs/design.md, "recall(keywords, relations, depth)"): how many, how far out
  * from them, and their start strength (below a focus node's 1).
  */
 export const SEED_HITS = 40;

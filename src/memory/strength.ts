@@ -11,7 +11,7 @@
  *
  *     strength = exp(level - clock) = strength₀ · Π decay_rateᵢ   over the cycles since,
  *
- * exactly the seed's formula, also when decay_rate changes between cycles. Decaying all links is
+ * exactly one multiplication by the decay rate per cycle, also when decay_rate changes between cycles. Decaying all links is
  * one clock step; the links that break are those whose level falls below clock + ln(threshold).
  *
  * Focus (docs/design.md, "The model"): every link incident to a focus node has strength 1 and does not decay; when

@@ -37,7 +37,7 @@ export type ModelEnv = Pick<Env, "MODEL_PROVIDER" | "AI_TEXT_MODEL" | "AI_EMBEDD
   readonly AI_RATE_WINDOW_MS?: string;
 };
 
-/** The per-minute window of Workers AI's rate limits (developers.cloudflare.com/workers-ai/platform/limits/). */
+/** The window of Workers AI's rate limits: they count requests per minute. */
 const RATE_WINDOW_MS = 60_000;
 
 const RequestsPerMinute = z.coerce.number().int().min(1).max(100_000);

@@ -1,12 +1,12 @@
 /**
  * MCP as a connector (docs/design.md, "MCP connector"): OAuth 2.1 for the MCP endpoints, as the MCP
  * authorization specification asks of a remote server, with @cloudflare/workers-oauth-provider:
- * protected resource metadata (RFC 9728, /.well-known/oauth-protected-resource), authorization
- * server metadata (RFC 8414), dynamic client registration (RFC 7591), PKCE, token revocation
- * (RFC 7009). The consent page asks for an API key (locally the development key): the grant and
+ * OAuth protected resource metadata (/.well-known/oauth-protected-resource, where a client learns
+ * which authorization server guards the resource), authorization server metadata, dynamic client
+ * registration, PKCE and token revocation. The consent page asks for an API key (locally the development key): the grant and
  * every token issued from it act for that key's tenant, which is stored as the grant's props and is
  * the only tenant the token reaches, while that key is valid (src/http/grant-auth.ts). A token is
- * revoked at the token endpoint (RFC 7009), or with its key. Tokens are only accepted on the MCP
+ * revoked at the revocation endpoint, or with its key. Tokens are only accepted on the MCP
  * endpoints; Bearer API keys keep working everywhere, MCP included.
  *
  * The protected resource is `<origin>/v1/agents/`: one token per tenant serves the MCP endpoint of
@@ -29,7 +29,7 @@ export const REGISTER_PATH = "/oauth/register";
 export const RESOURCE_PATH = "/v1/agents/";
 
 const MCP_PATH = /^\/v1\/agents\/[^/]+\/mcp$/;
-/** RFC 9728's metadata URL of the resource (its path inserted after the well-known prefix). */
+/** The resource's metadata URL: the resource's path goes after the well-known prefix, so each resource has its own. */
 const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${RESOURCE_PATH}`;
 /**
  * Where a client may look for it besides: the root (no path), and the URL of an agent's MCP
@@ -138,7 +138,10 @@ async function authorize(request: Request, env: Env, origin: string): Promise<Re
   }
 }
 
-/** An MCP endpoint's 401 names the protected resource metadata (RFC 9728 §5.1), where an MCP client starts OAuth. */
+/**
+ * An MCP endpoint's 401 names the protected resource metadata in its `WWW-Authenticate` challenge
+ * (`resource_metadata="…"`): that URL is where an MCP client starts OAuth.
+ */
 function withResourceMetadata(response: Response, origin: string): Response {
   const headers = new Headers(response.headers);
   const challenge = headers.get("WWW-Authenticate") ?? "Bearer";

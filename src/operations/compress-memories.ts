@@ -14,7 +14,7 @@
  *
  * Writes go through the write path in commits: the decay's clock and broken links travel with the
  * first commit (importance is computed at the pass's clock without the links it breaks, so every
- * node is judged after the decay, as in the seed, whether or not that commit has happened yet).
+ * node is judged after the decay, whether or not that commit has happened yet).
  * Changes are carried from page to page and committed when a page's worth of rows has gathered
  * (COMMIT_ROWS), at every yield, and at the end with the scan bookkeeping: a pass over an agent of
  * a few thousand nodes is then one D1 batch instead of one per page (a batch costs milliseconds

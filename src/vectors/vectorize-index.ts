@@ -26,9 +26,9 @@ import { NODE_KINDS } from "../vocabulary/node-kinds";
 import { checkNodeId, checkTopK, checkVector, parseKind } from "./vector-codec";
 
 /**
- * Vectorize limits (developers.cloudflare.com/vectorize/platform/limits/ and reference/client-api/).
- * The deleteByIds cap is not in the limits table: the service rejects more than 100 ids per call
- * ("too many ids in payload; max id count is 100", error 40007).
+ * Vectorize's published limits per call and per index. The deleteByIds cap is not among them: the
+ * service rejects more than 100 ids per call ("too many ids in payload; max id count is 100",
+ * error 40007).
  */
 export const VECTORIZE_MAX_UPSERT_BATCH = 1000;
 export const VECTORIZE_MAX_DELETE_BATCH = 100;

@@ -1,7 +1,7 @@
 /**
  * One agent runtime's budget of model requests (docs/design.md, "Robustness promises": model rate limits are respected by
  * design). Workers AI limits text generation to a number of requests per minute per account
- * (developers.cloudflare.com/workers-ai/platform/limits/: 300 for most text models), so the
+ * (300 for most text models), so the
  * budget is a sliding window: at most `requestsPerWindow` requests start in any `windowMs`. A
  * token bucket would allow a full burst plus the refill inside one window, i.e. up to twice the
  * limit, which is exactly what trips a per-minute limiter.

@@ -3,8 +3,7 @@
  * parsed: the envelope of an answer, the JSON inside it, and the task's own shape (zod), so a
  * malformed answer is a typed `WorkersAiError` that the caller's retry policy sees, never a cast.
  *
- * Workers AI facts relied on (developers.cloudflare.com/workers-ai/features/json-mode and the
- * model schemas in cloudflare-docs `src/content/workers-ai-models/*.json`):
+ * Workers AI facts relied on (its JSON mode and the models' published input and output schemas):
  *   - how a request asks for JSON depends on the model's family (request-shapes.ts);
  *   - the answer is `{ response }`, a string per the model schema but an already parsed object in
  *     the JSON-mode example; models served in the OpenAI shape (Gemma 4, GLM, Qwen3) answer

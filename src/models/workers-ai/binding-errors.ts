@@ -1,13 +1,13 @@
 /**
  * Classifies what `env.AI.run` throws. The binding turns every failure into a plain Error whose
- * message is "<internal code>: <description>" (workerd's ai-api `_parseError`), so the internal
- * code is the stable part to read; the codes are Workers AI's documented ones
- * (developers.cloudflare.com/workers-ai/platform/errors/) plus those seen in practice:
+ * message is "<internal code>: <description>", so the internal
+ * code is the stable part to read; the codes are Workers AI's documented ones plus those seen in
+ * practice:
  *   3021 "rate limiting: inference request per min rate reached" (429, the per-minute limit),
  *   3040 "Capacity temporarily exceeded, please try again." (429),
  *   5021 "The estimated number of input and maximum output tokens (N) exceeded this model context
  *        window limit (M)".
- * "JSON Mode couldn't be met" is documented without a code (features/json-mode), so it is the one
+ * "JSON Mode couldn't be met" is documented without a code, so it is the one
  * failure recognised by its text.
  */
 import { WorkersAiError, type WorkersAiErrorCode } from "./workers-ai-error";

@@ -4,10 +4,9 @@
  * request family, request-shapes.ts), how to keep a reasoning model from thinking, and the limits
  * every window and batch is sized by (workers-ai-planner.ts). Adding a model is adding a row with
  * the numbers from its catalog page; a name not in the table is refused at start-up rather than
- * sent requests of a guessed shape. Sources: each row's `source` (context window and price from
- * the model's page, `properties` of cloudflare-docs `src/content/workers-ai-models/<name>.json`);
- * request families from the model input schemas in @cloudflare/workers-types 4.20260426.1.
- * See docs/deploy.md for the choice of the default.
+ * sent requests of a guessed shape. docs/deploy.md names where each row's numbers come from and why
+ * the default is the default; request families follow the model input schemas in
+ * @cloudflare/workers-types.
  */
 
 export type RequestFamily =
@@ -38,20 +37,16 @@ export interface TextModelProfile {
   readonly thinking: ThinkingSwitch;
   /** USD per million tokens, from the catalog (for the cost notes in docs/deploy.md). */
   readonly pricePerMillion: { readonly input: number; readonly output: number };
-  readonly source: string;
 }
-
-const CATALOG = "https://developers.cloudflare.com/workers-ai/models";
 
 export const TEXT_MODEL_PROFILES = {
   "@cf/google/gemma-4-26b-a4b-it": {
     family: "openai-chat",
     contextTokens: 256_000,
     maxOutputTokens: 8_192,
-    // Gemma 4 thinks only when the system prompt holds <|think|> (ai.google.dev Gemma 4 prompt formatting).
+    // Gemma 4 thinks only when the system prompt holds <|think|> (its prompt format).
     thinking: "none",
     pricePerMillion: { input: 0.1, output: 0.3 },
-    source: `${CATALOG}/gemma-4-26b-a4b-it/`,
   },
   "@cf/qwen/qwen3-30b-a3b-fp8": {
     family: "workers-ai-json",
@@ -59,7 +54,6 @@ export const TEXT_MODEL_PROFILES = {
     maxOutputTokens: 4_096,
     thinking: "no-think-directive",
     pricePerMillion: { input: 0.051, output: 0.34 },
-    source: `${CATALOG}/qwen3-30b-a3b-fp8/`,
   },
   "@cf/zai-org/glm-4.7-flash": {
     family: "openai-chat",
@@ -67,7 +61,6 @@ export const TEXT_MODEL_PROFILES = {
     maxOutputTokens: 8_192,
     thinking: "chat-template-off",
     pricePerMillion: { input: 0.06, output: 0.4 },
-    source: `${CATALOG}/glm-4.7-flash/`,
   },
   "@cf/mistralai/mistral-small-3.1-24b-instruct": {
     family: "guided-json",
@@ -75,7 +68,6 @@ export const TEXT_MODEL_PROFILES = {
     maxOutputTokens: 8_192,
     thinking: "none",
     pricePerMillion: { input: 0.35, output: 0.56 },
-    source: `${CATALOG}/mistral-small-3.1-24b-instruct/`,
   },
   "@cf/meta/llama-3.3-70b-instruct-fp8-fast": {
     family: "workers-ai-json",
@@ -83,7 +75,6 @@ export const TEXT_MODEL_PROFILES = {
     maxOutputTokens: 4_096,
     thinking: "none",
     pricePerMillion: { input: 0.29, output: 2.25 },
-    source: `${CATALOG}/llama-3.3-70b-instruct-fp8-fast/`,
   },
 } as const satisfies Record<string, TextModelProfile>;
 
