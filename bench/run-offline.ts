@@ -1,7 +1,7 @@
 /**
  * In-process quality probe: the quality benchmark's protocol (../shared/bench/README.md) on agents
- * simulated in this process (bench/offline/sim-agent.ts: the same remember plan, graph, compression
- * plan, local model and recall engine the Durable Object runs, without D1, the queue or HTTP).
+ * run in this process (bench/offline/offline-agent.ts: the Durable Object's runtime, queue runner
+ * and operations over in-memory SQLite, with the local model and vector index; no Worker, no HTTP).
  * Seconds instead of minutes, so parameters can be compared quickly and on a subset of the data:
  *
  *   npm run bench:offline -- --locomo FILE [--madial DIR] [--conv conv-26,conv-30]
@@ -9,14 +9,15 @@
  *   npm run bench:offline -- --locomo FILE --madial DIR --entities [--show tune]
  *   npm run bench:offline -- --locomo FILE [--conv …] --forgetting
  *
- * `--entities`: the entity benchmark (bench/quality/annotations) on simulated agents, one per text,
+ * `--entities`: the entity benchmark (bench/quality/annotations) on in-process agents, one per text,
  * as bench:quality runs it through the API; `--show tune` also lists each tuning text's junk and
  * misses (never the held-back ones: those are only counted).
  * `--forgetting`: `no-forgetting` and `pressure` on each conversation and the table of
  * bench/quality/forgetting.ts (the network beside naive policies at the characters it held).
- * `--variants` are agent parameter patches (docs/design.md §2) applied at recall only. Numbers are
- * exact ids, categories 1–4 pooled. The record is `npm run bench:quality`, which drives the real API;
- * this probe reproduced its figures exactly when it was written (docs/BENCHMARKS.md).
+ * `--variants` are agent parameter patches (docs/design.md, "Agent parameters") set through the
+ * configuration operation before the questions, after the conversation was remembered under the
+ * preset. Numbers are exact ids, categories 1–4 pooled. The record is `npm run bench:quality`,
+ * which drives the API of a local server.
  */
 import { parseArgs } from "node:util";
 import { aggregate, summarizeByCategory, type CategorisedScores } from "./lib/aggregate";
@@ -29,14 +30,12 @@ import type { RetrievedItem } from "./lib/metrics";
 import { RETENTION_CYCLES } from "./quality/presets";
 import { forgettingAtPressure, forgettingCurve, forgettingTables } from "./quality/forgetting";
 import { renderTables } from "./lib/table";
-import { SimAgent } from "./offline/sim-agent";
+import { OfflineAgent, type RecalledItem } from "./offline/offline-agent";
 import { refKey } from "./quality/annotations";
 import { loadEntityAnnotations } from "./quality/annotations-load";
 import { poolEntityScores, scoreText } from "./quality/entity-score";
 import { entityMessage } from "./quality/meaning";
-import { simRecall } from "./offline/sim-recall";
 import { AgentParamsPatchSchema, AgentParamsSchema, DEFAULT_PARAMS, type AgentParams } from "../src/config/params";
-import type { MemoryNode } from "../src/vocabulary/records";
 
 const { values } = parseArgs({
   options: {
@@ -63,8 +62,6 @@ const SIM_PRESETS: Record<string, SimPreset> = {
   retention: { params: { ...DEFAULT_PARAMS, auto_compress: false }, cyclePerTurn: false },
 };
 
-const toItems = (nodes: readonly MemoryNode[]): RetrievedItem[] => nodes.map((n) => ({ sourceIds: n.sourceMessageIds, text: n.content }));
-
 function line(name: string, rows: readonly CategorisedScores[], extra = ""): string {
   const pooled = summarizeByCategory(rows).pooled ?? aggregate(rows.map((r) => r.scores));
   if (!pooled) return `${name}: no questions`;
@@ -84,8 +81,8 @@ function variantsOf(): { name: string; params: Partial<AgentParams> }[] {
   }));
 }
 
-async function feed(conv: LocomoConversation, preset: SimPreset): Promise<SimAgent> {
-  const agent = new SimAgent(preset.params);
+async function feed(conv: LocomoConversation, preset: SimPreset): Promise<OfflineAgent> {
+  const agent = await OfflineAgent.create(preset.params);
   for (const call of toRememberCalls(conv)) {
     await agent.remember(call.messages);
     if (preset.cyclePerTurn) await agent.compress(call.messages.length);
@@ -93,18 +90,28 @@ async function feed(conv: LocomoConversation, preset: SimPreset): Promise<SimAge
   return agent;
 }
 
-async function ask(conv: LocomoConversation, agent: SimAgent, params: AgentParams): Promise<CategorisedScores[]> {
-  const answers = new Map<string, MemoryNode[]>();
-  for (const q of conv.questions) answers.set(q.question, await simRecall(agent, q.question, 20, params));
-  return scoreLocomoConversation(conv, (q) => toItems(answers.get(q.question) ?? []));
+/** The conversation's questions recalled under `params` (set on the agent first when they differ). */
+async function ask(conv: LocomoConversation, agent: OfflineAgent | undefined, params: AgentParams): Promise<CategorisedScores[]> {
+  if (!agent) throw new Error(`no agent for ${conv.sampleId}`);
+  if (JSON.stringify(agent.state.meta.params()) !== JSON.stringify(params)) await agent.configure(params);
+  const answers = new Map<string, RetrievedItem[]>();
+  for (const q of conv.questions) answers.set(q.question, await agent.recall(q.question, 20));
+  return scoreLocomoConversation(conv, (q) => answers.get(q.question) ?? []);
 }
 
-const held = (agents: readonly SimAgent[]): string => {
-  const remembered = agents.reduce((s, a) => s + a.charactersRemembered, 0);
-  return `held ${(agents.reduce((s, a) => s + a.charactersHeld(), 0) / Math.max(remembered, 1)).toFixed(3)}`;
-};
+async function charactersHeld(agents: readonly OfflineAgent[]): Promise<number> {
+  let n = 0;
+  for (const a of agents) n += await a.charactersHeld();
+  return n;
+}
 
-/** The entity benchmark in process: a fresh simulated agent per annotated text, its entity nodes scored. */
+const charactersRemembered = (agents: readonly OfflineAgent[]): number => agents.reduce((s, a) => s + a.charactersRemembered(), 0);
+
+async function held(agents: readonly OfflineAgent[]): Promise<string> {
+  return `held ${((await charactersHeld(agents)) / Math.max(charactersRemembered(agents), 1)).toFixed(3)}`;
+}
+
+/** The entity benchmark in process: a fresh agent per annotated text, its entity nodes scored. */
 async function entities(): Promise<void> {
   const items = loadEntityAnnotations({
     ...(values.locomo ? { locomo: values.locomo } : {}),
@@ -112,9 +119,10 @@ async function entities(): Promise<void> {
   });
   const verdicts = [];
   for (const item of items) {
-    const agent = new SimAgent({ ...DEFAULT_PARAMS, auto_compress: false });
+    const agent = await OfflineAgent.create({ ...DEFAULT_PARAMS, auto_compress: false });
     await agent.remember([entityMessage(item)]);
-    const names = agent.graph.ofKind("entity", 10_000).map((n) => n.content);
+    const names = await agent.entityNames();
+    agent.close();
     const verdict = scoreText(item, names);
     verdicts.push({ item, verdict });
     if (values.show === "tune" && item.split === "tune" && (verdict.junk.length > 0 || verdict.missed.length > 0)) {
@@ -149,24 +157,25 @@ async function forgetting(convs: readonly LocomoConversation[]): Promise<void> {
       const rows = await ask(conv, agent, preset.params);
       (name === "pressure" ? pressure : noForgetting).rows.set(conv.sampleId, rows);
       if (name === "pressure")
-        pressure.characters.set(conv.sampleId, { held: agent.charactersHeld(), remembered: agent.charactersRemembered });
+        pressure.characters.set(conv.sampleId, { held: await agent.charactersHeld(), remembered: agent.charactersRemembered() });
+      agent.close();
     }
   }
-  // The retention curve: the network as remembered, then cycles at DESIGN §2's decay (as bench:quality).
+  // The retention curve: the network as remembered, then cycles at the default decay (as bench:quality).
   const retention: { cycles: number; rows: CategorisedScores[]; held: number; remembered: number }[] = [];
   const preset = SIM_PRESETS.retention;
   if (preset) {
-    const agents: SimAgent[] = [];
+    const agents: OfflineAgent[] = [];
     for (const conv of convs) agents.push(await feed(conv, preset));
     let done = 0;
     for (const at of RETENTION_CYCLES) {
       for (const agent of agents) await agent.compress(at - done);
       done = at;
       const rows: CategorisedScores[] = [];
-      for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i] ?? new SimAgent(), preset.params)));
-      const held = agents.reduce((n, a) => n + a.charactersHeld(), 0);
-      retention.push({ cycles: at, rows, held, remembered: agents.reduce((n, a) => n + a.charactersRemembered, 0) });
+      for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i], preset.params)));
+      retention.push({ cycles: at, rows, held: await charactersHeld(agents), remembered: charactersRemembered(agents) });
     }
+    for (const agent of agents) agent.close();
   }
   const atPressure = forgettingAtPressure({ conversations: convs, bm25, pressure, noForgetting });
   console.log(renderTables(forgettingTables(atPressure, forgettingCurve(convs, bm25, retention)), "text"));
@@ -189,7 +198,7 @@ async function main(): Promise<void> {
     for (const name of presets) {
       const preset = SIM_PRESETS[name];
       if (!preset) throw new Error(`unknown preset ${name}; known: ${Object.keys(SIM_PRESETS).join(", ")}`);
-      const agents: SimAgent[] = [];
+      const agents: OfflineAgent[] = [];
       for (const conv of convs) agents.push(await feed(conv, preset));
       if (name === "retention") {
         let done = 0;
@@ -197,17 +206,18 @@ async function main(): Promise<void> {
           for (const agent of agents) await agent.compress(at - done);
           done = at;
           const rows: CategorisedScores[] = [];
-          for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i] ?? new SimAgent(), preset.params)));
-          console.log(line(`retention after ${at} cycles`, rows, held(agents)));
+          for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i], preset.params)));
+          console.log(line(`retention after ${at} cycles`, rows, await held(agents)));
         }
-        continue;
+      } else {
+        for (const v of variants) {
+          const params = AgentParamsSchema.parse({ ...preset.params, ...v.params });
+          const rows: CategorisedScores[] = [];
+          for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i], params)));
+          console.log(line(`${name}/${v.name}`, rows, await held(agents)));
+        }
       }
-      for (const v of variants) {
-        const params = AgentParamsSchema.parse({ ...preset.params, ...v.params });
-        const rows: CategorisedScores[] = [];
-        for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i] ?? new SimAgent(), params)));
-        console.log(line(`${name}/${v.name}`, rows, held(agents)));
-      }
+      for (const agent of agents) agent.close();
     }
   }
   if (values.madial) {
@@ -222,22 +232,23 @@ async function main(): Promise<void> {
     for (const name of presets) {
       const preset = SIM_PRESETS[name];
       if (!preset || name === "retention") continue;
-      const agent = new SimAgent(preset.params);
+      const agent = await OfflineAgent.create(preset.params);
       for (const m of toMadialMessages(ds.memories, ds.userNames[0])) {
         await agent.remember([m]);
         if (preset.cyclePerTurn) await agent.compress(1);
       }
       for (const v of variants) {
-        const params = AgentParamsSchema.parse({ ...preset.params, ...v.params });
-        const answers = new Map<string, MemoryNode[]>();
-        for (const item of ds.items) answers.set(item.query, await simRecall(agent, item.query, 20, params));
+        await agent.configure(AgentParamsSchema.parse({ ...preset.params, ...v.params }));
+        const answers = new Map<string, RecalledItem[]>();
+        for (const item of ds.items) answers.set(item.query, await agent.recall(item.query, 20));
         console.log(
           line(
             `madial ${name}/${v.name}`,
-            scoreMadial(ds, (item) => toItems(answers.get(item.query) ?? [])),
+            scoreMadial(ds, (item) => answers.get(item.query) ?? []),
           ),
         );
       }
+      agent.close();
     }
   }
 }
