@@ -5,7 +5,7 @@
  * this, never the Durable Object class, so nothing here is reachable over RPC.
  */
 import type { MemoryGraph } from "../memory/graph";
-import type { WriteOp } from "../memory/write-ops";
+import { isBookkeeping, type BookkeepingOp, type NetworkOp, type WriteOp } from "../memory/write-ops";
 import { createEmbedder, createFallbackModel, createModel } from "../models/registry";
 import { ResilientModel } from "../models/resilient-model";
 import { realSleep, retryPolicy } from "../models/retry";
@@ -238,20 +238,29 @@ export class AgentState implements RunnerRuntime {
   }
 
   applyLocal(op: WriteOp): void {
+    if (isBookkeeping(op)) this.applyBookkeeping(op);
+    else this.followNetwork(op);
+  }
+
+  /** What the object tracks of a network write: the scan rows of new and deleted nodes, the focus, a purge. */
+  private followNetwork(op: NetworkOp): void {
+    if (op.type === "createNodes") {
+      this.scans.add(
+        op.nodes.map((n) => n.id),
+        this.meta.scanCycles(),
+      );
+    } else if (op.type === "deleteNodes") {
+      this.scans.remove(op.ids);
+      this.reinforced.remove(op.ids);
+    } else if (op.type === "setFocus") {
+      this.focus.replace(op.focus);
+    } else if (op.type === "purgeAgent") {
+      this.purgeLocal();
+    }
+  }
+
+  private applyBookkeeping(op: BookkeepingOp): void {
     switch (op.type) {
-      case "createNodes":
-        this.scans.add(
-          op.nodes.map((n) => n.id),
-          this.meta.scanCycles(),
-        );
-        return;
-      case "deleteNodes":
-        this.scans.remove(op.ids);
-        this.reinforced.remove(op.ids);
-        return;
-      case "setFocus":
-        this.focus.replace(op.focus);
-        return;
       case "setClock":
         this.meta.set("clock", op.clock);
         return;
@@ -273,16 +282,6 @@ export class AgentState implements RunnerRuntime {
         return;
       case "count":
         this.meta.bump(op.counters);
-        return;
-      case "purgeAgent":
-        this.purgeLocal();
-        return;
-      case "createLinks":
-      case "setLinks":
-      case "deleteLinks":
-      case "updateText":
-      case "supersede":
-      case "addAliases":
         return;
       default:
         unreachable(op);

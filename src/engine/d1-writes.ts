@@ -3,41 +3,25 @@
  * statement is idempotent, so a batch that may or may not have committed before a crash is simply
  * sent again. Full-text rows travel in the same batch as the nodes they index.
  */
-import type { WriteOp } from "../memory/write-ops";
+import type { NetworkOp } from "../memory/write-ops";
 import { indexTokens } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
 import type { Statement } from "../storage/batch";
 import { unreachable } from "../vocabulary/records";
 import type { AgentRepos } from "./runtime";
 
-/** Whether applying `op` writes the agent's rows (and so registers the agent on its first write). */
-export function writesRows(op: WriteOp): boolean {
-  switch (op.type) {
-    case "createNodes":
-    case "createLinks":
-    case "setLinks":
-    case "deleteLinks":
-    case "updateText":
-    case "deleteNodes":
-    case "supersede":
-    case "addAliases":
-      return true;
-    case "setFocus":
-      return op.released.length > 0;
-    case "purgeAgent":
-    case "setClock":
-    case "finishScan":
-    case "recordMessages":
-    case "forgetMessages":
-    case "markReinforced":
-    case "setScanCounts":
-    case "count":
-      return false;
-  }
+/**
+ * Whether applying `op` writes the agent's rows (and so registers the agent on its first write):
+ * every network write does, but a focus change that releases nothing, and a purge (it only ever
+ * removes what an earlier write registered).
+ */
+export function writesRows(op: NetworkOp): boolean {
+  if (op.type === "setFocus") return op.released.length > 0;
+  return op.type !== "purgeAgent";
 }
 
 /** The statements of `ops`; `repos` is undefined for an agent never registered (nothing to purge). */
-export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteOp[]): Statement[] {
+export function d1Statements(repos: AgentRepos | undefined, ops: readonly NetworkOp[]): Statement[] {
   const out: Statement[] = [];
   if (!repos) return out;
   for (let i = 0; i < ops.length; i++) {
@@ -99,14 +83,6 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly WriteO
           repos.fts.deleteAllStatement(),
           repos.nodes.deleteAllAliasesStatement(),
         );
-        break;
-      case "setClock":
-      case "finishScan":
-      case "recordMessages":
-      case "forgetMessages":
-      case "markReinforced":
-      case "setScanCounts":
-      case "count":
         break;
       default:
         unreachable(op);

@@ -5,7 +5,7 @@
  * are idempotent). If the embedder or the index fails, the commit queues an `index` task whose
  * retries (with backoff) bring the index back in step.
  */
-import type { WriteOp } from "../memory/write-ops";
+import type { NetworkOp } from "../memory/write-ops";
 import type { NodeKind } from "../vocabulary/node-kinds";
 import type { AgentRuntime } from "./runtime";
 
@@ -22,7 +22,7 @@ export interface VectorChanges {
 }
 
 /** What `ops` change in the vector index (a node deleted later in the list is only removed). */
-export function vectorChanges(ops: readonly WriteOp[]): VectorChanges {
+export function vectorChanges(ops: readonly NetworkOp[]): VectorChanges {
   const upsert = new Map<number, IndexableNode>();
   const remove = new Set<number>();
   for (const op of ops) {

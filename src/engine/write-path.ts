@@ -16,7 +16,7 @@
  * counters move exactly once per committed change.
  */
 import { z } from "zod";
-import type { WriteOp } from "../memory/write-ops";
+import { isNetworkOp, type WriteOp } from "../memory/write-ops";
 import { runBatch } from "../storage/batch";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
 import { d1Statements, writesRows } from "./d1-writes";
@@ -59,13 +59,15 @@ export async function redoIntent(rt: AgentRuntime, taskId: string): Promise<bool
 
 async function apply(rt: AgentRuntime, taskId: string, intent: Intent): Promise<void> {
   const { ops } = intent;
-  const repos = ops.some(writesRows) ? await rt.repos() : rt.existingRepos();
-  const statements = d1Statements(repos, ops);
+  // Steps 2–4 take the network writes; the object's bookkeeping waits for step 5.
+  const network = ops.filter(isNetworkOp);
+  const repos = network.some(writesRows) ? await rt.repos() : rt.existingRepos();
+  const statements = d1Statements(repos, network);
   // The agent's own D1 shard (docs/design.md, "Scale and limits"): its rows, and nothing but its rows, live there.
   if (repos && statements.length > 0) await runBatch(repos.d1, statements);
   const graph = rt.loadedGraph();
-  if (graph) for (const op of ops) graph.apply(op);
-  const changes = vectorChanges(ops);
+  if (graph) for (const op of network) graph.apply(op);
+  const changes = vectorChanges(network);
   let vectorsFailed = false;
   if (changes.upsert.length > 0 || changes.remove.length > 0) {
     try {

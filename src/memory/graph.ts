@@ -14,7 +14,7 @@ import { Bm25Index } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
 import { PINNED_LEVEL, strengthAt } from "./strength";
 import { unreachable, type NewLink, type TextUpdate } from "../vocabulary/records";
-import type { WriteOp } from "./write-ops";
+import type { NetworkOp } from "./write-ops";
 
 /** A link as the graph holds it: its effective level (pinned links at PINNED_LEVEL). */
 export type GraphLink = LinkRecord;
@@ -107,11 +107,11 @@ export class MemoryGraph {
   }
 
   /**
-   * Applies one committed write (src/memory/write-ops.ts), exactly as the storage applied it: the
-   * one place where the copy follows a change, so every operation is mirrored by construction.
-   * Operations on the object's own state only (clock, counters, scans) leave the graph alone.
+   * Applies one committed network write (src/memory/write-ops.ts), exactly as the storage applied
+   * it: the one place where the copy follows a change, so every operation is mirrored by
+   * construction. The object's bookkeeping (clock, counters, scans) never comes here.
    */
-  apply(op: WriteOp): void {
+  apply(op: NetworkOp): void {
     switch (op.type) {
       case "createNodes":
         for (const node of op.nodes) this.addNode(node);
@@ -150,14 +150,6 @@ export class MemoryGraph {
         this.deleteNodes(this.nodeIds());
         this.deleteLinks(this.allLinks());
         this.focused.clear();
-        return;
-      case "setClock":
-      case "finishScan":
-      case "recordMessages":
-      case "forgetMessages":
-      case "markReinforced":
-      case "setScanCounts":
-      case "count":
         return;
       default:
         unreachable(op);

@@ -13,7 +13,7 @@ import type { MessageRole } from "../vocabulary/roles";
 import { entityKey } from "../text/entity-key";
 import { touchFocus, type FocusEntry } from "./focus-lru";
 import { levelOf } from "./strength";
-import type { WriteOp } from "./write-ops";
+import type { NetworkOp } from "./write-ops";
 
 export interface PlanMessage {
   role: MessageRole;
@@ -169,8 +169,8 @@ export function planRemember(input: RememberPlanInput): RememberPlan {
 }
 
 /** The plan as write operations: nodes, links, then the focus (which pins and releases links). */
-export function rememberOps(plan: RememberPlan, epoch: number): WriteOp[] {
-  const ops: WriteOp[] = [];
+export function rememberOps(plan: RememberPlan, epoch: number): NetworkOp[] {
+  const ops: NetworkOp[] = [];
   if (plan.nodes.length > 0) ops.push({ type: "createNodes", nodes: plan.nodes });
   if (plan.links.length > 0) ops.push({ type: "createLinks", links: plan.links });
   ops.push({ type: "setFocus", focus: plan.focus, released: plan.released, clock: plan.clock, epoch });

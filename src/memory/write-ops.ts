@@ -4,6 +4,11 @@
  * list of these; src/engine/write-path.ts applies a list to D1, the in-memory graph, the search
  * indexes and the object's own state, in that order, as one unit that can be redone.
  *
+ * Two kinds: network writes (NetworkOp) change the memory network, so D1, the graph and the
+ * vector index follow them (and the object keeps what it tracks of them: scan rows, the focus);
+ * bookkeeping (BookkeepingOp) is the object's own state only (clock, scans, message ids,
+ * reinforcement marks, counters) and never reaches D1 or the graph.
+ *
  * Every operation is idempotent: applied twice it leaves what applying it once left (inserts
  * ignore rows that exist, levels and texts are absolute values, deletions of what is gone do
  * nothing). That is what lets an interrupted commit be redone from its stored intent.
@@ -11,7 +16,7 @@
 import type { FocusEntry } from "./focus-lru";
 import type { EntityAlias, LinkKey, MemoryNode, NewLink, TextUpdate } from "../vocabulary/records";
 
-export type WriteOp =
+export type NetworkOp =
   /** New nodes (with their full-text rows, vectors and scan bookkeeping). */
   | { type: "createNodes"; nodes: MemoryNode[] }
   /** New links; a link that exists keeps its level. */
@@ -33,6 +38,15 @@ export type WriteOp =
   | { type: "updateText"; update: TextUpdate }
   /** Nodes deleted with their outgoing links; links into them stay, dangling (docs/design.md, "The model"). */
   | { type: "deleteNodes"; ids: number[] }
+  /**
+   * Everything of the agent goes (docs/design.md, "Execution model"): rows, index entries, `nodeIds`' vectors, the
+   * object's memory state; its identity and the tasks that arrived after the deletion stay. An
+   * agent deletion first takes the rows away in bounded chunks (deleteLinks, deleteNodes), so this
+   * last step finds (almost) nothing left in D1.
+   */
+  | { type: "purgeAgent"; nodeIds: number[] };
+
+export type BookkeepingOp =
   /** The decay clock moved (docs/design.md, "Compression" step 1). */
   | { type: "setClock"; clock: number }
   /**
@@ -49,13 +63,25 @@ export type WriteOp =
   /** Scan counts restored (an import, docs/design.md, "Memory operations"): each node's count is set, absolutely. */
   | { type: "setScanCounts"; counts: { id: number; count: number }[] }
   /** Lifetime counters (stats). */
-  | { type: "count"; counters: Record<string, number> }
-  /**
-   * Everything of the agent goes (docs/design.md, "Execution model"): rows, index entries, `nodeIds`' vectors, the
-   * object's memory state; its identity and the tasks that arrived after the deletion stay. An
-   * agent deletion first takes the rows away in bounded chunks (deleteLinks, deleteNodes), so this
-   * last step finds (almost) nothing left in D1.
-   */
-  | { type: "purgeAgent"; nodeIds: number[] };
+  | { type: "count"; counters: Record<string, number> };
 
+export type WriteOp = NetworkOp | BookkeepingOp;
 export type WriteOpType = WriteOp["type"];
+
+const BOOKKEEPING: Readonly<Record<BookkeepingOp["type"], true>> = {
+  setClock: true,
+  finishScan: true,
+  recordMessages: true,
+  forgetMessages: true,
+  markReinforced: true,
+  setScanCounts: true,
+  count: true,
+};
+
+export function isBookkeeping(op: WriteOp): op is BookkeepingOp {
+  return Object.hasOwn(BOOKKEEPING, op.type);
+}
+
+export function isNetworkOp(op: WriteOp): op is NetworkOp {
+  return !isBookkeeping(op);
+}
