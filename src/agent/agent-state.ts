@@ -30,7 +30,7 @@ import { IntentStore } from "../engine/stores/intent-store";
 import { MessageIds } from "../engine/stores/message-ids";
 import { DATA_VERSION, MetaStore } from "../engine/stores/meta-store";
 import type { AgentRepos, RunnerRuntime, TaskHooks } from "../engine/runtime";
-import { ReinforcedStore } from "../engine/stores/reinforced-store";
+import { FeedbackStore } from "../engine/stores/feedback-store";
 import { ScanStore } from "../engine/stores/scan-store";
 import { TaskQueue } from "../engine/task-queue";
 
@@ -44,7 +44,7 @@ export class AgentState implements RunnerRuntime {
   readonly messages: MessageIds;
   readonly keys: IdempotencyKeys;
   readonly intents: IntentStore;
-  readonly reinforced: ReinforcedStore;
+  readonly feedback: FeedbackStore;
   readonly imports: ImportStaging;
   /** The configured provider and its fallback; replaceable in tests. */
   primaryModel: SmallModel;
@@ -78,7 +78,7 @@ export class AgentState implements RunnerRuntime {
     this.messages = new MessageIds(storage.sql);
     this.keys = new IdempotencyKeys(storage.sql);
     this.intents = new IntentStore(storage.sql);
-    this.reinforced = new ReinforcedStore(storage.sql);
+    this.feedback = new FeedbackStore(storage.sql);
     this.imports = new ImportStaging(storage.sql);
     this.env = env;
     this.primaryModel = createModel(env);
@@ -251,7 +251,7 @@ export class AgentState implements RunnerRuntime {
       );
     } else if (op.type === "deleteNodes") {
       this.scans.remove(op.ids);
-      this.reinforced.remove(op.ids);
+      this.feedback.remove(op.ids);
     } else if (op.type === "setFocus") {
       this.focus.replace(op.focus);
     } else if (op.type === "purgeAgent") {
@@ -275,7 +275,7 @@ export class AgentState implements RunnerRuntime {
         this.messages.forget(op.ids);
         return;
       case "markReinforced":
-        this.reinforced.mark(op.ids, op.cycle);
+        this.feedback.mark(op.ids, op.cycle);
         return;
       case "setScanCounts":
         this.scans.setCounts(op.counts, this.meta.scanCycles());

@@ -16,7 +16,7 @@ import {
 import { ForgetResultSchema } from "../operations/delete-memory";
 import { MemorizeResultSchema } from "../operations/create-memory";
 import { MergeResultSchema } from "../operations/merge-entities";
-import { ReinforceResultSchema } from "../operations/report-feedback";
+import { ReportFeedbackResultSchema } from "../operations/report-feedback";
 import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
 import { TOO_LARGE } from "../http/errors";
 import { codePointLength } from "../text/code-points";
@@ -242,7 +242,7 @@ export const FeedbackRequestSchema = z
   .strict()
   .openapi("FeedbackRequest");
 
-export const FeedbackSchema = ReinforceResultSchema.openapi("Feedback");
+export const FeedbackSchema = ReportFeedbackResultSchema.openapi("Feedback");
 
 export const MergeRequestSchema = z
   .object({

@@ -20,7 +20,7 @@ import type { ImportStaging } from "./stores/import-staging";
 import type { IntentStore } from "./stores/intent-store";
 import type { MessageIds } from "./stores/message-ids";
 import type { MetaStore } from "./stores/meta-store";
-import type { ReinforcedStore } from "./stores/reinforced-store";
+import type { FeedbackStore } from "./stores/feedback-store";
 import type { ScanStore } from "./stores/scan-store";
 import type { TaskQueue } from "./task-queue";
 
@@ -53,7 +53,7 @@ export interface AgentRuntime {
   readonly messages: MessageIds;
   readonly intents: IntentStore;
   /** When each memory was last reinforced (docs/design.md, "Memory operations"). */
-  readonly reinforced: ReinforcedStore;
+  readonly feedback: FeedbackStore;
   /** Import lines validated and waiting for their import task. */
   readonly imports: ImportStaging;
   /** The model with retries (and fallback) applied. */

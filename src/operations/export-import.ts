@@ -67,7 +67,7 @@ async function snapshot(rt: AgentRuntime): Promise<ExportSnapshot> {
     messages: rt.messages.all(),
   };
   if (!repos) return out;
-  const reinforced = new Map(rt.reinforced.all().map((r) => [r.id, r.cycle]));
+  const reinforced = new Map(rt.feedback.all().map((r) => [r.id, r.cycle]));
   for (let after = 0; ;) {
     const page = await repos.nodes.page(after, 2_000);
     const scans = rt.scans.counts(

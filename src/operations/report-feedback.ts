@@ -20,24 +20,24 @@ export const ReinforcePayloadSchema = z.object({ node_ids: z.array(z.number().in
 
 const SKIP_REASONS = ["not_used", "not_found", "not_a_memory", "superseded", "already_reinforced"] as const;
 
-export const ReinforceResultSchema = z.object({
+export const ReportFeedbackResultSchema = z.object({
   /** The compression cycle the reinforcement counts in. */
   cycle: z.number().int(),
   reinforced: z.array(z.object({ node_id: z.number().int(), importance_before: z.number(), importance_after: z.number() })),
   skipped: z.array(z.object({ node_id: z.number().int(), reason: z.enum(SKIP_REASONS) })),
 });
-export type ReinforceResult = z.infer<typeof ReinforceResultSchema>;
+export type ReportFeedbackResult = z.infer<typeof ReportFeedbackResultSchema>;
 
 export const reinforceTask = defineTask({
   lane: "write",
   payload: ReinforcePayloadSchema,
-  result: ReinforceResultSchema,
+  result: ReportFeedbackResultSchema,
   async run(rt, task) {
-    const done = readCheckpoint(task, ReinforceResultSchema);
+    const done = readCheckpoint(task, ReportFeedbackResultSchema);
     if (done) return { status: "done", result: done };
     const ids = [...new Set(task.payload.node_ids)];
     const cycle = rt.meta.get("cycle") ?? 0;
-    const result: ReinforceResult = { cycle, reinforced: [], skipped: [] };
+    const result: ReportFeedbackResult = { cycle, reinforced: [], skipped: [] };
     const repos = rt.existingRepos();
     if (!task.payload.used || !repos) {
       const reason: (typeof SKIP_REASONS)[number] = task.payload.used ? "not_found" : "not_used";
@@ -45,7 +45,7 @@ export const reinforceTask = defineTask({
     }
     const reader = await networkReader(rt, repos);
     const nodes = await reader.load(ids);
-    const last = rt.reinforced.cycles(ids);
+    const last = rt.feedback.cycles(ids);
     const clock = rt.meta.clock();
     const strengthOf = (l: LinkState) => (l.pinned ? 1 : strengthAt(l.level, clock));
     const outgoing = await reader.outgoingLinks(ids);

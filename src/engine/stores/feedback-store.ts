@@ -1,10 +1,11 @@
 /**
- * Reinforcement bookkeeping (docs/design.md, "Memory operations"): the compression cycle in which each memory was
- * last reinforced, kept in the object's SQLite (do-schema.ts `reinforced`). A memory reported as
- * used is reinforced at most once per compression cycle; the row is written by the commit that
- * reinforces it (the `markReinforced` write operation), so a redone commit marks it once.
+ * Feedback's bookkeeping (docs/design.md, "Memory operations"): the compression cycle in which each
+ * memory was last reinforced by feedback, kept in the object's SQLite (do-schema.ts `reinforced`).
+ * A memory reported as used is reinforced at most once per compression cycle; the row is written
+ * by the commit that reinforces it (the `markReinforced` write operation), so a redone commit
+ * marks it once. The table and the operation keep their stored names.
  */
-export class ReinforcedStore {
+export class FeedbackStore {
   constructor(private readonly sql: SqlStorage) {}
 
   /** The cycle each of `ids` was last reinforced in (ids never reinforced are left out). */
