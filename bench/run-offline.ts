@@ -111,6 +111,22 @@ async function held(agents: readonly OfflineAgent[]): Promise<string> {
   return `held ${((await charactersHeld(agents)) / Math.max(charactersRemembered(agents), 1)).toFixed(3)}`;
 }
 
+/** Each conversation's agent after each of RETENTION_CYCLES cycles (counted from the start): its questions' rows. */
+async function* retentionCurve(
+  convs: readonly LocomoConversation[],
+  agents: readonly OfflineAgent[],
+  params: AgentParams,
+): AsyncGenerator<{ cycles: number; rows: CategorisedScores[] }> {
+  let done = 0;
+  for (const at of RETENTION_CYCLES) {
+    for (const agent of agents) await agent.compress(at - done);
+    done = at;
+    const rows: CategorisedScores[] = [];
+    for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i], params)));
+    yield { cycles: at, rows };
+  }
+}
+
 /** The entity benchmark in process: a fresh agent per annotated text, its entity nodes scored. */
 async function entities(): Promise<void> {
   const items = loadEntityAnnotations({
@@ -167,13 +183,8 @@ async function forgetting(convs: readonly LocomoConversation[]): Promise<void> {
   if (preset) {
     const agents: OfflineAgent[] = [];
     for (const conv of convs) agents.push(await feed(conv, preset));
-    let done = 0;
-    for (const at of RETENTION_CYCLES) {
-      for (const agent of agents) await agent.compress(at - done);
-      done = at;
-      const rows: CategorisedScores[] = [];
-      for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i], preset.params)));
-      retention.push({ cycles: at, rows, held: await charactersHeld(agents), remembered: charactersRemembered(agents) });
+    for await (const { cycles, rows } of retentionCurve(convs, agents, preset.params)) {
+      retention.push({ cycles, rows, held: await charactersHeld(agents), remembered: charactersRemembered(agents) });
     }
     for (const agent of agents) agent.close();
   }
@@ -201,13 +212,8 @@ async function main(): Promise<void> {
       const agents: OfflineAgent[] = [];
       for (const conv of convs) agents.push(await feed(conv, preset));
       if (name === "retention") {
-        let done = 0;
-        for (const at of RETENTION_CYCLES) {
-          for (const agent of agents) await agent.compress(at - done);
-          done = at;
-          const rows: CategorisedScores[] = [];
-          for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i], preset.params)));
-          console.log(line(`retention after ${at} cycles`, rows, await held(agents)));
+        for await (const { cycles, rows } of retentionCurve(convs, agents, preset.params)) {
+          console.log(line(`retention after ${cycles} cycles`, rows, await held(agents)));
         }
       } else {
         for (const v of variants) {
