@@ -5,7 +5,7 @@ import { CompressAcceptedSchema, CompressRequestSchema, ConfigPatchSchema, Confi
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
 import { WriteHeadersSchema } from "../api/headers";
-import { agentOf, writeOptions } from "./agent-of";
+import { agentOf, writeOptions } from "../api/agent-of";
 
 /** How long a config change waits for the writes queued before it (it applies in order). */
 const CONFIG_WAIT_MS = 25_000;

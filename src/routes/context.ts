@@ -11,7 +11,7 @@ import {
 import { WriteHeadersSchema } from "../api/headers";
 import { localePreference } from "../http/accept-language";
 import type { AppEnv } from "../http/app-env";
-import { agentOf, writeOptions } from "./agent-of";
+import { agentOf, writeOptions } from "../api/agent-of";
 
 /** How long a rebuild request waits before answering with its task. */
 const REBUILD_WAIT_MS = 25_000;

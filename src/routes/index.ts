@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/app-env";
-import { registerAgent } from "./agent";
+import { registerAgent } from "./agents";
 import { registerAgentList } from "./agents-list";
 import { registerConfig } from "./config";
 import { registerContext } from "./context";
@@ -13,7 +13,7 @@ import { registerRecall } from "./recall";
 import { registerRemember } from "./remember";
 import { registerSearch } from "./search";
 import { registerTransfer } from "./transfer";
-import { toolCatalog } from "./tool-catalog";
+import { toolCatalog } from "../api/tool-catalog";
 import { registerTools } from "./tools";
 
 export function registerRoutes(app: OpenAPIHono<AppEnv>): void {

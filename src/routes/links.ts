@@ -18,8 +18,8 @@ import {
 } from "../api/memories";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
-import { agentOf, writeOptions } from "./agent-of";
-import { pendingBody, whenFailed } from "./pending";
+import { agentOf, writeOptions } from "../api/agent-of";
+import { pendingBody, whenFailed } from "../api/pending";
 
 const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
 const pending = json(PendingSchema, "Accepted and queued behind earlier writes: follow the task");

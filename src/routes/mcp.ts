@@ -20,9 +20,9 @@ import { z } from "zod";
 import { mcpRoute } from "../api/integration";
 import type { AppEnv } from "../http/app-env";
 import { errorResponse } from "../http/errors";
-import { inProcessCore } from "./in-process";
-import type { ToolCatalog } from "./tool-catalog";
-import { runTool } from "./tool-call";
+import { inProcessCore } from "../api/in-process";
+import type { ToolCatalog } from "../api/tool-catalog";
+import { runTool } from "../api/tool-call";
 
 const SERVER_INFO = { name: "agent-memory", title: "Agent Memory", version: "0.1.0" };
 

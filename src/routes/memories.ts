@@ -29,8 +29,8 @@ import {
 import { linksPageOf, LinksPageQuerySchema } from "../api/views";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
-import { agentOf, writeOptions } from "./agent-of";
-import { pendingBody, whenFailed } from "./pending";
+import { agentOf, writeOptions } from "../api/agent-of";
+import { pendingBody, whenFailed } from "../api/pending";
 
 const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
 const notFound = json(ErrorSchema, "No such memory in this agent");

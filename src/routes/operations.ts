@@ -13,7 +13,7 @@ import { z } from "zod";
 import { callToolRoute, listToolsRoute, mcpRoute, openApiRoute, TOOL_FORMATS } from "../api/integration";
 import { defineOperation, isTool, type OperationDefinition, type ToolAnnotations } from "../api/operation";
 import { LOCALES } from "../vocabulary/locales";
-import { deleteAgentRoute } from "./agent";
+import { deleteAgentRoute } from "./agents";
 import { listAgentsRoute } from "./agents-list";
 import { compressRoute, getConfigRoute, updateConfigRoute } from "./config";
 import { contextRoute, profileRoute, rebuildEpisodesRoute } from "./context";

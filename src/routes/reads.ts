@@ -5,7 +5,7 @@ import { TaskStatusSchema } from "../api/tasks";
 import { FocusSchema, linksPageOf, LinksPageQuerySchema, NodeSchema, PingSchema, StatsSchema, TaskWaitQuerySchema } from "../api/views";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
-import { agentOf } from "./agent-of";
+import { agentOf } from "../api/agent-of";
 import { z } from "@hono/zod-openapi";
 
 export const taskRoute = createRoute({

@@ -3,7 +3,7 @@ import { AgentPathSchema, errorsOf } from "../api/common";
 import { RecallRequestSchema, RecallResponseSchema, RecallUrlQuerySchema } from "../api/recall";
 import { localePreference } from "../http/accept-language";
 import type { AppEnv } from "../http/app-env";
-import { agentOf } from "./agent-of";
+import { agentOf } from "../api/agent-of";
 
 export const recallRoute = createRoute({
   method: "post",

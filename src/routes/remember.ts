@@ -3,7 +3,7 @@ import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
 import { RememberAcceptedSchema, RememberRequestSchema } from "../api/messages";
 import type { AppEnv } from "../http/app-env";
-import { agentOf, writeOptions } from "./agent-of";
+import { agentOf, writeOptions } from "../api/agent-of";
 
 export const rememberRoute = createRoute({
   method: "post",

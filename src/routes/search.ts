@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../api/common";
 import { SearchRequestSchema, SearchResponseSchema } from "../api/search";
 import type { AppEnv } from "../http/app-env";
-import { agentOf } from "./agent-of";
+import { agentOf } from "../api/agent-of";
 
 export const searchRoute = createRoute({
   method: "post",

@@ -4,10 +4,10 @@ import { formatTools } from "../../sdk/src/tools";
 import { listToolsRoute } from "../api/integration";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
-import { inProcessCore } from "./in-process";
+import { inProcessCore } from "../api/in-process";
 import { CALL_TOOL_ROUTE } from "./operations";
-import type { ToolCatalog } from "./tool-catalog";
-import { runTool } from "./tool-call";
+import type { ToolCatalog } from "../api/tool-catalog";
+import { runTool } from "../api/tool-call";
 
 export function registerTools(app: OpenAPIHono<AppEnv>, catalog: ToolCatalog): void {
   app.openapi(listToolsRoute, (c) => {

@@ -18,9 +18,9 @@ import { ImportedSchema, OPERATION_WAIT_MS, PendingSchema } from "../api/memorie
 import { MAX_IMPORT_BYTES, MAX_IMPORT_LINE_BYTES } from "../config/limits";
 import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
-import { agentOf, writeOptions } from "./agent-of";
-import { JsonLinesError, jsonLines } from "./json-lines";
-import { pendingBody, whenFailed } from "./pending";
+import { agentOf, writeOptions } from "../api/agent-of";
+import { JsonLinesError, jsonLines } from "../api/json-lines";
+import { pendingBody, whenFailed } from "../api/pending";
 
 const JSONL_TYPES = ["application/x-ndjson", "application/jsonl", "application/json-lines"];
 /** The media type of JSON Lines, typed as a plain string: the route's answer is a stream, not a JSON body. */
@@ -150,7 +150,7 @@ type Staged = { ok: true; digest: string; lines: number; nextNodeId: number } | 
 const encoder = new TextEncoder();
 
 /**
- * Reads the body line by line (src/routes/json-lines.ts: UTF-8, LF or CRLF, bounded), validates
+ * Reads the body line by line (src/api/json-lines.ts: UTF-8, LF or CRLF, bounded), validates
  * each non-blank line, hands valid lines to `put` in batches, and hashes the bytes: the body's
  * SHA-256 and the file's next node id, or the first problem (too large: 413).
  */

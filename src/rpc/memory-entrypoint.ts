@@ -12,7 +12,7 @@
  *
  * Every method runs the operation's REST request in-process through an app of its own whose only
  * difference is where the tenant comes from (src/app.ts), exactly as tools/call and MCP do
- * (src/routes/tool-call.ts): the same validation, errors, idempotency (`options.idempotencyKey`
+ * (src/api/tool-call.ts): the same validation, errors, idempotency (`options.idempotencyKey`
  * is the Idempotency-Key) and isolation as the REST endpoint. Methods resolve with a
  * BindingResult (binding-result.ts), never throw for a refusal.
  */
@@ -24,7 +24,7 @@ import { isTool } from "../api/operation";
 import { createApp } from "../app";
 import { requireBindingTenant, type BindingProps } from "../http/binding-auth";
 import { OPERATIONS } from "../routes/operations";
-import { runTool } from "../routes/tool-call";
+import { runTool } from "../api/tool-call";
 import type { BindingCallOptions, BindingError, BindingResult, MemoryBinding } from "../../sdk/src/rpc-binding";
 import { failure, failureOf } from "./binding-result";
 

@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../api/common";
 import type { AppEnv } from "../http/app-env";
 import { WriteHeadersSchema } from "../api/headers";
-import { agentOf, writeOptions } from "./agent-of";
+import { agentOf, writeOptions } from "../api/agent-of";
 
 /** How long DELETE waits for the deletion before answering 202 with its task. */
 const DELETE_WAIT_MS = 25_000;

@@ -9,11 +9,11 @@
 import type { z } from "zod";
 import { MemoryApiError } from "../../sdk/src/errors";
 import type { HttpCore } from "../../sdk/src/http";
-import { argumentsSchemaOf, httpSpecOf, isTool, type OperationDefinition } from "../api/operation";
+import { argumentsSchemaOf, httpSpecOf, isTool, type OperationDefinition } from "./operation";
 import type { IssueDetail } from "../http/validation-hook";
 import type { ErrorCode } from "../http/errors";
 import { isFramed, TOOL_RESULT_FRAME } from "../vocabulary/frames";
-import { OPERATIONS, TOOL_NAMES } from "./operations";
+import { OPERATIONS, TOOL_NAMES } from "../routes/operations";
 
 export type ToolOutcome =
   | { ok: true; name: string; result: unknown; content: string }

@@ -4,9 +4,9 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { ToolDefinition } from "../../sdk/src/tools";
-import { toolDefinitions, type OpenApiDocument } from "../api/operation-schemas";
+import { toolDefinitions, type OpenApiDocument } from "./operation-schemas";
 import type { AppEnv } from "../http/app-env";
-import { OPERATIONS } from "./operations";
+import { OPERATIONS } from "../routes/operations";
 
 export type ToolCatalog = () => readonly ToolDefinition[];
 
