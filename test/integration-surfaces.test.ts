@@ -13,7 +13,7 @@ import { inlineSchema, inputSchemaOf, type OpenApiDocument } from "../src/api/op
 import { argumentsSchemaOf, defineOperation, httpSpecOf, isTool } from "../src/api/operation";
 import { createRoute, z } from "@hono/zod-openapi";
 import { ERROR_STATUS } from "../src/http/errors";
-import { OPERATIONS, TOOL_NAMES } from "../src/routes/operations";
+import { OPERATIONS, TOOL_NAMES } from "../src/routes";
 import { TASK_KINDS } from "../src/agent/registry";
 import { call, freshAgent, json, rememberAndWait } from "./helpers";
 

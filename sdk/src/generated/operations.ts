@@ -25,54 +25,10 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 // Schemas of the API's OpenAPI document.
 
-export interface Health {
-  status: "ok";
-  model_provider: string;
-  vector_provider: string;
-  database: "ok";
-}
-
-export interface DeepHealth {
-  status: "ok" | "degraded";
-  model_provider: string;
-  vector_provider: string;
-  checks: {
-    d1: ({
-      binding: string;
-      ok: boolean;
-      ms: number;
-      /** Whether new agents may be assigned to it. */
-      accepting: boolean;
-      error?: string;
-    })[];
-    embedding: {
-      ok: boolean;
-      ms: number;
-      error?: string;
-      dimensions: number | null;
-    };
-    model: {
-      ok: boolean;
-      ms: number;
-      error?: string;
-    };
-    vector_indexes: ({
-      binding: string;
-      ok: boolean;
-      ms: number;
-      capacity: number;
-      /** Whether new agents may be assigned to it. */
-      accepting: boolean;
-      error?: string;
-      /** One query on the empty canary namespace. */
-      query: {
-        ok: boolean;
-        ms: number;
-        error?: string;
-      };
-    })[];
-  };
-  warnings: string[];
+export interface RememberAccepted {
+  task_id: string;
+  status: "queued";
+  queued_ahead: number;
 }
 
 export interface Error {
@@ -81,12 +37,6 @@ export interface Error {
     message: string;
     details?: unknown;
   };
-}
-
-export interface RememberAccepted {
-  task_id: string;
-  status: "queued";
-  queued_ahead: number;
 }
 
 export interface RememberRequest {
@@ -162,6 +112,142 @@ export interface RecallRequest {
   locale?: "zh" | "en";
   /** Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries. */
   kinds?: ("segment" | "memory" | "episode")[];
+}
+
+export interface SearchResponse {
+  mode: "keyword" | "vector" | "hybrid";
+  items: SearchItem[];
+}
+
+export interface SearchItem {
+  node_id: number;
+  kind: "segment" | "entity" | "memory" | "episode";
+  content: string;
+  phrase: string;
+  speaker: string | null;
+  role: "user" | "assistant" | "system" | null;
+  source_message_ids: string[];
+  time: number;
+  created_at: number;
+  message_time: number | null;
+  conflicts_with: number[];
+  score: number;
+  scores: {
+    keyword: number | null;
+    vector: number | null;
+  };
+}
+
+export interface SearchRequest {
+  query: string;
+  /** keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores. */
+  mode?: "keyword" | "vector" | "hybrid";
+  top_k?: number;
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered. */
+  time_range?: {
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    from?: number | string;
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    to?: number | string;
+  };
+  /** Node kinds to search: conversation segments and explicit memories by default. */
+  kinds?: ("segment" | "entity" | "memory" | "episode")[];
+}
+
+export interface Context {
+  query: string;
+  budget_tokens: number;
+  used_tokens: number;
+  text: string;
+  memories: ({
+    node_id: number;
+    content: string;
+    speaker: string | null;
+    energy: "●" | "○" | "◌";
+    importance: number;
+    entities: string[];
+    conflicts_with: number[];
+    source_message_ids: string[];
+    message_time: number | null;
+  })[];
+  episodes: ({
+    node_id: number;
+    summary: string;
+    participants: string[];
+    from: number | null;
+    to: number | null;
+    remembered_at: number;
+    source_message_ids: string[];
+  })[];
+  profile: ({
+    participants: ({
+      name: string;
+      messages: number;
+    })[];
+    entities: ({
+      node_id: number;
+      name: string;
+      importance: number;
+      memories: ({
+        node_id: number;
+        content: string;
+        strength: number;
+      })[];
+    })[];
+    focus: ({
+      node_id: number;
+      name: string;
+    })[];
+  }) | null;
+  traces: ({
+    phrase: string;
+  })[];
+}
+
+export interface ContextRequest {
+  /** What the block is for; or give `messages`. */
+  query?: string;
+  /** The conversation so far: the query is built from its latest turns. */
+  messages?: ({
+    role: "user" | "assistant" | "system";
+    content: string;
+    name?: string;
+  })[];
+  /** The block never exceeds this many tokens (an upper-bound estimate: 1.5 per CJK character, 0.34 per ASCII character, 1 per other). */
+  budget_tokens?: number;
+  /** Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces. */
+  include?: ("memories" | "episodes" | "profile" | "traces")[];
+  /** Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English. */
+  locale?: "zh" | "en";
+  format?: "text" | "json";
+}
+
+export interface Profile {
+  participants: ({
+    name: string;
+    messages: number;
+  })[];
+  entities: ({
+    node_id: number;
+    name: string;
+    importance: number;
+    memories: ({
+      node_id: number;
+      content: string;
+      strength: number;
+    })[];
+  })[];
+  focus: ({
+    node_id: number;
+    name: string;
+  })[];
+  text: string;
+}
+
+export interface EpisodesRebuild {
+  task_id: string;
+  status: "queued" | "running" | "done";
+  episodes_created: number | null;
 }
 
 export interface Ping {
@@ -368,153 +454,6 @@ export interface CompressAccepted {
 export interface CompressRequest {
   /** Compression cycles to queue. */
   cycles?: number;
-}
-
-export interface SearchResponse {
-  mode: "keyword" | "vector" | "hybrid";
-  items: SearchItem[];
-}
-
-export interface SearchItem {
-  node_id: number;
-  kind: "segment" | "entity" | "memory" | "episode";
-  content: string;
-  phrase: string;
-  speaker: string | null;
-  role: "user" | "assistant" | "system" | null;
-  source_message_ids: string[];
-  time: number;
-  created_at: number;
-  message_time: number | null;
-  conflicts_with: number[];
-  score: number;
-  scores: {
-    keyword: number | null;
-    vector: number | null;
-  };
-}
-
-export interface SearchRequest {
-  query: string;
-  /** keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores. */
-  mode?: "keyword" | "vector" | "hybrid";
-  top_k?: number;
-  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered. */
-  time_range?: {
-    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
-    from?: number | string;
-    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
-    to?: number | string;
-  };
-  /** Node kinds to search: conversation segments and explicit memories by default. */
-  kinds?: ("segment" | "entity" | "memory" | "episode")[];
-}
-
-export interface Context {
-  query: string;
-  budget_tokens: number;
-  used_tokens: number;
-  text: string;
-  memories: ({
-    node_id: number;
-    content: string;
-    speaker: string | null;
-    energy: "●" | "○" | "◌";
-    importance: number;
-    entities: string[];
-    conflicts_with: number[];
-    source_message_ids: string[];
-    message_time: number | null;
-  })[];
-  episodes: ({
-    node_id: number;
-    summary: string;
-    participants: string[];
-    from: number | null;
-    to: number | null;
-    remembered_at: number;
-    source_message_ids: string[];
-  })[];
-  profile: ({
-    participants: ({
-      name: string;
-      messages: number;
-    })[];
-    entities: ({
-      node_id: number;
-      name: string;
-      importance: number;
-      memories: ({
-        node_id: number;
-        content: string;
-        strength: number;
-      })[];
-    })[];
-    focus: ({
-      node_id: number;
-      name: string;
-    })[];
-  }) | null;
-  traces: ({
-    phrase: string;
-  })[];
-}
-
-export interface ContextRequest {
-  /** What the block is for; or give `messages`. */
-  query?: string;
-  /** The conversation so far: the query is built from its latest turns. */
-  messages?: ({
-    role: "user" | "assistant" | "system";
-    content: string;
-    name?: string;
-  })[];
-  /** The block never exceeds this many tokens (an upper-bound estimate: 1.5 per CJK character, 0.34 per ASCII character, 1 per other). */
-  budget_tokens?: number;
-  /** Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces. */
-  include?: ("memories" | "episodes" | "profile" | "traces")[];
-  /** Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English. */
-  locale?: "zh" | "en";
-  format?: "text" | "json";
-}
-
-export interface Profile {
-  participants: ({
-    name: string;
-    messages: number;
-  })[];
-  entities: ({
-    node_id: number;
-    name: string;
-    importance: number;
-    memories: ({
-      node_id: number;
-      content: string;
-      strength: number;
-    })[];
-  })[];
-  focus: ({
-    node_id: number;
-    name: string;
-  })[];
-  text: string;
-}
-
-export interface EpisodesRebuild {
-  task_id: string;
-  status: "queued" | "running" | "done";
-  episodes_created: number | null;
-}
-
-export interface AgentList {
-  agents: AgentSummary[];
-  next_cursor: string | null;
-}
-
-export interface AgentSummary {
-  agent_id: string;
-  created_at: number;
-  last_active_at: number;
 }
 
 export interface MemoryCreated {
@@ -727,11 +666,72 @@ export interface MergeRequest {
   into: number;
 }
 
+export interface AgentList {
+  agents: AgentSummary[];
+  next_cursor: string | null;
+}
+
+export interface AgentSummary {
+  agent_id: string;
+  created_at: number;
+  last_active_at: number;
+}
+
 export interface Imported {
   nodes: number;
   links: number;
   aliases: number;
   messages: number;
+}
+
+export interface Health {
+  status: "ok";
+  model_provider: string;
+  vector_provider: string;
+  database: "ok";
+}
+
+export interface DeepHealth {
+  status: "ok" | "degraded";
+  model_provider: string;
+  vector_provider: string;
+  checks: {
+    d1: ({
+      binding: string;
+      ok: boolean;
+      ms: number;
+      /** Whether new agents may be assigned to it. */
+      accepting: boolean;
+      error?: string;
+    })[];
+    embedding: {
+      ok: boolean;
+      ms: number;
+      error?: string;
+      dimensions: number | null;
+    };
+    model: {
+      ok: boolean;
+      ms: number;
+      error?: string;
+    };
+    vector_indexes: ({
+      binding: string;
+      ok: boolean;
+      ms: number;
+      capacity: number;
+      /** Whether new agents may be assigned to it. */
+      accepting: boolean;
+      error?: string;
+      /** One query on the empty canary namespace. */
+      query: {
+        ok: boolean;
+        ms: number;
+        error?: string;
+      };
+    })[];
+  };
+  warnings: string[];
 }
 
 export interface ToolList {
@@ -770,7 +770,7 @@ export interface ToolResult {
 
 export interface ToolCall {
   /** The tool's name. */
-  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "create_memory" | "link_memories" | "update_memory" | "delete_memory" | "report_feedback" | "get_memory" | "get_memory_history" | "list_memories" | "unlink_memories" | "merge_entities" | "rebuild_episodes" | "delete_agent";
+  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "get_focus" | "get_memory_node" | "get_stats" | "get_task" | "get_config" | "update_config" | "compress_memories" | "create_memory" | "update_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "link_memories" | "report_feedback" | "unlink_memories" | "merge_entities" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -872,6 +872,8 @@ export interface GetProfileInput {
 }
 export type GetProfileOutput = Profile;
 
+export type RebuildEpisodesOutput = EpisodesRebuild;
+
 export type GetFocusOutput = Focus;
 
 export interface GetMemoryNodeInput {
@@ -889,6 +891,14 @@ export interface GetStatsInput {
   wait_ms?: number;
 }
 export type GetStatsOutput = Stats;
+
+export interface GetTaskInput {
+  /** The task id a write answered with (task_id). */
+  task_id: string;
+  /** Wait up to this many milliseconds (at most 30000) for the work to finish before answering. */
+  wait_ms?: number;
+}
+export type GetTaskOutput = TaskStatus;
 
 export type GetConfigOutput = AgentConfig;
 
@@ -936,14 +946,6 @@ export interface CompressMemoriesInput {
 }
 export type CompressMemoriesOutput = CompressAccepted;
 
-export interface GetTaskInput {
-  /** The task id a write answered with (task_id). */
-  task_id: string;
-  /** Wait up to this many milliseconds (at most 30000) for the work to finish before answering. */
-  wait_ms?: number;
-}
-export type GetTaskOutput = TaskStatus;
-
 export interface CreateMemoryInput {
   /** The memory as text (or give the structured form instead). */
   content?: string;
@@ -966,17 +968,6 @@ export interface CreateMemoryInput {
 }
 export type CreateMemoryOutput = MemoryCreated | Pending;
 
-export interface LinkMemoriesInput {
-  /** A node id, or a description of the memory (resolved by the agent's own search). */
-  source: number | string;
-  /** A node id, or a description of the memory (resolved by the agent's own search). */
-  target: number | string;
-  relation: string;
-  /** Default 0.6; the link decays like any other. */
-  strength?: number;
-}
-export type LinkMemoriesOutput = Link | Pending;
-
 export interface UpdateMemoryInput {
   /** The memory's id: node_id in recall, search, context and create_memory answers. */
   node_id: number;
@@ -991,13 +982,6 @@ export interface DeleteMemoryInput {
   purge?: boolean;
 }
 export type DeleteMemoryOutput = MemoryDeleted | Pending;
-
-export interface ReportFeedbackInput {
-  node_ids: number[];
-  /** Whether the caller really used these memories (only used ones are reinforced). */
-  used: boolean;
-}
-export type ReportFeedbackOutput = Feedback | Pending;
 
 export interface GetMemoryInput {
   /** The memory's id (node_id in recall, search and create_memory answers). */
@@ -1031,6 +1015,24 @@ export interface ListMemoriesInput {
 }
 export type ListMemoriesOutput = MemoryList;
 
+export interface LinkMemoriesInput {
+  /** A node id, or a description of the memory (resolved by the agent's own search). */
+  source: number | string;
+  /** A node id, or a description of the memory (resolved by the agent's own search). */
+  target: number | string;
+  relation: string;
+  /** Default 0.6; the link decays like any other. */
+  strength?: number;
+}
+export type LinkMemoriesOutput = Link | Pending;
+
+export interface ReportFeedbackInput {
+  node_ids: number[];
+  /** Whether the caller really used these memories (only used ones are reinforced). */
+  used: boolean;
+}
+export type ReportFeedbackOutput = Feedback | Pending;
+
 export interface UnlinkMemoriesInput {
   /** The link's source node id. */
   source: number;
@@ -1048,8 +1050,6 @@ export interface MergeEntitiesInput {
   into: number;
 }
 export type MergeEntitiesOutput = EntityMerged | Pending;
-
-export type RebuildEpisodesOutput = EpisodesRebuild;
 
 export type DeleteAgentOutput = ({
   deleted: true;
@@ -1074,8 +1074,6 @@ export interface GetHealthInput {
 }
 export type GetHealthOutput = Health | DeepHealth;
 
-export type GetOpenApiOutput = OpenApiDocument;
-
 export interface ListToolsInput {
   /** openai (default) or anthropic. */
   format?: "openai" | "anthropic";
@@ -1084,13 +1082,15 @@ export type ListToolsOutput = ToolList;
 
 export interface CallToolInput {
   /** The tool's name. */
-  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "get_focus" | "get_memory_node" | "get_stats" | "get_config" | "update_config" | "compress_memories" | "get_task" | "create_memory" | "link_memories" | "update_memory" | "delete_memory" | "report_feedback" | "get_memory" | "get_memory_history" | "list_memories" | "unlink_memories" | "merge_entities" | "rebuild_episodes" | "delete_agent";
+  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "get_focus" | "get_memory_node" | "get_stats" | "get_task" | "get_config" | "update_config" | "compress_memories" | "create_memory" | "update_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "link_memories" | "report_feedback" | "unlink_memories" | "merge_entities" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
   }) | string;
 }
 export type CallToolOutput = ToolResult;
+
+export type GetOpenApiOutput = OpenApiDocument;
 
 /** How each operation's arguments travel over HTTP (sdk/src/binding.ts). */
 export const OPERATIONS = {
@@ -1155,6 +1155,17 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
+  "rebuildEpisodes": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/episodes/rebuild",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
   "getFocus": {
     "method": "GET",
     "path": "/v1/agents/{agentId}/focus",
@@ -1187,6 +1198,21 @@ export const OPERATIONS = {
     "path": "/v1/agents/{agentId}/stats",
     "scope": "agent",
     "pathArgs": {},
+    "queryArgs": [
+      "wait_ms"
+    ],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": false
+  },
+  "getTask": {
+    "method": "GET",
+    "path": "/v1/agents/{agentId}/tasks/{taskId}",
+    "scope": "agent",
+    "pathArgs": {
+      "task_id": "taskId"
+    },
     "queryArgs": [
       "wait_ms"
     ],
@@ -1228,35 +1254,9 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": true
   },
-  "getTask": {
-    "method": "GET",
-    "path": "/v1/agents/{agentId}/tasks/{taskId}",
-    "scope": "agent",
-    "pathArgs": {
-      "task_id": "taskId"
-    },
-    "queryArgs": [
-      "wait_ms"
-    ],
-    "body": false,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": false
-  },
   "createMemory": {
     "method": "POST",
     "path": "/v1/agents/{agentId}/memories",
-    "scope": "agent",
-    "pathArgs": {},
-    "queryArgs": [],
-    "body": true,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
-  },
-  "linkMemories": {
-    "method": "POST",
-    "path": "/v1/agents/{agentId}/links",
     "scope": "agent",
     "pathArgs": {},
     "queryArgs": [],
@@ -1289,17 +1289,6 @@ export const OPERATIONS = {
       "purge"
     ],
     "body": false,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
-  },
-  "reportFeedback": {
-    "method": "POST",
-    "path": "/v1/agents/{agentId}/feedback",
-    "scope": "agent",
-    "pathArgs": {},
-    "queryArgs": [],
-    "body": true,
     "fixedQuery": {},
     "fixedBody": {},
     "write": true
@@ -1352,6 +1341,28 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
+  "linkMemories": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/links",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": true,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "reportFeedback": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/feedback",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": true,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
   "unlinkMemories": {
     "method": "DELETE",
     "path": "/v1/agents/{agentId}/links",
@@ -1376,17 +1387,6 @@ export const OPERATIONS = {
     },
     "queryArgs": [],
     "body": true,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
-  },
-  "rebuildEpisodes": {
-    "method": "POST",
-    "path": "/v1/agents/{agentId}/episodes/rebuild",
-    "scope": "agent",
-    "pathArgs": {},
-    "queryArgs": [],
-    "body": false,
     "fixedQuery": {},
     "fixedBody": {},
     "write": true
@@ -1440,17 +1440,6 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
-  "getOpenApi": {
-    "method": "GET",
-    "path": "/v1/openapi.json",
-    "scope": "service",
-    "pathArgs": {},
-    "queryArgs": [],
-    "body": false,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": false
-  },
   "listTools": {
     "method": "GET",
     "path": "/v1/tools",
@@ -1474,6 +1463,17 @@ export const OPERATIONS = {
     "fixedQuery": {},
     "fixedBody": {},
     "write": true
+  },
+  "getOpenApi": {
+    "method": "GET",
+    "path": "/v1/openapi.json",
+    "scope": "service",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": false
   }
 } as const satisfies Record<string, OperationSpec>;
 
@@ -1486,31 +1486,31 @@ export interface OperationTypes {
   searchMemories: { input: SearchMemoriesInput; output: SearchMemoriesOutput };
   getContext: { input: GetContextInput; output: GetContextOutput };
   getProfile: { input: GetProfileInput; output: GetProfileOutput };
+  rebuildEpisodes: { input: undefined; output: RebuildEpisodesOutput };
   getFocus: { input: undefined; output: GetFocusOutput };
   getMemoryNode: { input: GetMemoryNodeInput; output: GetMemoryNodeOutput };
   getStats: { input: GetStatsInput; output: GetStatsOutput };
+  getTask: { input: GetTaskInput; output: GetTaskOutput };
   getConfig: { input: undefined; output: GetConfigOutput };
   updateConfig: { input: UpdateConfigInput; output: UpdateConfigOutput };
   compressMemories: { input: CompressMemoriesInput; output: CompressMemoriesOutput };
-  getTask: { input: GetTaskInput; output: GetTaskOutput };
   createMemory: { input: CreateMemoryInput; output: CreateMemoryOutput };
-  linkMemories: { input: LinkMemoriesInput; output: LinkMemoriesOutput };
   updateMemory: { input: UpdateMemoryInput; output: UpdateMemoryOutput };
   deleteMemory: { input: DeleteMemoryInput; output: DeleteMemoryOutput };
-  reportFeedback: { input: ReportFeedbackInput; output: ReportFeedbackOutput };
   getMemory: { input: GetMemoryInput; output: GetMemoryOutput };
   getMemoryHistory: { input: GetMemoryHistoryInput; output: GetMemoryHistoryOutput };
   listMemories: { input: ListMemoriesInput; output: ListMemoriesOutput };
+  linkMemories: { input: LinkMemoriesInput; output: LinkMemoriesOutput };
+  reportFeedback: { input: ReportFeedbackInput; output: ReportFeedbackOutput };
   unlinkMemories: { input: UnlinkMemoriesInput; output: UnlinkMemoriesOutput };
   mergeEntities: { input: MergeEntitiesInput; output: MergeEntitiesOutput };
-  rebuildEpisodes: { input: undefined; output: RebuildEpisodesOutput };
   deleteAgent: { input: undefined; output: DeleteAgentOutput };
   ping: { input: undefined; output: PingOutput };
   listAgents: { input: ListAgentsInput; output: ListAgentsOutput };
   getHealth: { input: GetHealthInput; output: GetHealthOutput };
-  getOpenApi: { input: undefined; output: GetOpenApiOutput };
   listTools: { input: ListToolsInput; output: ListToolsOutput };
   callTool: { input: CallToolInput; output: CallToolOutput };
+  getOpenApi: { input: undefined; output: GetOpenApiOutput };
 }
 
 /** The function-calling and MCP tools (GET /v1/tools serves the same). */
@@ -2557,6 +2557,82 @@ export const TOOLS: readonly ToolDefinition[] = [
     }
   },
   {
+    "name": "rebuild_episodes",
+    "title": "Rebuild episodes",
+    "description": "Give an episode (a summary of one conversation, its participants and time span) to every conversation remembered before episodes existed. Maintenance: once after an upgrade, when get_context finds no earlier conversations that should be there; calling it again does nothing more.",
+    "operation": "rebuildEpisodes",
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running",
+                "done"
+              ]
+            },
+            "episodes_created": {
+              "type": [
+                "integer",
+                "null"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status",
+            "episodes_created"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running",
+                "done"
+              ]
+            },
+            "episodes_created": {
+              "type": [
+                "integer",
+                "null"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status",
+            "episodes_created"
+          ]
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
     "name": "get_focus",
     "title": "Current focus",
     "description": "The entities the agent is focused on right now, most recent first: recall starts from them, and their links do not weaken.",
@@ -3047,6 +3123,105 @@ export const TOOLS: readonly ToolDefinition[] = [
     }
   },
   {
+    "name": "get_task",
+    "title": "Task status",
+    "description": "The status of a queued write (remember, compress_memories, update_config): queued, running, done with its result, or failed with the reason. `wait_ms` waits for it to finish.",
+    "operation": "getTask",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "task_id": {
+          "type": "string",
+          "pattern": "^tsk_[A-Za-z0-9]{8,40}$",
+          "description": "The task id a write answered with (task_id)."
+        },
+        "wait_ms": {
+          "description": "Wait up to this many milliseconds (at most 30000) for the work to finish before answering.",
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 30000
+        }
+      },
+      "required": [
+        "task_id"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "task_id": {
+          "type": "string"
+        },
+        "sequence": {
+          "type": "integer"
+        },
+        "kind": {
+          "type": "string",
+          "description": "One of: remember, recall, searchMemories, compressMemories, index, updateConfig, deleteAgent, createMemory, getMemory, listMemories, getMemoryHistory, updateMemory, deleteMemory, linkMemories, unlinkMemories, reportFeedback, mergeEntities, exportAgent, importAgent, getContext, getProfile, rebuildEpisodes, check."
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "done",
+            "failed"
+          ]
+        },
+        "attempts": {
+          "type": "integer"
+        },
+        "created_at": {
+          "type": "integer"
+        },
+        "started_at": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "finished_at": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "error": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "result": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "additionalProperties": {}
+        }
+      },
+      "required": [
+        "task_id",
+        "sequence",
+        "kind",
+        "status",
+        "attempts",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "error",
+        "result"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
     "name": "get_config",
     "title": "Memory parameters",
     "description": "The agent's memory parameters: focus size, link decay per compression cycle, deletion threshold, capacity, automatic compression.",
@@ -3509,105 +3684,6 @@ export const TOOLS: readonly ToolDefinition[] = [
     }
   },
   {
-    "name": "get_task",
-    "title": "Task status",
-    "description": "The status of a queued write (remember, compress_memories, update_config): queued, running, done with its result, or failed with the reason. `wait_ms` waits for it to finish.",
-    "operation": "getTask",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "task_id": {
-          "type": "string",
-          "pattern": "^tsk_[A-Za-z0-9]{8,40}$",
-          "description": "The task id a write answered with (task_id)."
-        },
-        "wait_ms": {
-          "description": "Wait up to this many milliseconds (at most 30000) for the work to finish before answering.",
-          "type": "integer",
-          "minimum": 0,
-          "maximum": 30000
-        }
-      },
-      "required": [
-        "task_id"
-      ],
-      "additionalProperties": false
-    },
-    "outputSchema": {
-      "type": "object",
-      "properties": {
-        "task_id": {
-          "type": "string"
-        },
-        "sequence": {
-          "type": "integer"
-        },
-        "kind": {
-          "type": "string",
-          "description": "One of: remember, recall, searchMemories, compressMemories, index, updateConfig, deleteAgent, createMemory, getMemory, listMemories, getMemoryHistory, updateMemory, deleteMemory, linkMemories, unlinkMemories, reportFeedback, mergeEntities, exportAgent, importAgent, getContext, getProfile, rebuildEpisodes, check."
-        },
-        "status": {
-          "type": "string",
-          "enum": [
-            "queued",
-            "running",
-            "done",
-            "failed"
-          ]
-        },
-        "attempts": {
-          "type": "integer"
-        },
-        "created_at": {
-          "type": "integer"
-        },
-        "started_at": {
-          "type": [
-            "integer",
-            "null"
-          ]
-        },
-        "finished_at": {
-          "type": [
-            "integer",
-            "null"
-          ]
-        },
-        "error": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "result": {
-          "type": [
-            "object",
-            "null"
-          ],
-          "additionalProperties": {}
-        }
-      },
-      "required": [
-        "task_id",
-        "sequence",
-        "kind",
-        "status",
-        "attempts",
-        "created_at",
-        "started_at",
-        "finished_at",
-        "error",
-        "result"
-      ]
-    },
-    "annotations": {
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": false
-    }
-  },
-  {
     "name": "create_memory",
     "title": "Create a memory",
     "description": "Store one explicit memory now, as a sentence (`content`) or structured (subject, memory_type: event/fact/relation/opinion, topic, object?, attributes? such as 时间 or 地点; relative times like 昨天 are resolved). Use it for a fact the user states that should outlive the conversation. A memory that contradicts an earlier one is reported in `conflicts` (and may supersede it). Answers the new node_id. Memories may be Chinese or English (中文或英文均可).",
@@ -3749,116 +3825,6 @@ export const TOOLS: readonly ToolDefinition[] = [
             "nodes_evicted",
             "task_id",
             "status"
-          ]
-        },
-        {
-          "type": "object",
-          "properties": {
-            "task_id": {
-              "type": "string"
-            },
-            "status": {
-              "type": "string",
-              "enum": [
-                "queued",
-                "running"
-              ]
-            }
-          },
-          "required": [
-            "task_id",
-            "status"
-          ],
-          "description": "Queued behind earlier writes and not applied yet: follow the task."
-        }
-      ]
-    },
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": false,
-      "idempotentHint": false,
-      "openWorldHint": false
-    }
-  },
-  {
-    "name": "link_memories",
-    "title": "Link two memories",
-    "description": "Say that two memories are related: each end is a node_id or a short description of the memory (found by the agent's own search; an ambiguous description answers 409 with the candidates to choose from). relation: causes, because, therefore, cites, based_on or related (or their Chinese names). The link strengthens both in recall and decays like any other. Memories may be Chinese or English (中文或英文均可).",
-    "operation": "linkMemories",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "source": {
-          "anyOf": [
-            {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 1073741824
-            },
-            {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 2000
-            }
-          ],
-          "description": "A node id, or a description of the memory (resolved by the agent's own search)."
-        },
-        "target": {
-          "anyOf": [
-            {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 1073741824
-            },
-            {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 2000
-            }
-          ],
-          "description": "A node id, or a description of the memory (resolved by the agent's own search)."
-        },
-        "relation": {
-          "type": "string"
-        },
-        "strength": {
-          "type": "number",
-          "exclusiveMinimum": 0,
-          "maximum": 1,
-          "description": "Default 0.6; the link decays like any other."
-        }
-      },
-      "required": [
-        "source",
-        "target",
-        "relation"
-      ],
-      "additionalProperties": false
-    },
-    "outputSchema": {
-      "type": "object",
-      "anyOf": [
-        {
-          "type": "object",
-          "properties": {
-            "source": {
-              "type": "integer"
-            },
-            "target": {
-              "type": "integer"
-            },
-            "relation": {
-              "type": "string"
-            },
-            "strength": {
-              "type": "number"
-            }
-          },
-          "required": [
-            "source",
-            "target",
-            "relation",
-            "strength"
           ]
         },
         {
@@ -4056,127 +4022,6 @@ export const TOOLS: readonly ToolDefinition[] = [
       "readOnlyHint": false,
       "destructiveHint": true,
       "idempotentHint": true,
-      "openWorldHint": false
-    }
-  },
-  {
-    "name": "report_feedback",
-    "title": "Report which memories helped",
-    "description": "After answering with recalled memories, report the node_ids you used (used: true): their links are reinforced, so they are forgotten more slowly. Once per memory per forgetting cycle counts.",
-    "operation": "reportFeedback",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "node_ids": {
-          "type": "array",
-          "items": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 1073741824
-          },
-          "minItems": 1,
-          "maxItems": 100
-        },
-        "used": {
-          "type": "boolean",
-          "description": "Whether the caller really used these memories (only used ones are reinforced)."
-        }
-      },
-      "required": [
-        "node_ids",
-        "used"
-      ],
-      "additionalProperties": false
-    },
-    "outputSchema": {
-      "type": "object",
-      "anyOf": [
-        {
-          "type": "object",
-          "properties": {
-            "cycle": {
-              "type": "integer"
-            },
-            "reinforced": {
-              "type": "array",
-              "items": {
-                "type": "object",
-                "properties": {
-                  "node_id": {
-                    "type": "integer"
-                  },
-                  "importance_before": {
-                    "type": "number"
-                  },
-                  "importance_after": {
-                    "type": "number"
-                  }
-                },
-                "required": [
-                  "node_id",
-                  "importance_before",
-                  "importance_after"
-                ]
-              }
-            },
-            "skipped": {
-              "type": "array",
-              "items": {
-                "type": "object",
-                "properties": {
-                  "node_id": {
-                    "type": "integer"
-                  },
-                  "reason": {
-                    "type": "string",
-                    "enum": [
-                      "not_used",
-                      "not_found",
-                      "not_a_memory",
-                      "superseded",
-                      "already_reinforced"
-                    ]
-                  }
-                },
-                "required": [
-                  "node_id",
-                  "reason"
-                ]
-              }
-            }
-          },
-          "required": [
-            "cycle",
-            "reinforced",
-            "skipped"
-          ]
-        },
-        {
-          "type": "object",
-          "properties": {
-            "task_id": {
-              "type": "string"
-            },
-            "status": {
-              "type": "string",
-              "enum": [
-                "queued",
-                "running"
-              ]
-            }
-          },
-          "required": [
-            "task_id",
-            "status"
-          ],
-          "description": "Queued behind earlier writes and not applied yet: follow the task."
-        }
-      ]
-    },
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     }
   },
@@ -4759,6 +4604,237 @@ export const TOOLS: readonly ToolDefinition[] = [
     }
   },
   {
+    "name": "link_memories",
+    "title": "Link two memories",
+    "description": "Say that two memories are related: each end is a node_id or a short description of the memory (found by the agent's own search; an ambiguous description answers 409 with the candidates to choose from). relation: causes, because, therefore, cites, based_on or related (or their Chinese names). The link strengthens both in recall and decays like any other. Memories may be Chinese or English (中文或英文均可).",
+    "operation": "linkMemories",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "source": {
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1073741824
+            },
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 2000
+            }
+          ],
+          "description": "A node id, or a description of the memory (resolved by the agent's own search)."
+        },
+        "target": {
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1073741824
+            },
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 2000
+            }
+          ],
+          "description": "A node id, or a description of the memory (resolved by the agent's own search)."
+        },
+        "relation": {
+          "type": "string"
+        },
+        "strength": {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 1,
+          "description": "Default 0.6; the link decays like any other."
+        }
+      },
+      "required": [
+        "source",
+        "target",
+        "relation"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "source": {
+              "type": "integer"
+            },
+            "target": {
+              "type": "integer"
+            },
+            "relation": {
+              "type": "string"
+            },
+            "strength": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "source",
+            "target",
+            "relation",
+            "strength"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "report_feedback",
+    "title": "Report which memories helped",
+    "description": "After answering with recalled memories, report the node_ids you used (used: true): their links are reinforced, so they are forgotten more slowly. Once per memory per forgetting cycle counts.",
+    "operation": "reportFeedback",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_ids": {
+          "type": "array",
+          "items": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1073741824
+          },
+          "minItems": 1,
+          "maxItems": 100
+        },
+        "used": {
+          "type": "boolean",
+          "description": "Whether the caller really used these memories (only used ones are reinforced)."
+        }
+      },
+      "required": [
+        "node_ids",
+        "used"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "cycle": {
+              "type": "integer"
+            },
+            "reinforced": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "node_id": {
+                    "type": "integer"
+                  },
+                  "importance_before": {
+                    "type": "number"
+                  },
+                  "importance_after": {
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "node_id",
+                  "importance_before",
+                  "importance_after"
+                ]
+              }
+            },
+            "skipped": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "node_id": {
+                    "type": "integer"
+                  },
+                  "reason": {
+                    "type": "string",
+                    "enum": [
+                      "not_used",
+                      "not_found",
+                      "not_a_memory",
+                      "superseded",
+                      "already_reinforced"
+                    ]
+                  }
+                },
+                "required": [
+                  "node_id",
+                  "reason"
+                ]
+              }
+            }
+          },
+          "required": [
+            "cycle",
+            "reinforced",
+            "skipped"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
     "name": "unlink_memories",
     "title": "Remove a link",
     "description": "Remove one link between two memories (for a link made by mistake with link_memories).",
@@ -4909,82 +4985,6 @@ export const TOOLS: readonly ToolDefinition[] = [
     }
   },
   {
-    "name": "rebuild_episodes",
-    "title": "Rebuild episodes",
-    "description": "Give an episode (a summary of one conversation, its participants and time span) to every conversation remembered before episodes existed. Maintenance: once after an upgrade, when get_context finds no earlier conversations that should be there; calling it again does nothing more.",
-    "operation": "rebuildEpisodes",
-    "inputSchema": {
-      "type": "object",
-      "properties": {},
-      "additionalProperties": false
-    },
-    "outputSchema": {
-      "type": "object",
-      "anyOf": [
-        {
-          "type": "object",
-          "properties": {
-            "task_id": {
-              "type": "string"
-            },
-            "status": {
-              "type": "string",
-              "enum": [
-                "queued",
-                "running",
-                "done"
-              ]
-            },
-            "episodes_created": {
-              "type": [
-                "integer",
-                "null"
-              ]
-            }
-          },
-          "required": [
-            "task_id",
-            "status",
-            "episodes_created"
-          ]
-        },
-        {
-          "type": "object",
-          "properties": {
-            "task_id": {
-              "type": "string"
-            },
-            "status": {
-              "type": "string",
-              "enum": [
-                "queued",
-                "running",
-                "done"
-              ]
-            },
-            "episodes_created": {
-              "type": [
-                "integer",
-                "null"
-              ]
-            }
-          },
-          "required": [
-            "task_id",
-            "status",
-            "episodes_created"
-          ]
-        }
-      ]
-    },
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": false
-    }
-  },
-  {
     "name": "delete_agent",
     "title": "Erase the whole memory",
     "description": "Erase this agent's entire memory irreversibly: every memory, link, index entry and queued task. Only when the user explicitly asks to delete everything the agent remembers; never to tidy up (compress_memories forgets gradually).",
@@ -5100,6 +5100,17 @@ export abstract class AgentOperations {
   }
 
   /**
+   * Give episodes to submissions remembered before episodes existed
+   *
+   * Runs in order with the agent's writes; waits up to 25 s, then answers 202 with the task.
+   *
+   * `POST /v1/agents/{agentId}/episodes/rebuild`
+   */
+  rebuildEpisodes(options?: RequestOptions): Promise<RebuildEpisodesOutput> {
+    return this.invoke("rebuildEpisodes", undefined, options) as Promise<RebuildEpisodesOutput>;
+  }
+
+  /**
    * The focus LRU, most recent first
    *
    * `GET /v1/agents/{agentId}/focus`
@@ -5128,6 +5139,15 @@ export abstract class AgentOperations {
    */
   getStats(input?: GetStatsInput, options?: RequestOptions): Promise<GetStatsOutput> {
     return this.invoke("getStats", input, options) as Promise<GetStatsOutput>;
+  }
+
+  /**
+   * Status of a queued task
+   *
+   * `GET /v1/agents/{agentId}/tasks/{taskId}`
+   */
+  getTask(input: GetTaskInput, options?: RequestOptions): Promise<GetTaskOutput> {
+    return this.invoke("getTask", input, options) as Promise<GetTaskOutput>;
   }
 
   /**
@@ -5160,15 +5180,6 @@ export abstract class AgentOperations {
   }
 
   /**
-   * Status of a queued task
-   *
-   * `GET /v1/agents/{agentId}/tasks/{taskId}`
-   */
-  getTask(input: GetTaskInput, options?: RequestOptions): Promise<GetTaskOutput> {
-    return this.invoke("getTask", input, options) as Promise<GetTaskOutput>;
-  }
-
-  /**
    * Write an explicit memory
    *
    * A remember of one pre-cut segment: `{content}` or the structured form `{subject, memory_type, topic, object?, attributes?}`, whose sentence is composed in the language of its words. Relative times (yesterday, last Friday, 昨天, 上周五…) are resolved to dates against `timestamp`. The memory is extracted, moves the focus and links to it like a remember; its links to its subject and object entities start at `importance`. It is checked for conflicts with the memories it shares an entity with (an update supersedes, a contradiction is linked), then one compression cycle follows. Answers 201 with the node when done within the wait, else 202 with the task.
@@ -5177,17 +5188,6 @@ export abstract class AgentOperations {
    */
   createMemory(input?: CreateMemoryInput, options?: RequestOptions): Promise<CreateMemoryOutput> {
     return this.invoke("createMemory", input, options) as Promise<CreateMemoryOutput>;
-  }
-
-  /**
-   * Link two memories
-   *
-   * `source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.
-   *
-   * `POST /v1/agents/{agentId}/links`
-   */
-  linkMemories(input: LinkMemoriesInput, options?: RequestOptions): Promise<LinkMemoriesOutput> {
-    return this.invoke("linkMemories", input, options) as Promise<LinkMemoriesOutput>;
   }
 
   /**
@@ -5210,17 +5210,6 @@ export abstract class AgentOperations {
    */
   deleteMemory(input: DeleteMemoryInput, options?: RequestOptions): Promise<DeleteMemoryOutput> {
     return this.invoke("deleteMemory", input, options) as Promise<DeleteMemoryOutput>;
-  }
-
-  /**
-   * Report the memories you used: they are reinforced
-   *
-   * Recall never changes strengths. Reporting memories as used (`used: true`) raises each of their outgoing links by `reinforce_step` (default 0.3, capped at 1), at most once per memory per compression cycle; ids that are not memories of this agent are skipped with a reason.
-   *
-   * `POST /v1/agents/{agentId}/feedback`
-   */
-  reportFeedback(input: ReportFeedbackInput, options?: RequestOptions): Promise<ReportFeedbackOutput> {
-    return this.invoke("reportFeedback", input, options) as Promise<ReportFeedbackOutput>;
   }
 
   /**
@@ -5257,6 +5246,28 @@ export abstract class AgentOperations {
   }
 
   /**
+   * Link two memories
+   *
+   * `source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.
+   *
+   * `POST /v1/agents/{agentId}/links`
+   */
+  linkMemories(input: LinkMemoriesInput, options?: RequestOptions): Promise<LinkMemoriesOutput> {
+    return this.invoke("linkMemories", input, options) as Promise<LinkMemoriesOutput>;
+  }
+
+  /**
+   * Report the memories you used: they are reinforced
+   *
+   * Recall never changes strengths. Reporting memories as used (`used: true`) raises each of their outgoing links by `reinforce_step` (default 0.3, capped at 1), at most once per memory per compression cycle; ids that are not memories of this agent are skipped with a reason.
+   *
+   * `POST /v1/agents/{agentId}/feedback`
+   */
+  reportFeedback(input: ReportFeedbackInput, options?: RequestOptions): Promise<ReportFeedbackOutput> {
+    return this.invoke("reportFeedback", input, options) as Promise<ReportFeedbackOutput>;
+  }
+
+  /**
    * Delete one link by its source, target and relation
    *
    * `DELETE /v1/agents/{agentId}/links`
@@ -5274,17 +5285,6 @@ export abstract class AgentOperations {
    */
   mergeEntities(input: MergeEntitiesInput, options?: RequestOptions): Promise<MergeEntitiesOutput> {
     return this.invoke("mergeEntities", input, options) as Promise<MergeEntitiesOutput>;
-  }
-
-  /**
-   * Give episodes to submissions remembered before episodes existed
-   *
-   * Runs in order with the agent's writes; waits up to 25 s, then answers 202 with the task.
-   *
-   * `POST /v1/agents/{agentId}/episodes/rebuild`
-   */
-  rebuildEpisodes(options?: RequestOptions): Promise<RebuildEpisodesOutput> {
-    return this.invoke("rebuildEpisodes", undefined, options) as Promise<RebuildEpisodesOutput>;
   }
 
   /**
@@ -5348,17 +5348,6 @@ export abstract class ServiceOperations {
   }
 
   /**
-   * This OpenAPI 3.1 document
-   *
-   * Every operation of the API; `servers` names the local server's origin under `npm run dev`, and `/` (the host the document came from) in a deployment.
-   *
-   * `GET /v1/openapi.json`
-   */
-  getOpenApi(options?: RequestOptions): Promise<GetOpenApiOutput> {
-    return this.invoke("getOpenApi", undefined, options) as Promise<GetOpenApiOutput>;
-  }
-
-  /**
    * The memory tools as function-calling schemas
    *
    * Every operation a model may call, with a JSON Schema of its arguments, in OpenAI's or Anthropic's format. Execute a call the model produced with `POST /v1/agents/{agentId}/tools/call`. The same tools are served over MCP at `/v1/agents/{agentId}/mcp`.
@@ -5367,5 +5356,16 @@ export abstract class ServiceOperations {
    */
   listTools(input?: ListToolsInput, options?: RequestOptions): Promise<ListToolsOutput> {
     return this.invoke("listTools", input, options) as Promise<ListToolsOutput>;
+  }
+
+  /**
+   * This OpenAPI 3.1 document
+   *
+   * Every operation of the API; `servers` names the local server's origin under `npm run dev`, and `/` (the host the document came from) in a deployment.
+   *
+   * `GET /v1/openapi.json`
+   */
+  getOpenApi(options?: RequestOptions): Promise<GetOpenApiOutput> {
+    return this.invoke("getOpenApi", undefined, options) as Promise<GetOpenApiOutput>;
   }
 }
