@@ -196,7 +196,7 @@ describe("issue 28 finding 11: deleting an agent leaves staged import data", () 
       { import_id: "a".repeat(64), lines: lines.length, next_node_id: 2 },
       { waitMs: 30_000 },
     );
-    expect(outcome).toMatchObject({ ok: true, status: "done", result: JSON.stringify({ outcome: "not_staged" }) });
+    expect(outcome).toMatchObject({ ok: true, status: "done", result: { outcome: "not_staged" } });
     expect(await nodesOf(agent)).toBe(0);
   });
 });
