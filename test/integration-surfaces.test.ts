@@ -1,6 +1,6 @@
 /**
  * The integration surfaces (docs/design.md §13) over the one list of operations
- * (src/routes/operations.ts): the OpenAPI document holds exactly the routes the app serves, each
+ * (OPERATIONS, gathered from the areas of src/routes): the OpenAPI document holds exactly the routes the app serves, each
  * with its operationId, security and error statuses; the function-calling tools are those of the
  * list, their schemas those of the document, in both formats; POST tools/call runs good calls and
  * refuses bad ones with a 400 a model can read, writing nothing, for the agent of its path only.
