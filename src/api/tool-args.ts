@@ -24,16 +24,14 @@ export const linksPageArgs = {
   links_cursor: z.string().optional().describe("links.next_cursor of the previous answer for this node: the next page of its links."),
 };
 
-/** A memory's node id as a tool argument: an integer for the model, the path parameter `nodeId` over HTTP. */
-export const nodeIdArgument = (what: string): Record<string, PathArgument> => ({
+/**
+ * A memory's node id as a tool argument: an integer for the model (at most `max`), the path
+ * parameter `nodeId` over HTTP.
+ */
+export const nodeIdArgument = (what: string, max = 2 ** 30): Record<string, PathArgument> => ({
   node_id: {
     param: "nodeId",
-    schema: z
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 30)
-      .describe(what),
+    schema: z.number().int().min(1).max(max).describe(what),
   },
 });
 

@@ -5,7 +5,7 @@ import { subApp, type Area } from "../api/area";
 import { AgentIdSchema, AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf, NodeIdSchema, TaskIdSchema } from "../api/common";
 import { defineOperation } from "../api/operation";
 import { linksPageOf, LinksPageQuerySchema } from "../api/views";
-import { linksPageArgs, READ, waitMs } from "../api/tool-args";
+import { linksPageArgs, nodeIdArgument, READ, waitMs } from "../api/tool-args";
 import { TaskStatusViewSchema } from "../agent/views";
 import { ApiError } from "../http/errors";
 import { FocusViewSchema, NodeViewSchema, PingViewSchema, StatsViewSchema } from "../operations/views/view-schemas";
@@ -120,17 +120,7 @@ const getFocus = defineOperation(focusRoute, {
 
 const getMemoryNode = defineOperation(nodeRoute, {
   queryArgs: linksPageArgs,
-  pathArgs: {
-    node_id: {
-      param: "nodeId",
-      schema: z
-        .number()
-        .int()
-        .min(1)
-        .max(Number.MAX_SAFE_INTEGER)
-        .describe("The memory's id: node_id in recall, search, focus and context answers."),
-    },
-  },
+  pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, focus and context answers.", Number.MAX_SAFE_INTEGER),
   tool: {
     name: "get_memory_node",
     title: "Read one memory",
