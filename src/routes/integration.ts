@@ -20,8 +20,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { formatTools } from "../../sdk/src/tools";
-import type { Area } from "../api/area";
-import { subApp } from "../api/area";
+import { subApp, type Area } from "../api/area";
 import { AgentPathSchema, EmptyQuerySchema, errorsOf, TextSchema } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
 import { inProcessCore } from "../api/in-process";

@@ -1,8 +1,7 @@
 /** Remember (docs/design.md, "Memory operations"): chat messages queued for the memory network. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { agentOf, writeOptions } from "../api/agent-of";
-import type { Area } from "../api/area";
-import { subApp } from "../api/area";
+import { subApp, type Area } from "../api/area";
 import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
 import { MessageSchema } from "../api/messages";
