@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp, openApiConfig } from "../src/app";
 import { ERROR_STATUS } from "../src/http/errors";
-import { OPERATIONS } from "../src/routes/operations";
+import { OPERATIONS } from "../src/routes";
 import type { OpenApiDocument } from "../src/api/operation-schemas";
 import { generateSdkModule } from "./sdk-codegen";
 

@@ -6,7 +6,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { META_MAX_DEPTH } from "../src/operations/views/export-format";
 import { MAX_IMPORT_LINE_BYTES } from "../src/config/limits";
-import { JsonLinesError, jsonLines, type JsonLine } from "../src/routes/json-lines";
+import { JsonLinesError, jsonLines, type JsonLine } from "../src/api/json-lines";
 import { expectEnvelope } from "./edge-helpers";
 import { call, freshAgent, json, stubOf } from "./helpers";
 import { internals } from "./internals";
@@ -196,7 +196,7 @@ describe("issue 28 finding 11: deleting an agent leaves staged import data", () 
       { import_id: "a".repeat(64), lines: lines.length, next_node_id: 2 },
       { waitMs: 30_000 },
     );
-    expect(outcome).toMatchObject({ ok: true, status: "done", result: JSON.stringify({ outcome: "not_staged" }) });
+    expect(outcome).toMatchObject({ ok: true, status: "done", result: { outcome: "not_staged" } });
     expect(await nodesOf(agent)).toBe(0);
   });
 });

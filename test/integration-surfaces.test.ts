@@ -1,6 +1,6 @@
 /**
  * The integration surfaces (docs/design.md §13) over the one list of operations
- * (src/routes/operations.ts): the OpenAPI document holds exactly the routes the app serves, each
+ * (OPERATIONS, gathered from the areas of src/routes): the OpenAPI document holds exactly the routes the app serves, each
  * with its operationId, security and error statuses; the function-calling tools are those of the
  * list, their schemas those of the document, in both formats; POST tools/call runs good calls and
  * refuses bad ones with a 400 a model can read, writing nothing, for the agent of its path only.
@@ -13,7 +13,7 @@ import { inlineSchema, inputSchemaOf, type OpenApiDocument } from "../src/api/op
 import { argumentsSchemaOf, defineOperation, httpSpecOf, isTool } from "../src/api/operation";
 import { createRoute, z } from "@hono/zod-openapi";
 import { ERROR_STATUS } from "../src/http/errors";
-import { OPERATIONS, TOOL_NAMES } from "../src/routes/operations";
+import { OPERATIONS, TOOL_NAMES } from "../src/routes";
 import { TASK_KINDS } from "../src/agent/registry";
 import { call, freshAgent, json, rememberAndWait } from "./helpers";
 

@@ -8,7 +8,7 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { isTool } from "../src/api/operation";
-import { OPERATIONS } from "../src/routes/operations";
+import { OPERATIONS } from "../src/routes";
 import { MemoryEntrypoint } from "../src/rpc/memory-entrypoint";
 import { unwrap, ValidationError } from "../sdk/src/index";
 import { call, freshAgent, json, rememberAndWait } from "./helpers";

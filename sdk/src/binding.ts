@@ -1,7 +1,7 @@
 /**
  * How an operation's arguments travel over HTTP. Every surface calls an operation with one flat
  * object of arguments (an SDK method's input, a function-calling tool's arguments, an MCP tool's
- * arguments); its spec (generated from the server's operation list, src/routes/operations.ts) says
+ * arguments); its spec (generated from the server's operation list, OPERATIONS in src/routes/index.ts) says
  * which of them fill the path, which the query string, and that the rest is the JSON body. The
  * server's tools/call and MCP endpoints use this same module to reach the REST routes, so the
  * surfaces cannot map an argument differently.

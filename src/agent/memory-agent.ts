@@ -5,9 +5,12 @@
  *
  * Work goes through two generic entry points derived from the task registry (registry.ts):
  * `submit` queues a write or a compression cycle, `ask` runs a read behind every write accepted
- * before it. Each validates the payload against the kind's own schema here, at the trust
- * boundary of the agent; a new kind needs no new method. Reads of the agent's state that are not
- * tasks (status, focus, a node, stats, config) are plain methods.
+ * before it; a new kind needs no new method. Their payloads come typed from the object's own
+ * Worker, whose routes validated them at the edge: the object stores them as given and parses a
+ * payload only when it reads it back from storage to run it, and a result only when it reads a
+ * finished task's result back (docs/design.md, "The task registry"). Results cross the RPC
+ * boundary as objects. Reads of the agent's state that are not tasks (status, focus, a node,
+ * stats, config) are plain methods.
  *
  * Every call carries the caller's identity (tenant from the API key, agent id from the path). The
  * object's name is derived from the same pair, and the first identity it sees is kept and checked.
@@ -18,17 +21,27 @@ import type { AgentParams } from "../config/params";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { RegistryFullError } from "../storage/agent-registry";
 import { AgentState } from "./agent-state";
-import { exportLines, ExportSnapshotSchema } from "../operations/views/export-format";
+import { exportLines } from "../operations/views/export-format";
 import { fingerprint } from "../engine/stores/idempotency";
 import { migrateAgentSchema } from "../engine/stores/do-schema";
 import { networkReader } from "../engine/network-reader";
 import { FIRST_LINKS_PAGE } from "../operations/views/node-view";
-import { LinksPageSchema, type LinksPage } from "../operations/views/view-schemas";
+import type { LinksPage } from "../operations/views/view-schemas";
 import { QueueRunner } from "../engine/queue-runner";
-import { CheckResultSchema } from "../operations/check";
 import { nodeIdShortage } from "./node-id-room";
-import { AGENT_TASK_HOOKS, AGENT_TASKS, ALLOCATING_KINDS, fingerprintName, RENAMED_KINDS } from "./registry";
-import { InvalidPayloadError } from "../engine/task-registry";
+import {
+  AGENT_TASK_HOOKS,
+  AGENT_TASKS,
+  ALLOCATING_KINDS,
+  enqueueTyped,
+  fingerprintName,
+  RENAMED_KINDS,
+  resultInMemory,
+  storedResult,
+  type KindOf,
+  type PayloadIn,
+  type ResultOf,
+} from "./registry";
 import type { TaskStatus } from "../engine/task-queue";
 import { upgradeAgentData } from "./upgrade";
 import {
@@ -42,19 +55,15 @@ import {
   type TaskStatusView,
 } from "./views";
 
-export type SubmitOutcome =
+export type SubmitOutcome<R> =
   /**
    * conflict: the write cannot apply to the agent as it stands (its node ids could run out, or its
    * Idempotency-Key names a write deleted since).
    */
   | { ok: false; code: "idempotency_conflict" | "capacity" | "conflict"; message: string }
-  /** `result`: the finished task's result as JSON text (parsed with the kind's schema by the client). */
-  | { ok: true; taskIds: string[]; queuedAhead: number; status: TaskStatus; result: string | null; error: string | null }
-  | { ok: false; code: "queue_full"; message: string }
-  | { ok: false; code: "invalid_payload"; message: string; issues: { path: string; message: string }[] };
-
-export type AskOutcome =
-  { ok: true; result: string } | { ok: false; code: "invalid_payload"; message: string; issues: { path: string; message: string }[] };
+  /** `result`: the finished task's result (or the write's refusal, as its kind's result). */
+  | { ok: true; taskIds: string[]; queuedAhead: number; status: TaskStatus; result: R | null; error: string | null }
+  | { ok: false; code: "queue_full"; message: string };
 
 export interface SubmitOptions {
   /** Wait up to this long for the (last) task to finish before answering. */
@@ -89,13 +98,15 @@ export class MemoryAgent extends DurableObject<Env> {
    * queue's order) and optionally waits for it. Answers with its id, its place and, when it
    * finished within the wait, its result.
    */
-  async submit(identity: AgentIdentity, kind: string, payload: unknown, options: SubmitOptions = {}): Promise<SubmitOutcome> {
+  async submit<K extends KindOf<"write" | "cycle">>(
+    identity: AgentIdentity,
+    kind: K,
+    payload: PayloadIn<K>,
+    options: SubmitOptions = {},
+  ): Promise<SubmitOutcome<ResultOf<K>>> {
     await this.bind(identity, true);
     const definition = AGENT_TASKS.definition(kind);
     if (definition.lane !== "write" && definition.lane !== "cycle") throw new Error(`${kind} cannot be submitted`);
-    const parsed = definition.payload.safeParse(payload);
-    if (!parsed.success)
-      return refusedPayload(new InvalidPayloadError(`invalid ${kind} payload: ${parsed.error.message}`, parsed.error.issues));
     const repeat = options.repeat ?? 1;
     const queue = this.state.queue;
     const key = options.idempotencyKey;
@@ -112,18 +123,19 @@ export class MemoryAgent extends DurableObject<Env> {
           "this Idempotency-Key's request was applied, and what it wrote was deleted since (the agent, or the memory with purge): send it with a new key to write it again",
       };
     }
-    if (seen) return this.answer(seen.taskIds, options.waitMs);
+    if (seen) return this.answer(kind, seen.taskIds, options.waitMs);
     const shortage = nodeIdShortage(this.state, ALLOCATING_KINDS, {
       allocates: definition.allocatesNodes === true,
-      setsNextNodeId: definition.setsNextNodeId?.(parsed.data),
+      setsNextNodeId: definition.setsNextNodeId?.(payload),
     });
     if (shortage !== undefined) return { ok: false, code: "conflict", message: shortage };
     // A write refused by the memory as it stands (a node not found…) is answered without queuing it.
     if (definition.refuse) {
-      const check = AGENT_TASKS.enqueue(queue, "check", { kind, payload: parsed.data }, { now: Date.now() });
-      const { refusal } = CheckResultSchema.parse(await this.runner.waitForResult(check.id));
+      const check = enqueueTyped(queue, "check", { kind, payload }, { now: Date.now() });
+      const { refusal } = resultInMemory("check", await this.runner.waitForResult(check.id));
       if (refusal !== null && refusal !== undefined) {
-        return { ok: true, taskIds: [], queuedAhead: 0, status: "done", result: JSON.stringify(refusal), error: null };
+        // What the kind's own `refuse` returned: a result of this kind.
+        return { ok: true, taskIds: [], queuedAhead: 0, status: "done", result: resultInMemory(kind, refusal), error: null };
       }
     }
     // Cycles are the agent's own work and never make a write bounce; a client asking for more
@@ -143,19 +155,20 @@ export class MemoryAgent extends DurableObject<Env> {
     }
     // The tasks and the key that names them commit together: a retry finds both or neither.
     const tasks = this.state.storage.transactionSync(() => {
-      const queued = Array.from({ length: repeat }, () => AGENT_TASKS.enqueue(queue, kind, payload, { now: Date.now() }));
+      const queued = Array.from({ length: repeat }, () => enqueueTyped(queue, kind, payload, { now: Date.now() }));
       if (key !== undefined) this.state.keys.record(key, { fingerprint: print, taskIds: queued.map((t) => t.id) }, Date.now());
       return queued;
     });
     await this.runner.wake();
     return this.answer(
+      kind,
       tasks.map((t) => t.id),
       options.waitMs,
     );
   }
 
   /** The answer about queued tasks: where the last one stands, after waiting for it if asked. */
-  private async answer(taskIds: string[], waitMs = 0): Promise<SubmitOutcome> {
+  private async answer<K extends KindOf<"write" | "cycle">>(kind: K, taskIds: string[], waitMs = 0): Promise<SubmitOutcome<ResultOf<K>>> {
     const lastId = taskIds[taskIds.length - 1];
     if (lastId === undefined) throw new Error("nothing queued");
     if (waitMs > 0) await this.runner.waitForFinish(lastId, waitMs);
@@ -166,26 +179,17 @@ export class MemoryAgent extends DurableObject<Env> {
       queuedAhead: last ? this.state.queue.ahead(last.seq) : 0,
       // A task no longer listed was taken with an agent deletion (or pruned): it is done.
       status: last?.status ?? "done",
-      result: last?.status === "done" ? last.result : null,
+      result: last?.status === "done" && last.result !== null ? storedResult(kind, last.result) : null,
       error: last?.error ?? null,
     };
   }
 
-  /**
-   * Runs a read of `kind` once every write accepted before it is applied; answers its result as
-   * JSON text (parsed with the kind's schema by the client).
-   */
-  async ask(identity: AgentIdentity, kind: string, payload: unknown): Promise<AskOutcome> {
+  /** Runs a read of `kind` once every write accepted before it is applied; answers its result. */
+  async ask<K extends KindOf<"read">>(identity: AgentIdentity, kind: K, payload: PayloadIn<K>): Promise<ResultOf<K>> {
     await this.bind(identity);
     if (AGENT_TASKS.definition(kind).lane !== "read") throw new Error(`${kind} is not a read`);
-    let task;
-    try {
-      task = AGENT_TASKS.enqueue(this.state.queue, kind, payload, { now: Date.now() });
-    } catch (err) {
-      if (!(err instanceof InvalidPayloadError)) throw err;
-      return refusedPayload(err);
-    }
-    return { ok: true, result: JSON.stringify(await this.runner.waitForResult(task.id)) };
+    const task = enqueueTyped(this.state.queue, kind, payload, { now: Date.now() });
+    return resultInMemory(kind, await this.runner.waitForResult(task.id));
   }
 
   async config(identity: AgentIdentity): Promise<AgentParams> {
@@ -221,7 +225,7 @@ export class MemoryAgent extends DurableObject<Env> {
         focus: new Set(s.focus.ids()),
         scanCount: s.scans.counts([nodeId], s.meta.scanCycles()).get(nodeId) ?? 0,
       },
-      LinksPageSchema.parse(page),
+      page,
     );
   }
 
@@ -239,8 +243,8 @@ export class MemoryAgent extends DurableObject<Env> {
    */
   async exportLines(identity: AgentIdentity): Promise<ReadableStream<Uint8Array>> {
     await this.bind(identity);
-    const task = AGENT_TASKS.enqueue(this.state.queue, "exportAgent", null, { now: Date.now() });
-    const snapshot = ExportSnapshotSchema.parse(await this.runner.waitForResult(task.id));
+    const task = enqueueTyped(this.state.queue, "exportAgent", null, { now: Date.now() });
+    const snapshot = resultInMemory("exportAgent", await this.runner.waitForResult(task.id));
     const lines = exportLines(snapshot);
     const encoder = new TextEncoder();
     return new ReadableStream<Uint8Array>({
@@ -329,18 +333,4 @@ export class MemoryAgent extends DurableObject<Env> {
     await this.ready;
     if (persist || this.state.meta.get("identity")) this.state.bind(identity);
   }
-}
-
-function refusedPayload(err: InvalidPayloadError): {
-  ok: false;
-  code: "invalid_payload";
-  message: string;
-  issues: { path: string; message: string }[];
-} {
-  return {
-    ok: false,
-    code: "invalid_payload",
-    message: err.message,
-    issues: err.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })),
-  };
 }

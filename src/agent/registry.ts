@@ -93,7 +93,7 @@ export function fingerprintName(kind: string): string {
 
 type Registry = typeof TASKS;
 export type TaskKind = keyof Registry;
-/** What a client submits for a kind (before defaults are applied). */
+/** What a client submits for a kind (before defaults are applied: the task applies them when it runs). */
 export type PayloadIn<K extends TaskKind> = z.input<Registry[K]["payload"]>;
 export type ResultOf<K extends TaskKind> = z.output<Registry[K]["result"]>;
 /** The kinds of one lane. */
@@ -128,7 +128,37 @@ export const AGENT_TASK_HOOKS: TaskHooks = {
   resultNodePaths: RESULT_NODE_PATHS,
 };
 
-/** Queues a task of one of the agent's kinds (see TaskRegistry.enqueue). */
+/**
+ * Queues a task of one of the agent's kinds whose payload is typed as the kind's (the object's RPC
+ * methods, from its own Worker): stored as given, parsed from storage when it runs.
+ */
+export function enqueueTyped<K extends TaskKind>(
+  queue: TaskQueue,
+  kind: K,
+  payload: PayloadIn<K>,
+  options: { now: number; after?: TaskRecord; id?: string },
+): TaskRecord {
+  return AGENT_TASKS.enqueueAsIs(queue, kind, payload, options);
+}
+
+/**
+ * The result the queue runner handed over in memory for a task of `kind`: what the kind's `run`
+ * (or `refuse`) returned, typed by defineTask. The registry's dispatch is generic and forgets the
+ * type; nothing crossed storage or a boundary, so nothing is parsed here.
+ */
+export function resultInMemory<K extends TaskKind>(_kind: K, value: unknown): ResultOf<K> {
+  return value as ResultOf<K>;
+}
+
+/** A finished task's result read back from storage (JSON text), parsed with its kind's schema: the parse at rest. */
+export function storedResult<K extends TaskKind>(kind: K, json: string): ResultOf<K> {
+  // The schema of TASKS[kind] is the one whose output type ResultOf<K> names; TypeScript cannot
+  // follow a generic index into the registry, hence the annotation on a parsed value.
+  const parsed: unknown = TASKS[kind].result.parse(JSON.parse(json));
+  return parsed as ResultOf<K>;
+}
+
+/** Queues a task of one of the agent's kinds, its payload validated first (see TaskRegistry.enqueue). */
 export function enqueueTask(
   queue: TaskQueue,
   kind: TaskKind,

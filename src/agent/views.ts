@@ -1,6 +1,6 @@
 /**
  * What the agent answers to reads that are not tasks (task status, focus, one node, stats), as
- * the agent's own zod schemas: the HTTP layer (src/api/views.ts) gives them OpenAPI names and
+ * the agent's own zod schemas: the HTTP layer (src/routes/reads.ts) gives them OpenAPI names and
  * serves them as they are, so a change here is a change of the API, checked by the type system.
  */
 import { z } from "zod";

@@ -1,11 +1,6 @@
+/** The message and the point in time as clients send them (remember, search, memories). */
 import { z } from "@hono/zod-openapi";
-import {
-  MAX_MESSAGE_CODE_POINTS,
-  MAX_MESSAGES_PER_REMEMBER,
-  MAX_REMEMBER_CODE_POINTS,
-  MAX_TIMESTAMP_MS,
-  MIN_TIMESTAMP_MS,
-} from "../config/limits";
+import { MAX_MESSAGE_CODE_POINTS, MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../config/limits";
 import { TOO_LARGE } from "../http/errors";
 import { codePointLength } from "../text/code-points";
 import { MESSAGE_ROLES } from "../vocabulary/roles";
@@ -64,49 +59,3 @@ export const MessageSchema = z
   })
   .strict()
   .openapi("Message");
-
-export const RememberRequestSchema = z
-  .object({
-    messages: z
-      .array(MessageSchema)
-      .min(1, "messages must not be empty")
-      .superRefine((messages, ctx) => {
-        if (messages.length > MAX_MESSAGES_PER_REMEMBER)
-          ctx.addIssue({
-            code: "custom",
-            message: `at most ${MAX_MESSAGES_PER_REMEMBER} messages per call`,
-            params: { [TOO_LARGE]: true },
-          });
-        // An id names one message. The same message twice is harmless (the agent stores it once),
-        // but two different messages with one id would lose the second silently: refused, naming it.
-        const firstWithId = new Map<string, { index: number; print: string }>();
-        messages.forEach((m, i) => {
-          if (m.id === undefined) return;
-          const print = JSON.stringify([m.role, m.content, m.name ?? null, m.timestamp ?? null]);
-          const first = firstWithId.get(m.id);
-          if (first === undefined) firstWithId.set(m.id, { index: i, print });
-          else if (first.print !== print) {
-            const message = `id ${JSON.stringify(m.id)} already names messages.${first.index}, a different message`;
-            ctx.addIssue({ code: "custom", path: [i, "id"], message });
-          }
-        });
-        const total = messages.reduce((sum, m) => sum + codePointLength(m.content), 0);
-        if (total > MAX_REMEMBER_CODE_POINTS)
-          ctx.addIssue({
-            code: "custom",
-            message: `messages exceed ${MAX_REMEMBER_CODE_POINTS} characters in total`,
-            params: { [TOO_LARGE]: true },
-          });
-      }),
-  })
-  .strict()
-  .openapi("RememberRequest");
-
-export const RememberAcceptedSchema = z
-  .object({
-    task_id: z.string(),
-    status: z.literal("queued"),
-    /** Writes ahead of this one in the agent's queue. */
-    queued_ahead: z.number().int(),
-  })
-  .openapi("RememberAccepted");

@@ -2,7 +2,8 @@
  * One operation of the API as every surface sees it (docs/design.md, "Integration surfaces"): its REST route (method,
  * path, schemas, statuses: the OpenAPI entry), the flat arguments an SDK method, a function-calling
  * tool and an MCP tool take, and whether it is a tool at all. The list of operations is
- * src/routes/operations.ts; everything here derives from a definition, nothing is declared twice.
+ * OPERATIONS (src/routes/index.ts), gathered from the areas; everything here derives from a
+ * definition, nothing is declared twice.
  *
  * Arguments: the route's JSON body fields are arguments as they are; path and query parameters are
  * declared here with the schema a caller (a model, typically) should see: `node_id: 12`, not the

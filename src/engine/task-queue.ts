@@ -74,7 +74,7 @@ export interface NewTask {
   id: string;
   kind: string;
   lane: Lane;
-  /** Already validated against the kind's payload schema. */
+  /** Of the kind's payload type (its producer validated it); parsed from storage when the task runs. */
   payload: unknown;
   /** Queue right behind this task (same position); default: at the end. */
   after?: TaskRecord;

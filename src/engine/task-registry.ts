@@ -1,6 +1,6 @@
 /**
  * A set of task kinds (define-task.ts) and what the queue needs from it: the definition of a
- * stored kind, and queuing a task with its payload validated into the kind's own type. The agent
+ * stored kind, and queuing a task (its payload validated first when its shape is unknown). The agent
  * uses one instance over its registry (registry.ts); tests build others (a kind of their own).
  */
 import type { z } from "zod";
@@ -34,18 +34,26 @@ export class TaskRegistry {
   }
 
   /**
-   * Queues a task of `kind`, its payload validated into the kind's own type first (the payload is
-   * stored as that type's JSON, which is what the runner parses again).
+   * Queues a task of `kind` whose payload is of unknown shape (a follow-up a runner names, a
+   * test's), validated into the kind's own type first.
    */
   enqueue(queue: TaskQueue, kind: string, payload: unknown, options: { now: number; after?: TaskRecord; id?: string }): TaskRecord {
-    const definition = this.definition(kind);
-    const parsed = definition.payload.safeParse(payload);
+    const parsed = this.definition(kind).payload.safeParse(payload);
     if (!parsed.success) throw new InvalidPayloadError(`invalid ${kind} payload: ${parsed.error.message}`, parsed.error.issues);
+    return this.enqueueAsIs(queue, kind, parsed.data, options);
+  }
+
+  /**
+   * Queues a payload that is already of the kind's type (the agent's RPC methods take it typed
+   * from the Worker, whose route validated it): stored as given, and parsed from storage when the
+   * task runs, the one parse at rest (docs/design.md, "The task registry").
+   */
+  enqueueAsIs(queue: TaskQueue, kind: string, payload: unknown, options: { now: number; after?: TaskRecord; id?: string }): TaskRecord {
     const task: NewTask = {
       id: options.id ?? randomId("tsk_"),
       kind,
-      lane: definition.lane,
-      payload: parsed.data,
+      lane: this.definition(kind).lane,
+      payload,
       now: options.now,
       ...(options.after ? { after: options.after } : {}),
     };

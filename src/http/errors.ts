@@ -129,8 +129,7 @@ export function handleError(err: unknown, c: Context): Response {
     }
     if (err.code === "idempotency_conflict") return errorResponse(c, "idempotency_conflict", err.message);
     if (err.code === "capacity") return errorResponse(c, "unavailable", err.message, { headers: { "Retry-After": "60" } });
-    if (err.code === "conflict") return errorResponse(c, "conflict", err.message);
-    return errorResponse(c, "validation_failed", err.message, { details: { issues: err.issues } });
+    return errorResponse(c, "conflict", err.message);
   }
   if (err instanceof HTTPException) {
     const code = HTTP_EXCEPTION_CODES[err.status];

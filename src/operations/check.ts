@@ -17,8 +17,9 @@ type Lookup = (kind: string) => TaskDefinition<unknown, unknown>;
 async function refusalOf(rt: AgentRuntime, lookup: Lookup, kind: string, payload: unknown): Promise<unknown> {
   const definition = lookup(kind);
   if (!definition.refuse) return null;
+  // The payload as stored with this check (the route validated it), parsed at rest; one that does
+  // not parse is the queue's to refuse when its own task runs.
   const parsed = definition.payload.safeParse(payload);
-  // The payload was validated when submitted; anything else is the queue's to refuse.
   if (!parsed.success) return null;
   return (await definition.refuse(rt, parsed.data)) ?? null;
 }

@@ -10,7 +10,6 @@
  * linked), before capacity is enforced.
  */
 import { z } from "zod";
-import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../config/limits";
 import { planFocus, planRemember, relationPairs, rememberOps, type RememberPlan } from "../memory/remember-plan";
 import { digestOf } from "../models/digest";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
@@ -18,7 +17,7 @@ import { DIGEST_AHEAD_TASKS, type Conversation } from "../engine/digest-ahead";
 import { localRelations } from "../models/local/local-query";
 import type { ModelMessage } from "../models/types";
 import { EPISODE_SUMMARY_MAX, planEpisode } from "../memory/episode";
-import { MESSAGE_ROLES } from "../vocabulary/roles";
+import { MessageSchema, type Message } from "../vocabulary/message";
 import type { EntityAlias } from "../vocabulary/records";
 import { ConflictSummarySchema } from "./services/conflict-check";
 import { resolveEntities } from "./services/entity-resolution";
@@ -29,19 +28,7 @@ import { afterWrite, afterWriteCheckpointSchema } from "./services/after-write";
 import { defineTask, type RunningTask } from "../engine/define-task";
 import { readCheckpoint } from "../engine/checkpoint";
 
-/** One message as the agent keeps it: times already in milliseconds (the HTTP layer converts). */
-export const RememberMessageSchema = z
-  .object({
-    role: z.enum(MESSAGE_ROLES),
-    content: z.string().min(1),
-    name: z.string().min(1).optional(),
-    timestamp: z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).optional(),
-    id: z.string().min(1).optional(),
-  })
-  .strict();
-export type RememberMessage = z.infer<typeof RememberMessageSchema>;
-
-export const RememberPayloadSchema = z.object({ messages: z.array(RememberMessageSchema).min(1) }).strict();
+export const RememberPayloadSchema = z.object({ messages: z.array(MessageSchema).min(1) }).strict();
 export type RememberPayload = z.infer<typeof RememberPayloadSchema>;
 
 export const RememberResultSchema = z.object({
@@ -168,7 +155,7 @@ function conversationOf(
   rt: AgentRuntime,
   taskId: string,
   payload: RememberPayload,
-): { messages: RememberMessage[]; modelMessages: ModelMessage[] } {
+): { messages: Message[]; modelMessages: ModelMessage[] } {
   const messages = newMessages(rt, taskId, payload.messages);
   const modelMessages: ModelMessage[] = messages.map((m, index) => ({
     index,
@@ -191,7 +178,7 @@ function upcoming(rt: AgentRuntime): Conversation[] {
  * The messages to store: those whose id the agent does not hold yet, each id once. A message
  * without an id gets `<task id>#<position in the submission>` as its provenance.
  */
-function newMessages(rt: AgentRuntime, taskId: string, messages: readonly RememberMessage[]): RememberMessage[] {
+function newMessages(rt: AgentRuntime, taskId: string, messages: readonly Message[]): Message[] {
   const held = rt.messages.held(messages.flatMap((m) => (m.id === undefined ? [] : [m.id])));
   const seen = new Set<string>();
   return messages.flatMap((m, i) => {

@@ -1,20 +1,81 @@
-/** Context for prompts (docs/design.md, "Context for prompts"): the context block, the profile, and episodes for older memories. */
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf } from "../api/common";
-import {
-  ContextRequestSchema,
-  ContextResponseSchema,
-  ProfileResponseSchema,
-  ProfileUrlQuerySchema,
-  RebuildEpisodesAcceptedSchema,
-} from "../api/context";
+/** Context for prompts (docs/design.md, "Context for prompts: episodes, profile, context block"): the context block, the profile, and episodes for older memories. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { agentOf, writeOptions } from "../api/agent-of";
+import { subApp, type Area } from "../api/area";
+import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf, TextSchema } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
+import { defineOperation } from "../api/operation";
+import { LANGUAGES, READ } from "../api/tool-args";
+import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
 import { localePreference } from "../http/accept-language";
-import type { AppEnv } from "../http/app-env";
-import { agentOf, writeOptions } from "./agent-of";
+import {
+  CONTEXT_SECTIONS,
+  ContextResultSchema,
+  DEFAULT_CONTEXT_BUDGET,
+  MAX_CONTEXT_BUDGET,
+  MAX_CONTEXT_MESSAGES,
+  MIN_CONTEXT_BUDGET,
+  ProfileResultSchema,
+} from "../operations/views/get-context-schemas";
+import { LOCALES } from "../vocabulary/locales";
+import { MESSAGE_ROLES } from "../vocabulary/roles";
 
 /** How long a rebuild request waits before answering with its task. */
 const REBUILD_WAIT_MS = 25_000;
+
+const ProfileUrlQuerySchema = z
+  .object({
+    locale: z.enum(LOCALES).optional().openapi({
+      description: "Language of the profile's labels; default: Accept-Language, else the language of the agent's memories, else English.",
+    }),
+  })
+  .strict();
+
+const ProfileResponseSchema = ProfileResultSchema.openapi("Profile");
+
+const ContextRequestSchema = z
+  .object({
+    query: TextSchema.trim().min(1).max(2000).optional().openapi({ description: "What the block is for; or give `messages`." }),
+    messages: z
+      .array(
+        z
+          .object({
+            role: z.enum(MESSAGE_ROLES),
+            content: TextSchema.min(1).max(MAX_MESSAGE_CODE_POINTS),
+            name: TextSchema.trim().min(1).max(128).optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(MAX_CONTEXT_MESSAGES)
+      .optional()
+      .openapi({ description: "The conversation so far: the query is built from its latest turns." }),
+    budget_tokens: z.number().int().min(MIN_CONTEXT_BUDGET).max(MAX_CONTEXT_BUDGET).default(DEFAULT_CONTEXT_BUDGET).openapi({
+      description:
+        "The block never exceeds this many tokens (an upper-bound estimate: 1.5 per CJK character, 0.34 per ASCII character, 1 per other).",
+    }),
+    include: z
+      .array(z.enum(CONTEXT_SECTIONS))
+      .min(1)
+      .default(["memories", "episodes", "traces"])
+      .openapi({ description: "Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces." }),
+    locale: z.enum(LOCALES).optional().openapi({
+      description: "Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English.",
+    }),
+    format: z.enum(["text", "json"]).default("text"),
+  })
+  .strict()
+  .refine((r) => r.query === undefined || r.messages === undefined, {
+    message: "give either query or messages, not both",
+    path: ["messages"],
+  })
+  .openapi("ContextRequest");
+
+const ContextResponseSchema = ContextResultSchema.openapi("Context");
+
+const RebuildEpisodesAcceptedSchema = z
+  .object({ task_id: z.string(), status: z.enum(["queued", "running", "done"]), episodes_created: z.number().int().nullable() })
+  .openapi("EpisodesRebuild");
 
 export const contextRoute = createRoute({
   method: "post",
@@ -67,25 +128,61 @@ export const rebuildEpisodesRoute = createRoute({
   },
 });
 
-export function registerContext(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(contextRoute, async (c) => {
-    const { format, locale, ...request } = c.req.valid("json");
-    const result = await agentOf(c, c.req.valid("param").agentId).ask("getContext", { ...request, ...localePreference(c, locale) });
-    if (format === "json") return c.json(result, 200);
-    return c.text(result.text, 200);
-  });
-  app.openapi(profileRoute, async (c) => {
-    const result = await agentOf(c, c.req.valid("param").agentId).ask("getProfile", localePreference(c, c.req.valid("query").locale));
-    return c.json(result, 200);
-  });
-  app.openapi(rebuildEpisodesRoute, async (c) => {
-    const agent = agentOf(c, c.req.valid("param").agentId);
-    const outcome = await agent.submit("rebuildEpisodes", {}, { waitMs: REBUILD_WAIT_MS, ...writeOptions(c.req.valid("header")) });
-    const body = {
-      task_id: outcome.taskIds[0] ?? "",
-      status: outcome.status === "done" ? ("done" as const) : outcome.status === "running" ? ("running" as const) : ("queued" as const),
-      episodes_created: outcome.result?.episodes_created ?? null,
-    };
-    return body.status === "done" ? c.json(body, 200) : c.json(body, 202);
-  });
-}
+const getContext = defineOperation(contextRoute, {
+  fixedBody: { format: "json" },
+  tool: {
+    name: "get_context",
+    title: "Context block for a prompt",
+    description: `A block ready to put in front of a prompt: the memories most relevant to a query (or to the latest messages), each with its importance (● strong, ○ medium, ◌ weak) and entities, conflicts marked; summaries of earlier conversations when the query asks about one ("last time", 上次); traces of forgotten memories; the profile when included. Never longer than \`budget_tokens\`. ${LANGUAGES}`,
+    annotations: READ,
+  },
+});
+
+const getProfile = defineOperation(profileRoute, {
+  queryArgs: {
+    locale: z.enum(LOCALES).optional().describe("Language of the profile's labels: zh or en (default: the language of the memories)."),
+  },
+  tool: {
+    name: "get_profile",
+    title: "Profile of the memory",
+    description:
+      "Who and what the agent's memory is mostly about: its main participants (by messages), its most important entities with their strongest memories, and its current focus; as data and as text.",
+    annotations: READ,
+  },
+});
+
+const rebuildEpisodes = defineOperation(rebuildEpisodesRoute, {
+  tool: {
+    name: "rebuild_episodes",
+    title: "Rebuild episodes",
+    description:
+      "Give an episode (a summary of one conversation, its participants and time span) to every conversation remembered before episodes existed. Maintenance: once after an upgrade, when get_context finds no earlier conversations that should be there; calling it again does nothing more.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+});
+
+export const CONTEXT: Area = {
+  operations: [getContext, getProfile, rebuildEpisodes],
+  routes: () =>
+    subApp()
+      .openapi(contextRoute, async (c) => {
+        const { format, locale, ...request } = c.req.valid("json");
+        const result = await agentOf(c, c.req.valid("param").agentId).ask("getContext", { ...request, ...localePreference(c, locale) });
+        if (format === "json") return c.json(result, 200);
+        return c.text(result.text, 200);
+      })
+      .openapi(profileRoute, async (c) => {
+        const result = await agentOf(c, c.req.valid("param").agentId).ask("getProfile", localePreference(c, c.req.valid("query").locale));
+        return c.json(result, 200);
+      })
+      .openapi(rebuildEpisodesRoute, async (c) => {
+        const agent = agentOf(c, c.req.valid("param").agentId);
+        const outcome = await agent.submit("rebuildEpisodes", {}, { waitMs: REBUILD_WAIT_MS, ...writeOptions(c.req.valid("header")) });
+        const body = {
+          task_id: outcome.taskIds[0] ?? "",
+          status: outcome.status === "done" ? ("done" as const) : outcome.status === "running" ? ("running" as const) : ("queued" as const),
+          episodes_created: outcome.result?.episodes_created ?? null,
+        };
+        return body.status === "done" ? c.json(body, 200) : c.json(body, 202);
+      }),
+};

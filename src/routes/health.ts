@@ -1,8 +1,10 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+/** Liveness of the service: the database, and with ?deep=1 every dependency. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { subApp, type Area } from "../api/area";
+import { defineOperation } from "../api/operation";
 import { DeepHealthSchema, deepHealth } from "../service/health-check";
 import { checkDatabase } from "../service/service";
 import { ErrorSchema, errorsOf, RETRY_AFTER } from "../api/common";
-import type { AppEnv } from "../http/app-env";
 import { requireApiKey } from "../http/auth";
 import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "../http/errors";
 
@@ -54,26 +56,35 @@ export const healthRoute = createRoute({
   },
 });
 
-export function registerHealth(app: OpenAPIHono<AppEnv>): void {
-  // The deep check spends model calls: only key holders may ask for it.
-  app.use("/v1/health", async (c, next) => (c.req.query("deep") === "1" ? requireApiKey(c, next) : next()));
-  app.openapi(healthRoute, async (c) => {
-    if (c.req.valid("query").deep === "1") {
-      const health = await deepHealth(c.env);
-      return c.json(health, health.status === "ok" ? 200 : 503);
-    }
-    try {
-      await checkDatabase(c.env);
-    } catch (cause) {
-      // An outage, not a fault of the request: 503, so monitors and clients know to retry.
-      throw new ApiError("unavailable", "the database cannot be reached", {
-        cause,
-        headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) },
-      });
-    }
-    return c.json(
-      { status: "ok" as const, model_provider: c.env.MODEL_PROVIDER, vector_provider: c.env.VECTOR_PROVIDER, database: "ok" as const },
-      200,
-    );
-  });
-}
+const getHealth = defineOperation(healthRoute, {
+  queryArgs: { deep: z.enum(["0", "1"]).optional().describe("1: check every dependency (needs an API key).") },
+  tool: { reason: "service liveness, not memory" },
+});
+
+export const HEALTH: Area = {
+  operations: [getHealth],
+  routes: () => {
+    const app = subApp();
+    // The deep check spends model calls: only key holders may ask for it.
+    app.use("/v1/health", async (c, next) => (c.req.query("deep") === "1" ? requireApiKey(c, next) : next()));
+    return app.openapi(healthRoute, async (c) => {
+      if (c.req.valid("query").deep === "1") {
+        const health = await deepHealth(c.env);
+        return c.json(health, health.status === "ok" ? 200 : 503);
+      }
+      try {
+        await checkDatabase(c.env);
+      } catch (cause) {
+        // An outage, not a fault of the request: 503, so monitors and clients know to retry.
+        throw new ApiError("unavailable", "the database cannot be reached", {
+          cause,
+          headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) },
+        });
+      }
+      return c.json(
+        { status: "ok" as const, model_provider: c.env.MODEL_PROVIDER, vector_provider: c.env.VECTOR_PROVIDER, database: "ok" as const },
+        200,
+      );
+    });
+  },
+};

@@ -1,36 +1,49 @@
+/**
+ * The operation areas (docs/design.md, "Integration surfaces"): each file of this folder holds a
+ * group of operations with their routes, schemas and tool entries, served by a sub-app mounted
+ * here. The SDK (sdk/src/generated, by `npm run generate:sdk`), GET /v1/tools,
+ * POST /v1/agents/:agentId/tools/call, the MCP server and the Workers RPC entrypoint are derived
+ * from OPERATIONS, and test/integration-surfaces.test.ts checks that the OpenAPI document holds
+ * exactly these operations: a route without an entry in its area fails the tests.
+ *
+ * Adding an operation: its route, schemas and entry in its area (in the area's `operations`; a
+ * tool when it names one), its task kind (src/agent/registry.ts), then `npm run generate:sdk`.
+ */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Area } from "../api/area";
+import { isTool, type OperationDefinition } from "../api/operation";
 import type { AppEnv } from "../http/app-env";
-import { registerAgent } from "./agent";
-import { registerAgentList } from "./agents-list";
-import { registerConfig } from "./config";
-import { registerContext } from "./context";
-import { registerHealth } from "./health";
-import { registerLinks } from "./links";
-import { registerMemories } from "./memories";
-import { registerMcp } from "./mcp";
-import { registerReads } from "./reads";
-import { registerRecall } from "./recall";
-import { registerRemember } from "./remember";
-import { registerSearch } from "./search";
-import { registerTransfer } from "./transfer";
-import { toolCatalog } from "./tool-catalog";
-import { registerTools } from "./tools";
+import { AGENTS } from "./agents";
+import { CONFIG } from "./config";
+import { CONTEXT } from "./context";
+import { HEALTH } from "./health";
+import { integrationArea } from "./integration";
+import { LINKS } from "./links";
+import { MEMORIES } from "./memories";
+import { OPENAPI } from "./openapi";
+import { READS } from "./reads";
+import { RECALL } from "./recall";
+import { REMEMBER } from "./remember";
+import { SEARCH } from "./search";
+import { TRANSFER } from "./transfer";
 
-export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
-  registerHealth(app);
-  registerRemember(app);
-  registerRecall(app);
-  registerReads(app);
-  registerConfig(app);
-  registerSearch(app);
-  registerAgent(app);
-  registerContext(app);
-  registerAgentList(app);
-  registerMemories(app);
-  registerLinks(app);
-  registerTransfer(app);
-  // The integration surfaces (docs/design.md, "Integration surfaces") over the operations above (operations.ts).
-  const catalog = toolCatalog(app);
-  registerTools(app, catalog);
-  registerMcp(app, catalog);
+/** The areas of the memory, in the order their tools are listed. */
+const MEMORY_AREAS: readonly Area[] = [REMEMBER, RECALL, SEARCH, CONTEXT, READS, CONFIG, MEMORIES, LINKS, AGENTS, TRANSFER, HEALTH];
+
+/** The tools of the memory areas, served as function-calling tools and over MCP. */
+const INTEGRATION = integrationArea(MEMORY_AREAS.flatMap((area) => area.operations));
+
+const AREAS: readonly Area[] = [...MEMORY_AREAS, INTEGRATION, OPENAPI];
+
+/** Every operation of the API, tools first (in the order GET /v1/tools lists them). */
+export const OPERATIONS: readonly OperationDefinition[] = [
+  ...AREAS.flatMap((area) => area.operations.filter(isTool)),
+  ...AREAS.flatMap((area) => area.operations.filter((d) => !isTool(d))),
+];
+
+export const TOOL_NAMES = INTEGRATION.toolNames;
+
+/** Mounts every area on the root app (after its middleware, so that runs first). */
+export function mountAreas(app: OpenAPIHono<AppEnv>): void {
+  for (const area of AREAS) app.route("/", area.routes(app));
 }

@@ -1,36 +1,172 @@
 /**
- * Memories (docs/design.md, "Memory operations"): write an explicit memory, read one (with its history), list them,
- * update one by supersession, delete or purge one.
+ * Memories (docs/design.md, "Memory operations (as built)"): write an explicit memory, read one (with its history), list them,
+ * update one by supersession, delete or purge one. Requests are strict (unknown fields refused)
+ * and text is well-formed Unicode (TextSchema); results are the agent's own schemas under OpenAPI names.
  */
-import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, ErrorSchema, errorResponses, errorsOf } from "../api/common";
+import { createRoute, z } from "@hono/zod-openapi";
+import { agentOf, writeOptions } from "../api/agent-of";
+import { subApp, type Area } from "../api/area";
+import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorResponses, errorsOf, NodeIdSchema, TextSchema } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
+import { TimestampSchema } from "../api/messages";
+import { defineOperation } from "../api/operation";
+import { OPERATION_WAIT_MS, pendingBody, PendingSchema, whenFailed } from "../api/pending";
+import { LANGUAGES, linksPageArgs, nodeIdArgument, pageArgs, READ, WRITE } from "../api/tool-args";
+import { linksPageOf, LinksPageQuerySchema, pageSizeQuery } from "../api/views";
+import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
+import { ApiError, TOO_LARGE } from "../http/errors";
+import { MemorizeResultSchema } from "../operations/create-memory";
+import { ForgetResultSchema } from "../operations/delete-memory";
+import { decodeIdCursor, encodeIdCursor } from "../operations/views/cursor";
 import {
-  decodeMemoryCursor,
-  DEFAULT_MEMORY_PAGE,
-  DeleteQuerySchema,
-  encodeMemoryCursor,
-  ForgottenSchema,
   DEFAULT_HISTORY_PAGE,
-  HistoryQuerySchema,
-  HistorySchema,
-  kindsOf,
-  MemoryCreatedSchema,
-  MemoryListQuerySchema,
-  MemoryListSchema,
-  MemoryPathSchema,
-  MemoryRequestSchema,
-  MemorySchema,
-  OPERATION_WAIT_MS,
-  PendingSchema,
-  UpdatedSchema,
-  UpdateRequestSchema,
-} from "../api/memories";
-import { linksPageOf, LinksPageQuerySchema } from "../api/views";
-import type { AppEnv } from "../http/app-env";
-import { ApiError } from "../http/errors";
-import { agentOf, writeOptions } from "./agent-of";
-import { pendingBody, whenFailed } from "./pending";
+  HistoryEntrySchema,
+  MAX_HISTORY_PAGE,
+  MemoryListResultSchema,
+  MemoryViewSchema,
+} from "../operations/views/memory-views";
+import { codePointLength } from "../text/code-points";
+import { MEMORY_KINDS } from "../vocabulary/node-kinds";
+
+/** A memory's text: non-blank, at most as long as one message. */
+const ContentSchema = TextSchema.superRefine((s, ctx) => {
+  if (s.trim().length === 0) ctx.addIssue({ code: "custom", message: "content must not be empty" });
+  if (codePointLength(s) > MAX_MESSAGE_CODE_POINTS)
+    ctx.addIssue({ code: "custom", message: `content exceeds ${MAX_MESSAGE_CODE_POINTS} characters`, params: { [TOO_LARGE]: true } });
+});
+
+const Short = (max: number) => TextSchema.trim().min(1).max(max);
+
+const MEMORY_TYPE_NAMES = ["event", "fact", "relation", "opinion", "事件", "事实", "关系", "观点"] as const;
+
+const MemoryRequestSchema = z
+  .object({
+    content: ContentSchema.optional().openapi({
+      description: "The memory as text (or give the structured form instead).",
+      example: "I had ramen with Bob yesterday.",
+    }),
+    subject: Short(200).optional().openapi({ description: "Structured form: who the memory is about.", example: "小明" }),
+    memory_type: z.enum(MEMORY_TYPE_NAMES).optional().openapi({
+      description:
+        "event (事件: an action at a time), fact (事实: a stable state), relation (关系: between people), opinion (观点: a view).",
+    }),
+    topic: Short(500).optional().openapi({ description: "What it is about: the action or state.", example: "喜好" }),
+    object: Short(500).optional().openapi({ description: "What the action or state concerns.", example: "打篮球" }),
+    attributes: z
+      .record(Short(100), Short(500))
+      .refine((a) => Object.keys(a).length <= 20, "at most 20 attributes")
+      .optional()
+      .openapi({
+        description:
+          "More facts: time (时间, relative times such as 昨天 or 'last Friday' are resolved), place (地点), reason (原因), manner (方式), or any other.",
+        example: { 时间: "昨天", 地点: "体育馆" },
+      }),
+    importance: z.number().min(0).max(1).optional().openapi({
+      description: "Strength of the links to its subject and object entities (default 0.5): 0.3 daily trivia, 0.8 important, 1 key.",
+    }),
+    timestamp: TimestampSchema.optional().openapi({
+      description: "When it was said (default: now): relative times are resolved against it.",
+    }),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    const structured = r.subject !== undefined || r.memory_type !== undefined || r.topic !== undefined;
+    if (r.content !== undefined && (structured || r.object !== undefined || r.attributes !== undefined)) {
+      ctx.addIssue({ code: "custom", message: "give either content or the structured form (subject, memory_type, topic), not both" });
+    } else if (r.content === undefined) {
+      for (const key of ["subject", "memory_type", "topic"] as const)
+        if (r[key] === undefined) ctx.addIssue({ code: "custom", path: [key], message: `${key} is required without content` });
+    }
+  })
+  .openapi("MemoryRequest");
+
+const MemoryCreatedSchema = MemorizeResultSchema.extend({ task_id: z.string(), status: z.literal("done") }).openapi("MemoryCreated");
+
+const MemoryPathSchema = z.object({ agentId: AgentIdSchema, nodeId: NodeIdSchema });
+
+const MemorySchema = MemoryViewSchema.openapi("Memory");
+
+const HistorySchema = z
+  .object({
+    node_id: z.number().int(),
+    history: z.array(HistoryEntrySchema),
+    /** Versions in all. */
+    total: z.number().int(),
+    next_cursor: z.string().nullable(),
+  })
+  .openapi("MemoryHistory");
+
+/** The `cursor` of the listing and of a history: a `next_cursor` this API gave (src/operations/views/cursor.ts). */
+const PageCursorQuery = z
+  .string()
+  .refine((c) => decodeIdCursor(c) !== undefined, "not a cursor returned by this endpoint")
+  .optional()
+  .openapi({ description: "`next_cursor` of the previous page; omit for the first page." });
+
+const HistoryQuerySchema = z
+  .object({
+    cursor: PageCursorQuery,
+    limit: pageSizeQuery("limit", MAX_HISTORY_PAGE, DEFAULT_HISTORY_PAGE),
+  })
+  .strict();
+
+/** The listing cursor is opaque to clients (src/operations/views/cursor.ts): the last id of the previous page. */
+const encodeMemoryCursor = encodeIdCursor;
+const decodeMemoryCursor = decodeIdCursor;
+
+const DEFAULT_MEMORY_PAGE = 50;
+const MAX_MEMORY_PAGE = 200;
+
+const MemoryListQuerySchema = z
+  .object({
+    kind: z
+      .string()
+      .regex(/^(segment|memory|episode)(,(segment|memory|episode))*$/, "kind: segment, memory or episode, comma-separated")
+      .optional()
+      .openapi({ description: "Kinds to list, comma-separated (default: all three; entities are never listed).", example: "memory" }),
+    cursor: PageCursorQuery,
+    limit: z
+      .string()
+      .regex(/^[1-9][0-9]{0,2}$/, `limit: memories per page, 1–${MAX_MEMORY_PAGE}`)
+      .transform(Number)
+      .refine((n) => n <= MAX_MEMORY_PAGE, `limit: at most ${MAX_MEMORY_PAGE}`)
+      .optional()
+      .openapi({ description: `Memories per page (1–${MAX_MEMORY_PAGE}, default ${DEFAULT_MEMORY_PAGE}).`, type: "string" }),
+    include_superseded: z
+      .enum(["true", "false"])
+      .optional()
+      .openapi({ description: "Also list versions that a newer one corrected (default false)." }),
+  })
+  .strict();
+
+function kindsOf(kind: string | undefined): (typeof MEMORY_KINDS)[number][] {
+  if (kind === undefined) return [...MEMORY_KINDS];
+  return [...new Set(kind.split(","))].filter((k): k is (typeof MEMORY_KINDS)[number] => (MEMORY_KINDS as readonly string[]).includes(k));
+}
+
+const MemoryListSchema = MemoryListResultSchema.omit({ next_before: true })
+  .extend({ next_cursor: z.string().nullable() })
+  .openapi("MemoryList");
+
+const UpdateRequestSchema = z.object({ content: ContentSchema }).strict().openapi("MemoryUpdate");
+
+const UpdatedSchema = z
+  .object({ node_id: z.number().int(), supersedes: z.number().int(), links_moved: z.number().int() })
+  .openapi("MemoryUpdated", { description: "The new version's id; the old one is history now." });
+
+const DeleteQuerySchema = z
+  .object({
+    purge: z
+      .enum(["true", "false"])
+      .optional()
+      .openapi({ description: "Also remove every trace: dangling links, earlier versions, message ids (default false)." }),
+  })
+  .strict();
+
+const ForgottenResult = ForgetResultSchema.options[0];
+const ForgottenSchema = ForgottenResult.omit({ outcome: true })
+  .extend({ deleted: z.literal(true) })
+  .openapi("MemoryDeleted");
 
 const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
 const notFound = json(ErrorSchema, "No such memory in this agent");
@@ -121,114 +257,184 @@ export const deleteMemoryRoute = createRoute({
   responses: { 200: json(ForgottenSchema, "Deleted"), 202: pending, ...writeErrors, 404: notFound, 409: conflict },
 });
 
-export function registerMemories(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(createMemoryRoute, async (c) => {
-    const { content, subject, memory_type, topic, object, attributes, importance, timestamp } = c.req.valid("json");
-    const structure =
-      subject !== undefined && memory_type !== undefined && topic !== undefined
-        ? {
-            subject,
-            memory_type:
-              memory_type in MEMORY_TYPES_EN ? MEMORY_TYPES_EN[memory_type as keyof typeof MEMORY_TYPES_EN] : (memory_type as "event"),
-            topic,
-            ...(object !== undefined ? { object } : {}),
-            ...(attributes !== undefined ? { attributes } : {}),
-          }
-        : undefined;
-    const outcome = await agentOf(c, c.req.valid("param").agentId).submit(
-      "createMemory",
-      {
-        ...(content !== undefined ? { content: content.trim() } : {}),
-        ...(structure ? { structure } : {}),
-        ...(importance !== undefined ? { importance } : {}),
-        ...(timestamp !== undefined ? { timestamp } : {}),
-      },
-      { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
-    );
-    whenFailed(outcome, "memorize");
-    if (!outcome.result) return c.json(pendingBody(outcome), 202);
-    return c.json({ ...outcome.result, task_id: outcome.taskIds[0] ?? "", status: "done" as const }, 201);
-  });
+// Memory operations (docs/design.md, "Memory operations (as built)"), the tools a model writes its memory with.
+const createMemory = defineOperation(createMemoryRoute, {
+  tool: {
+    name: "create_memory",
+    title: "Create a memory",
+    description: `Store one explicit memory now, as a sentence (\`content\`) or structured (subject, memory_type: event/fact/relation/opinion, topic, object?, attributes? such as 时间 or 地点; relative times like 昨天 are resolved). Use it for a fact the user states that should outlive the conversation. A memory that contradicts an earlier one is reported in \`conflicts\` (and may supersede it). Answers the new node_id. ${LANGUAGES}`,
+    annotations: WRITE,
+  },
+});
 
-  app.openapi(getMemoryRoute, async (c) => {
-    const { agentId, nodeId } = c.req.valid("param");
-    const { memory } = await agentOf(c, agentId).ask("getMemory", { node_id: nodeId, links: linksPageOf(c.req.valid("query")) });
-    if (!memory) throw new ApiError("not_found", `memory ${nodeId} not found`);
-    return c.json(memory, 200);
-  });
+const updateMemory = defineOperation(updateMemoryRoute, {
+  pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
+  tool: {
+    name: "update_memory",
+    title: "Correct a memory",
+    description: `Correct a memory: the new content becomes a new version that takes over its links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. ${LANGUAGES}`,
+    annotations: WRITE,
+  },
+});
 
-  app.openapi(memoryHistoryRoute, async (c) => {
-    const { agentId, nodeId } = c.req.valid("param");
-    const query = c.req.valid("query");
-    const after = query.cursor === undefined ? 0 : (decodeMemoryCursor(query.cursor) ?? 0);
-    const page = await agentOf(c, agentId).ask("getMemoryHistory", { node_id: nodeId, after, limit: query.limit ?? DEFAULT_HISTORY_PAGE });
-    if (!page.found) throw new ApiError("not_found", `memory ${nodeId} not found`);
-    return c.json({ node_id: nodeId, history: page.history, total: page.total, next_cursor: page.next_cursor }, 200);
-  });
+const deleteMemory = defineOperation(deleteMemoryRoute, {
+  pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
+  queryArgs: { purge: z.boolean().optional().describe("true: remove every trace too (links into it, earlier versions).") },
+  tool: {
+    name: "delete_memory",
+    title: "Forget a memory",
+    description:
+      "Forget one memory now (links into it stay as a trace that something was known there); with purge also every trace. Only when the user asks to forget that specific thing.",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+});
 
-  app.openapi(listMemoriesRoute, async (c) => {
-    const query = c.req.valid("query");
-    const before = query.cursor === undefined ? undefined : decodeMemoryCursor(query.cursor);
-    const page = await agentOf(c, c.req.valid("param").agentId).ask("listMemories", {
-      kinds: kindsOf(query.kind),
-      ...(before !== undefined ? { before } : {}),
-      limit: query.limit ?? DEFAULT_MEMORY_PAGE,
-      include_superseded: query.include_superseded === "true",
-    });
-    return c.json({ items: page.items, next_cursor: page.next_before === null ? null : encodeMemoryCursor(page.next_before) }, 200);
-  });
+const getMemory = defineOperation(getMemoryRoute, {
+  pathArgs: nodeIdArgument("The memory's id (node_id in recall, search and create_memory answers)."),
+  queryArgs: linksPageArgs,
+  tool: {
+    name: "get_memory",
+    title: "Read a memory with its history",
+    description: `One memory (or entity) with its links, provenance, meta, aliases, the memories it contradicts and its versions: what get_memory_node gives plus what the memory operations recorded. ${LANGUAGES}`,
+    annotations: READ,
+  },
+});
 
-  app.openapi(updateMemoryRoute, async (c) => {
-    const { agentId, nodeId } = c.req.valid("param");
-    const outcome = await agentOf(c, agentId).submit(
-      "updateMemory",
-      { node_id: nodeId, content: c.req.valid("json").content.trim() },
-      { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
-    );
-    whenFailed(outcome, "update");
-    const result = outcome.result;
-    if (!result) return c.json(pendingBody(outcome), 202);
-    switch (result.outcome) {
-      case "updated":
-        return c.json({ node_id: result.node_id, supersedes: result.supersedes, links_moved: result.links_moved }, 200);
-      case "not_found":
-        throw new ApiError("not_found", `memory ${nodeId} not found`);
-      case "not_a_memory":
-        throw new ApiError("conflict", `node ${nodeId} is an ${result.kind}, not a memory: merge entities instead`);
-      case "superseded":
-        throw new ApiError("conflict", `memory ${nodeId} was superseded by ${result.superseded_by}: update the current version`, {
-          details: {
-            superseded_by: result.superseded_by,
+const getMemoryHistory = defineOperation(memoryHistoryRoute, {
+  pathArgs: nodeIdArgument("The id of any version of the memory."),
+  queryArgs: pageArgs("Versions"),
+  tool: {
+    name: "get_memory_history",
+    title: "Versions of a memory",
+    description: "The versions of a corrected memory, oldest first: what it said before each update_memory.",
+    annotations: READ,
+  },
+});
+
+const listMemories = defineOperation(listMemoriesRoute, {
+  queryArgs: {
+    kind: z.string().optional().describe("Kinds to list, comma-separated: segment, memory (explicit), episode (default all three)."),
+    ...pageArgs("Memories"),
+    include_superseded: z.boolean().optional().describe("true: also versions a newer one corrected."),
+  },
+  tool: {
+    name: "list_memories",
+    title: "List memories",
+    description: `Page through the agent's memories, newest first (never entities). To find something, search_memories or recall is better; this is for reviewing what is stored. ${LANGUAGES}`,
+    annotations: READ,
+  },
+});
+
+export const MEMORIES: Area = {
+  operations: [createMemory, updateMemory, deleteMemory, getMemory, getMemoryHistory, listMemories],
+  routes: () =>
+    subApp()
+      .openapi(createMemoryRoute, async (c) => {
+        const { content, subject, memory_type, topic, object, attributes, importance, timestamp } = c.req.valid("json");
+        const structure =
+          subject !== undefined && memory_type !== undefined && topic !== undefined
+            ? {
+                subject,
+                memory_type:
+                  memory_type in MEMORY_TYPES_EN ? MEMORY_TYPES_EN[memory_type as keyof typeof MEMORY_TYPES_EN] : (memory_type as "event"),
+                topic,
+                ...(object !== undefined ? { object } : {}),
+                ...(attributes !== undefined ? { attributes } : {}),
+              }
+            : undefined;
+        const outcome = await agentOf(c, c.req.valid("param").agentId).submit(
+          "createMemory",
+          {
+            ...(content !== undefined ? { content: content.trim() } : {}),
+            ...(structure ? { structure } : {}),
+            ...(importance !== undefined ? { importance } : {}),
+            ...(timestamp !== undefined ? { timestamp } : {}),
           },
-        });
-    }
-  });
-
-  app.openapi(deleteMemoryRoute, async (c) => {
-    const { agentId, nodeId } = c.req.valid("param");
-    const outcome = await agentOf(c, agentId).submit(
-      "deleteMemory",
-      { node_id: nodeId, purge: c.req.valid("query").purge === "true" },
-      { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
-    );
-    whenFailed(outcome, "forget");
-    const result = outcome.result;
-    if (!result) return c.json(pendingBody(outcome), 202);
-    switch (result.outcome) {
-      case "forgotten": {
-        const { outcome: _done, ...rest } = result;
-        return c.json({ deleted: true as const, ...rest }, 200);
-      }
-      case "not_found":
-        throw new ApiError("not_found", `memory ${nodeId} not found`);
-      case "not_a_memory":
-        throw new ApiError("conflict", `node ${nodeId} is an ${result.kind}, not a memory`);
-      case "superseded":
-        throw new ApiError(
-          "conflict",
-          `memory ${nodeId} was superseded by ${result.superseded_by}: its text lives on there; delete the current version (purge=true takes every version)`,
-          { details: { superseded_by: result.superseded_by } },
+          { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
         );
-    }
-  });
-}
+        whenFailed(outcome, "memorize");
+        if (!outcome.result) return c.json(pendingBody(outcome), 202);
+        return c.json({ ...outcome.result, task_id: outcome.taskIds[0] ?? "", status: "done" as const }, 201);
+      })
+      .openapi(getMemoryRoute, async (c) => {
+        const { agentId, nodeId } = c.req.valid("param");
+        const { memory } = await agentOf(c, agentId).ask("getMemory", { node_id: nodeId, links: linksPageOf(c.req.valid("query")) });
+        if (!memory) throw new ApiError("not_found", `memory ${nodeId} not found`);
+        return c.json(memory, 200);
+      })
+      .openapi(memoryHistoryRoute, async (c) => {
+        const { agentId, nodeId } = c.req.valid("param");
+        const query = c.req.valid("query");
+        const after = query.cursor === undefined ? 0 : (decodeMemoryCursor(query.cursor) ?? 0);
+        const page = await agentOf(c, agentId).ask("getMemoryHistory", {
+          node_id: nodeId,
+          after,
+          limit: query.limit ?? DEFAULT_HISTORY_PAGE,
+        });
+        if (!page.found) throw new ApiError("not_found", `memory ${nodeId} not found`);
+        return c.json({ node_id: nodeId, history: page.history, total: page.total, next_cursor: page.next_cursor }, 200);
+      })
+      .openapi(listMemoriesRoute, async (c) => {
+        const query = c.req.valid("query");
+        const before = query.cursor === undefined ? undefined : decodeMemoryCursor(query.cursor);
+        const page = await agentOf(c, c.req.valid("param").agentId).ask("listMemories", {
+          kinds: kindsOf(query.kind),
+          ...(before !== undefined ? { before } : {}),
+          limit: query.limit ?? DEFAULT_MEMORY_PAGE,
+          include_superseded: query.include_superseded === "true",
+        });
+        return c.json({ items: page.items, next_cursor: page.next_before === null ? null : encodeMemoryCursor(page.next_before) }, 200);
+      })
+      .openapi(updateMemoryRoute, async (c) => {
+        const { agentId, nodeId } = c.req.valid("param");
+        const outcome = await agentOf(c, agentId).submit(
+          "updateMemory",
+          { node_id: nodeId, content: c.req.valid("json").content.trim() },
+          { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
+        );
+        whenFailed(outcome, "update");
+        const result = outcome.result;
+        if (!result) return c.json(pendingBody(outcome), 202);
+        switch (result.outcome) {
+          case "updated":
+            return c.json({ node_id: result.node_id, supersedes: result.supersedes, links_moved: result.links_moved }, 200);
+          case "not_found":
+            throw new ApiError("not_found", `memory ${nodeId} not found`);
+          case "not_a_memory":
+            throw new ApiError("conflict", `node ${nodeId} is an ${result.kind}, not a memory: merge entities instead`);
+          case "superseded":
+            throw new ApiError("conflict", `memory ${nodeId} was superseded by ${result.superseded_by}: update the current version`, {
+              details: {
+                superseded_by: result.superseded_by,
+              },
+            });
+        }
+      })
+      .openapi(deleteMemoryRoute, async (c) => {
+        const { agentId, nodeId } = c.req.valid("param");
+        const outcome = await agentOf(c, agentId).submit(
+          "deleteMemory",
+          { node_id: nodeId, purge: c.req.valid("query").purge === "true" },
+          { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
+        );
+        whenFailed(outcome, "forget");
+        const result = outcome.result;
+        if (!result) return c.json(pendingBody(outcome), 202);
+        switch (result.outcome) {
+          case "forgotten": {
+            const { outcome: _done, ...rest } = result;
+            return c.json({ deleted: true as const, ...rest }, 200);
+          }
+          case "not_found":
+            throw new ApiError("not_found", `memory ${nodeId} not found`);
+          case "not_a_memory":
+            throw new ApiError("conflict", `node ${nodeId} is an ${result.kind}, not a memory`);
+          case "superseded":
+            throw new ApiError(
+              "conflict",
+              `memory ${nodeId} was superseded by ${result.superseded_by}: its text lives on there; delete the current version (purge=true takes every version)`,
+              { details: { superseded_by: result.superseded_by } },
+            );
+        }
+      }),
+};

@@ -1,8 +1,39 @@
-import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../api/common";
-import { SearchRequestSchema, SearchResponseSchema } from "../api/search";
-import type { AppEnv } from "../http/app-env";
-import { agentOf } from "./agent-of";
+/** Search: every memory of the agent ranked by words (BM25), meaning (vectors) or both. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { agentOf } from "../api/agent-of";
+import { subApp, type Area } from "../api/area";
+import { AgentPathSchema, EmptyQuerySchema, errorsOf, TextSchema } from "../api/common";
+import { TimestampSchema } from "../api/messages";
+import { defineOperation } from "../api/operation";
+import { LANGUAGES, READ } from "../api/tool-args";
+import { SEARCH_MODES, SearchHitSchema } from "../operations/views/search-memories-schemas";
+import { NODE_KINDS } from "../vocabulary/node-kinds";
+
+export const SearchRequestSchema = z
+  .object({
+    query: TextSchema.trim().min(1).max(2000).openapi({ example: "第三方登录" }),
+    mode: z.enum(SEARCH_MODES).default("hybrid").openapi({
+      description: "keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores.",
+    }),
+    top_k: z.number().int().min(1).max(100).default(10),
+    time_range: z
+      .object({ from: TimestampSchema.optional(), to: TimestampSchema.optional() })
+      .strict()
+      .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, "time_range.from must not be after time_range.to")
+      .optional()
+      .openapi({ description: "Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered." }),
+    kinds: z
+      .array(z.enum(NODE_KINDS))
+      .min(1)
+      .default(["segment", "memory"])
+      .openapi({ description: "Node kinds to search: conversation segments and explicit memories by default." }),
+  })
+  .strict()
+  .openapi("SearchRequest");
+
+export const SearchItemSchema = SearchHitSchema.openapi("SearchItem");
+
+export const SearchResponseSchema = z.object({ mode: z.enum(SEARCH_MODES), items: z.array(SearchItemSchema) }).openapi("SearchResponse");
 
 export const searchRoute = createRoute({
   method: "post",
@@ -23,21 +54,32 @@ export const searchRoute = createRoute({
   },
 });
 
-export function registerSearch(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(searchRoute, async (c) => {
-    const request = c.req.valid("json");
-    const { time_range, ...rest } = request;
-    // The agent takes times as milliseconds already (TimestampSchema converted them).
-    const timeRange = time_range
-      ? {
-          ...(time_range.from !== undefined ? { from: time_range.from } : {}),
-          ...(time_range.to !== undefined ? { to: time_range.to } : {}),
-        }
-      : undefined;
-    const result = await agentOf(c, c.req.valid("param").agentId).ask("searchMemories", {
-      ...rest,
-      ...(timeRange ? { time_range: timeRange } : {}),
-    });
-    return c.json(result, 200);
-  });
-}
+const searchMemories = defineOperation(searchRoute, {
+  tool: {
+    name: "search_memories",
+    title: "Search memories",
+    description: `Search all of the agent's memories by words (keyword: BM25), meaning (vector) or both (hybrid, the default), optionally within a time range; returns ranked memories with their time, speaker and source message ids. Use it to look something up that recall does not reach, or to find when something was said. ${LANGUAGES}`,
+    annotations: READ,
+  },
+});
+
+export const SEARCH: Area = {
+  operations: [searchMemories],
+  routes: () =>
+    subApp().openapi(searchRoute, async (c) => {
+      const request = c.req.valid("json");
+      const { time_range, ...rest } = request;
+      // The agent takes times as milliseconds already (TimestampSchema converted them).
+      const timeRange = time_range
+        ? {
+            ...(time_range.from !== undefined ? { from: time_range.from } : {}),
+            ...(time_range.to !== undefined ? { to: time_range.to } : {}),
+          }
+        : undefined;
+      const result = await agentOf(c, c.req.valid("param").agentId).ask("searchMemories", {
+        ...rest,
+        ...(timeRange ? { time_range: timeRange } : {}),
+      });
+      return c.json(result, 200);
+    }),
+};

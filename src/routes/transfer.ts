@@ -10,17 +10,17 @@
  * an import task, named by the body's SHA-256, so a retry with the same Idempotency-Key and body
  * is recognised.
  */
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { ImportValidator, type LineProblem } from "../operations/views/export-format";
 import { AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
-import { ImportedSchema, OPERATION_WAIT_MS, PendingSchema } from "../api/memories";
 import { MAX_IMPORT_BYTES, MAX_IMPORT_LINE_BYTES } from "../config/limits";
-import type { AppEnv } from "../http/app-env";
 import { ApiError } from "../http/errors";
-import { agentOf, writeOptions } from "./agent-of";
-import { JsonLinesError, jsonLines } from "./json-lines";
-import { pendingBody, whenFailed } from "./pending";
+import { agentOf, writeOptions } from "../api/agent-of";
+import { JsonLinesError, jsonLines } from "../api/json-lines";
+import { OPERATION_WAIT_MS, pendingBody, PendingSchema, whenFailed } from "../api/pending";
+import { defineOperation } from "../api/operation";
+import { subApp, type Area } from "../api/area";
 
 const JSONL_TYPES = ["application/x-ndjson", "application/jsonl", "application/json-lines"];
 /** The media type of JSON Lines, typed as a plain string: the route's answer is a stream, not a JSON body. */
@@ -28,6 +28,10 @@ const NDJSON: string = "application/x-ndjson";
 /** Characters of validated lines handed to the object per call. */
 const STAGE_BATCH_CHARACTERS = 512 * 1024;
 const STAGE_BATCH_LINES = 5_000;
+
+const ImportedSchema = z
+  .object({ nodes: z.number().int(), links: z.number().int(), aliases: z.number().int(), messages: z.number().int() })
+  .openapi("Imported");
 
 const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
 
@@ -71,77 +75,91 @@ export const importAgentRoute = createRoute({
   },
 });
 
-export function registerTransfer(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(exportAgentRoute, async (c) => {
-    const agent = agentOf(c, c.req.valid("param").agentId);
-    const body = await agent.stub.exportLines(agent.identity);
-    return c.body(body, 200, {
-      "Content-Type": "application/x-ndjson; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${agent.identity.agentId}.jsonl"`,
-    });
-  });
+const exportAgent = defineOperation(exportAgentRoute, {
+  tool: { reason: "a whole agent's memory as JSON Lines, for backups and moves" },
+  sdk: { reason: "a JSON Lines stream, not a JSON answer: fetch GET /v1/agents/{agentId}/export" },
+});
 
-  app.openapi(importAgentRoute, async (c) => {
-    const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-    if (!JSONL_TYPES.includes(type)) {
-      throw new ApiError("unsupported_media_type", `an import is JSON Lines: Content-Type ${JSONL_TYPES[0]}`);
-    }
-    const declared = Number(c.req.header("content-length") ?? "0");
-    if (declared > MAX_IMPORT_BYTES) throw new ApiError("payload_too_large", `an import body is at most ${MAX_IMPORT_BYTES} bytes`);
-    const agent = agentOf(c, c.req.valid("param").agentId);
-    const options = writeOptions(c.req.valid("header"));
-    const state = await agent.stub.importable(agent.identity, options.idempotencyKey);
-    if (state === "not_empty") {
-      throw new ApiError("conflict", "the agent holds memories: import into an empty agent (DELETE it first, or use another agent id)");
-    }
-    const body = c.req.raw.body;
-    if (!body) throw new ApiError("validation_failed", "the import body is empty");
-    const uploadId = crypto.randomUUID();
-    // A retry of a known key stages nothing: its body is only validated and hashed.
-    const retry = state === "retry";
-    // Whatever ends an upload before its task is queued drops what it staged (docs/design.md, "Memory operations").
-    const drop = (digest: string | null) =>
-      retry
-        ? Promise.resolve()
-        : agent.stub
-            .abandonImport(agent.identity, uploadId, digest)
-            .catch((err: unknown) => console.warn("dropping the staging of a failed import failed", err));
-    let staged: Staged;
-    try {
-      staged = await stage(body, (from, lines, begin) =>
-        retry ? Promise.resolve() : agent.stub.stageImport(agent.identity, uploadId, from, lines, begin),
-      );
-    } catch (err) {
-      await drop(null);
-      throw err;
-    }
-    if (!staged.ok) {
-      await drop(null);
-      const { line, message } = staged.problem;
-      throw new ApiError(staged.tooLarge ? "payload_too_large" : "validation_failed", `line ${line}: ${message}`, { details: { line } });
-    }
-    if (!retry) await agent.stub.sealImport(agent.identity, uploadId, staged.digest);
-    let outcome;
-    try {
-      outcome = await agent.submit(
-        "importAgent",
-        { import_id: staged.digest, lines: staged.lines, next_node_id: staged.nextNodeId },
-        { waitMs: OPERATION_WAIT_MS, ...options },
-      );
-    } catch (err) {
-      await drop(staged.digest);
-      throw err;
-    }
-    whenFailed(outcome, "import");
-    const result = outcome.result;
-    if (!result) return c.json(pendingBody(outcome), 202);
-    if (result.outcome === "not_staged") {
-      throw new ApiError("conflict", "the import's staged lines were dropped (the agent was deleted during the upload): send it again");
-    }
-    if (result.outcome !== "imported") throw new ApiError("conflict", "the agent holds memories: import into an empty agent");
-    return c.json({ nodes: result.nodes, links: result.links, aliases: result.aliases, messages: result.messages }, 200);
-  });
-}
+const importAgent = defineOperation(importAgentRoute, {
+  tool: { reason: "a whole agent's memory as JSON Lines, for backups and moves" },
+  sdk: { reason: "a JSON Lines body, not a JSON one: POST the export with Content-Type application/x-ndjson" },
+});
+
+export const TRANSFER: Area = {
+  operations: [exportAgent, importAgent],
+  routes: () =>
+    subApp()
+      .openapi(exportAgentRoute, async (c) => {
+        const agent = agentOf(c, c.req.valid("param").agentId);
+        const body = await agent.stub.exportLines(agent.identity);
+        return c.body(body, 200, {
+          "Content-Type": "application/x-ndjson; charset=utf-8",
+          "Content-Disposition": `attachment; filename="${agent.identity.agentId}.jsonl"`,
+        });
+      })
+      .openapi(importAgentRoute, async (c) => {
+        const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+        if (!JSONL_TYPES.includes(type)) {
+          throw new ApiError("unsupported_media_type", `an import is JSON Lines: Content-Type ${JSONL_TYPES[0]}`);
+        }
+        const declared = Number(c.req.header("content-length") ?? "0");
+        if (declared > MAX_IMPORT_BYTES) throw new ApiError("payload_too_large", `an import body is at most ${MAX_IMPORT_BYTES} bytes`);
+        const agent = agentOf(c, c.req.valid("param").agentId);
+        const options = writeOptions(c.req.valid("header"));
+        const state = await agent.stub.importable(agent.identity, options.idempotencyKey);
+        if (state === "not_empty") {
+          throw new ApiError("conflict", "the agent holds memories: import into an empty agent (DELETE it first, or use another agent id)");
+        }
+        const body = c.req.raw.body;
+        if (!body) throw new ApiError("validation_failed", "the import body is empty");
+        const uploadId = crypto.randomUUID();
+        // A retry of a known key stages nothing: its body is only validated and hashed.
+        const retry = state === "retry";
+        // Whatever ends an upload before its task is queued drops what it staged (docs/design.md, "Memory operations").
+        const drop = (digest: string | null) =>
+          retry
+            ? Promise.resolve()
+            : agent.stub
+                .abandonImport(agent.identity, uploadId, digest)
+                .catch((err: unknown) => console.warn("dropping the staging of a failed import failed", err));
+        let staged: Staged;
+        try {
+          staged = await stage(body, (from, lines, begin) =>
+            retry ? Promise.resolve() : agent.stub.stageImport(agent.identity, uploadId, from, lines, begin),
+          );
+        } catch (err) {
+          await drop(null);
+          throw err;
+        }
+        if (!staged.ok) {
+          await drop(null);
+          const { line, message } = staged.problem;
+          throw new ApiError(staged.tooLarge ? "payload_too_large" : "validation_failed", `line ${line}: ${message}`, {
+            details: { line },
+          });
+        }
+        if (!retry) await agent.stub.sealImport(agent.identity, uploadId, staged.digest);
+        let outcome;
+        try {
+          outcome = await agent.submit(
+            "importAgent",
+            { import_id: staged.digest, lines: staged.lines, next_node_id: staged.nextNodeId },
+            { waitMs: OPERATION_WAIT_MS, ...options },
+          );
+        } catch (err) {
+          await drop(staged.digest);
+          throw err;
+        }
+        whenFailed(outcome, "import");
+        const result = outcome.result;
+        if (!result) return c.json(pendingBody(outcome), 202);
+        if (result.outcome === "not_staged") {
+          throw new ApiError("conflict", "the import's staged lines were dropped (the agent was deleted during the upload): send it again");
+        }
+        if (result.outcome !== "imported") throw new ApiError("conflict", "the agent holds memories: import into an empty agent");
+        return c.json({ nodes: result.nodes, links: result.links, aliases: result.aliases, messages: result.messages }, 200);
+      }),
+};
 
 type Stager = (from: number, lines: string[], begin: boolean) => Promise<void>;
 
@@ -150,7 +168,7 @@ type Staged = { ok: true; digest: string; lines: number; nextNodeId: number } | 
 const encoder = new TextEncoder();
 
 /**
- * Reads the body line by line (src/routes/json-lines.ts: UTF-8, LF or CRLF, bounded), validates
+ * Reads the body line by line (src/api/json-lines.ts: UTF-8, LF or CRLF, bounded), validates
  * each non-blank line, hands valid lines to `put` in batches, and hashes the bytes: the body's
  * SHA-256 and the file's next node id, or the first problem (too large: 413).
  */

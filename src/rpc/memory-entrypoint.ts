@@ -12,7 +12,7 @@
  *
  * Every method runs the operation's REST request in-process through an app of its own whose only
  * difference is where the tenant comes from (src/app.ts), exactly as tools/call and MCP do
- * (src/routes/tool-call.ts): the same validation, errors, idempotency (`options.idempotencyKey`
+ * (src/api/tool-call.ts): the same validation, errors, idempotency (`options.idempotencyKey`
  * is the Idempotency-Key) and isolation as the REST endpoint. Methods resolve with a
  * BindingResult (binding-result.ts), never throw for a refusal.
  */
@@ -23,8 +23,8 @@ import { HttpCore } from "../../sdk/src/http";
 import { isTool } from "../api/operation";
 import { createApp } from "../app";
 import { requireBindingTenant, type BindingProps } from "../http/binding-auth";
-import { OPERATIONS } from "../routes/operations";
-import { runTool } from "../routes/tool-call";
+import { OPERATIONS } from "../routes";
+import { runTool, toolBox } from "../api/tool-call";
 import type { BindingCallOptions, BindingError, BindingResult, MemoryBinding } from "../../sdk/src/rpc-binding";
 import { failure, failureOf } from "./binding-result";
 
@@ -37,6 +37,8 @@ const bindingApp = createApp({ authenticate: requireBindingTenant });
 
 /** Operation name (the SDK's method name) → the tool that runs it. */
 const TOOL_OF = new Map(OPERATIONS.filter(isTool).map((d) => [d.name, d.tool.name]));
+
+const TOOLS = toolBox(OPERATIONS);
 
 const ORIGIN = "http://localhost";
 
@@ -154,7 +156,7 @@ export class MemoryEntrypoint extends WorkerEntrypoint<Env, BindingProps> implem
     if (key !== undefined && typeof key !== "string") return invalid(name, "options.idempotencyKey must be a string");
     const tool = TOOL_OF.get(name);
     if (tool === undefined) throw new Error(`${name} is not a tool operation`);
-    const outcome = await runTool(this.#core(), agentId, tool, input ?? {}, { idempotencyKey: key });
+    const outcome = await runTool(TOOLS, this.#core(), agentId, tool, input ?? {}, { idempotencyKey: key });
     if (!outcome.ok) {
       return failure(
         outcome.code,

@@ -4,9 +4,8 @@
  * them pulls in nothing but zod and the vocabulary.
  */
 import { z } from "zod";
-import { MAX_MESSAGE_CODE_POINTS } from "../../config/limits";
 import { LOCALES } from "../../vocabulary/locales";
-import { MESSAGE_ROLES } from "../../vocabulary/roles";
+import { ConversationTurnSchema } from "../../vocabulary/message";
 
 export const CONTEXT_SECTIONS = ["memories", "episodes", "profile", "traces"] as const;
 export const DEFAULT_CONTEXT_BUDGET = 1_000;
@@ -43,19 +42,7 @@ export type ProfileResult = z.infer<typeof ProfileResultSchema>;
 export const ContextQuerySchema = z
   .object({
     query: z.string().min(1).max(2000).optional(),
-    messages: z
-      .array(
-        z
-          .object({
-            role: z.enum(MESSAGE_ROLES),
-            content: z.string().min(1).max(MAX_MESSAGE_CODE_POINTS),
-            name: z.string().min(1).max(128).optional(),
-          })
-          .strict(),
-      )
-      .min(1)
-      .max(MAX_CONTEXT_MESSAGES)
-      .optional(),
+    messages: z.array(ConversationTurnSchema).min(1).max(MAX_CONTEXT_MESSAGES).optional(),
     budget_tokens: z.number().int().min(MIN_CONTEXT_BUDGET).max(MAX_CONTEXT_BUDGET),
     include: z.array(z.enum(CONTEXT_SECTIONS)).min(1),
     ...LocalePreferenceShape,

@@ -1,7 +1,7 @@
 /**
  * What the agent answers about its memories (docs/design.md, "Memory operations"): one memory with its links,
  * provenance, facts, aliases and history, and pages of memories. The agent's own zod schemas: the
- * HTTP layer (src/api/memories.ts) gives them OpenAPI names and serves them as they are. Kept
+ * HTTP layer (src/routes/memories.ts) gives them OpenAPI names and serves them as they are. Kept
  * apart from the builders so that reading them pulls in nothing but zod and the vocabulary.
  */
 import { z } from "zod";

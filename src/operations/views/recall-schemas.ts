@@ -1,6 +1,6 @@
 /**
  * The agent's own types of a recall: its query and its result (what the HTTP layer serves under
- * OpenAPI names, src/api/recall.ts). Kept apart from the runner so that reading them pulls in
+ * OpenAPI names, src/routes/recall.ts). Kept apart from the runner so that reading them pulls in
  * nothing but zod and the vocabulary.
  */
 import { z } from "zod";

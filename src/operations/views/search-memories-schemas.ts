@@ -1,6 +1,6 @@
 /**
  * The agent's own types of a search: its query and its result (served by the HTTP layer under
- * OpenAPI names, src/api/search.ts). Kept apart from the runner so that reading them pulls in
+ * OpenAPI names, src/routes/search.ts). Kept apart from the runner so that reading them pulls in
  * nothing but zod and the vocabulary.
  */
 import { z } from "zod";

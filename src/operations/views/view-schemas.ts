@@ -1,6 +1,6 @@
 /**
  * What the agent answers to reads that are not tasks (focus, one node, stats, ping), as the
- * agent's own zod schemas: the HTTP layer (src/api/views.ts) gives them OpenAPI names and serves
+ * agent's own zod schemas: the HTTP layer (src/routes/reads.ts) gives them OpenAPI names and serves
  * them as they are. Kept apart from the builders (views.ts) so that reading them pulls in nothing
  * but zod and the vocabulary.
  */

@@ -1,8 +1,6 @@
 /** The API client against a fake fetch: where requests go, what they carry, how answers are parsed. */
 import { describe, expect, it } from "vitest";
-import type { AgentList } from "../../../src/api/agents";
-import type { RecallResponse } from "../../../src/api/recall";
-import type { FocusView, StatsView } from "../../../src/api/views";
+import type { AgentList, Focus as FocusView, RecallResponse, Stats as StatsView } from "../../../sdk/src/generated/operations";
 import { ApiClient, ApiError } from "../../src/api/client";
 import { link, nodeView } from "./fixtures";
 

@@ -1,5 +1,5 @@
-/** Node views as the API sends them, typed with the server's own response types (src/api/). */
-import type { NodeView } from "../../../src/api/views";
+/** Node views as the API sends them, typed with the API's published response types (the SDK's, generated from the OpenAPI document). */
+import type { Node as NodeView } from "../../../sdk/src/generated/operations";
 
 type Link = NodeView["links"]["outgoing"][number];
 

@@ -9,20 +9,20 @@
 import type { z } from "zod";
 import { MemoryApiError } from "../../sdk/src/errors";
 import type { HttpCore } from "../../sdk/src/http";
-import { argumentsSchemaOf, httpSpecOf, isTool, type OperationDefinition } from "../api/operation";
+import { argumentsSchemaOf, httpSpecOf, isTool, type OperationDefinition, type ToolSpec } from "./operation";
 import type { IssueDetail } from "../http/validation-hook";
 import type { ErrorCode } from "../http/errors";
 import { isFramed, TOOL_RESULT_FRAME } from "../vocabulary/frames";
-import { OPERATIONS, TOOL_NAMES } from "./operations";
 
 export type ToolOutcome =
   | { ok: true; name: string; result: unknown; content: string }
   | { ok: false; code: ErrorCode; message: string; details?: unknown; retryAfterS?: number };
 
-const TOOLS = new Map(OPERATIONS.filter(isTool).map((d) => [d.tool.name, d]));
+/** The tools a call may name, by name (the operations of src/routes that are tools). */
+export type ToolBox = ReadonlyMap<string, OperationDefinition & { tool: ToolSpec }>;
 
-export function isToolName(name: string): boolean {
-  return TOOLS.has(name);
+export function toolBox(operations: readonly OperationDefinition[]): ToolBox {
+  return new Map(operations.filter(isTool).map((d) => [d.tool.name, d]));
 }
 
 function refused(message: string, issues: IssueDetail[] = []): ToolOutcome {
@@ -63,14 +63,15 @@ function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: fals
 }
 
 export async function runTool(
+  tools: ToolBox,
   core: HttpCore,
   agentId: string,
   name: string,
   rawArguments: unknown,
   options: { idempotencyKey?: string | undefined } = {},
 ): Promise<ToolOutcome> {
-  const definition: OperationDefinition | undefined = TOOLS.get(name);
-  if (!definition) return refused(`unknown tool ${JSON.stringify(name)}; the tools are: ${TOOL_NAMES.join(", ")}`);
+  const definition: OperationDefinition | undefined = tools.get(name);
+  if (!definition) return refused(`unknown tool ${JSON.stringify(name)}; the tools are: ${[...tools.keys()].join(", ")}`);
   const parsed = parseArguments(rawArguments);
   if (!parsed.ok) return refused(`${name}: ${parsed.message}`, [{ in: "arguments", path: "", message: parsed.message }]);
   if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {

@@ -4,16 +4,16 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { ToolDefinition } from "../../sdk/src/tools";
-import { toolDefinitions, type OpenApiDocument } from "../api/operation-schemas";
+import { toolDefinitions, type OpenApiDocument } from "./operation-schemas";
 import type { AppEnv } from "../http/app-env";
-import { OPERATIONS } from "./operations";
+import type { OperationDefinition } from "./operation";
 
 export type ToolCatalog = () => readonly ToolDefinition[];
 
-export function toolCatalog(app: OpenAPIHono<AppEnv>): ToolCatalog {
+export function toolCatalog(app: OpenAPIHono<AppEnv>, operations: readonly OperationDefinition[]): ToolCatalog {
   let tools: readonly ToolDefinition[] | undefined;
   return () => {
-    tools ??= toolDefinitions(OPERATIONS, openApiDocumentOf(app));
+    tools ??= toolDefinitions(operations, openApiDocumentOf(app));
     return tools;
   };
 }
