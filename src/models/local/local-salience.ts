@@ -277,9 +277,11 @@ function capitalisedBesideName(words: readonly TaggedWord[], i: number): boolean
   if (w === undefined || !CAPITALISED.test(w.text) || !/^[\p{L}'’-]+$/u.test(w.text) || before?.sentence !== w.sentence) return false;
   if (w.temporal || !(w.cls === "noun" || w.cls === "adj" || w.cls === "verb" || w.cls === "other")) return false;
   if (before.cls === "punct" && !COMMA.test(before.text)) return false;
-  const isName = (x: TaggedWord | undefined) =>
-    x !== undefined && x.sentence === w.sentence && x.cls === "name" && CAPITALISED.test(x.text);
-  return isName(words[i + 1]) || isName(before);
+  return capitalisedName(words[i + 1], w.sentence) || capitalisedName(before, w.sentence);
+}
+
+function capitalisedName(x: TaggedWord | undefined, sentence: number): boolean {
+  return x !== undefined && x.sentence === sentence && x.cls === "name" && CAPITALISED.test(x.text);
 }
 
 /** Quotation and title marks whose content is a name (《三体》, “星期五”, "Connected LGBTQ Activists"). */
@@ -342,16 +344,19 @@ function vocative(words: readonly TaggedWord[], from: number, to: number): boole
   const before = words[from - 1];
   const after = words[to];
   if (first === undefined) return false;
-  const sameSentence = (w: TaggedWord | undefined) => w !== undefined && w.sentence === first.sentence;
-  const closes = !sameSentence(after) || (after !== undefined && (ENDS_SENTENCE.test(after.text) || COMMA.test(after.text)));
+  const closes = !inSentence(after, first.sentence) || (after !== undefined && (ENDS_SENTENCE.test(after.text) || COMMA.test(after.text)));
   if (!closes) return false;
-  if (!sameSentence(before) || before === undefined) return true;
+  if (!inSentence(before, first.sentence) || before === undefined) return true;
   if (before.cls === "interjection" || ZH_GREETINGS.has(before.text)) return true;
   if (!COMMA.test(before.text)) return false;
-  const ends = !sameSentence(after) || (after !== undefined && ENDS_SENTENCE.test(after.text));
+  const ends = !inSentence(after, first.sentence) || (after !== undefined && ENDS_SENTENCE.test(after.text));
   const beforeComma = words[from - 2];
   const greeting = beforeComma !== undefined && (beforeComma.cls === "interjection" || ZH_GREETINGS.has(beforeComma.text));
   return greeting || (ends && beforeComma?.cls !== "name");
+}
+
+function inSentence(w: TaggedWord | undefined, sentence: number): boolean {
+  return w !== undefined && w.sentence === sentence;
 }
 
 /**
@@ -360,18 +365,16 @@ function vocative(words: readonly TaggedWord[], from: number, to: number): boole
  * in Chinese, eight characters.
  */
 function compoundRun(words: readonly TaggedWord[], i: number): number {
-  const isPart = (w: TaggedWord | undefined) =>
-    w !== undefined && (w.cls === "noun" || w.cls === "name") && !w.temporal && HAS_LETTER.test(w.text) && !standsIn(w);
   const first = words[i];
   // A one-character Chinese adjective makes a word with the noun after it (新同学, 老朋友).
   const modifier = first !== undefined && first.script === "cjk" && first.tag === "a" && first.text.length === 1;
-  if (!isPart(first) && !(modifier && isPart(words[i + 1]) && words[i + 1]?.start === first.end)) return 0;
+  if (!isCompoundPart(first) && !(modifier && isCompoundPart(words[i + 1]) && words[i + 1]?.start === first.end)) return 0;
   let len = 1;
   let chars = codePointLength(words[i]?.text ?? "");
   for (let j = i + 1; j < words.length && len < 4; j++) {
     const t = words[j];
     const prev = words[j - 1];
-    if (t === undefined || prev === undefined || !isPart(t) || t.sentence !== prev.sentence || !adjacent(prev, t)) break;
+    if (t === undefined || prev === undefined || !isCompoundPart(t) || t.sentence !== prev.sentence || !adjacent(prev, t)) break;
     if (t.script !== prev.script) break;
     chars += codePointLength(t.text);
     if (t.script === "cjk" && chars > 8) break;
@@ -380,6 +383,10 @@ function compoundRun(words: readonly TaggedWord[], i: number): number {
   // The head is the last word: a compound ends in a common noun (not "Caroline Melanie").
   while (len > 1 && words[i + len - 1]?.cls !== "noun") len--;
   return len;
+}
+
+function isCompoundPart(w: TaggedWord | undefined): boolean {
+  return w !== undefined && (w.cls === "noun" || w.cls === "name") && !w.temporal && HAS_LETTER.test(w.text) && !standsIn(w);
 }
 
 function isEntityCompound(words: readonly TaggedWord[], from: number, to: number): boolean {
