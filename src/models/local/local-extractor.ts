@@ -87,8 +87,11 @@ function overlaps(a: Candidate, b: Candidate): boolean {
 function phraseOf(analysis: Analysis): string {
   const { body, words } = analysis;
   const weights = termWeights(analysis);
+  const clauses = clauseSpans(analysis);
+  // Code points between two offsets: the UTF-16 distance unless the body has surrogate pairs.
+  const plain = codePointLength(body) === body.length;
   let best: { start: number; end: number; weight: number } | undefined;
-  for (const [clauseStart, clauseEnd] of clauseSpans(analysis)) {
+  for (const [clauseStart, clauseEnd] of clauses) {
     const inClause = words.filter((w) => w.start >= clauseStart && w.end <= clauseEnd);
     // A stretch never starts or ends inside a name ("York with Alice" of "New York with Alice").
     const inName = (i: number, step: number) => namey(inClause[i]) && namey(inClause[i + step]);
@@ -99,7 +102,8 @@ function phraseOf(analysis: Analysis): string {
       for (let b = a; b < inClause.length; b++) {
         const last = inClause[b];
         if (last === undefined) break;
-        if (codePointLength(body.slice(first.start, last.end)) > PHRASE_MAX_CODE_POINTS) break;
+        const length = plain ? last.end - first.start : codePointLength(body.slice(first.start, last.end));
+        if (length > PHRASE_MAX_CODE_POINTS) break;
         if (!isContentWord(last) || inName(b, 1)) continue;
         weight += weights.get(last.lemma) ?? 0;
         const span = { start: first.start, end: last.end, weight };
@@ -109,7 +113,7 @@ function phraseOf(analysis: Analysis): string {
   }
   if (best !== undefined) {
     // A clause that fits whole is the most readable phrase ("I love my new puppy", not "puppy").
-    const clause = clauseSpans(analysis).find(([from, to]) => from <= best.start && best.end <= to);
+    const clause = clauses.find(([from, to]) => from <= best.start && best.end <= to);
     const whole = clause === undefined ? "" : body.slice(clause[0], clause[1]).trim().replace(TRAILING_PUNCTUATION, "");
     if (whole !== "" && codePointLength(whole) <= PHRASE_MAX_CODE_POINTS) return whole;
     return body.slice(best.start, best.end);
