@@ -391,13 +391,32 @@ function isCompoundPart(w: TaggedWord | undefined): boolean {
 
 function isEntityCompound(words: readonly TaggedWord[], from: number, to: number): boolean {
   const head = words[to - 1];
-  return head !== undefined && !vocative(words, from, to) && !isPlaceholder(head);
+  return head !== undefined && !vocative(words, from, to) && !isPlaceholder(head) && !describes(words, from);
+}
+
+/**
+ * "It's been a rollercoaster", "That was a big hurdle", "What an amazing journey!": an English noun
+ * phrase opened by an indefinite article right after a copula or an exclamative "what" (adverbs
+ * allowed between: "quite a journey") is a predicate: it says what something was like, not what
+ * the text is about. The same noun used elsewhere in the text as an argument still counts.
+ */
+function describes(words: readonly TaggedWord[], i: number): boolean {
+  const w = words[i];
+  if (w === undefined || w.script !== "latin") return false;
+  let j = i - 1;
+  while (words[j]?.cls === "adj" || words[j]?.cls === "adv") j--;
+  const article = words[j];
+  if (article === undefined || article.sentence !== w.sentence || !/^an?$/i.test(article.text)) return false;
+  let k = j - 1;
+  while (words[k]?.cls === "adv") k--;
+  const before = words[k];
+  return before !== undefined && before.sentence === w.sentence && (before.lemma === "be" || before.lemma === "what");
 }
 
 /** A single noun that names a thing (see the module comment). */
 function isEntityNoun(words: readonly TaggedWord[], i: number): boolean {
   const w = words[i];
-  if (w === undefined || w.temporal || isPlaceholder(w) || formula(words, i)) return false;
+  if (w === undefined || w.temporal || isPlaceholder(w) || formula(words, i) || describes(words, i)) return false;
   if (w.script === "cjk") {
     const long = codePointLength(w.text) >= 2 || isMeasured(words, i);
     return long && !predicative(words, i) && !ZH_STOP_WORDS.has(w.lemma);
