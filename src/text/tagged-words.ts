@@ -313,14 +313,24 @@ const ZH_TITLES = new Set([
   "律师",
 ]);
 
-/** 老周, 小王 (老/小 + surname) and 张|总 (surname + title, cut apart by jieba) as one name. */
+/**
+ * 老周, 小王 (老/小 + surname) and 张|总 (surname + title, cut apart by jieba) as one name; not a
+ * surname character jieba tagged a preposition (他向|老师说明: "to the teacher").
+ */
 function personReferences(words: TaggedWord[]): TaggedWord[] {
   const out: TaggedWord[] = [];
   for (const w of words) {
     const prev = out.at(-1);
     if (/^[老小]\p{Script=Han}$/u.test(w.text) && ZH_SURNAMES.has(w.text.charAt(1))) {
       out.push({ ...w, cls: "name", temporal: false });
-    } else if (prev && prev.end === w.start && prev.text.length === 1 && ZH_SURNAMES.has(prev.text) && ZH_TITLES.has(w.text)) {
+    } else if (
+      prev &&
+      prev.end === w.start &&
+      prev.text.length === 1 &&
+      ZH_SURNAMES.has(prev.text) &&
+      prev.tag !== "p" &&
+      ZH_TITLES.has(w.text)
+    ) {
       out[out.length - 1] = {
         ...prev,
         text: prev.text + w.text,

@@ -391,7 +391,42 @@ function isCompoundPart(w: TaggedWord | undefined): boolean {
 
 function isEntityCompound(words: readonly TaggedWord[], from: number, to: number): boolean {
   const head = words[to - 1];
-  return head !== undefined && !vocative(words, from, to) && !isPlaceholder(head) && !describes(words, from);
+  if (head === undefined || vocative(words, from, to) || isPlaceholder(head) || describes(words, from)) return false;
+  return !hyphenated(words, from) && !hyphenated(words, to - 1);
+}
+
+/**
+ * A Latin word joined by a hyphen to the word before or after it ("mood-booster", "self-care"): a
+ * piece of a longer word, never an entity on its own.
+ */
+function hyphenated(words: readonly TaggedWord[], i: number): boolean {
+  const w = words[i];
+  if (w === undefined || w.script !== "latin") return false;
+  const glued = (a: TaggedWord | undefined, b: TaggedWord | undefined) => a !== undefined && b !== undefined && a.end === b.start;
+  const before = words[i - 1];
+  const after = words[i + 1];
+  return (
+    (before?.text === "-" && glued(before, w) && glued(words[i - 2], before)) ||
+    (after?.text === "-" && glued(w, after) && glued(after, words[i + 2]))
+  );
+}
+
+/** Verbs whose complement says how something is ("feel cozy", "seem fine"): a bare word after one is an adjective. */
+const LINKING_VERBS: ReadonlySet<string> = new Set(["feel", "seem", "sound", "look", "become"]);
+
+/**
+ * An English word the tagger called a noun where only an adjective fits: right after a linking
+ * verb ("feel cozy"), or joined by "and"/"or" to an adjective before it ("liberated and
+ * empowered").
+ */
+function adjectival(words: readonly TaggedWord[], i: number): boolean {
+  const w = words[i];
+  const before = words[i - 1];
+  const next = words[i + 1];
+  if (w === undefined || before === undefined || w.script !== "latin" || w.cls !== "noun") return false;
+  if (next !== undefined && next.sentence === w.sentence && next.cls === "noun") return false;
+  if (before.cls === "verb" && LINKING_VERBS.has(before.lemma)) return true;
+  return (before.lemma === "and" || before.lemma === "or") && words[i - 2]?.cls === "adj";
 }
 
 /**
@@ -417,6 +452,7 @@ function describes(words: readonly TaggedWord[], i: number): boolean {
 function isEntityNoun(words: readonly TaggedWord[], i: number): boolean {
   const w = words[i];
   if (w === undefined || w.temporal || isPlaceholder(w) || formula(words, i) || describes(words, i)) return false;
+  if (hyphenated(words, i) || adjectival(words, i)) return false;
   if (w.script === "cjk") {
     const long = codePointLength(w.text) >= 2 || isMeasured(words, i);
     return long && !predicative(words, i) && !ZH_STOP_WORDS.has(w.lemma);
