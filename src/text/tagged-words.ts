@@ -196,11 +196,12 @@ export function foldWidth(text: string): string {
 /**
  * The words of `text` in order (whitespace is not a word; punctuation is, as class `punct`). Each
  * line is tagged on its own, so a text made of lines already seen (an episode's segments, a clause
- * parsed twice) reuses their tags through `memo`.
+ * parsed twice) reuses their tags through `memo`. `sentences`, when the caller has them, are
+ * splitSentences(text): they are not split again unless folding changed the text.
  */
-export function tagWords(text: string, memo?: TagMemo): TaggedWord[] {
+export function tagWords(text: string, memo?: TagMemo, sentences?: readonly string[]): TaggedWord[] {
   const folded = foldWidth(text);
-  const sentenceStarts = sentenceOffsets(folded);
+  const sentenceStarts = sentenceOffsets(sentences !== undefined && folded === text ? sentences : splitSentences(folded));
   // The English model may be loaded later in the isolate's life: a line's tags depend on it.
   const key = englishTaggerLoaded() ? "" : "\u0000";
   const tagLine = (line: string) => (CJK.test(line) ? mixedWords(line) : englishWords(line));
@@ -219,10 +220,10 @@ export function tagWords(text: string, memo?: TagMemo): TaggedWord[] {
   return words;
 }
 
-function sentenceOffsets(text: string): number[] {
+function sentenceOffsets(sentences: readonly string[]): number[] {
   const starts: number[] = [];
   let at = 0;
-  for (const s of splitSentences(text)) {
+  for (const s of sentences) {
     starts.push(at);
     at += s.length;
   }

@@ -93,20 +93,24 @@ function phraseOf(analysis: Analysis): string {
   let best: { start: number; end: number; weight: number } | undefined;
   for (const [clauseStart, clauseEnd] of clauses) {
     const inClause = words.filter((w) => w.start >= clauseStart && w.end <= clauseEnd);
+    // Each word's tests once, not once per stretch it ends.
+    const content = inClause.map(isContentWord);
+    const nameLike = inClause.map(namey);
+    const weight = inClause.map((w) => weights.get(w.lemma) ?? 0);
     // A stretch never starts or ends inside a name ("York with Alice" of "New York with Alice").
-    const inName = (i: number, step: number) => namey(inClause[i]) && namey(inClause[i + step]);
+    const inName = (i: number, step: number) => nameLike[i] === true && nameLike[i + step] === true;
     for (let a = 0; a < inClause.length; a++) {
       const first = inClause[a];
-      if (first === undefined || !(isContentWord(first) || namey(first)) || inName(a, -1)) continue;
-      let weight = 0;
+      if (first === undefined || !(content[a] === true || nameLike[a] === true) || inName(a, -1)) continue;
+      let sum = 0;
       for (let b = a; b < inClause.length; b++) {
         const last = inClause[b];
         if (last === undefined) break;
         const length = plain ? last.end - first.start : codePointLength(body.slice(first.start, last.end));
         if (length > PHRASE_MAX_CODE_POINTS) break;
-        if (!isContentWord(last) || inName(b, 1)) continue;
-        weight += weights.get(last.lemma) ?? 0;
-        const span = { start: first.start, end: last.end, weight };
+        if (content[b] !== true || inName(b, 1)) continue;
+        sum += weight[b] ?? 0;
+        const span = { start: first.start, end: last.end, weight: sum };
         if (best === undefined || better(span, best)) best = span;
       }
     }

@@ -136,8 +136,8 @@ export interface AnalyzeOptions {
 
 export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const body = options.keepLabels === true ? text : stripSpeakerLabels(text);
-  const words = tagWords(body, options.memo);
   const sentences = splitSentences(body);
+  const words = tagWords(body, options.memo, sentences);
   const n = Math.max(words.length, 1);
   const aside = asides(body, words);
   const byKey = new Map<string, Candidate>();
@@ -204,6 +204,7 @@ const ASIDE_WEIGHT = 0.5;
 
 /** Per word, whether it stands inside brackets. */
 function asides(body: string, words: readonly TaggedWord[]): boolean[] {
+  if (!OPEN_BRACKET.test(body)) return words.map(() => false);
   const inside: boolean[] = [];
   let depth = 0;
   let at = 0;
