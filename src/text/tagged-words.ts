@@ -316,8 +316,18 @@ const ZH_TITLES = new Set([
 
 /**
  * 老周, 小王 (老/小 + surname) and 张|总 (surname + title, cut apart by jieba) as one name; not a
- * surname character jieba tagged a preposition (他向|老师说明: "to the teacher").
+ * surname character used as a preposition (他向|老师说明: "to the teacher"; see preposition).
  */
+/**
+ * A one-character word jieba tagged a preposition (向, 于) right after a subject or an adverb
+ * (他向老师, 又向老师): it opens a prepositional phrase. At a clause's start or after 和 it may
+ * still be a surname (向总今天来了吗, 我和向总开会), which jieba tags the same way.
+ */
+function preposition(w: TaggedWord, before: TaggedWord | undefined): boolean {
+  if (w.tag !== "p" || before === undefined || before.end !== w.start) return false;
+  return before.cls === "pron" || before.cls === "noun" || before.cls === "name" || before.cls === "adv";
+}
+
 function personReferences(words: TaggedWord[]): TaggedWord[] {
   const out: TaggedWord[] = [];
   for (const w of words) {
@@ -329,7 +339,7 @@ function personReferences(words: TaggedWord[]): TaggedWord[] {
       prev.end === w.start &&
       prev.text.length === 1 &&
       ZH_SURNAMES.has(prev.text) &&
-      prev.tag !== "p" &&
+      !preposition(prev, out.at(-2)) &&
       ZH_TITLES.has(w.text)
     ) {
       out[out.length - 1] = {
