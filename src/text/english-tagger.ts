@@ -24,10 +24,11 @@ export interface EnglishWord {
 }
 
 /**
- * sbd: sentences; negation: scopes; pos: tags (lemmas need them); ner: dates, times, numbers;
- * sentiment: the polarity of a text, read here for single words (lexicalSentiment).
+ * sbd: sentences; negation: scopes; pos: tags (lemmas need them); ner: dates, times, numbers. No
+ * sentiment: it cost about 40 % of each text's tagging, and the only polarities read are those of
+ * single nouns, generated once into evaluative-nouns.ts.
  */
-const PIPE = ["sbd", "negation", "pos", "ner", "sentiment"];
+const PIPE = ["sbd", "negation", "pos", "ner"];
 
 let wink: WinkMethods | undefined;
 let loading: Promise<WinkMethods> | undefined;
@@ -40,17 +41,6 @@ export function englishTaggerLoaded(): boolean {
 export async function loadEnglishTagger(): Promise<void> {
   loading ??= Promise.all([import("wink-nlp"), import("wink-eng-lite-web-model")]).then(([nlp, model]) => nlp.default(model.default, PIPE));
   wink = await loading;
-}
-
-/**
- * The polarity wink's sentiment lexicon gives one word on its own (0 when it has none): nouns of
- * feeling or value carry one ("joy" 0.53, "success" 0.4, "support" 0.4), things do not ("pottery",
- * "museum", "kids" 0).
- */
-export function lexicalSentiment(word: string): number {
-  if (wink === undefined) throw new Error("the English tagger is not loaded: await loadEnglishTagger() first");
-  const value = wink.readDoc(word).out(wink.its.sentiment);
-  return typeof value === "number" ? value : 0;
 }
 
 /** Every word and punctuation mark of `text` with its tags; whitespace is not a word. */

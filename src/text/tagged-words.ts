@@ -11,7 +11,8 @@
 import { ABSTRACT_NOUNS } from "./abstract-nouns";
 import { isCalendarWord } from "./calendar-words";
 import { tagChinese } from "./chinese-tagger";
-import { englishTaggerLoaded, lexicalSentiment, loadEnglishTagger, tagEnglish, type EnglishWord } from "./english-tagger";
+import { englishTaggerLoaded, loadEnglishTagger, tagEnglish, type EnglishWord } from "./english-tagger";
+import { EVALUATIVE_NOUNS } from "./evaluative-nouns";
 import { splitSentences } from "./sentences";
 
 export type WordClass =
@@ -53,12 +54,11 @@ export interface TaggedWord {
 
 /**
  * A memo for tagging (the local model keeps one per agent, src/models/local/local-tag-memo.ts): the
- * tags of a line already seen and the polarity of a word already looked up. What it returns is
- * read, never changed; tagWords copies the words it gives out.
+ * tags of a line already seen. What it returns is read, never changed; tagWords copies the words it
+ * gives out.
  */
 export interface TagMemo {
   line(line: string, tag: (line: string) => readonly TaggedWord[]): readonly TaggedWord[];
-  polarity(word: string, look: (word: string) => number): number;
 }
 
 const CJK = /[\p{Script=Han}\u3040-\u30ff\u31f0-\u31ff\uac00-\ud7af]/u;
@@ -196,15 +196,15 @@ export function foldWidth(text: string): string {
 /**
  * The words of `text` in order (whitespace is not a word; punctuation is, as class `punct`). Each
  * line is tagged on its own, so a text made of lines already seen (an episode's segments, a clause
- * parsed twice) reuses their tags through `memo`.
+ * parsed twice) reuses their tags through `memo`. `sentences`, when the caller has them, are
+ * splitSentences(text): they are not split again unless folding changed the text.
  */
-export function tagWords(text: string, memo?: TagMemo): TaggedWord[] {
+export function tagWords(text: string, memo?: TagMemo, sentences?: readonly string[]): TaggedWord[] {
   const folded = foldWidth(text);
-  const sentenceStarts = sentenceOffsets(folded);
-  const polarity = memo === undefined ? lexicalSentiment : (word: string) => memo.polarity(word, lexicalSentiment);
+  const sentenceStarts = sentenceOffsets(sentences !== undefined && folded === text ? sentences : splitSentences(folded));
   // The English model may be loaded later in the isolate's life: a line's tags depend on it.
   const key = englishTaggerLoaded() ? "" : "\u0000";
-  const tagLine = (line: string) => (CJK.test(line) ? mixedWords(line, polarity) : englishWords(line, polarity));
+  const tagLine = (line: string) => (CJK.test(line) ? mixedWords(line) : englishWords(line));
   const words: TaggedWord[] = [];
   let at = 0;
   for (const line of folded.split("\n")) {
@@ -220,10 +220,10 @@ export function tagWords(text: string, memo?: TagMemo): TaggedWord[] {
   return words;
 }
 
-function sentenceOffsets(text: string): number[] {
+function sentenceOffsets(sentences: readonly string[]): number[] {
   const starts: number[] = [];
   let at = 0;
-  for (const s of splitSentences(text)) {
+  for (const s of sentences) {
     starts.push(at);
     at += s.length;
   }
@@ -236,7 +236,7 @@ function scriptOf(text: string): WordScript {
   return LATIN.test(text) ? "latin" : "other";
 }
 
-function englishWords(text: string, polarity: (word: string) => number): TaggedWord[] {
+function englishWords(text: string): TaggedWord[] {
   if (!LETTER_OR_DIGIT.test(text)) return [];
   const tagged = tagEnglish(text);
   return tagged.map((w, i) => {
@@ -251,7 +251,7 @@ function englishWords(text: string, polarity: (word: string) => number): TaggedW
     const temporal = w.entity === "DATE" || w.entity === "TIME" || w.entity === "DURATION" || isCalendarWord(lower);
     const script = scriptOf(w.text);
     // Nouns of feeling or value carry a polarity in the model's sentiment lexicon (isEvaluative).
-    const evaluative = (cls === "noun" || cls === "name") && script === "latin" && (polarity(lemma) !== 0 || polarity(lower) !== 0);
+    const evaluative = (cls === "noun" || cls === "name") && script === "latin" && (hasPolarity(lemma) || hasPolarity(lower));
     return {
       text: w.text,
       start: w.start,
@@ -276,14 +276,14 @@ const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", 
 const ZH_PLAY_VERBS: ReadonlySet<string> = new Set(["玩", "玩儿", "踢", "打", "下", "跳", "练", "练习", "学", "学习", "参加"]);
 
 /** Chinese text through jieba, its runs of English words (two or more) through wink. */
-function mixedWords(text: string, polarity: (word: string) => number): TaggedWord[] {
+function mixedWords(text: string): TaggedWord[] {
   const words = chineseWords(text);
   if (!englishTaggerLoaded()) return words;
   const runs = [...text.matchAll(LATIN_RUN)].map((m) => [m.index, m.index + m[0].length] as const);
   if (runs.length === 0) return words;
   const inRun = (w: TaggedWord) => runs.some(([from, to]) => w.start >= from && w.end <= to);
   const english = runs.flatMap(([from, to]) =>
-    englishWords(text.slice(from, to), polarity).map((w) => ({ ...w, start: w.start + from, end: w.end + from })),
+    englishWords(text.slice(from, to)).map((w) => ({ ...w, start: w.start + from, end: w.end + from })),
   );
   return [...words.filter((w) => !inRun(w)), ...english].sort((a, b) => a.start - b.start);
 }
@@ -314,14 +314,34 @@ const ZH_TITLES = new Set([
   "律师",
 ]);
 
-/** 老周, 小王 (老/小 + surname) and 张|总 (surname + title, cut apart by jieba) as one name. */
+/**
+ * 老周, 小王 (老/小 + surname) and 张|总 (surname + title, cut apart by jieba) as one name; not a
+ * surname character used as a preposition (他向|老师说明: "to the teacher"; see preposition).
+ */
+/**
+ * A one-character word jieba tagged a preposition (向, 于) right after a subject or an adverb
+ * (他向老师, 又向老师): it opens a prepositional phrase. At a clause's start or after 和 it may
+ * still be a surname (向总今天来了吗, 我和向总开会), which jieba tags the same way.
+ */
+function preposition(w: TaggedWord, before: TaggedWord | undefined): boolean {
+  if (w.tag !== "p" || before === undefined || before.end !== w.start) return false;
+  return before.cls === "pron" || before.cls === "noun" || before.cls === "name" || before.cls === "adv";
+}
+
 function personReferences(words: TaggedWord[]): TaggedWord[] {
   const out: TaggedWord[] = [];
   for (const w of words) {
     const prev = out.at(-1);
     if (/^[老小]\p{Script=Han}$/u.test(w.text) && ZH_SURNAMES.has(w.text.charAt(1))) {
       out.push({ ...w, cls: "name", temporal: false });
-    } else if (prev && prev.end === w.start && prev.text.length === 1 && ZH_SURNAMES.has(prev.text) && ZH_TITLES.has(w.text)) {
+    } else if (
+      prev &&
+      prev.end === w.start &&
+      prev.text.length === 1 &&
+      ZH_SURNAMES.has(prev.text) &&
+      !preposition(prev, out.at(-2)) &&
+      ZH_TITLES.has(w.text)
+    ) {
       out[out.length - 1] = {
         ...prev,
         text: prev.text + w.text,
@@ -388,6 +408,14 @@ function chineseClass(word: string, tag: string): WordClass {
     if (!LETTER_OR_DIGIT.test(word)) return "punct";
   }
   return JIEBA_EXACT[tag] ?? JIEBA_FIRST[tag.charAt(0)] ?? "other";
+}
+
+let evaluativeNouns: ReadonlySet<string> | undefined;
+
+/** A noun with a polarity in the English model's sentiment lexicon (evaluative-nouns.ts). */
+function hasPolarity(word: string): boolean {
+  evaluativeNouns ??= new Set(EVALUATIVE_NOUNS.split(" "));
+  return evaluativeNouns.has(word);
 }
 
 /**

@@ -87,29 +87,37 @@ function overlaps(a: Candidate, b: Candidate): boolean {
 function phraseOf(analysis: Analysis): string {
   const { body, words } = analysis;
   const weights = termWeights(analysis);
+  const clauses = clauseSpans(analysis);
+  // Code points between two offsets: the UTF-16 distance unless the body has surrogate pairs.
+  const plain = codePointLength(body) === body.length;
   let best: { start: number; end: number; weight: number } | undefined;
-  for (const [clauseStart, clauseEnd] of clauseSpans(analysis)) {
+  for (const [clauseStart, clauseEnd] of clauses) {
     const inClause = words.filter((w) => w.start >= clauseStart && w.end <= clauseEnd);
+    // Each word's tests once, not once per stretch it ends.
+    const content = inClause.map(isContentWord);
+    const nameLike = inClause.map(namey);
+    const weight = inClause.map((w) => weights.get(w.lemma) ?? 0);
     // A stretch never starts or ends inside a name ("York with Alice" of "New York with Alice").
-    const inName = (i: number, step: number) => namey(inClause[i]) && namey(inClause[i + step]);
+    const inName = (i: number, step: number) => nameLike[i] === true && nameLike[i + step] === true;
     for (let a = 0; a < inClause.length; a++) {
       const first = inClause[a];
-      if (first === undefined || !(isContentWord(first) || namey(first)) || inName(a, -1)) continue;
-      let weight = 0;
+      if (first === undefined || !(content[a] === true || nameLike[a] === true) || inName(a, -1)) continue;
+      let sum = 0;
       for (let b = a; b < inClause.length; b++) {
         const last = inClause[b];
         if (last === undefined) break;
-        if (codePointLength(body.slice(first.start, last.end)) > PHRASE_MAX_CODE_POINTS) break;
-        if (!isContentWord(last) || inName(b, 1)) continue;
-        weight += weights.get(last.lemma) ?? 0;
-        const span = { start: first.start, end: last.end, weight };
+        const length = plain ? last.end - first.start : codePointLength(body.slice(first.start, last.end));
+        if (length > PHRASE_MAX_CODE_POINTS) break;
+        if (content[b] !== true || inName(b, 1)) continue;
+        sum += weight[b] ?? 0;
+        const span = { start: first.start, end: last.end, weight: sum };
         if (best === undefined || better(span, best)) best = span;
       }
     }
   }
   if (best !== undefined) {
     // A clause that fits whole is the most readable phrase ("I love my new puppy", not "puppy").
-    const clause = clauseSpans(analysis).find(([from, to]) => from <= best.start && best.end <= to);
+    const clause = clauses.find(([from, to]) => from <= best.start && best.end <= to);
     const whole = clause === undefined ? "" : body.slice(clause[0], clause[1]).trim().replace(TRAILING_PUNCTUATION, "");
     if (whole !== "" && codePointLength(whole) <= PHRASE_MAX_CODE_POINTS) return whole;
     return body.slice(best.start, best.end);

@@ -55,33 +55,39 @@ function single(w: TaggedWord): boolean {
  * 关于 when the segment mentions the entity, else 相关, for each request. Chinese names are found as
  * substrings of the normalised segment; Latin names as a run of consecutive word norms, so case,
  * full width and English plural or possessive do not matter ("Photos" mentions "photo") and "art"
- * is not found in "party". A segment is tokenized at most once per call, and only when a cheap
- * substring test says the name may be there.
+ * is not found in "party". A segment is normalised once and tokenized at most once per call, only
+ * when a cheap substring test says the name may be there; a name is tokenized once per call.
  */
 export function localRelations(requests: readonly RelationRequest[]): RelationName[] {
-  const norms = new Map<string, string[]>();
-  const normsOf = (segment: string): string[] => {
-    let words = norms.get(segment);
-    if (words === undefined) {
-      words = tokenize(segment).map((t) => t.norm);
-      norms.set(segment, words);
+  const segments = new Map<string, { flat: string; words?: string[] }>();
+  const needles = new Map<string, { key: string; words: string[] }>();
+  return requests.map((r) => {
+    let segment = segments.get(r.segment);
+    if (segment === undefined) {
+      segment = { flat: normalizeText(r.segment).replace(/\s/g, "") };
+      segments.set(r.segment, segment);
     }
-    return words;
-  };
-  return requests.map((r) => (mentions(r.segment, r.entity, normsOf) ? RELATION.about : RELATION.context));
+    let needle = needles.get(r.entity);
+    if (needle === undefined) {
+      const key = entityKey(r.entity);
+      needle = { key, words: HAS_CJK.test(key) ? [] : tokenize(key).map((t) => t.norm) };
+      needles.set(r.entity, needle);
+    }
+    const seg = segment;
+    const wordsOf = () => (seg.words ??= tokenize(r.segment).map((t) => t.norm));
+    return mentions(seg.flat, needle, wordsOf) ? RELATION.about : RELATION.context;
+  });
 }
 
-function mentions(segment: string, entity: string, normsOf: (segment: string) => string[]): boolean {
-  const key = entityKey(entity);
+function mentions(flat: string, needle: { key: string; words: string[] }, wordsOf: () => string[]): boolean {
+  const { key, words: wanted } = needle;
   if (key === "") return false;
-  const flat = normalizeText(segment).replace(/\s/g, "");
   if (HAS_CJK.test(key)) return flat.includes(key.replace(/\s/g, ""));
-  const needle = tokenize(key).map((t) => t.norm);
   // Every stem, less a final e/y that inflection may change ("dance"/"dancing"), must occur somewhere.
-  if (needle.length === 0 || !needle.every((w) => flat.includes(w.replace(/[ey]$/, "") || w))) return false;
-  const words = normsOf(segment);
-  for (let i = 0; i + needle.length <= words.length; i++) {
-    if (needle.every((w, j) => words[i + j] === w)) return true;
+  if (wanted.length === 0 || !wanted.every((w) => flat.includes(w.replace(/[ey]$/, "") || w))) return false;
+  const words = wordsOf();
+  for (let i = 0; i + wanted.length <= words.length; i++) {
+    if (wanted.every((w, j) => words[i + j] === w)) return true;
   }
   return false;
 }

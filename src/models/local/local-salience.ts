@@ -136,8 +136,8 @@ export interface AnalyzeOptions {
 
 export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const body = options.keepLabels === true ? text : stripSpeakerLabels(text);
-  const words = tagWords(body, options.memo);
   const sentences = splitSentences(body);
+  const words = tagWords(body, options.memo, sentences);
   const n = Math.max(words.length, 1);
   const aside = asides(body, words);
   const byKey = new Map<string, Candidate>();
@@ -204,6 +204,7 @@ const ASIDE_WEIGHT = 0.5;
 
 /** Per word, whether it stands inside brackets. */
 function asides(body: string, words: readonly TaggedWord[]): boolean[] {
+  if (!OPEN_BRACKET.test(body)) return words.map(() => false);
   const inside: boolean[] = [];
   let depth = 0;
   let at = 0;
@@ -277,9 +278,11 @@ function capitalisedBesideName(words: readonly TaggedWord[], i: number): boolean
   if (w === undefined || !CAPITALISED.test(w.text) || !/^[\p{L}'’-]+$/u.test(w.text) || before?.sentence !== w.sentence) return false;
   if (w.temporal || !(w.cls === "noun" || w.cls === "adj" || w.cls === "verb" || w.cls === "other")) return false;
   if (before.cls === "punct" && !COMMA.test(before.text)) return false;
-  const isName = (x: TaggedWord | undefined) =>
-    x !== undefined && x.sentence === w.sentence && x.cls === "name" && CAPITALISED.test(x.text);
-  return isName(words[i + 1]) || isName(before);
+  return capitalisedName(words[i + 1], w.sentence) || capitalisedName(before, w.sentence);
+}
+
+function capitalisedName(x: TaggedWord | undefined, sentence: number): boolean {
+  return x !== undefined && x.sentence === sentence && x.cls === "name" && CAPITALISED.test(x.text);
 }
 
 /** Quotation and title marks whose content is a name (《三体》, “星期五”, "Connected LGBTQ Activists"). */
@@ -342,16 +345,19 @@ function vocative(words: readonly TaggedWord[], from: number, to: number): boole
   const before = words[from - 1];
   const after = words[to];
   if (first === undefined) return false;
-  const sameSentence = (w: TaggedWord | undefined) => w !== undefined && w.sentence === first.sentence;
-  const closes = !sameSentence(after) || (after !== undefined && (ENDS_SENTENCE.test(after.text) || COMMA.test(after.text)));
+  const closes = !inSentence(after, first.sentence) || (after !== undefined && (ENDS_SENTENCE.test(after.text) || COMMA.test(after.text)));
   if (!closes) return false;
-  if (!sameSentence(before) || before === undefined) return true;
+  if (!inSentence(before, first.sentence) || before === undefined) return true;
   if (before.cls === "interjection" || ZH_GREETINGS.has(before.text)) return true;
   if (!COMMA.test(before.text)) return false;
-  const ends = !sameSentence(after) || (after !== undefined && ENDS_SENTENCE.test(after.text));
+  const ends = !inSentence(after, first.sentence) || (after !== undefined && ENDS_SENTENCE.test(after.text));
   const beforeComma = words[from - 2];
   const greeting = beforeComma !== undefined && (beforeComma.cls === "interjection" || ZH_GREETINGS.has(beforeComma.text));
   return greeting || (ends && beforeComma?.cls !== "name");
+}
+
+function inSentence(w: TaggedWord | undefined, sentence: number): boolean {
+  return w !== undefined && w.sentence === sentence;
 }
 
 /**
@@ -360,18 +366,16 @@ function vocative(words: readonly TaggedWord[], from: number, to: number): boole
  * in Chinese, eight characters.
  */
 function compoundRun(words: readonly TaggedWord[], i: number): number {
-  const isPart = (w: TaggedWord | undefined) =>
-    w !== undefined && (w.cls === "noun" || w.cls === "name") && !w.temporal && HAS_LETTER.test(w.text) && !standsIn(w);
   const first = words[i];
   // A one-character Chinese adjective makes a word with the noun after it (新同学, 老朋友).
   const modifier = first !== undefined && first.script === "cjk" && first.tag === "a" && first.text.length === 1;
-  if (!isPart(first) && !(modifier && isPart(words[i + 1]) && words[i + 1]?.start === first.end)) return 0;
+  if (!isCompoundPart(first) && !(modifier && isCompoundPart(words[i + 1]) && words[i + 1]?.start === first.end)) return 0;
   let len = 1;
   let chars = codePointLength(words[i]?.text ?? "");
   for (let j = i + 1; j < words.length && len < 4; j++) {
     const t = words[j];
     const prev = words[j - 1];
-    if (t === undefined || prev === undefined || !isPart(t) || t.sentence !== prev.sentence || !adjacent(prev, t)) break;
+    if (t === undefined || prev === undefined || !isCompoundPart(t) || t.sentence !== prev.sentence || !adjacent(prev, t)) break;
     if (t.script !== prev.script) break;
     chars += codePointLength(t.text);
     if (t.script === "cjk" && chars > 8) break;
@@ -382,15 +386,74 @@ function compoundRun(words: readonly TaggedWord[], i: number): number {
   return len;
 }
 
+function isCompoundPart(w: TaggedWord | undefined): boolean {
+  return w !== undefined && (w.cls === "noun" || w.cls === "name") && !w.temporal && HAS_LETTER.test(w.text) && !standsIn(w);
+}
+
 function isEntityCompound(words: readonly TaggedWord[], from: number, to: number): boolean {
   const head = words[to - 1];
-  return head !== undefined && !vocative(words, from, to) && !isPlaceholder(head);
+  if (head === undefined || vocative(words, from, to) || isPlaceholder(head) || describes(words, from)) return false;
+  return !hyphenated(words, from) && !hyphenated(words, to - 1);
+}
+
+/**
+ * A Latin word joined by a hyphen to the word before or after it ("mood-booster", "self-care"): a
+ * piece of a longer word, never an entity on its own.
+ */
+function hyphenated(words: readonly TaggedWord[], i: number): boolean {
+  const w = words[i];
+  if (w === undefined || w.script !== "latin") return false;
+  const glued = (a: TaggedWord | undefined, b: TaggedWord | undefined) => a !== undefined && b !== undefined && a.end === b.start;
+  const before = words[i - 1];
+  const after = words[i + 1];
+  return (
+    (before?.text === "-" && glued(before, w) && glued(words[i - 2], before)) ||
+    (after?.text === "-" && glued(w, after) && glued(after, words[i + 2]))
+  );
+}
+
+/** Verbs whose complement says how something is ("feel cozy", "seem fine"): a bare word after one is an adjective. */
+const LINKING_VERBS: ReadonlySet<string> = new Set(["feel", "seem", "sound", "look", "become"]);
+
+/**
+ * An English word the tagger called a noun where only an adjective fits: right after a linking
+ * verb ("feel cozy"), or joined by "and"/"or" to an adjective before it ("liberated and
+ * empowered").
+ */
+function adjectival(words: readonly TaggedWord[], i: number): boolean {
+  const w = words[i];
+  const before = words[i - 1];
+  const next = words[i + 1];
+  if (w === undefined || before === undefined || w.script !== "latin" || w.cls !== "noun") return false;
+  if (next !== undefined && next.sentence === w.sentence && next.cls === "noun") return false;
+  if (before.cls === "verb" && LINKING_VERBS.has(before.lemma)) return true;
+  return (before.lemma === "and" || before.lemma === "or") && words[i - 2]?.cls === "adj";
+}
+
+/**
+ * "It's been a rollercoaster", "That was a big hurdle", "What an amazing journey!": an English noun
+ * phrase opened by an indefinite article right after a copula or an exclamative "what" (adverbs
+ * allowed between: "quite a journey") is a predicate: it says what something was like, not what
+ * the text is about. The same noun used elsewhere in the text as an argument still counts.
+ */
+function describes(words: readonly TaggedWord[], i: number): boolean {
+  const w = words[i];
+  if (w === undefined || w.script !== "latin") return false;
+  let j = i - 1;
+  while (words[j]?.cls === "adj" || words[j]?.cls === "adv") j--;
+  const article = words[j];
+  if (article === undefined || article.sentence !== w.sentence || !/^an?$/i.test(article.text)) return false;
+  let k = j - 1;
+  while (words[k]?.cls === "adv") k--;
+  const before = words[k];
+  return before !== undefined && before.sentence === w.sentence && (before.lemma === "be" || before.lemma === "what");
 }
 
 /** A single noun that names a thing (see the module comment). */
 function isEntityNoun(words: readonly TaggedWord[], i: number): boolean {
   const w = words[i];
-  if (w === undefined || w.temporal || isPlaceholder(w) || formula(words, i)) return false;
+  if (w === undefined || w.temporal || isPlaceholder(w) || formula(words, i) || describes(words, i)) return false;
+  if (hyphenated(words, i) || adjectival(words, i)) return false;
   if (w.script === "cjk") {
     const long = codePointLength(w.text) >= 2 || isMeasured(words, i);
     return long && !predicative(words, i) && !ZH_STOP_WORDS.has(w.lemma);

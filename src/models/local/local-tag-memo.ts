@@ -1,5 +1,5 @@
 /**
- * The local model's memo of tagged lines and word polarities (src/text/tagged-words.ts, TagMemo):
+ * The local model's memo of tagged lines (src/text/tagged-words.ts, TagMemo):
  * a remember tags each segment for its keywords and entities, then again for the episode's
  * summary and, clause by clause, for the conflict judgement; with the memo each line is tagged
  * once. One per model instance, i.e. per agent: never shared between tenants, whose texts must
@@ -10,13 +10,8 @@ import { LruMap } from "./lru-map";
 
 export class LocalTagMemo implements TagMemo {
   private readonly lines = new LruMap<string, readonly TaggedWord[]>(1024);
-  private readonly polarities = new LruMap<string, number>(4096);
 
   line(line: string, tag: (line: string) => readonly TaggedWord[]): readonly TaggedWord[] {
     return this.lines.getOrSet(line, tag);
-  }
-
-  polarity(word: string, look: (word: string) => number): number {
-    return this.polarities.getOrSet(word, look);
   }
 }

@@ -10,7 +10,7 @@ import { isCalendarWord } from "../../../src/text/calendar-words";
 import { codePointLength } from "../../../src/text/code-points";
 import { EN_STOP_WORDS } from "../../../src/text/stopwords-en";
 import { ZH_STOP_WORDS } from "../../../src/text/stopwords-zh";
-import { isAbstractNoun, type TaggedWord } from "../../../src/text/tagged-words";
+import { isAbstractNoun, tagWords, type TaggedWord } from "../../../src/text/tagged-words";
 
 const model = new LocalModel();
 const WORD: TaggedWord = {
@@ -197,6 +197,41 @@ describe("extract", () => {
     expect(isAbstractNoun({ ...WORD, lemma: "experience" }) && isAbstractNoun({ ...WORD, lemma: "pride" })).toBe(true);
     expect(isAbstractNoun({ ...WORD, lemma: "pottery" }) || isAbstractNoun({ ...WORD, lemma: "shelter" })).toBe(false);
     expect(isAbstractNoun({ ...WORD, script: "cjk", lemma: "experience" })).toBe(false);
+  });
+
+  it("never makes a noun of feeling or value an entity: the sentiment lexicon's nouns, read from the generated table", async () => {
+    const [e] = await model.extract(["I found joy and success in my garden."]);
+    expect(e?.entities).toEqual(["garden"]);
+    const words = tagWords("I found joy and success in my garden.");
+    expect(words.filter((w) => w.evaluative).map((w) => w.text)).toEqual(["joy", "success"]);
+  });
+
+  it("never makes a predicate, an adjective tagged as a noun or a piece of a hyphenated word an entity", async () => {
+    const [exclaimed, predicate, argument, hyphen, coordinated, linking] = await model.extract([
+      "Wow, what an amazing journey. Congrats!",
+      "It's been a rollercoaster, but the dance studio is open.",
+      "We planned the journey to Peru for months.",
+      "Art can be a real mood-booster for my students.",
+      "I felt liberated and empowered at the pottery class.",
+      "The new chandelier makes the store feel cozy.",
+    ]);
+    expect(exclaimed?.entities).toEqual([]);
+    expect(predicate?.entities).toEqual(["dance studio"]);
+    // The same noun used as an argument names what the text is about.
+    expect(argument?.entities).toEqual(expect.arrayContaining(["Peru", "journey"]));
+    expect(hyphen?.entities).not.toContain("booster");
+    expect(hyphen?.entities).not.toContain("mood");
+    expect(coordinated?.entities).toEqual(["pottery class"]);
+    expect(linking?.entities).not.toContain("cozy");
+    expect(linking?.entities).toEqual(expect.arrayContaining(["chandelier", "store"]));
+  });
+
+  it("reads a surname character jieba tags a preposition as one after a subject, as a surname at a clause's start or after 和", async () => {
+    const [to, opening, withWhom] = await model.extract(["他向老师说明了原因。", "向总今天来了吗？", "我和向总开会。"]);
+    expect(to?.entities).toContain("老师");
+    expect(to?.entities).not.toContain("向老师");
+    expect(opening?.entities).toEqual(["向总"]);
+    expect(withWhom?.entities).toEqual(["向总"]);
   });
 
   it("writes a short phrase: a clause that fits, else the most telling stretch of one, never a list of keywords", async () => {

@@ -1,0 +1,98 @@
+/**
+ * Remember CPU per message, in process, paired between source trees (this one and, e.g., a copy of
+ * an older commit made with `git archive`):
+ *
+ *   npx tsx --import ./scripts/wasm-hooks.mjs bench/run-remember-cpu.ts --rounds 5 --locomo FILE TREE…
+ *
+ * Each tree's simulated agent (bench/offline/sim-agent.ts: the remember plan, graph, compression
+ * and local model the Durable Object runs, without D1, the queue or HTTP) remembers conv-26 (419
+ * messages), and the process's own CPU time (user + system) is divided by the messages. All trees
+ * run in one process, their runs alternated (in reverse order every other round), so a loaded,
+ * shared machine slows every tree alike; each run imports the tree's sim-agent afresh, so its model
+ * and tag memo start empty. conv-30 and conv-41 warm each tree up first. The first tree is the
+ * reference of the ratios. Trees older than this script need only bench/offline/sim-agent.ts and
+ * bench/lib (load.ts, locomo.ts); a tree with src/text/tagged-words.ts has its taggers loaded first.
+ */
+import { loadavg } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { pathToFileURL } from "node:url";
+
+const { values, positionals } = parseArgs({
+  options: { rounds: { type: "string", default: "5" }, locomo: { type: "string" } },
+  allowPositionals: true,
+});
+if (values.locomo === undefined || positionals.length === 0) {
+  throw new Error("usage: run-remember-cpu.ts --rounds N --locomo FILE TREE…");
+}
+const locomoFile = path.resolve(values.locomo);
+const rounds = Number(values.rounds);
+const trees = positionals.map((p) => path.resolve(p));
+
+function field(value: unknown, name: string): unknown {
+  return (typeof value === "object" || typeof value === "function") && value !== null ? (Reflect.get(value, name) as unknown) : undefined;
+}
+
+function fn(module: unknown, name: string, tree: string): (...args: unknown[]) => unknown {
+  const f = field(module, name);
+  if (typeof f !== "function") throw new Error(`${tree}: no function ${name}`);
+  return (...args: unknown[]) => Reflect.apply(f, undefined, args);
+}
+
+const url = (tree: string, file: string, query = "") => `${pathToFileURL(path.join(tree, file)).href}${query}`;
+
+let sequence = 0;
+
+/** CPU milliseconds per message for one fresh agent of `tree` remembering conversation `id`. */
+async function run(tree: string, id: string): Promise<number> {
+  sequence += 1;
+  const agentModule: unknown = await import(url(tree, "bench/offline/sim-agent.ts", `?run=${sequence}`));
+  const SimAgent = field(agentModule, "SimAgent");
+  if (typeof SimAgent !== "function") throw new Error(`${tree}: no SimAgent`);
+  const dataset = fn(await import(url(tree, "bench/lib/load.ts")), "loadLocomo", tree)(locomoFile);
+  const conversations = field(dataset, "conversations");
+  const conversation = Array.isArray(conversations) ? conversations.find((c: unknown) => field(c, "sampleId") === id) : undefined;
+  if (conversation === undefined) throw new Error(`${locomoFile}: no ${id}`);
+  const calls = fn(await import(url(tree, "bench/lib/locomo.ts")), "toRememberCalls", tree)(conversation);
+  if (!Array.isArray(calls)) throw new Error(`${tree}: toRememberCalls gave no list`);
+  const agent: unknown = Reflect.construct(SimAgent, []);
+  const remember = field(agent, "remember");
+  if (typeof remember !== "function") throw new Error(`${tree}: SimAgent has no remember`);
+  const batches = calls.map((call: unknown) => {
+    const batch = field(call, "messages");
+    if (!Array.isArray(batch)) throw new Error(`${tree}: a remember call without messages`);
+    return batch;
+  });
+  let messages = 0;
+  const before = process.cpuUsage();
+  for (const batch of batches) {
+    await Reflect.apply(remember, agent, [batch]);
+    messages += batch.length;
+  }
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / messages;
+}
+
+for (const tree of trees) {
+  const taggers: unknown = await import(url(tree, "src/text/tagged-words.ts")).catch(() => undefined);
+  if (typeof field(taggers, "loadTaggers") === "function") await fn(taggers, "loadTaggers", tree)();
+  await run(tree, "conv-30");
+  await run(tree, "conv-41");
+}
+const perTree = new Map<string, number[]>(trees.map((t) => [t, []]));
+for (let round = 0; round < rounds; round++) {
+  for (const tree of round % 2 === 0 ? trees : [...trees].reverse()) perTree.get(tree)?.push(await run(tree, "conv-26"));
+}
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const reference = median(perTree.get(trees[0] ?? "") ?? []);
+for (const [tree, xs] of perTree) {
+  const m = median(xs);
+  console.log(
+    `${tree}: median ${m.toFixed(3)} ms a message (×${(m / reference).toFixed(2)}), runs ${xs.map((x) => x.toFixed(2)).join(" ")}`,
+  );
+}
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`,
+);
