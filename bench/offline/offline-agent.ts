@@ -14,7 +14,7 @@ import { AGENT_TASK_HOOKS, AGENT_TASKS } from "../../src/agent/registry";
 import type { AgentParams } from "../../src/config/params";
 import { QueueRunner } from "../../src/engine/queue-runner";
 import { migrateAgentSchema } from "../../src/engine/stores/do-schema";
-import type { RememberMessage } from "../../src/operations/remember";
+import type { Message } from "../../src/vocabulary/message";
 import { RecallResultSchema } from "../../src/operations/recall";
 import { codePointLength } from "../../src/text/code-points";
 import { d1Database, objectStorage, type OfflineObjectStorage } from "./sqlite-bindings";
@@ -90,7 +90,7 @@ export class OfflineAgent {
     return this.run("updateConfig", params);
   }
 
-  remember(messages: readonly RememberMessage[]): Promise<void> {
+  remember(messages: readonly Message[]): Promise<void> {
     return this.run("remember", { messages });
   }
 
