@@ -41,6 +41,7 @@ import { tagWords, type TagMemo, type TaggedWord } from "../../text/tagged-words
 import type { ConflictPair, ConflictVerdict } from "../types";
 import { LruMap } from "./lru-map";
 import { isContentWord } from "./local-salience";
+import { deniedHabit, isKindOf } from "./noun-kinds";
 
 type Slot = "residence" | "location" | "employer" | "preference" | "favourite" | "marital" | "age" | "birth" | "possession" | "copula";
 
@@ -130,8 +131,18 @@ const CHANGE_MARKERS: ReadonlySet<string> = new Set(
  */
 const ZH_MENTAL_VERBS: ReadonlySet<string> = new Set(["感到", "感觉", "觉得", "认为", "以为", "希望", "想", "想要", "打算"]);
 
+/**
+ * Verbs of aspect: the verb after them is the predicate ("started playing guitar" → play,
+ * 又开始好好吃饭 → 吃饭); those that end it (stopped smoking, 停止) also negate it, as a change.
+ */
+const ASPECT_BEGIN: ReadonlySet<string> = new Set(["start", "begin", "keep", "continue", "开始", "继续"]);
+const ASPECT_END: ReadonlySet<string> = new Set(["stop", "quit", "停止"]);
+
 /** Localisers: 在 X 上/中/里 is where something happened, not the clause's predicate. */
 const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", "外", "旁", "边", "时"]);
+
+/** Negations over all time: "I've never played" denies "I started playing five years ago". */
+const EVER_NEGATIONS: ReadonlySet<string> = new Set(["never", "从没", "从未", "从来没", "从不"]);
 
 const PAST_MARKERS: ReadonlySet<string> = new Set(
   `formerly previously once ago earlier
@@ -194,6 +205,8 @@ interface Frame {
   /** A change said in words (a marker or a change verb), not only by a clause-final 了. */
   saidChange: boolean;
   past: boolean;
+  /** Negated for all time ("never", 从没): a past statement of the opposite is no excuse. */
+  ever: boolean;
   anchor: string | null;
   /** The kind of a favourite ("color" of "favorite color is blue"); null for other slots or none said. */
   category: string | null;
@@ -256,8 +269,9 @@ function wordOf(t: TaggedWord): Word {
   {
     const surface = t.text.toLowerCase().replace(/’/g, "'");
     const number = parseSmallNumber(surface) ?? englishNumber(surface);
+    // A number of a time ("five years ago") is when, not what.
     if (number !== undefined && t.cls === "num")
-      return { surface: String(number), lemma: String(number), cls: t.cls, content: true, light: false };
+      return { surface: String(number), lemma: String(number), cls: t.cls, content: !t.temporal, light: false };
     const content =
       (t.cls === "noun" || t.cls === "name" || t.cls === "verb" || t.cls === "adj" || t.cls === "num" || t.cls === "other") && !t.temporal;
     return { surface, lemma: t.lemma, cls: t.cls, content, light: !isContentWord(t) || ZH_MENTAL_VERBS.has(t.lemma) };
@@ -337,6 +351,8 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     (w, i) => LEXICON.get(w.surface)?.slot === "favourite" || (w.surface === "最" && words[i + 1]?.surface === "喜欢"),
   );
   let predicate = "";
+  /** An aspect verb ended the predicate ("stopped smoking"). */
+  let ended = false;
   // What kind of favourite: the noun right after the word ("favorite color", 最喜欢的企鹅); 最喜欢金色
   // (no 的) names the value itself.
   let category: string | null = null;
@@ -375,11 +391,17 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     if (at < 0) return null;
     // A light verb (want, tell, 感到) splits subject from object but is no predicate to compare:
     // the verb it leads to is ("want to help" → help), or none.
-    const main = words.findIndex((w, i) => i >= at && w.cls === "verb" && w.content && !w.light && !isMarker(w));
+    const isVerb = (w: Word | undefined) => w !== undefined && w.cls === "verb" && w.content && !w.light && !isMarker(w);
+    const aspect = (i: number) => {
+      const lemma = words[i]?.lemma ?? "";
+      return (ASPECT_BEGIN.has(lemma) || ASPECT_END.has(lemma)) && words.slice(i + 1, i + 4).some(isVerb);
+    };
+    const main = words.findIndex((w, i) => i >= at && isVerb(w) && !aspect(i));
     predicate = main >= 0 ? (words[main]?.lemma ?? "") : "";
+    ended = words.some((w, i) => i >= at && i < main && ASPECT_END.has(w.lemma) && aspect(i));
   } else if (predicate === "") predicate = entry.slot;
   const last = words.at(-1);
-  const saidChange = words.some((w) => CHANGE_MARKERS.has(w.surface) || CHANGE_NEGATIONS.has(w.surface)) || entry?.change === true;
+  const saidChange = ended || words.some((w) => CHANGE_MARKERS.has(w.surface) || CHANGE_NEGATIONS.has(w.surface)) || entry?.change === true;
   // Clause-final 了 marks a new state (我不喜欢猫了, 他31岁了) of a known slot; in a narrative it is as
   // often the plain perfective (和好了, 开心极了), so it does not make an update of other words alone.
   const change = saidChange || last?.surface === "了";
@@ -394,7 +416,8 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
   // A copula's negation may follow it ("is not vegetarian"); another predicate's comes before it
   // ("I'm having an art show - can't wait!" is not a negated show).
   const anywhere = entry?.slot === "copula";
-  const negated = glued || words.some((w, i) => i !== at && NEGATIONS.has(w.surface) && (anywhere || i < at));
+  const negated = glued || ended || words.some((w, i) => i !== at && NEGATIONS.has(w.surface) && (anywhere || i < at));
+  const ever = words.some((w, i) => EVER_NEGATIONS.has(w.surface) && (anywhere || i < at));
   // Chinese 在X工作: the object sits between 在 and the predicate, the subject before 在.
   const zai = at > 0 ? words.slice(0, at).findIndex((w) => w.surface === "在") : -1;
   const subjectEnd = at < 0 ? 0 : zai >= 0 ? zai : at;
@@ -430,6 +453,7 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     change,
     saidChange,
     past,
+    ever,
     anchor: anchor?.surface ?? null,
     category,
     subject,
@@ -448,6 +472,33 @@ function sameObject(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   if (a.size === 0 || b.size === 0) return false;
   const shared = intersect(a, b).size;
   return shared === a.size || shared === b.size || shared / (a.size + b.size - shared) >= 0.5;
+}
+
+/**
+ * A denial of a kind covers its members: "I don't have any pets" / "I have a puppy", "eats no meat"
+ * / "eats steak" (WordNet's hypernyms, noun-kinds.ts). Only that way round: having no puppy says
+ * nothing of other pets, and two kinds stated side by side ("likes dogs", "likes animals") agree.
+ */
+function deniedKind(a: Frame, b: Frame): boolean {
+  const holds = (f: Frame) => f.positive !== f.negated;
+  if (holds(a) === holds(b)) return false;
+  const [denied, stated] = holds(a) ? [b, a] : [a, b];
+  return [...denied.object].some((category) => [...stated.object].some((noun) => isKindOf(noun, category)));
+}
+
+/** The two frames' objects name the same thing, or one denies a kind the other's object is of. */
+const sameThing = (a: Frame, b: Frame): boolean => sameObject(a.object, b.object) || deniedKind(a, b);
+
+/**
+ * What a person noun's copula says of a habit: "Bob is vegetarian" also states "Bob eats no meat,
+ * fish or animal products" (WordNet defines the noun by it, noun-kinds.ts).
+ */
+function habitFrames(frame: Frame): Frame[] {
+  if (frame.slot !== "copula" || frame.negated) return [];
+  return [...frame.object].flatMap((noun) => {
+    const habit = deniedHabit(noun);
+    return habit ? [{ ...frame, slot: null, predicate: habit.verb, negated: true, object: new Set(habit.objects), count: null }] : [];
+  });
 }
 
 /**
@@ -476,18 +527,20 @@ function sameSubject(a: Frame, b: Frame, earlier: Parsed, later: Parsed): boolea
 function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): ConflictVerdict {
   if (!sameSubject(a, b, earlier, later)) return "unrelated";
   const oneVoice = earlier.speaker === later.speaker;
-  const past = a.past || b.past;
+  // "Never" holds for all time: the past is no excuse ("started playing guitar years ago" / "never played").
+  const past = (a.past || b.past) && !a.ever && !b.ever;
   const opposite = (a.positive !== a.negated) !== (b.positive !== b.negated);
   const changed = b.change || b.saidChange;
   // Favourites of different kinds (a favourite novel, a favourite animal) are different slots.
   if (a.slot === "favourite" && b.slot === "favourite" && a.category !== null && b.category !== null && a.category !== b.category)
     return "unrelated";
   if (a.slot !== null && a.slot === b.slot && a.slot !== "copula") {
-    if (a.slot === "age" || sameObject(a.object, b.object)) {
+    if (a.slot === "age" || sameThing(a, b)) {
       const counted = a.count !== null && b.count !== null && a.count !== b.count;
       if (!counted && !opposite) return "same";
       if (past) return "unrelated";
       if (counted) {
+        if (IMMUTABLE.has(a.slot)) return "contradiction";
         if (SINGLE_VALUED.has(a.slot))
           return a.anchor !== null && a.anchor === b.anchor ? "contradiction" : changed || oneVoice ? "update" : "contradiction";
         return b.saidChange ? "update" : "unrelated";
@@ -502,7 +555,7 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
   }
   // No common slot: the same main verb is the predicate both state.
   if (a.slot === null && b.slot === null && a.predicate !== "" && a.predicate === b.predicate) {
-    if (sameObject(a.object, b.object)) {
+    if (sameThing(a, b)) {
       if (!opposite) return later.denies && !oneVoice ? "contradiction" : "same";
       if (past) return "unrelated";
       return changed ? "update" : "contradiction";
@@ -543,7 +596,7 @@ function parse(text: string, memo: TagMemo | undefined): Parsed {
     for (const clause of sentence.split(CLAUSE_BREAK)) {
       if (clause.trim() === "") continue;
       const frame = frameOf(clause, speakerWords, memo);
-      if (frame) frames.push(frame);
+      if (frame) frames.push(frame, ...habitFrames(frame));
       if (frame || statesSomething(clause, memo)) statements += 1;
     }
   }
