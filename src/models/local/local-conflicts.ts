@@ -92,6 +92,7 @@ const LEXICON: ReadonlyMap<string, LexEntry> = new Map([
   ...entries("job jobs", { slot: "employer", positive: true, next: ["at", "as", "with"] }),
   ...entries("工作 上班 任职 就职", { slot: "employer", positive: true }),
   ...entries("入职 跳槽", { slot: "employer", positive: true, change: true }),
+  ...entries("辞职 离职 失业 下岗", { slot: "employer", positive: false, change: true }),
   ...entries("like likes liked love loves loved enjoy enjoys enjoyed adore adores adored prefer prefers preferred", {
     slot: "preference",
     positive: true,
@@ -137,6 +138,17 @@ const ZH_MENTAL_VERBS: ReadonlySet<string> = new Set(["感到", "感觉", "觉�
  */
 const ASPECT_BEGIN: ReadonlySet<string> = new Set(["start", "begin", "keep", "continue", "开始", "继续"]);
 const ASPECT_END: ReadonlySet<string> = new Set(["stop", "quit", "停止"]);
+
+/**
+ * Verbs that end what their object names: "lost my job", "quit my job at the bank", 丢了工作. With a
+ * slot noun (ENDED_SLOTS) the clause says the slot's value ended, as a change.
+ */
+const ENDING_VERBS: ReadonlySet<string> = new Set(["lose", "quit", "leave", "丢", "丢了", "辞掉", "辞去", "失去"]);
+const ENDED_SLOTS: ReadonlyMap<string, Slot> = new Map([
+  ["job", "employer"],
+  ["jobs", "employer"],
+  ["工作", "employer"],
+]);
 
 /** Localisers: 在 X 上/中/里 is where something happened, not the clause's predicate. */
 const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", "外", "旁", "边", "时"]);
@@ -335,6 +347,20 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     }
     if (!weak) break;
   }
+  // "lost my delivery job": the slot noun's value ended; its modifiers (and "at/as X" after it) are the value.
+  let objectEnd = words.length;
+  const ending = words.findIndex((w) => w.cls === "verb" && ENDING_VERBS.has(w.lemma));
+  const endedNoun = ending < 0 ? -1 : words.findIndex((w, i) => i > ending && i <= ending + 4 && ENDED_SLOTS.has(w.surface));
+  const endedSlot = ENDED_SLOTS.get(words[endedNoun]?.surface ?? "");
+  if (endedSlot !== undefined && (entry === undefined || WEAK.has(entry.slot) || at === endedNoun)) {
+    entry = { slot: endedSlot, positive: false, change: true };
+    at = ending;
+    glued = false;
+    if (!WORK_NEXT.includes(words[endedNoun + 1]?.surface ?? "")) objectEnd = endedNoun + 1;
+  }
+  // The object stops where "and" starts another predicate ("lost my job and opened a store").
+  const and = words.findIndex((w, i) => i > at && (w.surface === "and" || w.surface === "然后") && words[i + 1]?.cls === "verb");
+  if (at >= 0 && and > at) objectEnd = Math.min(objectEnd, and);
   // 在 as the predicate places the subject ("会议在三楼"); with another verb in the clause, or closed
   // by a localiser (在X上, 在比赛中), it only says where something happened ("在动物园看到…",
   // "参加了一个在公园的野餐"): that verb, if any, is the predicate.
@@ -429,7 +455,7 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     else if (OTHER_PRONOUNS.has(w.surface)) subject.add(`<${w.surface}>`);
     else if (w.content && (w.cls === "noun" || w.cls === "name") && !isCalendarWord(w.lemma)) subject.add(w.lemma);
   }
-  const objectWords = at < 0 ? [] : [...(zai >= 0 ? words.slice(zai + 1, at) : []), ...words.slice(at + 1)];
+  const objectWords = at < 0 ? [] : [...(zai >= 0 ? words.slice(zai + 1, at) : []), ...words.slice(at + 1, objectEnd)];
   // A copula's value must name something: "is a teacher", "是王老师", not "is so happy" (an evaluation).
   const valueWords = entry?.slot === "copula" ? objectWords.filter((w) => w.cls !== "adj") : objectWords;
   const object = new Set(
@@ -439,7 +465,7 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
           .filter((w) => w.content && !isMarker(w) && !LEXICON.has(w.surface) && w.cls !== "verb")
           // A count of a possession is its count, not its object ("one cat" / "two cats now").
           .filter((w) => !(entry?.slot === "possession" && /^\d+$/.test(w.surface)))
-          .map((w) => w.lemma.replace(/s$/, "")),
+          .map((w) => w.lemma.replace(/(?<!s)s$/, "")),
   );
   if (count === null) {
     const n = objectWords.find((w) => /^\d+$/.test(w.surface));
@@ -486,8 +512,11 @@ function deniedKind(a: Frame, b: Frame): boolean {
   return [...denied.object].some((category) => [...stated.object].some((noun) => isKindOf(noun, category)));
 }
 
+/** A slot's value ended without naming it ("I lost my job", 我辞职了): whatever the value was. */
+const endedAny = (f: Frame): boolean => f.slot !== null && !f.positive && f.saidChange && f.object.size === 0;
+
 /** The two frames' objects name the same thing, or one denies a kind the other's object is of. */
-const sameThing = (a: Frame, b: Frame): boolean => sameObject(a.object, b.object) || deniedKind(a, b);
+const sameThing = (a: Frame, b: Frame): boolean => sameObject(a.object, b.object) || deniedKind(a, b) || endedAny(a) || endedAny(b);
 
 /**
  * What a person noun's copula says of a habit: "Bob is vegetarian" also states "Bob eats no meat,
@@ -547,8 +576,12 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
       }
       return changed ? "update" : "contradiction";
     }
+    // The same speaker ends another value of a single-valued slot ("works as a banker" → "lost my job
+    // at the bank"): the value changed.
+    if (!past && opposite && oneVoice && SINGLE_VALUED.has(a.slot) && a.positive && !a.negated && !b.positive && b.saidChange)
+      return "update";
     if (past || opposite) return "unrelated";
-    if (!SINGLE_VALUED.has(a.slot) || a.negated || b.negated) return "unrelated";
+    if (!SINGLE_VALUED.has(a.slot) || a.negated || b.negated || !a.positive || !b.positive) return "unrelated";
     if (IMMUTABLE.has(a.slot)) return "contradiction";
     if (a.anchor !== null && a.anchor === b.anchor) return "contradiction";
     return oneVoice || changed ? "update" : "contradiction";
