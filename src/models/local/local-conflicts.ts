@@ -65,7 +65,7 @@ interface LexEntry {
 }
 
 const LIVE_NEXT = ["in", "at", "near"];
-const MOVE_NEXT = ["to", "into", "in"];
+const MOVE_NEXT = ["to", "into", "in", "here", "there", "back", "away", "abroad", "home", "from", "out"];
 const WORK_NEXT = ["at", "for", "as"];
 
 function entries(words: string, entry: LexEntry): [string, LexEntry][] {
@@ -172,6 +172,15 @@ const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", 
 /** Negations over all time: "I've never played" denies "I started playing five years ago". */
 const EVER_NEGATIONS: ReadonlySet<string> = new Set(["never", "从没", "从未", "从来没", "从不"]);
 
+/** Words that say a value held all along ("always", 一直, 从小), and "whole/entire/all … life". */
+const LIFELONG_MARKERS: ReadonlySet<string> = new Set(["always", "一直", "从小", "一辈子", "从来都"]);
+const isLifelong = (words: readonly Word[]): boolean =>
+  words.some(
+    (w, i) =>
+      LIFELONG_MARKERS.has(w.surface) ||
+      (w.lemma === "life" && ["whole", "entire", "all"].some((q) => words[i - 1]?.surface === q || words[i - 2]?.surface === q)),
+  );
+
 const PAST_MARKERS: ReadonlySet<string> = new Set(
   `formerly previously once ago earlier
    以前 曾经 过去 之前 原来 从前 当年 当时`.split(/\s+/),
@@ -237,6 +246,8 @@ interface Frame {
   past: boolean;
   /** Negated for all time ("never", 从没): a past statement of the opposite is no excuse. */
   ever: boolean;
+  /** Held all one's life ("my whole life", "always", 从小): no change of it can be dated. */
+  lifelong: boolean;
   anchor: string | null;
   /** The kind of a favourite ("color" of "favorite color is blue"); null for other slots or none said. */
   category: string | null;
@@ -523,6 +534,7 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     saidChange,
     past,
     ever,
+    lifelong: isLifelong(words),
     anchor: anchor?.surface ?? null,
     category,
     subject,
@@ -607,6 +619,11 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
   if (a.slot === "favourite" && b.slot === "favourite" && a.category !== null && b.category !== null && a.category !== b.category)
     return "unrelated";
   if (a.slot !== null && a.slot === b.slot && a.slot !== "copula") {
+    // A value held all one's life denies a change of it the same subject dates in the past
+    // ("moved here four years ago" / "lived in this town my whole life").
+    const datedChange = (f: Frame) => f.saidChange && f.past && !f.lifelong;
+    if (SINGLE_VALUED.has(a.slot) && !opposite && ((a.lifelong && datedChange(b)) || (b.lifelong && datedChange(a))))
+      return "contradiction";
     if (a.slot === "age" || sameThing(a, b)) {
       const counted = a.count !== null && b.count !== null && a.count !== b.count;
       if (!counted && !opposite) return "same";
