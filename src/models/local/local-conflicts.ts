@@ -113,7 +113,7 @@ const LEXICON: ReadonlyMap<string, LexEntry> = new Map([
 
 const NEGATIONS: ReadonlySet<string> = new Set(
   `not never no cannot can't don't doesn't didn't isn't aren't wasn't weren't won't wouldn't haven't hasn't hadn't n't
-   不 没 没有 未 别 不再 从不 并不 从没 不是 并非`.split(/\s+/),
+   不 没 没有 未 别 不再 从不 并不 从没 不是 并非 不怎么 不太 不大 很少 几乎不`.split(/\s+/),
 );
 /** Negations that also say something changed ("no longer", "not … anymore", 不再). */
 const CHANGE_NEGATIONS: ReadonlySet<string> = new Set(["longer", "anymore", "不再"]);
@@ -165,6 +165,13 @@ const BEFORE_LOCATIVE: ReadonlySet<string> = new Set([
   "based",
   "situated",
 ]);
+
+/**
+ * One-character Chinese verbs said of anything (是, 有, 做, 说, 去, 来, 要…): never the predicate a
+ * frame compares. The keyword stop list also holds the verbs of action (吃, 喝, 骑, 穿), which are
+ * the predicates of habits ("不怎么吃东西" / "又开始好好吃饭了").
+ */
+const ZH_LIGHT_VERBS: ReadonlySet<string> = new Set(Array.from("是有做用说讲看见去来想叫要会能可应让给把被将在到等请谢好弄搞得"));
 
 /** Localisers: 在 X 上/中/里 is where something happened, not the clause's predicate. */
 const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", "外", "旁", "边", "时"]);
@@ -320,7 +327,10 @@ function wordOf(t: TaggedWord): Word {
       lemma: t.lemma,
       cls: t.cls,
       content,
-      light: !isContentWord(t) || ZH_MENTAL_VERBS.has(t.lemma),
+      light:
+        t.script === "cjk" && t.cls === "verb" && t.lemma.length === 1
+          ? ZH_LIGHT_VERBS.has(t.lemma)
+          : !isContentWord(t) || ZH_MENTAL_VERBS.has(t.lemma),
       temporal: t.temporal,
     };
   }
@@ -564,8 +574,33 @@ function deniedKind(a: Frame, b: Frame): boolean {
   const holds = (f: Frame) => f.positive !== f.negated;
   if (holds(a) === holds(b)) return false;
   const [denied, stated] = holds(a) ? [b, a] : [a, b];
+  // A thing in general (不吃东西, "doesn't eat anything") is every kind's kind.
+  if (stated.object.size > 0 && denied.object.size > 0 && [...denied.object].every((w) => ANY_THING.has(w))) return true;
   return [...denied.object].some((category) => [...stated.object].some((noun) => isKindOf(noun, category)));
 }
+
+/** Nouns that name no kind but any thing: the object of "doesn't eat anything", 不吃东西. */
+const ANY_THING: ReadonlySet<string> = new Set(["thing", "stuff", "anything", "something", "东西", "任何东西"]);
+
+/**
+ * Two frames' predicates as one: the same word, or a Chinese verb and a verb-object word made of it
+ * (吃 / 吃饭, 喝 / 喝水): the rest of the longer one joins its object. Null when they differ.
+ */
+function samePredicate(a: Frame, b: Frame): [Frame, Frame] | null {
+  if (a.predicate === b.predicate) return [a, b];
+  const split = (short: Frame, long: Frame): Frame | null =>
+    CJK_WORD.test(long.predicate) &&
+    short.predicate.length === 1 &&
+    long.predicate.length === 2 &&
+    long.predicate.startsWith(short.predicate)
+      ? { ...long, predicate: short.predicate, object: new Set([...long.object, long.predicate.slice(1)]) }
+      : null;
+  const longB = split(a, b);
+  if (longB) return [a, longB];
+  const longA = split(b, a);
+  return longA ? [longA, b] : null;
+}
+const CJK_WORD = /^\p{Script=Han}+$/u;
 
 /** A slot's value ended without naming it ("I lost my job", 我辞职了): whatever the value was. */
 const endedAny = (f: Frame): boolean => f.slot !== null && !f.positive && f.saidChange && f.object.size === 0;
@@ -647,7 +682,9 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
     return oneVoice || changed ? "update" : "contradiction";
   }
   // No common slot: the same main verb is the predicate both state.
-  if (a.slot === null && b.slot === null && a.predicate !== "" && a.predicate === b.predicate) {
+  const aligned = a.slot === null && b.slot === null && a.predicate !== "" ? samePredicate(a, b) : null;
+  if (aligned) {
+    [a, b] = aligned;
     if (sameThing(a, b)) {
       if (!opposite) return later.denies && !oneVoice ? "contradiction" : "same";
       if (past) return "unrelated";
