@@ -44,7 +44,18 @@ import { isContentWord } from "./local-salience";
 import { deniedHabit, isKindOf } from "./noun-kinds";
 
 type Slot =
-  "residence" | "location" | "time" | "employer" | "preference" | "favourite" | "marital" | "age" | "birth" | "possession" | "copula";
+  | "residence"
+  | "location"
+  | "time"
+  | "employer"
+  | "preference"
+  | "favourite"
+  | "marital"
+  | "age"
+  | "birth"
+  | "possession"
+  | "state"
+  | "copula";
 
 /** Slots that hold one value at a time: a different value is a newer one (or a wrong one). */
 const SINGLE_VALUED: ReadonlySet<Slot> = new Set(["residence", "location", "time", "employer", "favourite", "marital", "age", "birth"]);
@@ -172,6 +183,38 @@ const BEFORE_LOCATIVE: ReadonlySet<string> = new Set([
  * the predicates of habits ("不怎么吃东西" / "又开始好好吃饭了").
  */
 const ZH_LIGHT_VERBS: ReadonlySet<string> = new Set(Array.from("是有做用说讲看见去来想叫要会能可应让给把被将在到等请谢好弄搞得"));
+
+/** Degree adverbs: the word after one is a state (很紧张, 非常累, "so nervous"). */
+const ZH_DEGREE: ReadonlySet<string> = new Set(["很", "非常", "特别", "十分", "挺", "太", "有点", "有些", "比较", "更", "越来越"]);
+const EN_DEGREE: ReadonlySet<string> = new Set([
+  "so",
+  "very",
+  "really",
+  "too",
+  "pretty",
+  "quite",
+  "extremely",
+  "super",
+  "kind",
+  "kinda",
+  "of",
+]);
+
+/**
+ * Where a clause states a state of its subject, or -1: a Chinese word after a degree adverb (很紧张,
+ * 很放松), or an English copula's adjective ("is (so) nervous"), with no thing named after it.
+ */
+function stateAt(words: readonly Word[], copula: number): number {
+  if (copula >= 0) {
+    let i = copula + 1;
+    while (EN_DEGREE.has(words[i]?.surface ?? "")) i += 1;
+    const named = words.slice(i + 1).some((w) => (w.cls === "noun" || w.cls === "name") && w.content);
+    return words[i]?.cls === "adj" && words[i]?.content === true && !named ? i : -1;
+  }
+  return words.findIndex(
+    (w, i) => ZH_DEGREE.has(words[i - 1]?.surface ?? "") && (w.cls === "adj" || w.cls === "verb") && w.content && !LEXICON.has(w.surface),
+  );
+}
 
 /** Localisers: 在 X 上/中/里 is where something happened, not the clause's predicate. */
 const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", "外", "旁", "边", "时"]);
@@ -456,6 +499,14 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
       break;
     }
   }
+  if (entry === undefined || entry.slot === "copula") {
+    const state = stateAt(words, entry === undefined ? -1 : at);
+    if (state >= 0) {
+      entry = { slot: "state", positive: true };
+      at = state;
+      predicate = "state";
+    }
+  }
   if (entry === undefined) {
     at = words.findIndex((w) => w.cls === "verb" && w.content && !isMarker(w));
     // A short clause's third-person verb is often tagged a plural noun ("Jack studies chemistry"):
@@ -508,11 +559,13 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
   const object = new Set(
     entry?.slot === "age"
       ? [String(count)]
-      : valueWords
-          .filter((w) => w.content && !isMarker(w) && !LEXICON.has(w.surface) && w.cls !== "verb")
-          // A count of a possession is its count, not its object ("one cat" / "two cats now").
-          .filter((w) => !(entry?.slot === "possession" && /^\d+$/.test(w.surface)))
-          .map((w) => w.lemma.replace(/(?<!s)s$/, "")),
+      : entry?.slot === "state"
+        ? [words[at]?.lemma ?? ""]
+        : valueWords
+            .filter((w) => w.content && !isMarker(w) && !LEXICON.has(w.surface) && w.cls !== "verb")
+            // A count of a possession is its count, not its object ("one cat" / "two cats now").
+            .filter((w) => !(entry?.slot === "possession" && /^\d+$/.test(w.surface)))
+            .map((w) => w.lemma.replace(/(?<!s)s$/, "")),
   );
   // Where and when a thing is: "My studio is in the old mill building" (a place), "The meeting is on
   // Monday", "was moved to Friday", 会议在周一 (a time). Only of things: where a person or an animal
@@ -653,6 +706,13 @@ function judgeClauses(a: Frame, b: Frame, earlier: Parsed, later: Parsed): Confl
   // Favourites of different kinds (a favourite novel, a favourite animal) are different slots.
   if (a.slot === "favourite" && b.slot === "favourite" && a.category !== null && b.category !== null && a.category !== b.category)
     return "unrelated";
+  // A state holds at a time: one the same speaker dated in the past and another said to hold now is
+  // a change (十天前很紧张 / 现在很放松); any other two states (the moods of a chat) are no conflict.
+  if (a.slot === "state" && b.slot === "state") {
+    const same = sameThing(a, b) && !opposite;
+    if (oneVoice && a.past && !b.past && b.saidChange && !same) return "update";
+    return same ? "same" : "unrelated";
+  }
   if (a.slot !== null && a.slot === b.slot && a.slot !== "copula") {
     // A value held all one's life denies a change of it the same subject dates in the past
     // ("moved here four years ago" / "lived in this town my whole life").
