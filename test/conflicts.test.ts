@@ -81,8 +81,10 @@ describe("the conflict table", () => {
     for (const c of wrong) expect(documented[c.id], c.id).toBeDefined();
     for (const id of WORLD_KNOWLEDGE_BEYOND_WORDNET) expect(wrong.map((c) => c.id)).toContain(id);
     for (const id of WORDNET_DECIDED) expect(wrong.map((c) => c.id)).not.toContain(id);
-    // The goal is 95% right. Measured (docs/BENCHMARKS.md): 98 of 109. Below that figure this test fails.
-    expect(all.length - wrong.length).toBeGreaterThanOrEqual(98);
+    // The goal is 95% right. Measured (docs/BENCHMARKS.md): 104 of 109 (95.4%); the five left are the
+    // four world-knowledge cases WordNet does not hold and 走路上学 (jieba tags it as two nouns).
+    expect(all.length - wrong.length).toBeGreaterThanOrEqual(104);
+    expect((all.length - wrong.length) / all.length).toBeGreaterThanOrEqual(0.95);
   });
 
   it("the old table's non-conflicts are never marked either", async () => {

@@ -825,7 +825,11 @@ export function mayConflict(pair: Pick<ConflictPair, "earlier" | "later">, cache
   // Two speakers each saying something of someone else ("I lost my job" / "I lost mine too") are
   // about two people; one speaker, or a statement the rules cannot parse, stays open.
   if (earlier.speaker === later.speaker || earlier.frames.length === 0 || later.frames.length === 0) return true;
-  return earlier.frames.some((a) => later.frames.some((b) => sameSubject(a, b, earlier, later)));
+  // Two speakers' states ("跑步让身体更健康" / "对，跑步对身体很好") are evaluations, which only
+  // one speaker's dated change makes a conflict (judgeClauses).
+  return earlier.frames.some((a) =>
+    later.frames.some((b) => sameSubject(a, b, earlier, later) && !(a.slot === "state" && b.slot === "state")),
+  );
 }
 
 /**
