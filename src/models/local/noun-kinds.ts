@@ -6,11 +6,17 @@
  */
 import { HABITS, NOUNS, SYNSETS } from "./noun-kinds-table";
 
+interface Synset {
+  words: readonly string[];
+  parents: readonly number[];
+}
+
 interface Kinds {
-  /** Per synset line: its one-word lemmas and its parents' lines. */
-  synsets: { words: readonly string[]; parents: readonly number[] }[];
-  /** Lemma → the line of its most frequent sense. */
-  nouns: Map<string, number>;
+  /** The table's synset lines, parsed when a walk first reaches one (most never are). */
+  lines: readonly string[];
+  synsets: Map<number, Synset>;
+  /** "lemma:line" entries in the lemmas' order, searched by halves (no map to build at start). */
+  nouns: readonly string[];
   habits: Map<string, Habit>;
   /** Lemma → every lemma of its hypernyms, computed once per lemma asked. */
   ancestors: Map<string, ReadonlySet<string>>;
@@ -26,39 +32,57 @@ let kinds: Kinds | undefined;
 
 function load(): Kinds {
   if (kinds) return kinds;
-  const synsets = SYNSETS.split("\n").map((row) => {
-    const [words = "", parents = ""] = row.split(">");
-    return {
-      words: words === "" ? [] : words.split(","),
-      parents: parents === "" ? [] : parents.split(",").map((p) => parseInt(p, 36)),
-    };
-  });
-  const nouns = new Map<string, number>();
-  for (const entry of NOUNS.split(" ")) {
-    const [lemma = "", line = ""] = entry.split(":");
-    nouns.set(lemma, parseInt(line, 36));
-  }
   const habits = new Map<string, Habit>();
   for (const entry of HABITS.split(" ")) {
     const [noun = "", verb = "", objects = ""] = entry.split(":");
     habits.set(noun, { verb, objects: objects.split(",") });
   }
-  kinds = { synsets, nouns, habits, ancestors: new Map() };
+  kinds = { lines: SYNSETS.split("\n"), synsets: new Map(), nouns: NOUNS.split(" "), habits, ancestors: new Map() };
   return kinds;
+}
+
+/** The line of a lemma's most frequent sense. */
+function nounLine(k: Kinds, lemma: string): number | undefined {
+  let low = 0;
+  let high = k.nouns.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const entry = k.nouns[mid] ?? "";
+    const colon = entry.indexOf(":");
+    const key = entry.slice(0, colon);
+    if (key === lemma) return parseInt(entry.slice(colon + 1), 36);
+    if (key < lemma) low = mid + 1;
+    else high = mid - 1;
+  }
+  return undefined;
+}
+
+function synsetAt(k: Kinds, line: number): Synset | undefined {
+  const known = k.synsets.get(line);
+  if (known) return known;
+  const row = k.lines[line];
+  if (row === undefined) return undefined;
+  const [words = "", parents = ""] = row.split(">");
+  const synset = {
+    words: words === "" ? [] : words.split(","),
+    parents: parents === "" ? [] : parents.split(",").map((p) => parseInt(p, 36)),
+  };
+  k.synsets.set(line, synset);
+  return synset;
 }
 
 function ancestorsOf(k: Kinds, lemma: string): ReadonlySet<string> {
   const known = k.ancestors.get(lemma);
   if (known) return known;
   const out = new Set<string>();
-  const start = k.nouns.get(lemma);
-  const queue = start === undefined ? [] : [...(k.synsets[start]?.parents ?? [])];
+  const start = nounLine(k, lemma);
+  const queue = start === undefined ? [] : [...(synsetAt(k, start)?.parents ?? [])];
   const seen = new Set<number>();
   while (queue.length > 0) {
     const line = queue.pop();
     if (line === undefined || seen.has(line)) continue;
     seen.add(line);
-    const synset = k.synsets[line];
+    const synset = synsetAt(k, line);
     if (!synset) continue;
     for (const w of synset.words) out.add(w);
     queue.push(...synset.parents);
