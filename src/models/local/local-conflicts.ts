@@ -47,7 +47,7 @@ import { tagWords, type TagMemo, type TaggedWord } from "../../text/tagged-words
 import type { ConflictPair, ConflictVerdict } from "../types";
 import { LruMap } from "./lru-map";
 import { isContentWord } from "./local-salience";
-import { deniedHabit, isKindOf } from "./noun-kinds";
+import { deniedHabit, isKindOf, isKnownNoun } from "./noun-kinds";
 
 type Slot =
   | "residence"
@@ -214,13 +214,24 @@ function stateAt(words: readonly Word[], copula: number): number {
   if (copula >= 0) {
     let i = copula + 1;
     while (EN_DEGREE.has(words[i]?.surface ?? "")) i += 1;
-    const named = words.slice(i + 1).some((w) => (w.cls === "noun" || w.cls === "name") && w.content);
+    const named = words.slice(i + 1).some((w) => (w.cls === "noun" || w.cls === "name") && w.content && !w.temporal);
     return words[i]?.cls === "adj" && words[i]?.content === true && !named ? i : -1;
   }
   return words.findIndex(
-    (w, i) => ZH_DEGREE.has(words[i - 1]?.surface ?? "") && (w.cls === "adj" || w.cls === "verb") && w.content && !LEXICON.has(w.surface),
+    (w, i) =>
+      (ZH_DEGREE.has(words[i - 1]?.surface ?? "") && (w.cls === "adj" || w.cls === "verb") && w.content && !LEXICON.has(w.surface)) ||
+      zhGluedState(w) !== null,
   );
 }
+
+/** A Chinese adjective jieba keeps with its degree adverb (很胖, 太累): the state it names (胖). */
+function zhGluedState(w: Word): string | null {
+  if (w.cls !== "adj" || w.surface.length < 2) return null;
+  const degree = ["很", "太", "挺", "非常", "特别"].find((d) => w.surface.startsWith(d) && w.surface.length > d.length);
+  return degree === undefined ? null : w.surface.slice(degree.length);
+}
+
+const stateValue = (w: Word | undefined): string => (w === undefined ? "" : (zhGluedState(w) ?? w.lemma));
 
 /** Localisers: 在 X 上/中/里 is where something happened, not the clause's predicate. */
 const ZH_LOCALISERS: ReadonlySet<string> = new Set(["上", "中", "里", "内", "外", "旁", "边", "时"]);
@@ -267,7 +278,8 @@ const SECOND_PERSON: ReadonlySet<string> = new Set(["you", "your", "yours", "你
 const OTHER_PRONOUNS: ReadonlySet<string> = new Set(["he", "him", "she", "her", "they", "them", "it", "他", "她", "它", "他们", "她们"]);
 
 /** A clause ends at sentence punctuation, a comma, a semicolon, a line break, or "but"/但是. */
-const CLAUSE_BREAK = /[。！？!?；;，,:：\n]+|\.(?=\s|$)|\s[-–—]+\s|\s+but\s+|\s+so\s+|但是|可是|不过|所以/u;
+const CLAUSE_BREAK =
+  /[。！？!?；;，,:：\n]+|\.(?=\s|$)|\s[-–—]+\s|\s+but\s+|\s+so\s+(?=(?:i|we|you|he|she|they|it|now|that|the|my|our|his|her|their)\b)|但是|可是|不过|所以/iu;
 /** A sentence that asks: its clauses assert nothing. */
 const QUESTION_END = /[?？][\s"'”’)）」』]*$/u;
 const QUESTION_PARTICLE = /[吗呢][\s。！!]*$/u;
@@ -566,12 +578,12 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     entry?.slot === "age"
       ? [String(count)]
       : entry?.slot === "state"
-        ? [words[at]?.lemma ?? ""]
+        ? [stateValue(words[at])]
         : valueWords
             .filter((w) => w.content && !isMarker(w) && !LEXICON.has(w.surface) && w.cls !== "verb")
             // A count of a possession is its count, not its object ("one cat" / "two cats now").
             .filter((w) => !(entry?.slot === "possession" && /^\d+$/.test(w.surface)))
-            .map((w) => w.lemma.replace(/(?<!s)s$/, "")),
+            .map((w) => singular(w.lemma)),
   );
   // Where and when a thing is: "My studio is in the old mill building" (a place), "The meeting is on
   // Monday", "was moved to Friday", 会议在周一 (a time). Only of things: where a person or an animal
@@ -589,6 +601,9 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
       slot = "time";
       value = new Set(times);
     } else if (slot === "copula" && object.size > 0 && LOCATIVES.has(words[next]?.surface ?? "")) slot = "location";
+  } else if (slot === "copula" && object.size > 0 && LOCATIVES.has(words[at + 1]?.surface ?? "")) {
+    // Where a person is ("I'm at the park", "I'm at home now") is a state of the moment.
+    slot = "state";
   }
   if (count === null) {
     const n = objectWords.find((w) => /^\d+$/.test(w.surface));
@@ -611,6 +626,9 @@ function frameOf(clause: string, speakerWords: readonly string[], memo: TagMemo 
     count,
   };
 }
+
+/** A plural the tagger left ("cats" tagged as a name) cut to its singular; "tennis", "boss" kept. */
+const singular = (lemma: string): string => (/[^s]s$/.test(lemma) && !isKnownNoun(lemma) ? lemma.slice(0, -1) : lemma);
 
 function intersect(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
   return new Set([...a].filter((x) => b.has(x)));
@@ -661,8 +679,11 @@ function samePredicate(a: Frame, b: Frame): [Frame, Frame] | null {
 }
 const CJK_WORD = /^\p{Script=Han}+$/u;
 
-/** A slot's value ended without naming it ("I lost my job", 我辞职了): whatever the value was. */
-const endedAny = (f: Frame): boolean => f.slot !== null && !f.positive && f.saidChange && f.object.size === 0;
+/**
+ * A value ended without naming it ("I lost my job", 我辞职了, "I don't smoke anymore", "quit
+ * smoking"): whatever the value was.
+ */
+const endedAny = (f: Frame): boolean => f.object.size === 0 && f.saidChange && (f.negated || (f.slot !== null && !f.positive));
 
 /** The two frames' objects name the same thing, or one denies a kind the other's object is of. */
 const sameThing = (a: Frame, b: Frame): boolean => sameObject(a.object, b.object) || deniedKind(a, b) || endedAny(a) || endedAny(b);

@@ -96,6 +96,11 @@ export function isKindOf(noun: string, category: string): boolean {
   return noun !== category && ancestorsOf(load(), noun).has(category);
 }
 
+/** Whether WordNet's table holds the noun as it is ("tennis", "news": not plurals to cut). */
+export function isKnownNoun(noun: string): boolean {
+  return nounLine(load(), noun) !== undefined;
+}
+
 /** The habit a person noun denies ("vegetarian"), if WordNet defines it by one. */
 export function deniedHabit(noun: string): Habit | undefined {
   return load().habits.get(noun);
