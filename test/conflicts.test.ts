@@ -10,10 +10,18 @@ import { judgeConflict } from "../src/models/local/local-conflicts";
 import { LocalModel } from "../src/models/local/local-model";
 import { ResilientModel } from "../src/models/resilient-model";
 import { retryPolicy } from "../src/models/retry";
+import type { ConflictVerdict } from "../src/models/types";
 import type { AiBinding } from "../src/models/workers-ai/ai-client";
 import { CONFLICTS_SYSTEM_PROMPT } from "../src/models/workers-ai/prompts/conflicts";
 import { WorkersAiModel } from "../src/models/workers-ai/workers-ai-model";
-import { CONFLICT_CASES, DIALOGUE_LOCAL_MISSES, LOCAL_MISSES, markOf, WORLD_KNOWLEDGE } from "./conflict-cases";
+import {
+  CONFLICT_CASES,
+  DIALOGUE_LOCAL_MISSES,
+  LOCAL_MISSES,
+  markOf,
+  WORDNET_DECIDED,
+  WORLD_KNOWLEDGE_BEYOND_WORDNET,
+} from "./conflict-cases";
 import { DIALOGUE_CONFLICT_CASES } from "./conflict-cases-dialogue";
 import { call, freshAgent, json, recallText, rememberAndWait } from "./helpers";
 
@@ -72,15 +80,41 @@ describe("the conflict table", () => {
     expect(wrong.filter((c) => markOf(c.expected) === "none").map((c) => c.id)).toEqual([]);
     const documented = { ...LOCAL_MISSES, ...DIALOGUE_LOCAL_MISSES };
     for (const c of wrong) expect(documented[c.id], c.id).toBeDefined();
-    for (const id of WORLD_KNOWLEDGE) expect(wrong.map((c) => c.id)).toContain(id);
-    // The goal is 95% right. Measured (docs/BENCHMARKS.md): 96 of 109 (88%); 96 of the 103 that words
-    // can decide (93%): the 7 left need readings the rules do not make (a meeting "moved to" a day,
-    // a mood changed, a job lost for a store, "my whole life" against "moved here", a studio placed
-    // by another speaker, 走路上学 and 好好吃饭 tagged as nouns). Below that figure this test fails.
-    expect(all.length - wrong.length).toBeGreaterThanOrEqual(96);
-    const decidable = all.filter((c) => !WORLD_KNOWLEDGE.has(c.id));
-    const decidableWrong = wrong.filter((c) => !WORLD_KNOWLEDGE.has(c.id));
-    expect((decidable.length - decidableWrong.length) / decidable.length).toBeGreaterThanOrEqual(0.93);
+    for (const id of WORLD_KNOWLEDGE_BEYOND_WORDNET) expect(wrong.map((c) => c.id)).toContain(id);
+    for (const id of WORDNET_DECIDED) expect(wrong.map((c) => c.id)).not.toContain(id);
+    // The goal is 95% right. Measured (docs/BENCHMARKS.md): 104 of 109 (95.4%); the five left are the
+    // four world-knowledge cases WordNet does not hold and 走路上学 (jieba tags it as two nouns).
+    expect(all.length - wrong.length).toBeGreaterThanOrEqual(104);
+    expect((all.length - wrong.length) / all.length).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("the rules' patterns with other words: variants of the tables' readings, written before the rules ran on them", async () => {
+    // 14 of 19 right when written; the follow-up fixes are general (docs/design.md, "Conflicts on
+    // write"). The miss left: "quit smoking", where the tagger makes "smoking" a noun, not the verb.
+    const variants: [string, string, ConflictVerdict][] = [
+      ["Ana: I smoke a pack a day.", "Ana: I quit smoking last month.", "update"],
+      ["The party is on Saturday.", "The party was moved to Sunday.", "update"],
+      ["Sam: The wedding is in June.", "Lee: No, the wedding is in August.", "contradiction"],
+      ["Bob is a nonsmoker.", "Bob smokes cigars every evening.", "contradiction"],
+      ["Mia: I don't eat meat.", "Mia: I had a burger for lunch.", "unrelated"],
+      ["Mia: I don't eat any meat.", "Mia: I eat bacon every morning.", "contradiction"],
+      ["Tom: I have never owned a car.", "Tom: I bought a truck ten years ago.", "unrelated"],
+      ["Kai: I've never played a sport.", "Kai: I started playing tennis three years ago.", "contradiction"],
+      ["Eve: I work at the bakery.", "Eve: I quit my job last week.", "update"],
+      ["Eve: I quit my job.", "Eve: I quit my job at the bakery.", "same"],
+      ["Max: My office is in the city centre.", "Max: My office is now near the airport.", "update"],
+      ["Max: I'm at the park.", "Max: I'm at home now.", "unrelated"],
+      ["Zoe: I was so anxious a week ago.", "Zoe: Now I'm calm.", "update"],
+      ["Zoe: I'm so happy!", "Zoe: I'm excited now.", "unrelated"],
+      ["Ray: I've lived in Ohio all my life.", "Ray: I moved to Ohio two years ago.", "contradiction"],
+      ["我家的狗最近不怎么喝水。", "我家的狗现在又开始喝水了。", "update"],
+      ["老王以前很胖。", "老王现在很瘦。", "update"],
+      ["我从来没养过宠物。", "我养了一只狗。", "unrelated"],
+      ["演唱会在周六。", "演唱会改到周日了。", "update"],
+    ];
+    const verdicts = await new LocalModel().judgeConflicts(variants.map(([earlier, later]) => ({ earlier, later, entities: [] })));
+    const misses = variants.filter(([, , expected], i) => verdicts[i] !== expected).map(([earlier]) => earlier);
+    expect(misses).toEqual(["Ana: I smoke a pack a day."]);
   });
 
   it("the old table's non-conflicts are never marked either", async () => {
