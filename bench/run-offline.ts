@@ -7,17 +7,27 @@
  *   npm run bench:offline -- --locomo FILE [--madial DIR] [--conv conv-26,conv-30]
  *       [--preset default,no-forgetting,pressure,retention] [--variants '[{"name":"x","params":{...}}]']
  *   npm run bench:offline -- --locomo FILE --madial DIR --entities [--show tune]
- *   npm run bench:offline -- --locomo FILE [--conv …] --forgetting
+ *   npm run bench:offline -- --locomo FILE [--conv …] --forgetting [--reinforce-top K]
+ *   npm run bench:offline -- --madial DIR --semantic [--vector-weights 0.3,0.5]
  *
  * `--entities`: the entity benchmark (bench/quality/annotations) on simulated agents, one per text,
  * as bench:quality runs it through the API; `--show tune` also lists each tuning text's junk and
  * misses (never the held-back ones: those are only counted).
  * `--forgetting`: `no-forgetting` and `pressure` on each conversation and the table of
  * bench/quality/forgetting.ts (the network beside naive policies at the characters it held).
+ * `--semantic`: MADial's agents embed with the semantic arm's word vectors (quality/semantic-arm.ts)
+ * instead of the hashed embedder; `--vector-weights` asks them once per fusion weight in place of the
+ * embedder's own (src/config/retrieval.ts). MADial lines are also given per half of its items (the
+ * first half tunes, the second is held back).
+ * `--reinforce-top K` (with `--forgetting`): under `pressure`, before each session is remembered,
+ * every one of its messages is first a recall (the message as query) whose top K memories are
+ * reported used (reinforcement, docs/design.md "Memory operations"): use as a live agent would
+ * make it, from the conversation alone, never from the questions.
  * `--variants` are agent parameter patches (docs/design.md §2) applied at recall only. Numbers are
  * exact ids, categories 1–4 pooled. The record is `npm run bench:quality`, which drives the real API;
  * this probe reproduced its figures exactly when it was written (docs/BENCHMARKS.md).
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { aggregate, summarizeByCategory, type CategorisedScores } from "./lib/aggregate";
 import { bm25LocomoRetriever, bm25MadialRetriever } from "./lib/baseline";
@@ -29,7 +39,10 @@ import type { RetrievedItem } from "./lib/metrics";
 import { RETENTION_CYCLES } from "./quality/presets";
 import { forgettingAtPressure, forgettingCurve, forgettingTables } from "./quality/forgetting";
 import { renderTables } from "./lib/table";
-import { SimAgent } from "./offline/sim-agent";
+import { LOCAL_SIM_EMBEDDER, SimAgent, type SimEmbedder } from "./offline/sim-agent";
+import { vectorFile } from "./quality/semantic-arm";
+import { embedWords, parseWord2vec } from "./quality/word-vectors";
+import { BENCH_EMBEDDER_NAME } from "../src/models/local/http-embedder";
 import { refKey } from "./quality/annotations";
 import { loadEntityAnnotations } from "./quality/annotations-load";
 import { poolEntityScores, scoreText } from "./quality/entity-score";
@@ -48,6 +61,9 @@ const { values } = parseArgs({
     entities: { type: "boolean", default: false },
     show: { type: "string", default: "" },
     forgetting: { type: "boolean", default: false },
+    semantic: { type: "boolean", default: false },
+    "vector-weights": { type: "string", default: "" },
+    "reinforce-top": { type: "string", default: "0" },
   },
 });
 
@@ -86,7 +102,11 @@ function variantsOf(): { name: string; params: Partial<AgentParams> }[] {
 
 async function feed(conv: LocomoConversation, preset: SimPreset): Promise<SimAgent> {
   const agent = new SimAgent(preset.params);
+  const top = Number(values["reinforce-top"]);
   for (const call of toRememberCalls(conv)) {
+    // Use as an agent would: each message that arrives is a recall, and its best memories are reported used.
+    if (top > 0 && preset.cyclePerTurn)
+      for (const m of call.messages) agent.reinforce((await simRecall(agent, m.content, top, preset.params)).map((n) => n.id));
     await agent.remember(call.messages);
     if (preset.cyclePerTurn) await agent.compress(call.messages.length);
   }
@@ -213,33 +233,54 @@ async function main(): Promise<void> {
   if (values.madial) {
     const ds = loadMadial(values.madial);
     const retrieve = bm25MadialRetriever(ds, 20);
-    console.log(
-      line(
-        "madial bm25",
-        scoreMadial(ds, (item) => retrieve(item.query)),
-      ),
-    );
+    const half = Math.ceil(ds.items.length / 2);
+    const halves = [
+      { name: "", items: ds.items },
+      { name: " tune", items: ds.items.slice(0, half) },
+      { name: " held back", items: ds.items.slice(half) },
+    ];
+    const madialLines = (name: string, answer: (query: string) => RetrievedItem[]) => {
+      for (const h of halves)
+        console.log(
+          line(
+            `${name}${h.name}`,
+            scoreMadial({ ...ds, items: h.items }, (item) => answer(item.query)),
+          ),
+        );
+    };
+    madialLines("madial bm25", retrieve);
+    const embedder = values.semantic ? semanticEmbedder() : LOCAL_SIM_EMBEDDER;
+    const weights = values["vector-weights"]
+      .split(",")
+      .filter((w) => w !== "")
+      .map(Number);
     for (const name of presets) {
       const preset = SIM_PRESETS[name];
       if (!preset || name === "retention") continue;
-      const agent = new SimAgent(preset.params);
+      const agent = new SimAgent(preset.params, embedder);
       for (const m of toMadialMessages(ds.memories, ds.userNames[0])) {
         await agent.remember([m]);
         if (preset.cyclePerTurn) await agent.compress(1);
       }
       for (const v of variants) {
         const params = AgentParamsSchema.parse({ ...preset.params, ...v.params });
-        const answers = new Map<string, MemoryNode[]>();
-        for (const item of ds.items) answers.set(item.query, await simRecall(agent, item.query, 20, params));
-        console.log(
-          line(
-            `madial ${name}/${v.name}`,
-            scoreMadial(ds, (item) => toItems(answers.get(item.query) ?? [])),
-          ),
-        );
+        for (const weight of weights.length > 0 ? weights : [undefined]) {
+          const answers = new Map<string, MemoryNode[]>();
+          for (const item of ds.items) answers.set(item.query, await simRecall(agent, item.query, 20, params, weight));
+          const label = `madial ${name}/${v.name}${values.semantic ? "/semantic" : ""}${weight === undefined ? "" : ` w=${weight}`}`;
+          madialLines(label, (query) => toItems(answers.get(query) ?? []));
+        }
       }
     }
   }
+}
+
+/** The semantic arm's embedder in process: the mean of the cached word vectors (semantic-arm.ts). */
+function semanticEmbedder(): SimEmbedder {
+  const found = vectorFile();
+  if ("skipped" in found) throw new Error(`--semantic: ${found.skipped}`);
+  const vectors = parseWord2vec(readFileSync(found.file));
+  return { name: BENCH_EMBEDDER_NAME, embed: (texts) => texts.map((t) => Float32Array.from(embedWords(t, vectors))) };
 }
 
 await main();

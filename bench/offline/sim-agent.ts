@@ -9,6 +9,8 @@ import { planScan } from "../../src/memory/compression-plan";
 import type { FocusEntry } from "../../src/memory/focus-lru";
 import { MemoryGraph } from "../../src/memory/graph";
 import { importanceOf } from "../../src/memory/importance";
+import { reinforceLinks } from "../../src/memory/link-moves";
+import type { NewLink } from "../../src/vocabulary/records";
 import { mentionedEntityKeys, planFocus, planRemember, relationPairs, rememberOps } from "../../src/memory/remember-plan";
 import { advanceClock, breakLevel, strengthAt } from "../../src/memory/strength";
 import type { WriteOp } from "../../src/memory/write-ops";
@@ -28,7 +30,18 @@ export interface SimMessage {
 }
 
 const model = new LocalModel();
-const embedder = new LocalEmbedder();
+
+/** What embeds a simulated agent's memories and queries: the hashed local embedder unless given. */
+export interface SimEmbedder {
+  name: string;
+  embed(texts: readonly string[]): Float32Array[];
+}
+
+const localEmbedder = new LocalEmbedder();
+export const LOCAL_SIM_EMBEDDER: SimEmbedder = {
+  name: localEmbedder.name,
+  embed: (texts) => texts.map((t) => embedText(t, EMBEDDING_DIMENSIONS)),
+};
 
 export class SimAgent {
   readonly graph = new MemoryGraph();
@@ -43,7 +56,10 @@ export class SimAgent {
   deleted = 0;
   cycles = 0;
 
-  constructor(readonly params: AgentParams = DEFAULT_PARAMS) {
+  constructor(
+    readonly params: AgentParams = DEFAULT_PARAMS,
+    readonly embedder: SimEmbedder = LOCAL_SIM_EMBEDDER,
+  ) {
     this.graph.setInitialFocus([]);
   }
 
@@ -117,6 +133,24 @@ export class SimAgent {
     if (this.params.auto_compress) await this.compress(1);
   }
 
+  private readonly reinforcedAt = new Map<number, number>();
+
+  /** Memories reported as used (report-feedback.ts): each outgoing link gains reinforce_step, once per cycle. */
+  reinforce(ids: readonly number[]): number {
+    const links: NewLink[] = [];
+    let done = 0;
+    for (const id of new Set(ids)) {
+      const node = this.graph.node(id);
+      if (!node || node.kind === "entity" || node.supersededBy !== null || this.reinforcedAt.get(id) === this.cycles) continue;
+      const own = this.graph.outgoingOf(id).map((l) => ({ ...l, pinned: false }));
+      links.push(...reinforceLinks(own, this.params.reinforce_step, this.clock, this.seq, (l) => strengthAt(l.level, this.clock)).links);
+      this.reinforcedAt.set(id, this.cycles);
+      done += 1;
+    }
+    if (links.length > 0) this.graph.apply({ type: "setLinks", links });
+    return done;
+  }
+
   /** One pass of `cycles` cycles (compress.ts). */
   async compress(cycles: number): Promise<void> {
     if (cycles <= 0) return;
@@ -178,7 +212,7 @@ export class SimAgent {
 
   private async embed(nodes: readonly MemoryNode[]): Promise<void> {
     const texts = nodes.map((n) => (n.kind === "segment" && n.speaker ? `${n.speaker}: ${n.content}` : n.content));
-    const vectors = await embedder.embed(texts);
+    const vectors = this.embedder.embed(texts);
     nodes.forEach((n, i) => {
       const v = vectors[i];
       if (v) this.vectors.set(n.id, { kind: n.kind, vector: v });
@@ -187,7 +221,7 @@ export class SimAgent {
 
   /** Exact cosine top-k among the kinds given (the local vector index's answer). */
   vectorSearch(query: string, topK: number, kinds: readonly string[]): Map<number, number> {
-    const q = embedText(query, EMBEDDING_DIMENSIONS);
+    const [q = new Float32Array(0)] = this.embedder.embed([query]);
     const scored: { id: number; score: number }[] = [];
     for (const [id, { kind, vector }] of this.vectors) {
       if (!kinds.includes(kind)) continue;

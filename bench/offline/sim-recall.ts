@@ -14,7 +14,14 @@ import type { SimAgent } from "./sim-agent";
 
 const KINDS = ["segment", "memory", "entity"] as const;
 
-export async function simRecall(agent: SimAgent, query: string, limit: number, params: AgentParams = agent.params): Promise<MemoryNode[]> {
+/** `vectorWeight` stands in for the embedder's fusion weight (src/config/retrieval.ts) while it is tuned. */
+export async function simRecall(
+  agent: SimAgent,
+  query: string,
+  limit: number,
+  params: AgentParams = agent.params,
+  vectorWeight?: number,
+): Promise<MemoryNode[]> {
   const { graph, clock } = agent;
   const index = graph.textIndex();
   const accept = (id: number) => {
@@ -35,7 +42,9 @@ export async function simRecall(agent: SimAgent, query: string, limit: number, p
     withTerm: (term) => index.withToken(term),
   };
   const terms = queryTerms([query, ...localQueryKeywords(query)].join("\n"));
-  const settings = recallSettingsOf(params, "local-hash");
+  const base = recallSettingsOf(params, agent.embedder.name);
+  const settings =
+    vectorWeight === undefined || !params.recall_vectors ? base : { ...base, ranking: { ...base.ranking, vector: vectorWeight } };
   const outcome = await recallMemories(
     net,
     agent.focus.map((f) => f.nodeId),

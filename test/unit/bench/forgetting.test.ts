@@ -19,6 +19,11 @@ import {
   type HeldTurn,
 } from "../../../bench/quality/naive-policies";
 
+import { SimAgent } from "../../../bench/offline/sim-agent";
+import { DEFAULT_PARAMS } from "../../../src/config/params";
+import { importanceOf } from "../../../src/memory/importance";
+import { strengthAt } from "../../../src/memory/strength";
+
 const words = (text: string) => contentWordSet(text, "en", ["Ann", "Bob"]);
 
 describe("answer-bearing scoring", () => {
@@ -158,5 +163,33 @@ describe("forgetting comparison", () => {
     expect(c.share.exact[10]).toBe(0.5);
     expect(c.share.answerBearing[1]).toBe(0.5);
     expect(compared("y", recallsOf(rows), recallsOf(policyRows(conv, "recency", 0.01))).share.exact[10]).toBeNull();
+  });
+});
+
+describe("the in-process probe's reinforcement by use (bench/offline/sim-agent.ts)", () => {
+  it("raises a used memory's outgoing links by reinforce_step once per cycle, never an entity's, never past 1", async () => {
+    const agent = new SimAgent({ ...DEFAULT_PARAMS, auto_compress: false });
+    await agent.remember([
+      { role: "user", name: "Ann", content: "Ann adopted a grey cat named Pixel at the Denver shelter." },
+      { role: "user", name: "Ann", content: "The shelter gave her a bag of cat food too." },
+    ]);
+    await agent.remember([{ role: "user", name: "Ann", content: "My sister moved to Lisbon for a new job." }]);
+    await agent.compress(30);
+    const segment = agent.graph.ofKind("segment", 10).find((n) => n.content.includes("Pixel"));
+    const entity = agent.graph.ofKind("entity", 10)[0];
+    if (!segment || !entity) throw new Error("fixture: no segment or entity");
+    const importance = () => importanceOf(agent.graph.outgoingOf(segment.id).map((l) => strengthAt(l.level, agent.clock)));
+    const strengths = () => agent.graph.outgoingOf(segment.id).map((l) => strengthAt(l.level, agent.clock));
+    const before = strengths();
+    expect(Math.max(...before)).toBeLessThan(1);
+    const was = importance();
+    expect(agent.reinforce([segment.id, entity.id])).toBe(1);
+    const after = strengths();
+    after.forEach((s, i) => expect(s).toBeCloseTo(Math.min(1, (before[i] ?? 0) + DEFAULT_PARAMS.reinforce_step), 9));
+    expect(importance()).toBeGreaterThan(was);
+    // Once per cycle: a second report in the same cycle changes nothing; after a cycle it counts again.
+    expect(agent.reinforce([segment.id])).toBe(0);
+    await agent.compress(1);
+    expect(agent.reinforce([segment.id])).toBe(1);
   });
 });
