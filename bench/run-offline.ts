@@ -41,6 +41,7 @@ import { forgettingAtPressure, forgettingCurve, forgettingTables } from "./quali
 import { renderTables } from "./lib/table";
 import { LOCAL_SIM_EMBEDDER, SimAgent, type SimEmbedder } from "./offline/sim-agent";
 import { vectorFile } from "./quality/semantic-arm";
+import { halvesOf } from "./quality/madial-halves";
 import { embedWords, parseWord2vec } from "./quality/word-vectors";
 import { BENCH_EMBEDDER_NAME } from "../src/models/local/http-embedder";
 import { refKey } from "./quality/annotations";
@@ -233,11 +234,11 @@ async function main(): Promise<void> {
   if (values.madial) {
     const ds = loadMadial(values.madial);
     const retrieve = bm25MadialRetriever(ds, 20);
-    const half = Math.ceil(ds.items.length / 2);
+    const { tuning, "held back": heldBack } = halvesOf(ds.items);
     const halves = [
       { name: "", items: ds.items },
-      { name: " tune", items: ds.items.slice(0, half) },
-      { name: " held back", items: ds.items.slice(half) },
+      { name: " tune", items: tuning },
+      { name: " held back", items: heldBack },
     ];
     const madialLines = (name: string, answer: (query: string) => RetrievedItem[]) => {
       for (const h of halves)
