@@ -46,7 +46,9 @@ import {
   presetsSection,
   retentionEntries,
   semanticEntries,
+  SEMANTIC,
 } from "./quality/result";
+import { madialHalves } from "./quality/madial-halves";
 import { runLocomoPreset, runMadialPreset, type PresetRun } from "./quality/runs";
 import { loadEntityAnnotations } from "./quality/annotations-load";
 import { runEntityBenchmark, type EntityRun } from "./quality/meaning";
@@ -185,15 +187,18 @@ async function main(): Promise<void> {
   }
   if (madial) {
     const retrieve = bm25MadialRetriever(madial, RECALL_LIMIT);
+    const baselineRows = scoreMadial(madial, (item) => retrieve(item.query));
     result.madial = {
       file: madial.files.dialogue,
       memories: madial.memories.length,
       items: madial.items.length,
-      configs: madialEntries(
-        scoreMadial(madial, (item) => retrieve(item.query)),
-        madialRuns,
-      ),
+      configs: madialEntries(baselineRows, madialRuns),
     };
+    const defaultRun = madialRuns.find((r) => r.preset.name === "default");
+    result.madialHalves = madialHalves(baselineRows, [
+      ...(defaultRun ? [{ name: entryName("default", "question"), rows: defaultRun.rows.question }] : []),
+      ...(semanticRun ? [{ name: `${entryName("default", "question")}/${SEMANTIC}`, rows: semanticRun.rows.question }] : []),
+    ]);
     if (semanticRun) {
       result.madial.configs.push(
         ...semanticEntries(

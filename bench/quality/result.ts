@@ -21,6 +21,7 @@
  * Timing fields ("ingestionMs", "latencyMs", "stalls", "run") differ between
  * runs; every other number is deterministic.
  */
+import type { MadialHalfEntry } from "./madial-halves";
 import { BM25_B, BM25_K1 } from "../lib/bm25";
 import { BUDGETS, KS, MRR_CUTOFF } from "../lib/metrics";
 import {
@@ -97,6 +98,8 @@ export interface QualityResult extends BenchResult {
   contextBlock: { preset: string; bm25Limit: number; locomo: ContextSummary[] | null; madial: ContextSummary[] | null } | null;
   /** forgetting.ts: the network beside naive forgetting at the same characters held. */
   forgetting: { atPressure: ForgettingEntry[]; curve: CurvePoint[] };
+  /** madial-halves.ts: MADial per half of its items (the first tuned the semantic arm's weight). */
+  madialHalves: MadialHalfEntry[];
   goals: Goal[];
   /** Re-sends by the stall guard (driver/http.ts), per endpoint; timing-dependent like latencies. */
   stalls: Record<string, number>;
@@ -273,6 +276,7 @@ export const emptyQualityResult = (): QualityResult => ({
   split: [],
   contextBlock: null,
   forgetting: { atPressure: [], curve: [] },
+  madialHalves: [],
   goals: [],
   stalls: {},
   meaning: { entities: null, conflicts: [], summaries: [] },

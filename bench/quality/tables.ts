@@ -2,6 +2,7 @@
  * The quality run's tables: lib/report.ts's (recall, budgets, categories, ratios, latency) plus what
  * only an API run has: what each configuration holds after ingestion and how long ingestion took.
  */
+import { madialHalvesTable } from "./madial-halves";
 import { goalTable } from "../driver/goal";
 import { latencyTable, locomoTables, madialTable, ratioTable, type Mode } from "../lib/report";
 import { KS } from "../lib/metrics";
@@ -226,6 +227,7 @@ export function qualityTables(result: QualityResult): Table[] {
     ...(result.locomo ? locomoSection(result.locomo.configs) : []),
     ...splitTable(result.split),
     ...(result.madial ? madialSection(result.madial.configs) : []),
+    ...madialHalvesTable(result.madialHalves),
     ...ablationTables(result.ablations),
     ...entryPointTable(result.entryPoints),
     ...retentionTable(result.retention),

@@ -13,11 +13,18 @@
  * - `workers-ai:@cf/baai/bge-m3`, a dense multilingual model, finds paraphrases BM25 cannot; hybrid
  *   retrieval studies set dense and lexical scores about level (Bruch, Gai & Ingber 2023; BEIR
  *   hybrid baselines), so it starts at an even weight. Not measured here (no Workers AI offline).
+ * - `bench-http`, the quality benchmark's semantic arm (the mean of Chinese word2vec vectors,
+ *   src/models/local/http-embedder.ts; never production's): chosen on the first half of MADial's
+ *   items with the in-process probe (`npm run bench:offline -- --madial DIR --semantic
+ *   --vector-weights …`), `default` hit@5 0.395 at 0, 0.421 at 0.1–0.4, 0.474 at 0.5 and 0.6,
+ *   0.447 at 0.7, 0.421 at 0.8 (BM25 0.368); the tie goes to the smaller weight. The second half
+ *   is only checked (docs/BENCHMARKS.md).
  * - Any other embedder: between the two until measured.
  */
 export const VECTOR_FUSION_WEIGHTS: Readonly<Record<string, number>> = {
   "local-hash": 0,
   "workers-ai:@cf/baai/bge-m3": 0.5,
+  "bench-http": 0.5,
 };
 
 export const DEFAULT_VECTOR_FUSION_WEIGHT = 0.3;

@@ -136,8 +136,10 @@ export async function recallMemories(
   const kinds = settings.kinds ?? RECALLED_KINDS;
   const context = hasQuery ? await contexts(net, reached, matched, kinds) : new Map<number, Context>();
 
+  // A vector hit is a candidate without any query word: what the embedder finds beyond BM25 (paraphrases).
+  const vectorHits = [...vector].filter(([id, s]) => s > 0 && reached.has(id)).map(([id]) => id);
   const candidates = hasQuery
-    ? [...new Set([...matched, ...context.keys()])].filter((id) => {
+    ? [...new Set([...matched, ...context.keys(), ...vectorHits])].filter((id) => {
         const node = reached.get(id)?.node;
         return node !== undefined && isRecallable(node, kinds);
       })
@@ -163,7 +165,7 @@ export async function recallMemories(
           asks: asksQuestion(r.node),
         })
       : { score: 0, matched: 0 };
-    if (hasQuery && scored.matched === 0) continue;
+    if (hasQuery && scored.matched === 0 && !(vector.get(id) ?? 0)) continue;
     hits.set(id, scored.matched);
     items.push({
       id,

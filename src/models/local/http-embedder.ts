@@ -14,8 +14,11 @@ import type { Embedder } from "../types";
 
 const ANSWER = z.object({ vectors: z.array(z.array(z.number())) });
 
+/** Its name, which src/config/retrieval.ts gives a fusion weight. */
+export const BENCH_EMBEDDER_NAME = "bench-http";
+
 export class HttpEmbedder implements Embedder {
-  readonly name = "bench-http";
+  readonly name = BENCH_EMBEDDER_NAME;
 
   constructor(
     private readonly url: string,

@@ -3,6 +3,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { embedWords, knownParts, parseWord2vec, type WordVectors } from "../../../bench/quality/word-vectors";
 import { HttpEmbedder } from "../../../src/models/local/http-embedder";
+import { halvesOf, madialHalves } from "../../../bench/quality/madial-halves";
+import { scoreQuestion } from "../../../bench/lib/metrics";
 import { createEmbedder } from "../../../src/models/registry";
 
 /** word2vec binary: header, then per word "<word> " + float32 LE values + "\n". */
@@ -95,5 +97,32 @@ describe("the benchmark's HTTP embedder", () => {
     fetchSpy.mockResolvedValueOnce(Response.json({ vectors: [[1, 0]] }));
     await expect(embedder.embed(["a"])).rejects.toThrow(/2 dimensions/);
     expect(await embedder.embed([])).toEqual([]);
+  });
+});
+
+describe("MADial by half (bench/quality/madial-halves.ts)", () => {
+  const options = { words: (text: string) => new Set(text.split(" ")) };
+  // A row whose gold is found at `rank` (0-based), or not at all.
+  const row = (rank: number | null) => ({
+    category: 0,
+    scores: scoreQuestion(
+      Array.from({ length: 10 }, (_, i) => ({ sourceIds: [i === rank ? "gold" : `x${i}`], text: "t" })),
+      [{ id: "gold", text: "t" }],
+      options,
+    ),
+  });
+
+  it("splits items in order, the first half rounded up, and scores each half against BM25's same half", () => {
+    expect(halvesOf([1, 2, 3, 4, 5])).toEqual({ tuning: [1, 2, 3], "held back": [4, 5] });
+    const bm25 = [row(0), row(7), row(null), row(0)];
+    const recall = [row(0), row(2), row(3), row(null)];
+    const entries = madialHalves(bm25, [{ name: "default/question/semantic", rows: recall }]);
+    const find = (config: string, group: string) => entries.find((e) => e.config === config && e.group === group);
+    expect(find("bm25", "tuning")?.hit?.[5]).toBe(0.5);
+    expect(find("default/question/semantic", "tuning")?.hit?.[5]).toBe(1);
+    expect(find("default/question/semantic", "tuning")?.ratio5).toBe(2);
+    expect(find("default/question/semantic", "held back")?.hit?.[5]).toBe(0.5);
+    expect(find("default/question/semantic", "held back")?.ratio5).toBe(1);
+    expect(find("bm25", "held back")?.items).toBe(2);
   });
 });
