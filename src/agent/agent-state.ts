@@ -12,6 +12,7 @@ import { realSleep, retryPolicy } from "../models/retry";
 import type { Embedder, SmallModel } from "../models/types";
 import { QueryVectors } from "../models/query-vectors";
 import { DigestAhead } from "../engine/digest-ahead";
+import { VerdictsAhead } from "../engine/verdicts-ahead";
 import { AgentRegistry, legacyPlacement, type Placement } from "../storage/agent-registry";
 import { D1Shards } from "../storage/d1-shards";
 import { createDb, type Db } from "../storage/db";
@@ -55,6 +56,7 @@ export class AgentState implements RunnerRuntime {
   readonly embedder: Embedder;
   readonly queryVectors: QueryVectors;
   readonly digestAhead = new DigestAhead();
+  readonly verdictsAhead = new VerdictsAhead();
   private readonly env: Env;
   private repoCache: AgentRepos | undefined;
   private readonly dbCache = new Map<D1Database, Db>();

@@ -22,6 +22,7 @@ import { MESSAGE_ROLES } from "../vocabulary/roles";
 import type { EntityAlias } from "../vocabulary/records";
 import { ConflictSummarySchema } from "./services/conflict-check";
 import { resolveEntities } from "./services/entity-resolution";
+import { foreseenPairs, type QueuedConversation } from "./services/conflict-foresight";
 import { networkReader } from "../engine/network-reader";
 import type { AgentRuntime } from "../engine/runtime";
 import { commit } from "../engine/write-path";
@@ -81,7 +82,17 @@ export const rememberTask = defineTask({
         checkpoint,
       });
     }
-    const result = await afterWrite(rt, task, checkpoint);
+    const result = await afterWrite(
+      rt,
+      task,
+      checkpoint,
+      rt.sharesModelCalls()
+        ? (reader, clock) =>
+            foreseenPairs(reader, digested(rt), { entries: rt.focus.list(), limit: rt.meta.params().focus_limit }, clock, (pair) =>
+              rt.verdictsAhead.verdictOf(pair),
+            )
+        : undefined,
+    );
     const autoCompress = rt.meta.params().auto_compress;
     // Every remember triggers one compression cycle (docs/design.md, "remember(messages)" step 7), unless forgetting is paused.
     // A remember that stored nothing (every message already held) is a no-op: no time passes either.
@@ -185,6 +196,17 @@ function upcoming(rt: AgentRuntime): Conversation[] {
     const payload = RememberPayloadSchema.safeParse(parseJsonOrUndefined(t.payload));
     return payload.success ? [{ taskId: t.id, messages: conversationOf(rt, t.id, payload.data).modelMessages }] : [];
   });
+}
+
+/** The queued remembers behind the running one whose digests have come, up to the first that has not. */
+function digested(rt: AgentRuntime): QueuedConversation[] {
+  const out: QueuedConversation[] = [];
+  for (const conversation of upcoming(rt)) {
+    const digest = rt.digestAhead.known(conversation);
+    if (!digest) break;
+    out.push({ messages: conversation.messages, digest });
+  }
+  return out;
 }
 
 /**
