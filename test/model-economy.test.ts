@@ -341,10 +341,10 @@ describe("conflict verdicts asked ahead of their turn", () => {
     const ahead = new VerdictsAhead();
     const own = pairs(1, 2);
     const next = pairs(10, 3);
-    const first = await ahead.judge(model, own, { pairs: [...next, ...pairs(20, 5)], next: next.length });
+    const first = await ahead.judge(model, own, async () => ({ pairs: [...next, ...pairs(20, 5)], next: next.length }));
     expect(first).toEqual({ verdicts: await new LocalModel().judgeConflicts(own), foreseen: 0 });
     expect(model.calls).toEqual([10]);
-    const second = await ahead.judge(model, next, NOTHING_FORESEEN);
+    const second = await ahead.judge(model, next, async () => NOTHING_FORESEEN);
     expect(second).toEqual({ verdicts: await new LocalModel().judgeConflicts(next), foreseen: 3 });
     expect(second.verdicts).toContain("update");
     expect(model.calls).toEqual([10]);
@@ -354,11 +354,11 @@ describe("conflict verdicts asked ahead of their turn", () => {
     const model = judgingModel();
     const ahead = new VerdictsAhead();
     const foreseen = pairs(100, 2 * AHEAD_FILL_PAIRS + 50);
-    await ahead.judge(model, [], { pairs: foreseen, next: 0 });
+    await ahead.judge(model, [], async () => ({ pairs: foreseen, next: 0 }));
     expect(model.calls).toEqual([AHEAD_FILL_PAIRS, AHEAD_FILL_PAIRS]);
-    await ahead.judge(model, [], { pairs: foreseen, next: foreseen.length });
+    await ahead.judge(model, [], async () => ({ pairs: foreseen, next: foreseen.length }));
     expect(model.calls).toEqual([AHEAD_FILL_PAIRS, AHEAD_FILL_PAIRS, 50]);
-    expect((await ahead.judge(model, foreseen.slice(-5), NOTHING_FORESEEN)).foreseen).toBe(5);
+    expect((await ahead.judge(model, foreseen.slice(-5), async () => NOTHING_FORESEEN)).foreseen).toBe(5);
     expect(model.calls).toHaveLength(3);
   });
 
@@ -367,11 +367,11 @@ describe("conflict verdicts asked ahead of their turn", () => {
     const model = judgingModel(() => failing);
     const ahead = new VerdictsAhead();
     const foreseen = pairs(1, 20);
-    await ahead.judge(model, [], { pairs: foreseen, next: foreseen.length });
+    await ahead.judge(model, [], async () => ({ pairs: foreseen, next: foreseen.length }));
     expect(model.calls).toEqual([20]);
     failing = false;
     const mine = foreseen.slice(0, 4);
-    expect((await ahead.judge(model, mine, NOTHING_FORESEEN)).verdicts).toEqual(await new LocalModel().judgeConflicts(mine));
+    expect((await ahead.judge(model, mine, async () => NOTHING_FORESEEN)).verdicts).toEqual(await new LocalModel().judgeConflicts(mine));
     expect(model.calls).toEqual([20, 4]);
   });
 

@@ -11,7 +11,7 @@
 import type { ConflictPair, ConflictVerdict, SmallModel } from "../models/types";
 
 /** Verdicts kept (asked ahead or already used); a remember asks about a few dozen pairs. */
-const KEPT_VERDICTS = 8192;
+const KEPT_VERDICTS = 16_384;
 /**
  * Pairs one call carries (before the model's own filter closes some), the running check's own
  * first. Pairs foreseen beyond a call the running check makes go in calls of their own only as
@@ -49,7 +49,7 @@ export class VerdictsAhead {
   async judge(
     model: Pick<SmallModel, "judgeConflicts">,
     pairs: readonly ConflictPair[],
-    ahead: Foreseen,
+    foresee: () => Promise<Foreseen>,
   ): Promise<{ verdicts: ConflictVerdict[]; foreseen: number }> {
     const mine = new Map<string, Promise<ConflictVerdict | undefined>>();
     for (const pair of pairs) {
@@ -59,21 +59,27 @@ export class VerdictsAhead {
     const missing = unique(pairs.filter((p) => !mine.has(keyOf(p))));
     const missingKeys = new Set(missing.map(keyOf));
     const unasked = (p: ConflictPair) => !missingKeys.has(keyOf(p)) && !this.known.has(keyOf(p));
-    const extra = unique(ahead.pairs.filter(unasked));
-    // The next remember will want its verdicts in a moment: then no pair waits for a fuller call.
-    const soon = ahead.pairs.slice(0, ahead.next).some(unasked);
+    let got: (ConflictVerdict | undefined)[];
     if (missing.length > 0) {
       // The running check's call carries pairs ahead up to AHEAD_FILL_PAIRS; more go in a call of
       // their own that nobody waits for.
+      const ahead = await foresee();
+      const extra = unique(ahead.pairs.filter(unasked));
       const fill = extra.slice(0, Math.max(0, AHEAD_FILL_PAIRS - missing.length));
       const call = model.judgeConflicts([...missing, ...fill]);
       this.keep([...missing, ...fill], call);
-      this.askAhead(model, extra.slice(fill.length), soon);
+      this.askAhead(model, extra.slice(fill.length), ahead.pairs.slice(0, ahead.next).some(unasked));
       // The running check's own verdicts: a failure here is the task's (it is retried).
       const verdicts = await call;
       missing.forEach((p, i) => mine.set(keyOf(p), Promise.resolve(verdicts[i])));
-    } else this.askAhead(model, extra, soon);
-    const got = await Promise.all(pairs.map((p) => mine.get(keyOf(p)) ?? Promise.resolve(undefined)));
+      got = await Promise.all(pairs.map((p) => mine.get(keyOf(p)) ?? Promise.resolve(undefined)));
+    } else {
+      // Foreseen after this check's own verdicts have come: updates among them move entities.
+      got = await Promise.all(pairs.map((p) => mine.get(keyOf(p)) ?? Promise.resolve(undefined)));
+      const ahead = await foresee();
+      // The next remember will want its verdicts in a moment: then no pair waits for a fuller call.
+      this.askAhead(model, unique(ahead.pairs.filter(unasked)), ahead.pairs.slice(0, ahead.next).some(unasked));
+    }
     // Pairs whose call ahead failed: asked again now, together.
     const failed = unique(pairs.filter((_p, i) => got[i] === undefined));
     const foreseen = pairs.filter((p) => !missingKeys.has(keyOf(p))).length;

@@ -122,7 +122,7 @@ async function judge(
     const judged = await rt.verdictsAhead.judge(
       rt.model,
       pairs.map((p) => p.pair),
-      foresee ? await foresee(reader, clock) : NOTHING_FORESEEN,
+      () => (foresee ? foresee(reader, clock) : Promise.resolve(NOTHING_FORESEEN)),
     );
     verdicts = judged.verdicts;
     rt.meta.bump({ conflict_pairs_foreseen: judged.foreseen, conflict_pairs_unforeseen: pairs.length - judged.foreseen });

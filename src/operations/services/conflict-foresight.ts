@@ -20,7 +20,7 @@ import { NOTHING_FORESEEN, type Foreseen } from "../../engine/verdicts-ahead";
 import { CANDIDATES_PER_ENTITY, isMemory, nodesAbout } from "./conflict-check";
 
 /** Candidates foreseen per entity beyond CANDIDATES_PER_ENTITY (some may be superseded by then). */
-const FORESIGHT_SLACK = 2;
+const FORESIGHT_SLACK = 1;
 
 export interface QueuedConversation {
   messages: readonly ModelMessage[];
@@ -86,6 +86,23 @@ export async function foreseenPairs(
     const newestFirst = (about.get(entity.nodeId) ?? []).map((id) => nodes.get(id)).filter(isMemory);
     for (const node of newestFirst.slice(0, wanted).reverse()) addAbout(key, memoryText(node));
   }
+  const takeOver = (earlier: string, later: string): void => {
+    for (const key of keysOf.get(earlier) ?? []) {
+      memories.set(
+        key,
+        (memories.get(key) ?? []).filter((t) => t !== earlier),
+      );
+      if (!keysOf.get(later)?.has(key)) addAbout(key, later);
+    }
+    keysOf.delete(earlier);
+  };
+  // Updates judged in the running check and not applied yet (it applies them next).
+  const judged: [string, string][] = [];
+  for (const list of memories.values())
+    list.forEach((later, j) => {
+      for (const earlier of list.slice(0, j)) if (verdictOf({ earlier, later }) === "update") judged.push([earlier, later]);
+    });
+  for (const [earlier, later] of judged) takeOver(earlier, later);
   // New entities get ids of their own below any node's, as the plan would give them ids above.
   const placeholder = new Map<string, number>();
   const nodeIdOf = (key: string): number => {
@@ -117,16 +134,7 @@ export async function foreseenPairs(
     }
     for (const key of aboutKeys) addAbout(key, segment.shown);
     // An update already judged: the segment takes over the earlier memory's entities (link-moves.ts).
-    for (const earlier of earliers) {
-      if (verdictOf({ earlier, later: segment.shown }) !== "update") continue;
-      for (const key of keysOf.get(earlier) ?? []) {
-        memories.set(
-          key,
-          (memories.get(key) ?? []).filter((t) => t !== earlier),
-        );
-        if (!keysOf.get(segment.shown)?.has(key)) addAbout(key, segment.shown);
-      }
-    }
+    for (const earlier of earliers) if (verdictOf({ earlier, later: segment.shown }) === "update") takeOver(earlier, segment.shown);
     if (segment.next) next = pairs.size;
   }
   return { pairs: [...pairs.values()].map((p) => ({ ...p, entities: p.entities.sort() })), next };
