@@ -7,9 +7,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DigestAhead } from "../src/engine/digest-ahead";
+import { EmbeddingsAhead } from "../src/engine/embeddings-ahead";
 import { AHEAD_FILL_PAIRS, NOTHING_FORESEEN, VerdictsAhead } from "../src/engine/verdicts-ahead";
 import { digestByTasks, joinWindowDigests } from "../src/models/digest";
-import { LocalModel } from "../src/models/local/local-model";
+import { LocalEmbedder, LocalModel } from "../src/models/local/local-model";
 import { DEFAULT_MODEL_POLICY, modelPolicyOf, PolicyModel } from "../src/models/model-policy";
 import { QueryVectors } from "../src/models/query-vectors";
 import { ResilientModel } from "../src/models/resilient-model";
@@ -446,5 +447,42 @@ describe("conflict verdicts asked ahead of their turn", () => {
     // The burst found verdicts asked ahead, and so asked fewer calls than one check at a time.
     expect(b.counters.conflict_pairs_foreseen).toBeGreaterThan(0);
     expect(burstModel.verdictCalls).toBeLessThan(singleModel.verdictCalls);
+  });
+});
+
+describe("embeddings asked ahead of their turn", () => {
+  function countingEmbedder(fail: () => boolean = () => false) {
+    const local = new LocalEmbedder();
+    const calls: string[][] = [];
+    const embedder: Embedder = {
+      name: local.name,
+      dimensions: local.dimensions,
+      async embed(texts) {
+        calls.push(texts);
+        if (fail()) throw new Error("unavailable");
+        return local.embed(texts);
+      },
+    };
+    return { embedder, calls };
+  }
+
+  it("a commit finds the vectors asked ahead and embeds only the texts nobody foresaw, in one call", async () => {
+    const { embedder, calls } = countingEmbedder();
+    const ahead = new EmbeddingsAhead(embedder);
+    ahead.ahead(["Sam: Mina moved to Oslo.", "Mina", "Sam: Mina moved to Oslo.", ""]);
+    expect(calls).toEqual([["Sam: Mina moved to Oslo.", "Mina"]]);
+    const texts = ["Sam: Mina moved to Oslo.", "Oslo", "Mina"];
+    expect(await ahead.embed(texts)).toEqual(await new LocalEmbedder().embed(texts));
+    expect(calls).toEqual([["Sam: Mina moved to Oslo.", "Mina"], ["Oslo"]]);
+  });
+
+  it("a failed call ahead fails no commit: its texts are embedded in their turn", async () => {
+    let failing = true;
+    const { embedder, calls } = countingEmbedder(() => failing);
+    const ahead = new EmbeddingsAhead(embedder);
+    ahead.ahead(["Sam: Mina moved to Oslo."]);
+    failing = false;
+    expect(await ahead.embed(["Sam: Mina moved to Oslo."])).toEqual(await new LocalEmbedder().embed(["Sam: Mina moved to Oslo."]));
+    expect(calls).toHaveLength(2);
   });
 });

@@ -13,6 +13,7 @@ import type { Embedder, SmallModel } from "../models/types";
 import { QueryVectors } from "../models/query-vectors";
 import { DigestAhead } from "../engine/digest-ahead";
 import { VerdictsAhead } from "../engine/verdicts-ahead";
+import { EmbeddingsAhead } from "../engine/embeddings-ahead";
 import { AgentRegistry, legacyPlacement, type Placement } from "../storage/agent-registry";
 import { D1Shards } from "../storage/d1-shards";
 import { createDb, type Db } from "../storage/db";
@@ -54,6 +55,7 @@ export class AgentState implements RunnerRuntime {
   sleep: (ms: number) => Promise<void> = realSleep;
   readonly storage: DurableObjectStorage;
   readonly embedder: Embedder;
+  readonly embeddingsAhead: EmbeddingsAhead;
   readonly queryVectors: QueryVectors;
   readonly digestAhead = new DigestAhead();
   readonly verdictsAhead = new VerdictsAhead();
@@ -85,8 +87,10 @@ export class AgentState implements RunnerRuntime {
     this.env = env;
     this.primaryModel = createModel(env);
     this.fallbackModel = createFallbackModel(env);
-    this.embedder = createEmbedder(env);
-    this.queryVectors = new QueryVectors(this.embedder);
+    const embedder = createEmbedder(env);
+    this.embeddingsAhead = new EmbeddingsAhead(embedder);
+    this.embedder = this.embeddingsAhead;
+    this.queryVectors = new QueryVectors(embedder);
   }
 
   async graph(): Promise<MemoryGraph | undefined> {

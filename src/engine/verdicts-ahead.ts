@@ -8,6 +8,7 @@
  * question, and a check whose pairs were not foreseen (another candidate, a text that changed)
  * simply asks for them. An eviction or crash loses nothing but the answers.
  */
+import { judgeConflict, mayConflict, ParseCache } from "../models/local/local-conflicts";
 import type { ConflictPair, ConflictVerdict, SmallModel } from "../models/types";
 
 /** Verdicts kept (asked ahead or already used); a remember asks about a few dozen pairs. */
@@ -35,9 +36,22 @@ export class VerdictsAhead {
   /** The verdicts that have come, by pair. */
   private readonly settled = new Map<string, ConflictVerdict>();
 
+  /** The classical rules' parses, for guesses (the agent's own: never shared between tenants). */
+  private readonly parses = new ParseCache();
+
   /** The verdict on a pair if it was asked and has come (what foresight may build on). */
   verdictOf(pair: Pick<ConflictPair, "earlier" | "later">): ConflictVerdict | undefined {
     return this.settled.get(keyOf(pair));
+  }
+
+  /**
+   * The model's verdict if it has come, else the classical rules' guess at it: foresight only (which
+   * pairs an update will bring), never a verdict a check uses. The texts' taggers must be loaded.
+   */
+  likelyVerdict(pair: Pick<ConflictPair, "earlier" | "later">): ConflictVerdict {
+    const known = this.settled.get(keyOf(pair));
+    if (known !== undefined) return known;
+    return mayConflict(pair, this.parses) ? judgeConflict({ ...pair, entities: [] }, this.parses) : "unrelated";
   }
 
   /**

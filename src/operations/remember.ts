@@ -22,10 +22,11 @@ import { MESSAGE_ROLES } from "../vocabulary/roles";
 import type { EntityAlias } from "../vocabulary/records";
 import { ConflictSummarySchema } from "./services/conflict-check";
 import { resolveEntities } from "./services/entity-resolution";
-import { foreseenPairs, type QueuedConversation } from "./services/conflict-foresight";
+import { foreseenPairs, segmentSpeaker, type QueuedConversation } from "./services/conflict-foresight";
 import { networkReader } from "../engine/network-reader";
 import type { AgentRuntime } from "../engine/runtime";
 import { commit } from "../engine/write-path";
+import { embeddingText } from "../engine/vector-writes";
 import { afterWrite, afterWriteCheckpointSchema } from "./services/after-write";
 import { defineTask, type RunningTask } from "../engine/define-task";
 import { readCheckpoint } from "../engine/checkpoint";
@@ -88,9 +89,7 @@ export const rememberTask = defineTask({
       checkpoint,
       rt.sharesModelCalls()
         ? (reader, clock) =>
-            foreseenPairs(reader, digested(rt), { entries: rt.focus.list(), limit: rt.meta.params().focus_limit }, clock, (pair) =>
-              rt.verdictsAhead.verdictOf(pair),
-            )
+            foreseenPairs(reader, digested(rt), { entries: rt.focus.list(), limit: rt.meta.params().focus_limit }, clock, rt.verdictsAhead)
         : undefined,
     );
     const autoCompress = rt.meta.params().auto_compress;
@@ -117,6 +116,8 @@ async function buildPlan(
       : rt.sharesModelCalls()
         ? await rt.digestAhead.digest(rt.model, { taskId: task.id, messages: modelMessages }, upcoming(rt), EPISODE_SUMMARY_MAX)
         : await digestOf(rt.model, modelMessages, EPISODE_SUMMARY_MAX);
+  // The queued remembers' new nodes, embedded ahead while this one is written (embeddings-ahead.ts).
+  if (rt.sharesModelCalls()) rt.embeddingsAhead.ahead(digested(rt).flatMap(embeddingTextsOf));
   const segments = digest?.segments ?? [];
   const extracted = digest?.extractions ?? [];
   const entities = await resolveEntities(await networkReader(rt, repos), extracted, {
@@ -207,6 +208,14 @@ function digested(rt: AgentRuntime): QueuedConversation[] {
     out.push({ messages: conversation.messages, digest });
   }
   return out;
+}
+
+/** What a remember of this digest will embed: its segments as they are stored, entity names, the summary. */
+function embeddingTextsOf({ messages, digest }: QueuedConversation): string[] {
+  const segments = digest.segments.map((segment) =>
+    embeddingText({ kind: "segment", content: segment.text, speaker: segmentSpeaker(segment.messageIndexes, messages) }),
+  );
+  return [...segments, ...digest.extractions.flatMap((e) => e.entities), digest.summary.trim()];
 }
 
 /**

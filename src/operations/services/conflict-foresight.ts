@@ -6,8 +6,10 @@
  * and the segments of the remembers queued before it: the focus is replayed over their segments
  * and each is about the entities in focus that it mentions, as its remember will link it; the
  * memories about an entity are the network's and then, newer, those segments. A few more candidates than a check takes are foreseen, since the remembers in between
- * may supersede some. What is foreseen is only ever asked, never written: a pair that was not
- * foreseen is asked in its turn.
+ * may supersede some, and an update among the queued remembers (the model's verdict if it has
+ * come, else the classical rules' guess) moves the earlier memory's entities to the later one, as
+ * its check will. What is foreseen is only ever asked, never written: a pair that was not foreseen
+ * is asked in its turn.
  */
 import { memoryText } from "../../memory/format";
 import type { ConflictPair, ConflictVerdict, ModelMessage, WindowDigest } from "../../models/types";
@@ -15,12 +17,20 @@ import { entityKey } from "../../text/entity-key";
 import { touchFocus, type FocusEntry } from "../../memory/focus-lru";
 import { localRelations } from "../../models/local/local-query";
 import { RELATION } from "../../vocabulary/relations";
+import { loadTaggersFor } from "../../text/tagged-words";
 import type { NetworkReader } from "../../engine/network-reader";
 import { NOTHING_FORESEEN, type Foreseen } from "../../engine/verdicts-ahead";
 import { CANDIDATES_PER_ENTITY, isMemory, nodesAbout } from "./conflict-check";
 
 /** Candidates foreseen per entity beyond CANDIDATES_PER_ENTITY (some may be superseded by then). */
 const FORESIGHT_SLACK = 1;
+
+/** A segment's speaker as its node will have it: the one name of its messages, else none (remember-plan.ts). */
+export function segmentSpeaker(messageIndexes: readonly number[], messages: readonly ModelMessage[]): string | null {
+  const speakers = new Set(messageIndexes.map((index) => messages.find((m) => m.index === index)?.name ?? null));
+  const [speaker] = speakers;
+  return speakers.size === 1 && speaker ? speaker : null;
+}
 
 export interface QueuedConversation {
   messages: readonly ModelMessage[];
@@ -48,23 +58,27 @@ export async function foreseenPairs(
   queued: readonly QueuedConversation[],
   focus: FocusNow,
   clock: number,
-  verdictOf: (pair: Pick<ConflictPair, "earlier" | "later">) => ConflictVerdict | undefined,
+  verdicts: {
+    /** The model's verdict, if it has come. */
+    verdictOf(pair: Pick<ConflictPair, "earlier" | "later">): ConflictVerdict | undefined;
+    /** The model's verdict if it has come, else a guess at it. */
+    likelyVerdict(pair: Pick<ConflictPair, "earlier" | "later">): ConflictVerdict;
+  },
 ): Promise<Foreseen> {
   const segments: QueuedSegment[] = queued.flatMap(({ messages, digest }, at) =>
     digest.segments.map((segment, i) => {
-      const speakers = new Set(segment.messageIndexes.map((index) => messages.find((m) => m.index === index)?.name ?? null));
-      const [speaker] = speakers;
       const mentioned = new Map<string, string>();
       for (const name of digest.extractions[i]?.entities ?? []) {
         const key = entityKey(name);
         if (key && !mentioned.has(key)) mentioned.set(key, name);
       }
-      const shown = memoryText({ content: segment.text, speaker: speakers.size === 1 && speaker ? speaker : null });
+      const shown = memoryText({ content: segment.text, speaker: segmentSpeaker(segment.messageIndexes, messages) });
       return { text: segment.text, shown, mentioned, next: at === 0 };
     }),
   );
   const keys = [...new Set(segments.flatMap((s) => [...s.mentioned.keys()]))];
   if (segments.length === 0) return NOTHING_FORESEEN;
+  await loadTaggersFor(segments.map((s) => s.shown));
   const found = await reader.findEntities(keys);
   for (const f of focus.entries) if (!found.has(f.key)) found.set(f.key, { nodeId: f.nodeId, name: f.name });
   const wanted = CANDIDATES_PER_ENTITY + FORESIGHT_SLACK;
@@ -100,7 +114,7 @@ export async function foreseenPairs(
   const judged: [string, string][] = [];
   for (const list of memories.values())
     list.forEach((later, j) => {
-      for (const earlier of list.slice(0, j)) if (verdictOf({ earlier, later }) === "update") judged.push([earlier, later]);
+      for (const earlier of list.slice(0, j)) if (verdicts.verdictOf({ earlier, later }) === "update") judged.push([earlier, later]);
     });
   for (const [earlier, later] of judged) takeOver(earlier, later);
   // New entities get ids of their own below any node's, as the plan would give them ids above.
@@ -133,8 +147,9 @@ export async function foreseenPairs(
       }
     }
     for (const key of aboutKeys) addAbout(key, segment.shown);
-    // An update already judged: the segment takes over the earlier memory's entities (link-moves.ts).
-    for (const earlier of earliers) if (verdictOf({ earlier, later: segment.shown }) === "update") takeOver(earlier, segment.shown);
+    // An update (judged, or likely): the segment takes over the earlier memory's entities (link-moves.ts).
+    for (const earlier of earliers)
+      if (verdicts.likelyVerdict({ earlier, later: segment.shown }) === "update") takeOver(earlier, segment.shown);
     if (segment.next) next = pairs.size;
   }
   return { pairs: [...pairs.values()].map((p) => ({ ...p, entities: p.entities.sort() })), next };
