@@ -98,7 +98,8 @@ export async function foreseenPairs(
   };
   for (const [key, entity] of found) {
     const newestFirst = (about.get(entity.nodeId) ?? []).map((id) => nodes.get(id)).filter(isMemory);
-    for (const node of newestFirst.slice(0, wanted).reverse()) addAbout(key, memoryText(node));
+    // More than a check takes: those that updates leave in place come next.
+    for (const node of newestFirst.slice(0, 3 * wanted).reverse()) addAbout(key, memoryText(node));
   }
   const takeOver = (earlier: string, later: string): void => {
     for (const key of keysOf.get(earlier) ?? []) {
