@@ -74,9 +74,6 @@ export interface ProductionResult {
     fallbacks: number;
     failures: number;
     rateLimitWaits: number;
-    /** Conflict pairs whose verdicts were asked ahead of their check (src/engine/verdicts-ahead.ts), and those the check asked itself. */
-    conflictPairsForeseen: number;
-    conflictPairsUnforeseen: number;
   };
   calls: {
     textPerRemember: number;
@@ -124,8 +121,6 @@ const modelCounters = (s: Stats) => ({
   fallbacks: counter(s, "model_fallbacks"),
   failures: counter(s, "model_failures"),
   rateLimitWaits: counter(s, "model_rate_limit_waits"),
-  conflictPairsForeseen: counter(s, "conflict_pairs_foreseen"),
-  conflictPairsUnforeseen: counter(s, "conflict_pairs_unforeseen"),
 });
 
 export async function productionBench(settings: ProductionSettings, step: (text: string) => void): Promise<ProductionResult> {

@@ -263,7 +263,7 @@ function productionTables(r: SpeedResult): Table[] {
       rows: [
         [
           "one agent ingesting (messages/s)",
-          `${fmt(p.ingest.messagesPerSecond, 1)} (${p.ingest.messages} messages, ${p.ingest.fallbacks} fallbacks, ${p.ingest.conflictPairsForeseen ?? 0} of ${(p.ingest.conflictPairsForeseen ?? 0) + (p.ingest.conflictPairsUnforeseen ?? 0)} conflict pairs judged ahead)`,
+          `${fmt(p.ingest.messagesPerSecond, 1)} (${p.ingest.messages} messages, ${p.ingest.fallbacks} fallbacks)`,
         ],
         [
           `${p.accounts.agents} agents on one account (messages/min)`,

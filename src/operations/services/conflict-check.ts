@@ -125,7 +125,6 @@ async function judge(
       () => (foresee ? foresee(reader, clock) : Promise.resolve(NOTHING_FORESEEN)),
     );
     verdicts = judged.verdicts;
-    rt.meta.bump({ conflict_pairs_foreseen: judged.foreseen, conflict_pairs_unforeseen: pairs.length - judged.foreseen });
   } else verdicts = await rt.model.judgeConflicts(pairs.map((p) => p.pair));
   const supersede: Action[] = [];
   const contradict: [number, number][] = [];
