@@ -167,7 +167,7 @@ describe("the Workers AI judgement", () => {
     const verdicts = await model.judgeConflicts(pairsOf(CONFLICT_CASES.slice(0, 20)));
     expect(verdicts).toHaveLength(20);
     expect(verdicts.slice(0, 3)).toEqual(["update", "contradiction", "update"]);
-    // 20 open pairs fit one call (at most CONFLICT_BATCH_SIZE, 48, within the context window).
+    // 20 open pairs fit one call (at most CONFLICT_BATCH_SIZE, 128, within the context window).
     expect(fake.calls).toHaveLength(1);
     const system = (fake.calls[0]?.messages as { role: string; content: string }[])[0];
     expect(system).toEqual({ role: "system", content: CONFLICTS_SYSTEM_PROMPT });

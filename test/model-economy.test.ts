@@ -7,17 +7,19 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DigestAhead } from "../src/engine/digest-ahead";
+import { EmbeddingsAhead } from "../src/engine/embeddings-ahead";
+import { AHEAD_FILL_PAIRS, NOTHING_FORESEEN, VerdictsAhead } from "../src/engine/verdicts-ahead";
 import { digestByTasks, joinWindowDigests } from "../src/models/digest";
-import { LocalModel } from "../src/models/local/local-model";
+import { LocalEmbedder, LocalModel } from "../src/models/local/local-model";
 import { DEFAULT_MODEL_POLICY, modelPolicyOf, PolicyModel } from "../src/models/model-policy";
 import { QueryVectors } from "../src/models/query-vectors";
 import { ResilientModel } from "../src/models/resilient-model";
 import { retryPolicy } from "../src/models/retry";
-import type { Embedder, ModelMessage, SmallModel, WindowDigest } from "../src/models/types";
+import type { ConflictPair, ConflictVerdict, Embedder, ModelMessage, SmallModel, WindowDigest } from "../src/models/types";
 import type { AiBinding } from "../src/models/workers-ai/ai-client";
 import { WorkersAiError } from "../src/models/workers-ai/workers-ai-error";
 import { WorkersAiModel } from "../src/models/workers-ai/workers-ai-model";
-import { call, drainAlarms, freshAgent, json, stubOf } from "./helpers";
+import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
 import { internals } from "./internals";
 
 const MODEL = "@cf/google/gemma-4-26b-a4b-it";
@@ -312,5 +314,174 @@ describe("digests asked ahead of their turn", () => {
     expect(await ahead.digest(model, changed, queue(4, 5), 80)).toEqual(await digestByTasks(new LocalModel(), changed.messages, 80));
     expect(model.groups.length).toBe(before + 1);
     expect(model.groups.at(-1)).toEqual(["t3"]);
+  });
+});
+
+describe("conflict verdicts asked ahead of their turn", () => {
+  const pair = (earlier: number, later: number): ConflictPair => ({
+    earlier: `Alice lives in city ${earlier}.`,
+    later: `Alice moved to city ${later}.`,
+    entities: ["Alice"],
+  });
+  const pairs = (from: number, count: number) => Array.from({ length: count }, (_, i) => pair(from + i, from + i + 1));
+  function judgingModel(fail: () => boolean = () => false) {
+    const local = new LocalModel();
+    const calls: number[] = [];
+    return {
+      calls,
+      async judgeConflicts(asked: ConflictPair[]): Promise<ConflictVerdict[]> {
+        calls.push(asked.length);
+        if (fail()) throw new Error("unavailable");
+        return local.judgeConflicts(asked);
+      },
+    };
+  }
+
+  it("asks a check's pairs and the foreseen ones in one call; the later check finds its verdicts there", async () => {
+    const model = judgingModel();
+    const ahead = new VerdictsAhead();
+    const own = pairs(1, 2);
+    const next = pairs(10, 3);
+    const first = await ahead.judge(model, own, async () => ({ pairs: [...next, ...pairs(20, 5)], next: next.length }));
+    expect(first).toEqual({ verdicts: await new LocalModel().judgeConflicts(own), foreseen: 0 });
+    expect(model.calls).toEqual([10]);
+    const second = await ahead.judge(model, next, async () => NOTHING_FORESEEN);
+    expect(second).toEqual({ verdicts: await new LocalModel().judgeConflicts(next), foreseen: 3 });
+    expect(second.verdicts).toContain("update");
+    expect(model.calls).toEqual([10]);
+  });
+
+  it("asks foreseen pairs in full calls only, unless the next remember's are among them", async () => {
+    const model = judgingModel();
+    const ahead = new VerdictsAhead();
+    const foreseen = pairs(100, 2 * AHEAD_FILL_PAIRS + 50);
+    await ahead.judge(model, [], async () => ({ pairs: foreseen, next: 0 }));
+    expect(model.calls).toEqual([AHEAD_FILL_PAIRS, AHEAD_FILL_PAIRS]);
+    await ahead.judge(model, [], async () => ({ pairs: foreseen, next: foreseen.length }));
+    expect(model.calls).toEqual([AHEAD_FILL_PAIRS, AHEAD_FILL_PAIRS, 50]);
+    expect((await ahead.judge(model, foreseen.slice(-5), async () => NOTHING_FORESEEN)).foreseen).toBe(5);
+    expect(model.calls).toHaveLength(3);
+  });
+
+  it("a failed call ahead fails no check: its pairs are asked again, together, when they are needed", async () => {
+    let failing = true;
+    const model = judgingModel(() => failing);
+    const ahead = new VerdictsAhead();
+    const foreseen = pairs(1, 20);
+    await ahead.judge(model, [], async () => ({ pairs: foreseen, next: foreseen.length }));
+    expect(model.calls).toEqual([20]);
+    failing = false;
+    const mine = foreseen.slice(0, 4);
+    expect((await ahead.judge(model, mine, async () => NOTHING_FORESEEN)).verdicts).toEqual(await new LocalModel().judgeConflicts(mine));
+    expect(model.calls).toEqual([20, 4]);
+  });
+
+  /** The local model, sharing calls as Workers AI does; digests wait for `open` (the burst is queued first). */
+  class SharingModel extends LocalModel {
+    verdictCalls = 0;
+    private opened: () => void = () => {};
+    private readonly gate = new Promise<void>((resolve) => (this.opened = resolve));
+    open(): void {
+      this.opened();
+    }
+    async digestMany(conversations: ModelMessage[][], summaryMax: number): Promise<WindowDigest[]> {
+      await this.gate;
+      return Promise.all(conversations.map((c) => digestByTasks(this, c, summaryMax)));
+    }
+    override async judgeConflicts(asked: ConflictPair[]): Promise<ConflictVerdict[]> {
+      this.verdictCalls += 1;
+      return super.judgeConflicts(asked);
+    }
+  }
+
+  const people = ["Mina", "Oskar", "Lena"];
+  const cities = ["Lisbon", "Oslo", "Porto", "Krakow", "Lima", "Hanoi", "Dublin"];
+  const remembers = Array.from({ length: 12 }, (_, i) => {
+    const person = people[i % people.length] ?? "";
+    const city = cities[(i * 5) % cities.length] ?? "";
+    return [
+      { role: "user" as const, name: "Sam", content: `${person} moved to ${city} last month.`, id: `m${i}a` },
+      {
+        role: "assistant" as const,
+        content: `Noted: ${person} now lives in ${city}, and the ${city} office has ${i + 2} desks.`,
+        id: `m${i}b`,
+      },
+    ];
+  });
+
+  async function network(agentId: string) {
+    const { db, key } = await agentRows(agentId);
+    const nodes = await db.prepare("SELECT id, kind, content, superseded_by FROM nodes WHERE agent = ? ORDER BY id").bind(key).all();
+    const links = await db
+      .prepare("SELECT source, target, relation FROM links WHERE agent = ? ORDER BY source, target, relation")
+      .bind(key)
+      .all();
+    const stats = await json<{ counters: Record<string, number> }>(await call(`/v1/agents/${agentId}/stats`));
+    return { nodes: nodes.results, links: links.results, counters: stats.counters };
+  }
+
+  it("a burst of remembers whose verdicts were asked ahead ends in the network of the same remembers checked one by one", async () => {
+    const models = new Map<string, SharingModel>();
+    for (const agent of [freshAgent("burst"), freshAgent("one-by-one")]) {
+      const model = new SharingModel();
+      models.set(agent, model);
+      await runInDurableObject(stubOf(agent), (instance) => {
+        internals(instance).state.primaryModel = model;
+      });
+      // Compression cycles are left out: what this compares is the conflict check.
+      expect((await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { auto_compress: false } })).status).toBe(200);
+    }
+    const [burst, single] = [...models.keys()];
+    const [burstModel, singleModel] = [...models.values()];
+    if (!burstModel || !singleModel || burst === undefined || single === undefined) throw new Error("two agents expected");
+    for (const messages of remembers) expect((await call(`/v1/agents/${burst}/remember`, { body: { messages } })).status).toBe(202);
+    burstModel.open();
+    await drainAlarms(burst);
+    singleModel.open();
+    for (const messages of remembers) await rememberAndWait(single, messages);
+    const [b, s] = [await network(burst), await network(single)];
+    expect(b.nodes).toEqual(s.nodes);
+    expect(b.links).toEqual(s.links);
+    expect(b.counters.conflicts_updates).toBeGreaterThan(0);
+    expect(b.counters.conflicts_updates).toBe(s.counters.conflicts_updates);
+    // The burst found verdicts asked ahead, and so asked fewer calls than one check at a time.
+    expect(burstModel.verdictCalls).toBeLessThan(singleModel.verdictCalls);
+  });
+});
+
+describe("embeddings asked ahead of their turn", () => {
+  function countingEmbedder(fail: () => boolean = () => false) {
+    const local = new LocalEmbedder();
+    const calls: string[][] = [];
+    const embedder: Embedder = {
+      name: local.name,
+      dimensions: local.dimensions,
+      async embed(texts) {
+        calls.push(texts);
+        if (fail()) throw new Error("unavailable");
+        return local.embed(texts);
+      },
+    };
+    return { embedder, calls };
+  }
+
+  it("a commit finds the vectors asked ahead and embeds only the texts nobody foresaw, in one call", async () => {
+    const { embedder, calls } = countingEmbedder();
+    const ahead = new EmbeddingsAhead(embedder);
+    ahead.ahead(["Sam: Mina moved to Oslo.", "Mina", "Sam: Mina moved to Oslo.", ""]);
+    expect(calls).toEqual([["Sam: Mina moved to Oslo.", "Mina"]]);
+    const texts = ["Sam: Mina moved to Oslo.", "Oslo", "Mina"];
+    expect(await ahead.embed(texts)).toEqual(await new LocalEmbedder().embed(texts));
+    expect(calls).toEqual([["Sam: Mina moved to Oslo.", "Mina"], ["Oslo"]]);
+  });
+
+  it("a failed call ahead fails no commit: its texts are embedded in their turn", async () => {
+    let failing = true;
+    const { embedder, calls } = countingEmbedder(() => failing);
+    const ahead = new EmbeddingsAhead(embedder);
+    ahead.ahead(["Sam: Mina moved to Oslo."]);
+    failing = false;
+    expect(await ahead.embed(["Sam: Mina moved to Oslo."])).toEqual(await new LocalEmbedder().embed(["Sam: Mina moved to Oslo."]));
+    expect(calls).toHaveLength(2);
   });
 });

@@ -159,13 +159,8 @@ export function speedGoals(r: SpeedResult): Goal[] {
     met: ingests.length === 0 ? null : ingests.every((i) => i.ack.ratio.p99 !== null && i.ack.ratio.p99 <= 2),
     note: r.settings.quick ? "--quick" : null,
   });
-  goals.push({
-    id: "ingestion-throughput",
-    goal: "ingestion ≥ 500 messages/s with the local model",
-    measured: ingests.map((i) => `${i.lang} ${fmt(i.throughput.wall, 0)}/s`).join(", ") || "–",
-    met: ingests.length === 0 ? null : ingests.every((i) => i.throughput.wall >= 500),
-    note: r.settings.quick ? "--quick" : null,
-  });
+  // Local ingestion throughput is reported (speed tables), not held to a goal: the ≥ 500 messages/s
+  // goal was retired (docs/BENCHMARKS.md, goals) because what bounds production is the model.
   const decay = largest?.compress.decayMs?.p50 ?? null;
   goals.push({
     id: "decay-10k",

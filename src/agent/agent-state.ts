@@ -12,6 +12,8 @@ import { realSleep, retryPolicy } from "../models/retry";
 import type { Embedder, SmallModel } from "../models/types";
 import { QueryVectors } from "../models/query-vectors";
 import { DigestAhead } from "../engine/digest-ahead";
+import { VerdictsAhead } from "../engine/verdicts-ahead";
+import { EmbeddingsAhead } from "../engine/embeddings-ahead";
 import { AgentRegistry, legacyPlacement, type Placement } from "../storage/agent-registry";
 import { D1Shards } from "../storage/d1-shards";
 import { createDb, type Db } from "../storage/db";
@@ -53,8 +55,10 @@ export class AgentState implements RunnerRuntime {
   sleep: (ms: number) => Promise<void> = realSleep;
   readonly storage: DurableObjectStorage;
   readonly embedder: Embedder;
+  readonly embeddingsAhead: EmbeddingsAhead;
   readonly queryVectors: QueryVectors;
   readonly digestAhead = new DigestAhead();
+  readonly verdictsAhead = new VerdictsAhead();
   private readonly env: Env;
   private repoCache: AgentRepos | undefined;
   private readonly dbCache = new Map<D1Database, Db>();
@@ -83,8 +87,10 @@ export class AgentState implements RunnerRuntime {
     this.env = env;
     this.primaryModel = createModel(env);
     this.fallbackModel = createFallbackModel(env);
-    this.embedder = createEmbedder(env);
-    this.queryVectors = new QueryVectors(this.embedder);
+    const embedder = createEmbedder(env);
+    this.embeddingsAhead = new EmbeddingsAhead(embedder);
+    this.embedder = this.embeddingsAhead;
+    this.queryVectors = new QueryVectors(embedder);
   }
 
   async graph(): Promise<MemoryGraph | undefined> {

@@ -23,6 +23,8 @@ export interface Conversation {
 interface Prepared {
   key: string;
   digest: Promise<WindowDigest | undefined>;
+  /** The answer, once it has come. */
+  settled?: WindowDigest | undefined;
 }
 
 const keyOf = (messages: readonly ModelMessage[]): string => JSON.stringify(messages);
@@ -59,7 +61,17 @@ export class DigestAhead {
     const conversations = group.map((c) => c.messages);
     // A failed shared call is no failure of a task: each asks again in its turn.
     const all = (model.digestMany ? model.digestMany(conversations, summaryMax) : Promise.resolve(undefined)).catch(() => undefined);
-    group.forEach((c, i) => this.prepared.set(c.taskId, { key: keyOf(c.messages), digest: all.then((r) => r?.[i]) }));
+    group.forEach((c, i) => {
+      const prepared: Prepared = { key: keyOf(c.messages), digest: all.then((r) => r?.[i]) };
+      void prepared.digest.then((d) => (prepared.settled = d));
+      this.prepared.set(c.taskId, prepared);
+    });
+  }
+
+  /** The digest of a queued conversation if it was asked ahead for these messages and has come. */
+  known(conversation: Conversation): WindowDigest | undefined {
+    const prepared = this.prepared.get(conversation.taskId);
+    return prepared?.key === keyOf(conversation.messages) ? prepared.settled : undefined;
   }
 
   /** Answers for tasks no longer queued (deleted, failed) are dropped once the map outgrows the window. */

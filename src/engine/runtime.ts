@@ -7,6 +7,8 @@ import type { WriteOp } from "../memory/write-ops";
 import type { Embedder, SmallModel } from "../models/types";
 import type { QueryVectors } from "../models/query-vectors";
 import type { DigestAhead } from "./digest-ahead";
+import type { VerdictsAhead } from "./verdicts-ahead";
+import type { EmbeddingsAhead } from "./embeddings-ahead";
 import type { AgentRegistry, Placement } from "../storage/agent-registry";
 import type { Db } from "../storage/db";
 import type { FtsRepo } from "../storage/fts-repo";
@@ -61,6 +63,10 @@ export interface AgentRuntime {
   readonly embedder: Embedder;
   /** Digests of queued remembers asked ahead of their turn (a remote model only). */
   readonly digestAhead: DigestAhead;
+  /** The embedder's vectors asked ahead for the queued remembers (what `embedder` answers from first). */
+  readonly embeddingsAhead: EmbeddingsAhead;
+  /** Conflict verdicts asked ahead for the queued remembers (a remote model only). */
+  readonly verdictsAhead: VerdictsAhead;
   /** Whether the configured model shares calls between remembers (digest-ahead.ts is worth using). */
   sharesModelCalls(): boolean;
   /** Query embeddings, cached per agent (a repeated query costs no model call). */

@@ -21,9 +21,11 @@ import { MessageSchema, type Message } from "../vocabulary/message";
 import type { EntityAlias } from "../vocabulary/records";
 import { ConflictSummarySchema } from "./services/conflict-check";
 import { resolveEntities } from "./services/entity-resolution";
+import { foreseenPairs, segmentSpeaker, type QueuedConversation } from "./services/conflict-foresight";
 import { networkReader } from "../engine/network-reader";
 import type { AgentRuntime } from "../engine/runtime";
 import { commit } from "../engine/write-path";
+import { embeddingText } from "../engine/vector-writes";
 import { afterWrite, afterWriteCheckpointSchema } from "./services/after-write";
 import { defineTask, type RunningTask } from "../engine/define-task";
 import { readCheckpoint } from "../engine/checkpoint";
@@ -68,7 +70,15 @@ export const rememberTask = defineTask({
         checkpoint,
       });
     }
-    const result = await afterWrite(rt, task, checkpoint);
+    const result = await afterWrite(
+      rt,
+      task,
+      checkpoint,
+      rt.sharesModelCalls()
+        ? (reader, clock) =>
+            foreseenPairs(reader, digested(rt), { entries: rt.focus.list(), limit: rt.meta.params().focus_limit }, clock, rt.verdictsAhead)
+        : undefined,
+    );
     const autoCompress = rt.meta.params().auto_compress;
     // Every remember triggers one compression cycle (docs/design.md, "remember(messages)" step 7), unless forgetting is paused.
     // A remember that stored nothing (every message already held) is a no-op: no time passes either.
@@ -93,6 +103,8 @@ async function buildPlan(
       : rt.sharesModelCalls()
         ? await rt.digestAhead.digest(rt.model, { taskId: task.id, messages: modelMessages }, upcoming(rt), EPISODE_SUMMARY_MAX)
         : await digestOf(rt.model, modelMessages, EPISODE_SUMMARY_MAX);
+  // The queued remembers' new nodes, embedded ahead while this one is written (embeddings-ahead.ts).
+  if (rt.sharesModelCalls()) rt.embeddingsAhead.ahead(digested(rt).flatMap(embeddingTextsOf));
   const segments = digest?.segments ?? [];
   const extracted = digest?.extractions ?? [];
   const entities = await resolveEntities(await networkReader(rt, repos), extracted, {
@@ -172,6 +184,25 @@ function upcoming(rt: AgentRuntime): Conversation[] {
     const payload = RememberPayloadSchema.safeParse(parseJsonOrUndefined(t.payload));
     return payload.success ? [{ taskId: t.id, messages: conversationOf(rt, t.id, payload.data).modelMessages }] : [];
   });
+}
+
+/** The queued remembers behind the running one whose digests have come, up to the first that has not. */
+function digested(rt: AgentRuntime): QueuedConversation[] {
+  const out: QueuedConversation[] = [];
+  for (const conversation of upcoming(rt)) {
+    const digest = rt.digestAhead.known(conversation);
+    if (!digest) break;
+    out.push({ messages: conversation.messages, digest });
+  }
+  return out;
+}
+
+/** What a remember of this digest will embed: its segments as they are stored, entity names, the summary. */
+function embeddingTextsOf({ messages, digest }: QueuedConversation): string[] {
+  const segments = digest.segments.map((segment) =>
+    embeddingText({ kind: "segment", content: segment.text, speaker: segmentSpeaker(segment.messageIndexes, messages) }),
+  );
+  return [...segments, ...digest.extractions.flatMap((e) => e.entities), digest.summary.trim()];
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { enforceCapacity } from "./capacity";
-import { ConflictStateSchema, runConflictCheck, type ConflictState, type ConflictSummary } from "./conflict-check";
+import { ConflictStateSchema, runConflictCheck, type ConflictState, type ConflictSummary, type ForeseePairs } from "./conflict-check";
 import type { AgentRuntime } from "../../engine/runtime";
 
 /** A result that reports the two phases. */
@@ -31,11 +31,12 @@ export async function afterWrite<R extends PhasedResult>(
   rt: AgentRuntime,
   task: { id: string; seq: number },
   start: AfterWriteCheckpoint<R>,
+  foresee?: ForeseePairs,
 ): Promise<R> {
   let checkpoint = start;
   if (checkpoint.conflicts && checkpoint.conflicts.phase !== "done") {
     const base = checkpoint;
-    const summary = await runConflictCheck(rt, task, checkpoint.conflicts, (conflicts) => ({ ...base, conflicts }));
+    const summary = await runConflictCheck(rt, task, checkpoint.conflicts, (conflicts) => ({ ...base, conflicts }), foresee);
     checkpoint = { ...base, result: { ...base.result, conflicts: summary }, conflicts: { phase: "done", summary } };
   } else if (checkpoint.conflicts?.phase === "done") {
     // Resumed after the check: its summary is in the checkpoint, not yet in the result.

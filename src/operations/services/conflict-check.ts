@@ -19,13 +19,14 @@ import { supersedeOps } from "../../memory/link-moves";
 import { memoryText } from "../../memory/format";
 import { levelOf } from "../../memory/strength";
 import type { WriteOp } from "../../memory/write-ops";
-import type { ConflictPair } from "../../models/types";
+import type { ConflictPair, ConflictVerdict } from "../../models/types";
 import { contentTerms } from "../../text/tokenize";
 import type { MemoryNode, NewLink } from "../../vocabulary/records";
 import { RELATION } from "../../vocabulary/relations";
 import { networkReader, type NetworkReader } from "../../engine/network-reader";
 import type { AgentRuntime } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
+import { NOTHING_FORESEEN, type Foreseen } from "../../engine/verdicts-ahead";
 
 /** Earlier memories compared per shared entity: the most recent ones. */
 export const CANDIDATES_PER_ENTITY = 5;
@@ -60,7 +61,7 @@ export const ConflictStateSchema = z.discriminatedUnion("phase", [
 ]);
 export type ConflictState = z.infer<typeof ConflictStateSchema>;
 
-const isMemory = (n: MemoryNode | undefined): n is MemoryNode =>
+export const isMemory = (n: MemoryNode | undefined): n is MemoryNode =>
   n !== undefined && (n.kind === "segment" || n.kind === "memory") && n.supersededBy === null;
 
 /**
@@ -72,10 +73,11 @@ export async function runConflictCheck(
   task: { id: string; seq: number },
   state: ConflictState,
   wrap: (state: ConflictState) => unknown,
+  foresee?: ForeseePairs,
 ): Promise<ConflictSummary> {
   let current = state;
   if (current.phase === "pending") {
-    current = { phase: "judged", ...(await judge(rt, current.ids)), next: 0 };
+    current = { phase: "judged", ...(await judge(rt, current.ids, foresee)), next: 0 };
     const saved = current;
     rt.storage.transactionSync(() => rt.queue.saveCheckpoint(task.id, wrap(saved)));
   }
@@ -95,15 +97,35 @@ export async function runConflictCheck(
   return current.summary;
 }
 
+/**
+ * The pairs the tasks queued behind this one will probably ask about (conflict-foresight.ts): with
+ * a model that shares calls, their verdicts are asked in the same call (src/engine/verdicts-ahead.ts).
+ */
+export type ForeseePairs = (reader: NetworkReader, clock: number) => Promise<Foreseen>;
+
 /** The pairs to judge, the model's verdicts, and what they call for. */
-async function judge(rt: AgentRuntime, ids: readonly number[]): Promise<{ actions: Action[]; summary: ConflictSummary }> {
+async function judge(
+  rt: AgentRuntime,
+  ids: readonly number[],
+  foresee?: ForeseePairs,
+): Promise<{ actions: Action[]; summary: ConflictSummary }> {
   const none = { actions: [], summary: { checked: 0, same: 0, updates: 0, contradictions: 0 } };
   const repos = rt.existingRepos();
   if (!repos || ids.length === 0) return none;
   const reader = await networkReader(rt, repos);
-  const pairs = await candidatePairs(reader, ids, rt.meta.clock());
+  const clock = rt.meta.clock();
+  const pairs = await candidatePairs(reader, ids, clock);
   if (pairs.length === 0) return none;
-  const verdicts = await rt.model.judgeConflicts(pairs.map((p) => p.pair));
+  // Verdicts stay in the task's place in the order; only the model call is shared and asked ahead.
+  let verdicts: ConflictVerdict[];
+  if (rt.sharesModelCalls()) {
+    const judged = await rt.verdictsAhead.judge(
+      rt.model,
+      pairs.map((p) => p.pair),
+      () => (foresee ? foresee(reader, clock) : Promise.resolve(NOTHING_FORESEEN)),
+    );
+    verdicts = judged.verdicts;
+  } else verdicts = await rt.model.judgeConflicts(pairs.map((p) => p.pair));
   const supersede: Action[] = [];
   const contradict: [number, number][] = [];
   let same = 0;
@@ -117,6 +139,24 @@ async function judge(rt: AgentRuntime, ids: readonly number[]): Promise<{ action
   supersede.sort((a, b) => (a.type === "supersede" && b.type === "supersede" ? a.new - b.new || a.old - b.old : 0));
   const actions: Action[] = [...supersede, ...(contradict.length > 0 ? [{ type: "contradict" as const, pairs: contradict }] : [])];
   return { actions, summary: { checked: pairs.length, same, updates: supersede.length, contradictions: contradict.length } };
+}
+
+/** Every node about each of `entityIds` (an about link, either way), newest first. */
+export async function nodesAbout(reader: NetworkReader, entityIds: ReadonlySet<number>, clock: number): Promise<Map<number, number[]>> {
+  const about = new Map<number, number[]>();
+  for (const e of await reader.expand([...entityIds], [RELATION.about], clock)) {
+    const [entity, other] = entityIds.has(e.source) && !entityIds.has(e.target) ? [e.source, e.target] : [e.target, e.source];
+    if (!entityIds.has(entity) || entityIds.has(other)) continue;
+    const list = about.get(entity) ?? [];
+    list.push(other);
+    about.set(entity, list);
+  }
+  for (const [entity, list] of about)
+    about.set(
+      entity,
+      [...new Set(list)].sort((a, b) => b - a),
+    );
+  return about;
 }
 
 interface CandidatePair {
@@ -145,20 +185,7 @@ async function candidatePairs(reader: NetworkReader, ids: readonly number[], clo
   }
   const entityIds = [...new Set([...entitiesOf.values()].flatMap((s) => [...s]))];
   const entities = await reader.load(entityIds);
-  // Every memory about each entity, newest first.
-  const about = new Map<number, number[]>();
-  for (const e of await reader.expand(entityIds, [RELATION.about], clock)) {
-    const [entity, other] = entities.has(e.source) && !entities.has(e.target) ? [e.source, e.target] : [e.target, e.source];
-    if (!entities.has(entity) || entities.has(other)) continue;
-    const list = about.get(entity) ?? [];
-    list.push(other);
-    about.set(entity, list);
-  }
-  for (const [entity, list] of about)
-    about.set(
-      entity,
-      [...new Set(list)].sort((a, b) => b - a),
-    );
+  const about = await nodesAbout(reader, new Set(entities.keys()), clock);
   // Load the few that can be candidates (a memory may be superseded or not a memory: some slack).
   const wanted = new Set<number>();
   for (const node of fresh)

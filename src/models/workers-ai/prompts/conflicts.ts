@@ -12,9 +12,10 @@ import { WorkersAiError } from "../workers-ai-error";
 /**
  * Most pairs per call: a verdict is a word, so the answer is short; the inputs are two memories
  * each, and the planner also keeps a batch within the context window (conflictBatches). A remember
- * on a busy subject opens dozens of pairs: 48 keeps most remembers to one call.
+ * on a busy subject opens dozens of pairs, and the pairs of queued remembers are asked together
+ * (src/engine/verdicts-ahead.ts): 128 keeps a call to the pairs of two or three remembers.
  */
-export const CONFLICT_BATCH_SIZE = 48;
+export const CONFLICT_BATCH_SIZE = 128;
 
 export const CONFLICTS_SYSTEM_PROMPT = `You check a long-term memory for conflicts. 你判断两条记忆之间的关系。
 Input: {"pairs":[{"earlier","later","entities"}]}: two memories about the same entities; "earlier" was remembered first. Answer: {"verdicts":[string]}, exactly one verdict per pair, in the same order.
