@@ -403,6 +403,8 @@ async function main(): Promise<void> {
         AI_TEXT_MODEL: "@cf/google/gemma-4-26b-a4b-it",
         AI_SIMULATOR_URL: await simulator.start(),
         AI_RATE_WINDOW_MS: String(simulator.windowMs),
+        // Conflict verdicts are local by default; the model's, asked ahead of their turn, stay covered here.
+        MODEL_POLICY: "conflicts=workers-ai",
       }
     : {};
   try {
