@@ -35,7 +35,7 @@ import { refKey } from "./quality/annotations";
 import { loadEntityAnnotations } from "./quality/annotations-load";
 import { poolEntityScores, scoreText } from "./quality/entity-score";
 import { entityMessage } from "./quality/meaning";
-import { AgentParamsPatchSchema, AgentParamsSchema, DEFAULT_PARAMS, type AgentParams } from "../src/config/params";
+import { AgentParamsPatchSchema, DEFAULT_PARAMS, patchedParams, type AgentParams, type AgentParamsPatch } from "../src/config/params";
 
 const { values } = parseArgs({
   options: {
@@ -71,7 +71,7 @@ function line(name: string, rows: readonly CategorisedScores[], extra = ""): str
   return `${name.padEnd(32)} n=${pooled.questions} R@1 ${f(r[1])} R@5 ${f(r[5])} R@10 ${f(r[10])} R@20 ${f(r[20])} hit@5 ${f(h[5])} B256 ${f(b[256])}${ab} ${extra}`;
 }
 
-function variantsOf(): { name: string; params: Partial<AgentParams> }[] {
+function variantsOf(): { name: string; params: AgentParamsPatch }[] {
   if (!values.variants) return [{ name: "params", params: {} }];
   const parsed: unknown = JSON.parse(values.variants);
   if (!Array.isArray(parsed)) throw new Error("--variants: a JSON array of {name, params}");
@@ -217,7 +217,7 @@ async function main(): Promise<void> {
         }
       } else {
         for (const v of variants) {
-          const params = AgentParamsSchema.parse({ ...preset.params, ...v.params });
+          const params = patchedParams(preset.params, v.params);
           const rows: CategorisedScores[] = [];
           for (const [i, conv] of convs.entries()) rows.push(...(await ask(conv, agents[i], params)));
           console.log(line(`${name}/${v.name}`, rows, await held(agents)));
@@ -244,7 +244,7 @@ async function main(): Promise<void> {
         if (preset.cyclePerTurn) await agent.compress(1);
       }
       for (const v of variants) {
-        await agent.configure(AgentParamsSchema.parse({ ...preset.params, ...v.params }));
+        await agent.configure(patchedParams(preset.params, v.params));
         const answers = new Map<string, RecalledItem[]>();
         for (const item of ds.items) answers.set(item.query, await agent.recall(item.query, 20));
         console.log(

@@ -260,6 +260,7 @@ describe("per-agent configuration", () => {
       recall_speaker_weight: [-1, 3],
       recall_graph_prior: [-0.1, 2],
       recall_vectors: ["yes", 0],
+      model_policy: ["local", null, { extraction: "openai" }, { ranking: "local" }, { conflicts: null }],
     };
     for (const [key, values] of Object.entries(bad)) {
       for (const value of values) {
@@ -272,7 +273,7 @@ describe("per-agent configuration", () => {
     }
     const unknown = await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { decay: 0.5 } });
     expect(unknown.status).toBe(400);
-    const config = await json<Record<string, number>>(await call(`/v1/agents/${agent}/config`));
+    const config = await json<Record<string, unknown>>(await call(`/v1/agents/${agent}/config`));
     expect(config).toEqual({
       focus_limit: 5,
       decay_rate: 0.97,
@@ -291,6 +292,7 @@ describe("per-agent configuration", () => {
       recall_time_weight: 0.5,
       recall_graph_prior: 0.1,
       recall_vectors: true,
+      model_policy: { extraction: "default", compression: "default", conflicts: "default", summaries: "default" },
     });
   });
 

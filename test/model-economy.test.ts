@@ -11,7 +11,9 @@ import { EmbeddingsAhead } from "../src/engine/embeddings-ahead";
 import { AHEAD_FILL_PAIRS, NOTHING_FORESEEN, VerdictsAhead } from "../src/engine/verdicts-ahead";
 import { digestByTasks, joinWindowDigests } from "../src/models/digest";
 import { LocalEmbedder, LocalModel } from "../src/models/local/local-model";
-import { DEFAULT_MODEL_POLICY, modelPolicyOf, PolicyModel } from "../src/models/model-policy";
+import { DEFAULT_MODEL_POLICY, modelPolicyOf } from "../src/config/model-policy";
+import { PolicyModel } from "../src/models/policy-model";
+import { createModel } from "../src/models/registry";
 import { QueryVectors } from "../src/models/query-vectors";
 import { ResilientModel } from "../src/models/resilient-model";
 import { retryPolicy } from "../src/models/retry";
@@ -54,7 +56,9 @@ function digestingAi(tamper: (answer: { segments: Record<string, unknown>[]; sum
         const conversations = [];
         for (const c of many.conversations) {
           const d = await digestByTasks(local, c.messages, many.max);
-          conversations.push({ segments: d.segments.map((s, i) => ({ ...s, ...d.extractions[i] })), summary: d.summary });
+          const answer = { segments: d.segments.map((s, i) => ({ ...s, ...d.extractions[i] })), summary: d.summary };
+          tamper(answer);
+          conversations.push(answer);
         }
         return { choices: [{ message: { content: JSON.stringify({ conversations }) }, finish_reason: "stop" }] };
       }
@@ -232,7 +236,7 @@ describe("model_policy", () => {
 
   it("sends each operation where the policy says: compression locally, a digest with local summaries to Workers AI", async () => {
     const ai = digestingAi((a) => (a.summary = "Remote summary."));
-    const model = new PolicyModel(new WorkersAiModel(ai, { model: MODEL }), new LocalModel(), modelPolicyOf("summaries=local"));
+    const model = new PolicyModel(new WorkersAiModel(ai, { model: MODEL }), new LocalModel(), () => modelPolicyOf("summaries=local"));
     const long = "The JWT migration of the login module finished yesterday, and the whole team celebrated with pizza.";
     expect(await model.compress(long, 30)).toBe(await new LocalModel().compress(long, 30));
     // The shortened text's phrase and keywords follow compression, not extraction.
@@ -244,8 +248,108 @@ describe("model_policy", () => {
     expect(ai.tasks).toEqual(["window_digest"]);
     expect(digest.summary).toBe((await digestByTasks(new LocalModel(), messages, 80)).summary);
     expect(model.digestMany).toBeDefined();
-    const local = new PolicyModel(new WorkersAiModel(ai, { model: MODEL }), new LocalModel(), modelPolicyOf("extraction=local"));
+    const local = new PolicyModel(new WorkersAiModel(ai, { model: MODEL }), new LocalModel(), () => modelPolicyOf("extraction=local"));
     expect(local.digestMany).toBeUndefined();
+  });
+
+  it("an agent's own choices apply over the deployment's, operation by operation, from their place in the queue", async () => {
+    const [mine, other] = [freshAgent("policy-own"), freshAgent("policy-default")];
+    const ais = new Map<string, ReturnType<typeof digestingAi>>();
+    for (const agent of [mine, other]) {
+      const ai = digestingAi();
+      ais.set(agent, ai);
+      await runInDurableObject(stubOf(agent), (instance) => {
+        const { state } = internals(instance);
+        // The deployment of a hosted service: Workers AI, MODEL_POLICY unset.
+        state.primaryModel = createModel(
+          { MODEL_PROVIDER: "workers-ai", AI: ai, AI_TEXT_MODEL: MODEL },
+          () => state.meta.params().model_policy,
+        );
+      });
+    }
+    const tasks = (agent: string) => ais.get(agent)?.tasks.length ?? -1;
+    const put = async (agent: string, model_policy: Record<string, string>) => {
+      const res = await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { model_policy } });
+      expect(res.status).toBe(200);
+      return (await json<{ model_policy: Record<string, string> }>(res)).model_policy;
+    };
+    expect(await put(mine, { extraction: "local" })).toEqual({
+      extraction: "local",
+      compression: "default",
+      conflicts: "default",
+      summaries: "default",
+    });
+    // A second change names another operation: the first choice stays.
+    expect(await put(mine, { summaries: "local" })).toEqual({
+      extraction: "local",
+      compression: "default",
+      conflicts: "default",
+      summaries: "local",
+    });
+    await rememberAndWait(mine, [{ role: "user", content: "Alice moved the billing service to Postgres.", id: "p1" }]);
+    await rememberAndWait(other, [{ role: "user", content: "Alice moved the billing service to Postgres.", id: "p1" }]);
+    expect(tasks(mine)).toBe(0);
+    expect(tasks(other)).toBeGreaterThan(0);
+    // Queued behind a remember, the change back applies to the remembers after it only.
+    const before = { role: "user" as const, content: "Bob reviewed the migration plan in Berlin.", id: "p2" };
+    const after = { role: "user" as const, content: "Carol signed the Postgres contract.", id: "p3" };
+    expect((await call(`/v1/agents/${mine}/remember`, { body: { messages: [before] } })).status).toBe(202);
+    expect(
+      (await call(`/v1/agents/${mine}/config`, { method: "PUT", body: { model_policy: { extraction: "default" } } })).status,
+    ).toBeLessThan(300);
+    expect((await call(`/v1/agents/${mine}/remember`, { body: { messages: [after] } })).status).toBe(202);
+    await drainAlarms(mine);
+    expect(ais.get(mine)?.tasks).toEqual(["window_digest"]);
+    const config = await json<{ model_policy: Record<string, string> }>(await call(`/v1/agents/${mine}/config`));
+    expect(config.model_policy).toEqual({ extraction: "default", compression: "default", conflicts: "default", summaries: "local" });
+  });
+
+  it("a digest asked ahead under the old policy is not used by a remember queued after the change", async () => {
+    const agent = freshAgent("policy-ahead");
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // Workers AI's answers are marked: its keywords and its episode summary say whose digest a memory got.
+    const remote = digestingAi((a) => {
+      a.segments.forEach((s) => (s.keywords = ["remotekeyword"]));
+      a.summary = "Remote summary.";
+    });
+    const ai: AiBinding = { run: async (model, inputs) => (await gate, remote.run(model, inputs)) };
+    await runInDurableObject(stubOf(agent), (instance) => {
+      const { state } = internals(instance);
+      state.primaryModel = createModel(
+        { MODEL_PROVIDER: "workers-ai", AI: ai, AI_TEXT_MODEL: MODEL },
+        () => state.meta.params().model_policy,
+      );
+    });
+    // No compression cycles: the summaries stay as they were written.
+    expect((await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { auto_compress: false } })).status).toBe(200);
+    const say = (id: string, content: string) =>
+      call(`/v1/agents/${agent}/remember`, { body: { messages: [{ role: "user", content, id }] } });
+    // The first remember waits on the model while the others queue behind it.
+    for (const [i, who] of ["Dana", "Emil", "Gita"].entries())
+      expect((await say(`a${i}`, `${who} opened the Lisbon office.`)).status).toBe(202);
+    const changeQueued = () =>
+      runInDurableObject(stubOf(agent), (instance) => internals(instance).state.queue.upcoming("updateConfig", 1).length > 0);
+    // The change waits for the writes before it: it is sent without waiting, the next remembers once it is queued.
+    const change = call(`/v1/agents/${agent}/config`, { method: "PUT", body: { model_policy: { summaries: "local" } } });
+    while (!(await changeQueued())) await new Promise((resolve) => setTimeout(resolve, 5));
+    // A full group of queued remembers: their digests are asked ahead while the ones before the change run.
+    for (const [i, who] of ["Farah", "Goran", "Hana", "Ivo", "Jana"].entries()) {
+      expect((await say(`b${i}`, `${who} painted the Orion mural.`)).status).toBe(202);
+    }
+    open();
+    expect((await change).status).toBe(200);
+    await drainAlarms(agent);
+    const { db, key } = await agentRows(agent);
+    const column = async (sql: string) => (await db.prepare(sql).bind(key).all<{ value: string }>()).results.map((r) => r.value);
+    // Extraction stayed with Workers AI throughout …
+    const keywords = await column("SELECT keywords AS value FROM nodes WHERE agent = ? AND kind = 'segment' ORDER BY id");
+    expect(keywords).toHaveLength(8);
+    for (const k of keywords) expect(k).toContain("remotekeyword");
+    // … the remembers before the change kept its summaries, those after it have the local model's.
+    const summaries = await column("SELECT content AS value FROM nodes WHERE agent = ? AND kind = 'episode' ORDER BY id");
+    expect(summaries.map((s) => s.startsWith("Remote"))).toEqual([true, true, true, false, false, false, false, false]);
+    expect(remote.tasks.filter((t) => t === "window_digests").length).toBeGreaterThan(1);
   });
 
   it("shares one call among queued remembers' conversations that fit one window", async () => {

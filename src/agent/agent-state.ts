@@ -57,8 +57,12 @@ export class AgentState implements RunnerRuntime {
   readonly embedder: Embedder;
   readonly embeddingsAhead: EmbeddingsAhead;
   readonly queryVectors: QueryVectors;
-  readonly digestAhead = new DigestAhead();
-  readonly verdictsAhead = new VerdictsAhead();
+  /**
+   * Model answers prepared ahead of their turn, for the model policy they were asked under: a
+   * change of the agent's model_policy applies from its place in the queue, so answers asked
+   * before it are dropped, never used by a task after it.
+   */
+  private ahead: { policy: string; digests: DigestAhead; verdicts: VerdictsAhead } | undefined;
   private readonly env: Env;
   private repoCache: AgentRepos | undefined;
   private readonly dbCache = new Map<D1Database, Db>();
@@ -85,7 +89,7 @@ export class AgentState implements RunnerRuntime {
     this.feedback = new FeedbackStore(storage.sql);
     this.imports = new ImportStaging(storage.sql);
     this.env = env;
-    this.primaryModel = createModel(env);
+    this.primaryModel = createModel(env, () => this.meta.params().model_policy);
     this.fallbackModel = createFallbackModel(env);
     const embedder = createEmbedder(env);
     this.embeddingsAhead = new EmbeddingsAhead(embedder);
@@ -164,6 +168,20 @@ export class AgentState implements RunnerRuntime {
   /** The registry, in the primary database. */
   registry(): AgentRegistry {
     return new AgentRegistry(this.d1Shards.primary);
+  }
+
+  get digestAhead(): DigestAhead {
+    return this.answersAhead().digests;
+  }
+
+  get verdictsAhead(): VerdictsAhead {
+    return this.answersAhead().verdicts;
+  }
+
+  private answersAhead(): { digests: DigestAhead; verdicts: VerdictsAhead } {
+    const policy = JSON.stringify(this.meta.params().model_policy);
+    if (this.ahead?.policy !== policy) this.ahead = { policy, digests: new DigestAhead(), verdicts: new VerdictsAhead() };
+    return this.ahead;
   }
 
   sharesModelCalls(): boolean {

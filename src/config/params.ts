@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AgentModelPolicyPatchSchema, AgentModelPolicySchema } from "./model-policy";
 
 /**
  * Per-agent parameters (docs/design.md, "Parameters"). One zod schema is the single source of defaults, validation
@@ -76,6 +77,9 @@ export const AgentParamsSchema = z
       .boolean()
       .default(true)
       .describe("Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."),
+    model_policy: AgentModelPolicySchema.prefault({}).describe(
+      'Which provider answers each kind of model work for this agent (docs/deploy.md, “Model policy”); "default" keeps the deployment\'s MODEL_POLICY. No effect where the deployment runs only the built-in model.',
+    ),
   })
   .strict();
 
@@ -83,6 +87,15 @@ export type AgentParams = z.infer<typeof AgentParamsSchema>;
 
 export const DEFAULT_PARAMS: AgentParams = AgentParamsSchema.parse({});
 
-/** A partial update (PUT /config): only the given keys change, each validated like the whole. */
-export const AgentParamsPatchSchema = AgentParamsSchema.partial().strict();
+/**
+ * A partial update (PUT /config): only the given keys change, each validated like the whole;
+ * model_policy too changes only the operations it names.
+ */
+export const AgentParamsPatchSchema = AgentParamsSchema.partial().extend({ model_policy: AgentModelPolicyPatchSchema.optional() }).strict();
 export type AgentParamsPatch = z.infer<typeof AgentParamsPatchSchema>;
+
+/** The parameters after a patch. */
+export function patchedParams(current: AgentParams, patch: AgentParamsPatch): AgentParams {
+  const { model_policy, ...rest } = patch;
+  return AgentParamsSchema.parse({ ...current, ...rest, model_policy: { ...current.model_policy, ...model_policy } });
+}

@@ -5,9 +5,10 @@
  * runtime (the Durable Object's state), so the request budget each creates is that agent's.
  */
 import { z } from "zod";
+import { modelPolicyOf, policyInForce, type AgentModelPolicy } from "../config/model-policy";
 import { HttpEmbedder } from "./local/http-embedder";
 import { LocalEmbedder, LocalModel } from "./local/local-model";
-import { modelPolicyOf, PolicyModel } from "./model-policy";
+import { PolicyModel } from "./policy-model";
 import { systemClock, type Clock } from "./rate/clock";
 import { RequestBudget } from "./rate/request-budget";
 import type { Embedder, SmallModel } from "./types";
@@ -32,7 +33,7 @@ export type ModelEnv = Pick<Env, "MODEL_PROVIDER" | "AI_TEXT_MODEL" | "AI_EMBEDD
    * (http-ai-binding.ts), and the length of the rate limits' minute there (a scaled minute).
    */
   readonly AI_SIMULATOR_URL?: string;
-  /** Which operations Workers AI answers (model-policy.ts); unset: DEFAULT_MODEL_POLICY. */
+  /** Which operations Workers AI answers by default (src/config/model-policy.ts); unset: DEFAULT_MODEL_POLICY. */
   readonly MODEL_POLICY?: string;
   readonly AI_RATE_WINDOW_MS?: string;
 };
@@ -79,11 +80,16 @@ export function requestsPerMinuteOf(env: Pick<ModelEnv, "AI_REQUESTS_PER_MINUTE"
 
 /**
  * The configured small model: the built-in one, or Workers AI with the AI_TEXT_MODEL model, its
- * row in the model table and a request budget of AI_REQUESTS_PER_MINUTE, for the operations
- * MODEL_POLICY gives it (the built-in model answers the others). An unknown model name
- * throws here, at start-up, instead of sending requests of a guessed shape.
+ * row in the model table and a request budget of AI_REQUESTS_PER_MINUTE, for the operations the
+ * policy in force gives it: the agent's choices (`agentPolicy`, read at every call) over
+ * MODEL_POLICY; the built-in model answers the others. An unknown model name or a wrong
+ * MODEL_POLICY throws here, at start-up, instead of sending requests of a guessed shape.
  */
-export function createModel(env: Omit<ModelEnv, "AI_EMBEDDING_MODEL">, clock: Clock = systemClock): SmallModel {
+export function createModel(
+  env: Omit<ModelEnv, "AI_EMBEDDING_MODEL">,
+  agentPolicy: () => AgentModelPolicy | undefined = () => undefined,
+  clock: Clock = systemClock,
+): SmallModel {
   if (modelProviderOf(env) === "local") return new LocalModel();
   const budget = new RequestBudget({ requestsPerWindow: requestsPerMinuteOf(env), windowMs: rateWindowMsOf(env), clock });
   const remote = new WorkersAiModel(aiBindingOf(env), {
@@ -91,7 +97,8 @@ export function createModel(env: Omit<ModelEnv, "AI_EMBEDDING_MODEL">, clock: Cl
     profile: textModelProfile(env.AI_TEXT_MODEL),
     throttle: { budget, clock },
   });
-  return new PolicyModel(remote, new LocalModel(), modelPolicyOf(env.MODEL_POLICY));
+  const deployment = modelPolicyOf(env.MODEL_POLICY);
+  return new PolicyModel(remote, new LocalModel(), () => policyInForce(deployment, agentPolicy()));
 }
 
 /** The provider that answers when the configured one keeps failing (none for the local model). */

@@ -4,7 +4,7 @@
  * the deletion instead of being wiped by it. Parameters apply from the next compression cycle (a
  * running pass keeps the ones it started with).
  */
-import { AgentParamsPatchSchema, AgentParamsSchema } from "../config/params";
+import { AgentParamsPatchSchema, AgentParamsSchema, patchedParams } from "../config/params";
 import { defineTask } from "../engine/define-task";
 
 export const configureTask = defineTask({
@@ -12,7 +12,7 @@ export const configureTask = defineTask({
   payload: AgentParamsPatchSchema,
   result: AgentParamsSchema,
   async run(rt, task) {
-    const params = AgentParamsSchema.parse({ ...rt.meta.params(), ...task.payload });
+    const params = patchedParams(rt.meta.params(), task.payload);
     rt.meta.set("params", params);
     return { status: "done", result: params };
   },

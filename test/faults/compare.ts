@@ -71,7 +71,7 @@ export function diffNetworks(faulty: NetworkSnapshot, twin: NetworkSnapshot): st
   const out: string[] = [];
   const [a, b] = [faulty, twin];
   for (const key of new Set([...Object.keys(a.config), ...Object.keys(b.config)])) {
-    if (a.config[key] !== b.config[key]) out.push(`config ${key}: ${show(a.config[key])} vs ${show(b.config[key])}`);
+    if (show(a.config[key]) !== show(b.config[key])) out.push(`config ${key}: ${show(a.config[key])} vs ${show(b.config[key])}`);
   }
   if (show(a.focus) !== show(b.focus)) out.push(`focus ${show(a.focus)} vs ${show(b.focus)}`);
   const sa = a.stats;

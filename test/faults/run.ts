@@ -74,10 +74,10 @@ const AFTER_DELETE: Config = { focus_limit: 3, decay_rate: 0.9, link_initial_str
 function checkFreshConfig(s: NetworkSnapshot): string[] {
   const expected: Config = { ...DEFAULT_PARAMS, ...AFTER_DELETE };
   return Object.entries(expected).flatMap(([key, value]) =>
-    s.config[key] === value
+    JSON.stringify(s.config[key]) === JSON.stringify(value)
       ? []
       : [
-          `config ${key} is ${String(s.config[key])}, expected ${String(value)} (defaults of a fresh agent, then the PUT accepted after the DELETE)`,
+          `config ${key} is ${JSON.stringify(s.config[key])}, expected ${JSON.stringify(value)} (defaults of a fresh agent, then the PUT accepted after the DELETE)`,
         ],
   );
 }

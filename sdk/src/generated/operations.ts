@@ -401,6 +401,17 @@ export interface AgentConfig {
   recall_graph_prior: number;
   /** Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only. */
   recall_vectors: boolean;
+  /** Which provider answers each kind of model work for this agent (docs/deploy.md, “Model policy”); "default" keeps the deployment's MODEL_POLICY. No effect where the deployment runs only the built-in model. */
+  model_policy: {
+    /** Who answers extraction (a remember's digest, entity identity and `expand` query keywords): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
+    extraction: "default" | "local" | "workers-ai";
+    /** Who answers compression (shortening a node in a compression cycle): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
+    compression: "default" | "local" | "workers-ai";
+    /** Who answers conflicts (verdicts on pairs of memories that may conflict): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
+    conflicts: "default" | "local" | "workers-ai";
+    /** Who answers summaries (episode summaries): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
+    summaries: "default" | "local" | "workers-ai";
+  };
 }
 
 export interface ConfigPending {
@@ -444,6 +455,16 @@ export interface AgentConfigPatch {
   recall_graph_prior?: number;
   /** Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only. */
   recall_vectors?: boolean;
+  model_policy?: {
+    /** Who answers extraction (a remember's digest, entity identity and `expand` query keywords): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
+    extraction?: "default" | "local" | "workers-ai";
+    /** Who answers compression (shortening a node in a compression cycle): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
+    compression?: "default" | "local" | "workers-ai";
+    /** Who answers conflicts (verdicts on pairs of memories that may conflict): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
+    conflicts?: "default" | "local" | "workers-ai";
+    /** Who answers summaries (episode summaries): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
+    summaries?: "default" | "local" | "workers-ai";
+  };
 }
 
 export interface CompressAccepted {
@@ -937,6 +958,16 @@ export interface UpdateConfigInput {
   recall_graph_prior?: number;
   /** Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only. */
   recall_vectors?: boolean;
+  model_policy?: {
+    /** Who answers extraction (a remember's digest, entity identity and `expand` query keywords): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
+    extraction?: "default" | "local" | "workers-ai";
+    /** Who answers compression (shortening a node in a compression cycle): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
+    compression?: "default" | "local" | "workers-ai";
+    /** Who answers conflicts (verdicts on pairs of memories that may conflict): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
+    conflicts?: "default" | "local" | "workers-ai";
+    /** Who answers summaries (episode summaries): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
+    summaries?: "default" | "local" | "workers-ai";
+  };
 }
 export type UpdateConfigOutput = AgentConfig | ConfigPending;
 
@@ -3348,6 +3379,54 @@ export const TOOLS: readonly ToolDefinition[] = [
           "type": "boolean",
           "default": true,
           "description": "Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."
+        },
+        "model_policy": {
+          "type": "object",
+          "properties": {
+            "extraction": {
+              "type": "string",
+              "enum": [
+                "default",
+                "local",
+                "workers-ai"
+              ],
+              "default": "default",
+              "description": "Who answers extraction (a remember's digest, entity identity and `expand` query keywords): \"default\" (the deployment's MODEL_POLICY), \"local\" or \"workers-ai\"."
+            },
+            "compression": {
+              "type": "string",
+              "enum": [
+                "default",
+                "local",
+                "workers-ai"
+              ],
+              "default": "default",
+              "description": "Who answers compression (shortening a node in a compression cycle): \"default\" (the deployment's MODEL_POLICY), \"local\" or \"workers-ai\"."
+            },
+            "conflicts": {
+              "type": "string",
+              "enum": [
+                "default",
+                "local",
+                "workers-ai"
+              ],
+              "default": "default",
+              "description": "Who answers conflicts (verdicts on pairs of memories that may conflict): \"default\" (the deployment's MODEL_POLICY), \"local\" or \"workers-ai\"."
+            },
+            "summaries": {
+              "type": "string",
+              "enum": [
+                "default",
+                "local",
+                "workers-ai"
+              ],
+              "default": "default",
+              "description": "Who answers summaries (episode summaries): \"default\" (the deployment's MODEL_POLICY), \"local\" or \"workers-ai\"."
+            }
+          },
+          "default": {},
+          "additionalProperties": false,
+          "description": "Which provider answers each kind of model work for this agent (docs/deploy.md, “Model policy”); \"default\" keeps the deployment's MODEL_POLICY. No effect where the deployment runs only the built-in model."
         }
       },
       "additionalProperties": false
@@ -3481,6 +3560,48 @@ export const TOOLS: readonly ToolDefinition[] = [
           "type": "boolean",
           "default": true,
           "description": "Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."
+        },
+        "model_policy": {
+          "type": "object",
+          "properties": {
+            "extraction": {
+              "type": "string",
+              "enum": [
+                "default",
+                "local",
+                "workers-ai"
+              ],
+              "description": "Who answers extraction (a remember's digest, entity identity and `expand` query keywords): \"default\" (the deployment's MODEL_POLICY), \"local\" or \"workers-ai\"."
+            },
+            "compression": {
+              "type": "string",
+              "enum": [
+                "default",
+                "local",
+                "workers-ai"
+              ],
+              "description": "Who answers compression (shortening a node in a compression cycle): \"default\" (the deployment's MODEL_POLICY), \"local\" or \"workers-ai\"."
+            },
+            "conflicts": {
+              "type": "string",
+              "enum": [
+                "default",
+                "local",
+                "workers-ai"
+              ],
+              "description": "Who answers conflicts (verdicts on pairs of memories that may conflict): \"default\" (the deployment's MODEL_POLICY), \"local\" or \"workers-ai\"."
+            },
+            "summaries": {
+              "type": "string",
+              "enum": [
+                "default",
+                "local",
+                "workers-ai"
+              ],
+              "description": "Who answers summaries (episode summaries): \"default\" (the deployment's MODEL_POLICY), \"local\" or \"workers-ai\"."
+            }
+          },
+          "additionalProperties": false
         }
       },
       "additionalProperties": false
@@ -3605,6 +3726,54 @@ export const TOOLS: readonly ToolDefinition[] = [
               "type": "boolean",
               "default": true,
               "description": "Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."
+            },
+            "model_policy": {
+              "type": "object",
+              "properties": {
+                "extraction": {
+                  "type": "string",
+                  "enum": [
+                    "default",
+                    "local",
+                    "workers-ai"
+                  ],
+                  "default": "default",
+                  "description": "Who answers extraction (a remember's digest, entity identity and `expand` query keywords): \"default\" (the deployment's MODEL_POLICY), \"local\" or \"workers-ai\"."
+                },
+                "compression": {
+                  "type": "string",
+                  "enum": [
+                    "default",
+                    "local",
+                    "workers-ai"
+                  ],
+                  "default": "default",
+                  "description": "Who answers compression (shortening a node in a compression cycle): \"default\" (the deployment's MODEL_POLICY), \"local\" or \"workers-ai\"."
+                },
+                "conflicts": {
+                  "type": "string",
+                  "enum": [
+                    "default",
+                    "local",
+                    "workers-ai"
+                  ],
+                  "default": "default",
+                  "description": "Who answers conflicts (verdicts on pairs of memories that may conflict): \"default\" (the deployment's MODEL_POLICY), \"local\" or \"workers-ai\"."
+                },
+                "summaries": {
+                  "type": "string",
+                  "enum": [
+                    "default",
+                    "local",
+                    "workers-ai"
+                  ],
+                  "default": "default",
+                  "description": "Who answers summaries (episode summaries): \"default\" (the deployment's MODEL_POLICY), \"local\" or \"workers-ai\"."
+                }
+              },
+              "default": {},
+              "additionalProperties": false,
+              "description": "Which provider answers each kind of model work for this agent (docs/deploy.md, “Model policy”); \"default\" keeps the deployment's MODEL_POLICY. No effect where the deployment runs only the built-in model."
             }
           },
           "additionalProperties": false

@@ -11,7 +11,7 @@ import { createEmbedder, createModel, requestsPerMinuteOf } from "../../../src/m
 import { DEFAULT_TEXT_MODEL, isKnownTextModel } from "../../../src/models/workers-ai/model-profiles";
 import productionConfig from "../../../wrangler.toml?raw";
 import localConfig from "../../../wrangler.local.toml?raw";
-import { PolicyModel } from "../../../src/models/model-policy";
+import { PolicyModel } from "../../../src/models/policy-model";
 import { ResilientModel } from "../../../src/models/resilient-model";
 import { RetriesExhaustedError, retryPolicy } from "../../../src/models/retry";
 import type { ModelMessage } from "../../../src/models/types";
