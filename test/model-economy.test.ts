@@ -20,7 +20,7 @@ import type { AiBinding } from "../src/models/workers-ai/ai-client";
 import { WorkersAiError } from "../src/models/workers-ai/workers-ai-error";
 import { WorkersAiModel } from "../src/models/workers-ai/workers-ai-model";
 import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
-import { internals } from "./internals";
+import { internals, linksAsTheyStand, scanCounts } from "./internals";
 
 const MODEL = "@cf/google/gemma-4-26b-a4b-it";
 const ChatInputs = z.object({
@@ -396,54 +396,71 @@ describe("conflict verdicts asked ahead of their turn", () => {
 
   const people = ["Mina", "Oskar", "Lena"];
   const cities = ["Lisbon", "Oslo", "Porto", "Krakow", "Lima", "Hanoi", "Dublin"];
-  const remembers = Array.from({ length: 12 }, (_, i) => {
-    const person = people[i % people.length] ?? "";
-    const city = cities[(i * 5) % cities.length] ?? "";
-    return [
-      { role: "user" as const, name: "Sam", content: `${person} moved to ${city} last month.`, id: `m${i}a` },
-      {
-        role: "assistant" as const,
-        content: `Noted: ${person} now lives in ${city}, and the ${city} office has ${i + 2} desks.`,
-        id: `m${i}b`,
-      },
-    ];
-  });
+  const remembersOf = (count: number) =>
+    Array.from({ length: count }, (_, i) => {
+      const person = people[i % people.length] ?? "";
+      const city = cities[(i * 5) % cities.length] ?? "";
+      return [
+        { role: "user" as const, name: "Sam", content: `${person} moved to ${city} last month.`, id: `m${i}a` },
+        {
+          role: "assistant" as const,
+          content: `Noted: ${person} now lives in ${city}, and the ${city} office has ${i + 2} desks.`,
+          id: `m${i}b`,
+        },
+      ];
+    });
 
   async function network(agentId: string) {
     const { db, key } = await agentRows(agentId);
-    const nodes = await db.prepare("SELECT id, kind, content, superseded_by FROM nodes WHERE agent = ? ORDER BY id").bind(key).all();
-    const links = await db
-      .prepare("SELECT source, target, relation FROM links WHERE agent = ? ORDER BY source, target, relation")
+    const nodes = await db
+      .prepare("SELECT id, kind, content, phrase, keywords, superseded_by FROM nodes WHERE agent = ? ORDER BY id")
       .bind(key)
       .all();
+    const links = (await linksAsTheyStand(agentId)).sort(
+      (a, b) => a.source - b.source || a.target - b.target || a.relation.localeCompare(b.relation),
+    );
     const stats = await json<{ counters: Record<string, number> }>(await call(`/v1/agents/${agentId}/stats`));
-    return { nodes: nodes.results, links: links.results, counters: stats.counters };
+    return { nodes: nodes.results, links, scans: [...(await scanCounts(agentId))].sort((a, b) => a[0] - b[0]), counters: stats.counters };
   }
 
-  it("a burst of remembers whose verdicts were asked ahead ends in the network of the same remembers checked one by one", async () => {
-    const models = new Map<string, SharingModel>();
-    for (const agent of [freshAgent("burst"), freshAgent("one-by-one")]) {
-      const model = new SharingModel();
-      models.set(agent, model);
+  /**
+   * The same remembers sent to one agent as a burst (queued before any digest comes) and to another
+   * one by one, each waited for; both agents' queues run dry (compression cycles included) before
+   * their networks are read.
+   */
+  async function burstAndOneByOne(count: number, config: Record<string, unknown>, Model: new () => SharingModel) {
+    const [burst, single] = [freshAgent("burst"), freshAgent("one-by-one")];
+    const [burstModel, singleModel] = [new Model(), new Model()];
+    for (const [agent, model] of [
+      [burst, burstModel],
+      [single, singleModel],
+    ] as const) {
       await runInDurableObject(stubOf(agent), (instance) => {
         internals(instance).state.primaryModel = model;
       });
-      // Compression cycles are left out: what this compares is the conflict check.
-      expect((await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { auto_compress: false } })).status).toBe(200);
+      expect((await call(`/v1/agents/${agent}/config`, { method: "PUT", body: config })).status).toBe(200);
     }
-    const [burst, single] = [...models.keys()];
-    const [burstModel, singleModel] = [...models.values()];
-    if (!burstModel || !singleModel || burst === undefined || single === undefined) throw new Error("two agents expected");
+    const remembers = remembersOf(count);
     for (const messages of remembers) expect((await call(`/v1/agents/${burst}/remember`, { body: { messages } })).status).toBe(202);
     burstModel.open();
     await drainAlarms(burst);
     singleModel.open();
     for (const messages of remembers) await rememberAndWait(single, messages);
-    const [b, s] = [await network(burst), await network(single)];
+    // A remember is done before the compression cycle queued behind it has run.
+    await drainAlarms(single);
+    return { b: await network(burst), s: await network(single), burstModel, singleModel };
+  }
+
+  it("a burst of remembers whose verdicts were asked ahead ends in the network of the same remembers checked one by one", async () => {
+    const { b, s, burstModel, singleModel } = await burstAndOneByOne(12, {}, SharingModel);
     expect(b.nodes).toEqual(s.nodes);
     expect(b.links).toEqual(s.links);
+    expect(b.scans).toEqual(s.scans);
+    expect(b.counters).toEqual(s.counters);
     expect(b.counters.conflicts_updates).toBeGreaterThan(0);
-    expect(b.counters.conflicts_updates).toBe(s.counters.conflicts_updates);
+    // Compression ran after every remember in both.
+    expect(b.counters.cycles).toBe(12);
+    expect(b.counters.nodes_compressed).toBeGreaterThan(0);
     // The burst found verdicts asked ahead, and so asked fewer calls than one check at a time.
     expect(burstModel.verdictCalls).toBeLessThan(singleModel.verdictCalls);
   });
