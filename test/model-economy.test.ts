@@ -327,10 +327,13 @@ describe("conflict verdicts asked ahead of their turn", () => {
   function judgingModel(fail: () => boolean = () => false) {
     const local = new LocalModel();
     const calls: number[] = [];
+    const questions: ConflictPair[] = [];
     return {
       calls,
+      questions,
       async judgeConflicts(asked: ConflictPair[]): Promise<ConflictVerdict[]> {
         calls.push(asked.length);
+        questions.push(...asked);
         if (fail()) throw new Error("unavailable");
         return local.judgeConflicts(asked);
       },
@@ -349,6 +352,22 @@ describe("conflict verdicts asked ahead of their turn", () => {
     expect(second).toEqual({ verdicts: await new LocalModel().judgeConflicts(next), foreseen: 3 });
     expect(second.verdicts).toContain("update");
     expect(model.calls).toEqual([10]);
+  });
+
+  it("uses a verdict asked ahead only for the very question its check asks: the same texts about other entities are asked again", async () => {
+    const model = judgingModel();
+    const ahead = new VerdictsAhead();
+    // Foreseen about two entities; by its turn the link to the second one has broken.
+    const foreseen: ConflictPair = { ...pair(1, 2), entities: ["Alice", "Lisbon"] };
+    const checked = pair(1, 2);
+    await ahead.judge(model, [], async () => ({ pairs: [foreseen], next: 1 }));
+    expect(model.questions).toEqual([foreseen]);
+    const judged = await ahead.judge(model, [checked], async () => NOTHING_FORESEEN);
+    expect(judged).toEqual({ verdicts: await new LocalModel().judgeConflicts([checked]), foreseen: 0 });
+    expect(model.questions).toEqual([foreseen, checked]);
+    // The question foreseen as it is asked finds its answer.
+    expect((await ahead.judge(model, [foreseen], async () => NOTHING_FORESEEN)).foreseen).toBe(1);
+    expect(model.calls).toEqual([1, 1]);
   });
 
   it("asks foreseen pairs in full calls only, unless the next remember's are among them", async () => {
@@ -391,6 +410,21 @@ describe("conflict verdicts asked ahead of their turn", () => {
     override async judgeConflicts(asked: ConflictPair[]): Promise<ConflictVerdict[]> {
       this.verdictCalls += 1;
       return super.judgeConflicts(asked);
+    }
+  }
+
+  /**
+   * A model that reads the entities a pair is said to be about, as a remote model's prompt gives
+   * them: told that a pair is about an entity one of the two memories does not name, it calls the
+   * pair unrelated.
+   */
+  class EntityReadingModel extends SharingModel {
+    override async judgeConflicts(asked: ConflictPair[]): Promise<ConflictVerdict[]> {
+      const verdicts = await super.judgeConflicts(asked);
+      const names = (text: string, entity: string) => text.toLowerCase().includes(entity.toLowerCase());
+      return asked.map((p, i) =>
+        p.entities.every((e) => names(p.earlier, e) && names(p.later, e)) ? (verdicts[i] ?? "unrelated") : "unrelated",
+      );
     }
   }
 
@@ -463,6 +497,19 @@ describe("conflict verdicts asked ahead of their turn", () => {
     expect(b.counters.nodes_compressed).toBeGreaterThan(0);
     // The burst found verdicts asked ahead, and so asked fewer calls than one check at a time.
     expect(burstModel.verdictCalls).toBeLessThan(singleModel.verdictCalls);
+  });
+
+  it("a burst ends in the one-by-one network with a model that reads a pair's entities, when cycles change them between foresight and check", async () => {
+    // Fast decay: between a pair's foresight and its check, cycles break links to entities, so some
+    // pairs are foreseen about more entities than their check asks about (a cycle that shortens an
+    // entity's name has the same effect).
+    const { b, s, burstModel } = await burstAndOneByOne(30, { decay_rate: 0.5, delete_threshold: 20 }, EntityReadingModel);
+    expect(b.nodes).toEqual(s.nodes);
+    expect(b.links).toEqual(s.links);
+    expect(b.counters).toEqual(s.counters);
+    expect(b.counters.links_broken).toBeGreaterThan(0);
+    expect(b.counters.conflicts_updates).toBeGreaterThan(0);
+    expect(burstModel.verdictCalls).toBeGreaterThan(0);
   });
 });
 
