@@ -4,9 +4,11 @@
  * what moves is the model call. When a remember's check needs verdicts, the pairs that the queued
  * remembers behind it will probably ask about (their digests are already known: digest-ahead.ts)
  * go into the same call, and when they come to be checked, their verdicts are already here. Only
- * answers are kept, in memory, keyed by the two memories' texts: a pair judged again is the same
- * question, and a check whose pairs were not foreseen (another candidate, a text that changed)
- * simply asks for them. An eviction or crash loses nothing but the answers.
+ * answers are kept, in memory, keyed by the whole question: the two memories' texts and the entities
+ * the pair is about (a remote model's prompt names them). A check uses only answers to the very
+ * questions it asks, so its verdicts are those it would get in its turn; a pair that was not foreseen
+ * as asked (another candidate, a text that changed, a link to an entity that broke since) is simply
+ * asked. An eviction or crash loses nothing but the answers.
  */
 import { judgeConflict, mayConflict, ParseCache } from "../models/local/local-conflicts";
 import type { ConflictPair, ConflictVerdict, SmallModel } from "../models/types";
@@ -28,12 +30,15 @@ export interface Foreseen {
 
 export const NOTHING_FORESEEN: Foreseen = { pairs: [], next: 0 };
 
-const keyOf = (pair: Pick<ConflictPair, "earlier" | "later">): string => JSON.stringify([pair.earlier, pair.later]);
+/** A pair's question: what the model is asked about it. */
+const keyOf = (pair: ConflictPair): string => JSON.stringify([pair.earlier, pair.later, pair.entities]);
+/** A pair's texts only: what foresight looks verdicts up by. */
+const textsOf = (pair: Pick<ConflictPair, "earlier" | "later">): string => JSON.stringify([pair.earlier, pair.later]);
 
 export class VerdictsAhead {
-  /** Oldest first (a Map keeps insertion order): past KEPT_VERDICTS the oldest go. */
+  /** By question, oldest first (a Map keeps insertion order): past KEPT_VERDICTS the oldest go. */
   private readonly known = new Map<string, Promise<ConflictVerdict | undefined>>();
-  /** The verdicts that have come, by pair. */
+  /** The verdicts that have come, by the pair's texts (the latest, whatever entities it was asked about): foresight only. */
   private readonly settled = new Map<string, ConflictVerdict>();
 
   /** The classical rules' parses, for guesses (the agent's own: never shared between tenants). */
@@ -41,7 +46,7 @@ export class VerdictsAhead {
 
   /** The verdict on a pair if it was asked and has come (what foresight may build on). */
   verdictOf(pair: Pick<ConflictPair, "earlier" | "later">): ConflictVerdict | undefined {
-    return this.settled.get(keyOf(pair));
+    return this.settled.get(textsOf(pair));
   }
 
   /**
@@ -49,7 +54,7 @@ export class VerdictsAhead {
    * pairs an update will bring), never a verdict a check uses. The texts' taggers must be loaded.
    */
   likelyVerdict(pair: Pick<ConflictPair, "earlier" | "later">): ConflictVerdict {
-    const known = this.settled.get(keyOf(pair));
+    const known = this.settled.get(textsOf(pair));
     if (known !== undefined) return known;
     return mayConflict(pair, this.parses) ? judgeConflict({ ...pair, entities: [] }, this.parses) : "unrelated";
   }
@@ -121,16 +126,15 @@ export class VerdictsAhead {
   private remember(pair: ConflictPair, verdict: Promise<ConflictVerdict | undefined>): void {
     const key = keyOf(pair);
     this.known.delete(key);
-    this.settled.delete(key);
     this.known.set(key, verdict);
     void verdict.then((v) => {
-      if (v !== undefined && this.known.get(key) === verdict) this.settled.set(key, v);
+      if (v === undefined || this.known.get(key) !== verdict) return;
+      const texts = textsOf(pair);
+      this.settled.delete(texts);
+      this.settled.set(texts, v);
+      dropOldest(this.settled);
     });
-    for (const oldest of this.known.keys()) {
-      if (this.known.size <= KEPT_VERDICTS) break;
-      this.known.delete(oldest);
-      this.settled.delete(oldest);
-    }
+    dropOldest(this.known);
   }
 
   private keep(pairs: readonly ConflictPair[], call: Promise<ConflictVerdict[]>): void {
@@ -144,7 +148,15 @@ export class VerdictsAhead {
   }
 }
 
-/** Each pair once (the first of its texts), in order. */
+/** Past KEPT_VERDICTS entries, the oldest go. */
+function dropOldest(map: Map<string, unknown>): void {
+  for (const oldest of map.keys()) {
+    if (map.size <= KEPT_VERDICTS) break;
+    map.delete(oldest);
+  }
+}
+
+/** Each question once (the first pair asking it), in order. */
 function unique(pairs: readonly ConflictPair[]): ConflictPair[] {
   const seen = new Set<string>();
   return pairs.filter((p) => {
