@@ -25,6 +25,8 @@ export interface BenchServer {
   stop: () => Promise<void>;
   /** What wrangler printed, for error reports. */
   output: () => string;
+  /** wrangler's process id, which leads the process group of its workerd (process-cpu.ts). */
+  pid: number | undefined;
 }
 
 function portIsFree(port: number): Promise<boolean> {
@@ -103,6 +105,7 @@ export async function startBenchServer(name: string, extraArgs: readonly string[
     url: server.url,
     persistDir,
     output: server.output,
+    pid: server.child.pid,
     stop: async () => {
       if (stopped) return;
       stopped = true;
