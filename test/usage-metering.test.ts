@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { AgentState } from "../src/agent/agent-state";
 import { MemoryAgent } from "../src/agent/memory-agent";
 import { AGENT_TASK_HOOKS } from "../src/agent/registry";
-import { requestCounter, USAGE_COUNTERS } from "../src/agent/usage-meter";
+import { requestCounter, USAGE_COUNTERS, type UsageEnv } from "../src/agent/usage-meter";
 import { EMBEDDING_DIMENSIONS } from "../src/models/local/local-embedder";
 import { meteredD1, type D1Usage } from "../src/storage/metered-d1";
 import { freshAgent, stubOf } from "./helpers";
@@ -67,7 +67,8 @@ describe("an agent with BENCH_USAGE_COUNTERS", () => {
     const outcome = await runInDurableObject(stubOf(agentId), async (_instance, ctx) => {
       // A second object on the same storage, metered; it drains by itself well before the
       // backstop alarm (5 s), which is deleted at the end so the test's own instance never runs.
-      const agent = new MemoryAgent(ctx, { ...env, BENCH_USAGE_COUNTERS: "1" });
+      const metered: Env & UsageEnv = { ...env, BENCH_USAGE_COUNTERS: "1" };
+      const agent = new MemoryAgent(ctx, metered);
       const submitted = await agent.submit(
         identity,
         "remember",

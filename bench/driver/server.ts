@@ -15,7 +15,21 @@ import path from "node:path";
 import { ROOT, startLocalServer } from "../../scripts/local-server.mjs";
 import { buildSnapshot } from "./snapshot";
 
-export const BENCH_PORTS: readonly number[] = [8790, 8791, 8792, 8793, 8794, 8795, 8796, 8797, 8798, 8799];
+export const BENCH_PORTS: readonly number[] = portsFromEnv(process.env.BENCH_PORTS) ?? [
+  8790, 8791, 8792, 8793, 8794, 8795, 8796, 8797, 8798, 8799,
+];
+
+/**
+ * BENCH_PORTS="8810,8811": the ports to use instead, for a machine where others run benchmarks too
+ * (a server that lost the race for a port would leave the run talking to someone else's).
+ */
+function portsFromEnv(raw: string | undefined): number[] | undefined {
+  const ports = (raw ?? "")
+    .split(",")
+    .map((p) => Number.parseInt(p.trim(), 10))
+    .filter((p) => Number.isInteger(p) && p > 0 && p < 65_536);
+  return ports.length > 0 ? ports : undefined;
+}
 
 export interface BenchServer {
   url: string;
@@ -91,6 +105,11 @@ export async function startBenchServer(name: string, extraArgs: readonly string[
   try {
     const config = buildSnapshot(buildDir);
     server = await startLocalServer({ port, persistTo: persistDir, quiet: true, config, extraArgs: [...extraArgs] });
+    // Another server took the port between the check and the start: what answered is not ours.
+    if (server.output().includes("Address already in use")) {
+      server.stop();
+      throw new Error(`port ${port} was taken by another server while this one started; run again (or set BENCH_PORTS)`);
+    }
   } catch (e) {
     removeDir();
     throw e;
