@@ -49,6 +49,11 @@ describe("a metered D1 binding", () => {
     expect(sum.rowsRead).toBeGreaterThanOrEqual(18);
     expect(sum.unmetered).toBe(0);
 
+    // A column named by an integer keeps its place.
+    const numbered = "SELECT a, 7, id FROM usage_probe ORDER BY id";
+    expect(await d1.prepare(numbered).raw()).toEqual(await env.DB.prepare(numbered).raw());
+    expect(await d1.prepare(numbered).raw({ columnNames: true })).toEqual(await env.DB.prepare(numbered).raw({ columnNames: true }));
+
     // Two columns of one name (a join): the binding's own raw(), counted as unmetered.
     const join = "SELECT p.id, q.id FROM usage_probe p JOIN usage_probe q ON q.id = p.id ORDER BY p.id";
     expect(await d1.prepare(join).raw()).toEqual([

@@ -6,7 +6,7 @@
  *
  * `first()` and `raw()` drop the meta, so here they are served from `all()`: `first()` exactly,
  * `raw()` by reading each row's columns in order, which is the same rows unless two columns share
- * a name (a join). A statement that names a join keeps the binding's own `raw()` and is counted
+ * a name (a join) or a column's name is an integer (then the binding's `raw()` answers too). A statement that names a join keeps the binding's own `raw()` and is counted
  * as unmetered instead, so a count that misses rows says so. `exec()` reports no rows either and
  * is counted the same way.
  */
@@ -20,6 +20,7 @@ export interface D1Usage {
 export type D1Meter = (usage: D1Usage) => void;
 
 const JOIN = /\bjoin\b/i;
+const INTEGER_KEY = /^(0|[1-9][0-9]*)$/;
 
 function record(meter: D1Meter, meta: { rows_read?: number; rows_written?: number } | undefined): void {
   meter({ rowsRead: meta?.rows_read ?? 0, rowsWritten: meta?.rows_written ?? 0, unmetered: meta ? 0 : 1 });
@@ -67,8 +68,13 @@ class MeteredStatement implements D1PreparedStatement {
       return options?.columnNames === true ? this.inner.raw({ columnNames: true }) : this.inner.raw();
     }
     const { results } = await this.all();
-    const rows = results.map((row) => Object.values(row));
     const first = results[0];
+    // JavaScript puts integer-like keys first ("SELECT 1, a"): the columns' order is lost, so the
+    // binding answers (its rows were counted once, by the all() above).
+    if (first !== undefined && Object.keys(first).length > 1 && Object.keys(first).some((k) => INTEGER_KEY.test(k))) {
+      return options?.columnNames === true ? this.inner.raw({ columnNames: true }) : this.inner.raw();
+    }
+    const rows = results.map((row) => Object.values(row));
     return options?.columnNames === true && first !== undefined ? [Object.keys(first), ...rows] : rows;
   }
 }
