@@ -4,8 +4,8 @@
  *
  * The Worker is served from a bundle frozen at the start (snapshot.ts), not from src/ directly.
  * A fresh directory per run keeps runs independent (no agent left over from an earlier run) and
- * lets the speed bench measure the D1 files from empty. Ports 8790–8799: other engineers' `wrangler
- * dev` uses 8787, and two benchmark runs at once pick different ports.
+ * lets the speed bench measure the D1 files from empty. Ports 8790–8799 (or BENCH_PORTS): other
+ * engineers' `wrangler dev` uses 8787, and two benchmark runs at once pick different ports.
  */
 import type { ChildProcess } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
