@@ -290,7 +290,7 @@ function usageTable(p: ProductionResult): Table {
     fmt(pick(r), digits),
   ];
   return {
-    title: `production: platform usage (the agent's counters; ${p.usage.vectorsStored ?? "?"} vectors of ${fmt(p.usage.vectorDimensions, 0)} dimensions stored after ingestion)`,
+    title: `production: platform usage (the agent's counters; ${p.usage.vectorsStored ?? "?"} vectors of ${fmt(p.usage.vectorDimensions, 0)} dimensions stored after ingestion${p.settings.timeScale === 1 ? "" : "; active time and CPU in real time, not scaled"})`,
     headers: ["per 1,000", "messages remembered", "recalls"],
     align: ["left"],
     rows: [
