@@ -10,8 +10,8 @@
  *
  * Off unless BENCH_USAGE_COUNTERS is "1" (the production-shaped benchmark sets it): counting
  * reads D1 rows through `all()` (metered-d1.ts), which a deployment should not pay for. Counts are
- * kept in memory and added to the agent's lifetime counters (its stats) when the object becomes
- * idle, so a request's own bookkeeping adds no storage write to it.
+ * kept in memory and added to the agent's lifetime counters (its stats) just after the object
+ * becomes idle, so no request waits for the meter's storage write.
  */
 import type { D1Usage } from "../storage/metered-d1";
 import type { VectorUsage } from "../vectors/metered-vector-index";
@@ -60,11 +60,14 @@ export class UsageMeter {
   private pending: Record<string, number> = {};
   private busy = 0;
   private busySince = 0;
+  private flushScheduled = false;
 
   constructor(
     /** Adds counts to the agent's lifetime counters (MetaStore.bump). */
     private readonly flush: (deltas: Record<string, number>) => void,
     private readonly now: () => number = Date.now,
+    /** Runs the flush after the answer that made the object idle has gone. */
+    private readonly defer: (run: () => void) => void = (run) => void setTimeout(run, 0),
   ) {}
 
   add(deltas: Readonly<Record<string, number>>): void {
@@ -113,8 +116,15 @@ export class UsageMeter {
     this.busy -= 1;
     if (this.busy > 0) return;
     this.add({ [USAGE_COUNTERS.activeMs]: this.now() - this.busySince });
-    const deltas = this.pending;
-    this.pending = {};
-    if (Object.keys(deltas).length > 0) this.flush(deltas);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    this.defer(() => {
+      this.flushScheduled = false;
+      // Busy again meanwhile: the next idle moment flushes.
+      if (this.busy > 0) return;
+      const deltas = this.pending;
+      this.pending = {};
+      if (Object.keys(deltas).length > 0) this.flush(deltas);
+    });
   }
 }
