@@ -56,6 +56,7 @@ export const StatsSchema = z.looseObject({
   queue: z.looseObject({ queued: int, running: int, done: int, failed: int }),
   characters: z.looseObject({ held: int, remembered: int }),
   counters: z.record(z.string(), z.unknown()),
+  vector_index: z.looseObject({ vectors: int.nullable() }).nullable().optional(),
 });
 export type Stats = z.infer<typeof StatsSchema>;
 

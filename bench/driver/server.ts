@@ -4,8 +4,8 @@
  *
  * The Worker is served from a bundle frozen at the start (snapshot.ts), not from src/ directly.
  * A fresh directory per run keeps runs independent (no agent left over from an earlier run) and
- * lets the speed bench measure the D1 files from empty. Ports 8790–8799: other engineers' `wrangler
- * dev` uses 8787, and two benchmark runs at once pick different ports.
+ * lets the speed bench measure the D1 files from empty. Ports 8790–8799 (or BENCH_PORTS): other
+ * engineers' `wrangler dev` uses 8787, and two benchmark runs at once pick different ports.
  */
 import type { ChildProcess } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
@@ -15,7 +15,21 @@ import path from "node:path";
 import { ROOT, startLocalServer } from "../../scripts/local-server.mjs";
 import { buildSnapshot } from "./snapshot";
 
-export const BENCH_PORTS: readonly number[] = [8790, 8791, 8792, 8793, 8794, 8795, 8796, 8797, 8798, 8799];
+export const BENCH_PORTS: readonly number[] = portsFromEnv(process.env.BENCH_PORTS) ?? [
+  8790, 8791, 8792, 8793, 8794, 8795, 8796, 8797, 8798, 8799,
+];
+
+/**
+ * BENCH_PORTS="8810,8811": the ports to use instead, for a machine where others run benchmarks too
+ * (a server that lost the race for a port would leave the run talking to someone else's).
+ */
+function portsFromEnv(raw: string | undefined): number[] | undefined {
+  const ports = (raw ?? "")
+    .split(",")
+    .map((p) => Number.parseInt(p.trim(), 10))
+    .filter((p) => Number.isInteger(p) && p > 0 && p < 65_536);
+  return ports.length > 0 ? ports : undefined;
+}
 
 export interface BenchServer {
   url: string;
@@ -25,6 +39,8 @@ export interface BenchServer {
   stop: () => Promise<void>;
   /** What wrangler printed, for error reports. */
   output: () => string;
+  /** wrangler's process id, which leads the process group of its workerd (process-cpu.ts). */
+  pid: number | undefined;
 }
 
 function portIsFree(port: number): Promise<boolean> {
@@ -89,6 +105,11 @@ export async function startBenchServer(name: string, extraArgs: readonly string[
   try {
     const config = buildSnapshot(buildDir);
     server = await startLocalServer({ port, persistTo: persistDir, quiet: true, config, extraArgs: [...extraArgs] });
+    // Another server took the port between the check and the start: what answered is not ours.
+    if (server.output().includes("Address already in use")) {
+      server.stop();
+      throw new Error(`port ${port} was taken by another server while this one started; run again (or set BENCH_PORTS)`);
+    }
   } catch (e) {
     removeDir();
     throw e;
@@ -103,6 +124,7 @@ export async function startBenchServer(name: string, extraArgs: readonly string[
     url: server.url,
     persistDir,
     output: server.output,
+    pid: server.child.pid,
     stop: async () => {
       if (stopped) return;
       stopped = true;

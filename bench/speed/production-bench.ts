@@ -24,6 +24,7 @@ import { counter, type Stats } from "../driver/schemas";
 import { withBenchServer } from "../driver/server";
 import { AiSimulator, ACCOUNT_TEXT_PER_MINUTE, EMBEDDING_LATENCY_MS, TEXT_LATENCY_MS, type Counts } from "./ai-simulator";
 import { sampleWithFloor, warmUp } from "./floor";
+import { workerdCpuMs } from "./process-cpu";
 import { chatStream, searchQueries } from "./streams";
 
 export interface ProductionSettings {
@@ -63,6 +64,32 @@ export interface OperationFigures {
   tokensOut: number;
 }
 
+/**
+ * What a phase spent of the billed platform resources, scaled to 1,000 messages remembered or
+ * 1,000 recalls: the agent's own counters (BENCH_USAGE_COUNTERS, src/agent/usage-meter.ts) and
+ * the local runtime's CPU. The benchmark's own probes (stats polls, floor pings) are left out of
+ * the request counts; their time is inside the active time and the CPU.
+ */
+export interface UsageFigures {
+  /** HTTP requests to the Worker (remembers or recalls). */
+  workerRequests: number;
+  /** Calls into the agent's Durable Object (RPC methods and alarms), probes left out. */
+  doRequests: number;
+  doRequestsByMethod: Record<string, number>;
+  /** Wall time the object handled a request, an alarm or a queue drain (overlaps once). */
+  doActiveMs: number;
+  d1RowsRead: number;
+  d1RowsWritten: number;
+  /** D1 statements whose rows could not be counted (0 expected; metered-d1.ts). */
+  d1StatementsUnmetered: number;
+  vectorQueries: number;
+  vectorsUpserted: number;
+  vectorDimensionsUpserted: number;
+  vectorsRemoved: number;
+  /** CPU time of the local workerd over the phase (Worker, objects and the D1 simulator: an upper bound). */
+  workerdCpuMs: number | null;
+}
+
 export interface ProductionResult {
   settings: ProductionSettings & { textLatencyMs: number; embeddingLatencyMs: number; accountTextPerMinute: number };
   ingest: {
@@ -85,6 +112,13 @@ export interface ProductionResult {
   /** Estimated tokens per 100 messages ingested, by operation (in: prompt, out: answer). */
   tokensPer100Messages: Record<string, { in: number; out: number }>;
   recall: { samples: number; p50Ms: number | null; p95Ms: number | null; floorP50Ms: number | null; floorP95Ms: number | null };
+  usage: {
+    perThousandMessages: UsageFigures;
+    perThousandRecalls: UsageFigures;
+    /** Vectors the agent's index holds after ingestion, and their length. */
+    vectorsStored: number | null;
+    vectorDimensions: number | null;
+  };
   accounts: {
     agents: number;
     messagesPerAgent: number;
@@ -123,6 +157,41 @@ const modelCounters = (s: Stats) => ({
   rateLimitWaits: counter(s, "model_rate_limit_waits"),
 });
 
+/** Requests the benchmark makes only to watch the agent. */
+const PROBES = new Set(["stats", "ping"]);
+const REQUEST_PREFIX = "do_requests_";
+
+/** The usage between two stats of one agent, times `scale`. */
+function usageBetween(
+  before: Stats,
+  after: Stats,
+  cpu: { before: number | null; after: number | null },
+  workerRequests: number,
+  scale: number,
+): UsageFigures {
+  const delta = (name: string): number => (counter(after, name) - counter(before, name)) * scale;
+  const byMethod: Record<string, number> = {};
+  for (const name of Object.keys(after.counters)) {
+    if (!name.startsWith(REQUEST_PREFIX)) continue;
+    const method = name.slice(REQUEST_PREFIX.length);
+    if (!PROBES.has(method) && delta(name) > 0) byMethod[method] = delta(name);
+  }
+  return {
+    workerRequests: workerRequests * scale,
+    doRequests: Object.values(byMethod).reduce((a, n) => a + n, 0),
+    doRequestsByMethod: byMethod,
+    doActiveMs: delta("do_active_ms"),
+    d1RowsRead: delta("d1_rows_read"),
+    d1RowsWritten: delta("d1_rows_written"),
+    d1StatementsUnmetered: delta("d1_statements_unmetered"),
+    vectorQueries: delta("vector_queries"),
+    vectorsUpserted: delta("vectors_upserted"),
+    vectorDimensionsUpserted: delta("vector_dimensions_upserted"),
+    vectorsRemoved: delta("vectors_removed"),
+    workerdCpuMs: cpu.before === null || cpu.after === null ? null : (cpu.after - cpu.before) * scale,
+  };
+}
+
 export async function productionBench(settings: ProductionSettings, step: (text: string) => void): Promise<ProductionResult> {
   const sim = new AiSimulator({ timeScale: settings.timeScale, seed: 24 });
   const url = await sim.start();
@@ -132,6 +201,7 @@ export async function productionBench(settings: ProductionSettings, step: (text:
     AI_TEXT_MODEL: "@cf/google/gemma-4-26b-a4b-it",
     AI_SIMULATOR_URL: url,
     AI_RATE_WINDOW_MS: String(sim.windowMs),
+    BENCH_USAGE_COUNTERS: "1",
     ...(settings.modelPolicy === "" ? {} : { MODEL_POLICY: settings.modelPolicy }),
   };
   try {
@@ -142,6 +212,8 @@ export async function productionBench(settings: ProductionSettings, step: (text:
         const agent = new AgentApi(http, "production-ingest");
         const stream = chatStream("en", settings.streamMessages, 101, agent.agentId);
         await warmUp(agent, 10);
+        const statsBefore = await agent.stats();
+        const cpuBefore = workerdCpuMs(server.pid);
         const before = sim.snapshot();
         const started = performance.now();
         for (let i = 0; i < stream.length; i += settings.batch) {
@@ -151,6 +223,7 @@ export async function productionBench(settings: ProductionSettings, step: (text:
         step("production: waiting for the queue to drain");
         const stats = await agent.idleStats();
         const wallMs = (performance.now() - started) / scale;
+        const cpuAfterIngest = workerdCpuMs(server.pid);
         const ingestOps = diff(sim.snapshot(), before);
         const remembers = Math.ceil(stream.length / settings.batch);
         const perRemember = Object.fromEntries(Object.entries(ingestOps).map(([op, f]) => [op, f.calls / remembers]));
@@ -170,6 +243,30 @@ export async function productionBench(settings: ProductionSettings, step: (text:
           (d, t) => step(`production: recall ${d}/${t}`),
         );
         const recallOps = diff(sim.snapshot(), recallBefore);
+        const statsAfterRecall = await agent.stats();
+        const cpuAfterRecall = workerdCpuMs(server.pid);
+        const vectorsStored = stats.vector_index?.vectors ?? null;
+        const usage = {
+          perThousandMessages: usageBetween(
+            statsBefore,
+            stats,
+            { before: cpuBefore, after: cpuAfterIngest },
+            remembers,
+            1000 / stream.length,
+          ),
+          perThousandRecalls: usageBetween(
+            stats,
+            statsAfterRecall,
+            { before: cpuAfterIngest, after: cpuAfterRecall },
+            settings.recallSamples,
+            1000 / settings.recallSamples,
+          ),
+          vectorsStored,
+          vectorDimensions:
+            counter(stats, "vectors_upserted") > 0
+              ? counter(stats, "vector_dimensions_upserted") / counter(stats, "vectors_upserted")
+              : null,
+        };
 
         const accounts = await accountsRun(http, sim, settings, step);
         return {
@@ -201,6 +298,7 @@ export async function productionBench(settings: ProductionSettings, step: (text:
             floorP50Ms: summary.floorMs?.p50 ?? null,
             floorP95Ms: summary.floorMs?.p95 ?? null,
           },
+          usage,
           accounts,
         };
       },

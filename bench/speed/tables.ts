@@ -2,6 +2,7 @@
 import { goalTable } from "../driver/goal";
 import { fmt, type Table } from "../lib/table";
 import type { LatencySummary } from "./floor";
+import type { ProductionResult, UsageFigures } from "./production-bench";
 import type { SpeedResult } from "./result";
 
 const pct = ["p50", "p95", "p99"] as const;
@@ -275,7 +276,36 @@ function productionTables(r: SpeedResult): Table[] {
         ["floor p50 / p95 (ms)", `${fmt(p.recall.floorP50Ms, 0)} / ${fmt(p.recall.floorP95Ms, 0)}`],
       ],
     },
+    usageTable(p),
   ];
+}
+
+/** What the run spent of the billed platform resources, per 1,000 messages and per 1,000 recalls. */
+function usageTable(p: ProductionResult): Table {
+  const m = p.usage.perThousandMessages;
+  const r = p.usage.perThousandRecalls;
+  const row = (what: string, pick: (u: UsageFigures) => number | null, digits = 0): string[] => [
+    what,
+    fmt(pick(m), digits),
+    fmt(pick(r), digits),
+  ];
+  return {
+    title: `production: platform usage (the agent's counters; ${p.usage.vectorsStored ?? "?"} vectors of ${fmt(p.usage.vectorDimensions, 0)} dimensions stored after ingestion${p.settings.timeScale === 1 ? "" : "; active time and CPU in real time, not scaled"})`,
+    headers: ["per 1,000", "messages remembered", "recalls"],
+    align: ["left"],
+    rows: [
+      row("Worker requests", (u) => u.workerRequests),
+      row("Durable Object requests (probes left out)", (u) => u.doRequests),
+      row("Durable Object active time (s)", (u) => u.doActiveMs / 1000, 1),
+      row("D1 rows read", (u) => u.d1RowsRead),
+      row("D1 rows written", (u) => u.d1RowsWritten),
+      row("D1 statements not metered", (u) => u.d1StatementsUnmetered),
+      row("vector queries", (u) => u.vectorQueries),
+      row("vectors upserted", (u) => u.vectorsUpserted),
+      row("vector dimensions upserted", (u) => u.vectorDimensionsUpserted),
+      row("workerd CPU (s, upper bound)", (u) => (u.workerdCpuMs === null ? null : u.workerdCpuMs / 1000), 1),
+    ],
+  };
 }
 
 export function speedTables(r: SpeedResult): Table[] {

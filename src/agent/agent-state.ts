@@ -20,6 +20,8 @@ import { createDb, type Db } from "../storage/db";
 import { FtsRepo } from "../storage/fts-repo";
 import { LinkRepo } from "../storage/link-repo";
 import { NodeRepo } from "../storage/node-repo";
+import { meteredD1 } from "../storage/metered-d1";
+import { meteredVectorIndex } from "../vectors/metered-vector-index";
 import { createVectorIndex, vectorIndexNames } from "../vectors/registry";
 import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
@@ -35,6 +37,7 @@ import type { AgentRepos, RunnerRuntime, TaskHooks } from "../engine/runtime";
 import { FeedbackStore } from "../engine/stores/feedback-store";
 import { ScanStore } from "../engine/stores/scan-store";
 import { TaskQueue } from "../engine/task-queue";
+import { d1Counters, UsageMeter, usageMetered, vectorCounters } from "./usage-meter";
 
 export class AgentState implements RunnerRuntime {
   /** The configured D1 shards; replaceable in tests (to watch or limit a binding). */
@@ -48,6 +51,8 @@ export class AgentState implements RunnerRuntime {
   readonly intents: IntentStore;
   readonly feedback: FeedbackStore;
   readonly imports: ImportStaging;
+  /** What the object spends of billed resources; only with BENCH_USAGE_COUNTERS (usage-meter.ts). */
+  readonly usage: UsageMeter | undefined;
   /** The configured provider and its fallback; replaceable in tests. */
   primaryModel: SmallModel;
   fallbackModel: SmallModel | undefined;
@@ -78,8 +83,10 @@ export class AgentState implements RunnerRuntime {
     private readonly hooks: TaskHooks,
   ) {
     this.storage = storage;
-    this.d1Shards = D1Shards.fromEnv(env);
     this.meta = new MetaStore(storage.sql);
+    const meta = this.meta;
+    this.usage = usageMetered(env) ? new UsageMeter((deltas) => meta.bump(deltas)) : undefined;
+    this.d1Shards = this.metered(D1Shards.fromEnv(env));
     this.focus = new FocusStore(storage.sql);
     this.queue = new TaskQueue(storage.sql);
     this.scans = new ScanStore(storage.sql);
@@ -152,7 +159,7 @@ export class AgentState implements RunnerRuntime {
     if (placement === undefined) return undefined;
     const agentUid = placement.uid;
     if (this.vectorCache?.agentUid !== agentUid) {
-      const index = createVectorIndex(this.env, {
+      const created = createVectorIndex(this.env, {
         sql: this.storage.sql,
         agentUid,
         dimensions: this.embedder.dimensions,
@@ -160,9 +167,20 @@ export class AgentState implements RunnerRuntime {
         // A full index takes no new agents from now on (the registry sends them to the next one).
         onFull: (full) => this.registry().shards.markFull("vectorize", full.index, full.message, this.now()),
       });
+      const usage = this.usage;
+      const index = usage ? meteredVectorIndex(created, (u) => usage.add(vectorCounters(u))) : created;
       this.vectorCache = { agentUid, index };
     }
     return this.vectorCache.index;
+  }
+
+  /** The shards, each reporting its rows to the usage meter when there is one. */
+  private metered(shards: D1Shards): D1Shards {
+    const usage = this.usage;
+    if (!usage) return shards;
+    return shards.with(
+      Object.fromEntries(shards.names.map((name) => [name, meteredD1(shards.get(name), (u) => usage.add(d1Counters(u)))])),
+    );
   }
 
   /** The registry, in the primary database. */

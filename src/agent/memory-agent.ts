@@ -83,6 +83,8 @@ export class MemoryAgent extends DurableObject<Env> {
     super(ctx, env);
     this.state = new AgentState(ctx.storage, env, AGENT_TASK_HOOKS);
     this.runner = new QueueRunner(this.state, ctx, AGENT_TASKS);
+    const usage = this.state.usage;
+    if (usage) this.runner.observeDrain = (drain) => usage.track(drain);
     // Schema set-up, data upgrades and crash recovery run once per wake, before any request.
     this.ready = ctx.blockConcurrencyWhile(async () => {
       migrateAgentSchema(ctx.storage.sql);
@@ -98,73 +100,75 @@ export class MemoryAgent extends DurableObject<Env> {
    * queue's order) and optionally waits for it. Answers with its id, its place and, when it
    * finished within the wait, its result.
    */
-  async submit<K extends KindOf<"write" | "cycle">>(
+  submit<K extends KindOf<"write" | "cycle">>(
     identity: AgentIdentity,
     kind: K,
     payload: PayloadIn<K>,
     options: SubmitOptions = {},
   ): Promise<SubmitOutcome<ResultOf<K>>> {
-    await this.bind(identity, true);
-    const definition = AGENT_TASKS.definition(kind);
-    if (definition.lane !== "write" && definition.lane !== "cycle") throw new Error(`${kind} cannot be submitted`);
-    const repeat = options.repeat ?? 1;
-    const queue = this.state.queue;
-    const key = options.idempotencyKey;
-    const print = key === undefined ? "" : await fingerprint(fingerprintName(kind), payload, repeat);
-    const seen = key === undefined ? undefined : this.state.keys.find(key, Date.now());
-    if (seen && seen.fingerprint !== print) {
-      return { ok: false, code: "idempotency_conflict", message: "this Idempotency-Key was used with a different request" };
-    }
-    if (seen?.gone) {
-      return {
-        ok: false,
-        code: "conflict",
-        message:
-          "this Idempotency-Key's request was applied, and what it wrote was deleted since (the agent, or the memory with purge): send it with a new key to write it again",
-      };
-    }
-    if (seen) return this.answer(kind, seen.taskIds, options.waitMs);
-    const shortage = nodeIdShortage(this.state, ALLOCATING_KINDS, {
-      allocates: definition.allocatesNodes === true,
-      setsNextNodeId: definition.setsNextNodeId?.(payload),
-    });
-    if (shortage !== undefined) return { ok: false, code: "conflict", message: shortage };
-    // A write refused by the memory as it stands (a node not found…) is answered without queuing it.
-    if (definition.refuse) {
-      const check = enqueueTyped(queue, "check", { kind, payload }, { now: Date.now() });
-      const { refusal } = resultInMemory("check", await this.runner.waitForResult(check.id));
-      if (refusal !== null && refusal !== undefined) {
-        // What the kind's own `refuse` returned: a result of this kind.
-        return { ok: true, taskIds: [], queuedAhead: 0, status: "done", result: resultInMemory(kind, refusal), error: null };
+    return this.serve("submit", async () => {
+      await this.bind(identity, true);
+      const definition = AGENT_TASKS.definition(kind);
+      if (definition.lane !== "write" && definition.lane !== "cycle") throw new Error(`${kind} cannot be submitted`);
+      const repeat = options.repeat ?? 1;
+      const queue = this.state.queue;
+      const key = options.idempotencyKey;
+      const print = key === undefined ? "" : await fingerprint(fingerprintName(kind), payload, repeat);
+      const seen = key === undefined ? undefined : this.state.keys.find(key, Date.now());
+      if (seen && seen.fingerprint !== print) {
+        return { ok: false, code: "idempotency_conflict", message: "this Idempotency-Key was used with a different request" };
       }
-    }
-    // Cycles are the agent's own work and never make a write bounce; a client asking for more
-    // cycles than the limit at once is refused.
-    const waiting = definition.lane === "write" ? queue.queuedWrites() + repeat : queue.queuedDurable() + repeat;
-    if (waiting > MAX_QUEUED_TASKS) {
-      return { ok: false, code: "queue_full", message: `the agent has ${waiting - repeat} tasks waiting; retry later` };
-    }
-    // Registered in D1 before its first task is queued, so the cron safety net can find its work.
-    if (!this.state.existingRepos()) {
-      try {
-        await this.state.repos();
-      } catch (err) {
-        if (!(err instanceof RegistryFullError)) throw err;
-        return { ok: false, code: "capacity", message: err.message };
+      if (seen?.gone) {
+        return {
+          ok: false,
+          code: "conflict",
+          message:
+            "this Idempotency-Key's request was applied, and what it wrote was deleted since (the agent, or the memory with purge): send it with a new key to write it again",
+        };
       }
-    }
-    // The tasks and the key that names them commit together: a retry finds both or neither.
-    const tasks = this.state.storage.transactionSync(() => {
-      const queued = Array.from({ length: repeat }, () => enqueueTyped(queue, kind, payload, { now: Date.now() }));
-      if (key !== undefined) this.state.keys.record(key, { fingerprint: print, taskIds: queued.map((t) => t.id) }, Date.now());
-      return queued;
+      if (seen) return this.answer(kind, seen.taskIds, options.waitMs);
+      const shortage = nodeIdShortage(this.state, ALLOCATING_KINDS, {
+        allocates: definition.allocatesNodes === true,
+        setsNextNodeId: definition.setsNextNodeId?.(payload),
+      });
+      if (shortage !== undefined) return { ok: false, code: "conflict", message: shortage };
+      // A write refused by the memory as it stands (a node not found…) is answered without queuing it.
+      if (definition.refuse) {
+        const check = enqueueTyped(queue, "check", { kind, payload }, { now: Date.now() });
+        const { refusal } = resultInMemory("check", await this.runner.waitForResult(check.id));
+        if (refusal !== null && refusal !== undefined) {
+          // What the kind's own `refuse` returned: a result of this kind.
+          return { ok: true, taskIds: [], queuedAhead: 0, status: "done", result: resultInMemory(kind, refusal), error: null };
+        }
+      }
+      // Cycles are the agent's own work and never make a write bounce; a client asking for more
+      // cycles than the limit at once is refused.
+      const waiting = definition.lane === "write" ? queue.queuedWrites() + repeat : queue.queuedDurable() + repeat;
+      if (waiting > MAX_QUEUED_TASKS) {
+        return { ok: false, code: "queue_full", message: `the agent has ${waiting - repeat} tasks waiting; retry later` };
+      }
+      // Registered in D1 before its first task is queued, so the cron safety net can find its work.
+      if (!this.state.existingRepos()) {
+        try {
+          await this.state.repos();
+        } catch (err) {
+          if (!(err instanceof RegistryFullError)) throw err;
+          return { ok: false, code: "capacity", message: err.message };
+        }
+      }
+      // The tasks and the key that names them commit together: a retry finds both or neither.
+      const tasks = this.state.storage.transactionSync(() => {
+        const queued = Array.from({ length: repeat }, () => enqueueTyped(queue, kind, payload, { now: Date.now() }));
+        if (key !== undefined) this.state.keys.record(key, { fingerprint: print, taskIds: queued.map((t) => t.id) }, Date.now());
+        return queued;
+      });
+      await this.runner.wake();
+      return this.answer(
+        kind,
+        tasks.map((t) => t.id),
+        options.waitMs,
+      );
     });
-    await this.runner.wake();
-    return this.answer(
-      kind,
-      tasks.map((t) => t.id),
-      options.waitMs,
-    );
   }
 
   /** The answer about queued tasks: where the last one stands, after waiting for it if asked. */
@@ -185,55 +189,68 @@ export class MemoryAgent extends DurableObject<Env> {
   }
 
   /** Runs a read of `kind` once every write accepted before it is applied; answers its result. */
-  async ask<K extends KindOf<"read">>(identity: AgentIdentity, kind: K, payload: PayloadIn<K>): Promise<ResultOf<K>> {
-    await this.bind(identity);
-    if (AGENT_TASKS.definition(kind).lane !== "read") throw new Error(`${kind} is not a read`);
-    const task = enqueueTyped(this.state.queue, kind, payload, { now: Date.now() });
-    return resultInMemory(kind, await this.runner.waitForResult(task.id));
+  ask<K extends KindOf<"read">>(identity: AgentIdentity, kind: K, payload: PayloadIn<K>): Promise<ResultOf<K>> {
+    return this.serve("ask", async () => {
+      await this.bind(identity);
+      if (AGENT_TASKS.definition(kind).lane !== "read") throw new Error(`${kind} is not a read`);
+      const task = enqueueTyped(this.state.queue, kind, payload, { now: Date.now() });
+      return resultInMemory(kind, await this.runner.waitForResult(task.id));
+    });
   }
 
-  async config(identity: AgentIdentity): Promise<AgentParams> {
-    await this.bind(identity);
-    return this.state.meta.params();
+  config(identity: AgentIdentity): Promise<AgentParams> {
+    return this.serve("config", async () => {
+      await this.bind(identity);
+      return this.state.meta.params();
+    });
   }
 
-  async taskStatus(identity: AgentIdentity, taskId: string, waitMs = 0): Promise<TaskStatusView | null> {
-    await this.bind(identity);
-    if (waitMs > 0) await this.runner.waitForFinish(taskId, waitMs);
-    const task = this.state.queue.get(taskId);
-    return task && task.lane !== "read" ? taskView(task) : null;
+  taskStatus(identity: AgentIdentity, taskId: string, waitMs = 0): Promise<TaskStatusView | null> {
+    return this.serve("taskStatus", async () => {
+      await this.bind(identity);
+      if (waitMs > 0) await this.runner.waitForFinish(taskId, waitMs);
+      const task = this.state.queue.get(taskId);
+      return task && task.lane !== "read" ? taskView(task) : null;
+    });
   }
 
-  async focusView(identity: AgentIdentity): Promise<FocusView> {
-    await this.bind(identity);
-    return {
-      focus_limit: this.state.meta.params().focus_limit,
-      focus: this.state.focus.list().map((f) => ({ node_id: f.nodeId, name: f.name, key: f.key })),
-    };
+  focusView(identity: AgentIdentity): Promise<FocusView> {
+    return this.serve("focusView", async () => {
+      await this.bind(identity);
+      return {
+        focus_limit: this.state.meta.params().focus_limit,
+        focus: this.state.focus.list().map((f) => ({ node_id: f.nodeId, name: f.name, key: f.key })),
+      };
+    });
   }
 
-  async node(identity: AgentIdentity, nodeId: number, page: LinksPage = FIRST_LINKS_PAGE): Promise<NodeView | null> {
-    await this.bind(identity);
-    const s = this.state;
-    const repos = s.existingRepos();
-    if (!repos) return null;
-    return buildNodeView(
-      await networkReader(s, repos),
-      nodeId,
-      {
-        clock: s.meta.clock(),
-        focus: new Set(s.focus.ids()),
-        scanCount: s.scans.counts([nodeId], s.meta.scanCycles()).get(nodeId) ?? 0,
-      },
-      page,
-    );
+  node(identity: AgentIdentity, nodeId: number, page: LinksPage = FIRST_LINKS_PAGE): Promise<NodeView | null> {
+    return this.serve("node", async () => {
+      await this.bind(identity);
+      const s = this.state;
+      const repos = s.existingRepos();
+      if (!repos) return null;
+      return buildNodeView(
+        await networkReader(s, repos),
+        nodeId,
+        {
+          clock: s.meta.clock(),
+          focus: new Set(s.focus.ids()),
+          scanCount: s.scans.counts([nodeId], s.meta.scanCycles()).get(nodeId) ?? 0,
+        },
+        page,
+      );
+    });
   }
 
-  async stats(identity: AgentIdentity, waitIdleMs = 0): Promise<StatsView> {
-    await this.bind(identity);
-    if (waitIdleMs > 0) await this.runner.waitForIdle(waitIdleMs);
-    const s = this.state;
-    return buildStats(s.existingRepos(), s.vectors(), s.queue.counts(), s.focus.ids().length, s.meta.counters());
+  stats(identity: AgentIdentity, waitIdleMs = 0): Promise<StatsView> {
+    return this.serve("stats", async () => {
+      await this.bind(identity);
+      if (waitIdleMs > 0) await this.runner.waitForIdle(waitIdleMs);
+      const s = this.state;
+      const counters = s.usage ? s.usage.withUnflushed(s.meta.counters()) : s.meta.counters();
+      return buildStats(s.existingRepos(), s.vectors(), s.queue.counts(), s.focus.ids().length, counters);
+    });
   }
 
   /**
@@ -241,27 +258,29 @@ export class MemoryAgent extends DurableObject<Env> {
    * turn of the queue, after every write accepted before it (the export task), then serialised
    * line by line as the caller reads.
    */
-  async exportLines(identity: AgentIdentity): Promise<ReadableStream<Uint8Array>> {
-    await this.bind(identity);
-    const task = enqueueTyped(this.state.queue, "exportAgent", null, { now: Date.now() });
-    const snapshot = resultInMemory("exportAgent", await this.runner.waitForResult(task.id));
-    const lines = exportLines(snapshot);
-    const encoder = new TextEncoder();
-    return new ReadableStream<Uint8Array>({
-      pull(controller) {
-        // About 64 KiB per chunk: the caller's pace sets how fast the lines are serialised.
-        let chunk = "";
-        for (let next = lines.next(); ; next = lines.next()) {
-          if (next.done) {
-            if (chunk !== "") controller.enqueue(encoder.encode(chunk));
-            controller.close();
-            return;
+  exportLines(identity: AgentIdentity): Promise<ReadableStream<Uint8Array>> {
+    return this.serve("exportLines", async () => {
+      await this.bind(identity);
+      const task = enqueueTyped(this.state.queue, "exportAgent", null, { now: Date.now() });
+      const snapshot = resultInMemory("exportAgent", await this.runner.waitForResult(task.id));
+      const lines = exportLines(snapshot);
+      const encoder = new TextEncoder();
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          // About 64 KiB per chunk: the caller's pace sets how fast the lines are serialised.
+          let chunk = "";
+          for (let next = lines.next(); ; next = lines.next()) {
+            if (next.done) {
+              if (chunk !== "") controller.enqueue(encoder.encode(chunk));
+              controller.close();
+              return;
+            }
+            chunk += `${next.value}\n`;
+            if (chunk.length >= 65_536) break;
           }
-          chunk += `${next.value}\n`;
-          if (chunk.length >= 65_536) break;
-        }
-        controller.enqueue(encoder.encode(chunk));
-      },
+          controller.enqueue(encoder.encode(chunk));
+        },
+      });
     });
   }
 
@@ -271,29 +290,35 @@ export class MemoryAgent extends DurableObject<Env> {
    * refuses another body), "empty" when it holds no memory (the import task checks again), else
    * "not_empty".
    */
-  async importable(identity: AgentIdentity, idempotencyKey?: string): Promise<"retry" | "empty" | "not_empty"> {
-    await this.bind(identity);
-    if (idempotencyKey !== undefined && this.state.keys.find(idempotencyKey, Date.now())) return "retry";
-    const repos = this.state.existingRepos();
-    if (this.state.messages.count() > 0 || this.state.focus.ids().length > 0) return "not_empty";
-    const empty = !repos || ((await repos.nodes.count()) === 0 && (await repos.links.count()) === 0);
-    return empty ? "empty" : "not_empty";
+  importable(identity: AgentIdentity, idempotencyKey?: string): Promise<"retry" | "empty" | "not_empty"> {
+    return this.serve("importable", async () => {
+      await this.bind(identity);
+      if (idempotencyKey !== undefined && this.state.keys.find(idempotencyKey, Date.now())) return "retry";
+      const repos = this.state.existingRepos();
+      if (this.state.messages.count() > 0 || this.state.focus.ids().length > 0) return "not_empty";
+      const empty = !repos || ((await repos.nodes.count()) === 0 && (await repos.links.count()) === 0);
+      return empty ? "empty" : "not_empty";
+    });
   }
 
   /**
    * Stages validated import lines (the HTTP layer validates, src/operations/views/export-format.ts) under an
    * upload id: `from` is the position of the first; `begin` starts the upload afresh.
    */
-  async stageImport(identity: AgentIdentity, uploadId: string, from: number, lines: string[], begin: boolean): Promise<void> {
-    await this.bind(identity, true);
-    if (begin) this.state.imports.begin(uploadId, Date.now());
-    this.state.imports.add(uploadId, from, lines, Date.now());
+  stageImport(identity: AgentIdentity, uploadId: string, from: number, lines: string[], begin: boolean): Promise<void> {
+    return this.serve("stageImport", async () => {
+      await this.bind(identity, true);
+      if (begin) this.state.imports.begin(uploadId, Date.now());
+      this.state.imports.add(uploadId, from, lines, Date.now());
+    });
   }
 
   /** Names a complete upload by its digest (the import task's id). */
-  async sealImport(identity: AgentIdentity, uploadId: string, digest: string): Promise<void> {
-    await this.bind(identity, true);
-    this.state.imports.rename(uploadId, digest);
+  sealImport(identity: AgentIdentity, uploadId: string, digest: string): Promise<void> {
+    return this.serve("sealImport", async () => {
+      await this.bind(identity, true);
+      this.state.imports.rename(uploadId, digest);
+    });
   }
 
   /**
@@ -301,28 +326,42 @@ export class MemoryAgent extends DurableObject<Env> {
    * broken connection): the lines under its upload id, and under `digest` unless an import task
    * queued or running reads them.
    */
-  async abandonImport(identity: AgentIdentity, uploadId: string, digest: string | null): Promise<void> {
-    await this.bind(identity);
-    this.state.imports.drop(uploadId);
-    if (digest !== null && !this.state.queue.importQueued(digest)) this.state.imports.drop(digest);
+  abandonImport(identity: AgentIdentity, uploadId: string, digest: string | null): Promise<void> {
+    return this.serve("abandonImport", async () => {
+      await this.bind(identity);
+      this.state.imports.drop(uploadId);
+      if (digest !== null && !this.state.queue.importQueued(digest)) this.state.imports.drop(digest);
+    });
   }
 
   /** Reaches the object and runs one trivial D1 query: the floor of any agent request. */
-  async ping(identity: AgentIdentity): Promise<PingView> {
-    await this.bind(identity);
-    await this.state.d1.prepare("SELECT 1").first();
-    return { ok: true, agent_id: identity.agentId };
+  ping(identity: AgentIdentity): Promise<PingView> {
+    return this.serve("ping", async () => {
+      await this.bind(identity);
+      await this.state.d1.prepare("SELECT 1").first();
+      return { ok: true, agent_id: identity.agentId };
+    });
   }
 
   /** Cron safety net: make sure overdue work is being done (and an idle agent's entry tidied). */
-  async wake(): Promise<void> {
-    await this.ready;
-    await this.runner.wakeFromCron();
+  wake(): Promise<void> {
+    return this.serve("wake", async () => {
+      await this.ready;
+      await this.runner.wakeFromCron();
+    });
   }
 
-  override async alarm(): Promise<void> {
-    await this.ready;
-    await this.runner.runFromAlarm();
+  override alarm(): Promise<void> {
+    return this.serve("alarm", async () => {
+      await this.ready;
+      await this.runner.runFromAlarm();
+    });
+  }
+
+  /** One request into the object (an RPC call, the alarm): counted and timed when the usage meter is on. */
+  private serve<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const usage = this.state.usage;
+    return usage ? usage.request(name, work) : work();
   }
 
   /**

@@ -60,6 +60,8 @@ export class QueueRunner {
   retryDelay: (attempt: number) => number = retryDelayMs;
   /** The work one drain does before handing the rest to the alarm; replaceable in tests. */
   drainBudget: { tasks: number; ms: number } = { tasks: DRAIN_MAX_TASKS, ms: DRAIN_BUDGET_MS };
+  /** Told of every drain as it starts (the object's usage meter counts its time as active). */
+  observeDrain: ((drain: Promise<void>) => void) | undefined;
   /** Drains that ended at their budget with work left, since the object woke (tests read it). */
   handovers = 0;
 
@@ -157,6 +159,7 @@ export class QueueRunner {
         }
       });
     this.draining = run;
+    this.observeDrain?.(run);
     this.ctx.waitUntil(run);
   }
 
