@@ -76,7 +76,7 @@ describe("the durable FIFO queue", () => {
     expect([...firstIds].sort((a, b) => a - b)).toEqual(firstIds);
   });
 
-  it("lets the answer of the request that queued a task leave before the task runs, also mid-drain", async () => {
+  it("lets the answer of a request leave before the task it queued runs, also when the request came in during another task", async () => {
     const agent = freshAgent("answer-first");
     const order = await runInDurableObject(stubOf(agent), async (instance, ctx) => {
       const { state } = internals(instance);
@@ -100,13 +100,16 @@ describe("the durable FIFO queue", () => {
           async run(_rt, task) {
             order.push(`run ${task.payload.note}`);
             // A request that reaches the object while this task holds it (a client sending the next call).
-            if (task.payload.note === "a") setTimeout(() => void request("b"), 0);
+            if (task.payload.note === "a") setTimeout(() => void request("b").then(secondQueued), 0);
             return { status: "done", result: null };
           },
         }),
       });
+      let secondQueued = (): void => undefined;
+      const second = new Promise<void>((resolve) => (secondQueued = resolve));
       const runner = new QueueRunner(state, ctx, registry);
       await request("a");
+      await second;
       expect(await runner.waitForIdle(10_000)).toBe(true);
       await ctx.storage.deleteAlarm();
       return order;

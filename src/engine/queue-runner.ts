@@ -173,14 +173,16 @@ export class QueueRunner {
     const started = Date.now();
     let durable = 0;
     for (;;) {
-      await this.giveWay();
       // Past the budget only reads still run (their callers wait in this invocation).
       const spent = durable >= this.drainBudget.tasks || Date.now() - started >= this.drainBudget.ms;
-      const task = spent ? this.rt.queue.runnableRead() : this.nextTask();
-      if (!task) {
+      if (!this.hasWork(spent)) {
         if (spent) this.handOver();
         break;
       }
+      await this.giveWay();
+      // Picked after giving way: a read that came in meanwhile goes first.
+      const task = spent ? this.rt.queue.runnableRead() : this.nextTask();
+      if (!task) continue;
       if (task.lane !== "read") durable += 1;
       // A long task that used up its slice (a compression pass, an agent deletion) pauses the
       // drain: the alarm resumes it.
@@ -191,6 +193,12 @@ export class QueueRunner {
       this.finishedSincePrune = 0;
     }
     await this.settle();
+  }
+
+  /** Whether a task may run now (only a read once the drain's budget is spent). */
+  private hasWork(spent: boolean): boolean {
+    if (spent) return this.rt.queue.runnableRead() !== undefined;
+    return this.started !== undefined || this.rt.queue.next(Date.now()) !== undefined;
   }
 
   /**
