@@ -1,6 +1,10 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { enqueueTask, TASKS, type TaskKind } from "../src/agent/registry";
+import { defineTask } from "../src/engine/define-task";
+import { QueueRunner } from "../src/engine/queue-runner";
+import { TaskRegistry } from "../src/engine/task-registry";
 import { MAX_QUEUED_TASKS } from "../src/config/limits";
 import { fingerprint } from "../src/engine/stores/idempotency";
 import { agentRows, call, drainAlarms, freshAgent, json, stubOf, waitTask, type Msg } from "./helpers";
@@ -70,6 +74,47 @@ describe("the durable FIFO queue", () => {
     const firstIds = tasks.map((t) => byTask.get(t.task_id)?.[0] ?? -1);
     expect(firstIds.every((id) => id > 0)).toBe(true);
     expect([...firstIds].sort((a, b) => a - b)).toEqual(firstIds);
+  });
+
+  it("lets the answer of a request leave before the task it queued runs, also when the request came in during another task", async () => {
+    const agent = freshAgent("answer-first");
+    const order = await runInDurableObject(stubOf(agent), async (instance, ctx) => {
+      const { state } = internals(instance);
+      state.bind({ tenantId: "dev", agentId: agent });
+      const order: string[] = [];
+      // A request as the object serves one: counted, its task queued, the runner woken; its answer
+      // then needs two more turns of the event loop to leave (locally: the object's reply, then the
+      // Worker's response), modelled by two chained timers.
+      const request = async (note: string): Promise<void> => {
+        runner.requestArrived();
+        registry.enqueue(state.queue, "note", { note }, { now: Date.now() });
+        await runner.wake();
+        setTimeout(() => setTimeout(() => order.push(`answer ${note}`), 0), 0);
+      };
+      const registry = new TaskRegistry({
+        ...TASKS,
+        note: defineTask({
+          lane: "write",
+          payload: z.object({ note: z.string() }).strict(),
+          result: z.null(),
+          async run(_rt, task) {
+            order.push(`run ${task.payload.note}`);
+            // A request that reaches the object while this task holds it (a client sending the next call).
+            if (task.payload.note === "a") setTimeout(() => void request("b").then(secondQueued), 0);
+            return { status: "done", result: null };
+          },
+        }),
+      });
+      let secondQueued = (): void => undefined;
+      const second = new Promise<void>((resolve) => (secondQueued = resolve));
+      const runner = new QueueRunner(state, ctx, registry);
+      await request("a");
+      await second;
+      expect(await runner.waitForIdle(10_000)).toBe(true);
+      await ctx.storage.deleteAlarm();
+      return order;
+    });
+    expect(order).toEqual(["answer a", "run a", "answer b", "run b"]);
   });
 
   it("completes every queued task once after the object is evicted", async () => {

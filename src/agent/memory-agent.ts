@@ -370,6 +370,7 @@ export class MemoryAgent extends DurableObject<Env> {
    */
   private async bind(identity: AgentIdentity, persist = false): Promise<void> {
     await this.ready;
+    this.runner.requestArrived();
     if (persist || this.state.meta.get("identity")) this.state.bind(identity);
   }
 }

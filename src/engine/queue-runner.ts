@@ -64,6 +64,8 @@ export class QueueRunner {
   observeDrain: ((drain: Promise<void>) => void) | undefined;
   /** Drains that ended at their budget with work left, since the object woke (tests read it). */
   handovers = 0;
+  /** Requests the object has served since it woke: the drain gives way to them (giveWay). */
+  private requests = 0;
 
   constructor(
     private readonly rt: RunnerRuntime,
@@ -84,6 +86,11 @@ export class QueueRunner {
     // replace it, or queued work would wait for an unrelated request.
     if (alarm === null || alarm < Date.now() - ALARM_BACKSTOP_MS) await this.ctx.storage.setAlarm(Date.now() + ALARM_BACKSTOP_MS);
     setTimeout(() => this.kick(), 0);
+  }
+
+  /** The object is serving a request: its answer leaves before the next task starts. */
+  requestArrived(): void {
+    this.requests += 1;
   }
 
   async runFromAlarm(): Promise<void> {
@@ -171,23 +178,45 @@ export class QueueRunner {
     for (;;) {
       // Past the budget only reads still run (their callers wait in this invocation).
       const spent = durable >= this.drainBudget.tasks || Date.now() - started >= this.drainBudget.ms;
-      const task = spent ? this.rt.queue.runnableRead() : this.nextTask();
-      if (!task) {
+      if (!this.hasWork(spent)) {
         if (spent) this.handOver();
         break;
       }
+      await this.giveWay();
+      // Picked after giving way: a read that came in meanwhile goes first.
+      const task = spent ? this.rt.queue.runnableRead() : this.nextTask();
+      if (!task) continue;
       if (task.lane !== "read") durable += 1;
       // A long task that used up its slice (a compression pass, an agent deletion) pauses the
       // drain: the alarm resumes it.
       if ((await this.runOne(task)) === "pause") break;
-      // Requests waiting for the object get in between two tasks, not only after the whole drain.
-      await yieldToEventLoop();
     }
     if (this.finishedSincePrune >= PRUNE_EVERY) {
       this.rt.queue.prune();
       this.finishedSincePrune = 0;
     }
     await this.settle();
+  }
+
+  /** Whether a task may run now (only a read once the drain's budget is spent). */
+  private hasWork(spent: boolean): boolean {
+    if (spent) return this.rt.queue.runnableRead() !== undefined;
+    return this.started !== undefined || this.rt.queue.next(Date.now()) !== undefined;
+  }
+
+  /**
+   * Turns of the event loop before a task, until QUIET_TURNS in a row pass without a request
+   * reaching the object (at most GIVE_WAY_TURNS): requests waiting for the object get in, and the
+   * answers of those it just served leave, before the task holds the thread. In the local runtime
+   * a task's D1 awaits never let the loop poll (event-loop.ts), so an answer still on its way when
+   * a task starts (a remember's 202, whose task is the next) waits for the whole task.
+   */
+  private async giveWay(): Promise<void> {
+    for (let turns = 0, quiet = 0; quiet < QUIET_TURNS && turns < GIVE_WAY_TURNS; turns += 1) {
+      const seen = this.requests;
+      await yieldToEventLoop();
+      quiet = this.requests === seen ? quiet + 1 : 0;
+    }
   }
 
   /**
@@ -223,6 +252,9 @@ export class QueueRunner {
     if (!preStarted) {
       this.rt.queue.markRunning(task.id, Date.now());
       if (task.lane !== "read") await this.ctx.storage.sync();
+    } else if (task.attempts === 1) {
+      // Its start time is now, not the previous task's end: the turns given way since are not its own.
+      this.rt.queue.stampStart(task.id, Date.now());
     }
     const attempt = preStarted ? task.attempts : task.attempts + 1;
     try {
@@ -366,6 +398,14 @@ export class QueueRunner {
     this.rt.meta.set("registeredDue", due);
   }
 }
+
+/**
+ * Turns without a request before a task starts. Measured locally: with one turn between a
+ * remember's 202 and its task, the 202 left only after the task; with two, before it.
+ */
+const QUIET_TURNS = 2;
+/** A steady stream of requests (each turn one more) still lets the queue move after this many turns. */
+const GIVE_WAY_TURNS = 8;
 
 /** Finished tasks between two prunings of the oldest (prune() reads FINISHED_TASKS_KEPT rows). */
 const PRUNE_EVERY = 100;

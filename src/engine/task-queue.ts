@@ -246,6 +246,11 @@ export class TaskQueue {
     return row ? toRecord(row) : undefined;
   }
 
+  /** The start time of a task marked running ahead of its turn, once its turn has come. */
+  stampStart(id: string, now: number): void {
+    this.sql.exec("UPDATE tasks SET started_at = ? WHERE id = ?", now, id);
+  }
+
   saveCheckpoint(id: string, checkpoint: unknown): void {
     this.sql.exec("UPDATE tasks SET checkpoint = ? WHERE id = ?", JSON.stringify(checkpoint), id);
   }
