@@ -16,6 +16,7 @@ import {
   SearchSchema,
   StatsSchema,
   TaskSchema,
+  type Config,
   type Context,
   type CycleResult,
   type Recall,
@@ -99,7 +100,7 @@ export class AgentApi {
     return this.http.request("GET", `${this.base}/ping`, PingSchema);
   }
 
-  async configure(patch: ConfigPatch): Promise<Record<string, number | boolean>> {
+  async configure(patch: ConfigPatch): Promise<Config> {
     return (await this.http.request("PUT", `${this.base}/config`, ConfigSchema, { body: patch })).value;
   }
 

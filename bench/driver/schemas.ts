@@ -11,8 +11,9 @@ const int = z.number().int();
 
 export const PingSchema = z.looseObject({ ok: z.literal(true), agent_id: z.string() });
 
-/** The parameters in force; values are numbers or booleans (docs/design.md §2 plus `auto_compress`). */
-export const ConfigSchema = z.record(z.string(), z.union([z.number(), z.boolean()]));
+/** The parameters in force: numbers and switches, and model_policy (a choice per operation). */
+export const ConfigSchema = z.record(z.string(), z.union([z.number(), z.boolean(), z.record(z.string(), z.string())]));
+export type Config = z.infer<typeof ConfigSchema>;
 
 export const RememberAcceptedSchema = z.looseObject({ task_id: z.string(), status: z.string(), queued_ahead: int });
 export const CompressAcceptedSchema = z.looseObject({ task_ids: z.array(z.string()) });

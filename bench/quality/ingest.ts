@@ -8,6 +8,7 @@
  * the same in every run, so the quality numbers are deterministic.
  * The ingestion time is the client's wall time from the first call to the last idle queue.
  */
+import type { Config } from "../driver/schemas";
 import type { AgentApi, Message } from "../driver/agent-api";
 import type { Stats } from "../driver/schemas";
 import { rememberBatches } from "./batches";
@@ -16,7 +17,7 @@ import type { Preset } from "./presets";
 export interface Ingestion {
   ms: number;
   /** The parameters in force, as the API answered them. */
-  config: Record<string, number | boolean>;
+  config: Config;
   /** Stats once the queue is idle. */
   stats: Stats;
   messages: number;

@@ -21,6 +21,7 @@
  * Timing fields ("ingestionMs", "latencyMs", "stalls", "run") differ between
  * runs; every other number is deterministic.
  */
+import type { Config } from "../driver/schemas";
 import type { MadialHalfEntry } from "./madial-halves";
 import { BM25_B, BM25_K1 } from "../lib/bm25";
 import { BUDGETS, KS, MRR_CUTOFF } from "../lib/metrics";
@@ -89,7 +90,7 @@ export interface QualityResult extends BenchResult {
   settings: QualitySettings;
   locomo: (NonNullable<BenchResult["locomo"]> & { configs: LocomoEntry[] }) | null;
   madial: (NonNullable<BenchResult["madial"]> & { configs: MadialEntry[] }) | null;
-  presets: { name: string; description: string; sent: Record<string, number | boolean>; inForce: Record<string, number | boolean> }[];
+  presets: { name: string; description: string; sent: Record<string, number | boolean>; inForce: Config }[];
   ablations: AblationEntry[];
   entryPoints: EntryPointEntry[];
   retention: RetentionEntry[];

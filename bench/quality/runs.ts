@@ -3,6 +3,7 @@
  * asked every question in both query modes. Recall changes nothing (docs/design.md §5), so both modes ask
  * the same agent and the ingestion is shared by them.
  */
+import type { Config } from "../driver/schemas";
 import type { CategorisedScores } from "../lib/aggregate";
 import {
   locomoEvidence,
@@ -45,7 +46,7 @@ export interface Held {
 export interface PresetRun {
   preset: Preset;
   /** Parameters in force on the first agent, as the API answered PUT /config. */
-  config: Record<string, number | boolean>;
+  config: Config;
   ingestionMs: number;
   messages: number;
   rememberCalls: number;
