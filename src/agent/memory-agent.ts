@@ -358,8 +358,12 @@ export class MemoryAgent extends DurableObject<Env> {
     });
   }
 
-  /** One request into the object (an RPC call, the alarm): counted and timed when the usage meter is on. */
+  /**
+   * One request into the object (an RPC call, the alarm): the queue gives way to it before its next
+   * task, and the usage meter, when on, counts and times it.
+   */
   private serve<T>(name: string, work: () => Promise<T>): Promise<T> {
+    this.runner.requestArrived();
     const usage = this.state.usage;
     return usage ? usage.request(name, work) : work();
   }
@@ -370,7 +374,6 @@ export class MemoryAgent extends DurableObject<Env> {
    */
   private async bind(identity: AgentIdentity, persist = false): Promise<void> {
     await this.ready;
-    this.runner.requestArrived();
     if (persist || this.state.meta.get("identity")) this.state.bind(identity);
   }
 }

@@ -6,9 +6,9 @@
  *
  * `first()` and `raw()` drop the meta, so here they are served from `all()`: `first()` exactly,
  * `raw()` by reading each row's columns in order, which is the same rows unless two columns share
- * a name (a join) or a column's name is an integer (then the binding's `raw()` answers too). A statement that names a join keeps the binding's own `raw()` and is counted
- * as unmetered instead, so a count that misses rows says so. `exec()` reports no rows either and
- * is counted the same way.
+ * a name (a join) or a column's name is an integer (then the binding's `raw()` answers too). A
+ * statement that names a join keeps the binding's own `raw()` and is counted as unmetered instead,
+ * so a count that misses rows says so. `exec()` reports no rows either and is counted the same way.
  */
 export interface D1Usage {
   rowsRead: number;
