@@ -12,7 +12,7 @@ import { afterAll, expect, it } from "vitest";
 
 const ROOT = path.join(import.meta.dirname, "..");
 /** Not 8783–8787 (browser tests, npm run dev) nor 8790–8799 (e2e, benchmarks). */
-const PORT = 8789;
+const PORT = 8789 + Number(process.env.TEST_PORT_OFFSET ?? 0);
 const MAX_LINES_BEFORE_URL = 25;
 /** How long the started server is watched after its URL for a second build. */
 const SETTLE_MS = 6_000;

@@ -13,6 +13,8 @@ import { buildWeb } from "../../build.mjs";
 import { summarise } from "./png";
 
 export const DEV_KEY = "dev-key-local-only";
+/** Added to every fixed test port, so that two checkouts on one machine can run their tests at once. */
+export const TEST_PORT_OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** Test screenshots (gitignored). */
 export const ARTIFACTS = path.resolve(import.meta.dirname, "..", "..", "test-artifacts");
@@ -34,6 +36,7 @@ export interface Server {
 
 /** Builds the page and starts the Worker with it on `port`, on an empty state folder. */
 export async function startServer(port: number): Promise<Server> {
+  port += TEST_PORT_OFFSET;
   await buildWeb();
   const persistTo = mkdtempSync(path.join(os.tmpdir(), "memory-web-state-"));
   const server = await startLocalServer({ port, persistTo, quiet: true });
