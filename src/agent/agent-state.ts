@@ -27,6 +27,8 @@ import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { unreachable } from "../vocabulary/records";
 import { FocusStore } from "../engine/stores/focus-store";
+import { ForgottenNodes } from "../engine/stores/forgotten-nodes";
+import { scrubPurged } from "../engine/stores/purged-results";
 import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "../engine/graph-loader";
 import { IdempotencyKeys } from "../engine/stores/idempotency";
 import { ImportStaging } from "../engine/stores/import-staging";
@@ -51,6 +53,7 @@ export class AgentState implements RunnerRuntime {
   readonly intents: IntentStore;
   readonly feedback: FeedbackStore;
   readonly imports: ImportStaging;
+  readonly forgotten: ForgottenNodes;
   /** What the object spends of billed resources; only with BENCH_USAGE_COUNTERS (usage-meter.ts). */
   readonly usage: UsageMeter | undefined;
   /** The configured provider and its fallback; replaceable in tests. */
@@ -95,6 +98,7 @@ export class AgentState implements RunnerRuntime {
     this.intents = new IntentStore(storage.sql);
     this.feedback = new FeedbackStore(storage.sql);
     this.imports = new ImportStaging(storage.sql);
+    this.forgotten = new ForgottenNodes(storage.sql);
     this.env = env;
     this.primaryModel = createModel(env, () => this.meta.params().model_policy);
     this.fallbackModel = createFallbackModel(env);
@@ -322,6 +326,12 @@ export class AgentState implements RunnerRuntime {
       case "setScanCounts":
         this.scans.setCounts(op.counts, this.meta.scanCycles());
         return;
+      case "recordForgotten":
+        this.forgotten.record(op.nodes);
+        return;
+      case "scrubPurged":
+        scrubPurged(this.storage.sql, { keys: this.keys, forgotten: this.forgotten }, this.hooks.resultCarriers, op);
+        return;
       case "count":
         this.meta.bump(op.counters);
         return;
@@ -335,16 +345,13 @@ export class AgentState implements RunnerRuntime {
     this.hooks.queueIndexRetry(this.queue, ids, this.now());
   }
 
-  scrubPurged(nodeIds: readonly number[]): void {
-    this.storage.transactionSync(() => this.keys.forgetTasks(this.queue.scrubResults(nodeIds, this.hooks.resultNodePaths)));
-  }
-
   /** The object's memory state goes; its identity stays, so tasks queued after a deletion still run. */
   private purgeLocal(): void {
     this.meta.clearAllButIdentity();
     for (const table of ["focus", "vectors", "recent_vectors", "reinforced"]) this.storage.sql.exec(`DELETE FROM ${table}`);
     this.scans.clear();
     this.messages.clear();
+    this.forgotten.clear();
     // Staged imports hold content too: an upload still under way finds its lines gone and is refused.
     this.imports.dropAll();
     this.focus.clearCache();

@@ -46,6 +46,9 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly Networ
       case "addAliases":
         out.push(...repos.nodes.aliasStatements(op.aliases, Date.now()));
         break;
+      case "deleteAliases":
+        if (op.keys.length > 0) out.push(repos.nodes.deleteAliasesStatement(op.keys));
+        break;
       case "setFocus":
         if (op.released.length > 0) out.push(repos.nodes.releaseStatement(op.released, { clock: op.clock, epoch: op.epoch }));
         break;
@@ -71,6 +74,7 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly Networ
           repos.links.settleReleasesStatement(op.ids),
           repos.links.deleteOutgoingStatement(op.ids),
           repos.nodes.deleteStatement(op.ids),
+          repos.nodes.deleteAliasesOfStatement(op.ids),
           repos.fts.deleteStatement(op.ids),
         );
         break;

@@ -17,6 +17,8 @@ import type { NodeRepo } from "../storage/node-repo";
 import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
 import type { FocusStore } from "./stores/focus-store";
+import type { ForgottenNodes } from "./stores/forgotten-nodes";
+import type { ResultCarrier } from "./result-scrub";
 import type { IdempotencyKeys } from "./stores/idempotency";
 import type { ImportStaging } from "./stores/import-staging";
 import type { IntentStore } from "./stores/intent-store";
@@ -58,6 +60,8 @@ export interface AgentRuntime {
   readonly feedback: FeedbackStore;
   /** Import lines validated and waiting for their import task. */
   readonly imports: ImportStaging;
+  /** Memories deleted without a purge, and the tasks that wrote them (a later purge reads them). */
+  readonly forgotten: ForgottenNodes;
   /** The model with retries (and fallback) applied. */
   readonly model: SmallModel;
   readonly embedder: Embedder;
@@ -89,11 +93,6 @@ export interface AgentRuntime {
   existingRepos(): AgentRepos | undefined;
   /** Applies one committed operation to the object's own state (inside the commit's transaction). */
   applyLocal(op: WriteOp): void;
-  /**
-   * After a purge of `nodeIds`: the finished tasks whose results carry them lose those results and
-   * their Idempotency-Keys are retired (a purge leaves no copy of the content in the object).
-   */
-  scrubPurged(nodeIds: readonly number[]): void;
   /** Queues a retry of vector writes that failed (inside the commit's transaction). */
   queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void;
 }
@@ -105,8 +104,8 @@ export interface AgentRuntime {
 export interface TaskHooks {
   /** Queues the task that retries failed vector writes. */
   queueIndexRetry(queue: TaskQueue, ids: { upsert: number[]; remove: number[] }, now: number): void;
-  /** The kinds whose results carry node ids, and where (scrubbed after a purge). */
-  readonly resultNodePaths: readonly { kind: string; paths: readonly string[] }[];
+  /** The kinds whose results carry node ids or entity names, and where (scrubbed by a purge). */
+  readonly resultCarriers: readonly ResultCarrier[];
 }
 
 /** What the queue runner needs beyond the tasks' runtime: the idempotency keys and the graph cache. */

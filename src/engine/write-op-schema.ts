@@ -37,6 +37,7 @@ export const WriteOpSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("setLinks"), links: z.array(NewLinkSchema) }),
   z.object({ type: z.literal("supersede"), id: Id, by: Id }),
   z.object({ type: z.literal("addAliases"), aliases: z.array(z.object({ key: z.string(), name: z.string(), nodeId: Id })) }),
+  z.object({ type: z.literal("deleteAliases"), keys: z.array(z.string()) }),
   z.object({
     type: z.literal("setFocus"),
     focus: z.array(z.object({ nodeId: Id, key: z.string(), name: z.string() })),
@@ -64,6 +65,11 @@ export const WriteOpSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("forgetMessages"), ids: z.array(z.string()) }),
   z.object({ type: z.literal("markReinforced"), ids: z.array(Id), cycle: Id }),
   z.object({ type: z.literal("setScanCounts"), counts: z.array(z.object({ id: Id, count: Id })) }),
+  z.object({
+    type: z.literal("recordForgotten"),
+    nodes: z.array(z.object({ id: Id, taskId: z.string().nullable(), messageIds: z.array(z.string()) })),
+  }),
+  z.object({ type: z.literal("scrubPurged"), nodeIds: z.array(Id), taskIds: z.array(z.string()), names: z.array(z.string()) }),
   z.object({ type: z.literal("count"), counters: z.record(z.string(), z.number()) }),
   z.object({ type: z.literal("purgeAgent"), nodeIds: z.array(Id) }),
 ]) satisfies z.ZodType<WriteOp>;

@@ -67,6 +67,7 @@ export const memorizeTask = defineTask({
   lane: "write",
   allocatesNodes: true,
   resultNodes: ["$.node_id"],
+  resultNames: ["$.entities", "$.focus"],
   payload: MemorizePayloadSchema,
   result: MemorizeResultSchema,
   async run(rt, task) {

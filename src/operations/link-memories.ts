@@ -93,6 +93,8 @@ export const linkTask = defineTask({
   lane: "write",
   payload: LinkPayloadSchema,
   result: LinkResultSchema,
+  // An ambiguous description's candidates carry their text; a purged end takes the link.
+  resultNodes: ["$.source", "$.target", "$.candidates[*].node_id"],
   async refuse(rt, payload): Promise<LinkResult | undefined> {
     const ends = await resolveEnds(rt, payload);
     return ends.ok ? undefined : ends.result;

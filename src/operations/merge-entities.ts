@@ -52,6 +52,9 @@ export const mergeTask = defineTask({
   payload: MergePayloadSchema,
   result: MergeResultSchema,
   refuse: refuseMerge,
+  // A purge of the survivor takes the merge's result; a purged name leaves its list of aliases.
+  resultNodes: ["$.survivor"],
+  resultNames: ["$.aliases"],
   async run(rt, task) {
     const done = readCheckpoint(task, MergeResultSchema);
     if (done) return finish(done);
