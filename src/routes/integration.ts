@@ -26,7 +26,8 @@ import { WriteHeadersSchema } from "../api/headers";
 import { inProcessCore } from "../api/in-process";
 import { defineOperation, isTool, type OperationDefinition } from "../api/operation";
 import { toolCatalog } from "../api/tool-catalog";
-import { runTool, toolBox } from "../api/tool-call";
+import { runTool, toolBox, toolErrorText } from "../api/tool-call";
+import { framedOutputSchema, framedStructure } from "../api/structured-frame";
 import type { AppEnv } from "../http/app-env";
 import { ApiError, errorResponse } from "../http/errors";
 
@@ -270,7 +271,7 @@ export function integrationArea(operations: readonly OperationDefinition[]): Are
               title: t.title,
               description: t.description,
               inputSchema: { ...t.inputSchema, type: "object" as const },
-              outputSchema: { ...t.outputSchema, type: "object" as const },
+              outputSchema: { ...framedOutputSchema(t.outputSchema), type: "object" as const },
               annotations: { title: t.title, ...t.annotations },
             })),
           }));
@@ -282,7 +283,7 @@ export function integrationArea(operations: readonly OperationDefinition[]): Are
               const structured = typeof outcome.result === "object" && outcome.result !== null && !Array.isArray(outcome.result);
               return {
                 content: [{ type: "text" as const, text: outcome.content }],
-                ...(structured ? { structuredContent: outcome.result as Record<string, unknown> } : {}),
+                ...(structured ? { structuredContent: framedStructure(outcome.result as Record<string, unknown>) } : {}),
               };
             }
             const error = {
@@ -290,7 +291,7 @@ export function integrationArea(operations: readonly OperationDefinition[]): Are
               message: outcome.message,
               ...(outcome.details === undefined ? {} : { details: outcome.details }),
             };
-            return { isError: true, content: [{ type: "text" as const, text: JSON.stringify({ error }) }] };
+            return { isError: true, content: [{ type: "text" as const, text: toolErrorText(error) }] };
           });
           const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
           await server.connect(transport);
