@@ -420,3 +420,25 @@ describe("issue 28 finding 18: API responses are never sniffed", () => {
     }
   });
 });
+
+describe("issue 34 finding 13: NUL content is taken as text", () => {
+  it("content of NULs, or of only spaces, control and format characters, or holding a NUL, is refused (400 naming content) by remember, create and update; text with a tab or a line break is taken", async () => {
+    const agent = freshAgent("nul");
+    const created = await json<{ node_id: number }>(
+      await call(`/v1/agents/${agent}/memories`, { body: { content: "Nell plays the oboe." } }),
+    );
+    const before = await agentFootprint(agent, 30_000);
+    for (const content of ["\u0000\u0000\u0000", "Nell\u0000 sings.", " \u0007\u200b\u00ad "]) {
+      for (const [path, method, body] of [
+        [`/v1/agents/${agent}/remember`, "POST", { messages: [{ role: "user", content }] }],
+        [`/v1/agents/${agent}/memories`, "POST", { content }],
+        [`/v1/agents/${agent}/memories/${created.node_id}`, "PATCH", { content }],
+      ] as const) {
+        const envelope = await expectEnvelope(await call(path, { method, body }), 400, "validation_failed");
+        expect(envelope?.error.message, `${method} ${path} ${JSON.stringify(content)}`).toMatch(/content/);
+      }
+    }
+    expect(await agentFootprint(agent, 30_000)).toEqual(before);
+    expect((await call(`/v1/agents/${agent}/memories`, { body: { content: "Nell\tplays\nthe flute." } })).status).toBe(201);
+  });
+});

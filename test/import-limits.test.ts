@@ -146,8 +146,9 @@ describe("issue 28 finding 9: an import line over ~2.2 MB answers 500", () => {
     const good = Array.from({ length: 1045 }, (_, i) => nodeLine(i + 1));
     const file = await fileOf([...good, nodeLine(2000, { content: "x".repeat(2_500_000) })], { next_node_id: 3000 });
     await expectRefused(agent, file, 413, 1048, /longer than 524288 bytes/);
-    // A line just under the limit goes in (as staged, re-serialised: still under it).
-    const fits = await fileOf([nodeLine(1, { content: "y".repeat(MAX_IMPORT_LINE_BYTES - 1000) })], { next_node_id: 2 });
+    // A line just under the limit goes in (as staged, re-serialised: still under it); its content
+    // within the 32,000 characters a write takes (issue 34 finding 10), its keywords making the length.
+    const fits = await fileOf([nodeLine(1, { keywords: ["y".repeat(MAX_IMPORT_LINE_BYTES - 1000)] })], { next_node_id: 2 });
     const res = await importInto(freshAgent("fits"), fits);
     expect(res.status, await res.clone().text()).toBe(200);
   });
@@ -230,5 +231,41 @@ describe("issue 28 finding 17: import and export take no query parameters", () =
     const res = await call(`/v1/agents/${agent}/import?dry_run=1`, { rawBody: await fileOf([], { next_node_id: 1 }), headers: NDJSON });
     expect((await expectEnvelope(res, 400, "validation_failed"))?.error.message).toContain("dry_run");
     expect(await stagedRows(agent)).toBe(0);
+  });
+});
+
+describe("issue 34 finding 10: imports are not validated like writes", () => {
+  it("refuses (400 naming the line) nodes that name each other in superseded_by, a version naming a node the file lacks or an entity, an entity superseded, content over 32,000 characters, blank or NUL content; nothing is written", async () => {
+    const next = { next_node_id: 10 };
+    const entity = (id: number) => nodeLine(id, { kind: "entity", name: `e${id}`, content: `E${id}`, role: null });
+    // line numbers: header 1, focus 2, then these; whole-file checks name the line of the node that says it.
+    const cases: { lines: Line[]; line: number; message: RegExp }[] = [
+      { lines: [nodeLine(1, { superseded_by: 2 }), nodeLine(2, { superseded_by: 1 })], line: 3, message: /versions form a cycle/ },
+      {
+        lines: [nodeLine(1, { superseded_by: 2 }), nodeLine(2, { superseded_by: 3 }), nodeLine(3, { superseded_by: 2 })],
+        line: 4,
+        message: /versions form a cycle/,
+      },
+      { lines: [nodeLine(1, { superseded_by: 7 })], line: 3, message: /names node 7, which no node line of the file holds/ },
+      { lines: [entity(1), nodeLine(2, { superseded_by: 1 })], line: 4, message: /names node 1, an entity/ },
+      { lines: [nodeLine(1), { ...entity(2), superseded_by: 1 }], line: 4, message: /an entity is never superseded/ },
+      {
+        lines: [nodeLine(1, { content: "x".repeat(32_001), original_length: 32_001 })],
+        line: 3,
+        message: /content exceeds 32000 characters/,
+      },
+      { lines: [nodeLine(1, { content: "x".repeat(400_000), original_length: 400_000 })], line: 3, message: /content exceeds/ },
+      { lines: [nodeLine(1, { content: "\u0000\u0000\u0000" })], line: 3, message: /content must not hold a NUL/ },
+      { lines: [nodeLine(1, { content: "  \u200b " })], line: 3, message: /content must not be empty/ },
+    ];
+    for (const c of cases) await expectRefused(freshAgent("versions"), await fileOf(c.lines, next), 400, c.line, c.message);
+  });
+
+  it("a chain of versions ending in its current one is taken, and its current version can be purged with its history", async () => {
+    const agent = freshAgent("chain");
+    const file = await fileOf([nodeLine(1, { superseded_by: 2 }), nodeLine(2, { superseded_by: 3 }), nodeLine(3)], { next_node_id: 4 });
+    expect((await importInto(agent, file)).status).toBe(200);
+    const purged = await call(`/v1/agents/${agent}/memories/3?purge=true`, { method: "DELETE" });
+    expect(await json(purged)).toMatchObject({ purged: true, nodes_deleted: [1, 2, 3] });
   });
 });

@@ -8,13 +8,12 @@ import { agentOf, writeOptions } from "../api/agent-of";
 import { subApp, type Area } from "../api/area";
 import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorResponses, errorsOf, NodeIdSchema, TextSchema } from "../api/common";
 import { WriteHeadersSchema } from "../api/headers";
-import { TimestampSchema } from "../api/messages";
+import { ContentSchema, TimestampSchema } from "../api/messages";
 import { defineOperation } from "../api/operation";
 import { OPERATION_WAIT_MS, pendingBody, PendingSchema, whenFailed } from "../api/pending";
 import { LANGUAGES, linksPageArgs, nodeIdArgument, pageArgs, READ, WRITE } from "../api/tool-args";
 import { linksPageOf, LinksPageQuerySchema, pageSizeQuery } from "../api/views";
-import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
-import { ApiError, TOO_LARGE } from "../http/errors";
+import { ApiError } from "../http/errors";
 import { MemorizeResultSchema } from "../operations/create-memory";
 import { ForgetResultSchema } from "../operations/delete-memory";
 import { decodeIdCursor, encodeIdCursor } from "../operations/views/cursor";
@@ -25,15 +24,7 @@ import {
   MemoryListResultSchema,
   MemoryViewSchema,
 } from "../operations/views/memory-views";
-import { codePointLength } from "../text/code-points";
 import { MEMORY_KINDS } from "../vocabulary/node-kinds";
-
-/** A memory's text: non-blank, at most as long as one message. */
-const ContentSchema = TextSchema.superRefine((s, ctx) => {
-  if (s.trim().length === 0) ctx.addIssue({ code: "custom", message: "content must not be empty" });
-  if (codePointLength(s) > MAX_MESSAGE_CODE_POINTS)
-    ctx.addIssue({ code: "custom", message: `content exceeds ${MAX_MESSAGE_CODE_POINTS} characters`, params: { [TOO_LARGE]: true } });
-});
 
 const Short = (max: number) => TextSchema.trim().min(1).max(max);
 
