@@ -51,6 +51,20 @@ function isUtf8(bytes: Uint8Array): boolean {
   }
 }
 
+/**
+ * A POST that takes no body (its meaning is its path): a body is refused with 400, as on a DELETE,
+ * never ignored (`{"agentId": "other"}` must not seem to choose anything); an empty JSON object is
+ * taken as nothing. Runs after readBody, which left the bytes in the request.
+ */
+export const noBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const text = c.req.raw.body === null ? "" : (await c.req.raw.clone().text()).trim();
+  const json = JSON_MEDIA_TYPE.test((c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "");
+  if (text !== "" && !(json && /^\{\s*\}$/.test(text))) {
+    return errorResponse(c, "validation_failed", `a ${c.req.method} to this path takes no body (its meaning is its path)`);
+  }
+  return next();
+};
+
 export function readBody(maxBytes: number): MiddlewareHandler<AppEnv> {
   const tooLarge = `the request body exceeds ${maxBytes} bytes`;
   return async (c, next) => {

@@ -8,6 +8,7 @@ import { defineOperation } from "../api/operation";
 import { LANGUAGES, READ } from "../api/tool-args";
 import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
 import { localePreference } from "../http/accept-language";
+import { noBody } from "../http/body";
 import {
   CONTEXT_SECTIONS,
   ContextResultSchema,
@@ -163,8 +164,10 @@ const rebuildEpisodes = defineOperation(rebuildEpisodesRoute, {
 
 export const CONTEXT: Area = {
   operations: [getContext, getProfile, rebuildEpisodes],
-  routes: () =>
-    subApp()
+  routes: () => {
+    const app = subApp();
+    app.use("/v1/agents/:agentId/episodes/rebuild", noBody);
+    return app
       .openapi(contextRoute, async (c) => {
         const { format, locale, ...request } = c.req.valid("json");
         const result = await agentOf(c, c.req.valid("param").agentId).ask("getContext", { ...request, ...localePreference(c, locale) });
@@ -184,5 +187,6 @@ export const CONTEXT: Area = {
           episodes_created: outcome.result?.episodes_created ?? null,
         };
         return body.status === "done" ? c.json(body, 200) : c.json(body, 202);
-      }),
+      });
+  },
 };
