@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   "idempotency_conflict": 422,
   "conflict": 409,
   "queue_full": 429,
+  "rate_limited": 429,
   "internal": 500,
   "unavailable": 503
 } as const;
@@ -33,7 +34,7 @@ export interface RememberAccepted {
 
 export interface Error {
   error: {
-    code: "invalid_json" | "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "conflict" | "queue_full" | "internal" | "unavailable";
+    code: "invalid_json" | "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "conflict" | "queue_full" | "rate_limited" | "internal" | "unavailable";
     message: string;
     details?: unknown;
   };
@@ -5508,7 +5509,7 @@ export abstract class ServiceOperations {
   /**
    * Liveness, with the configured providers and a database round trip; ?deep=1 checks every dependency
    *
-   * Without `deep`: one round trip to the primary database, no key needed. With `deep=1` (an API key is required, any tenant's): one embedding, one vector query per Vectorize index on an empty canary namespace, one small-model call and a round trip to every D1 shard; 503 when a check fails or no shard or index takes new agents. Full shards and indexes are listed under `warnings`.
+   * Without `deep`: one round trip to the primary database, no key needed. With `deep=1` (an API key is required, any tenant's; at most 3 a minute per tenant, then 429): one embedding, one vector query per Vectorize index on an empty canary namespace, one small-model call and a round trip to every D1 shard; 503 when a check fails or no shard or index takes new agents. Full shards and indexes are listed under `warnings`.
    *
    * `GET /v1/health`
    */
