@@ -6,6 +6,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { META_MAX_DEPTH } from "../src/operations/views/export-format";
 import { MAX_IMPORT_LINE_BYTES } from "../src/config/limits";
+import { DRAIN_MAX_BYTES } from "../src/http/drain";
 import { JsonLinesError, jsonLines, type JsonLine } from "../src/api/json-lines";
 import { expectEnvelope } from "./edge-helpers";
 import { call, freshAgent, json, stubOf } from "./helpers";
@@ -63,14 +64,14 @@ async function linesOf(chunks: (string | number[])[]): Promise<JsonLine[]> {
 }
 
 describe("issue 28 finding 2: quadratic import parser", () => {
-  it("a line without end is refused (413 naming it) once it passes the line limit: the rest of the body is never read", async () => {
+  it("a line without end is refused (413 naming it) once it passes the line limit: the rest of the body is never parsed, only drained up to a bound", async () => {
     const agent = freshAgent("endless");
-    const { body, sent } = endlessLine(8 * 1024 * 1024);
+    const { body, sent } = endlessLine(32 * 1024 * 1024);
     const res = await fetchStream(`/v1/agents/${agent}/import`, body);
     const envelope = await expectEnvelope(res, 413, "payload_too_large");
     expect(envelope?.error.message).toMatch(/^line 1: the line is longer than 524288 bytes/);
-    // Read up to the limit and a few chunks in flight, not the 8 MiB sent.
-    expect(sent()).toBeLessThan(MAX_IMPORT_LINE_BYTES + 1024 * 1024);
+    // Read up to the limit, then drained (issue 34 finding 14) up to DRAIN_MAX_BYTES and a few chunks in flight, not the 32 MiB sent.
+    expect(sent()).toBeLessThan(MAX_IMPORT_LINE_BYTES + DRAIN_MAX_BYTES + 1024 * 1024);
     expect(await stagedRows(agent)).toBe(0);
   });
 
@@ -267,5 +268,29 @@ describe("issue 34 finding 10: imports are not validated like writes", () => {
     expect((await importInto(agent, file)).status).toBe(200);
     const purged = await call(`/v1/agents/${agent}/memories/3?purge=true`, { method: "DELETE" });
     expect(await json(purged)).toMatchObject({ purged: true, nodes_deleted: [1, 2, 3] });
+  });
+});
+
+describe("issue 34 finding 14: a refused body is answered before it is read", () => {
+  it("a 5 MB import line, six at once, and a 2 MiB remember body are read to their end before the 413, so every client reads its answer", async () => {
+    const uploads = Array.from({ length: 6 }, () => endlessLine(5 * 1024 * 1024));
+    const answers = await Promise.all(uploads.map((u) => fetchStream(`/v1/agents/${freshAgent("drained")}/import`, u.body)));
+    for (const [i, res] of answers.entries()) {
+      await expectEnvelope(res, 413, "payload_too_large");
+      expect(uploads[i]?.sent()).toBeGreaterThanOrEqual(5 * 1024 * 1024);
+    }
+    // Declared too long (Content-Length): refused unread before; now read, then refused.
+    const big = endlessLine(2 * 1024 * 1024);
+    const remember = await call(`/v1/agents/${freshAgent("drained")}/remember`, { rawStream: big.body });
+    await expectEnvelope(remember, 413, "payload_too_large");
+    expect(big.sent()).toBeGreaterThanOrEqual(2 * 1024 * 1024);
+    // Refused before authentication: drained too.
+    const anonymous = endlessLine(1024 * 1024);
+    await expectEnvelope(
+      await call(`/v1/agents/${freshAgent("drained")}/remember`, { key: null, rawStream: anonymous.body }),
+      401,
+      "unauthorized",
+    );
+    expect(anonymous.sent()).toBeGreaterThanOrEqual(1024 * 1024);
   });
 });

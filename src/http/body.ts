@@ -28,7 +28,8 @@ async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): P
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel();
+      // Not cancelled: the rest is drained before the 413 (src/http/drain.ts).
+      reader.releaseLock();
       return undefined;
     }
     chunks.push(value);
