@@ -12,8 +12,6 @@ import type { VectorIndex } from "../vectors/types";
 import type { IndexableNode } from "./write-kind";
 import { writeKind } from "./write-table";
 
-export type { IndexableNode };
-
 export interface VectorChanges {
   upsert: IndexableNode[];
   remove: number[];

@@ -31,7 +31,7 @@ export type OpOf<T extends WriteOpType> = Extract<WriteOp, { type: T }>;
 export type D1Column<O> = (repos: AgentRepos, run: readonly O[]) => Statement[];
 
 /** The in-memory graph, when loaded (step 3). */
-export type GraphColumn<O> = (graph: MemoryGraph, op: O) => void;
+type GraphColumn<O> = (graph: MemoryGraph, op: O) => void;
 
 /** What is embedded for a node (write-table.ts's vector column collects these). */
 export interface IndexableNode {
@@ -42,12 +42,12 @@ export interface IndexableNode {
 }
 
 /** The vector index's changes of one commit, collected in the list's order (step 4). */
-export interface VectorChangeSet {
+interface VectorChangeSet {
   upsert(node: IndexableNode): void;
   /** Removed, and no longer upserted if an earlier operation of the list was to. */
   remove(id: number): void;
 }
-export type VectorColumn<O> = (changes: VectorChangeSet, op: O) => void;
+type VectorColumn<O> = (changes: VectorChangeSet, op: O) => void;
 
 /** The object's own state, as the write table's object column changes it (step 5). */
 export interface ObjectState {
@@ -59,10 +59,10 @@ export interface ObjectState {
   /** Everything the object keeps of the agent's memory goes; its identity stays (a purge). */
   purgeMemory(): void;
 }
-export type ObjectColumn<O> = (state: ObjectState, op: O) => void;
+type ObjectColumn<O> = (state: ObjectState, op: O) => void;
 
 /** A network write: D1 and the graph always follow it; `null` where it leaves a target alone. */
-export interface NetworkWrite<O extends NetworkOp> {
+interface NetworkWrite<O extends NetworkOp> {
   /** Its stored form: an intent redone after a crash is parsed with it, never cast. */
   schema: z.ZodType<O>;
   d1: D1Column<O>;
@@ -78,7 +78,7 @@ export interface NetworkWrite<O extends NetworkOp> {
 }
 
 /** Bookkeeping: the object's own state, nothing else (never D1, the graph or the index). */
-export interface BookkeepingWrite<O extends BookkeepingOp> {
+interface BookkeepingWrite<O extends BookkeepingOp> {
   schema: z.ZodType<O>;
   object: ObjectColumn<O>;
 }

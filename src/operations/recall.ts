@@ -29,7 +29,7 @@ export {
 import { searchLists } from "./search-memories";
 
 /** What a recall uses of the agent's runtime. */
-export type RecallRuntime = AgentStores & AgentNetwork & Pick<AgentModels, "model" | "embedder" | "queryVectors">;
+type RecallRuntime = AgentStores & AgentNetwork & Pick<AgentModels, "model" | "embedder" | "queryVectors">;
 
 export const recallTask = defineTask({
   lane: "read",

@@ -25,7 +25,7 @@ import {
 } from "./views/search-memories-schemas";
 
 /** What a search uses of the agent's runtime. */
-export type SearchRuntime = Pick<AgentStores, "focus"> & AgentNetwork & Pick<AgentModels, "embedder" | "queryVectors">;
+type SearchRuntime = Pick<AgentStores, "focus"> & AgentNetwork & Pick<AgentModels, "embedder" | "queryVectors">;
 
 export {
   SEARCH_MODES,
