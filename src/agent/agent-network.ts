@@ -23,7 +23,7 @@ import { DATA_VERSION, type MetaStore } from "../engine/stores/meta-store";
 import { d1Counters, vectorCounters, type UsageMeter } from "./usage-meter";
 
 /** What the network needs of the rest of the object. */
-export interface NetworkContext {
+interface NetworkContext {
   readonly storage: DurableObjectStorage;
   readonly env: Env;
   readonly meta: MetaStore;
