@@ -18,11 +18,14 @@
 import { z } from "zod";
 import { forgottenNodes } from "../memory/write-ops";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
+import type { AgentStores, WritePath } from "../engine/runtime";
 import { commit } from "../engine/write-path";
 import { readCheckpoint } from "../engine/checkpoint";
 import { defineTask } from "../engine/define-task";
 import { planPurge, purgeable } from "./services/purge";
+
+/** What a deletion uses of the agent's runtime (a purge's scrub of task results is a write of its commit). */
+type Runtime = AgentStores & WritePath;
 
 export const ForgetPayloadSchema = z.object({ node_id: z.number().int().min(1), purge: z.boolean() }).strict();
 
@@ -49,7 +52,7 @@ export type ForgetResult = z.infer<typeof ForgetResultSchema>;
 
 const finish = (result: ForgetResult) => ({ status: "done" as const, result });
 
-async function refuseForget(rt: AgentRuntime, payload: z.infer<typeof ForgetPayloadSchema>): Promise<ForgetResult | undefined> {
+async function refuseForget(rt: Runtime, payload: z.infer<typeof ForgetPayloadSchema>): Promise<ForgetResult | undefined> {
   const { node_id: id } = payload;
   const repos = rt.existingRepos();
   const node = repos ? (await (await networkReader(rt, repos)).load([id])).get(id) : undefined;
@@ -65,7 +68,7 @@ export const forgetTask = defineTask({
   payload: ForgetPayloadSchema,
   result: ForgetResultSchema,
   refuse: refuseForget,
-  async run(rt, task) {
+  async run(rt: Runtime, task) {
     const done = readCheckpoint(task, ForgetResultSchema);
     if (done) return { status: "done", result: done };
     const refused = await refuseForget(rt, task.payload);

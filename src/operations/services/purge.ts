@@ -27,7 +27,10 @@ import type { ForgottenNode } from "../../memory/write-ops";
 import type { LinkKey, MemoryNode } from "../../vocabulary/records";
 import { RELATION } from "../../vocabulary/relations";
 import { networkReader, type NetworkReader } from "../../engine/network-reader";
-import type { AgentRepos, AgentRuntime } from "../../engine/runtime";
+import type { AgentNetwork, AgentRepos, AgentStores } from "../../engine/runtime";
+
+/** What a purge reads: the object's stores (the focus, the clock, forgotten-node notes) and the network. */
+type AgentRuntime = AgentStores & AgentNetwork;
 
 export interface PurgeSummary {
   /** Every node purged: the seeds, their earlier versions, the episodes holding them, the entities only they named. */
