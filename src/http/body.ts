@@ -18,8 +18,8 @@ const BODILESS_METHODS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
 /** The media types hono's JSON validator parses (application/json, application/*+json). */
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
-/** The body's bytes, or undefined as soon as they exceed `maxBytes`. */
-async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | undefined> {
+/** The body's bytes, or undefined as soon as they exceed `maxBytes` (the stream is left for src/http/drain.ts). */
+export async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | undefined> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -6,6 +6,7 @@
  * OAUTH_REGISTRATIONS). Fields of the wrong type are left for the provider to refuse. Refusals are
  * OAuth errors (`invalid_client_metadata`, RFC 7591 §3.2.2).
  */
+import { readAtMost } from "../http/body";
 import { DRAIN_MAX_BYTES, drain } from "../http/drain";
 import { RATE_LIMIT_RETRY_AFTER_S, withinRate } from "../http/rate-limit";
 
@@ -58,7 +59,7 @@ export async function boundedRegistration(request: Request, env: Env): Promise<{
       }),
     };
   }
-  const bytes = await readAtMost(request, MAX_REGISTRATION_BYTES);
+  const bytes = await readAtMostDrained(request, MAX_REGISTRATION_BYTES);
   if (bytes === undefined)
     return { refused: oauthError(413, "invalid_client_metadata", `the registration exceeds ${MAX_REGISTRATION_BYTES} bytes`) };
   let metadata: unknown;
@@ -73,28 +74,9 @@ export async function boundedRegistration(request: Request, env: Env): Promise<{
 }
 
 /** The body, or undefined once it passes `max` bytes (the rest drained, src/http/drain.ts: the client reads the answer). */
-async function readAtMost(request: Request, max: number): Promise<Uint8Array | undefined> {
+async function readAtMostDrained(request: Request, max: number): Promise<Uint8Array | undefined> {
   if (request.body === null) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) break;
-    chunks.push(value);
-  }
-  reader.releaseLock();
-  if (size > max) {
-    await drain(request.body, DRAIN_MAX_BYTES);
-    return undefined;
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+  const bytes = await readAtMost(request.body, max);
+  if (bytes === undefined) await drain(request.body, DRAIN_MAX_BYTES);
+  return bytes;
 }
