@@ -33,7 +33,8 @@ export async function everySurface(agent: string, query: SurfaceQuery): Promise<
   const parts: string[] = [];
   const words = [...query.words];
   const batches: string[][] = [];
-  for (let i = 0; i < words.length; i += 16) batches.push(words.slice(i, i + 16));
+  // Recall takes at most 32 keywords: the words in as few requests as that allows.
+  for (let i = 0; i < words.length; i += 32) batches.push(words.slice(i, i + 32));
   if (batches.length === 0) batches.push(["memory"]);
   parts.push(await text(await call(`${base}/memories?include_superseded=true&limit=200`)));
   parts.push(await text(await call(`${base}/focus`)));

@@ -1010,7 +1010,7 @@ export type UpdateMemoryOutput = MemoryUpdated | Pending;
 export interface DeleteMemoryInput {
   /** The memory's id: node_id in recall, search, context and create_memory answers. */
   node_id: number;
-  /** true: remove every trace too (links into it, earlier versions). */
+  /** true: remove every trace too (links into it, earlier versions, entities only it named); works on a memory forgotten before. */
   purge?: boolean;
 }
 export type DeleteMemoryOutput = MemoryDeleted | Pending;
@@ -4117,7 +4117,7 @@ export const TOOLS: readonly ToolDefinition[] = [
           "description": "The memory's id: node_id in recall, search, context and create_memory answers."
         },
         "purge": {
-          "description": "true: remove every trace too (links into it, earlier versions).",
+          "description": "true: remove every trace too (links into it, earlier versions, entities only it named); works on a memory forgotten before.",
           "type": "boolean"
         }
       },
@@ -5374,7 +5374,7 @@ export abstract class AgentOperations {
   /**
    * Forget a memory now, or purge every trace of it
    *
-   * Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, the message ids only it came from (a re-sent message is remembered again), and the results of the tasks that wrote it (their Idempotency-Keys then answer 409). 409 for an entity or a superseded version (delete the current one).
+   * Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there (a trace may name what it was about). `purge=true`: no surface returns a byte of its text afterwards: also every link into it, its earlier versions, the episodes holding them, the entities and aliases only they named, the message ids only they came from (a re-sent message is remembered again), and the results of the tasks that wrote them (their Idempotency-Keys then answer 409). A memory forgotten before can be purged by its id (its traces go). 409 for an entity or a superseded version (delete the current one).
    *
    * `DELETE /v1/agents/{agentId}/memories/{nodeId}`
    */
