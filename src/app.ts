@@ -54,4 +54,4 @@ export function createApp(options: { authenticate?: MiddlewareHandler<AppEnv> } 
   return app;
 }
 
-export { openApiConfig } from "./routes/openapi";
+export { openApiConfig } from "./operations/get-open-api/route";

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { migrateAgentSchema } from "../src/engine/stores/do-schema";
 import { QueueRunner } from "../src/engine/queue-runner";
 import { defineTask } from "../src/engine/define-task";
-import { TASKS } from "../src/agent/registry";
+import { TASKS } from "../src/agent/agent-tasks";
 import { InvalidPayloadError, TaskRegistry } from "../src/engine/task-registry";
 import { call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
 import { internals } from "./internals";

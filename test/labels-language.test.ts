@@ -7,7 +7,7 @@
  */
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MemoryClient } from "../sdk/src/index";
+import { MemoryClient } from "../sdk/src";
 import { scriptLanguage } from "../src/text/script-language";
 import { chooseLocale, DEFAULT_LOCALE, type Locale } from "../src/vocabulary/locales";
 import { call, DEV_KEY, freshAgent, json, rememberAndWait } from "./helpers";

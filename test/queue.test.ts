@@ -1,7 +1,7 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { enqueueTask, TASKS, type TaskKind } from "../src/agent/registry";
+import { enqueueTask, TASKS, type TaskKind } from "../src/agent/agent-tasks";
 import { defineTask } from "../src/engine/define-task";
 import { QueueRunner } from "../src/engine/queue-runner";
 import { TaskRegistry } from "../src/engine/task-registry";

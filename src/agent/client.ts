@@ -10,7 +10,7 @@ import type { SubmitOptions } from "./memory-agent";
 import { agentStub } from "./naming";
 import { AgentRefusal } from "./refusal";
 import type { TaskStatus } from "../engine/task-queue";
-import type { KindOf, PayloadIn, ResultOf, TaskKind } from "./registry";
+import type { KindOf, PayloadIn, ResultOf, TaskKind } from "./agent-tasks";
 
 export interface Submitted<R> {
   taskIds: string[];

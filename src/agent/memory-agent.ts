@@ -21,12 +21,12 @@ import type { AgentParams } from "../config/params";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { RegistryFullError } from "../storage/agent-registry";
 import { AgentState } from "./agent-state";
-import { exportLines } from "../operations/views/export-format";
+import { exportLines } from "../operations/shared/export-format";
 import { fingerprint } from "../engine/stores/idempotency";
 import { migrateAgentSchema } from "../engine/stores/do-schema";
 import { networkReader } from "../engine/network-reader";
-import { FIRST_LINKS_PAGE } from "../operations/views/node-view";
-import type { LinksPage } from "../operations/views/view-schemas";
+import { FIRST_LINKS_PAGE } from "../operations/shared/node-view";
+import type { LinksPage } from "../operations/shared/node-view-schema";
 import { QueueRunner } from "../engine/queue-runner";
 import { nodeIdShortage } from "./node-id-room";
 import {
@@ -41,7 +41,7 @@ import {
   type KindOf,
   type PayloadIn,
   type ResultOf,
-} from "./registry";
+} from "./agent-tasks";
 import type { TaskStatus } from "../engine/task-queue";
 import { upgradeAgentData } from "./upgrade";
 import {
@@ -53,7 +53,7 @@ import {
   type PingView,
   type StatsView,
   type TaskStatusView,
-} from "./views";
+} from "./task-status";
 
 export type SubmitOutcome<R> =
   /**

@@ -8,10 +8,10 @@ import type { VectorIndex } from "../vectors/types";
 import { parseJsonRecord } from "../engine/json-record";
 import type { AgentRepos } from "../engine/runtime";
 import type { TaskRecord, TaskStatus } from "../engine/task-queue";
-import { TASK_KINDS } from "./registry";
-import type { StatsView } from "../operations/views/view-schemas";
+import { TASK_KINDS } from "./agent-tasks";
+import type { StatsView } from "../operations/shared/node-view-schema";
 
-export { buildNodeView } from "../operations/views/node-view";
+export { buildNodeView } from "../operations/shared/node-view";
 
 export {
   FocusViewSchema,
@@ -22,7 +22,7 @@ export {
   type NodeView,
   type PingView,
   type StatsView,
-} from "../operations/views/view-schemas";
+} from "../operations/shared/node-view-schema";
 
 export const TaskStatusViewSchema = z.object({
   task_id: z.string(),

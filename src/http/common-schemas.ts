@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { AGENT_ID_PATTERN } from "../config/limits";
-import { ERROR_CODE_LIST, ERROR_STATUS } from "../http/errors";
+import { ERROR_CODE_LIST, ERROR_STATUS } from "./errors";
 import { wellFormed } from "../text/well-formed";
 
 /** The stable error envelope of every non-2xx answer; `code` is one of a closed list. */

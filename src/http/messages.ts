@@ -1,10 +1,10 @@
 /** The message and the point in time as clients send them (remember, search, memories). */
 import { z } from "@hono/zod-openapi";
 import { MAX_MESSAGE_CODE_POINTS, MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../config/limits";
-import { TOO_LARGE } from "../http/errors";
+import { TOO_LARGE } from "./errors";
 import { codePointLength } from "../text/code-points";
 import { MESSAGE_ROLES } from "../vocabulary/roles";
-import { TextSchema } from "./common";
+import { TextSchema } from "./common-schemas";
 
 /** Epoch numbers below this magnitude are taken as seconds, above as milliseconds (year 5138 vs 1973). */
 const SECONDS_CUTOFF = 1e11;

@@ -1,7 +1,7 @@
 /** Paged views in a query string: a page size, and the page of a node's links. */
 import { z } from "@hono/zod-openapi";
-import { decodeLinksCursor, type LinksCursor } from "../operations/views/cursor";
-import { DEFAULT_LINKS_PAGE, MAX_LINKS_PAGE } from "../operations/views/view-schemas";
+import { decodeLinksCursor, type LinksCursor } from "../operations/shared/cursor";
+import { DEFAULT_LINKS_PAGE, MAX_LINKS_PAGE } from "../operations/shared/node-view-schema";
 
 const PAGE_SIZE = /^[1-9][0-9]{0,3}$/;
 

@@ -10,22 +10,22 @@
  * tool when it names one), its task kind (src/agent/registry.ts), then `npm run generate:sdk`.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Area } from "../api/area";
-import { isTool, type OperationDefinition } from "../api/operation";
+import type { Area } from "../surfaces/endpoint";
+import { isTool, type OperationDefinition } from "../surfaces/operation";
 import type { AppEnv } from "../http/app-env";
-import { AGENTS } from "./agents";
-import { CONFIG } from "./config";
-import { CONTEXT } from "./context";
-import { HEALTH } from "./health";
-import { integrationArea } from "./integration";
-import { LINKS } from "./links";
-import { MEMORIES } from "./memories";
-import { OPENAPI } from "./openapi";
-import { READS } from "./reads";
-import { RECALL } from "./recall";
-import { REMEMBER } from "./remember";
-import { SEARCH } from "./search";
-import { TRANSFER } from "./transfer";
+import { AGENTS } from "../operations/list-agents/route";
+import { CONFIG } from "../operations/update-config/route";
+import { CONTEXT } from "../operations/get-context/route";
+import { HEALTH } from "../operations/get-health/route";
+import { integrationArea } from "../operations/mcp/route";
+import { LINKS } from "../operations/link-memories/route";
+import { MEMORIES } from "../operations/create-memory/route";
+import { OPENAPI } from "../operations/get-open-api/route";
+import { READS } from "../operations/get-memory-node/route";
+import { RECALL } from "../operations/recall/route";
+import { REMEMBER } from "../operations/remember/route";
+import { SEARCH } from "../operations/search-memories/route";
+import { TRANSFER } from "../operations/import-agent/route";
 
 /** The areas of the memory, in the order their tools are listed. */
 const MEMORY_AREAS: readonly Area[] = [REMEMBER, RECALL, SEARCH, CONTEXT, READS, CONFIG, MEMORIES, LINKS, AGENTS, TRANSFER, HEALTH];

@@ -27,17 +27,17 @@
  * after time_slice_ms (the alarm resumes it).
  */
 import { z } from "zod";
-import { planScan } from "../memory/compression-plan";
-import { advanceClock, breakLevel } from "../memory/strength";
-import type { WriteOp } from "../memory/write-ops";
-import { codePointLength } from "../text/code-points";
-import type { MemoryNode, TextUpdate } from "../vocabulary/records";
-import { yieldToEventLoop } from "../engine/event-loop";
-import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
-import { commit } from "../engine/write-path";
-import { readCheckpoint } from "../engine/checkpoint";
-import { defineTask, type RunningTask } from "../engine/define-task";
+import { planScan } from "../../memory/compression-plan";
+import { advanceClock, breakLevel } from "../../memory/strength";
+import type { WriteOp } from "../../memory/write-ops";
+import { codePointLength } from "../../text/code-points";
+import type { MemoryNode, TextUpdate } from "../../vocabulary/records";
+import { yieldToEventLoop } from "../../engine/event-loop";
+import { networkReader } from "../../engine/network-reader";
+import type { AgentRuntime } from "../../engine/runtime";
+import { commit } from "../../engine/write-path";
+import { readCheckpoint } from "../../engine/checkpoint";
+import { defineTask, type RunningTask } from "../../engine/define-task";
 
 /** Nodes read per scan page (one read of the scan order, one of the nodes and their links). */
 export const SCAN_PAGE = 250;

@@ -4,29 +4,29 @@
  * and text is well-formed Unicode (TextSchema); results are the agent's own schemas under OpenAPI names.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf, writeOptions } from "../api/agent-of";
-import { subApp, type Area } from "../api/area";
-import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorResponses, errorsOf, NodeIdSchema, TextSchema } from "../api/common";
-import { WriteHeadersSchema } from "../api/headers";
-import { TimestampSchema } from "../api/messages";
-import { defineOperation } from "../api/operation";
-import { OPERATION_WAIT_MS, pendingBody, PendingSchema, whenFailed } from "../api/pending";
-import { LANGUAGES, linksPageArgs, nodeIdArgument, pageArgs, READ, WRITE } from "../api/tool-args";
-import { linksPageOf, LinksPageQuerySchema, pageSizeQuery } from "../api/views";
-import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
-import { ApiError, TOO_LARGE } from "../http/errors";
-import { MemorizeResultSchema } from "../operations/create-memory";
-import { ForgetResultSchema } from "../operations/delete-memory";
-import { decodeIdCursor, encodeIdCursor } from "../operations/views/cursor";
+import { agentOf, writeOptions } from "../../http/agent-of";
+import { subApp, type Area } from "../../surfaces/endpoint";
+import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorResponses, errorsOf, NodeIdSchema, TextSchema } from "../../http/common-schemas";
+import { WriteHeadersSchema } from "../../http/headers";
+import { TimestampSchema } from "../../http/messages";
+import { defineOperation } from "../../surfaces/operation";
+import { OPERATION_WAIT_MS, pendingBody, PendingSchema, whenFailed } from "../../http/pending";
+import { LANGUAGES, linksPageArgs, nodeIdArgument, pageArgs, READ, WRITE } from "../../surfaces/tool-args";
+import { linksPageOf, LinksPageQuerySchema, pageSizeQuery } from "../../http/paging";
+import { MAX_MESSAGE_CODE_POINTS } from "../../config/limits";
+import { ApiError, TOO_LARGE } from "../../http/errors";
+import { MemorizeResultSchema } from "./task";
+import { ForgetResultSchema } from "../delete-memory/task";
+import { decodeIdCursor, encodeIdCursor } from "../shared/cursor";
 import {
   DEFAULT_HISTORY_PAGE,
   HistoryEntrySchema,
   MAX_HISTORY_PAGE,
   MemoryListResultSchema,
   MemoryViewSchema,
-} from "../operations/views/memory-views";
-import { codePointLength } from "../text/code-points";
-import { MEMORY_KINDS } from "../vocabulary/node-kinds";
+} from "../shared/memory-view";
+import { codePointLength } from "../../text/code-points";
+import { MEMORY_KINDS } from "../../vocabulary/node-kinds";
 
 /** A memory's text: non-blank, at most as long as one message. */
 const ContentSchema = TextSchema.superRefine((s, ctx) => {

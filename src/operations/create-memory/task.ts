@@ -8,25 +8,25 @@
  * auto_compress is off, as after a remember.
  */
 import { z } from "zod";
-import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../config/limits";
-import { composeMemory, MEMORY_TYPES, prepareContent, type ComposedMemory } from "../memory/explicit-memory";
-import { planFocus, planRemember, relationPairs, rememberOps, type RememberPlan } from "../memory/remember-plan";
-import { levelOf } from "../memory/strength";
-import type { Extraction } from "../models/types";
-import { entityKey } from "../text/entity-key";
-import { EN_STOP_WORDS } from "../text/stopwords-en";
-import { ZH_STOP_WORDS } from "../text/stopwords-zh";
-import { normalizeText } from "../text/normalize";
-import type { EntityAlias, MemoryNode } from "../vocabulary/records";
-import { RELATION } from "../vocabulary/relations";
-import { ConflictSummarySchema } from "./services/conflict-check";
-import { resolveEntities } from "./services/entity-resolution";
-import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
-import { commit } from "../engine/write-path";
-import { afterWrite, afterWriteCheckpointSchema } from "./services/after-write";
-import { readCheckpoint } from "../engine/checkpoint";
-import { defineTask, type RunningTask } from "../engine/define-task";
+import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
+import { composeMemory, MEMORY_TYPES, prepareContent, type ComposedMemory } from "../../memory/explicit-memory";
+import { planFocus, planRemember, relationPairs, rememberOps, type RememberPlan } from "../../memory/remember-plan";
+import { levelOf } from "../../memory/strength";
+import type { Extraction } from "../../models/types";
+import { entityKey } from "../../text/entity-key";
+import { EN_STOP_WORDS } from "../../text/stopwords-en";
+import { ZH_STOP_WORDS } from "../../text/stopwords-zh";
+import { normalizeText } from "../../text/normalize";
+import type { EntityAlias, MemoryNode } from "../../vocabulary/records";
+import { RELATION } from "../../vocabulary/relations";
+import { ConflictSummarySchema } from "../shared/conflict-check";
+import { resolveEntities } from "../shared/entity-resolution";
+import { networkReader } from "../../engine/network-reader";
+import type { AgentRuntime } from "../../engine/runtime";
+import { commit } from "../../engine/write-path";
+import { afterWrite, afterWriteCheckpointSchema } from "../shared/after-write";
+import { readCheckpoint } from "../../engine/checkpoint";
+import { defineTask, type RunningTask } from "../../engine/define-task";
 
 export const MemoryStructureSchema = z
   .object({

@@ -15,10 +15,10 @@
  * registry row goes (primary database), then the object's state, in one final commit.
  */
 import { z } from "zod";
-import { DELETE_CHUNKS_PER_SLICE, DELETE_LINKS_PER_CHUNK, DELETE_NODES_PER_CHUNK, DRAIN_BUDGET_MS } from "../config/limits";
-import { commit } from "../engine/write-path";
-import { readCheckpoint } from "../engine/checkpoint";
-import { defineTask } from "../engine/define-task";
+import { DELETE_CHUNKS_PER_SLICE, DELETE_LINKS_PER_CHUNK, DELETE_NODES_PER_CHUNK, DRAIN_BUDGET_MS } from "../../config/limits";
+import { commit } from "../../engine/write-path";
+import { readCheckpoint } from "../../engine/checkpoint";
+import { defineTask } from "../../engine/define-task";
 
 export const DeleteResultSchema = z.object({ nodes: z.number().int() });
 

@@ -17,14 +17,14 @@
  * Entities are not memories: they are forgotten with their links, or merged.
  */
 import { z } from "zod";
-import type { WriteOp } from "../memory/write-ops";
-import type { LinkKey } from "../vocabulary/records";
-import { RELATION } from "../vocabulary/relations";
-import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
-import { commit } from "../engine/write-path";
-import { readCheckpoint } from "../engine/checkpoint";
-import { defineTask } from "../engine/define-task";
+import type { WriteOp } from "../../memory/write-ops";
+import type { LinkKey } from "../../vocabulary/records";
+import { RELATION } from "../../vocabulary/relations";
+import { networkReader } from "../../engine/network-reader";
+import type { AgentRuntime } from "../../engine/runtime";
+import { commit } from "../../engine/write-path";
+import { readCheckpoint } from "../../engine/checkpoint";
+import { defineTask } from "../../engine/define-task";
 
 export const ForgetPayloadSchema = z.object({ node_id: z.number().int().min(1), purge: z.boolean() }).strict();
 

@@ -1,13 +1,13 @@
 /** Context for prompts (docs/design.md, "Context for prompts: episodes, profile, context block"): the context block, the profile, and episodes for older memories. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf, writeOptions } from "../api/agent-of";
-import { subApp, type Area } from "../api/area";
-import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf, TextSchema } from "../api/common";
-import { WriteHeadersSchema } from "../api/headers";
-import { defineOperation } from "../api/operation";
-import { LANGUAGES, READ } from "../api/tool-args";
-import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
-import { localePreference } from "../http/accept-language";
+import { agentOf, writeOptions } from "../../http/agent-of";
+import { subApp, type Area } from "../../surfaces/endpoint";
+import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf, TextSchema } from "../../http/common-schemas";
+import { WriteHeadersSchema } from "../../http/headers";
+import { defineOperation } from "../../surfaces/operation";
+import { LANGUAGES, READ } from "../../surfaces/tool-args";
+import { MAX_MESSAGE_CODE_POINTS } from "../../config/limits";
+import { localePreference } from "../../http/accept-language";
 import {
   CONTEXT_SECTIONS,
   ContextResultSchema,
@@ -16,9 +16,9 @@ import {
   MAX_CONTEXT_MESSAGES,
   MIN_CONTEXT_BUDGET,
   ProfileResultSchema,
-} from "../operations/views/get-context-schemas";
-import { LOCALES } from "../vocabulary/locales";
-import { MESSAGE_ROLES } from "../vocabulary/roles";
+} from "./schemas";
+import { LOCALES } from "../../vocabulary/locales";
+import { MESSAGE_ROLES } from "../../vocabulary/roles";
 
 /** How long a rebuild request waits before answering with its task. */
 const REBUILD_WAIT_MS = 25_000;

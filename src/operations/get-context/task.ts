@@ -4,19 +4,19 @@
  * episodes when the query asks about an earlier conversation, "once knew" traces, and the profile
  * when asked, assembled within a token budget (src/memory/context-block.ts). A read.
  */
-import { assembleContext, type ContextEpisode, type ContextMemory } from "../memory/context-block";
-import { energyOf } from "../memory/energy";
-import { episodeMetaOf } from "../memory/episode";
-import { importanceOf } from "../memory/importance";
-import { asksAboutThePast } from "../memory/past-question";
-import { RELATION } from "../vocabulary/relations";
-import { labelLocale } from "./services/label-locale";
-import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
-import { ContextQuerySchema, ContextResultSchema, type ContextQuery, type ContextResult } from "./views/get-context-schemas";
-import { defineTask } from "../engine/define-task";
-import { agentProfile } from "./get-profile";
-import { runRecall } from "./recall";
+import { assembleContext, type ContextEpisode, type ContextMemory } from "../../memory/context-block";
+import { energyOf } from "../../memory/energy";
+import { episodeMetaOf } from "../../memory/episode";
+import { importanceOf } from "../../memory/importance";
+import { asksAboutThePast } from "../../memory/past-question";
+import { RELATION } from "../../vocabulary/relations";
+import { labelLocale } from "../shared/label-locale";
+import { networkReader } from "../../engine/network-reader";
+import type { AgentRuntime } from "../../engine/runtime";
+import { ContextQuerySchema, ContextResultSchema, type ContextQuery, type ContextResult } from "./schemas";
+import { defineTask } from "../../engine/define-task";
+import { agentProfile } from "../get-profile/task";
+import { runRecall } from "../recall/task";
 
 /**
  * Memories recall ranks for the block: enough that the budget, not the list, ends the block (a

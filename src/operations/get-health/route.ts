@@ -1,12 +1,12 @@
 /** Liveness of the service: the database, and with ?deep=1 every dependency. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { subApp, type Area } from "../api/area";
-import { defineOperation } from "../api/operation";
-import { DeepHealthSchema, deepHealth } from "../service/health-check";
-import { checkDatabase } from "../service/service";
-import { ErrorSchema, errorsOf, RETRY_AFTER } from "../api/common";
-import { requireApiKey } from "../http/auth";
-import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "../http/errors";
+import { subApp, type Area } from "../../surfaces/endpoint";
+import { defineOperation } from "../../surfaces/operation";
+import { DeepHealthSchema, deepHealth } from "../../service/health-check";
+import { checkDatabase } from "../../service/service";
+import { ErrorSchema, errorsOf, RETRY_AFTER } from "../../http/common-schemas";
+import { requireApiKey } from "../../http/auth";
+import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "../../http/errors";
 
 const HealthSchema = z
   .object({

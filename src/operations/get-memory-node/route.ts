@@ -1,14 +1,22 @@
 /** The agent's state as it stands: a task's status, the focus, a node with its links, counts, and a ping. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf } from "../api/agent-of";
-import { subApp, type Area } from "../api/area";
-import { AgentIdSchema, AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf, NodeIdSchema, TaskIdSchema } from "../api/common";
-import { defineOperation } from "../api/operation";
-import { linksPageOf, LinksPageQuerySchema } from "../api/views";
-import { linksPageArgs, nodeIdArgument, READ, waitMs } from "../api/tool-args";
-import { TaskStatusViewSchema } from "../agent/views";
-import { ApiError } from "../http/errors";
-import { FocusViewSchema, NodeViewSchema, PingViewSchema, StatsViewSchema } from "../operations/views/view-schemas";
+import { agentOf } from "../../http/agent-of";
+import { subApp, type Area } from "../../surfaces/endpoint";
+import {
+  AgentIdSchema,
+  AgentPathSchema,
+  EmptyQuerySchema,
+  errorResponses,
+  errorsOf,
+  NodeIdSchema,
+  TaskIdSchema,
+} from "../../http/common-schemas";
+import { defineOperation } from "../../surfaces/operation";
+import { linksPageOf, LinksPageQuerySchema } from "../../http/paging";
+import { linksPageArgs, nodeIdArgument, READ, waitMs } from "../../surfaces/tool-args";
+import { TaskStatusViewSchema } from "../../agent/task-status";
+import { ApiError } from "../../http/errors";
+import { FocusViewSchema, NodeViewSchema, PingViewSchema, StatsViewSchema } from "../shared/node-view-schema";
 
 const TaskStatusSchema = TaskStatusViewSchema.openapi("TaskStatus");
 const FocusSchema = FocusViewSchema.openapi("Focus");

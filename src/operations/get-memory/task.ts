@@ -3,11 +3,11 @@
  * aliases and history, and a page of memories newest first. Read-lane tasks, so a read sees every
  * write accepted before it (a memory posted a moment ago, an update, a deletion).
  */
-import { importanceOf } from "../memory/importance";
-import { strengthAt } from "../memory/strength";
-import type { MemoryNode } from "../vocabulary/records";
-import { conflictMarks } from "./services/conflict-marks";
-import { encodeIdCursor } from "./views/cursor";
+import { importanceOf } from "../../memory/importance";
+import { strengthAt } from "../../memory/strength";
+import type { MemoryNode } from "../../vocabulary/records";
+import { conflictMarks } from "../shared/conflict-marks";
+import { encodeIdCursor } from "../shared/cursor";
 import {
   HISTORY_IN_VIEW,
   HistoryQuerySchema,
@@ -19,12 +19,12 @@ import {
   type HistoryResult,
   type MemoryListItem,
   type MemoryView,
-} from "./views/memory-views";
-import { networkReader } from "../engine/network-reader";
-import type { AgentRepos, AgentRuntime } from "../engine/runtime";
-import { buildNodeView, FIRST_LINKS_PAGE } from "./views/node-view";
-import type { LinksPage } from "./views/view-schemas";
-import { defineTask } from "../engine/define-task";
+} from "../shared/memory-view";
+import { networkReader } from "../../engine/network-reader";
+import type { AgentRepos, AgentRuntime } from "../../engine/runtime";
+import { buildNodeView, FIRST_LINKS_PAGE } from "../shared/node-view";
+import type { LinksPage } from "../shared/node-view-schema";
+import { defineTask } from "../../engine/define-task";
 
 export const memoryReadTask = defineTask({
   lane: "read",

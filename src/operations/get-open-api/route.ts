@@ -3,11 +3,11 @@
  * schemas from the routes of every area, read from the root app it describes.
  */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { subApp, type Area } from "../api/area";
-import { EmptyQuerySchema, errorsOf } from "../api/common";
-import { defineOperation } from "../api/operation";
-import type { AppEnv } from "../http/app-env";
-import { isLoopbackHost } from "../http/local-origin";
+import { subApp, type Area } from "../../surfaces/endpoint";
+import { EmptyQuerySchema, errorsOf } from "../../http/common-schemas";
+import { defineOperation } from "../../surfaces/operation";
+import type { AppEnv } from "../../http/app-env";
+import { isLoopbackHost } from "../../http/local-origin";
 
 const JsonObjectSchema = z.record(z.string(), z.unknown());
 

@@ -3,13 +3,13 @@
  * so it sees every write accepted before it). Measured cheap enough not to cache: one pass over
  * the memories and the entities' links of the in-memory graph.
  */
-import { assembleContext } from "../memory/context-block";
-import { buildProfile, type Profile } from "../memory/profile";
-import { labelLocale } from "./services/label-locale";
-import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
-import { ProfileQuerySchema, ProfileResultSchema } from "./views/get-context-schemas";
-import { defineTask } from "../engine/define-task";
+import { assembleContext } from "../../memory/context-block";
+import { buildProfile, type Profile } from "../../memory/profile";
+import { labelLocale } from "../shared/label-locale";
+import { networkReader } from "../../engine/network-reader";
+import type { AgentRuntime } from "../../engine/runtime";
+import { ProfileQuerySchema, ProfileResultSchema } from "../get-context/schemas";
+import { defineTask } from "../../engine/define-task";
 
 /** Memories counted for participants at most (an agent served from D1 reads its newest ones). */
 const PROFILE_MEMORIES = 20_000;

@@ -11,16 +11,16 @@
  * is recognised.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { ImportValidator, type LineProblem } from "../operations/views/export-format";
-import { AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses } from "../api/common";
-import { WriteHeadersSchema } from "../api/headers";
-import { MAX_IMPORT_BYTES, MAX_IMPORT_LINE_BYTES } from "../config/limits";
-import { ApiError } from "../http/errors";
-import { agentOf, writeOptions } from "../api/agent-of";
-import { JsonLinesError, jsonLines } from "../api/json-lines";
-import { OPERATION_WAIT_MS, pendingBody, PendingSchema, whenFailed } from "../api/pending";
-import { defineOperation } from "../api/operation";
-import { subApp, type Area } from "../api/area";
+import { ImportValidator, type LineProblem } from "../shared/export-format";
+import { AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses } from "../../http/common-schemas";
+import { WriteHeadersSchema } from "../../http/headers";
+import { MAX_IMPORT_BYTES, MAX_IMPORT_LINE_BYTES } from "../../config/limits";
+import { ApiError } from "../../http/errors";
+import { agentOf, writeOptions } from "../../http/agent-of";
+import { JsonLinesError, jsonLines } from "../../http/json-lines";
+import { OPERATION_WAIT_MS, pendingBody, PendingSchema, whenFailed } from "../../http/pending";
+import { defineOperation } from "../../surfaces/operation";
+import { subApp, type Area } from "../../surfaces/endpoint";
 
 const JSONL_TYPES = ["application/x-ndjson", "application/jsonl", "application/json-lines"];
 /** The media type of JSON Lines, typed as a plain string: the route's answer is a stream, not a JSON body. */

@@ -14,17 +14,17 @@
  *   as they were; links are written with the import's epoch, at the level they had.
  */
 import { z } from "zod";
-import { MAX_NODE_ID } from "../config/limits";
-import { AgentParamsSchema } from "../config/params";
-import { strengthAt } from "../memory/strength";
-import type { WriteOp } from "../memory/write-ops";
-import type { EntityAlias, MemoryNode, NewLink } from "../vocabulary/records";
-import { ExportLineSchema, ExportSnapshotSchema, EXPORT_FORMAT, EXPORT_VERSION, type ExportSnapshot } from "./views/export-format";
-import type { AgentRuntime } from "../engine/runtime";
-import { PermanentTaskError } from "../engine/task-errors";
-import { commit } from "../engine/write-path";
-import { readCheckpoint } from "../engine/checkpoint";
-import { defineTask } from "../engine/define-task";
+import { MAX_NODE_ID } from "../../config/limits";
+import { AgentParamsSchema } from "../../config/params";
+import { strengthAt } from "../../memory/strength";
+import type { WriteOp } from "../../memory/write-ops";
+import type { EntityAlias, MemoryNode, NewLink } from "../../vocabulary/records";
+import { ExportLineSchema, ExportSnapshotSchema, EXPORT_FORMAT, EXPORT_VERSION, type ExportSnapshot } from "../shared/export-format";
+import type { AgentRuntime } from "../../engine/runtime";
+import { PermanentTaskError } from "../../engine/task-errors";
+import { commit } from "../../engine/write-path";
+import { readCheckpoint } from "../../engine/checkpoint";
+import { defineTask } from "../../engine/define-task";
 
 /** Characters of staged lines per commit (as a remember's 200,000: the intent is one object row). */
 export const IMPORT_PAGE_CHARACTERS = 200_000;

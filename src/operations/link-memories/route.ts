@@ -3,17 +3,17 @@
  * (docs/design.md, "Memory operations (as built)").
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf, writeOptions } from "../api/agent-of";
-import { subApp, type Area } from "../api/area";
-import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorsOf, NodeIdSchema, TextSchema } from "../api/common";
-import { WriteHeadersSchema } from "../api/headers";
-import { defineOperation } from "../api/operation";
-import { OPERATION_WAIT_MS, pendingBody, PendingSchema, whenFailed } from "../api/pending";
-import { LANGUAGES, nodeIdArgument, WRITE } from "../api/tool-args";
-import { ApiError } from "../http/errors";
-import { MergeResultSchema } from "../operations/merge-entities";
-import { ReportFeedbackResultSchema } from "../operations/report-feedback";
-import { EXPLICIT_LINK_RELATIONS, resolveRelation } from "../vocabulary/relations";
+import { agentOf, writeOptions } from "../../http/agent-of";
+import { subApp, type Area } from "../../surfaces/endpoint";
+import { AgentIdSchema, AgentPathSchema, ErrorSchema, errorsOf, NodeIdSchema, TextSchema } from "../../http/common-schemas";
+import { WriteHeadersSchema } from "../../http/headers";
+import { defineOperation } from "../../surfaces/operation";
+import { OPERATION_WAIT_MS, pendingBody, PendingSchema, whenFailed } from "../../http/pending";
+import { LANGUAGES, nodeIdArgument, WRITE } from "../../surfaces/tool-args";
+import { ApiError } from "../../http/errors";
+import { MergeResultSchema } from "../merge-entities/task";
+import { ReportFeedbackResultSchema } from "../report-feedback/task";
+import { EXPLICIT_LINK_RELATIONS, resolveRelation } from "../../vocabulary/relations";
 
 /** A relation of the explicit vocabulary, in Chinese or by its English name. */
 const RelationSchema = TextSchema.trim()

@@ -9,16 +9,16 @@
  * naming the current version. Unlinking deletes one link by its key.
  */
 import { z } from "zod";
-import { levelOf, strengthAt } from "../memory/strength";
-import { normalizeText } from "../text/normalize";
-import { MEMORY_KINDS } from "../vocabulary/node-kinds";
-import { EXPLICIT_LINK_RELATIONS } from "../vocabulary/relations";
-import { networkReader } from "../engine/network-reader";
-import type { AgentRepos, AgentRuntime } from "../engine/runtime";
-import { commit } from "../engine/write-path";
-import { readCheckpoint } from "../engine/checkpoint";
-import { defineTask } from "../engine/define-task";
-import { searchNodes } from "./search-memories";
+import { levelOf, strengthAt } from "../../memory/strength";
+import { normalizeText } from "../../text/normalize";
+import { MEMORY_KINDS } from "../../vocabulary/node-kinds";
+import { EXPLICIT_LINK_RELATIONS } from "../../vocabulary/relations";
+import { networkReader } from "../../engine/network-reader";
+import type { AgentRepos, AgentRuntime } from "../../engine/runtime";
+import { commit } from "../../engine/write-path";
+import { readCheckpoint } from "../../engine/checkpoint";
+import { defineTask } from "../../engine/define-task";
+import { searchNodes } from "../shared/search-lists";
 
 /** Candidates whose combined score is within this of the best make a description ambiguous. */
 export const AMBIGUITY_MARGIN = 0.1;

@@ -1,13 +1,13 @@
 /** The agents of a tenant: listing them (`GET /v1/agents`, paged by an opaque cursor) and deleting one. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf, writeOptions } from "../api/agent-of";
-import { subApp, type Area } from "../api/area";
-import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf } from "../api/common";
-import { WriteHeadersSchema } from "../api/headers";
-import { defineOperation } from "../api/operation";
-import { pageArgs } from "../api/tool-args";
-import { AGENT_ID_PATTERN } from "../config/limits";
-import { listAgents } from "../service/service";
+import { agentOf, writeOptions } from "../../http/agent-of";
+import { subApp, type Area } from "../../surfaces/endpoint";
+import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf } from "../../http/common-schemas";
+import { WriteHeadersSchema } from "../../http/headers";
+import { defineOperation } from "../../surfaces/operation";
+import { pageArgs } from "../../surfaces/tool-args";
+import { AGENT_ID_PATTERN } from "../../config/limits";
+import { listAgents } from "../../service/service";
 
 /** How long DELETE waits for the deletion before answering 202 with its task. */
 const DELETE_WAIT_MS = 25_000;

@@ -6,14 +6,14 @@
  * deleted, and the focus follows: where the absorbed entity stood, the survivor stands.
  */
 import { z } from "zod";
-import { moveLinks } from "../memory/link-moves";
-import type { WriteOp } from "../memory/write-ops";
-import type { EntityAlias, MemoryNode } from "../vocabulary/records";
-import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
-import { commit } from "../engine/write-path";
-import { readCheckpoint } from "../engine/checkpoint";
-import { defineTask } from "../engine/define-task";
+import { moveLinks } from "../../memory/link-moves";
+import type { WriteOp } from "../../memory/write-ops";
+import type { EntityAlias, MemoryNode } from "../../vocabulary/records";
+import { networkReader } from "../../engine/network-reader";
+import type { AgentRuntime } from "../../engine/runtime";
+import { commit } from "../../engine/write-path";
+import { readCheckpoint } from "../../engine/checkpoint";
+import { defineTask } from "../../engine/define-task";
 
 export const MergePayloadSchema = z.object({ node_id: z.number().int().min(1), into: z.number().int().min(1) }).strict();
 

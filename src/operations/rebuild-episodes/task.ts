@@ -6,12 +6,12 @@
  * interrupted rebuild resumes and creates no episode twice.
  */
 import { z } from "zod";
-import { EPISODE_SUMMARY_MAX, planEpisode, type EpisodeMessage } from "../memory/episode";
-import type { MemoryNode } from "../vocabulary/records";
-import { networkReader } from "../engine/network-reader";
-import { commit } from "../engine/write-path";
-import { readCheckpoint } from "../engine/checkpoint";
-import { defineTask } from "../engine/define-task";
+import { EPISODE_SUMMARY_MAX, planEpisode, type EpisodeMessage } from "../../memory/episode";
+import type { MemoryNode } from "../../vocabulary/records";
+import { networkReader } from "../../engine/network-reader";
+import { commit } from "../../engine/write-path";
+import { readCheckpoint } from "../../engine/checkpoint";
+import { defineTask } from "../../engine/define-task";
 
 /** Segments read to find the submissions without an episode (an agent at capacity holds 10,000 nodes). */
 const REBUILD_SEGMENTS = 100_000;

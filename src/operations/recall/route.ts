@@ -1,14 +1,14 @@
 /** Recall (docs/design.md, "recall(keywords, relations, depth)"): memories reached from the focus and by word and meaning matches. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf } from "../api/agent-of";
-import { subApp, type Area } from "../api/area";
-import { AgentPathSchema, errorsOf, TextSchema } from "../api/common";
-import { defineOperation } from "../api/operation";
-import { LANGUAGES, READ } from "../api/tool-args";
-import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../config/limits";
-import { localePreference } from "../http/accept-language";
-import { RECALL_KINDS, RecalledMemorySchema, RecalledTraceSchema } from "../operations/views/recall-schemas";
-import { LOCALES } from "../vocabulary/locales";
+import { agentOf } from "../../http/agent-of";
+import { subApp, type Area } from "../../surfaces/endpoint";
+import { AgentPathSchema, errorsOf, TextSchema } from "../../http/common-schemas";
+import { defineOperation } from "../../surfaces/operation";
+import { LANGUAGES, READ } from "../../surfaces/tool-args";
+import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../../config/limits";
+import { localePreference } from "../../http/accept-language";
+import { RECALL_KINDS, RecalledMemorySchema, RecalledTraceSchema } from "./schemas";
+import { LOCALES } from "../../vocabulary/locales";
 
 export const RecallRequestSchema = z
   .object({

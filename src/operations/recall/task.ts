@@ -5,18 +5,18 @@
  * items and the plain text the agent reads. A read: no focus change, no strength change.
  */
 import type { z } from "zod";
-import { breadthFirst, type BfsSource } from "../memory/bfs";
-import { formatRecall } from "../memory/format";
-import { recallMemories, recallSettingsOf, type RecallNetwork } from "../memory/recall-engine";
-import { queryTerms } from "../text/index-terms";
-import type { MemoryNode } from "../vocabulary/records";
-import { RELATION, resolveRelation } from "../vocabulary/relations";
-import { conflictMarks } from "./services/conflict-marks";
-import { labelLocale } from "./services/label-locale";
-import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
-import { defineTask } from "../engine/define-task";
-import { RecallQuerySchema, RecallResultSchema, type RecallResult } from "./views/recall-schemas";
+import { breadthFirst, type BfsSource } from "../../memory/bfs";
+import { formatRecall } from "../../memory/format";
+import { recallMemories, recallSettingsOf, type RecallNetwork } from "../../memory/recall-engine";
+import { queryTerms } from "../../text/index-terms";
+import type { MemoryNode } from "../../vocabulary/records";
+import { RELATION, resolveRelation } from "../../vocabulary/relations";
+import { conflictMarks } from "../shared/conflict-marks";
+import { labelLocale } from "../shared/label-locale";
+import { networkReader } from "../../engine/network-reader";
+import type { AgentRuntime } from "../../engine/runtime";
+import { defineTask } from "../../engine/define-task";
+import { RecallQuerySchema, RecallResultSchema, type RecallResult } from "./schemas";
 
 export {
   RecallQuerySchema,
@@ -25,8 +25,8 @@ export {
   RecalledTraceSchema,
   type RecallQuery,
   type RecallResult,
-} from "./views/recall-schemas";
-import { searchLists } from "./search-memories";
+} from "./schemas";
+import { searchLists } from "../shared/search-lists";
 
 export const recallTask = defineTask({
   lane: "read",

@@ -1,15 +1,15 @@
 /** Remember (docs/design.md, "Memory operations"): chat messages queued for the memory network. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf, writeOptions } from "../api/agent-of";
-import { subApp, type Area } from "../api/area";
-import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../api/common";
-import { WriteHeadersSchema } from "../api/headers";
-import { MessageSchema } from "../api/messages";
-import { defineOperation } from "../api/operation";
-import { LANGUAGES } from "../api/tool-args";
-import { MAX_MESSAGES_PER_REMEMBER, MAX_REMEMBER_CODE_POINTS } from "../config/limits";
-import { TOO_LARGE } from "../http/errors";
-import { codePointLength } from "../text/code-points";
+import { agentOf, writeOptions } from "../../http/agent-of";
+import { subApp, type Area } from "../../surfaces/endpoint";
+import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../../http/common-schemas";
+import { WriteHeadersSchema } from "../../http/headers";
+import { MessageSchema } from "../../http/messages";
+import { defineOperation } from "../../surfaces/operation";
+import { LANGUAGES } from "../../surfaces/tool-args";
+import { MAX_MESSAGES_PER_REMEMBER, MAX_REMEMBER_CODE_POINTS } from "../../config/limits";
+import { TOO_LARGE } from "../../http/errors";
+import { codePointLength } from "../../text/code-points";
 
 export const RememberRequestSchema = z
   .object({

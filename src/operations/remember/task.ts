@@ -10,25 +10,25 @@
  * linked), before capacity is enforced.
  */
 import { z } from "zod";
-import { planFocus, planRemember, relationPairs, rememberOps, type RememberPlan } from "../memory/remember-plan";
-import { digestOf } from "../models/digest";
-import { parseJsonOrUndefined } from "../storage/row-parsing";
-import { DIGEST_AHEAD_TASKS, type Conversation } from "../engine/digest-ahead";
-import { localRelations } from "../models/local/local-query";
-import type { ModelMessage } from "../models/types";
-import { EPISODE_SUMMARY_MAX, planEpisode } from "../memory/episode";
-import { MessageSchema, type Message } from "../vocabulary/message";
-import type { EntityAlias } from "../vocabulary/records";
-import { ConflictSummarySchema } from "./services/conflict-check";
-import { resolveEntities } from "./services/entity-resolution";
-import { foreseenPairs, segmentSpeaker, type QueuedConversation } from "./services/conflict-foresight";
-import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
-import { commit } from "../engine/write-path";
-import { embeddingText } from "../engine/vector-writes";
-import { afterWrite, afterWriteCheckpointSchema } from "./services/after-write";
-import { defineTask, type RunningTask } from "../engine/define-task";
-import { readCheckpoint } from "../engine/checkpoint";
+import { planFocus, planRemember, relationPairs, rememberOps, type RememberPlan } from "../../memory/remember-plan";
+import { digestOf } from "../../models/digest";
+import { parseJsonOrUndefined } from "../../storage/row-parsing";
+import { DIGEST_AHEAD_TASKS, type Conversation } from "../../engine/digest-ahead";
+import { localRelations } from "../../models/local/local-query";
+import type { ModelMessage } from "../../models/types";
+import { EPISODE_SUMMARY_MAX, planEpisode } from "../../memory/episode";
+import { MessageSchema, type Message } from "../../vocabulary/message";
+import type { EntityAlias } from "../../vocabulary/records";
+import { ConflictSummarySchema } from "../shared/conflict-check";
+import { resolveEntities } from "../shared/entity-resolution";
+import { foreseenPairs, segmentSpeaker, type QueuedConversation } from "../shared/conflict-foresight";
+import { networkReader } from "../../engine/network-reader";
+import type { AgentRuntime } from "../../engine/runtime";
+import { commit } from "../../engine/write-path";
+import { embeddingText } from "../../engine/vector-writes";
+import { afterWrite, afterWriteCheckpointSchema } from "../shared/after-write";
+import { defineTask, type RunningTask } from "../../engine/define-task";
+import { readCheckpoint } from "../../engine/checkpoint";
 
 export const RememberPayloadSchema = z.object({ messages: z.array(MessageSchema).min(1) }).strict();
 export type RememberPayload = z.infer<typeof RememberPayloadSchema>;

@@ -6,15 +6,15 @@
  * reinforced in is kept in the object (`markReinforced`, committed with the links).
  */
 import { z } from "zod";
-import { importanceOf } from "../memory/importance";
-import { reinforceLinks } from "../memory/link-moves";
-import { strengthAt } from "../memory/strength";
-import type { WriteOp } from "../memory/write-ops";
-import type { LinkState, NewLink } from "../vocabulary/records";
-import { networkReader } from "../engine/network-reader";
-import { commit } from "../engine/write-path";
-import { readCheckpoint } from "../engine/checkpoint";
-import { defineTask } from "../engine/define-task";
+import { importanceOf } from "../../memory/importance";
+import { reinforceLinks } from "../../memory/link-moves";
+import { strengthAt } from "../../memory/strength";
+import type { WriteOp } from "../../memory/write-ops";
+import type { LinkState, NewLink } from "../../vocabulary/records";
+import { networkReader } from "../../engine/network-reader";
+import { commit } from "../../engine/write-path";
+import { readCheckpoint } from "../../engine/checkpoint";
+import { defineTask } from "../../engine/define-task";
 
 export const ReinforcePayloadSchema = z.object({ node_ids: z.array(z.number().int().min(1)).min(1).max(100), used: z.boolean() }).strict();
 

@@ -1,13 +1,13 @@
 /** Search: every memory of the agent ranked by words (BM25), meaning (vectors) or both. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf } from "../api/agent-of";
-import { subApp, type Area } from "../api/area";
-import { AgentPathSchema, EmptyQuerySchema, errorsOf, TextSchema } from "../api/common";
-import { TimestampSchema } from "../api/messages";
-import { defineOperation } from "../api/operation";
-import { LANGUAGES, READ } from "../api/tool-args";
-import { SEARCH_MODES, SearchHitSchema } from "../operations/views/search-memories-schemas";
-import { NODE_KINDS } from "../vocabulary/node-kinds";
+import { agentOf } from "../../http/agent-of";
+import { subApp, type Area } from "../../surfaces/endpoint";
+import { AgentPathSchema, EmptyQuerySchema, errorsOf, TextSchema } from "../../http/common-schemas";
+import { TimestampSchema } from "../../http/messages";
+import { defineOperation } from "../../surfaces/operation";
+import { LANGUAGES, READ } from "../../surfaces/tool-args";
+import { SEARCH_MODES, SearchHitSchema } from "./schemas";
+import { NODE_KINDS } from "../../vocabulary/node-kinds";
 
 export const SearchRequestSchema = z
   .object({

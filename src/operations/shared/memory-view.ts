@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { MEMORY_KINDS, NODE_KINDS } from "../../vocabulary/node-kinds";
 import { MESSAGE_ROLES } from "../../vocabulary/roles";
-import { LinksPageSchema, NodeViewSchema } from "./view-schemas";
+import { LinksPageSchema, NodeViewSchema } from "./node-view-schema";
 
 export const HistoryEntrySchema = z.object({
   node_id: z.number().int(),

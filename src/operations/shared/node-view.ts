@@ -8,7 +8,7 @@ import { importanceOf } from "../../memory/importance";
 import { strengthAt } from "../../memory/strength";
 import { encodeLinksCursor, type LinkPosition } from "./cursor";
 import type { NetworkReader } from "../../engine/network-reader";
-import { DEFAULT_LINKS_PAGE, type LinksPage, type NodeView } from "./view-schemas";
+import { DEFAULT_LINKS_PAGE, type LinksPage, type NodeView } from "./node-view-schema";
 
 export const FIRST_LINKS_PAGE: LinksPage = { limit: DEFAULT_LINKS_PAGE, after: { outgoing: null, incoming: null } };
 

@@ -5,24 +5,18 @@
  * writes), so every hit is looked up before it is returned. Used by the search endpoint and as
  * the entry points of hybrid recall.
  */
-import { vectorFusionWeight } from "../config/retrieval";
-import { fuseScores } from "../memory/fusion";
-import type { MemoryGraph } from "../memory/graph";
-import { queryTokens, scoreCandidates } from "../search/bm25-candidates";
-import { ftsMatchExpression, ftsQueryTerms } from "../search/fts-text";
-import type { TextFilters } from "../storage/fts-repo";
-import type { MemoryNode } from "../vocabulary/records";
-import { conflictMarks } from "./services/conflict-marks";
-import { networkReader } from "../engine/network-reader";
-import type { AgentRepos, AgentRuntime } from "../engine/runtime";
-import { defineTask } from "../engine/define-task";
-import {
-  SearchQuerySchema,
-  SearchResultSchema,
-  type SearchMode,
-  type SearchQuery,
-  type SearchResult,
-} from "./views/search-memories-schemas";
+import { vectorFusionWeight } from "../../config/retrieval";
+import { fuseScores } from "../../memory/fusion";
+import type { MemoryGraph } from "../../memory/graph";
+import { queryTokens, scoreCandidates } from "../../search/bm25-candidates";
+import { ftsMatchExpression, ftsQueryTerms } from "../../search/fts-text";
+import type { TextFilters } from "../../storage/fts-repo";
+import type { MemoryNode } from "../../vocabulary/records";
+import { conflictMarks } from "./conflict-marks";
+import { networkReader } from "../../engine/network-reader";
+import type { AgentRepos, AgentRuntime } from "../../engine/runtime";
+import { defineTask } from "../../engine/define-task";
+import { SearchQuerySchema, SearchResultSchema, type SearchMode, type SearchQuery, type SearchResult } from "../search-memories/schemas";
 
 export {
   SEARCH_MODES,
@@ -32,7 +26,7 @@ export {
   type SearchMode,
   type SearchQuery,
   type SearchResult,
-} from "./views/search-memories-schemas";
+} from "../search-memories/schemas";
 
 export const searchTask = defineTask({
   lane: "read",

@@ -1,13 +1,13 @@
 /** Per-agent parameters (docs/design.md, "Parameters") and on-demand compression cycles. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf, writeOptions } from "../api/agent-of";
-import { subApp, type Area } from "../api/area";
-import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf } from "../api/common";
-import { WriteHeadersSchema } from "../api/headers";
-import { defineOperation } from "../api/operation";
-import { READ } from "../api/tool-args";
-import { AgentParamsPatchSchema, AgentParamsSchema } from "../config/params";
-import { ApiError } from "../http/errors";
+import { agentOf, writeOptions } from "../../http/agent-of";
+import { subApp, type Area } from "../../surfaces/endpoint";
+import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf } from "../../http/common-schemas";
+import { WriteHeadersSchema } from "../../http/headers";
+import { defineOperation } from "../../surfaces/operation";
+import { READ } from "../../surfaces/tool-args";
+import { AgentParamsPatchSchema, AgentParamsSchema } from "../../config/params";
+import { ApiError } from "../../http/errors";
 
 /** How long a config change waits for the writes queued before it (it applies in order). */
 const CONFIG_WAIT_MS = 25_000;

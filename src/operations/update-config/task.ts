@@ -4,8 +4,8 @@
  * the deletion instead of being wiped by it. Parameters apply from the next compression cycle (a
  * running pass keeps the ones it started with).
  */
-import { AgentParamsPatchSchema, AgentParamsSchema, patchedParams } from "../config/params";
-import { defineTask } from "../engine/define-task";
+import { AgentParamsPatchSchema, AgentParamsSchema, patchedParams } from "../../config/params";
+import { defineTask } from "../../engine/define-task";
 
 export const configureTask = defineTask({
   lane: "write",

@@ -8,16 +8,16 @@
  * a version already superseded answers with the current one.
  */
 import { z } from "zod";
-import { prepareContent } from "../memory/explicit-memory";
-import { supersedeOps } from "../memory/link-moves";
-import { PHRASE_MAX_CODE_POINTS } from "../models/types";
-import { codePointLength, sliceCodePoints } from "../text/code-points";
-import type { MemoryNode } from "../vocabulary/records";
-import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
-import { commit } from "../engine/write-path";
-import { readCheckpoint } from "../engine/checkpoint";
-import { defineTask } from "../engine/define-task";
+import { prepareContent } from "../../memory/explicit-memory";
+import { supersedeOps } from "../../memory/link-moves";
+import { PHRASE_MAX_CODE_POINTS } from "../../models/types";
+import { codePointLength, sliceCodePoints } from "../../text/code-points";
+import type { MemoryNode } from "../../vocabulary/records";
+import { networkReader } from "../../engine/network-reader";
+import type { AgentRuntime } from "../../engine/runtime";
+import { commit } from "../../engine/write-path";
+import { readCheckpoint } from "../../engine/checkpoint";
+import { defineTask } from "../../engine/define-task";
 
 export const UpdatePayloadSchema = z.object({ node_id: z.number().int().min(1), content: z.string().min(1) }).strict();
 
