@@ -12,7 +12,7 @@ import { AgentState } from "../src/agent/agent-state";
 import { deepHealth } from "../src/service/health-check";
 import { measureStorage } from "../src/service/storage-status";
 import { AGENT_TASK_HOOKS, enqueueTask } from "../src/agent/agent-tasks";
-import { buildStats } from "../src/agent/task-status";
+import { buildStats } from "../src/operations/get-stats/read";
 import { AgentRegistry, RegistryFullError } from "../src/storage/agent-registry";
 import { RecentVectors } from "../src/vectors/recent-vectors";
 import { VectorIndexFullError } from "../src/vectors/types";

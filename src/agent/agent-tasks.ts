@@ -9,26 +9,30 @@ import type { z } from "zod";
 import type { TaskHooks } from "../engine/runtime";
 import type { TaskQueue, TaskRecord } from "../engine/task-queue";
 import { checkTask } from "./check-task";
-import { compressTask } from "../operations/compress-memories/task";
-import { configureTask } from "../operations/update-config/task";
-import { contextTask } from "../operations/get-context/task";
+import { compressMemoriesTask } from "../operations/compress-memories/task";
+import { updateConfigTask } from "../operations/update-config/task";
+import { getContextTask } from "../operations/get-context/task";
 import type { Lane, TaskDefinition } from "../engine/define-task";
 import { deleteAgentTask } from "../operations/delete-agent/task";
-import { exportTask, importTask } from "../operations/import-agent/task";
-import { forgetTask } from "../operations/delete-memory/task";
+import { exportAgentTask } from "../operations/export-agent/task";
+import { importAgentTask } from "../operations/import-agent/task";
+import { deleteMemoryTask } from "../operations/delete-memory/task";
 import { indexTask } from "./index-task";
-import { linkTask, unlinkTask } from "../operations/link-memories/task";
-import { memorizeTask } from "../operations/create-memory/task";
-import { historyTask, memoryListTask, memoryReadTask } from "../operations/get-memory/task";
-import { mergeTask } from "../operations/merge-entities/task";
-import { profileTask } from "../operations/get-profile/task";
+import { linkMemoriesTask } from "../operations/link-memories/task";
+import { unlinkMemoriesTask } from "../operations/unlink-memories/task";
+import { createMemoryTask } from "../operations/create-memory/task";
+import { getMemoryTask } from "../operations/get-memory/task";
+import { getMemoryHistoryTask } from "../operations/get-memory-history/task";
+import { listMemoriesTask } from "../operations/list-memories/task";
+import { mergeEntitiesTask } from "../operations/merge-entities/task";
+import { getProfileTask } from "../operations/get-profile/task";
 import { rebuildEpisodesTask } from "../operations/rebuild-episodes/task";
 import { recallTask } from "../operations/recall/task";
-import { reinforceTask } from "../operations/report-feedback/task";
+import { reportFeedbackTask } from "../operations/report-feedback/task";
 import { rememberTask } from "../operations/remember/task";
-import { searchTask } from "../operations/shared/search-lists";
+import { searchMemoriesTask } from "../operations/search-memories/task";
 import { TaskRegistry } from "../engine/task-registry";
-import { updateTask } from "../operations/update-memory/task";
+import { updateMemoryTask } from "../operations/update-memory/task";
 
 /** The registry's definitions, for the refusal check (a function: the registry holds that kind too). */
 const definitionOf = (kind: string): TaskDefinition<unknown, unknown> => AGENT_TASKS.definition(kind);
@@ -36,25 +40,25 @@ const definitionOf = (kind: string): TaskDefinition<unknown, unknown> => AGENT_T
 export const TASKS = {
   remember: rememberTask,
   recall: recallTask,
-  searchMemories: searchTask,
-  compressMemories: compressTask,
+  searchMemories: searchMemoriesTask,
+  compressMemories: compressMemoriesTask,
   index: indexTask,
-  updateConfig: configureTask,
+  updateConfig: updateConfigTask,
   deleteAgent: deleteAgentTask,
-  createMemory: memorizeTask,
-  getMemory: memoryReadTask,
-  listMemories: memoryListTask,
-  getMemoryHistory: historyTask,
-  updateMemory: updateTask,
-  deleteMemory: forgetTask,
-  linkMemories: linkTask,
-  unlinkMemories: unlinkTask,
-  reportFeedback: reinforceTask,
-  mergeEntities: mergeTask,
-  exportAgent: exportTask,
-  importAgent: importTask,
-  getContext: contextTask,
-  getProfile: profileTask,
+  createMemory: createMemoryTask,
+  getMemory: getMemoryTask,
+  listMemories: listMemoriesTask,
+  getMemoryHistory: getMemoryHistoryTask,
+  updateMemory: updateMemoryTask,
+  deleteMemory: deleteMemoryTask,
+  linkMemories: linkMemoriesTask,
+  unlinkMemories: unlinkMemoriesTask,
+  reportFeedback: reportFeedbackTask,
+  mergeEntities: mergeEntitiesTask,
+  exportAgent: exportAgentTask,
+  importAgent: importAgentTask,
+  getContext: getContextTask,
+  getProfile: getProfileTask,
   rebuildEpisodes: rebuildEpisodesTask,
   check: checkTask(definitionOf),
 } as const;

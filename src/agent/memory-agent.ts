@@ -25,8 +25,10 @@ import { exportLines } from "../operations/shared/export-format";
 import { fingerprint } from "../engine/stores/idempotency";
 import { migrateAgentSchema } from "../engine/stores/do-schema";
 import { networkReader } from "../engine/network-reader";
-import { FIRST_LINKS_PAGE } from "../operations/shared/node-view";
-import type { LinksPage } from "../operations/shared/node-view-schema";
+import { buildNodeView, FIRST_LINKS_PAGE, type LinksPage, type NodeView } from "../operations/shared/node-view";
+import type { FocusView } from "../operations/get-focus/schemas";
+import { buildStats, type StatsView } from "../operations/get-stats/read";
+import type { PingView } from "../operations/ping/schemas";
 import { QueueRunner } from "../engine/queue-runner";
 import { nodeIdShortage } from "./node-id-room";
 import {
@@ -44,16 +46,7 @@ import {
 } from "./agent-tasks";
 import type { TaskStatus } from "../engine/task-queue";
 import { upgradeAgentData } from "./upgrade";
-import {
-  buildNodeView,
-  buildStats,
-  taskView,
-  type FocusView,
-  type NodeView,
-  type PingView,
-  type StatsView,
-  type TaskStatusView,
-} from "./task-status";
+import { taskView, type TaskStatusView } from "./task-status";
 
 export type SubmitOutcome<R> =
   /**

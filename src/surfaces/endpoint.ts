@@ -1,18 +1,18 @@
 /**
- * An operation area (docs/design.md, "Integration surfaces"): one file of src/routes holding a
- * group of operations, each with its route, schemas and tool entry, served by a Hono sub-app the
- * root app mounts with `app.route()`. A new operation is an entry in its area plus its task.
+ * One operation as the app serves it (docs/design.md, "Integration surfaces"): its definition
+ * (route, arguments, tool entry: operation.ts) and the Hono sub-app serving its route, which the
+ * root app mounts with `app.route()` (src/routes/index.ts). Each operation's folder exports one
+ * from its route.ts, named by the operationId.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/app-env";
 import { validationHook } from "../http/validation-hook";
 import type { OperationDefinition } from "./operation";
 
-export interface Area {
-  /** The area's operations, in the order they are listed (tools first, as GET /v1/tools lists them). */
-  operations: readonly OperationDefinition[];
+export interface Endpoint {
+  operation: OperationDefinition;
   /**
-   * The sub-app serving them, built for one root app (the Worker's, the RPC entrypoint's); the
+   * The sub-app serving the route, built for one root app (the Worker's, the RPC entrypoint's); the
    * integration surfaces send their calls through `root`, and read its OpenAPI document.
    */
   routes(root: OpenAPIHono<AppEnv>): OpenAPIHono<AppEnv>;

@@ -21,6 +21,13 @@ export type ToolOutcome =
 /** The tools a call may name, by name (the operations of src/routes that are tools). */
 export type ToolBox = ReadonlyMap<string, OperationDefinition & { tool: ToolSpec }>;
 
+/** The tools' names, in order (the enum of tools/call's `name`). */
+export function toolNamesOf(definitions: readonly OperationDefinition[]): [string, ...string[]] {
+  const [first, ...rest] = definitions.filter(isTool).map((d) => d.tool.name);
+  if (first === undefined) throw new Error("no tools");
+  return [first, ...rest];
+}
+
 export function toolBox(operations: readonly OperationDefinition[]): ToolBox {
   return new Map(operations.filter(isTool).map((d) => [d.tool.name, d]));
 }

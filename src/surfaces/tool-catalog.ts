@@ -1,20 +1,36 @@
 /**
- * The tools with their JSON Schemas, read once per app from its own OpenAPI document (the
- * document needs every route registered, so it is read on first use, not at registration).
+ * The tools (the operations whose definition names a tool) as the integration surfaces serve them:
+ * by name for a call, and with their JSON Schemas, read once per app from its own OpenAPI document
+ * (the document needs every route registered, so it is read on first use, not at registration).
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { ToolDefinition } from "../../sdk/src/tools";
 import { toolDefinitions, type OpenApiDocument } from "./operation-schemas";
 import type { AppEnv } from "../http/app-env";
 import type { OperationDefinition } from "./operation";
+import { toolBox, toolNamesOf, type ToolBox } from "./tool-call";
 
-export type ToolCatalog = () => readonly ToolDefinition[];
+export interface Tools {
+  /** The tools' names, in the order GET /v1/tools lists them. */
+  names: readonly [string, ...string[]];
+  box: ToolBox;
+  /** The tools with their schemas, for one root app (GET /v1/tools and MCP share it). */
+  catalog(app: OpenAPIHono<AppEnv>): readonly ToolDefinition[];
+}
 
-export function toolCatalog(app: OpenAPIHono<AppEnv>, operations: readonly OperationDefinition[]): ToolCatalog {
-  let tools: readonly ToolDefinition[] | undefined;
-  return () => {
-    tools ??= toolDefinitions(operations, openApiDocumentOf(app));
-    return tools;
+export function toolsOf(operations: readonly OperationDefinition[]): Tools {
+  const catalogs = new WeakMap<OpenAPIHono<AppEnv>, readonly ToolDefinition[]>();
+  return {
+    names: toolNamesOf(operations),
+    box: toolBox(operations),
+    catalog(app) {
+      let tools = catalogs.get(app);
+      if (!tools) {
+        tools = toolDefinitions(operations, openApiDocumentOf(app));
+        catalogs.set(app, tools);
+      }
+      return tools;
+    },
   };
 }
 

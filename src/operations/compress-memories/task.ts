@@ -85,16 +85,16 @@ const CheckpointSchema = z.object({
 type Checkpoint = z.infer<typeof CheckpointSchema>;
 
 /** A pass's counts; a cycle merged into another's pass names the task that ran it. */
-export const CompressResultSchema = z.union([
+export const CompressMemoriesResultSchema = z.union([
   CountsSchema.extend({ cycle: z.number().int(), cycles: z.number().int() }),
   z.object({ merged_into: z.string() }),
 ]);
-export type CompressResult = z.infer<typeof CompressResultSchema>;
+export type CompressMemoriesResult = z.infer<typeof CompressMemoriesResultSchema>;
 
-export const compressTask = defineTask({
+export const compressMemoriesTask = defineTask({
   lane: "cycle",
   payload: z.null(),
-  result: CompressResultSchema,
+  result: CompressMemoriesResultSchema,
   async run(rt, task) {
     const cp = readCheckpoint(task, CheckpointSchema) ?? start(rt, task);
     if (!cp.finished) {

@@ -39,7 +39,7 @@ export const MemoryStructureSchema = z
   .strict();
 
 /** The agent's own type: times in milliseconds, the memory type by its English name (the HTTP layer maps 事件…). */
-export const MemorizePayloadSchema = z
+export const CreateMemoryPayloadSchema = z
   .object({
     content: z.string().min(1).optional(),
     structure: MemoryStructureSchema.optional(),
@@ -49,9 +49,9 @@ export const MemorizePayloadSchema = z
   })
   .strict()
   .refine((p) => (p.content === undefined) !== (p.structure === undefined), "either content or a structure, not both");
-export type MemorizePayload = z.input<typeof MemorizePayloadSchema>;
+export type CreateMemoryPayload = z.input<typeof CreateMemoryPayloadSchema>;
 
-export const MemorizeResultSchema = z.object({
+export const CreateMemoryResultSchema = z.object({
   node_id: z.number().int(),
   content: z.string(),
   entities: z.array(z.string()),
@@ -59,16 +59,16 @@ export const MemorizeResultSchema = z.object({
   nodes_evicted: z.number().int(),
   conflicts: ConflictSummarySchema.optional(),
 });
-export type MemorizeResult = z.infer<typeof MemorizeResultSchema>;
+export type CreateMemoryResult = z.infer<typeof CreateMemoryResultSchema>;
 
-const CheckpointSchema = afterWriteCheckpointSchema(MemorizeResultSchema);
+const CheckpointSchema = afterWriteCheckpointSchema(CreateMemoryResultSchema);
 
-export const memorizeTask = defineTask({
+export const createMemoryTask = defineTask({
   lane: "write",
   allocatesNodes: true,
   resultNodes: ["$.node_id"],
-  payload: MemorizePayloadSchema,
-  result: MemorizeResultSchema,
+  payload: CreateMemoryPayloadSchema,
+  result: CreateMemoryResultSchema,
   async run(rt, task) {
     let checkpoint = readCheckpoint(task, CheckpointSchema);
     if (!checkpoint) {
@@ -118,7 +118,7 @@ function isEntityName(name: string): boolean {
 
 async function buildPlan(
   rt: AgentRuntime,
-  task: RunningTask<z.output<typeof MemorizePayloadSchema>>,
+  task: RunningTask<z.output<typeof CreateMemoryPayloadSchema>>,
 ): Promise<{ plan: RememberPlan; aliases: EntityAlias[]; composed: ComposedMemory }> {
   const params = rt.meta.params();
   const repos = await rt.repos();

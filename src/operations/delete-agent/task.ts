@@ -20,7 +20,7 @@ import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask } from "../../engine/define-task";
 
-export const DeleteResultSchema = z.object({ nodes: z.number().int() });
+export const DeleteAgentResultSchema = z.object({ nodes: z.number().int() });
 
 /** Rows deleted so far (saved with each chunk's commit). */
 const CheckpointSchema = z.object({ links: z.number().int(), nodes: z.number().int(), chunks: z.number().int() });
@@ -28,7 +28,7 @@ const CheckpointSchema = z.object({ links: z.number().int(), nodes: z.number().i
 export const deleteAgentTask = defineTask({
   lane: "write",
   payload: z.null(),
-  result: DeleteResultSchema,
+  result: DeleteAgentResultSchema,
   async run(rt, task) {
     const repos = rt.existingRepos();
     let cp = readCheckpoint(task, CheckpointSchema) ?? { links: 0, nodes: 0, chunks: 0 };

@@ -26,9 +26,9 @@ import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask } from "../../engine/define-task";
 
-export const ForgetPayloadSchema = z.object({ node_id: z.number().int().min(1), purge: z.boolean() }).strict();
+export const DeleteMemoryPayloadSchema = z.object({ node_id: z.number().int().min(1), purge: z.boolean() }).strict();
 
-export const ForgetResultSchema = z.discriminatedUnion("outcome", [
+export const DeleteMemoryResultSchema = z.discriminatedUnion("outcome", [
   z.object({
     outcome: z.literal("forgotten"),
     node_id: z.number().int(),
@@ -44,11 +44,11 @@ export const ForgetResultSchema = z.discriminatedUnion("outcome", [
   z.object({ outcome: z.literal("not_a_memory"), node_id: z.number().int(), kind: z.string() }),
   z.object({ outcome: z.literal("superseded"), node_id: z.number().int(), superseded_by: z.number().int() }),
 ]);
-export type ForgetResult = z.infer<typeof ForgetResultSchema>;
+export type DeleteMemoryResult = z.infer<typeof DeleteMemoryResultSchema>;
 
-const finish = (result: ForgetResult) => ({ status: "done" as const, result });
+const finish = (result: DeleteMemoryResult) => ({ status: "done" as const, result });
 
-async function refuseForget(rt: AgentRuntime, payload: z.infer<typeof ForgetPayloadSchema>): Promise<ForgetResult | undefined> {
+async function refuseForget(rt: AgentRuntime, payload: z.infer<typeof DeleteMemoryPayloadSchema>): Promise<DeleteMemoryResult | undefined> {
   const { node_id: id } = payload;
   const repos = rt.existingRepos();
   const node = repos ? (await (await networkReader(rt, repos)).load([id])).get(id) : undefined;
@@ -58,13 +58,13 @@ async function refuseForget(rt: AgentRuntime, payload: z.infer<typeof ForgetPayl
   return undefined;
 }
 
-export const forgetTask = defineTask({
+export const deleteMemoryTask = defineTask({
   lane: "write",
-  payload: ForgetPayloadSchema,
-  result: ForgetResultSchema,
+  payload: DeleteMemoryPayloadSchema,
+  result: DeleteMemoryResultSchema,
   refuse: refuseForget,
   async run(rt, task) {
-    const done = readCheckpoint(task, ForgetResultSchema);
+    const done = readCheckpoint(task, DeleteMemoryResultSchema);
     if (done) {
       // Interrupted after the commit: the scrub may not have happened (it is idempotent).
       if (done.outcome === "forgotten" && done.purged) rt.scrubPurged(done.nodes_deleted);
@@ -76,7 +76,7 @@ export const forgetTask = defineTask({
     const repos = await rt.repos();
     const reader = await networkReader(rt, repos);
     if (!purge) {
-      const result: ForgetResult = {
+      const result: DeleteMemoryResult = {
         outcome: "forgotten",
         node_id: id,
         purged: false,
@@ -126,7 +126,7 @@ export const forgetTask = defineTask({
     ops.push({ type: "deleteNodes", ids: gone });
     if (released.length > 0) ops.push({ type: "forgetMessages", ids: released });
     ops.push({ type: "count", counters: { memories_purged: 1 } });
-    const result: ForgetResult = {
+    const result: DeleteMemoryResult = {
       outcome: "forgotten",
       node_id: id,
       purged: true,

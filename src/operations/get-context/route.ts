@@ -1,13 +1,14 @@
-/** Context for prompts (docs/design.md, "Context for prompts: episodes, profile, context block"): the context block, the profile, and episodes for older memories. */
+/** getContext (docs/design.md, "Context for prompts: episodes, profile, context block"): a context block for a prompt, within a token budget. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf, writeOptions } from "../../http/agent-of";
-import { subApp, type Area } from "../../surfaces/endpoint";
-import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf, TextSchema } from "../../http/common-schemas";
-import { WriteHeadersSchema } from "../../http/headers";
+import { agentOf } from "../../surfaces/agent-of";
+import { subApp, type Endpoint } from "../../surfaces/endpoint";
+import { AgentPathSchema, EmptyQuerySchema, errorsOf, TextSchema } from "../../surfaces/common-schemas";
 import { defineOperation } from "../../surfaces/operation";
 import { LANGUAGES, READ } from "../../surfaces/tool-args";
 import { MAX_MESSAGE_CODE_POINTS } from "../../config/limits";
 import { localePreference } from "../../http/accept-language";
+import { LOCALES } from "../../vocabulary/locales";
+import { MESSAGE_ROLES } from "../../vocabulary/roles";
 import {
   CONTEXT_SECTIONS,
   ContextResultSchema,
@@ -15,23 +16,7 @@ import {
   MAX_CONTEXT_BUDGET,
   MAX_CONTEXT_MESSAGES,
   MIN_CONTEXT_BUDGET,
-  ProfileResultSchema,
 } from "./schemas";
-import { LOCALES } from "../../vocabulary/locales";
-import { MESSAGE_ROLES } from "../../vocabulary/roles";
-
-/** How long a rebuild request waits before answering with its task. */
-const REBUILD_WAIT_MS = 25_000;
-
-const ProfileUrlQuerySchema = z
-  .object({
-    locale: z.enum(LOCALES).optional().openapi({
-      description: "Language of the profile's labels; default: Accept-Language, else the language of the agent's memories, else English.",
-    }),
-  })
-  .strict();
-
-const ProfileResponseSchema = ProfileResultSchema.openapi("Profile");
 
 const ContextRequestSchema = z
   .object({
@@ -73,11 +58,7 @@ const ContextRequestSchema = z
 
 const ContextResponseSchema = ContextResultSchema.openapi("Context");
 
-const RebuildEpisodesAcceptedSchema = z
-  .object({ task_id: z.string(), status: z.enum(["queued", "running", "done"]), episodes_created: z.number().int().nullable() })
-  .openapi("EpisodesRebuild");
-
-export const contextRoute = createRoute({
+const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/context",
   operationId: "getContext",
@@ -99,90 +80,21 @@ export const contextRoute = createRoute({
   },
 });
 
-export const profileRoute = createRoute({
-  method: "get",
-  path: "/v1/agents/{agentId}/profile",
-  operationId: "getProfile",
-  tags: ["context"],
-  summary: "The agent's profile: main participants, most important entities with their strongest memories, the focus",
-  description: "Derived from the network when asked (it forgets as the network does).",
-  request: { params: AgentPathSchema, query: ProfileUrlQuerySchema },
-  responses: {
-    200: { description: "The profile", content: { "application/json": { schema: ProfileResponseSchema } } },
-    ...errorResponses,
-  },
-});
-
-export const rebuildEpisodesRoute = createRoute({
-  method: "post",
-  path: "/v1/agents/{agentId}/episodes/rebuild",
-  operationId: "rebuildEpisodes",
-  tags: ["context"],
-  summary: "Give episodes to submissions remembered before episodes existed",
-  description: "Runs in order with the agent's writes; waits up to 25 s, then answers 202 with the task.",
-  request: { params: AgentPathSchema, query: EmptyQuerySchema, headers: WriteHeadersSchema },
-  responses: {
-    200: { description: "Done", content: { "application/json": { schema: RebuildEpisodesAcceptedSchema } } },
-    202: { description: "Under way", content: { "application/json": { schema: RebuildEpisodesAcceptedSchema } } },
-    ...errorsOf({ write: true }),
-  },
-});
-
-const getContext = defineOperation(contextRoute, {
-  fixedBody: { format: "json" },
-  tool: {
-    name: "get_context",
-    title: "Context block for a prompt",
-    description: `A block ready to put in front of a prompt: the memories most relevant to a query (or to the latest messages), each with its importance (● strong, ○ medium, ◌ weak) and entities, conflicts marked; summaries of earlier conversations when the query asks about one ("last time", 上次); traces of forgotten memories; the profile when included. Never longer than \`budget_tokens\`. ${LANGUAGES}`,
-    annotations: READ,
-  },
-});
-
-const getProfile = defineOperation(profileRoute, {
-  queryArgs: {
-    locale: z.enum(LOCALES).optional().describe("Language of the profile's labels: zh or en (default: the language of the memories)."),
-  },
-  tool: {
-    name: "get_profile",
-    title: "Profile of the memory",
-    description:
-      "Who and what the agent's memory is mostly about: its main participants (by messages), its most important entities with their strongest memories, and its current focus; as data and as text.",
-    annotations: READ,
-  },
-});
-
-const rebuildEpisodes = defineOperation(rebuildEpisodesRoute, {
-  tool: {
-    name: "rebuild_episodes",
-    title: "Rebuild episodes",
-    description:
-      "Give an episode (a summary of one conversation, its participants and time span) to every conversation remembered before episodes existed. Maintenance: once after an upgrade, when get_context finds no earlier conversations that should be there; calling it again does nothing more.",
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  },
-});
-
-export const CONTEXT: Area = {
-  operations: [getContext, getProfile, rebuildEpisodes],
+export const getContext: Endpoint = {
+  operation: defineOperation(route, {
+    fixedBody: { format: "json" },
+    tool: {
+      name: "get_context",
+      title: "Context block for a prompt",
+      description: `A block ready to put in front of a prompt: the memories most relevant to a query (or to the latest messages), each with its importance (● strong, ○ medium, ◌ weak) and entities, conflicts marked; summaries of earlier conversations when the query asks about one ("last time", 上次); traces of forgotten memories; the profile when included. Never longer than \`budget_tokens\`. ${LANGUAGES}`,
+      annotations: READ,
+    },
+  }),
   routes: () =>
-    subApp()
-      .openapi(contextRoute, async (c) => {
-        const { format, locale, ...request } = c.req.valid("json");
-        const result = await agentOf(c, c.req.valid("param").agentId).ask("getContext", { ...request, ...localePreference(c, locale) });
-        if (format === "json") return c.json(result, 200);
-        return c.text(result.text, 200);
-      })
-      .openapi(profileRoute, async (c) => {
-        const result = await agentOf(c, c.req.valid("param").agentId).ask("getProfile", localePreference(c, c.req.valid("query").locale));
-        return c.json(result, 200);
-      })
-      .openapi(rebuildEpisodesRoute, async (c) => {
-        const agent = agentOf(c, c.req.valid("param").agentId);
-        const outcome = await agent.submit("rebuildEpisodes", {}, { waitMs: REBUILD_WAIT_MS, ...writeOptions(c.req.valid("header")) });
-        const body = {
-          task_id: outcome.taskIds[0] ?? "",
-          status: outcome.status === "done" ? ("done" as const) : outcome.status === "running" ? ("running" as const) : ("queued" as const),
-          episodes_created: outcome.result?.episodes_created ?? null,
-        };
-        return body.status === "done" ? c.json(body, 200) : c.json(body, 202);
-      }),
+    subApp().openapi(route, async (c) => {
+      const { format, locale, ...request } = c.req.valid("json");
+      const result = await agentOf(c, c.req.valid("param").agentId).ask("getContext", { ...request, ...localePreference(c, locale) });
+      if (format === "json") return c.json(result, 200);
+      return c.text(result.text, 200);
+    }),
 };

@@ -1,11 +1,12 @@
 /**
- * The agent's own types of the context reads (docs/design.md, "Context for prompts"): the profile and the context
- * block, served by the HTTP layer under OpenAPI names. Kept apart from the runners so that reading
- * them pulls in nothing but zod and the vocabulary.
+ * The agent's own types of the context block (docs/design.md, "Context for prompts"), served by its
+ * route under OpenAPI names. Kept apart from the task so that reading them pulls in nothing but zod
+ * and the vocabulary.
  */
 import { z } from "zod";
-import { LOCALES } from "../../vocabulary/locales";
 import { ConversationTurnSchema } from "../../vocabulary/message";
+import { LocalePreferenceShape } from "../../vocabulary/locales";
+import { ProfileSchema } from "../get-profile/schemas";
 
 export const CONTEXT_SECTIONS = ["memories", "episodes", "profile", "traces"] as const;
 export const DEFAULT_CONTEXT_BUDGET = 1_000;
@@ -14,30 +15,6 @@ export const MAX_CONTEXT_BUDGET = 32_000;
 export const MIN_CONTEXT_BUDGET = 20;
 /** Messages a context request may carry (only the latest turns build the query). */
 export const MAX_CONTEXT_MESSAGES = 50;
-
-export const ProfileSchema = z.object({
-  participants: z.array(z.object({ name: z.string(), messages: z.number().int() })),
-  entities: z.array(
-    z.object({
-      node_id: z.number().int(),
-      name: z.string(),
-      importance: z.number(),
-      memories: z.array(z.object({ node_id: z.number().int(), content: z.string(), strength: z.number() })),
-    }),
-  ),
-  focus: z.array(z.object({ node_id: z.number().int(), name: z.string() })),
-});
-
-/** The labels' language as the request states it (src/agent/label-locale.ts decides). */
-const LocalePreferenceShape = { locale: z.enum(LOCALES).optional(), accept_language: z.enum(LOCALES).optional() };
-
-export const ProfileQuerySchema = z.object(LocalePreferenceShape).strict();
-
-export const ProfileResultSchema = ProfileSchema.extend({
-  /** The profile as text, as the context block shows it. */
-  text: z.string(),
-});
-export type ProfileResult = z.infer<typeof ProfileResultSchema>;
 
 export const ContextQuerySchema = z
   .object({

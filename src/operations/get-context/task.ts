@@ -28,7 +28,7 @@ const LATEST_EPISODES = 2;
 /** Latest turns that make the query when messages are given instead. */
 const QUERY_TURNS = 3;
 
-export const contextTask = defineTask({
+export const getContextTask = defineTask({
   lane: "read",
   payload: ContextQuerySchema,
   result: ContextResultSchema,

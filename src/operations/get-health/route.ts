@@ -1,10 +1,10 @@
-/** Liveness of the service: the database, and with ?deep=1 every dependency. */
+/** getHealth: liveness of the service: the database, and with ?deep=1 every dependency. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { subApp, type Area } from "../../surfaces/endpoint";
+import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { defineOperation } from "../../surfaces/operation";
 import { DeepHealthSchema, deepHealth } from "../../service/health-check";
 import { checkDatabase } from "../../service/service";
-import { ErrorSchema, errorsOf, RETRY_AFTER } from "../../http/common-schemas";
+import { ErrorSchema, errorsOf, RETRY_AFTER } from "../../surfaces/common-schemas";
 import { requireApiKey } from "../../http/auth";
 import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "../../http/errors";
 
@@ -33,7 +33,7 @@ function errorsWithout(...statuses: number[]) {
   return Object.fromEntries(Object.entries(all).filter(([status]) => !statuses.includes(Number(status)))) as ReturnType<typeof errorsOf>;
 }
 
-export const healthRoute = createRoute({
+const route = createRoute({
   method: "get",
   path: "/v1/health",
   operationId: "getHealth",
@@ -56,18 +56,16 @@ export const healthRoute = createRoute({
   },
 });
 
-const getHealth = defineOperation(healthRoute, {
-  queryArgs: { deep: z.enum(["0", "1"]).optional().describe("1: check every dependency (needs an API key).") },
-  tool: { reason: "service liveness, not memory" },
-});
-
-export const HEALTH: Area = {
-  operations: [getHealth],
+export const getHealth: Endpoint = {
+  operation: defineOperation(route, {
+    queryArgs: { deep: z.enum(["0", "1"]).optional().describe("1: check every dependency (needs an API key).") },
+    tool: { reason: "service liveness, not memory" },
+  }),
   routes: () => {
     const app = subApp();
     // The deep check spends model calls: only key holders may ask for it.
     app.use("/v1/health", async (c, next) => (c.req.query("deep") === "1" ? requireApiKey(c, next) : next()));
-    return app.openapi(healthRoute, async (c) => {
+    return app.openapi(route, async (c) => {
       if (c.req.valid("query").deep === "1") {
         const health = await deepHealth(c.env);
         return c.json(health, health.status === "ok" ? 200 : 503);

@@ -1,17 +1,17 @@
 /**
- * The OpenAPI 3.1 document of the API (GET /v1/openapi.json): its top level here, its paths and
- * schemas from the routes of every area, read from the root app it describes.
+ * getOpenApi: the OpenAPI 3.1 document of the API (GET /v1/openapi.json): its top level here, its
+ * paths and schemas from the routes of every operation, read from the root app it describes.
  */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { subApp, type Area } from "../../surfaces/endpoint";
-import { EmptyQuerySchema, errorsOf } from "../../http/common-schemas";
+import { subApp, type Endpoint } from "../../surfaces/endpoint";
+import { EmptyQuerySchema, errorsOf } from "../../surfaces/common-schemas";
 import { defineOperation } from "../../surfaces/operation";
 import type { AppEnv } from "../../http/app-env";
 import { isLoopbackHost } from "../../http/local-origin";
 
 const JsonObjectSchema = z.record(z.string(), z.unknown());
 
-const openApiRoute = createRoute({
+const route = createRoute({
   method: "get",
   path: "/v1/openapi.json",
   operationId: "getOpenApi",
@@ -55,8 +55,8 @@ export function openApiConfig(server: string) {
   };
 }
 
-export const OPENAPI: Area = {
-  operations: [defineOperation(openApiRoute, { tool: { reason: "describes the API, not the memory" } })],
+export const getOpenApi: Endpoint = {
+  operation: defineOperation(route, { tool: { reason: "describes the API, not the memory" } }),
   routes: (root: OpenAPIHono<AppEnv>) => {
     const app = subApp();
     app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME, {
@@ -67,7 +67,7 @@ export const OPENAPI: Area = {
     // The servers entry: the local server's own origin (checked to be this machine); a deployment's
     // document names its server relatively ("/": the host it was fetched from), never echoing a
     // Host header into a document a client may trust.
-    return app.openapi(openApiRoute, (c) => {
+    return app.openapi(route, (c) => {
       const url = new URL(c.req.url);
       const server = c.env.DEV_API_KEY && isLoopbackHost(url.hostname) ? url.origin : "/";
       return c.json(root.getOpenAPI31Document(openApiConfig(server)) as unknown as Record<string, unknown>, 200);

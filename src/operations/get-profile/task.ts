@@ -8,14 +8,14 @@ import { buildProfile, type Profile } from "../../memory/profile";
 import { labelLocale } from "../shared/label-locale";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentRuntime } from "../../engine/runtime";
-import { ProfileQuerySchema, ProfileResultSchema } from "../get-context/schemas";
+import { ProfileQuerySchema, ProfileResultSchema } from "./schemas";
 import { defineTask } from "../../engine/define-task";
 
 /** Memories counted for participants at most (an agent served from D1 reads its newest ones). */
 const PROFILE_MEMORIES = 20_000;
 const PROFILE_LIMITS = { participants: 8, entities: 8, memoriesPerEntity: 2 };
 
-export const profileTask = defineTask({
+export const getProfileTask = defineTask({
   lane: "read",
   payload: ProfileQuerySchema,
   result: ProfileResultSchema,

@@ -1,6 +1,6 @@
 /**
- * Export and import (docs/design.md, "Memory operations"): the agent's whole memory as versioned JSON Lines
- * (src/operations/views/export-format.ts), streamed out; and an import into an empty agent.
+ * importAgent (docs/design.md, "Memory operations"): an export (src/operations/shared/export-format.ts)
+ * into an empty agent.
  *
  * An import body may be far larger than the 1 MiB of other requests (a 10k-node agent exports
  * several megabytes): it is read as a stream, up to MAX_IMPORT_BYTES, never held whole. Each line
@@ -12,45 +12,32 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { ImportValidator, type LineProblem } from "../shared/export-format";
-import { AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses } from "../../http/common-schemas";
-import { WriteHeadersSchema } from "../../http/headers";
+import { AgentPathSchema, EmptyQuerySchema, ErrorSchema, errorResponses } from "../../surfaces/common-schemas";
+import { WriteHeadersSchema } from "../../surfaces/headers";
 import { MAX_IMPORT_BYTES, MAX_IMPORT_LINE_BYTES } from "../../config/limits";
 import { ApiError } from "../../http/errors";
-import { agentOf, writeOptions } from "../../http/agent-of";
-import { JsonLinesError, jsonLines } from "../../http/json-lines";
-import { OPERATION_WAIT_MS, pendingBody, PendingSchema, whenFailed } from "../../http/pending";
+import { agentOf, writeOptions } from "../../surfaces/agent-of";
+import { JsonLinesError, jsonLines } from "../../surfaces/json-lines";
+import { OPERATION_WAIT_MS, pendingBody, PendingSchema, whenFailed } from "../../surfaces/pending";
 import { defineOperation } from "../../surfaces/operation";
-import { subApp, type Area } from "../../surfaces/endpoint";
+import { subApp, type Endpoint } from "../../surfaces/endpoint";
+import { jsonAnswer } from "../../surfaces/common-schemas";
 
 const JSONL_TYPES = ["application/x-ndjson", "application/jsonl", "application/json-lines"];
+
 /** The media type of JSON Lines, typed as a plain string: the route's answer is a stream, not a JSON body. */
 const NDJSON: string = "application/x-ndjson";
+
 /** Characters of validated lines handed to the object per call. */
 const STAGE_BATCH_CHARACTERS = 512 * 1024;
+
 const STAGE_BATCH_LINES = 5_000;
 
 const ImportedSchema = z
   .object({ nodes: z.number().int(), links: z.number().int(), aliases: z.number().int(), messages: z.number().int() })
   .openapi("Imported");
 
-const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
-
-export const exportAgentRoute = createRoute({
-  operationId: "exportAgent",
-  method: "get",
-  path: "/v1/agents/{agentId}/export",
-  tags: ["transfer"],
-  summary: "Export the agent's whole memory as JSON Lines",
-  description:
-    "A header (format agent-memory-export, version 1, parameters, decay clock, counters), the focus, every node (provenance, meta, superseded_by, scan count), every link including dangling ones (level against the clock, strength, pinned), every alias, the message ids held, and an end line with the counts. Read at one moment, after every write accepted before the request; streamed.",
-  request: { params: AgentPathSchema, query: EmptyQuerySchema },
-  responses: {
-    200: { description: "The export", content: { [NDJSON]: { schema: z.string() } } },
-    ...errorResponses,
-  },
-});
-
-export const importAgentRoute = createRoute({
+const route = createRoute({
   operationId: "importAgent",
   method: "post",
   path: "/v1/agents/{agentId}/import",
@@ -64,101 +51,85 @@ export const importAgentRoute = createRoute({
     body: { required: true, content: { [NDJSON]: { schema: z.string() } } },
   },
   responses: {
-    200: json(ImportedSchema, "Imported"),
-    202: json(PendingSchema, "Validated and queued behind earlier writes: follow the task"),
+    200: jsonAnswer(ImportedSchema, "Imported"),
+    202: jsonAnswer(PendingSchema, "Validated and queued behind earlier writes: follow the task"),
     ...errorResponses,
-    409: json(ErrorSchema, "The agent is not empty"),
-    413: json(ErrorSchema, "The body is too large"),
-    415: json(ErrorSchema, "Not JSON Lines"),
-    422: json(ErrorSchema, "The Idempotency-Key was used with a different request"),
-    429: json(ErrorSchema, "The agent's queue is full"),
+    409: jsonAnswer(ErrorSchema, "The agent is not empty"),
+    413: jsonAnswer(ErrorSchema, "The body is too large"),
+    415: jsonAnswer(ErrorSchema, "Not JSON Lines"),
+    422: jsonAnswer(ErrorSchema, "The Idempotency-Key was used with a different request"),
+    429: jsonAnswer(ErrorSchema, "The agent's queue is full"),
   },
 });
 
-const exportAgent = defineOperation(exportAgentRoute, {
-  tool: { reason: "a whole agent's memory as JSON Lines, for backups and moves" },
-  sdk: { reason: "a JSON Lines stream, not a JSON answer: fetch GET /v1/agents/{agentId}/export" },
-});
-
-const importAgent = defineOperation(importAgentRoute, {
-  tool: { reason: "a whole agent's memory as JSON Lines, for backups and moves" },
-  sdk: { reason: "a JSON Lines body, not a JSON one: POST the export with Content-Type application/x-ndjson" },
-});
-
-export const TRANSFER: Area = {
-  operations: [exportAgent, importAgent],
+export const importAgent: Endpoint = {
+  operation: defineOperation(route, {
+    tool: { reason: "a whole agent's memory as JSON Lines, for backups and moves" },
+    sdk: { reason: "a JSON Lines body, not a JSON one: POST the export with Content-Type application/x-ndjson" },
+  }),
   routes: () =>
-    subApp()
-      .openapi(exportAgentRoute, async (c) => {
-        const agent = agentOf(c, c.req.valid("param").agentId);
-        const body = await agent.stub.exportLines(agent.identity);
-        return c.body(body, 200, {
-          "Content-Type": "application/x-ndjson; charset=utf-8",
-          "Content-Disposition": `attachment; filename="${agent.identity.agentId}.jsonl"`,
+    subApp().openapi(route, async (c) => {
+      const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+      if (!JSONL_TYPES.includes(type)) {
+        throw new ApiError("unsupported_media_type", `an import is JSON Lines: Content-Type ${JSONL_TYPES[0]}`);
+      }
+      const declared = Number(c.req.header("content-length") ?? "0");
+      if (declared > MAX_IMPORT_BYTES) throw new ApiError("payload_too_large", `an import body is at most ${MAX_IMPORT_BYTES} bytes`);
+      const agent = agentOf(c, c.req.valid("param").agentId);
+      const options = writeOptions(c.req.valid("header"));
+      const state = await agent.stub.importable(agent.identity, options.idempotencyKey);
+      if (state === "not_empty") {
+        throw new ApiError("conflict", "the agent holds memories: import into an empty agent (DELETE it first, or use another agent id)");
+      }
+      const body = c.req.raw.body;
+      if (!body) throw new ApiError("validation_failed", "the import body is empty");
+      const uploadId = crypto.randomUUID();
+      // A retry of a known key stages nothing: its body is only validated and hashed.
+      const retry = state === "retry";
+      // Whatever ends an upload before its task is queued drops what it staged (docs/design.md, "Memory operations").
+      const drop = (digest: string | null) =>
+        retry
+          ? Promise.resolve()
+          : agent.stub
+              .abandonImport(agent.identity, uploadId, digest)
+              .catch((err: unknown) => console.warn("dropping the staging of a failed import failed", err));
+      let staged: Staged;
+      try {
+        staged = await stage(body, (from, lines, begin) =>
+          retry ? Promise.resolve() : agent.stub.stageImport(agent.identity, uploadId, from, lines, begin),
+        );
+      } catch (err) {
+        await drop(null);
+        throw err;
+      }
+      if (!staged.ok) {
+        await drop(null);
+        const { line, message } = staged.problem;
+        throw new ApiError(staged.tooLarge ? "payload_too_large" : "validation_failed", `line ${line}: ${message}`, {
+          details: { line },
         });
-      })
-      .openapi(importAgentRoute, async (c) => {
-        const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-        if (!JSONL_TYPES.includes(type)) {
-          throw new ApiError("unsupported_media_type", `an import is JSON Lines: Content-Type ${JSONL_TYPES[0]}`);
-        }
-        const declared = Number(c.req.header("content-length") ?? "0");
-        if (declared > MAX_IMPORT_BYTES) throw new ApiError("payload_too_large", `an import body is at most ${MAX_IMPORT_BYTES} bytes`);
-        const agent = agentOf(c, c.req.valid("param").agentId);
-        const options = writeOptions(c.req.valid("header"));
-        const state = await agent.stub.importable(agent.identity, options.idempotencyKey);
-        if (state === "not_empty") {
-          throw new ApiError("conflict", "the agent holds memories: import into an empty agent (DELETE it first, or use another agent id)");
-        }
-        const body = c.req.raw.body;
-        if (!body) throw new ApiError("validation_failed", "the import body is empty");
-        const uploadId = crypto.randomUUID();
-        // A retry of a known key stages nothing: its body is only validated and hashed.
-        const retry = state === "retry";
-        // Whatever ends an upload before its task is queued drops what it staged (docs/design.md, "Memory operations").
-        const drop = (digest: string | null) =>
-          retry
-            ? Promise.resolve()
-            : agent.stub
-                .abandonImport(agent.identity, uploadId, digest)
-                .catch((err: unknown) => console.warn("dropping the staging of a failed import failed", err));
-        let staged: Staged;
-        try {
-          staged = await stage(body, (from, lines, begin) =>
-            retry ? Promise.resolve() : agent.stub.stageImport(agent.identity, uploadId, from, lines, begin),
-          );
-        } catch (err) {
-          await drop(null);
-          throw err;
-        }
-        if (!staged.ok) {
-          await drop(null);
-          const { line, message } = staged.problem;
-          throw new ApiError(staged.tooLarge ? "payload_too_large" : "validation_failed", `line ${line}: ${message}`, {
-            details: { line },
-          });
-        }
-        if (!retry) await agent.stub.sealImport(agent.identity, uploadId, staged.digest);
-        let outcome;
-        try {
-          outcome = await agent.submit(
-            "importAgent",
-            { import_id: staged.digest, lines: staged.lines, next_node_id: staged.nextNodeId },
-            { waitMs: OPERATION_WAIT_MS, ...options },
-          );
-        } catch (err) {
-          await drop(staged.digest);
-          throw err;
-        }
-        whenFailed(outcome, "import");
-        const result = outcome.result;
-        if (!result) return c.json(pendingBody(outcome), 202);
-        if (result.outcome === "not_staged") {
-          throw new ApiError("conflict", "the import's staged lines were dropped (the agent was deleted during the upload): send it again");
-        }
-        if (result.outcome !== "imported") throw new ApiError("conflict", "the agent holds memories: import into an empty agent");
-        return c.json({ nodes: result.nodes, links: result.links, aliases: result.aliases, messages: result.messages }, 200);
-      }),
+      }
+      if (!retry) await agent.stub.sealImport(agent.identity, uploadId, staged.digest);
+      let outcome;
+      try {
+        outcome = await agent.submit(
+          "importAgent",
+          { import_id: staged.digest, lines: staged.lines, next_node_id: staged.nextNodeId },
+          { waitMs: OPERATION_WAIT_MS, ...options },
+        );
+      } catch (err) {
+        await drop(staged.digest);
+        throw err;
+      }
+      whenFailed(outcome, "import");
+      const result = outcome.result;
+      if (!result) return c.json(pendingBody(outcome), 202);
+      if (result.outcome === "not_staged") {
+        throw new ApiError("conflict", "the import's staged lines were dropped (the agent was deleted during the upload): send it again");
+      }
+      if (result.outcome !== "imported") throw new ApiError("conflict", "the agent holds memories: import into an empty agent");
+      return c.json({ nodes: result.nodes, links: result.links, aliases: result.aliases, messages: result.messages }, 200);
+    }),
 };
 
 type Stager = (from: number, lines: string[], begin: boolean) => Promise<void>;

@@ -1,11 +1,9 @@
 /**
- * Export and import (docs/design.md, "Memory operations"): the agent's whole memory as JSON Lines
- * (src/operations/views/export-format.ts), and an import into an empty agent that reproduces the same recall,
- * search and stats.
+ * importAgent (docs/design.md, "Memory operations"): an export (JSON Lines,
+ * src/operations/shared/export-format.ts) into an empty agent, reproducing the same recall, search
+ * and stats.
  *
- * - export is a read: it runs once every write accepted before it is applied, and reads everything
- *   in that one turn of the queue (a consistent moment); the object streams the lines from it.
- * - import is a write. Its lines were validated at the edge and staged in the object
+ * A write. Its lines were validated at the edge and staged in the object
  *   (src/engine/stores/import-staging.ts) under the body's SHA-256; the task checks that the agent is empty
  *   (no nodes, links, aliases or message ids held), then commits the lines in pages of at most
  *   IMPORT_PAGE_CHARACTERS, each page with its checkpoint, so an interrupted import resumes where
@@ -16,10 +14,9 @@
 import { z } from "zod";
 import { MAX_NODE_ID } from "../../config/limits";
 import { AgentParamsSchema } from "../../config/params";
-import { strengthAt } from "../../memory/strength";
 import type { WriteOp } from "../../memory/write-ops";
 import type { EntityAlias, MemoryNode, NewLink } from "../../vocabulary/records";
-import { ExportLineSchema, ExportSnapshotSchema, EXPORT_FORMAT, EXPORT_VERSION, type ExportSnapshot } from "../shared/export-format";
+import { ExportLineSchema } from "../shared/export-format";
 import type { AgentRuntime } from "../../engine/runtime";
 import { PermanentTaskError } from "../../engine/task-errors";
 import { commit } from "../../engine/write-path";
@@ -30,103 +27,7 @@ import { defineTask } from "../../engine/define-task";
 export const IMPORT_PAGE_CHARACTERS = 200_000;
 const IMPORT_PAGE_LINES = 2_000;
 
-export const exportTask = defineTask({
-  lane: "read",
-  payload: z.null(),
-  result: ExportSnapshotSchema,
-  async run(rt) {
-    return { status: "done", result: await snapshot(rt) };
-  },
-});
-
-async function snapshot(rt: AgentRuntime): Promise<ExportSnapshot> {
-  const repos = rt.existingRepos();
-  const clock = rt.meta.clock();
-  const focus = rt.focus.list();
-  const scanCycles = rt.meta.scanCycles();
-  const identity = rt.meta.get("identity");
-  const header = {
-    type: "header" as const,
-    format: EXPORT_FORMAT,
-    version: EXPORT_VERSION,
-    exported_at: rt.now(),
-    agent_id: identity?.agentId ?? "",
-    config: rt.meta.params(),
-    clock,
-    cycle: rt.meta.get("cycle") ?? 0,
-    scan_cycles: scanCycles,
-    next_node_id: rt.meta.nextNodeId(),
-    counters: rt.meta.counters(),
-  };
-  const out: ExportSnapshot = {
-    header,
-    focus: { type: "focus", entries: focus.map((f) => ({ node_id: f.nodeId, key: f.key, name: f.name })) },
-    nodes: [],
-    links: [],
-    aliases: [],
-    messages: rt.messages.all(),
-  };
-  if (!repos) return out;
-  const reinforced = new Map(rt.feedback.all().map((r) => [r.id, r.cycle]));
-  for (let after = 0; ;) {
-    const page = await repos.nodes.page(after, 2_000);
-    const scans = rt.scans.counts(
-      page.map((n) => n.id),
-      scanCycles,
-    );
-    for (const n of page) {
-      out.nodes.push({
-        type: "node",
-        id: n.id,
-        kind: n.kind,
-        name: n.name,
-        content: n.content,
-        original_length: n.originalLength,
-        phrase: n.phrase,
-        keywords: n.keywords,
-        role: n.role,
-        speaker: n.speaker,
-        source_message_ids: n.sourceMessageIds,
-        source_task_id: n.sourceTaskId,
-        message_time: n.messageTime,
-        created_at: n.createdAt,
-        superseded_by: n.supersededBy,
-        meta: n.meta === null ? null : { ...n.meta },
-        scan_count: scans.get(n.id) ?? 0,
-        reinforced_cycle: reinforced.get(n.id) ?? null,
-      });
-    }
-    const last = page.at(-1);
-    if (!last || page.length < 2_000) break;
-    after = last.id;
-  }
-  const focusIds = focus.map((f) => f.nodeId);
-  for (let after: { source: number; target: number; relation: string } | null = null; ;) {
-    const page = await repos.links.page(after, 10_000, focusIds);
-    for (const l of page) {
-      const level = l.pinned ? clock : Math.min(l.level, clock);
-      out.links.push({
-        type: "link",
-        source: l.source,
-        target: l.target,
-        relation: l.relation,
-        level,
-        strength: l.pinned ? 1 : strengthAt(level, clock),
-        pinned: l.pinned,
-        created_at: l.createdAt,
-      });
-    }
-    const last = page.at(-1);
-    if (!last || page.length < 10_000) break;
-    after = last;
-  }
-  out.aliases = (await repos.nodes.aliases())
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((a) => ({ type: "alias", key: a.key, name: a.name, node_id: a.nodeId }));
-  return out;
-}
-
-export const ImportPayloadSchema = z
+export const ImportAgentPayloadSchema = z
   .object({
     import_id: z.string().regex(/^[0-9a-f]{64}$/),
     /** Lines staged: the task refuses a staging that lost some (an agent deletion during the upload). */
@@ -141,7 +42,7 @@ export const ImportPayloadSchema = z
   })
   .strict();
 
-export const ImportResultSchema = z.discriminatedUnion("outcome", [
+export const ImportAgentResultSchema = z.discriminatedUnion("outcome", [
   z.object({
     outcome: z.literal("imported"),
     nodes: z.number().int(),
@@ -153,15 +54,15 @@ export const ImportResultSchema = z.discriminatedUnion("outcome", [
   /** Its staged lines are no longer all there (the agent was deleted during the upload): nothing was written. */
   z.object({ outcome: z.literal("not_staged") }),
 ]);
-export type ImportResult = z.infer<typeof ImportResultSchema>;
+export type ImportAgentResult = z.infer<typeof ImportAgentResultSchema>;
 
 const CountsSchema = z.object({ nodes: z.number().int(), links: z.number().int(), aliases: z.number().int(), messages: z.number().int() });
 const ImportCheckpointSchema = z.object({ after: z.number().int(), clock: z.number(), counts: CountsSchema });
 
-export const importTask = defineTask({
+export const importAgentTask = defineTask({
   lane: "write",
-  payload: ImportPayloadSchema,
-  result: ImportResultSchema,
+  payload: ImportAgentPayloadSchema,
+  result: ImportAgentResultSchema,
   setsNextNodeId: (payload) => payload.next_node_id,
   async run(rt, task) {
     const id = task.payload.import_id;
@@ -170,12 +71,12 @@ export const importTask = defineTask({
       const lines = task.payload.lines;
       if (lines !== undefined && rt.imports.count(id) !== lines) {
         rt.imports.drop(id);
-        const refused: ImportResult = { outcome: "not_staged" };
+        const refused: ImportAgentResult = { outcome: "not_staged" };
         return { status: "done", result: refused };
       }
       if (!(await isEmpty(rt))) {
         rt.imports.drop(id);
-        const refused: ImportResult = { outcome: "not_empty" };
+        const refused: ImportAgentResult = { outcome: "not_empty" };
         return { status: "done", result: refused };
       }
       const first = rt.imports.page(id, -1, 1)[0];
@@ -224,7 +125,7 @@ export const importTask = defineTask({
       await commit(rt, task.id, ops, { checkpoint: cp });
     }
     rt.imports.drop(id);
-    const result: ImportResult = { outcome: "imported", ...cp.counts };
+    const result: ImportAgentResult = { outcome: "imported", ...cp.counts };
     return { status: "done", result };
   },
 });

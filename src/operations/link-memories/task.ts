@@ -6,10 +6,10 @@
  * answers 409). The relation is one of the explicit vocabulary (因为 所以 导致 引用 基于 相关); the
  * link is an ordinary one: it decays, and it counts in its source's importance. Setting a link
  * that exists sets its strength. A superseded version is history: linking it is refused (409),
- * naming the current version. Unlinking deletes one link by its key.
+ * naming the current version.
  */
 import { z } from "zod";
-import { levelOf, strengthAt } from "../../memory/strength";
+import { levelOf } from "../../memory/strength";
 import { normalizeText } from "../../text/normalize";
 import { MEMORY_KINDS } from "../../vocabulary/node-kinds";
 import { EXPLICIT_LINK_RELATIONS } from "../../vocabulary/relations";
@@ -39,7 +39,7 @@ export type MemoryRef = z.infer<typeof MemoryRefSchema>;
 
 const isExplicit = (relation: string) => (EXPLICIT_LINK_RELATIONS as readonly string[]).includes(relation);
 
-export const LinkPayloadSchema = z
+export const LinkMemoriesPayloadSchema = z
   .object({
     source: MemoryRefSchema,
     target: MemoryRefSchema,
@@ -52,7 +52,7 @@ export const LinkPayloadSchema = z
 const CandidateSchema = z.object({ node_id: z.number().int(), content: z.string(), score: z.number() });
 const End = z.enum(["source", "target"]);
 
-export const LinkResultSchema = z.discriminatedUnion("outcome", [
+export const LinkMemoriesResultSchema = z.discriminatedUnion("outcome", [
   z.object({
     outcome: z.literal("linked"),
     source: z.number().int(),
@@ -66,19 +66,19 @@ export const LinkResultSchema = z.discriminatedUnion("outcome", [
   /** An end given by id is a superseded version: history, never linked (the current version is named). */
   z.object({ outcome: z.literal("superseded"), end: End, node_id: z.number().int(), superseded_by: z.number().int() }),
 ]);
-export type LinkResult = z.infer<typeof LinkResultSchema>;
+export type LinkMemoriesResult = z.infer<typeof LinkMemoriesResultSchema>;
 
-type Resolution = { ok: true; id: number } | { ok: false; result: LinkResult };
+type Resolution = { ok: true; id: number } | { ok: false; result: LinkMemoriesResult };
 
 const finish = <R>(result: R) => ({ status: "done" as const, result });
 
-type LinkPayload = z.infer<typeof LinkPayloadSchema>;
+type LinkPayload = z.infer<typeof LinkMemoriesPayloadSchema>;
 
 /** Both ends resolved to distinct memories, or the refusal. */
 async function resolveEnds(
   rt: AgentRuntime,
   payload: LinkPayload,
-): Promise<{ ok: true; source: { id: number }; target: { id: number } } | { ok: false; result: LinkResult }> {
+): Promise<{ ok: true; source: { id: number }; target: { id: number } } | { ok: false; result: LinkMemoriesResult }> {
   const repos = rt.existingRepos();
   if (!repos) return { ok: false, result: notFound("source", payload.source) };
   const source = await resolve(rt, repos, "source", payload.source);
@@ -89,23 +89,23 @@ async function resolveEnds(
   return { ok: true, source, target };
 }
 
-export const linkTask = defineTask({
+export const linkMemoriesTask = defineTask({
   lane: "write",
-  payload: LinkPayloadSchema,
-  result: LinkResultSchema,
-  async refuse(rt, payload): Promise<LinkResult | undefined> {
+  payload: LinkMemoriesPayloadSchema,
+  result: LinkMemoriesResultSchema,
+  async refuse(rt, payload): Promise<LinkMemoriesResult | undefined> {
     const ends = await resolveEnds(rt, payload);
     return ends.ok ? undefined : ends.result;
   },
   async run(rt, task) {
-    const done = readCheckpoint(task, LinkResultSchema);
+    const done = readCheckpoint(task, LinkMemoriesResultSchema);
     if (done) return finish(done);
     const { relation, strength } = task.payload;
     const ends = await resolveEnds(rt, task.payload);
     if (!ends.ok) return finish(ends.result);
     const { source, target } = ends;
     const clock = rt.meta.clock();
-    const result: LinkResult = { outcome: "linked", source: source.id, target: target.id, relation, strength };
+    const result: LinkMemoriesResult = { outcome: "linked", source: source.id, target: target.id, relation, strength };
     const link = { source: source.id, target: target.id, relation, level: levelOf(strength, clock), epoch: task.seq, createdAt: rt.now() };
     await commit(
       rt,
@@ -120,7 +120,7 @@ export const linkTask = defineTask({
   },
 });
 
-function notFound(end: "source" | "target", ref: MemoryRef): LinkResult {
+function notFound(end: "source" | "target", ref: MemoryRef): LinkMemoriesResult {
   return "id" in ref
     ? { outcome: "not_found", end, node_id: ref.id, description: null }
     : { outcome: "not_found", end, node_id: null, description: ref.description };
@@ -163,45 +163,3 @@ async function resolve(rt: AgentRuntime, repos: AgentRepos, end: "source" | "tar
   }
   return { ok: true, id: best.node_id };
 }
-
-export const UnlinkPayloadSchema = z
-  .object({ source: z.number().int().min(1), target: z.number().int().min(1), relation: z.string().min(1) })
-  .strict();
-
-export const UnlinkResultSchema = z.discriminatedUnion("outcome", [
-  z.object({
-    outcome: z.literal("unlinked"),
-    source: z.number().int(),
-    target: z.number().int(),
-    relation: z.string(),
-    strength: z.number(),
-  }),
-  z.object({ outcome: z.literal("not_found") }),
-]);
-export type UnlinkResult = z.infer<typeof UnlinkResultSchema>;
-
-async function linkOf(rt: AgentRuntime, key: z.infer<typeof UnlinkPayloadSchema>) {
-  const repos = rt.existingRepos();
-  const reader = repos ? await networkReader(rt, repos) : undefined;
-  return reader ? (await reader.outgoingLinks([key.source], key.relation)).find((l) => l.target === key.target) : undefined;
-}
-
-export const unlinkTask = defineTask({
-  lane: "write",
-  payload: UnlinkPayloadSchema,
-  result: UnlinkResultSchema,
-  async refuse(rt, payload): Promise<UnlinkResult | undefined> {
-    return (await linkOf(rt, payload)) ? undefined : { outcome: "not_found" };
-  },
-  async run(rt, task) {
-    const done = readCheckpoint(task, UnlinkResultSchema);
-    if (done) return finish(done);
-    const { source, target, relation } = task.payload;
-    const link = await linkOf(rt, task.payload);
-    if (!link) return finish<UnlinkResult>({ outcome: "not_found" });
-    const strength = link.pinned ? 1 : strengthAt(link.level, rt.meta.clock());
-    const result: UnlinkResult = { outcome: "unlinked", source, target, relation, strength };
-    await commit(rt, task.id, [{ type: "deleteLinks", keys: [{ source, target, relation }] }], { checkpoint: result });
-    return finish(result);
-  },
-});

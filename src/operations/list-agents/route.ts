@@ -1,18 +1,14 @@
-/** The agents of a tenant: listing them (`GET /v1/agents`, paged by an opaque cursor) and deleting one. */
-import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf, writeOptions } from "../../http/agent-of";
-import { subApp, type Area } from "../../surfaces/endpoint";
-import { AgentPathSchema, EmptyQuerySchema, errorResponses, errorsOf } from "../../http/common-schemas";
-import { WriteHeadersSchema } from "../../http/headers";
+/** listAgents: the agents of the caller's tenant, paged by an opaque cursor. */
+import { subApp, type Endpoint } from "../../surfaces/endpoint";
+import { errorResponses } from "../../surfaces/common-schemas";
 import { defineOperation } from "../../surfaces/operation";
 import { pageArgs } from "../../surfaces/tool-args";
 import { AGENT_ID_PATTERN } from "../../config/limits";
-import { listAgents } from "../../service/service";
-
-/** How long DELETE waits for the deletion before answering 202 with its task. */
-const DELETE_WAIT_MS = 25_000;
+import { listAgents as listTenantAgents } from "../../service/service";
+import { createRoute, z } from "@hono/zod-openapi";
 
 const DEFAULT_AGENT_PAGE = 50;
+
 const MAX_AGENT_PAGE = 200;
 
 /**
@@ -73,25 +69,7 @@ const AgentListSchema = z
 
 type AgentList = z.infer<typeof AgentListSchema>;
 
-export const deleteAgentRoute = createRoute({
-  method: "delete",
-  path: "/v1/agents/{agentId}",
-  operationId: "deleteAgent",
-  tags: ["agents"],
-  summary: "Delete the agent: every memory, link, index entry, vector and queued task",
-  description: "Runs after the tasks already queued. Answers 200 when done, or 202 with the task id if it takes longer.",
-  request: { params: AgentPathSchema, query: EmptyQuerySchema, headers: WriteHeadersSchema },
-  responses: {
-    200: { description: "Deleted", content: { "application/json": { schema: z.object({ deleted: z.literal(true) }) } } },
-    202: {
-      description: "Deletion under way",
-      content: { "application/json": { schema: z.object({ deleted: z.literal(false), task_id: z.string() }) } },
-    },
-    ...errorsOf({ write: true }),
-  },
-});
-
-export const listAgentsRoute = createRoute({
+const route = createRoute({
   method: "get",
   path: "/v1/agents",
   operationId: "listAgents",
@@ -106,43 +84,21 @@ export const listAgentsRoute = createRoute({
   },
 });
 
-const deleteAgent = defineOperation(deleteAgentRoute, {
-  tool: {
-    name: "delete_agent",
-    title: "Erase the whole memory",
-    description:
-      "Erase this agent's entire memory irreversibly: every memory, link, index entry and queued task. Only when the user explicitly asks to delete everything the agent remembers; never to tidy up (compress_memories forgets gradually).",
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  },
-});
-
-const listAgentsOperation = defineOperation(listAgentsRoute, {
-  queryArgs: pageArgs("Agents"),
-  tool: { reason: "spans the whole tenant, while tools and MCP act for the one agent of their path" },
-});
-
-export const AGENTS: Area = {
-  operations: [deleteAgent, listAgentsOperation],
+export const listAgents: Endpoint = {
+  operation: defineOperation(route, {
+    queryArgs: pageArgs("Agents"),
+    tool: { reason: "spans the whole tenant, while tools and MCP act for the one agent of their path" },
+  }),
   routes: () =>
-    subApp()
-      .openapi(deleteAgentRoute, async (c) => {
-        const outcome = await agentOf(c, c.req.valid("param").agentId).submit("deleteAgent", null, {
-          waitMs: DELETE_WAIT_MS,
-          ...writeOptions(c.req.valid("header")),
-        });
-        if (outcome.status === "failed") throw new Error(`agent deletion failed: ${outcome.error ?? "unknown error"}`);
-        if (outcome.status === "done") return c.json({ deleted: true as const }, 200);
-        return c.json({ deleted: false as const, task_id: outcome.taskIds[0] ?? "" }, 202);
-      })
-      .openapi(listAgentsRoute, async (c) => {
-        const { cursor, limit } = c.req.valid("query");
-        const after = cursor === undefined ? undefined : decodeAgentCursor(cursor);
-        const page = await listAgents(c.env, c.get("tenantId"), after, limit);
-        const last = page.agents.at(-1);
-        const body: AgentList = {
-          agents: page.agents.map((a) => ({ agent_id: a.agentId, created_at: a.createdAt, last_active_at: a.lastActiveAt })),
-          next_cursor: page.more && last ? encodeAgentCursor(last.agentId) : null,
-        };
-        return c.json(body, 200);
-      }),
+    subApp().openapi(route, async (c) => {
+      const { cursor, limit } = c.req.valid("query");
+      const after = cursor === undefined ? undefined : decodeAgentCursor(cursor);
+      const page = await listTenantAgents(c.env, c.get("tenantId"), after, limit);
+      const last = page.agents.at(-1);
+      const body: AgentList = {
+        agents: page.agents.map((a) => ({ agent_id: a.agentId, created_at: a.createdAt, last_active_at: a.lastActiveAt })),
+        next_cursor: page.more && last ? encodeAgentCursor(last.agentId) : null,
+      };
+      return c.json(body, 200);
+    }),
 };

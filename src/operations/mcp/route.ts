@@ -1,10 +1,7 @@
 /**
- * The integration surfaces (docs/design.md, "Integration surfaces") over the operations of the
- * other areas: the function-calling tool schemas (GET /v1/tools), the endpoint that executes one
- * tool call a model produced, and the agent's MCP server. The tools are the operations whose
- * entry in their area names a tool; their schemas are read from the root app's own OpenAPI document.
- *
- * The MCP server speaks Model Context Protocol over Streamable HTTP, stateless, with the official
+ * mcp (docs/design.md, "Integration surfaces"): the agent's MCP server over the tools (the
+ * operations whose entry names a tool; their schemas read from the root app's own OpenAPI
+ * document). It speaks Model Context Protocol over Streamable HTTP, stateless, with the official
  * SDK's server (`@modelcontextprotocol/sdk`, its web-standard transport, JSON answers) created per
  * request. The agent is the path's, the key the request's Bearer (checked by the same middleware
  * as every agent route before this runs); a tool call runs the operation's REST request in-process
@@ -19,110 +16,17 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
-import { formatTools } from "../../../sdk/src/tools";
-import { subApp, type Area } from "../../surfaces/endpoint";
-import { AgentPathSchema, EmptyQuerySchema, errorsOf, TextSchema } from "../../http/common-schemas";
-import { WriteHeadersSchema } from "../../http/headers";
+import { subApp, type Endpoint } from "../../surfaces/endpoint";
+import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../../surfaces/common-schemas";
+import { WriteHeadersSchema } from "../../surfaces/headers";
 import { inProcessCore } from "../../surfaces/in-process";
-import { defineOperation, isTool, type OperationDefinition } from "../../surfaces/operation";
-import { toolCatalog } from "../../surfaces/tool-catalog";
-import { runTool, toolBox } from "../../surfaces/tool-call";
+import { runTool } from "../../surfaces/tool-call";
+import type { Tools } from "../../surfaces/tool-catalog";
 import type { AppEnv } from "../../http/app-env";
-import { ApiError, errorResponse } from "../../http/errors";
+import { errorResponse } from "../../http/errors";
+import { defineOperation } from "../../surfaces/operation";
 
-const TOOL_FORMATS = ["openai", "anthropic"] as const;
 const JsonObjectSchema = z.record(z.string(), z.unknown());
-
-const OpenAiToolSchema = z
-  .object({
-    type: z.literal("function"),
-    function: z.object({ name: z.string(), description: z.string(), parameters: JsonObjectSchema }),
-  })
-  .openapi("OpenAiTool", { description: "A tool as OpenAI's Chat Completions API takes it (`tools: [...]`)." });
-
-const AnthropicToolSchema = z
-  .object({ name: z.string(), description: z.string(), input_schema: JsonObjectSchema })
-  .openapi("AnthropicTool", { description: "A tool as Anthropic's Messages API takes it (`tools: [...]`)." });
-
-const ToolListSchema = z
-  .object({ format: z.enum(TOOL_FORMATS), tools: z.array(z.union([OpenAiToolSchema, AnthropicToolSchema])) })
-  .openapi("ToolList");
-
-const listToolsRoute = createRoute({
-  method: "get",
-  path: "/v1/tools",
-  operationId: "listTools",
-  security: [],
-  tags: ["integration"],
-  summary: "The memory tools as function-calling schemas",
-  description:
-    "Every operation a model may call, with a JSON Schema of its arguments, in OpenAI's or Anthropic's format. Execute a call the model produced with `POST /v1/agents/{agentId}/tools/call`. The same tools are served over MCP at `/v1/agents/{agentId}/mcp`.",
-  request: {
-    query: z
-      .object({
-        format: z.enum(TOOL_FORMATS).default("openai").openapi({ description: "openai (Chat Completions) or anthropic (Messages)." }),
-      })
-      .strict(),
-  },
-  responses: {
-    200: { description: "The tools", content: { "application/json": { schema: ToolListSchema } } },
-    ...errorsOf({ auth: false }),
-  },
-});
-
-/** Arguments of a tool call, as models produce them: an object, or its JSON text (OpenAI's `function.arguments`). */
-const MAX_ARGUMENTS_TEXT = 1024 * 1024;
-
-function callToolRoute(toolNames: readonly [string, ...string[]]) {
-  return createRoute({
-    method: "post",
-    path: "/v1/agents/{agentId}/tools/call",
-    operationId: "callTool",
-    tags: ["integration"],
-    summary: "Execute one tool call an LLM produced",
-    description:
-      "`name` is a tool of `GET /v1/tools`, `arguments` its arguments as the model produced them (an object, or the JSON text OpenAI returns). A call whose name or arguments are wrong is a 400 whose message names the argument and the problem, for the model to correct. Otherwise the operation runs for the agent of the path (never one named in the arguments) and answers like its REST endpoint; `content` is the text to hand back to the model. An Idempotency-Key is passed to the write the tool makes.",
-    request: {
-      params: AgentPathSchema,
-      query: EmptyQuerySchema,
-      headers: WriteHeadersSchema,
-      body: {
-        required: true,
-        content: {
-          "application/json": {
-            schema: z
-              .object({
-                name: z.enum(toolNames).openapi({ description: "The tool's name." }),
-                arguments: z
-                  .union([JsonObjectSchema, TextSchema.max(MAX_ARGUMENTS_TEXT)])
-                  .default({})
-                  .openapi({ description: "The tool's arguments: an object, or its JSON text." }),
-              })
-              .strict()
-              .openapi("ToolCall"),
-          },
-        },
-      },
-    },
-    responses: {
-      200: {
-        description: "The tool ran",
-        content: {
-          "application/json": {
-            schema: z
-              .object({
-                name: z.string(),
-                content: z.string().openapi({ description: "What to give the model as the tool's result." }),
-                result: z.unknown().openapi({ description: "The operation's answer, as its REST endpoint gives it." }),
-              })
-              .openapi("ToolResult"),
-          },
-        },
-      },
-      ...errorsOf({ body: true, write: true, notFound: true }),
-    },
-  });
-}
 
 /** One JSON-RPC 2.0 message (MCP sends one per POST). */
 const JsonRpcMessageSchema = z
@@ -144,7 +48,7 @@ const JsonRpcAnswerSchema = z
   })
   .openapi("JsonRpcResponse");
 
-const mcpRoute = createRoute({
+const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/mcp",
   operationId: "mcp",
@@ -204,110 +108,77 @@ async function transportMessage(response: Response): Promise<string> {
   return `the MCP transport refused the request (HTTP ${response.status})`;
 }
 
-function toolNamesOf(definitions: readonly OperationDefinition[]): [string, ...string[]] {
-  const [first, ...rest] = definitions.filter(isTool).map((d) => d.tool.name);
-  if (first === undefined) throw new Error("no tools");
-  return [first, ...rest];
-}
-
-/** The integration area over `operations`: those of them that are tools are served here. */
-export function integrationArea(operations: readonly OperationDefinition[]): Area & { toolNames: readonly [string, ...string[]] } {
-  const toolNames = toolNamesOf(operations);
-  /** POST tools/call: its body names one of the tools. */
-  const callTool = callToolRoute(toolNames);
-  const box = toolBox(operations);
+/** The MCP server over `tools`. */
+export function mcp(tools: Tools): Endpoint {
   return {
-    toolNames,
-    operations: [
-      defineOperation(listToolsRoute, {
-        queryArgs: { format: z.enum(TOOL_FORMATS).optional().describe("openai (default) or anthropic.") },
-        tool: { reason: "lists the tools" },
-      }),
-      defineOperation(callTool, { tool: { reason: "executes the tools" } }),
-      defineOperation(mcpRoute, {
-        tool: { reason: "the MCP endpoint serves the tools" },
-        sdk: { reason: "MCP is spoken by MCP clients (e.g. @modelcontextprotocol/sdk's Client), not by this SDK" },
-      }),
-    ],
+    operation: defineOperation(route, {
+      tool: { reason: "the MCP endpoint serves the tools" },
+      sdk: { reason: "MCP is spoken by MCP clients (e.g. @modelcontextprotocol/sdk's Client), not by this SDK" },
+    }),
     routes: (root: OpenAPIHono<AppEnv>) => {
-      const catalog = toolCatalog(root, operations);
-      return subApp()
-        .openapi(listToolsRoute, (c) => {
-          const { format } = c.req.valid("query");
-          return c.json({ format, tools: formatTools(catalog(), format) }, 200);
-        })
-        .openapi(callTool, async (c) => {
-          const { name, arguments: args } = c.req.valid("json");
-          const outcome = await runTool(box, inProcessCore(root, c), c.req.valid("param").agentId, name, args, {
+      return subApp().openapi(route, async (c) => {
+        const agentId = c.req.valid("param").agentId;
+        const message = c.req.valid("json");
+        // The SDK's own check of tools/call params answers a raw dump as an internal error (-32603):
+        // wrong params are the caller's, -32602, with a message a client can act on.
+        const invalid = message.method === "tools/call" ? invalidToolCallParams(message.params) : undefined;
+        if (invalid !== undefined && message.id !== undefined) {
+          return c.json(
+            { jsonrpc: "2.0" as const, id: message.id, error: { code: INVALID_PARAMS, message: `Invalid params: ${invalid}` } },
+            200,
+          );
+        }
+        const core = inProcessCore(root, c);
+        const server = new Server(SERVER_INFO, {
+          capabilities: { tools: { listChanged: false } },
+          instructions: INSTRUCTIONS,
+          // ajv (the default) compiles schemas with `new Function`, which Workers forbid.
+          jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+        });
+        server.setRequestHandler(ListToolsRequestSchema, () => ({
+          tools: tools.catalog(root).map((t) => ({
+            name: t.name,
+            title: t.title,
+            description: t.description,
+            inputSchema: { ...t.inputSchema, type: "object" as const },
+            outputSchema: { ...t.outputSchema, type: "object" as const },
+            annotations: { title: t.title, ...t.annotations },
+          })),
+        }));
+        server.setRequestHandler(CallToolRequestSchema, async (request) => {
+          const outcome = await runTool(tools.box, core, agentId, request.params.name, request.params.arguments ?? {}, {
             idempotencyKey: c.req.valid("header")["idempotency-key"],
           });
-          if (outcome.ok) return c.json({ name: outcome.name, content: outcome.content, result: outcome.result }, 200);
-          const headers = outcome.retryAfterS === undefined ? undefined : { "Retry-After": String(outcome.retryAfterS) };
-          throw new ApiError(outcome.code, outcome.message, { details: outcome.details, ...(headers ? { headers } : {}) });
-        })
-        .openapi(mcpRoute, async (c) => {
-          const agentId = c.req.valid("param").agentId;
-          const message = c.req.valid("json");
-          // The SDK's own check of tools/call params answers a raw dump as an internal error (-32603):
-          // wrong params are the caller's, -32602, with a message a client can act on.
-          const invalid = message.method === "tools/call" ? invalidToolCallParams(message.params) : undefined;
-          if (invalid !== undefined && message.id !== undefined) {
-            return c.json(
-              { jsonrpc: "2.0" as const, id: message.id, error: { code: INVALID_PARAMS, message: `Invalid params: ${invalid}` } },
-              200,
-            );
-          }
-          const core = inProcessCore(root, c);
-          const server = new Server(SERVER_INFO, {
-            capabilities: { tools: { listChanged: false } },
-            instructions: INSTRUCTIONS,
-            // ajv (the default) compiles schemas with `new Function`, which Workers forbid.
-            jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
-          });
-          server.setRequestHandler(ListToolsRequestSchema, () => ({
-            tools: catalog().map((t) => ({
-              name: t.name,
-              title: t.title,
-              description: t.description,
-              inputSchema: { ...t.inputSchema, type: "object" as const },
-              outputSchema: { ...t.outputSchema, type: "object" as const },
-              annotations: { title: t.title, ...t.annotations },
-            })),
-          }));
-          server.setRequestHandler(CallToolRequestSchema, async (request) => {
-            const outcome = await runTool(box, core, agentId, request.params.name, request.params.arguments ?? {}, {
-              idempotencyKey: c.req.valid("header")["idempotency-key"],
-            });
-            if (outcome.ok) {
-              const structured = typeof outcome.result === "object" && outcome.result !== null && !Array.isArray(outcome.result);
-              return {
-                content: [{ type: "text" as const, text: outcome.content }],
-                ...(structured ? { structuredContent: outcome.result as Record<string, unknown> } : {}),
-              };
-            }
-            const error = {
-              code: outcome.code,
-              message: outcome.message,
-              ...(outcome.details === undefined ? {} : { details: outcome.details }),
+          if (outcome.ok) {
+            const structured = typeof outcome.result === "object" && outcome.result !== null && !Array.isArray(outcome.result);
+            return {
+              content: [{ type: "text" as const, text: outcome.content }],
+              ...(structured ? { structuredContent: outcome.result as Record<string, unknown> } : {}),
             };
-            return { isError: true, content: [{ type: "text" as const, text: JSON.stringify({ error }) }] };
-          });
-          const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-          await server.connect(transport);
-          try {
-            // Answers are always JSON (enableJsonResponse), so the transport's Accept rule (both JSON and
-            // an event stream) is met on the caller's behalf; the body was read and checked already.
-            const headers = new Headers(c.req.raw.headers);
-            headers.set("Accept", "application/json, text/event-stream");
-            const inner = new Request(c.req.raw.url, { method: "POST", headers });
-            const response = await transport.handleRequest(inner, { parsedBody: message });
-            if (response.status >= 400) return errorResponse(c, "validation_failed", await transportMessage(response));
-            if (response.status === 202) return c.body(null, 202);
-            return c.json((await response.json()) as Record<string, unknown>, 200);
-          } finally {
-            await server.close();
           }
+          const error = {
+            code: outcome.code,
+            message: outcome.message,
+            ...(outcome.details === undefined ? {} : { details: outcome.details }),
+          };
+          return { isError: true, content: [{ type: "text" as const, text: JSON.stringify({ error }) }] };
         });
+        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        await server.connect(transport);
+        try {
+          // Answers are always JSON (enableJsonResponse), so the transport's Accept rule (both JSON and
+          // an event stream) is met on the caller's behalf; the body was read and checked already.
+          const headers = new Headers(c.req.raw.headers);
+          headers.set("Accept", "application/json, text/event-stream");
+          const inner = new Request(c.req.raw.url, { method: "POST", headers });
+          const response = await transport.handleRequest(inner, { parsedBody: message });
+          if (response.status >= 400) return errorResponse(c, "validation_failed", await transportMessage(response));
+          if (response.status === 202) return c.body(null, 202);
+          return c.json((await response.json()) as Record<string, unknown>, 200);
+        } finally {
+          await server.close();
+        }
+      });
     },
   };
 }

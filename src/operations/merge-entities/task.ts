@@ -15,9 +15,9 @@ import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask } from "../../engine/define-task";
 
-export const MergePayloadSchema = z.object({ node_id: z.number().int().min(1), into: z.number().int().min(1) }).strict();
+export const MergeEntitiesPayloadSchema = z.object({ node_id: z.number().int().min(1), into: z.number().int().min(1) }).strict();
 
-export const MergeResultSchema = z.discriminatedUnion("outcome", [
+export const MergeEntitiesResultSchema = z.discriminatedUnion("outcome", [
   z.object({
     outcome: z.literal("merged"),
     survivor: z.number().int(),
@@ -30,11 +30,14 @@ export const MergeResultSchema = z.discriminatedUnion("outcome", [
   z.object({ outcome: z.literal("not_an_entity"), node_id: z.number().int(), kind: z.string() }),
   z.object({ outcome: z.literal("same_node"), node_id: z.number().int() }),
 ]);
-export type MergeResult = z.infer<typeof MergeResultSchema>;
+export type MergeEntitiesResult = z.infer<typeof MergeEntitiesResultSchema>;
 
-const finish = (result: MergeResult) => ({ status: "done" as const, result });
+const finish = (result: MergeEntitiesResult) => ({ status: "done" as const, result });
 
-async function refuseMerge(rt: AgentRuntime, payload: z.infer<typeof MergePayloadSchema>): Promise<MergeResult | undefined> {
+async function refuseMerge(
+  rt: AgentRuntime,
+  payload: z.infer<typeof MergeEntitiesPayloadSchema>,
+): Promise<MergeEntitiesResult | undefined> {
   const { node_id: absorbedId, into: survivorId } = payload;
   if (absorbedId === survivorId) return { outcome: "same_node", node_id: absorbedId };
   const repos = rt.existingRepos();
@@ -47,13 +50,13 @@ async function refuseMerge(rt: AgentRuntime, payload: z.infer<typeof MergePayloa
   return undefined;
 }
 
-export const mergeTask = defineTask({
+export const mergeEntitiesTask = defineTask({
   lane: "write",
-  payload: MergePayloadSchema,
-  result: MergeResultSchema,
+  payload: MergeEntitiesPayloadSchema,
+  result: MergeEntitiesResultSchema,
   refuse: refuseMerge,
   async run(rt, task) {
-    const done = readCheckpoint(task, MergeResultSchema);
+    const done = readCheckpoint(task, MergeEntitiesResultSchema);
     if (done) return finish(done);
     const refused = await refuseMerge(rt, task.payload);
     if (refused) return finish(refused);
@@ -95,7 +98,7 @@ export const mergeTask = defineTask({
       ops.push({ type: "setFocus", focus: merged, released: [], clock, epoch: task.seq });
     }
     ops.push({ type: "count", counters: { entities_merged: 1 } });
-    const result: MergeResult = {
+    const result: MergeEntitiesResult = {
       outcome: "merged",
       survivor: survivorId,
       absorbed: absorbedId,

@@ -1,8 +1,8 @@
-/** Recall (docs/design.md, "recall(keywords, relations, depth)"): memories reached from the focus and by word and meaning matches. */
+/** recall (docs/design.md, "recall(keywords, relations, depth)"): memories reached from the focus and by word and meaning matches. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf } from "../../http/agent-of";
-import { subApp, type Area } from "../../surfaces/endpoint";
-import { AgentPathSchema, errorsOf, TextSchema } from "../../http/common-schemas";
+import { agentOf } from "../../surfaces/agent-of";
+import { subApp, type Endpoint } from "../../surfaces/endpoint";
+import { AgentPathSchema, errorsOf, TextSchema } from "../../surfaces/common-schemas";
 import { defineOperation } from "../../surfaces/operation";
 import { LANGUAGES, READ } from "../../surfaces/tool-args";
 import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../../config/limits";
@@ -78,7 +78,7 @@ export const RecallResponseSchema = z
 
 export type RecallResponse = z.infer<typeof RecallResponseSchema>;
 
-export const recallRoute = createRoute({
+const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/recall",
   operationId: "recall",
@@ -103,20 +103,18 @@ export const recallRoute = createRoute({
   },
 });
 
-const recall = defineOperation(recallRoute, {
-  fixedBody: { format: "json" },
-  tool: {
-    name: "recall",
-    title: "Recall memories",
-    description: `Recall what the agent remembers about some keywords or a question: starts from its current focus and follows the links of its memory network, plus word and meaning matches. Returns the memories as text (\`[memory] …\`, or \`[记忆] …\` for Chinese memories or locale "zh"; forgotten ones as traces) and as items with ids and scores. Call it before answering anything that may depend on earlier conversations. ${LANGUAGES}`,
-    annotations: READ,
-  },
-});
-
-export const RECALL: Area = {
-  operations: [recall],
+export const recall: Endpoint = {
+  operation: defineOperation(route, {
+    fixedBody: { format: "json" },
+    tool: {
+      name: "recall",
+      title: "Recall memories",
+      description: `Recall what the agent remembers about some keywords or a question: starts from its current focus and follows the links of its memory network, plus word and meaning matches. Returns the memories as text (\`[memory] …\`, or \`[记忆] …\` for Chinese memories or locale "zh"; forgotten ones as traces) and as items with ids and scores. Call it before answering anything that may depend on earlier conversations. ${LANGUAGES}`,
+      annotations: READ,
+    },
+  }),
   routes: () =>
-    subApp().openapi(recallRoute, async (c) => {
+    subApp().openapi(route, async (c) => {
       const query = c.req.valid("query");
       const { format, locale, ...body } = c.req.valid("json");
       const result = await agentOf(c, c.req.valid("param").agentId).ask("recall", {

@@ -1,10 +1,10 @@
-/** Remember (docs/design.md, "Memory operations"): chat messages queued for the memory network. */
+/** remember (docs/design.md, "Memory operations"): chat messages queued for the memory network. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf, writeOptions } from "../../http/agent-of";
-import { subApp, type Area } from "../../surfaces/endpoint";
-import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../../http/common-schemas";
-import { WriteHeadersSchema } from "../../http/headers";
-import { MessageSchema } from "../../http/messages";
+import { agentOf, writeOptions } from "../../surfaces/agent-of";
+import { subApp, type Endpoint } from "../../surfaces/endpoint";
+import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../../surfaces/common-schemas";
+import { WriteHeadersSchema } from "../../surfaces/headers";
+import { MessageSchema } from "../../surfaces/messages";
 import { defineOperation } from "../../surfaces/operation";
 import { LANGUAGES } from "../../surfaces/tool-args";
 import { MAX_MESSAGES_PER_REMEMBER, MAX_REMEMBER_CODE_POINTS } from "../../config/limits";
@@ -57,7 +57,7 @@ export const RememberAcceptedSchema = z
   })
   .openapi("RememberAccepted");
 
-export const rememberRoute = createRoute({
+const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/remember",
   operationId: "remember",
@@ -77,19 +77,17 @@ export const rememberRoute = createRoute({
   },
 });
 
-const remember = defineOperation(rememberRoute, {
-  tool: {
-    name: "remember",
-    title: "Remember messages",
-    description: `Store conversation messages in the agent's long-term memory: what the user said that matters beyond this conversation (facts, decisions, preferences, events). The memory is built in the background; the answer is a task id (get_task waits for it), and recall, search and get_context called afterwards already see it. ${LANGUAGES} Give every message a stable \`id\`: a message whose id the memory holds is not stored again, so repeating a call is harmless.`,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  },
-});
-
-export const REMEMBER: Area = {
-  operations: [remember],
+export const remember: Endpoint = {
+  operation: defineOperation(route, {
+    tool: {
+      name: "remember",
+      title: "Remember messages",
+      description: `Store conversation messages in the agent's long-term memory: what the user said that matters beyond this conversation (facts, decisions, preferences, events). The memory is built in the background; the answer is a task id (get_task waits for it), and recall, search and get_context called afterwards already see it. ${LANGUAGES} Give every message a stable \`id\`: a message whose id the memory holds is not stored again, so repeating a call is harmless.`,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+  }),
   routes: () =>
-    subApp().openapi(rememberRoute, async (c) => {
+    subApp().openapi(route, async (c) => {
       const { messages } = c.req.valid("json");
       const outcome = await agentOf(c, c.req.valid("param").agentId).submit("remember", { messages }, writeOptions(c.req.valid("header")));
       return c.json({ task_id: outcome.taskIds[0] ?? "", status: "queued" as const, queued_ahead: outcome.queuedAhead }, 202);

@@ -16,7 +16,9 @@ import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask } from "../../engine/define-task";
 
-export const ReinforcePayloadSchema = z.object({ node_ids: z.array(z.number().int().min(1)).min(1).max(100), used: z.boolean() }).strict();
+export const ReportFeedbackPayloadSchema = z
+  .object({ node_ids: z.array(z.number().int().min(1)).min(1).max(100), used: z.boolean() })
+  .strict();
 
 const SKIP_REASONS = ["not_used", "not_found", "not_a_memory", "superseded", "already_reinforced"] as const;
 
@@ -28,9 +30,9 @@ export const ReportFeedbackResultSchema = z.object({
 });
 export type ReportFeedbackResult = z.infer<typeof ReportFeedbackResultSchema>;
 
-export const reinforceTask = defineTask({
+export const reportFeedbackTask = defineTask({
   lane: "write",
-  payload: ReinforcePayloadSchema,
+  payload: ReportFeedbackPayloadSchema,
   result: ReportFeedbackResultSchema,
   async run(rt, task) {
     const done = readCheckpoint(task, ReportFeedbackResultSchema);

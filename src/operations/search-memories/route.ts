@@ -1,12 +1,13 @@
-/** Search: every memory of the agent ranked by words (BM25), meaning (vectors) or both. */
+/** searchMemories: every memory of the agent ranked by words (BM25), meaning (vectors) or both. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { agentOf } from "../../http/agent-of";
-import { subApp, type Area } from "../../surfaces/endpoint";
-import { AgentPathSchema, EmptyQuerySchema, errorsOf, TextSchema } from "../../http/common-schemas";
-import { TimestampSchema } from "../../http/messages";
+import { agentOf } from "../../surfaces/agent-of";
+import { subApp, type Endpoint } from "../../surfaces/endpoint";
+import { AgentPathSchema, EmptyQuerySchema, errorsOf, TextSchema } from "../../surfaces/common-schemas";
+import { TimestampSchema } from "../../surfaces/messages";
 import { defineOperation } from "../../surfaces/operation";
 import { LANGUAGES, READ } from "../../surfaces/tool-args";
-import { SEARCH_MODES, SearchHitSchema } from "./schemas";
+import { SEARCH_MODES } from "../../vocabulary/search-modes";
+import { SearchHitSchema } from "./schemas";
 import { NODE_KINDS } from "../../vocabulary/node-kinds";
 
 export const SearchRequestSchema = z
@@ -35,7 +36,7 @@ export const SearchItemSchema = SearchHitSchema.openapi("SearchItem");
 
 export const SearchResponseSchema = z.object({ mode: z.enum(SEARCH_MODES), items: z.array(SearchItemSchema) }).openapi("SearchResponse");
 
-export const searchRoute = createRoute({
+const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/search",
   operationId: "searchMemories",
@@ -54,19 +55,17 @@ export const searchRoute = createRoute({
   },
 });
 
-const searchMemories = defineOperation(searchRoute, {
-  tool: {
-    name: "search_memories",
-    title: "Search memories",
-    description: `Search all of the agent's memories by words (keyword: BM25), meaning (vector) or both (hybrid, the default), optionally within a time range; returns ranked memories with their time, speaker and source message ids. Use it to look something up that recall does not reach, or to find when something was said. ${LANGUAGES}`,
-    annotations: READ,
-  },
-});
-
-export const SEARCH: Area = {
-  operations: [searchMemories],
+export const searchMemories: Endpoint = {
+  operation: defineOperation(route, {
+    tool: {
+      name: "search_memories",
+      title: "Search memories",
+      description: `Search all of the agent's memories by words (keyword: BM25), meaning (vector) or both (hybrid, the default), optionally within a time range; returns ranked memories with their time, speaker and source message ids. Use it to look something up that recall does not reach, or to find when something was said. ${LANGUAGES}`,
+      annotations: READ,
+    },
+  }),
   routes: () =>
-    subApp().openapi(searchRoute, async (c) => {
+    subApp().openapi(route, async (c) => {
       const request = c.req.valid("json");
       const { time_range, ...rest } = request;
       // The agent takes times as milliseconds already (TimestampSchema converted them).

@@ -1,15 +1,13 @@
 /**
- * The agent's own types of a search: its query and its result (served by the HTTP layer under
- * OpenAPI names, src/routes/search.ts). Kept apart from the runner so that reading them pulls in
+ * The agent's own types of a search: its query and its result (served by its route under
+ * OpenAPI names, route.ts). Kept apart from the runner so that reading them pulls in
  * nothing but zod and the vocabulary.
  */
 import { z } from "zod";
 import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
 import { NODE_KINDS } from "../../vocabulary/node-kinds";
 import { MESSAGE_ROLES } from "../../vocabulary/roles";
-
-export const SEARCH_MODES = ["keyword", "vector", "hybrid"] as const;
-export type SearchMode = (typeof SEARCH_MODES)[number];
+import { SEARCH_MODES } from "../../vocabulary/search-modes";
 
 const Time = z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS);
 

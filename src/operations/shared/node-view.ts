@@ -2,13 +2,73 @@
  * One node with its links as they stand (GET nodes/:id, and the base of GET memories/:id). A node
  * may have any number of links (an entity every memory mentions): the view lists a page of each
  * direction, ordered by the far end and the relation, with the totals and a cursor for the rest,
- * so its size is bounded by the page, never by the node. Importance counts every link.
+ * so its size is bounded by the page, never by the node. Importance counts every link. The
+ * schemas are the agent's own: the routes give them OpenAPI names and serve them as they are.
  */
+import { z } from "zod";
 import { importanceOf } from "../../memory/importance";
 import { strengthAt } from "../../memory/strength";
 import { encodeLinksCursor, type LinkPosition } from "./cursor";
 import type { NetworkReader } from "../../engine/network-reader";
-import { DEFAULT_LINKS_PAGE, type LinksPage, type NodeView } from "./node-view-schema";
+import { NODE_KINDS } from "../../vocabulary/node-kinds";
+import { MESSAGE_ROLES } from "../../vocabulary/roles";
+
+/** Links per direction in one node view, unless asked otherwise (at most MAX_LINKS_PAGE). */
+export const DEFAULT_LINKS_PAGE = 200;
+export const MAX_LINKS_PAGE = 1000;
+
+const Position = z.union([z.literal("end"), z.tuple([z.number().int(), z.string()])]).nullable();
+
+/** A page of a node's links: at most `limit` per direction, after where the previous page ended (cursor.ts). */
+export const LinksPageSchema = z
+  .object({ limit: z.number().int().min(1).max(MAX_LINKS_PAGE), after: z.object({ outgoing: Position, incoming: Position }).strict() })
+  .strict();
+export type LinksPage = z.infer<typeof LinksPageSchema>;
+
+const LinkViewSchema = z.object({
+  source: z.number().int(),
+  target: z.number().int(),
+  relation: z.string(),
+  strength: z.number(),
+  pinned: z.boolean(),
+  /** The far end no longer exists: a trace of a forgotten memory. */
+  dangling: z.boolean(),
+  created_at: z.number().int(),
+});
+
+export const NodeViewSchema = z.object({
+  node_id: z.number().int(),
+  kind: z.enum(NODE_KINDS),
+  name: z.string().nullable(),
+  content: z.string(),
+  original_length: z.number().int(),
+  phrase: z.string(),
+  keywords: z.array(z.string()),
+  role: z.enum(MESSAGE_ROLES).nullable(),
+  speaker: z.string().nullable(),
+  source_message_ids: z.array(z.string()),
+  source_task_id: z.string().nullable(),
+  message_time: z.number().int().nullable(),
+  created_at: z.number().int(),
+  scan_count: z.number().int(),
+  in_focus: z.boolean(),
+  /** The memory that corrected this one (it is history), or null. */
+  superseded_by: z.number().int().nullable(),
+  /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
+  meta: z.record(z.string(), z.unknown()).nullable(),
+  importance: z.number(),
+  /**
+   * A page of the node's links in each direction (by the far end's id, then the relation), how
+   * many there are, and the cursor of the next page (null when both lists are complete).
+   */
+  links: z.object({
+    outgoing: z.array(LinkViewSchema),
+    incoming: z.array(LinkViewSchema),
+    total: z.object({ outgoing: z.number().int(), incoming: z.number().int() }),
+    next_cursor: z.string().nullable(),
+  }),
+});
+export type NodeView = z.infer<typeof NodeViewSchema>;
 
 export const FIRST_LINKS_PAGE: LinksPage = { limit: DEFAULT_LINKS_PAGE, after: { outgoing: null, incoming: null } };
 

@@ -2,8 +2,8 @@
  * Search (docs/design.md, "recall(keywords, relations, depth)"): BM25 full-text, vector cosine, or both fused by a convex combination
  * of normalised scores at the embedder's weight (src/memory/fusion.ts, src/config/retrieval.ts).
  * Vector hits may name nodes deleted since they were indexed (and Vectorize answers lag its
- * writes), so every hit is looked up before it is returned. Used by the search endpoint and as
- * the entry points of hybrid recall.
+ * writes), so every hit is looked up before it is returned. Used by searchMemories, as the
+ * entry points of hybrid recall, and to find the memory a description names (linkMemories).
  */
 import { vectorFusionWeight } from "../../config/retrieval";
 import { fuseScores } from "../../memory/fusion";
@@ -12,30 +12,9 @@ import { queryTokens, scoreCandidates } from "../../search/bm25-candidates";
 import { ftsMatchExpression, ftsQueryTerms } from "../../search/fts-text";
 import type { TextFilters } from "../../storage/fts-repo";
 import type { MemoryNode } from "../../vocabulary/records";
-import { conflictMarks } from "./conflict-marks";
+import type { SearchMode } from "../../vocabulary/search-modes";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentRepos, AgentRuntime } from "../../engine/runtime";
-import { defineTask } from "../../engine/define-task";
-import { SearchQuerySchema, SearchResultSchema, type SearchMode, type SearchQuery, type SearchResult } from "../search-memories/schemas";
-
-export {
-  SEARCH_MODES,
-  SearchHitSchema,
-  SearchQuerySchema,
-  SearchResultSchema,
-  type SearchMode,
-  type SearchQuery,
-  type SearchResult,
-} from "../search-memories/schemas";
-
-export const searchTask = defineTask({
-  lane: "read",
-  payload: SearchQuerySchema,
-  result: SearchResultSchema,
-  async run(rt, task) {
-    return { status: "done", result: await runSearch(rt, task.payload) };
-  },
-});
 
 export interface RankedHit {
   node: MemoryNode;
@@ -160,37 +139,4 @@ function passes(node: MemoryNode, filters: TextFilters): boolean {
     (filters.from === undefined || time >= filters.from) &&
     (filters.to === undefined || time <= filters.to)
   );
-}
-
-export async function runSearch(rt: AgentRuntime, request: SearchQuery): Promise<SearchResult> {
-  const repos = rt.existingRepos();
-  if (!repos) return { mode: request.mode, items: [] };
-  const hits = await searchNodes(rt, repos, {
-    query: request.query,
-    mode: request.mode,
-    limit: request.top_k,
-    filters: { kinds: request.kinds, from: request.time_range?.from, to: request.time_range?.to },
-  });
-  const conflicts = await conflictMarks(
-    await networkReader(rt, repos),
-    hits.map((h) => h.node.id),
-  );
-  return {
-    mode: request.mode,
-    items: hits.map(({ node, score, keyword, vector }) => ({
-      node_id: node.id,
-      kind: node.kind,
-      content: node.content,
-      phrase: node.phrase,
-      speaker: node.speaker,
-      role: node.role,
-      source_message_ids: node.sourceMessageIds,
-      time: node.messageTime ?? node.createdAt,
-      created_at: node.createdAt,
-      message_time: node.messageTime,
-      conflicts_with: conflicts.get(node.id) ?? [],
-      score,
-      scores: { keyword, vector },
-    })),
-  };
 }

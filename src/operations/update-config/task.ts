@@ -7,7 +7,7 @@
 import { AgentParamsPatchSchema, AgentParamsSchema, patchedParams } from "../../config/params";
 import { defineTask } from "../../engine/define-task";
 
-export const configureTask = defineTask({
+export const updateConfigTask = defineTask({
   lane: "write",
   payload: AgentParamsPatchSchema,
   result: AgentParamsSchema,

@@ -19,19 +19,19 @@ import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask } from "../../engine/define-task";
 
-export const UpdatePayloadSchema = z.object({ node_id: z.number().int().min(1), content: z.string().min(1) }).strict();
+export const UpdateMemoryPayloadSchema = z.object({ node_id: z.number().int().min(1), content: z.string().min(1) }).strict();
 
-export const UpdateResultSchema = z.discriminatedUnion("outcome", [
+export const UpdateMemoryResultSchema = z.discriminatedUnion("outcome", [
   z.object({ outcome: z.literal("updated"), node_id: z.number().int(), supersedes: z.number().int(), links_moved: z.number().int() }),
   z.object({ outcome: z.literal("not_found"), node_id: z.number().int() }),
   z.object({ outcome: z.literal("not_a_memory"), node_id: z.number().int(), kind: z.string() }),
   z.object({ outcome: z.literal("superseded"), node_id: z.number().int(), superseded_by: z.number().int() }),
 ]);
-export type UpdateResult = z.infer<typeof UpdateResultSchema>;
+export type UpdateMemoryResult = z.infer<typeof UpdateMemoryResultSchema>;
 
-const finish = (result: UpdateResult) => ({ status: "done" as const, result });
+const finish = (result: UpdateMemoryResult) => ({ status: "done" as const, result });
 
-async function refuseUpdate(rt: AgentRuntime, payload: z.infer<typeof UpdatePayloadSchema>): Promise<UpdateResult | undefined> {
+async function refuseUpdate(rt: AgentRuntime, payload: z.infer<typeof UpdateMemoryPayloadSchema>): Promise<UpdateMemoryResult | undefined> {
   const { node_id: id } = payload;
   const repos = rt.existingRepos();
   const old = repos ? (await (await networkReader(rt, repos)).load([id])).get(id) : undefined;
@@ -41,15 +41,15 @@ async function refuseUpdate(rt: AgentRuntime, payload: z.infer<typeof UpdatePayl
   return undefined;
 }
 
-export const updateTask = defineTask({
+export const updateMemoryTask = defineTask({
   lane: "write",
   allocatesNodes: true,
   resultNodes: ["$.node_id", "$.supersedes"],
-  payload: UpdatePayloadSchema,
-  result: UpdateResultSchema,
+  payload: UpdateMemoryPayloadSchema,
+  result: UpdateMemoryResultSchema,
   refuse: refuseUpdate,
   async run(rt, task) {
-    const done = readCheckpoint(task, UpdateResultSchema);
+    const done = readCheckpoint(task, UpdateMemoryResultSchema);
     if (done) return { status: "done", result: done };
     const refused = await refuseUpdate(rt, task.payload);
     if (refused) return finish(refused);
@@ -89,7 +89,7 @@ export const updateTask = defineTask({
       now,
       linkInitialStrength: params.link_initial_strength,
     });
-    const result: UpdateResult = { outcome: "updated", node_id: newId, supersedes: oldId, links_moved: moved };
+    const result: UpdateMemoryResult = { outcome: "updated", node_id: newId, supersedes: oldId, links_moved: moved };
     await commit(rt, task.id, [{ type: "createNodes", nodes: [node] }, ...ops, { type: "count", counters: { memories_updated: 1 } }], {
       prepare: () => rt.meta.setNextNodeId(newId + 1),
       checkpoint: result,

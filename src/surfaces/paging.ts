@@ -1,7 +1,7 @@
 /** Paged views in a query string: a page size, and the page of a node's links. */
 import { z } from "@hono/zod-openapi";
 import { decodeLinksCursor, type LinksCursor } from "../operations/shared/cursor";
-import { DEFAULT_LINKS_PAGE, MAX_LINKS_PAGE } from "../operations/shared/node-view-schema";
+import { DEFAULT_LINKS_PAGE, MAX_LINKS_PAGE } from "../operations/shared/node-view";
 
 const PAGE_SIZE = /^[1-9][0-9]{0,3}$/;
 
@@ -16,7 +16,7 @@ export function pageSizeQuery(name: string, max: number, fallback: number) {
     .openapi({ description: `At most this many (1–${max}, default ${fallback}).`, type: "string", pattern: PAGE_SIZE.source });
 }
 
-/** The page of a node's links a view lists (src/operations/views/node-view.ts). */
+/** The page of a node's links a view lists (src/operations/shared/node-view.ts). */
 export const LinksPageQueryShape = {
   links_limit: pageSizeQuery("links_limit", MAX_LINKS_PAGE, DEFAULT_LINKS_PAGE),
   links_cursor: z

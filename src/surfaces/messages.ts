@@ -1,7 +1,7 @@
 /** The message and the point in time as clients send them (remember, search, memories). */
 import { z } from "@hono/zod-openapi";
 import { MAX_MESSAGE_CODE_POINTS, MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../config/limits";
-import { TOO_LARGE } from "./errors";
+import { TOO_LARGE } from "../http/errors";
 import { codePointLength } from "../text/code-points";
 import { MESSAGE_ROLES } from "../vocabulary/roles";
 import { TextSchema } from "./common-schemas";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { agentClient, type AgentClient } from "../agent/client";
-import type { AppEnv } from "./app-env";
+import type { AppEnv } from "../http/app-env";
 
 /** The agent addressed by a request: tenant from the authenticated key, agent id from the path. */
 export function agentOf(c: Context<AppEnv>, agentId: string): AgentClient {

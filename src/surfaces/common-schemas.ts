@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { AGENT_ID_PATTERN } from "../config/limits";
-import { ERROR_CODE_LIST, ERROR_STATUS } from "./errors";
+import { ERROR_CODE_LIST, ERROR_STATUS } from "../http/errors";
 import { wellFormed } from "../text/well-formed";
 
 /** The stable error envelope of every non-2xx answer; `code` is one of a closed list. */
@@ -44,6 +44,9 @@ export const NodeIdSchema = z
   .refine((n) => Number.isSafeInteger(n), "node id too large")
   // The transform hides the pattern from the generated document: stated here again.
   .openapi({ param: { name: "nodeId", in: "path" }, example: "12", type: "string", pattern: NODE_ID.source });
+
+/** A JSON answer in a route's `responses`. */
+export const jsonAnswer = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
 
 /** A string of well-formed Unicode (src/text/well-formed.ts): no lone surrogate. */
 export const TextSchema = z.string().refine(wellFormed, "malformed Unicode (a lone surrogate)");
