@@ -15,7 +15,7 @@ import type { AgentParams } from "../../src/config/params";
 import { QueueRunner } from "../../src/engine/queue-runner";
 import { migrateAgentSchema } from "../../src/engine/stores/do-schema";
 import type { Message } from "../../src/vocabulary/message";
-import { RecallResultSchema } from "../../src/operations/recall/task";
+import { RecallResultSchema } from "../../src/operations/recall/schemas";
 import { codePointLength } from "../../src/text/code-points";
 import { d1Database, objectStorage, type OfflineObjectStorage } from "./sqlite-bindings";
 

@@ -295,7 +295,7 @@ export class MemoryAgent extends DurableObject<Env> {
   }
 
   /**
-   * Stages validated import lines (the HTTP layer validates, src/operations/views/export-format.ts) under an
+   * Stages validated import lines (the HTTP layer validates, src/operations/shared/export-format.ts) under an
    * upload id: `from` is the position of the first; `begin` starts the upload afresh.
    */
   stageImport(identity: AgentIdentity, uploadId: string, from: number, lines: string[], begin: boolean): Promise<void> {

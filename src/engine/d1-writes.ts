@@ -75,7 +75,7 @@ export function d1Statements(repos: AgentRepos | undefined, ops: readonly Networ
         );
         break;
       case "purgeAgent":
-        // What chunks of the deletion left, if anything (src/operations/delete-agent.ts). The
+        // What chunks of the deletion left, if anything (src/operations/delete-agent/task.ts). The
         // registry row is in the primary database: the deletion removes it before this commit.
         out.push(
           repos.links.deleteAllStatement(),

@@ -56,7 +56,7 @@ export interface TaskDefinition<P, R> {
   allocatesNodes?: true;
   /**
    * Where its result names a node whose content it carries (JSON paths, `$.node_id`): a purge of
-   * that node scrubs the result and retires its Idempotency-Key (src/operations/forget-memory.ts).
+   * that node scrubs the result and retires its Idempotency-Key (src/operations/delete-memory/task.ts).
    */
   resultNodes?: readonly string[];
   /** The next node id the task sets (an import): reserved like the ids of allocating writes. */

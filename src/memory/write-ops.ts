@@ -66,7 +66,6 @@ export type BookkeepingOp =
   | { type: "count"; counters: Record<string, number> };
 
 export type WriteOp = NetworkOp | BookkeepingOp;
-export type WriteOpType = WriteOp["type"];
 
 const BOOKKEEPING: Readonly<Record<BookkeepingOp["type"], true>> = {
   setClock: true,

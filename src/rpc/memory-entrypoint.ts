@@ -12,7 +12,7 @@
  *
  * Every method runs the operation's REST request in-process through an app of its own whose only
  * difference is where the tenant comes from (src/app.ts), exactly as tools/call and MCP do
- * (src/api/tool-call.ts): the same validation, errors, idempotency (`options.idempotencyKey`
+ * (src/surfaces/tool-call.ts): the same validation, errors, idempotency (`options.idempotencyKey`
  * is the Idempotency-Key) and isolation as the REST endpoint. Methods resolve with a
  * BindingResult (binding-result.ts), never throw for a refusal.
  */

@@ -7,7 +7,7 @@ export function agentOf(c: Context<AppEnv>, agentId: string): AgentClient {
   return agentClient(c.env, { tenantId: c.get("tenantId"), agentId });
 }
 
-/** What a write passes to the agent from its headers (src/api/headers.ts). */
+/** What a write passes to the agent from its headers (src/surfaces/headers.ts). */
 export function writeOptions(headers: { "idempotency-key"?: string | undefined }): { idempotencyKey?: string } {
   const key = headers["idempotency-key"];
   return key === undefined ? {} : { idempotencyKey: key };

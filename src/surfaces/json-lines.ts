@@ -1,5 +1,5 @@
 /**
- * Reading a body of JSON Lines as it streams in (an import, src/routes/transfer.ts), in work
+ * Reading a body of JSON Lines as it streams in (an import, src/operations/import-agent/route.ts), in work
  * linear in its size: line breaks are found in each chunk of bytes as it arrives (never by
  * searching what came before again), each line is decoded as UTF-8 on its own (so a bad byte is
  * reported on its own line), and a line longer than `maxLineBytes` or a body longer than `maxBytes`

@@ -1,7 +1,7 @@
 /**
  * JSON Schemas of an operation's arguments and answer, read from the API's own OpenAPI document
  * (so the tools describe their arguments with the document's descriptions and constraints, and
- * cannot disagree with it). Path and query arguments come from their zod schemas (src/api/operation.ts).
+ * cannot disagree with it). Path and query arguments come from their zod schemas (src/surfaces/operation.ts).
  *
  * `inline: true` resolves every `$ref` and keeps only plain JSON Schema keywords: what LLM tool
  * formats and MCP take. `inline: false` keeps references to the document's components: what the

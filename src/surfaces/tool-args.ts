@@ -18,7 +18,7 @@ export const waitMs = z
   .optional()
   .describe("Wait up to this many milliseconds (at most 30000) for the work to finish before answering.");
 
-/** A node view's page of links, as tool arguments (src/operations/views/node-view.ts). */
+/** A node view's page of links, as tool arguments (src/operations/shared/node-view.ts). */
 export const linksPageArgs = {
   links_limit: z.number().int().min(1).max(1000).optional().describe("Links listed per direction (1–1000, default 200)."),
   links_cursor: z.string().optional().describe("links.next_cursor of the previous answer for this node: the next page of its links."),

@@ -82,5 +82,3 @@ export function migrateAgentSchema(sql: SqlStorage, target: number = STEPS.lengt
     sql.exec("UPDATE schema_version SET version = ?", version);
   }
 }
-
-export const AGENT_SCHEMA_VERSION = STEPS.length;

@@ -89,7 +89,6 @@ export const CompressMemoriesResultSchema = z.union([
   CountsSchema.extend({ cycle: z.number().int(), cycles: z.number().int() }),
   z.object({ merged_into: z.string() }),
 ]);
-export type CompressMemoriesResult = z.infer<typeof CompressMemoriesResultSchema>;
 
 export const compressMemoriesTask = defineTask({
   lane: "cycle",

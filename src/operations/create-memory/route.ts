@@ -13,13 +13,10 @@ import { OPERATION_WAIT_MS, PENDING_ANSWER, pendingBody, whenFailed } from "../.
 import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { defineOperation } from "../../surfaces/operation";
 import { LANGUAGES, WRITE } from "../../surfaces/tool-args";
+import { MEMORY_TYPE_NAMES, memoryTypeOf } from "../../vocabulary/memory-types";
 import { CreateMemoryResultSchema } from "./task";
 
 const Short = (max: number) => TextSchema.trim().min(1).max(max);
-
-const MEMORY_TYPE_NAMES = ["event", "fact", "relation", "opinion", "事件", "事实", "关系", "观点"] as const;
-
-const MEMORY_TYPES_EN = { 事件: "event", 事实: "fact", 关系: "relation", 观点: "opinion" } as const;
 
 const MemoryRequestSchema = z
   .object({
@@ -97,8 +94,7 @@ export const createMemory: Endpoint = {
         subject !== undefined && memory_type !== undefined && topic !== undefined
           ? {
               subject,
-              memory_type:
-                memory_type in MEMORY_TYPES_EN ? MEMORY_TYPES_EN[memory_type as keyof typeof MEMORY_TYPES_EN] : (memory_type as "event"),
+              memory_type: memoryTypeOf(memory_type),
               topic,
               ...(object !== undefined ? { object } : {}),
               ...(attributes !== undefined ? { attributes } : {}),

@@ -9,7 +9,8 @@
  */
 import { z } from "zod";
 import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
-import { composeMemory, MEMORY_TYPES, prepareContent, type ComposedMemory } from "../../memory/explicit-memory";
+import { composeMemory, prepareContent, type ComposedMemory } from "../../memory/explicit-memory";
+import { MEMORY_TYPES } from "../../vocabulary/memory-types";
 import { planFocus, planRemember, relationPairs, rememberOps, type RememberPlan } from "../../memory/remember-plan";
 import { levelOf } from "../../memory/strength";
 import type { Extraction } from "../../models/types";
@@ -49,7 +50,6 @@ export const CreateMemoryPayloadSchema = z
   })
   .strict()
   .refine((p) => (p.content === undefined) !== (p.structure === undefined), "either content or a structure, not both");
-export type CreateMemoryPayload = z.input<typeof CreateMemoryPayloadSchema>;
 
 export const CreateMemoryResultSchema = z.object({
   node_id: z.number().int(),
@@ -59,7 +59,6 @@ export const CreateMemoryResultSchema = z.object({
   nodes_evicted: z.number().int(),
   conflicts: ConflictSummarySchema.optional(),
 });
-export type CreateMemoryResult = z.infer<typeof CreateMemoryResultSchema>;
 
 const CheckpointSchema = afterWriteCheckpointSchema(CreateMemoryResultSchema);
 

@@ -25,4 +25,3 @@ export const ProfileResultSchema = ProfileSchema.extend({
   /** The profile as text, as the context block shows it. */
   text: z.string(),
 });
-export type ProfileResult = z.infer<typeof ProfileResultSchema>;

@@ -139,7 +139,7 @@ type Staged = { ok: true; digest: string; lines: number; nextNodeId: number } | 
 const encoder = new TextEncoder();
 
 /**
- * Reads the body line by line (src/api/json-lines.ts: UTF-8, LF or CRLF, bounded), validates
+ * Reads the body line by line (src/surfaces/json-lines.ts: UTF-8, LF or CRLF, bounded), validates
  * each non-blank line, hands valid lines to `put` in batches, and hashes the bytes: the body's
  * SHA-256 and the file's next node id, or the first problem (too large: 413).
  */

@@ -5,7 +5,7 @@
  * SDK's server (`@modelcontextprotocol/sdk`, its web-standard transport, JSON answers) created per
  * request. The agent is the path's, the key the request's Bearer (checked by the same middleware
  * as every agent route before this runs); a tool call runs the operation's REST request in-process
- * with that same key and agent (src/api/tool-call.ts), so an MCP session can never reach another
+ * with that same key and agent (src/surfaces/tool-call.ts), so an MCP session can never reach another
  * agent: no tool takes an agent id. A wrong call or a refusal of the operation is a tool result
  * with `isError` whose text is the API's error envelope (its code included); tools/call params of
  * the wrong shape are JSON-RPC -32602; a malformed JSON-RPC message is the API's 400. A

@@ -76,8 +76,6 @@ export const RecallResponseSchema = z
   })
   .openapi("RecallResponse");
 
-export type RecallResponse = z.infer<typeof RecallResponseSchema>;
-
 const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/recall",

@@ -1,6 +1,6 @@
 /**
  * The agent's own types of a recall: its query and its result (what the HTTP layer serves under
- * OpenAPI names, src/routes/recall.ts). Kept apart from the runner so that reading them pulls in
+ * OpenAPI names, src/operations/recall/route.ts). Kept apart from the runner so that reading them pulls in
  * nothing but zod and the vocabulary.
  */
 import { z } from "zod";
@@ -21,14 +21,13 @@ export const RecallQuerySchema = z
     depth: z.number().int().min(1).max(MAX_RECALL_DEPTH).optional(),
     limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).default(DEFAULT_RECALL_LIMIT),
     start: z.enum(["hybrid", "focus"]),
-    /** The labels' language as the request states it (src/agent/label-locale.ts decides). */
+    /** The labels' language as the request states it (src/operations/shared/label-locale.ts decides). */
     locale: z.enum(LOCALES).optional(),
     accept_language: z.enum(LOCALES).optional(),
     /** Kinds of memory returned: conversation segments and explicit memories unless episodes are asked for too. */
     kinds: z.array(z.enum(RECALL_KINDS)).min(1).default(["segment", "memory"]),
   })
   .strict();
-export type RecallQuery = z.input<typeof RecallQuerySchema>;
 
 export const RecalledMemorySchema = z.object({
   type: z.literal("memory"),
@@ -63,7 +62,7 @@ export const RecallResultSchema = z.object({
   traces: z.array(RecalledTraceSchema),
   start_nodes: z.number().int(),
   reached_nodes: z.number().int(),
-  /** What the agent reads: the memories and traces as plain text, in the labels' language (src/agent/label-locale.ts). */
+  /** What the agent reads: the memories and traces as plain text, in the labels' language (src/operations/shared/label-locale.ts). */
   text: z.string(),
 });
 export type RecallResult = z.infer<typeof RecallResultSchema>;

@@ -18,14 +18,6 @@ import type { AgentRuntime } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
 import { RecallQuerySchema, RecallResultSchema, type RecallResult } from "./schemas";
 
-export {
-  RecallQuerySchema,
-  RecallResultSchema,
-  RecalledMemorySchema,
-  RecalledTraceSchema,
-  type RecallQuery,
-  type RecallResult,
-} from "./schemas";
 import { searchLists } from "../shared/search-lists";
 
 export const recallTask = defineTask({

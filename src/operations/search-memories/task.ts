@@ -9,8 +9,6 @@ import type { AgentRuntime } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
 import { SearchQuerySchema, SearchResultSchema, type SearchQuery, type SearchResult } from "./schemas";
 
-export { SearchQuerySchema } from "./schemas";
-
 export const searchMemoriesTask = defineTask({
   lane: "read",
   payload: SearchQuerySchema,

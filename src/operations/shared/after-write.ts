@@ -1,6 +1,6 @@
 /**
  * What follows the commit of new memories (a remember, an explicit memory): the conflict check of
- * the new memories (src/operations/services/conflict-check.ts), then the capacity bound (src/operations/services/capacity.ts).
+ * the new memories (src/operations/shared/conflict-check.ts), then the capacity bound (src/operations/shared/capacity.ts).
  * Each is a phase of the task's checkpoint, so a task resumed after a crash repeats neither.
  */
 import { z } from "zod";

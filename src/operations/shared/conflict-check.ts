@@ -8,7 +8,7 @@
  * - unrelated, same: nothing changes (copies are independent);
  * - update: the later supersedes the earlier, exactly as PATCH does (src/memory/link-moves.ts);
  * - contradiction: a 矛盾 link both ways at link_initial_strength; both are kept, and every answer
- *   that shows one marks the conflict (src/operations/services/conflict-marks.ts).
+ *   that shows one marks the conflict (src/operations/shared/conflict-marks.ts).
  *
  * The check is a phase of its task with its own checkpoint state: the verdicts are judged once and
  * saved, then each supersession is one commit, and the contradictions one more, so a task redone

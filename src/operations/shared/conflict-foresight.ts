@@ -127,7 +127,7 @@ export async function foreseenPairs(
     return -placeholder.size;
   };
   // The focus replayed segment by segment, as planFocus does: a segment is about the entities in
-  // focus after it that it mentions (remember.ts, localRelations).
+  // focus after it that it mentions (src/operations/remember/task.ts, localRelations).
   let current: FocusEntry[] = [...focus.entries];
   const pairs = new Map<string, ConflictPair>();
   let next = 0;

@@ -121,8 +121,6 @@ export const ExportLineSchema = z.union([
 ]);
 export type ExportLine = z.infer<typeof ExportLineSchema>;
 export type HeaderLine = z.infer<typeof HeaderLineSchema>;
-export type NodeLine = z.infer<typeof NodeLineSchema>;
-export type LinkLine = z.infer<typeof LinkLineSchema>;
 
 /** Everything of one agent, as the export task reads it in one go (one consistent moment). */
 export const ExportSnapshotSchema = z.object({
