@@ -6,7 +6,7 @@
  */
 import type { MemoryGraph } from "../memory/graph";
 import { isBookkeeping, type BookkeepingOp, type NetworkOp, type WriteOp } from "../memory/write-ops";
-import { createEmbedder, createFallbackModel, createModel } from "../models/registry";
+import { createEmbedder, createFallbackModel, createModel } from "../models/providers";
 import { ResilientModel } from "../models/resilient-model";
 import { realSleep, retryPolicy } from "../models/retry";
 import type { Embedder, SmallModel } from "../models/types";
@@ -22,7 +22,7 @@ import { LinkRepo } from "../storage/link-repo";
 import { NodeRepo } from "../storage/node-repo";
 import { meteredD1 } from "../storage/metered-d1";
 import { meteredVectorIndex } from "../vectors/metered-vector-index";
-import { createVectorIndex, vectorIndexNames } from "../vectors/registry";
+import { createVectorIndex, vectorIndexNames } from "../vectors/providers";
 import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { unreachable } from "../vocabulary/records";

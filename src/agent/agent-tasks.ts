@@ -1,6 +1,6 @@
 /**
- * The task registry: every kind of work an agent does, declared once (docs/design.md, "The task
- * registry"). The queue stores a kind's name and lane from here, the runner dispatches through
+ * The task kinds: every kind of work an agent does, declared once (docs/design.md, "Task
+ * kinds"). The queue stores a kind's name and lane from here, the runner dispatches through
  * here, the status view lists these kinds, and the Durable Object's RPC methods accept any kind
  * whose lane fits them, validating the payload against the kind's own schema. Adding a kind is a
  * runner file, one line here, and the route that submits it.
@@ -31,10 +31,10 @@ import { recallTask } from "../operations/recall/task";
 import { reportFeedbackTask } from "../operations/report-feedback/task";
 import { rememberTask } from "../operations/remember/task";
 import { searchMemoriesTask } from "../operations/search-memories/task";
-import { TaskRegistry } from "../engine/task-registry";
+import { TaskKinds } from "../engine/task-kinds";
 import { updateMemoryTask } from "../operations/update-memory/task";
 
-/** The registry's definitions, for the refusal check (a function: the registry holds that kind too). */
+/** The kinds' definitions, for the refusal check (a function: the kinds hold that kind too). */
 const definitionOf = (kind: string): TaskDefinition<unknown, unknown> => AGENT_TASKS.definition(kind);
 
 export const TASKS = {
@@ -95,20 +95,20 @@ export function fingerprintName(kind: string): string {
   return Object.entries(RENAMED_KINDS).find(([, current]) => current === kind)?.[0] ?? kind;
 }
 
-type Registry = typeof TASKS;
-export type TaskKind = keyof Registry;
+type Kinds = typeof TASKS;
+export type TaskKind = keyof Kinds;
 /** What a client submits for a kind (before defaults are applied: the task applies them when it runs). */
-export type PayloadIn<K extends TaskKind> = z.input<Registry[K]["payload"]>;
-export type ResultOf<K extends TaskKind> = z.output<Registry[K]["result"]>;
+export type PayloadIn<K extends TaskKind> = z.input<Kinds[K]["payload"]>;
+export type ResultOf<K extends TaskKind> = z.output<Kinds[K]["result"]>;
 /** The kinds of one lane. */
-export type KindOf<L extends Lane> = { [K in TaskKind]: Registry[K]["lane"] extends L ? K : never }[TaskKind];
+export type KindOf<L extends Lane> = { [K in TaskKind]: Kinds[K]["lane"] extends L ? K : never }[TaskKind];
 
 /** Every kind, for schemas that list them (the task status view). */
 export const TASK_KINDS = kindsOf(TASKS);
 
 function kindsOf<T extends Record<string, unknown>>(record: T): [keyof T & string, ...(keyof T & string)[]] {
   const [first, ...rest] = Object.keys(record);
-  if (first === undefined) throw new Error("the task registry is empty");
+  if (first === undefined) throw new Error("no task kinds");
   return [first, ...rest];
 }
 
@@ -123,8 +123,8 @@ export const RESULT_NODE_PATHS: readonly { kind: string; paths: readonly string[
     "resultNodes" in definition && definition.resultNodes !== undefined ? [{ kind, paths: definition.resultNodes }] : [],
 );
 
-/** The agent's registry: what its queue runs and its RPC entry points accept. */
-export const AGENT_TASKS = new TaskRegistry(TASKS);
+/** The agent's kinds: what its queue runs and its RPC entry points accept. */
+export const AGENT_TASKS = new TaskKinds(TASKS);
 
 /** What the agent's state needs of its kinds, so the state names none. */
 export const AGENT_TASK_HOOKS: TaskHooks = {
@@ -147,7 +147,7 @@ export function enqueueTyped<K extends TaskKind>(
 
 /**
  * The result the queue runner handed over in memory for a task of `kind`: what the kind's `run`
- * (or `refuse`) returned, typed by defineTask. The registry's dispatch is generic and forgets the
+ * (or `refuse`) returned, typed by defineTask. The dispatch is generic and forgets the
  * type; nothing crossed storage or a boundary, so nothing is parsed here.
  */
 export function resultInMemory<K extends TaskKind>(_kind: K, value: unknown): ResultOf<K> {
@@ -157,12 +157,12 @@ export function resultInMemory<K extends TaskKind>(_kind: K, value: unknown): Re
 /** A finished task's result read back from storage (JSON text), parsed with its kind's schema: the parse at rest. */
 export function storedResult<K extends TaskKind>(kind: K, json: string): ResultOf<K> {
   // The schema of TASKS[kind] is the one whose output type ResultOf<K> names; TypeScript cannot
-  // follow a generic index into the registry, hence the annotation on a parsed value.
+  // follow a generic index into TASKS, hence the annotation on a parsed value.
   const parsed: unknown = TASKS[kind].result.parse(JSON.parse(json));
   return parsed as ResultOf<K>;
 }
 
-/** Queues a task of one of the agent's kinds, its payload validated first (see TaskRegistry.enqueue). */
+/** Queues a task of one of the agent's kinds, its payload validated first (see TaskKinds.enqueue). */
 export function enqueueTask(
   queue: TaskQueue,
   kind: TaskKind,

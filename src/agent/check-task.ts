@@ -24,7 +24,7 @@ async function refusalOf(rt: AgentRuntime, lookup: Lookup, kind: string, payload
   return (await definition.refuse(rt, parsed.data)) ?? null;
 }
 
-/** `lookup`: the registry's definitions (passed in: the registry holds this kind too). */
+/** `lookup`: the kinds' definitions (passed in: the kinds hold this kind too). */
 export function checkTask(lookup: Lookup) {
   return defineTask({
     lane: "read",

@@ -3,12 +3,12 @@
  * the durable task queue, the focus LRU and the agent's bookkeeping; node and link rows live in
  * D1, keyed by agent.
  *
- * Work goes through two generic entry points derived from the task registry (registry.ts):
+ * Work goes through two generic entry points derived from the task kinds (agent-tasks.ts):
  * `submit` queues a write or a compression cycle, `ask` runs a read behind every write accepted
  * before it; a new kind needs no new method. Their payloads come typed from the object's own
  * Worker, whose routes validated them at the edge: the object stores them as given and parses a
  * payload only when it reads it back from storage to run it, and a result only when it reads a
- * finished task's result back (docs/design.md, "The task registry"). Results cross the RPC
+ * finished task's result back (docs/design.md, "Task kinds"). Results cross the RPC
  * boundary as objects. Reads of the agent's state that are not tasks (status, focus, a node,
  * stats, config) are plain methods.
  *

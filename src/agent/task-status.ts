@@ -12,7 +12,7 @@ export const TaskStatusViewSchema = z.object({
   task_id: z.string(),
   /** Arrival number in the agent's queue. */
   sequence: z.number().int(),
-  /** A kind of the task registry (a kind stored by another version of the code is shown as stored). */
+  /** A task kind (a kind stored by another version of the code is shown as stored). */
   kind: z.string().describe(`One of: ${TASK_KINDS.join(", ")}.`),
   status: z.enum(["queued", "running", "done", "failed"]),
   attempts: z.number().int(),

@@ -99,7 +99,7 @@ export interface AgentRuntime {
 }
 
 /**
- * What the state needs of the task kinds, given by the registry that knows them (src/agent/agent-tasks.ts),
+ * What the state needs of the task kinds, given by the agent's task kinds (src/agent/agent-tasks.ts),
  * so the runtime names no kind.
  */
 export interface TaskHooks {

@@ -110,7 +110,7 @@ export const createMemory: Endpoint = {
         },
         { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
       );
-      whenFailed(outcome, "memorize");
+      whenFailed(outcome, "createMemory");
       if (!outcome.result) return c.json(pendingBody(outcome), 202);
       return c.json({ ...outcome.result, task_id: outcome.taskIds[0] ?? "", status: "done" as const }, 201);
     }),

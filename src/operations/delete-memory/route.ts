@@ -63,7 +63,7 @@ export const deleteMemory: Endpoint = {
         { node_id: nodeId, purge: c.req.valid("query").purge === "true" },
         { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
       );
-      whenFailed(outcome, "forget");
+      whenFailed(outcome, "deleteMemory");
       const result = outcome.result;
       if (!result) return c.json(pendingBody(outcome), 202);
       switch (result.outcome) {

@@ -2,8 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { defineOperation } from "../../surfaces/operation";
-import { DeepHealthSchema, deepHealth } from "../../service/health-check";
-import { checkDatabase } from "../../service/service";
+import { checkDatabase, DeepHealthSchema, deepHealth } from "../../service/health-check";
 import { ErrorSchema, errorsOf, RETRY_AFTER } from "../../surfaces/common-schemas";
 import { requireApiKey } from "../../http/auth";
 import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "../../http/errors";

@@ -121,7 +121,7 @@ export const importAgent: Endpoint = {
         await drop(staged.digest);
         throw err;
       }
-      whenFailed(outcome, "import");
+      whenFailed(outcome, "importAgent");
       const result = outcome.result;
       if (!result) return c.json(pendingBody(outcome), 202);
       if (result.outcome === "not_staged") {

@@ -88,7 +88,7 @@ export const linkMemories: Endpoint = {
         },
         { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
       );
-      whenFailed(outcome, "link");
+      whenFailed(outcome, "linkMemories");
       const result = outcome.result;
       if (!result) return c.json(pendingBody(outcome), 202);
       switch (result.outcome) {

@@ -4,7 +4,7 @@ import { errorResponses } from "../../surfaces/common-schemas";
 import { defineOperation } from "../../surfaces/operation";
 import { pageArgs } from "../../surfaces/tool-args";
 import { AGENT_ID_PATTERN } from "../../config/limits";
-import { listAgents as listTenantAgents } from "../../service/service";
+import { tenantAgents } from "../../service/tenant-agents";
 import { createRoute, z } from "@hono/zod-openapi";
 
 const DEFAULT_AGENT_PAGE = 50;
@@ -93,7 +93,7 @@ export const listAgents: Endpoint = {
     subApp().openapi(route, async (c) => {
       const { cursor, limit } = c.req.valid("query");
       const after = cursor === undefined ? undefined : decodeAgentCursor(cursor);
-      const page = await listTenantAgents(c.env, c.get("tenantId"), after, limit);
+      const page = await tenantAgents(c.env, c.get("tenantId"), after, limit);
       const last = page.agents.at(-1);
       const body: AgentList = {
         agents: page.agents.map((a) => ({ agent_id: a.agentId, created_at: a.createdAt, last_active_at: a.lastActiveAt })),

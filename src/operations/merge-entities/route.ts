@@ -67,7 +67,7 @@ export const mergeEntities: Endpoint = {
         { node_id: nodeId, into: c.req.valid("json").into },
         { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
       );
-      whenFailed(outcome, "merge");
+      whenFailed(outcome, "mergeEntities");
       const result = outcome.result;
       if (!result) return c.json(pendingBody(outcome), 202);
       switch (result.outcome) {

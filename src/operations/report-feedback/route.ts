@@ -60,7 +60,7 @@ export const reportFeedback: Endpoint = {
         waitMs: OPERATION_WAIT_MS,
         ...writeOptions(c.req.valid("header")),
       });
-      whenFailed(outcome, "feedback");
+      whenFailed(outcome, "reportFeedback");
       if (!outcome.result) return c.json(pendingBody(outcome), 202);
       return c.json(outcome.result, 200);
     }),

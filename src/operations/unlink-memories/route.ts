@@ -64,7 +64,7 @@ export const unlinkMemories: Endpoint = {
         { source, target, relation },
         { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
       );
-      whenFailed(outcome, "unlink");
+      whenFailed(outcome, "unlinkMemories");
       const result = outcome.result;
       if (!result) return c.json(pendingBody(outcome), 202);
       if (result.outcome === "not_found") throw new ApiError("not_found", `no link ${source} → ${target} (${relation})`);

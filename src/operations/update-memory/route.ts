@@ -56,7 +56,7 @@ export const updateMemory: Endpoint = {
         { node_id: nodeId, content: c.req.valid("json").content.trim() },
         { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
       );
-      whenFailed(outcome, "update");
+      whenFailed(outcome, "updateMemory");
       const result = outcome.result;
       if (!result) return c.json(pendingBody(outcome), 202);
       switch (result.outcome) {

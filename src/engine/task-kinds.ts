@@ -1,7 +1,7 @@
 /**
  * A set of task kinds (define-task.ts) and what the queue needs from it: the definition of a
  * stored kind, and queuing a task (its payload validated first when its shape is unknown). The agent
- * uses one instance over its registry (registry.ts); tests build others (a kind of their own).
+ * uses one instance over its kinds (src/agent/agent-tasks.ts); tests build others (a kind of their own).
  */
 import type { z } from "zod";
 import { randomId } from "./runtime";
@@ -19,7 +19,7 @@ export class InvalidPayloadError extends Error {
   }
 }
 
-export class TaskRegistry {
+export class TaskKinds {
   constructor(private readonly kinds: Readonly<Record<string, TaskDefinition<unknown, unknown>>>) {}
 
   has(kind: string): boolean {
@@ -46,7 +46,7 @@ export class TaskRegistry {
   /**
    * Queues a payload that is already of the kind's type (the agent's RPC methods take it typed
    * from the Worker, whose route validated it): stored as given, and parsed from storage when the
-   * task runs, the one parse at rest (docs/design.md, "The task registry").
+   * task runs, the one parse at rest (docs/design.md, "Task kinds").
    */
   enqueueAsIs(queue: TaskQueue, kind: string, payload: unknown, options: { now: number; after?: TaskRecord; id?: string }): TaskRecord {
     const task: NewTask = {
