@@ -10,7 +10,7 @@ import { localePreference } from "../../http/accept-language";
 import { RECALL_KINDS, RecalledMemorySchema, RecalledTraceSchema } from "./schemas";
 import { LOCALES } from "../../vocabulary/locales";
 
-export const RecallRequestSchema = z
+const RecallRequestSchema = z
   .object({
     keywords: z
       .array(TextSchema.trim().min(1).max(200))
@@ -55,17 +55,17 @@ export const RecallRequestSchema = z
   .strict()
   .openapi("RecallRequest");
 
-export const RecallUrlQuerySchema = z
+const RecallUrlQuerySchema = z
   .object({
     format: z.enum(["text", "json"]).optional(),
     locale: z.enum(LOCALES).optional(),
   })
   .strict();
 
-export const MemoryItemSchema = RecalledMemorySchema.openapi("MemoryItem");
-export const ForgottenItemSchema = RecalledTraceSchema.openapi("ForgottenItem");
+const MemoryItemSchema = RecalledMemorySchema.openapi("MemoryItem");
+const ForgottenItemSchema = RecalledTraceSchema.openapi("ForgottenItem");
 
-export const RecallResponseSchema = z
+const RecallResponseSchema = z
   .object({
     items: z.array(z.union([MemoryItemSchema, ForgottenItemSchema])),
     /** How many nodes the search started from: the focus nodes, plus search hits with start=hybrid. */

@@ -11,7 +11,7 @@ import { MAX_MESSAGES_PER_REMEMBER, MAX_REMEMBER_CODE_POINTS } from "../../confi
 import { TOO_LARGE } from "../../http/errors";
 import { codePointLength } from "../../text/code-points";
 
-export const RememberRequestSchema = z
+const RememberRequestSchema = z
   .object({
     messages: z
       .array(MessageSchema)
@@ -48,7 +48,7 @@ export const RememberRequestSchema = z
   .strict()
   .openapi("RememberRequest");
 
-export const RememberAcceptedSchema = z
+const RememberAcceptedSchema = z
   .object({
     task_id: z.string(),
     status: z.literal("queued"),

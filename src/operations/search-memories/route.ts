@@ -10,7 +10,7 @@ import { SEARCH_MODES } from "../../vocabulary/search-modes";
 import { SearchHitSchema } from "./schemas";
 import { NODE_KINDS } from "../../vocabulary/node-kinds";
 
-export const SearchRequestSchema = z
+const SearchRequestSchema = z
   .object({
     query: TextSchema.trim().min(1).max(2000).openapi({ example: "第三方登录" }),
     mode: z.enum(SEARCH_MODES).default("hybrid").openapi({
@@ -32,9 +32,9 @@ export const SearchRequestSchema = z
   .strict()
   .openapi("SearchRequest");
 
-export const SearchItemSchema = SearchHitSchema.openapi("SearchItem");
+const SearchItemSchema = SearchHitSchema.openapi("SearchItem");
 
-export const SearchResponseSchema = z.object({ mode: z.enum(SEARCH_MODES), items: z.array(SearchItemSchema) }).openapi("SearchResponse");
+const SearchResponseSchema = z.object({ mode: z.enum(SEARCH_MODES), items: z.array(SearchItemSchema) }).openapi("SearchResponse");
 
 const route = createRoute({
   method: "post",
