@@ -6,7 +6,8 @@ import { SearchQuerySchema } from "../src/operations/search-memories/schemas";
 import { runSearch } from "../src/operations/search-memories/task";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, EXCHANGE, messages } from "./fixtures";
 import { agentRows, call, drainAlarms, freshAgent, rememberAndWait, stubOf } from "./helpers";
-import { internals, linksAsTheyStand, scanCounts } from "./internals";
+import { linksAsTheyStand, scanCounts } from "./agent-access";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 const recallQuery = (r: Record<string, unknown>) => RecallQuerySchema.parse({ keywords: [], relations: [], locale: "zh", ...r });
 
@@ -32,7 +33,7 @@ async function fromD1(agentId: string): Promise<Snapshot> {
 /** The in-memory graph as it stands (loading it if needed), in the same shape. */
 async function fromGraph(agentId: string): Promise<Snapshot> {
   return runInDurableObject(stubOf(agentId), async (instance) => {
-    const graph = await internals(instance).state.graph();
+    const graph = await MemoryAgent.testAccess(instance).state.graph();
     if (!graph) throw new Error("no graph");
     const nodes = graph
       .nodeIds()
@@ -112,7 +113,7 @@ describe("the in-memory graph", () => {
       { keywords: ["登录", "budget"], start: "hybrid", limit: 20 },
     ];
     await runInDurableObject(stubOf(agent), async (instance) => {
-      const state = internals(instance).state;
+      const state = MemoryAgent.testAccess(instance).state;
       const cached = [];
       for (const r of requests) cached.push(await runRecall(state, recallQuery(r)));
       const cachedSearch = new Map<string, unknown>();

@@ -23,7 +23,7 @@ import { RELATION } from "../../vocabulary/relations";
 import { ConflictSummarySchema } from "../shared/conflict-check";
 import { resolveEntities } from "../shared/entity-resolution";
 import { networkReader } from "../../engine/network-reader";
-import type { AgentRuntime } from "../../engine/runtime";
+import type { TaskRuntime } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
 import { afterWrite, afterWriteCheckpointSchema } from "../shared/after-write";
 import { readCheckpoint } from "../../engine/checkpoint";
@@ -68,7 +68,7 @@ export const createMemoryTask = defineTask({
   resultNodes: ["$.node_id"],
   payload: CreateMemoryPayloadSchema,
   result: CreateMemoryResultSchema,
-  async run(rt, task) {
+  async run(rt: TaskRuntime, task) {
     let checkpoint = readCheckpoint(task, CheckpointSchema);
     if (!checkpoint) {
       const { plan, aliases, composed } = await buildPlan(rt, task);
@@ -116,7 +116,7 @@ function isEntityName(name: string): boolean {
 }
 
 async function buildPlan(
-  rt: AgentRuntime,
+  rt: TaskRuntime,
   task: RunningTask<z.output<typeof CreateMemoryPayloadSchema>>,
 ): Promise<{ plan: RememberPlan; aliases: EntityAlias[]; composed: ComposedMemory }> {
   const params = rt.meta.params();

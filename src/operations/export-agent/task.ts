@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { strengthAt } from "../../memory/strength";
-import type { AgentRuntime } from "../../engine/runtime";
+import type { AgentNetwork, AgentStores } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
 import { ExportSnapshotSchema, EXPORT_FORMAT, EXPORT_VERSION, type ExportSnapshot } from "../shared/export-format";
 
@@ -14,12 +14,12 @@ export const exportAgentTask = defineTask({
   lane: "read",
   payload: z.null(),
   result: ExportSnapshotSchema,
-  async run(rt) {
+  async run(rt: AgentStores & AgentNetwork) {
     return { status: "done", result: await snapshot(rt) };
   },
 });
 
-async function snapshot(rt: AgentRuntime): Promise<ExportSnapshot> {
+async function snapshot(rt: AgentStores & AgentNetwork): Promise<ExportSnapshot> {
   const repos = rt.existingRepos();
   const clock = rt.meta.clock();
   const focus = rt.focus.list();

@@ -8,7 +8,7 @@ import { conflictMarks } from "../shared/conflict-marks";
 import { historyPage } from "../shared/memory-history";
 import { HISTORY_IN_VIEW, MemoryViewSchema, type MemoryView } from "../shared/memory-view";
 import { networkReader } from "../../engine/network-reader";
-import type { AgentRepos, AgentRuntime } from "../../engine/runtime";
+import type { AgentNetwork, AgentRepos, AgentStores } from "../../engine/runtime";
 import { buildNodeView, FIRST_LINKS_PAGE, LinksPageSchema, type LinksPage } from "../shared/node-view";
 import { defineTask } from "../../engine/define-task";
 
@@ -20,14 +20,14 @@ export const getMemoryTask = defineTask({
   lane: "read",
   payload: GetMemoryPayloadSchema,
   result: GetMemoryResultSchema,
-  async run(rt, task) {
+  async run(rt: AgentStores & AgentNetwork, task) {
     const repos = rt.existingRepos();
     const { node_id: nodeId, links } = task.payload;
     return { status: "done", result: { memory: repos ? await readMemory(rt, repos, nodeId, links ?? FIRST_LINKS_PAGE) : null } };
   },
 });
 
-async function readMemory(rt: AgentRuntime, repos: AgentRepos, nodeId: number, links: LinksPage): Promise<MemoryView | null> {
+async function readMemory(rt: AgentStores & AgentNetwork, repos: AgentRepos, nodeId: number, links: LinksPage): Promise<MemoryView | null> {
   const reader = await networkReader(rt, repos);
   const view = await buildNodeView(
     reader,

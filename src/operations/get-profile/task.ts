@@ -7,7 +7,7 @@ import { assembleContext } from "../../memory/context-block";
 import { buildProfile, type Profile } from "../../memory/profile";
 import { labelLocale } from "../shared/label-locale";
 import { networkReader } from "../../engine/network-reader";
-import type { AgentRuntime } from "../../engine/runtime";
+import type { AgentNetwork, AgentStores } from "../../engine/runtime";
 import { ProfileQuerySchema, ProfileResultSchema } from "./schemas";
 import { defineTask } from "../../engine/define-task";
 
@@ -19,7 +19,7 @@ export const getProfileTask = defineTask({
   lane: "read",
   payload: ProfileQuerySchema,
   result: ProfileResultSchema,
-  async run(rt, task) {
+  async run(rt: AgentStores & AgentNetwork, task) {
     const profile = await agentProfile(rt);
     const text = assembleContext(
       { memories: [], episodes: [], profile, traces: [], pastFirst: false },
@@ -31,7 +31,7 @@ export const getProfileTask = defineTask({
   },
 });
 
-export async function agentProfile(rt: AgentRuntime): Promise<Profile> {
+export async function agentProfile(rt: AgentStores & AgentNetwork): Promise<Profile> {
   const repos = rt.existingRepos();
   const focus = rt.focus.list();
   if (!repos) return buildProfile({ memories: [], entities: [], focus, limits: PROFILE_LIMITS });

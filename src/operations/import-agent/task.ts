@@ -17,7 +17,7 @@ import { AgentParamsSchema } from "../../config/params";
 import type { WriteOp } from "../../memory/write-ops";
 import type { EntityAlias, MemoryNode, NewLink } from "../../vocabulary/records";
 import { ExportLineSchema } from "../shared/export-format";
-import type { AgentRuntime } from "../../engine/runtime";
+import type { AgentNetwork, AgentStores, WritePath } from "../../engine/runtime";
 import { PermanentTaskError } from "../../engine/task-errors";
 import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
@@ -64,7 +64,7 @@ export const importAgentTask = defineTask({
   payload: ImportAgentPayloadSchema,
   result: ImportAgentResultSchema,
   setsNextNodeId: (payload) => payload.next_node_id,
-  async run(rt, task) {
+  async run(rt: AgentStores & WritePath, task) {
     const id = task.payload.import_id;
     let cp = readCheckpoint(task, ImportCheckpointSchema);
     if (!cp) {
@@ -131,7 +131,7 @@ export const importAgentTask = defineTask({
 });
 
 /** Nothing of a memory: no node, link, alias or message id held (parameters may have been set). */
-async function isEmpty(rt: AgentRuntime): Promise<boolean> {
+async function isEmpty(rt: AgentStores & AgentNetwork): Promise<boolean> {
   if (rt.messages.count() > 0 || rt.focus.ids().length > 0) return false;
   const repos = rt.existingRepos();
   if (!repos) return true;
@@ -140,7 +140,7 @@ async function isEmpty(rt: AgentRuntime): Promise<boolean> {
 }
 
 /** Staged lines after `after`, up to the page's budget (at least one line). */
-function stagedPage(rt: AgentRuntime, id: string, after: number): { seq: number; line: string }[] {
+function stagedPage(rt: Pick<AgentStores, "imports">, id: string, after: number): { seq: number; line: string }[] {
   const candidates = rt.imports.page(id, after, IMPORT_PAGE_LINES);
   const out: { seq: number; line: string }[] = [];
   let characters = 0;

@@ -14,11 +14,14 @@ import { normalizeText } from "../../text/normalize";
 import { MEMORY_KINDS } from "../../vocabulary/node-kinds";
 import { EXPLICIT_LINK_RELATIONS } from "../../vocabulary/relations";
 import { networkReader } from "../../engine/network-reader";
-import type { AgentRepos, AgentRuntime } from "../../engine/runtime";
+import type { AgentModels, AgentRepos, AgentStores, WritePath } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask } from "../../engine/define-task";
 import { searchNodes } from "../shared/search-lists";
+
+/** What linking uses of the agent's runtime: ends described by text are found by search. */
+type Runtime = AgentStores & WritePath & Pick<AgentModels, "embedder" | "queryVectors">;
 
 /** Candidates whose combined score is within this of the best make a description ambiguous. */
 export const AMBIGUITY_MARGIN = 0.1;
@@ -76,7 +79,7 @@ type LinkPayload = z.infer<typeof LinkMemoriesPayloadSchema>;
 
 /** Both ends resolved to distinct memories, or the refusal. */
 async function resolveEnds(
-  rt: AgentRuntime,
+  rt: Runtime,
   payload: LinkPayload,
 ): Promise<{ ok: true; source: { id: number }; target: { id: number } } | { ok: false; result: LinkMemoriesResult }> {
   const repos = rt.existingRepos();
@@ -93,11 +96,11 @@ export const linkMemoriesTask = defineTask({
   lane: "write",
   payload: LinkMemoriesPayloadSchema,
   result: LinkMemoriesResultSchema,
-  async refuse(rt, payload): Promise<LinkMemoriesResult | undefined> {
+  async refuse(rt: Runtime, payload): Promise<LinkMemoriesResult | undefined> {
     const ends = await resolveEnds(rt, payload);
     return ends.ok ? undefined : ends.result;
   },
-  async run(rt, task) {
+  async run(rt: Runtime, task) {
     const done = readCheckpoint(task, LinkMemoriesResultSchema);
     if (done) return finish(done);
     const { relation, strength } = task.payload;
@@ -126,7 +129,7 @@ function notFound(end: "source" | "target", ref: MemoryRef): LinkMemoriesResult 
     : { outcome: "not_found", end, node_id: null, description: ref.description };
 }
 
-async function resolve(rt: AgentRuntime, repos: AgentRepos, end: "source" | "target", ref: MemoryRef): Promise<Resolution> {
+async function resolve(rt: Runtime, repos: AgentRepos, end: "source" | "target", ref: MemoryRef): Promise<Resolution> {
   if ("id" in ref) {
     const node = (await (await networkReader(rt, repos)).load([ref.id])).get(ref.id);
     if (!node) return { ok: false, result: notFound(end, ref) };

@@ -10,7 +10,7 @@ import type { MemoryNode } from "../../vocabulary/records";
 import { MESSAGE_ROLES } from "../../vocabulary/roles";
 import { conflictMarks } from "../shared/conflict-marks";
 import { networkReader } from "../../engine/network-reader";
-import type { AgentRepos, AgentRuntime } from "../../engine/runtime";
+import type { AgentNetwork, AgentRepos, AgentStores } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
 
 const MemoryListItemSchema = z.object({
@@ -53,7 +53,7 @@ export const listMemoriesTask = defineTask({
   lane: "read",
   payload: ListMemoriesPayloadSchema,
   result: ListMemoriesResultSchema,
-  async run(rt, task) {
+  async run(rt: AgentStores & AgentNetwork, task) {
     const repos = rt.existingRepos();
     if (!repos) return { status: "done", result: { items: [], next_before: null } };
     const q = task.payload;
@@ -70,7 +70,7 @@ export const listMemoriesTask = defineTask({
   },
 });
 
-async function listItems(rt: AgentRuntime, repos: AgentRepos, nodes: readonly MemoryNode[]): Promise<MemoryListItem[]> {
+async function listItems(rt: AgentStores & AgentNetwork, repos: AgentRepos, nodes: readonly MemoryNode[]): Promise<MemoryListItem[]> {
   const reader = await networkReader(rt, repos);
   const ids = nodes.map((n) => n.id);
   const clock = rt.meta.clock();

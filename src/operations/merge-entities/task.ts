@@ -10,7 +10,7 @@ import { moveLinks } from "../../memory/link-moves";
 import type { WriteOp } from "../../memory/write-ops";
 import type { EntityAlias, MemoryNode } from "../../vocabulary/records";
 import { networkReader } from "../../engine/network-reader";
-import type { AgentRuntime } from "../../engine/runtime";
+import type { AgentStores, WritePath } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask } from "../../engine/define-task";
@@ -35,7 +35,7 @@ export type MergeEntitiesResult = z.infer<typeof MergeEntitiesResultSchema>;
 const finish = (result: MergeEntitiesResult) => ({ status: "done" as const, result });
 
 async function refuseMerge(
-  rt: AgentRuntime,
+  rt: AgentStores & WritePath,
   payload: z.infer<typeof MergeEntitiesPayloadSchema>,
 ): Promise<MergeEntitiesResult | undefined> {
   const { node_id: absorbedId, into: survivorId } = payload;
@@ -55,7 +55,7 @@ export const mergeEntitiesTask = defineTask({
   payload: MergeEntitiesPayloadSchema,
   result: MergeEntitiesResultSchema,
   refuse: refuseMerge,
-  async run(rt, task) {
+  async run(rt: AgentStores & WritePath, task) {
     const done = readCheckpoint(task, MergeEntitiesResultSchema);
     if (done) return finish(done);
     const refused = await refuseMerge(rt, task.payload);

@@ -3,9 +3,8 @@
  * ranked by words, meaning or both (shared/search-lists.ts), with the memories each hit contradicts.
  */
 import { conflictMarks } from "../shared/conflict-marks";
-import { searchNodes } from "../shared/search-lists";
+import { searchNodes, type SearchRuntime } from "../shared/search-lists";
 import { networkReader } from "../../engine/network-reader";
-import type { AgentRuntime } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
 import { SearchQuerySchema, SearchResultSchema, type SearchQuery, type SearchResult } from "./schemas";
 
@@ -13,12 +12,12 @@ export const searchMemoriesTask = defineTask({
   lane: "read",
   payload: SearchQuerySchema,
   result: SearchResultSchema,
-  async run(rt, task) {
+  async run(rt: SearchRuntime, task) {
     return { status: "done", result: await runSearch(rt, task.payload) };
   },
 });
 
-export async function runSearch(rt: AgentRuntime, request: SearchQuery): Promise<SearchResult> {
+export async function runSearch(rt: SearchRuntime, request: SearchQuery): Promise<SearchResult> {
   const repos = rt.existingRepos();
   if (!repos) return { mode: request.mode, items: [] };
   const hits = await searchNodes(rt, repos, {

@@ -14,7 +14,10 @@ import type { TextFilters } from "../../storage/fts-repo";
 import type { MemoryNode } from "../../vocabulary/records";
 import type { SearchMode } from "../../vocabulary/search-modes";
 import { networkReader } from "../../engine/network-reader";
-import type { AgentRepos, AgentRuntime } from "../../engine/runtime";
+import type { AgentModels, AgentNetwork, AgentRepos, AgentStores } from "../../engine/runtime";
+
+/** What a search uses of the agent's runtime. */
+export type SearchRuntime = Pick<AgentStores, "focus"> & AgentNetwork & Pick<AgentModels, "embedder" | "queryVectors">;
 
 export interface RankedHit {
   node: MemoryNode;
@@ -43,7 +46,7 @@ export interface SearchLists {
   nodes: Map<number, MemoryNode>;
 }
 
-export async function searchLists(rt: AgentRuntime, repos: AgentRepos, spec: SearchSpec): Promise<SearchLists> {
+export async function searchLists(rt: SearchRuntime, repos: AgentRepos, spec: SearchSpec): Promise<SearchLists> {
   const pool = poolSize(spec.limit);
   const graph = await rt.graph();
   // Both lists at once: the full-text query waits on D1 while the vector query runs (or waits on
@@ -60,7 +63,7 @@ export async function searchLists(rt: AgentRuntime, repos: AgentRepos, spec: Sea
   return { keyword: new Map([...keyword].filter(allowed)), vector: new Map([...vector].filter(allowed)), nodes };
 }
 
-export async function searchNodes(rt: AgentRuntime, repos: AgentRepos, spec: SearchSpec): Promise<RankedHit[]> {
+export async function searchNodes(rt: SearchRuntime, repos: AgentRepos, spec: SearchSpec): Promise<RankedHit[]> {
   const { keyword, vector, nodes } = await searchLists(rt, repos, spec);
   const weight = vectorFusionWeight(rt.embedder.name);
   const ranked =
@@ -119,7 +122,7 @@ async function keywordHits(repos: AgentRepos, spec: SearchSpec, pool: number): P
   return hits;
 }
 
-async function vectorHits(rt: AgentRuntime, spec: SearchSpec, pool: number): Promise<Map<number, number>> {
+async function vectorHits(rt: SearchRuntime, spec: SearchSpec, pool: number): Promise<Map<number, number>> {
   const index = rt.vectors();
   if (!index) return new Map();
   const vector = await rt.queryVectors.vector(spec.query);

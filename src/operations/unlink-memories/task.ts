@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { strengthAt } from "../../memory/strength";
 import { networkReader } from "../../engine/network-reader";
-import type { AgentRuntime } from "../../engine/runtime";
+import type { AgentStores, WritePath } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask } from "../../engine/define-task";
@@ -25,7 +25,7 @@ export const UnlinkMemoriesResultSchema = z.discriminatedUnion("outcome", [
 ]);
 export type UnlinkMemoriesResult = z.infer<typeof UnlinkMemoriesResultSchema>;
 
-async function linkOf(rt: AgentRuntime, key: z.infer<typeof UnlinkMemoriesPayloadSchema>) {
+async function linkOf(rt: AgentStores & WritePath, key: z.infer<typeof UnlinkMemoriesPayloadSchema>) {
   const repos = rt.existingRepos();
   const reader = repos ? await networkReader(rt, repos) : undefined;
   return reader ? (await reader.outgoingLinks([key.source], key.relation)).find((l) => l.target === key.target) : undefined;
@@ -35,10 +35,10 @@ export const unlinkMemoriesTask = defineTask({
   lane: "write",
   payload: UnlinkMemoriesPayloadSchema,
   result: UnlinkMemoriesResultSchema,
-  async refuse(rt, payload): Promise<UnlinkMemoriesResult | undefined> {
+  async refuse(rt: AgentStores & WritePath, payload): Promise<UnlinkMemoriesResult | undefined> {
     return (await linkOf(rt, payload)) ? undefined : { outcome: "not_found" };
   },
-  async run(rt, task) {
+  async run(rt: AgentStores & WritePath, task) {
     const done = readCheckpoint(task, UnlinkMemoriesResultSchema);
     if (done) return finish(done);
     const { source, target, relation } = task.payload;
