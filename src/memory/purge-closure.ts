@@ -1,6 +1,6 @@
 /**
  * What a purge takes beyond the memories it was asked for (docs/design.md, "Purge"): the names that
- * only they spoke. Pure: src/operations/services/purge.ts reads the network and commits.
+ * only they spoke. Pure: src/operations/shared/purge.ts reads the network and commits.
  *
  * - An entity is named by a memory that links to it by 关于 (about: the memory mentions it; 相关
  *   only says it was in focus). An entity that a purged memory named goes with the purge unless

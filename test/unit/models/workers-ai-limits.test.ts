@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { joinWindowSegments } from "../../../src/models/window-join";
-import { createModel } from "../../../src/models/registry";
+import { createModel } from "../../../src/models/providers";
 import { LocalModel } from "../../../src/models/local/local-model";
 import { RequestBudget } from "../../../src/models/rate/request-budget";
 import { ResilientModel, type ModelEvents } from "../../../src/models/resilient-model";
