@@ -8,7 +8,7 @@
  * `pinMemoryTask`. A folder whose files do not export those names is refused here.
  *
  * Written by `npm run generate:sdk` (scripts/generate-sdk.ts) before the SDK module, and checked
- * current by `--check` and test/unit/scripts/operation-lists.test.ts.
+ * current by `--check` (CI, and test-e2e/generated.test.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
