@@ -29,8 +29,8 @@ export const NodeSchema = z.object({
   sourceMessageIds: z.array(z.string()),
   sourceTaskId: z.string().nullable(),
   /** The source messages' own time (ms since the epoch) when the client gave one. Metadata only. */
-  messageTime: z.number().nullable(),
-  createdAt: z.number(),
+  messageTime: z.number().int().nullable(),
+  createdAt: z.number().int(),
   /** The memory that corrected this one: it is history now, never an answer (docs/design.md, "Memory operations"). */
   supersededBy: Id.nullable().default(null),
   /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */

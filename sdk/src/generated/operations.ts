@@ -56,12 +56,12 @@ export interface Node {
   source_task_id: string | null;
   message_time: number | null;
   created_at: number;
-  scan_count: number;
-  in_focus: boolean;
   superseded_by: number | null;
   meta: ({
     [key: string]: unknown;
   }) | null;
+  scan_count: number;
+  in_focus: boolean;
   importance: number;
   links: {
     outgoing: ({
@@ -522,12 +522,12 @@ export interface Memory {
   source_task_id: string | null;
   message_time: number | null;
   created_at: number;
-  scan_count: number;
-  in_focus: boolean;
   superseded_by: number | null;
   meta: ({
     [key: string]: unknown;
   }) | null;
+  scan_count: number;
+  in_focus: boolean;
   importance: number;
   links: {
     outgoing: ({
@@ -587,8 +587,8 @@ export interface MemoryList {
     content: string;
     phrase: string;
     keywords: string[];
-    speaker: string | null;
     role: "user" | "assistant" | "system" | null;
+    speaker: string | null;
     source_message_ids: string[];
     source_task_id: string | null;
     message_time: number | null;
@@ -1702,12 +1702,6 @@ export const TOOLS: readonly ToolDefinition[] = [
         "created_at": {
           "type": "integer"
         },
-        "scan_count": {
-          "type": "integer"
-        },
-        "in_focus": {
-          "type": "boolean"
-        },
         "superseded_by": {
           "type": [
             "integer",
@@ -1720,6 +1714,12 @@ export const TOOLS: readonly ToolDefinition[] = [
             "null"
           ],
           "additionalProperties": {}
+        },
+        "scan_count": {
+          "type": "integer"
+        },
+        "in_focus": {
+          "type": "boolean"
         },
         "importance": {
           "type": "number"
@@ -1847,10 +1847,10 @@ export const TOOLS: readonly ToolDefinition[] = [
         "source_task_id",
         "message_time",
         "created_at",
-        "scan_count",
-        "in_focus",
         "superseded_by",
         "meta",
+        "scan_count",
+        "in_focus",
         "importance",
         "links"
       ]
@@ -4124,12 +4124,6 @@ export const TOOLS: readonly ToolDefinition[] = [
         "created_at": {
           "type": "integer"
         },
-        "scan_count": {
-          "type": "integer"
-        },
-        "in_focus": {
-          "type": "boolean"
-        },
         "superseded_by": {
           "type": [
             "integer",
@@ -4142,6 +4136,12 @@ export const TOOLS: readonly ToolDefinition[] = [
             "null"
           ],
           "additionalProperties": {}
+        },
+        "scan_count": {
+          "type": "integer"
+        },
+        "in_focus": {
+          "type": "boolean"
         },
         "importance": {
           "type": "number"
@@ -4328,10 +4328,10 @@ export const TOOLS: readonly ToolDefinition[] = [
         "source_task_id",
         "message_time",
         "created_at",
-        "scan_count",
-        "in_focus",
         "superseded_by",
         "meta",
+        "scan_count",
+        "in_focus",
         "importance",
         "links",
         "conflicts_with",
@@ -4497,12 +4497,6 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "type": "string"
                 }
               },
-              "speaker": {
-                "type": [
-                  "string",
-                  "null"
-                ]
-              },
               "role": {
                 "type": [
                   "string",
@@ -4513,6 +4507,12 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "assistant",
                   "system",
                   null
+                ]
+              },
+              "speaker": {
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "source_message_ids": {
@@ -4565,8 +4565,8 @@ export const TOOLS: readonly ToolDefinition[] = [
               "content",
               "phrase",
               "keywords",
-              "speaker",
               "role",
+              "speaker",
               "source_message_ids",
               "source_task_id",
               "message_time",
