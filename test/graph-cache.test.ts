@@ -12,7 +12,16 @@ import { MemoryAgent } from "../src/agent/memory-agent";
 const recallQuery = (r: Record<string, unknown>) => RecallQuerySchema.parse({ keywords: [], relations: [], locale: "zh", ...r });
 
 interface Snapshot {
-  nodes: { id: number; kind: string; name: string | null; content: string; phrase: string; keywords: string }[];
+  nodes: {
+    id: number;
+    kind: string;
+    name: string | null;
+    content: string;
+    phrase: string;
+    keywords: string;
+    superseded_by: number | null;
+    meta: string | null;
+  }[];
   links: { source: number; target: number; relation: string; level: number }[];
 }
 
@@ -23,7 +32,7 @@ const byKey = (a: Snapshot["links"][number], b: Snapshot["links"][number]) =>
 async function fromD1(agentId: string): Promise<Snapshot> {
   const { db, key } = await agentRows(agentId);
   const nodes = await db
-    .prepare("SELECT id, kind, name, content, phrase, keywords FROM nodes WHERE agent = ? ORDER BY id")
+    .prepare("SELECT id, kind, name, content, phrase, keywords, superseded_by, meta FROM nodes WHERE agent = ? ORDER BY id")
     .bind(key)
     .all<Snapshot["nodes"][number]>();
   const links = await linksAsTheyStand(agentId);
@@ -41,7 +50,18 @@ async function fromGraph(agentId: string): Promise<Snapshot> {
       .flatMap((id) => {
         const n = graph.node(id);
         return n
-          ? [{ id: n.id, kind: n.kind, name: n.name, content: n.content, phrase: n.phrase, keywords: JSON.stringify(n.keywords) }]
+          ? [
+              {
+                id: n.id,
+                kind: n.kind,
+                name: n.name,
+                content: n.content,
+                phrase: n.phrase,
+                keywords: JSON.stringify(n.keywords),
+                superseded_by: n.supersededBy,
+                meta: n.meta === null ? null : JSON.stringify(n.meta),
+              },
+            ]
           : [];
       });
     const links = graph
@@ -74,6 +94,20 @@ describe("the in-memory graph", () => {
     await rememberAndWait(agent, [{ role: "user", content: "alice presented the Phoenix roadmap to Grace." }]);
     await drainAlarms(agent);
     await expectInStep(agent, "after remembers (new and re-entered focus, unpinned links)");
+
+    // A correction (the old version patched as superseded, its links moved) and a deletion.
+    const listed = (await (await call(`/v1/agents/${agent}/memories?limit=2`)).json()) as { items: { node_id: number }[] };
+    const [corrected, deleted] = listed.items.map((m) => m.node_id);
+    expect(
+      (
+        await call(`/v1/agents/${agent}/memories/${corrected}`, {
+          method: "PATCH",
+          body: { content: "alice moved the Phoenix launch to May." },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await call(`/v1/agents/${agent}/memories/${deleted}`, { method: "DELETE" })).status).toBe(200);
+    await expectInStep(agent, "after an update and a deletion");
 
     // Strong decay: links break, nodes are compressed and deleted, dangling links appear.
     await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { decay_rate: 0.3 } });

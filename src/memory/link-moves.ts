@@ -6,7 +6,7 @@
  * (they would point at themselves). When `to` already has a link of the same key, the stronger
  * level stays. Pure: the caller reads the links as they stand and commits the operations.
  */
-import type { LinkKey, LinkState, NewLink } from "../vocabulary/records";
+import type { LinkKey, LinkState, MemoryNode, NewLink } from "../vocabulary/records";
 import { RELATION } from "../vocabulary/relations";
 import { levelOf } from "./strength";
 import type { WriteOp } from "./write-ops";
@@ -56,7 +56,8 @@ export function moveLinks(input: MoveInput): LinkMove {
 }
 
 export interface SupersedeInput extends Omit<MoveInput, "from" | "to"> {
-  oldId: number;
+  /** The old version as it stands. */
+  old: MemoryNode;
   newId: number;
   now: number;
   linkInitialStrength: number;
@@ -69,7 +70,8 @@ export interface SupersedeInput extends Omit<MoveInput, "from" | "to"> {
  * The old node keeps only its 被更正 link: it fades as history and is forgotten like any node.
  */
 export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: number } {
-  const { oldId, newId, clock, epoch, now } = input;
+  const { newId, clock, epoch, now } = input;
+  const oldId = input.old.id;
   const move = moveLinks({ ...input, from: oldId, to: newId });
   const correction: NewLink[] = [
     { source: newId, target: oldId, relation: RELATION.corrects, level: levelOf(1, clock), epoch, createdAt: now },
@@ -85,7 +87,7 @@ export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: nu
   const ops: WriteOp[] = [];
   if (move.removed.length > 0) ops.push({ type: "deleteLinks", keys: move.removed });
   ops.push({ type: "setLinks", links: [...move.moved, ...correction] });
-  ops.push({ type: "supersede", id: oldId, by: newId });
+  ops.push({ type: "patchNodes", ids: [oldId], fields: { supersededBy: newId } });
   return { ops, moved: move.moved.length };
 }
 

@@ -13,6 +13,7 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { OperationSpec } from "../../sdk/src/binding";
+import { snakeCase } from "../text/snake-case";
 
 /** MCP tool annotations (hints a host shows or acts on; MCP specification, "Tool annotations"). */
 export interface ToolAnnotations {
@@ -58,11 +59,6 @@ export interface OperationDefinition {
   tool: ToolSpec | NotOnSurface;
   /** An SDK method unless a reason says otherwise. */
   sdk: true | NotOnSurface;
-}
-
-/** `nodeId` → `node_id`: how a path parameter is named as an argument. */
-function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 function shapeOf(schema: unknown): Record<string, z.ZodType> {

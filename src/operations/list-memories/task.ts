@@ -5,28 +5,20 @@
 import { z } from "zod";
 import { importanceOf } from "../../memory/importance";
 import { strengthAt } from "../../memory/strength";
-import { MEMORY_KINDS, NODE_KINDS } from "../../vocabulary/node-kinds";
+import { MEMORY_KINDS } from "../../vocabulary/node-kinds";
 import type { MemoryNode } from "../../vocabulary/records";
-import { MESSAGE_ROLES } from "../../vocabulary/roles";
 import { conflictMarks } from "../shared/conflict-marks";
+import { NODE_FIELDS, nodeFields } from "../shared/node-fields";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentNetwork, AgentRepos, AgentStores } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
 
+const { id: _id, name: _name, original_length: _length, ...LISTED_FIELDS } = NODE_FIELDS;
+
 const MemoryListItemSchema = z.object({
   node_id: z.number().int(),
-  kind: z.enum(NODE_KINDS),
-  content: z.string(),
-  phrase: z.string(),
-  keywords: z.array(z.string()),
-  speaker: z.string().nullable(),
-  role: z.enum(MESSAGE_ROLES).nullable(),
-  source_message_ids: z.array(z.string()),
-  source_task_id: z.string().nullable(),
-  message_time: z.number().int().nullable(),
-  created_at: z.number().int(),
-  superseded_by: z.number().int().nullable(),
-  meta: z.record(z.string(), z.unknown()).nullable(),
+  /** The record's fields (node-fields.ts) but the entity name and the original length. */
+  ...LISTED_FIELDS,
   /** The sum of its outgoing link strengths (docs/design.md, "The model"). */
   importance: z.number(),
   conflicts_with: z.array(z.number().int()),
@@ -77,21 +69,13 @@ async function listItems(rt: AgentStores & AgentNetwork, repos: AgentRepos, node
   const [outgoing, conflicts] = await Promise.all([reader.outgoingLinks(ids), conflictMarks(reader, ids)]);
   const strengths = new Map<number, number[]>(ids.map((id) => [id, []]));
   for (const link of outgoing) strengths.get(link.source)?.push(link.pinned ? 1 : strengthAt(link.level, clock));
-  return nodes.map((n) => ({
-    node_id: n.id,
-    kind: n.kind,
-    content: n.content,
-    phrase: n.phrase,
-    keywords: n.keywords,
-    speaker: n.speaker,
-    role: n.role,
-    source_message_ids: n.sourceMessageIds,
-    source_task_id: n.sourceTaskId,
-    message_time: n.messageTime,
-    created_at: n.createdAt,
-    superseded_by: n.supersededBy,
-    meta: n.meta === null ? null : { ...n.meta },
-    importance: importanceOf(strengths.get(n.id) ?? []),
-    conflicts_with: conflicts.get(n.id) ?? [],
-  }));
+  return nodes.map((n) => {
+    const { id: _node, name: _entity, original_length: _original, ...fields } = nodeFields(n);
+    return {
+      node_id: n.id,
+      ...fields,
+      importance: importanceOf(strengths.get(n.id) ?? []),
+      conflicts_with: conflicts.get(n.id) ?? [],
+    };
+  });
 }

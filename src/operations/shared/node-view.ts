@@ -10,8 +10,7 @@ import { importanceOf } from "../../memory/importance";
 import { strengthAt } from "../../memory/strength";
 import { encodeLinksCursor, type LinkPosition } from "./cursor";
 import type { NetworkReader } from "../../engine/network-reader";
-import { NODE_KINDS } from "../../vocabulary/node-kinds";
-import { MESSAGE_ROLES } from "../../vocabulary/roles";
+import { NODE_FIELDS, nodeFields } from "./node-fields";
 
 /** Links per direction in one node view, unless asked otherwise (at most MAX_LINKS_PAGE). */
 export const DEFAULT_LINKS_PAGE = 200;
@@ -36,26 +35,14 @@ const LinkViewSchema = z.object({
   created_at: z.number().int(),
 });
 
+const { id: _id, ...VIEWED_FIELDS } = NODE_FIELDS;
+
 export const NodeViewSchema = z.object({
   node_id: z.number().int(),
-  kind: z.enum(NODE_KINDS),
-  name: z.string().nullable(),
-  content: z.string(),
-  original_length: z.number().int(),
-  phrase: z.string(),
-  keywords: z.array(z.string()),
-  role: z.enum(MESSAGE_ROLES).nullable(),
-  speaker: z.string().nullable(),
-  source_message_ids: z.array(z.string()),
-  source_task_id: z.string().nullable(),
-  message_time: z.number().int().nullable(),
-  created_at: z.number().int(),
+  /** Every field of the record (node-fields.ts): content, provenance, meta, superseded_by, … */
+  ...VIEWED_FIELDS,
   scan_count: z.number().int(),
   in_focus: z.boolean(),
-  /** The memory that corrected this one (it is history), or null. */
-  superseded_by: z.number().int().nullable(),
-  /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
-  meta: z.record(z.string(), z.unknown()).nullable(),
   importance: z.number(),
   /**
    * A page of the node's links in each direction (by the far end's id, then the relation), how
@@ -97,24 +84,12 @@ export async function buildNodeView(
   const incoming = links.filter((l) => l.source !== nodeId).map(view);
   const out = pageOf(outgoing, (l) => l.target, page.after.outgoing, page.limit);
   const into = pageOf(incoming, (l) => l.source, page.after.incoming, page.limit);
+  const { id: _node, ...fields } = nodeFields(node);
   return {
     node_id: node.id,
-    kind: node.kind,
-    name: node.name,
-    content: node.content,
-    original_length: node.originalLength,
-    phrase: node.phrase,
-    keywords: node.keywords,
-    role: node.role,
-    speaker: node.speaker,
-    source_message_ids: node.sourceMessageIds,
-    source_task_id: node.sourceTaskId,
-    message_time: node.messageTime,
-    created_at: node.createdAt,
+    ...fields,
     scan_count: state.scanCount,
     in_focus: state.focus.has(node.id),
-    superseded_by: node.supersededBy,
-    meta: node.meta === null ? null : { ...node.meta },
     importance: importanceOf(outgoing.map((l) => l.strength)),
     links: {
       outgoing: out.items,

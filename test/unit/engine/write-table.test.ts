@@ -76,11 +76,26 @@ describe("the write table", () => {
       { type: "deleteNodes", ids: [1] },
       { type: "setFocus", focus: [{ nodeId: 2, key: "ann", name: "Ann" }], released: [3], clock: 0.5, epoch: 4 },
       { type: "updateText", update: text(5, "short") },
+      { type: "patchNodes", ids: [6], fields: { supersededBy: 7 } },
       { type: "count", counters: { memories: 1 } },
     ];
     for (const op of ops) expect(WriteOpSchema.parse(JSON.parse(JSON.stringify(op)))).toEqual(op);
     expect(WriteOpSchema.safeParse({ type: "pinMemory", ids: [1] }).success).toBe(false);
     expect(WriteOpSchema.safeParse({ type: "deleteNodes", ids: ["1"] }).success).toBe(false);
+    // A patch names only what a node may have set after it was written, never its text.
+    expect(WriteOpSchema.safeParse({ type: "patchNodes", ids: [1], fields: { content: "x" } }).success).toBe(false);
+  });
+
+  it("reads a supersession stored before patchNodes replaced it as the patch it became", () => {
+    expect(WriteOpSchema.parse({ type: "supersede", id: 3, by: 9 })).toEqual({ type: "patchNodes", ids: [3], fields: { supersededBy: 9 } });
+  });
+
+  it("patches only the fields a patch names, and writes nothing for an empty one", () => {
+    const r = repos();
+    const [set] = d1Statements(r, [{ type: "patchNodes", ids: [3, 4], fields: { supersededBy: 9 } }]);
+    expect(set?.sql).toMatch(/^UPDATE nodes SET "superseded_by" = \? WHERE agent = \? AND id IN/);
+    expect(set?.params.slice(0, 2)).toEqual([9, 7]);
+    expect(d1Statements(r, [{ type: "patchNodes", ids: [3], fields: {} }])).toEqual([]);
   });
 
   it("sends a run of text updates to D1 as one statement per table, and every other operation in its place", () => {
