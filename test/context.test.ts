@@ -129,6 +129,9 @@ describe("the pure pieces", () => {
       createdAt: T0,
       supersededBy: null,
       meta: null,
+      sessionId: null,
+      metadata: null,
+      expiresAt: null,
     });
     const jwt = node(10, "entity", "JWT");
     const profile = buildProfile({

@@ -120,11 +120,17 @@ export const nodes = sqliteTable(
     supersededBy: integer("superseded_by"),
     /** Kind-specific facts as a JSON object (an explicit memory's structure, an episode's span). */
     meta: text("meta"),
+    /** Scoping (docs/design.md, "Scoping: sessions, speakers, tags and expiry"): the memory's session, its tags (JSON object), its expiry (ms). */
+    sessionId: text("session_id"),
+    metadata: text("metadata"),
+    expiresAt: integer("expires_at"),
   },
   (t) => [
     primaryKey({ columns: [t.agentUid, t.id] }),
     uniqueIndex("nodes_entity_name").on(t.agentUid, t.name),
     index("nodes_superseded").on(t.agentUid, t.supersededBy),
+    // A session's memories in id order: its deletion, its count, listings filtered by it.
+    index("nodes_session").on(t.agentUid, t.sessionId, t.id),
   ],
 );
 

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { NODE_KINDS } from "./node-kinds";
 import { MESSAGE_ROLES } from "./roles";
+import { MetadataSchema } from "./memory-filter";
 
 export const Id = z.number().int();
 
@@ -35,6 +36,13 @@ export const NodeSchema = z.object({
   supersededBy: Id.nullable().default(null),
   /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
   meta: z.record(z.string(), z.unknown()).nullable().default(null),
+  /**
+   * Scoping (docs/design.md, "Scoping: sessions, speakers, tags and expiry"): the conversation a
+   * memory came from, the application's tags, and when it stops existing (ms). Entities carry none.
+   */
+  sessionId: z.string().nullable().default(null),
+  metadata: MetadataSchema.nullable().default(null),
+  expiresAt: z.number().int().nullable().default(null),
 });
 
 export type MemoryNode = z.output<typeof NodeSchema>;
@@ -46,7 +54,14 @@ export type NodeInput = z.input<typeof NodeSchema>;
  * patch names some of these, the rest stay as they are. Its text changes only by compression
  * (updateText), its name and kind never.
  */
-export const NodePatchSchema = z.object({ supersededBy: NodeSchema.shape.supersededBy.unwrap() }).partial().strict();
+export const NodePatchSchema = z
+  .object({
+    supersededBy: NodeSchema.shape.supersededBy.unwrap(),
+    metadata: NodeSchema.shape.metadata.unwrap(),
+    expiresAt: NodeSchema.shape.expiresAt.unwrap(),
+  })
+  .partial()
+  .strict();
 export type NodePatch = z.output<typeof NodePatchSchema>;
 
 /** A new node's record, the fields it leaves out at their defaults. */

@@ -61,6 +61,11 @@ export interface Node {
   meta: ({
     [key: string]: unknown;
   }) | null;
+  session_id: string | null;
+  metadata: ({
+    [key: string]: string | number | boolean;
+  }) | null;
+  expires_at: number | null;
   scan_count: number;
   in_focus: boolean;
   importance: number;
@@ -527,6 +532,11 @@ export interface Memory {
   meta: ({
     [key: string]: unknown;
   }) | null;
+  session_id: string | null;
+  metadata: ({
+    [key: string]: string | number | boolean;
+  }) | null;
+  expires_at: number | null;
   scan_count: number;
   in_focus: boolean;
   importance: number;
@@ -598,6 +608,11 @@ export interface MemoryList {
     meta: ({
       [key: string]: unknown;
     }) | null;
+    session_id: string | null;
+    metadata: ({
+      [key: string]: string | number | boolean;
+    }) | null;
+    expires_at: number | null;
     importance: number;
     conflicts_with: number[];
   })[];
@@ -1716,6 +1731,37 @@ export const TOOLS: readonly ToolDefinition[] = [
           ],
           "additionalProperties": {}
         },
+        "session_id": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "metadata": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              }
+            ]
+          }
+        },
+        "expires_at": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
         "scan_count": {
           "type": "integer"
         },
@@ -1850,6 +1896,9 @@ export const TOOLS: readonly ToolDefinition[] = [
         "created_at",
         "superseded_by",
         "meta",
+        "session_id",
+        "metadata",
+        "expires_at",
         "scan_count",
         "in_focus",
         "importance",
@@ -4138,6 +4187,37 @@ export const TOOLS: readonly ToolDefinition[] = [
           ],
           "additionalProperties": {}
         },
+        "session_id": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "metadata": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              }
+            ]
+          }
+        },
+        "expires_at": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
         "scan_count": {
           "type": "integer"
         },
@@ -4331,6 +4411,9 @@ export const TOOLS: readonly ToolDefinition[] = [
         "created_at",
         "superseded_by",
         "meta",
+        "session_id",
+        "metadata",
+        "expires_at",
         "scan_count",
         "in_focus",
         "importance",
@@ -4550,6 +4633,37 @@ export const TOOLS: readonly ToolDefinition[] = [
                 ],
                 "additionalProperties": {}
               },
+              "session_id": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "metadata": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "additionalProperties": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "boolean"
+                    }
+                  ]
+                }
+              },
+              "expires_at": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
               "importance": {
                 "type": "number"
               },
@@ -4574,6 +4688,9 @@ export const TOOLS: readonly ToolDefinition[] = [
               "created_at",
               "superseded_by",
               "meta",
+              "session_id",
+              "metadata",
+              "expires_at",
               "importance",
               "conflicts_with"
             ]

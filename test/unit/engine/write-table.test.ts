@@ -50,6 +50,9 @@ const node = (id: number): MemoryNode => ({
   createdAt: 1,
   supersededBy: null,
   meta: null,
+  sessionId: null,
+  metadata: null,
+  expiresAt: null,
 });
 
 describe("the write table", () => {

@@ -96,6 +96,9 @@ function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
     createdAt: 0,
     supersededBy: null,
     meta: null,
+    sessionId: null,
+    metadata: null,
+    expiresAt: null,
     ...fields,
   };
 }

@@ -24,6 +24,9 @@ function node(id: number, kind: "segment" | "entity", content: string): ExportSn
     created_at: T,
     superseded_by: null,
     meta: null,
+    session_id: null,
+    metadata: null,
+    expires_at: null,
     scan_count: 2,
     reinforced_cycle: null,
   };
