@@ -18,6 +18,8 @@ import { IntentStore } from "../engine/stores/intent-store";
 import { MessageIds } from "../engine/stores/message-ids";
 import { MetaStore } from "../engine/stores/meta-store";
 import { ScanStore } from "../engine/stores/scan-store";
+import { ExpiryStore } from "../engine/stores/expiry-store";
+import { SessionStore } from "../engine/stores/session-store";
 import { TaskQueue } from "../engine/task-queue";
 import type { ObjectState } from "../engine/write-kind";
 import { writeKind } from "../engine/write-table";
@@ -37,6 +39,8 @@ export class AgentState implements RunnerRuntime, ObjectState {
   readonly feedback: FeedbackStore;
   readonly imports: ImportStaging;
   readonly forgotten: ForgottenNodes;
+  readonly sessions: SessionStore;
+  readonly expiries: ExpiryStore;
   /** What the object spends of billed resources; only with BENCH_USAGE_COUNTERS (usage-meter.ts). */
   readonly usage: UsageMeter | undefined;
   /** The D1 shards, the placement, the repositories and the caches of the network. */
@@ -61,6 +65,8 @@ export class AgentState implements RunnerRuntime, ObjectState {
     this.feedback = new FeedbackStore(storage.sql);
     this.imports = new ImportStaging(storage.sql);
     this.forgotten = new ForgottenNodes(storage.sql);
+    this.sessions = new SessionStore(storage.sql);
+    this.expiries = new ExpiryStore(storage.sql);
     this.models = new AgentModelSet(env, meta);
     this.network = new AgentNetworkAccess({
       storage,
@@ -173,6 +179,8 @@ export class AgentState implements RunnerRuntime, ObjectState {
     this.scans.clear();
     this.messages.clear();
     this.forgotten.clear();
+    this.sessions.clear();
+    this.expiries.clear();
     // Staged imports hold content too: an upload still under way finds its lines gone and is refused.
     this.imports.dropAll();
     this.focus.clearCache();

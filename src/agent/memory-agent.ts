@@ -250,6 +250,7 @@ export class MemoryAgent extends DurableObject<Env> {
           clock: s.meta.clock(),
           focus: new Set(s.focus.ids()),
           scanCount: s.scans.counts([nodeId], s.meta.scanCycles()).get(nodeId) ?? 0,
+          now: s.now(),
         },
         page,
       );

@@ -10,6 +10,14 @@ import { isPinned, PINNED_LEVEL, strengthAt } from "../memory/strength";
 import type { NodeKind } from "../vocabulary/node-kinds";
 import type { LinkKey, LinkState, MemoryNode } from "../vocabulary/records";
 import type { AgentNetwork, AgentRepos, AgentStores } from "./runtime";
+import { expired, passesAttributes } from "../memory/memory-filter";
+import type { MemoryFilter } from "../vocabulary/memory-filter";
+
+/** A read's scope over nodes of a kind: its filter at its clock. */
+export interface KindScope {
+  filter: MemoryFilter;
+  now: number;
+}
 
 export interface NetworkReader {
   load(ids: readonly number[]): Promise<Map<number, MemoryNode>>;
@@ -34,8 +42,11 @@ export interface NetworkReader {
   breaking(belowLevel: number): Promise<LinkKey[]>;
   findEntities(keys: readonly string[]): Promise<Map<string, { nodeId: number; name: string }>>;
   count(): Promise<number>;
-  /** Nodes of one kind, newest first, at most `limit`. */
-  ofKind(kind: NodeKind, limit: number): Promise<MemoryNode[]>;
+  /**
+   * Nodes of one kind, newest first, at most `limit`; with a scope, only those not expired at its
+   * `now` that pass its filter (src/memory/memory-filter.ts; superseded ones are the caller's).
+   */
+  ofKind(kind: NodeKind, limit: number, scope?: KindScope): Promise<MemoryNode[]>;
   /** Outgoing links per node with their current strengths (dangling ones included). */
   outgoing(ids: readonly number[], clock: number): Promise<Map<number, { target: number; relation: string; strength: number }[]>>;
 }
@@ -103,7 +114,8 @@ function graphReader(graph: MemoryGraph): NetworkReader {
       return found;
     },
     count: async () => graph.nodeCount,
-    ofKind: async (kind, limit) => graph.ofKind(kind, limit),
+    ofKind: async (kind, limit, scope) =>
+      graph.ofKind(kind, limit, scope ? (n) => !expired(n, scope.now) && passesAttributes(n, scope.filter) : undefined),
     outgoing: async (ids, clock) =>
       new Map(
         ids.map((id) => [
@@ -149,7 +161,7 @@ function d1Reader(repos: AgentRepos, focus: readonly number[]): NetworkReader {
     breaking: (belowLevel) => repos.links.breaking(belowLevel, focus),
     findEntities: (keys) => repos.nodes.findEntities(keys),
     count: () => repos.nodes.count(),
-    ofKind: (kind, limit) => repos.nodes.ofKind(kind, limit),
+    ofKind: (kind, limit, scope) => repos.nodes.ofKind(kind, limit, scope),
     outgoing: async (ids, clock) => {
       const out = new Map<number, { target: number; relation: string; strength: number }[]>(ids.map((id) => [id, []]));
       for (const link of await repos.links.outgoing(ids, focus))

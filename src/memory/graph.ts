@@ -77,10 +77,10 @@ export class MemoryGraph {
     return [...this.nodeMap.keys()];
   }
 
-  /** Nodes of one kind, newest (highest id) first, at most `limit`. */
-  ofKind(kind: NodeKind, limit: number): MemoryNode[] {
+  /** Nodes of one kind, newest (highest id) first, at most `limit`; only those `accept`ed when given. */
+  ofKind(kind: NodeKind, limit: number, accept?: (node: MemoryNode) => boolean): MemoryNode[] {
     const out: MemoryNode[] = [];
-    for (const node of this.nodeMap.values()) if (node.kind === kind) out.push(node);
+    for (const node of this.nodeMap.values()) if (node.kind === kind && (!accept || accept(node))) out.push(node);
     return out.sort((a, b) => b.id - a.id).slice(0, limit);
   }
 

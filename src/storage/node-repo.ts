@@ -6,6 +6,8 @@ import { and, asc, count, desc, eq, max, min, sql } from "drizzle-orm";
 import type { NodeKind } from "../vocabulary/node-kinds";
 import type { EntityAlias, MemoryNode, NodePatch, TextUpdate } from "../vocabulary/records";
 import { statement, type Statement } from "./batch";
+import { filterConditions } from "./filter-sql";
+import type { MemoryFilter } from "../vocabulary/memory-filter";
 import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
 import { insertNodesSql, setFieldsSql, toMemoryNode } from "./node-columns";
@@ -191,7 +193,8 @@ export class NodeRepo {
    * CROSS JOINs keep SQLite from scanning the agent's nodes once per step), so a chain of
    * thousands of versions is one round trip.
    */
-  async versions(nodeId: number, after: number, limit: number): Promise<{ total: number; page: Version[] }> {
+  async versions(nodeId: number, after: number, limit: number, now: number): Promise<{ total: number; page: Version[] }> {
+    const live = sql`(n.expires_at IS NULL OR n.expires_at > ${now})`;
     const rows = await this.db.all<Version & { total: number }>(sql`
       WITH RECURSIVE
         newer(id, next) AS (
@@ -203,9 +206,9 @@ export class NodeRepo {
           UNION
           SELECT n.id FROM chain CROSS JOIN nodes n WHERE n.agent = ${this.agentUid} AND n.superseded_by = chain.id)
       SELECT n.id AS id, n.content AS content, n.created_at AS createdAt, n.superseded_by AS supersededBy,
-             (SELECT count(*) FROM chain) AS total
+             (SELECT count(*) FROM chain CROSS JOIN nodes n WHERE n.agent = ${this.agentUid} AND n.id = chain.id AND ${live}) AS total
       FROM chain CROSS JOIN nodes n WHERE n.agent = ${this.agentUid} AND n.id = chain.id
-        AND n.id > ${after}
+        AND n.id > ${after} AND ${live}
       ORDER BY n.id
       LIMIT ${limit}`);
     return { total: rows[0]?.total ?? 0, page: rows.map(({ total: _total, ...v }) => v) };
@@ -244,6 +247,9 @@ export class NodeRepo {
     before?: number | undefined;
     limit: number;
     includeSuperseded: boolean;
+    /** The read's filter at its clock (expired memories are never listed). */
+    filter: MemoryFilter;
+    now: number;
   }): Promise<MemoryNode[]> {
     const rows = await this.db
       .select()
@@ -254,6 +260,7 @@ export class NodeRepo {
           sql`${nodes.kind} IN ${jsonList(filter.kinds)}`,
           filter.before === undefined ? undefined : sql`${nodes.id} < ${filter.before}`,
           filter.includeSuperseded ? undefined : sql`${nodes.supersededBy} IS NULL`,
+          sql`1 ${filterConditions(filter.filter, filter.now)}`,
         ),
       )
       .orderBy(desc(nodes.id))
@@ -275,12 +282,18 @@ export class NodeRepo {
     return out;
   }
 
-  /** Nodes of one kind, newest first, at most `limit`. */
-  async ofKind(kind: NodeKind, limit: number): Promise<MemoryNode[]> {
+  /** Nodes of one kind, newest first, at most `limit`; with a scope, those not expired that pass its filter. */
+  async ofKind(kind: NodeKind, limit: number, scope?: { filter: MemoryFilter; now: number }): Promise<MemoryNode[]> {
     const rows = await this.db
       .select()
       .from(nodes)
-      .where(and(eq(nodes.agentUid, this.agentUid), eq(nodes.kind, kind)))
+      .where(
+        and(
+          eq(nodes.agentUid, this.agentUid),
+          eq(nodes.kind, kind),
+          scope ? sql`1 ${filterConditions(scope.filter, scope.now)}` : undefined,
+        ),
+      )
       .orderBy(desc(nodes.id))
       .limit(limit);
     return rows.map(toMemoryNode);

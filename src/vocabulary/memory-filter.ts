@@ -63,12 +63,22 @@ export const MetadataOperatorsSchema = z
   })
   .strict()
   .refine((o) => Object.keys(o).length > 0, "a metadata condition names at least one operator");
-export type MetadataOperators = z.infer<typeof MetadataOperatorsSchema>;
 
 export const MetadataConditionSchema = z.union([MetadataValueSchema, MetadataOperatorsSchema]);
 export type MetadataCondition = z.infer<typeof MetadataConditionSchema>;
 
 export const SpeakerSchema = Text.refine((s) => codePoints(s) >= 1 && codePoints(s) <= 128, "a speaker has 1–128 characters");
+
+const Time = z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS);
+
+/** What a write (a remember, an explicit memory) says of the memories it makes, as the agent takes it. */
+export const WRITE_SCOPE_SHAPE = {
+  session_id: SessionIdSchema.optional(),
+  metadata: MetadataSchema.optional(),
+  /** When they stop existing (ms); else the agent's retention_days from the write's time, else never. */
+  expires_at: Time.optional(),
+};
+export type WriteScopeFields = { session_id?: string | undefined; metadata?: Metadata | undefined; expires_at?: number | undefined };
 
 /** The attribute part of a filter: what one alternative of `any` says. */
 export const FILTER_CLAUSE_SHAPE = {
@@ -82,10 +92,8 @@ export const FILTER_CLAUSE_SHAPE = {
 export const FilterClauseSchema = z.object(FILTER_CLAUSE_SHAPE).strict();
 export type FilterClause = z.infer<typeof FilterClauseSchema>;
 
-const Time = z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS);
 /** Inclusive bounds on a memory's time (its messages' time, else when it was written), in ms. */
 export const TimeRangeSchema = z.object({ from: Time.optional(), to: Time.optional() }).strict();
-export type TimeRange = z.infer<typeof TimeRangeSchema>;
 
 /** The filter of a read as the agent takes it (the HTTP edge has converted its times). */
 export const MEMORY_FILTER_SHAPE = {

@@ -102,6 +102,8 @@ export const TextUpdateSchema = z.object({
   speaker: z.string().nullable(),
   /** The node's message time, unchanged: its full-text document keeps its time terms. */
   messageTime: z.number().nullable().optional(),
+  /** The node's session, unchanged: its vector keeps it as metadata (absent in intents written before sessions). */
+  sessionId: z.string().nullable().optional(),
   content: z.string(),
   phrase: z.string(),
   keywords: z.array(z.string()),

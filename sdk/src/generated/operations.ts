@@ -151,6 +151,10 @@ export interface MemoryItem {
   source_message_ids: string[];
   created_at: number;
   message_time: number | null;
+  session_id: string | null;
+  metadata: ({
+    [key: string]: string | number | boolean;
+  }) | null;
   depth: number;
   conflicts_with: number[];
   scores: {
@@ -192,6 +196,40 @@ export interface RecallRequest {
   locale?: "zh" | "en";
   /** Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries. */
   kinds?: ("segment" | "memory" | "episode")[];
+  /** Only memories of these sessions (conversations). Leave out to read across every session. */
+  session_ids?: string[];
+  /** Only memories said by one of these speakers (a message's name), exactly as remembered. */
+  speakers?: string[];
+  metadata?: MetadataFilter;
+  /** Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions. */
+  any?: FilterClause[];
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was written. */
+  time_range?: {
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    from?: number | string;
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    to?: number | string;
+  };
+}
+
+/** Per tag key a value (equal) or operators, e.g. {"project": "apollo", "priority": {"gte": 2}}; every key must hold. */
+export interface MetadataFilter {
+  [key: string]: string | number | boolean | ({
+    eq?: string | number | boolean;
+    in?: (string | number | boolean)[];
+    ne?: string | number | boolean;
+    exists?: boolean;
+    gt?: number;
+    gte?: number;
+    lt?: number;
+    lte?: number;
+  });
+}
+
+export interface FilterClause {
+  session_ids?: string[];
+  speakers?: string[];
+  metadata?: MetadataFilter;
 }
 
 export interface RememberAccepted {
@@ -202,6 +240,10 @@ export interface RememberAccepted {
 
 export interface RememberRequest {
   messages: Message[];
+  session_id?: SessionId;
+  metadata?: Metadata;
+  /** When these memories stop existing: from then on no read returns them, and they are purged within the hour. Default: the agent's retention_days, else never. */
+  expires_at?: number | string;
 }
 
 export interface Message {
@@ -213,6 +255,14 @@ export interface Message {
   timestamp?: number | string;
   /** Your id for the message: kept as provenance; a message whose id the agent holds is not stored again. Two different messages of one call cannot share an id. */
   id?: string;
+}
+
+/** The conversation these memories belong to: recall and search can then be scoped to it, and DELETE sessions/{sessionId} forgets it. */
+export type SessionId = string;
+
+/** The application's own tags: at most 16 keys of 1–64 characters, each value a string (at most 256 characters), a finite number or a boolean; never nested. */
+export interface Metadata {
+  [key: string]: string | number | boolean;
 }
 
 export interface SearchResponse {
@@ -231,6 +281,11 @@ export interface SearchItem {
   time: number;
   created_at: number;
   message_time: number | null;
+  session_id: string | null;
+  metadata: ({
+    [key: string]: string | number | boolean;
+  }) | null;
+  expires_at: number | null;
   conflicts_with: number[];
   score: number;
   scores: {
@@ -244,7 +299,14 @@ export interface SearchRequest {
   /** keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores. */
   mode?: "keyword" | "vector" | "hybrid";
   top_k?: number;
-  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered. */
+  /** Only memories of these sessions (conversations). Leave out to read across every session. */
+  session_ids?: string[];
+  /** Only memories said by one of these speakers (a message's name), exactly as remembered. */
+  speakers?: string[];
+  metadata?: MetadataFilter;
+  /** Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions. */
+  any?: FilterClause[];
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was written. */
   time_range?: {
     /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
     from?: number | string;
@@ -321,6 +383,20 @@ export interface ContextRequest {
   /** Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English. */
   locale?: "zh" | "en";
   format?: "text" | "json";
+  /** Only memories of these sessions (conversations). Leave out to read across every session. */
+  session_ids?: string[];
+  /** Only memories said by one of these speakers (a message's name), exactly as remembered. */
+  speakers?: string[];
+  metadata?: MetadataFilter;
+  /** Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions. */
+  any?: FilterClause[];
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was written. */
+  time_range?: {
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    from?: number | string;
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    to?: number | string;
+  };
 }
 
 export interface Profile {
@@ -396,6 +472,8 @@ export interface AgentConfig {
   recall_graph_prior: number;
   /** Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only. */
   recall_vectors: boolean;
+  /** Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only. */
+  retention_days: number | null;
   /** Which provider answers each kind of model work for this agent (docs/deploy.md, “Model policy”); "default" keeps the deployment's MODEL_POLICY. No effect where the deployment runs only the built-in model. */
   model_policy: {
     /** Who answers extraction (a remember's digest, entity identity and `expand` query keywords): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
@@ -450,6 +528,8 @@ export interface AgentConfigPatch {
   recall_graph_prior?: number;
   /** Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only. */
   recall_vectors?: boolean;
+  /** Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only. */
+  retention_days?: number | null;
   model_policy?: {
     /** Who answers extraction (a remember's digest, entity identity and `expand` query keywords): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
     extraction?: "default" | "local" | "workers-ai";
@@ -503,6 +583,10 @@ export interface MemoryRequest {
   importance?: number;
   /** When it was said (default: now): relative times are resolved against it. */
   timestamp?: number | string;
+  session_id?: SessionId;
+  metadata?: Metadata;
+  /** When these memories stop existing: from then on no read returns them, and they are purged within the hour. Default: the agent's retention_days, else never. */
+  expires_at?: number | string;
 }
 
 export interface MemoryDeleted {
@@ -619,15 +703,22 @@ export interface MemoryList {
   next_cursor: string | null;
 }
 
-/** The new version's id; the old one is history now. */
+/** The new version's id (the old one is history now); without content, the memory's own id and supersedes null. */
 export interface MemoryUpdated {
   node_id: number;
-  supersedes: number;
+  supersedes: number | null;
   links_moved: number;
 }
 
 export interface MemoryUpdate {
-  content: string;
+  /** The corrected text: a new version supersedes the memory. */
+  content?: string;
+  /** The memory's tags, replaced whole (null: none). Without content, set on the memory itself (no new version). */
+  metadata?: ({
+    [key: string]: string | number | boolean;
+  }) | null;
+  /** When the memory stops existing (null: never). Without content, set on the memory itself. */
+  expires_at?: number | string | null;
 }
 
 export interface Link {
@@ -878,11 +969,29 @@ export interface RecallInput {
   locale?: "zh" | "en";
   /** Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries. */
   kinds?: ("segment" | "memory" | "episode")[];
+  /** Only memories of these sessions (conversations). Leave out to read across every session. */
+  session_ids?: string[];
+  /** Only memories said by one of these speakers (a message's name), exactly as remembered. */
+  speakers?: string[];
+  metadata?: MetadataFilter;
+  /** Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions. */
+  any?: FilterClause[];
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was written. */
+  time_range?: {
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    from?: number | string;
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    to?: number | string;
+  };
 }
 export type RecallOutput = RecallResponse;
 
 export interface RememberInput {
   messages: Message[];
+  session_id?: SessionId;
+  metadata?: Metadata;
+  /** When these memories stop existing: from then on no read returns them, and they are purged within the hour. Default: the agent's retention_days, else never. */
+  expires_at?: number | string;
 }
 export type RememberOutput = RememberAccepted;
 
@@ -891,7 +1000,14 @@ export interface SearchMemoriesInput {
   /** keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores. */
   mode?: "keyword" | "vector" | "hybrid";
   top_k?: number;
-  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered. */
+  /** Only memories of these sessions (conversations). Leave out to read across every session. */
+  session_ids?: string[];
+  /** Only memories said by one of these speakers (a message's name), exactly as remembered. */
+  speakers?: string[];
+  metadata?: MetadataFilter;
+  /** Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions. */
+  any?: FilterClause[];
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was written. */
   time_range?: {
     /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
     from?: number | string;
@@ -918,6 +1034,20 @@ export interface GetContextInput {
   include?: ("memories" | "episodes" | "profile" | "traces")[];
   /** Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English. */
   locale?: "zh" | "en";
+  /** Only memories of these sessions (conversations). Leave out to read across every session. */
+  session_ids?: string[];
+  /** Only memories said by one of these speakers (a message's name), exactly as remembered. */
+  speakers?: string[];
+  metadata?: MetadataFilter;
+  /** Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions. */
+  any?: FilterClause[];
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was written. */
+  time_range?: {
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    from?: number | string;
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    to?: number | string;
+  };
 }
 export type GetContextOutput = Context;
 
@@ -972,6 +1102,8 @@ export interface UpdateConfigInput {
   recall_graph_prior?: number;
   /** Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only. */
   recall_vectors?: boolean;
+  /** Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only. */
+  retention_days?: number | null;
   model_policy?: {
     /** Who answers extraction (a remember's digest, entity identity and `expand` query keywords): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
     extraction?: "default" | "local" | "workers-ai";
@@ -1004,6 +1136,10 @@ export interface CreateMemoryInput {
   importance?: number;
   /** When it was said (default: now): relative times are resolved against it. */
   timestamp?: number | string;
+  session_id?: SessionId;
+  metadata?: Metadata;
+  /** When these memories stop existing: from then on no read returns them, and they are purged within the hour. Default: the agent's retention_days, else never. */
+  expires_at?: number | string;
 }
 export type CreateMemoryOutput = MemoryCreated | Pending;
 
@@ -1044,13 +1180,56 @@ export interface ListMemoriesInput {
   limit?: number;
   /** true: also versions a newer one corrected. */
   include_superseded?: boolean;
+  filter?: {
+    session_ids?: string[];
+    speakers?: string[];
+    metadata?: {
+      [key: string]: (string | number | boolean) | ({
+        eq?: string | number | boolean;
+        in?: (string | number | boolean)[];
+        ne?: string | number | boolean;
+        exists?: boolean;
+        gt?: number;
+        gte?: number;
+        lt?: number;
+        lte?: number;
+      });
+    };
+    any?: ({
+      session_ids?: string[];
+      speakers?: string[];
+      metadata?: {
+        [key: string]: (string | number | boolean) | ({
+          eq?: string | number | boolean;
+          in?: (string | number | boolean)[];
+          ne?: string | number | boolean;
+          exists?: boolean;
+          gt?: number;
+          gte?: number;
+          lt?: number;
+          lte?: number;
+        });
+      };
+    })[];
+    time_range?: {
+      from?: number | string;
+      to?: number | string;
+    };
+  };
 }
 export type ListMemoriesOutput = MemoryList;
 
 export interface UpdateMemoryInput {
   /** The memory's id: node_id in recall, search, context and create_memory answers. */
   node_id: number;
-  content: string;
+  /** The corrected text: a new version supersedes the memory. */
+  content?: string;
+  /** The memory's tags, replaced whole (null: none). Without content, set on the memory itself (no new version). */
+  metadata?: ({
+    [key: string]: string | number | boolean;
+  }) | null;
+  /** When the memory stops existing (null: never). Without content, set on the memory itself. */
+  expires_at?: number | string | null;
 }
 export type UpdateMemoryOutput = MemoryUpdated | Pending;
 
@@ -1353,7 +1532,8 @@ export const OPERATIONS = {
       "kind",
       "cursor",
       "limit",
-      "include_superseded"
+      "include_superseded",
+      "filter"
     ],
     "body": false,
     "fixedQuery": {},
@@ -2089,7 +2269,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     "name": "recall",
     "title": "Recall memories",
-    "description": "Recall what the agent remembers about some keywords or a question: starts from its current focus and follows the links of its memory network, plus word and meaning matches. Returns the memories as text (`[memory] …`, or `[记忆] …` for Chinese memories or locale \"zh\"; forgotten ones as traces) and as items with ids and scores. Call it before answering anything that may depend on earlier conversations. Memories may be Chinese or English (中文或英文均可).",
+    "description": "Recall what the agent remembers about some keywords or a question: starts from its current focus and follows the links of its memory network, plus word and meaning matches. Returns the memories as text (`[memory] …`, or `[记忆] …` for Chinese memories or locale \"zh\"; forgotten ones as traces) and as items with ids and scores. Call it before answering anything that may depend on earlier conversations. Across every conversation by default; session_ids, speakers and metadata narrow what is returned. Memories may be Chinese or English (中文或英文均可).",
     "operation": "recall",
     "inputSchema": {
       "type": "object",
@@ -2172,6 +2352,249 @@ export const TOOLS: readonly ToolDefinition[] = [
             "memory"
           ],
           "description": "Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries."
+        },
+        "session_ids": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+          },
+          "minItems": 1,
+          "maxItems": 100,
+          "description": "Only memories of these sessions (conversations). Leave out to read across every session."
+        },
+        "speakers": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "minItems": 1,
+          "maxItems": 100,
+          "description": "Only memories said by one of these speakers (a message's name), exactly as remembered."
+        },
+        "metadata": {
+          "type": "object",
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              },
+              {
+                "type": "object",
+                "properties": {
+                  "eq": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "in": {
+                    "type": "array",
+                    "items": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "number"
+                        },
+                        {
+                          "type": "boolean"
+                        }
+                      ]
+                    },
+                    "minItems": 1,
+                    "maxItems": 100
+                  },
+                  "ne": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "exists": {
+                    "type": "boolean"
+                  },
+                  "gt": {
+                    "type": "number"
+                  },
+                  "gte": {
+                    "type": "number"
+                  },
+                  "lt": {
+                    "type": "number"
+                  },
+                  "lte": {
+                    "type": "number"
+                  }
+                },
+                "additionalProperties": false
+              }
+            ]
+          },
+          "description": "Per tag key a value (equal) or operators, e.g. {\"project\": \"apollo\", \"priority\": {\"gte\": 2}}; every key must hold."
+        },
+        "any": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "session_ids": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+                },
+                "minItems": 1,
+                "maxItems": 100
+              },
+              "speakers": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "minItems": 1,
+                "maxItems": 100
+              },
+              "metadata": {
+                "type": "object",
+                "additionalProperties": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "boolean"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "eq": {
+                          "anyOf": [
+                            {
+                              "type": "string"
+                            },
+                            {
+                              "type": "number"
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ]
+                        },
+                        "in": {
+                          "type": "array",
+                          "items": {
+                            "anyOf": [
+                              {
+                                "type": "string"
+                              },
+                              {
+                                "type": "number"
+                              },
+                              {
+                                "type": "boolean"
+                              }
+                            ]
+                          },
+                          "minItems": 1,
+                          "maxItems": 100
+                        },
+                        "ne": {
+                          "anyOf": [
+                            {
+                              "type": "string"
+                            },
+                            {
+                              "type": "number"
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ]
+                        },
+                        "exists": {
+                          "type": "boolean"
+                        },
+                        "gt": {
+                          "type": "number"
+                        },
+                        "gte": {
+                          "type": "number"
+                        },
+                        "lt": {
+                          "type": "number"
+                        },
+                        "lte": {
+                          "type": "number"
+                        }
+                      },
+                      "additionalProperties": false
+                    }
+                  ]
+                },
+                "description": "Per tag key a value (equal) or operators, e.g. {\"project\": \"apollo\", \"priority\": {\"gte\": 2}}; every key must hold."
+              }
+            },
+            "additionalProperties": false
+          },
+          "minItems": 1,
+          "maxItems": 16,
+          "description": "Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions."
+        },
+        "time_range": {
+          "type": "object",
+          "properties": {
+            "from": {
+              "anyOf": [
+                {
+                  "type": "number"
+                },
+                {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              ],
+              "description": "Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time."
+            },
+            "to": {
+              "anyOf": [
+                {
+                  "type": "number"
+                },
+                {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              ],
+              "description": "Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time."
+            }
+          },
+          "additionalProperties": false,
+          "description": "Inclusive bounds on a memory's time: its messages' timestamp, else when it was written."
         }
       },
       "additionalProperties": false
@@ -2234,6 +2657,31 @@ export const TOOLS: readonly ToolDefinition[] = [
                       "null"
                     ]
                   },
+                  "session_id": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "metadata": {
+                    "type": [
+                      "object",
+                      "null"
+                    ],
+                    "additionalProperties": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "number"
+                        },
+                        {
+                          "type": "boolean"
+                        }
+                      ]
+                    }
+                  },
                   "depth": {
                     "type": "integer"
                   },
@@ -2281,6 +2729,8 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "source_message_ids",
                   "created_at",
                   "message_time",
+                  "session_id",
+                  "metadata",
                   "depth",
                   "conflicts_with",
                   "scores"
@@ -2358,7 +2808,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     "name": "remember",
     "title": "Remember messages",
-    "description": "Store conversation messages in the agent's long-term memory: what the user said that matters beyond this conversation (facts, decisions, preferences, events). The memory is built in the background; the answer is a task id (get_task waits for it), and recall, search and get_context called afterwards already see it. Memories may be Chinese or English (中文或英文均可). Give every message a stable `id`: a message whose id the memory holds is not stored again, so repeating a call is harmless.",
+    "description": "Store conversation messages in the agent's long-term memory: what the user said that matters beyond this conversation (facts, decisions, preferences, events). The memory is built in the background; the answer is a task id (get_task waits for it), and recall, search and get_context called afterwards already see it. Memories may be Chinese or English (中文或英文均可). Give every message a stable `id`: a message whose id the memory holds is not stored again, so repeating a call is harmless. Pass the conversation's `session_id` to be able to recall within it or forget it later.",
     "operation": "remember",
     "inputSchema": {
       "type": "object",
@@ -2412,6 +2862,40 @@ export const TOOLS: readonly ToolDefinition[] = [
             "additionalProperties": false
           },
           "minItems": 1
+        },
+        "session_id": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+          "description": "The conversation these memories belong to: recall and search can then be scoped to it, and DELETE sessions/{sessionId} forgets it."
+        },
+        "metadata": {
+          "type": "object",
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              }
+            ]
+          },
+          "description": "The application's own tags: at most 16 keys of 1–64 characters, each value a string (at most 256 characters), a finite number or a boolean; never nested."
+        },
+        "expires_at": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "string",
+              "format": "date-time"
+            }
+          ],
+          "description": "When these memories stop existing: from then on no read returns them, and they are purged within the hour. Default: the agent's retention_days, else never."
         }
       },
       "required": [
@@ -2451,7 +2935,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     "name": "search_memories",
     "title": "Search memories",
-    "description": "Search all of the agent's memories by words (keyword: BM25), meaning (vector) or both (hybrid, the default), optionally within a time range; returns ranked memories with their time, speaker and source message ids. Use it to look something up that recall does not reach, or to find when something was said. Memories may be Chinese or English (中文或英文均可).",
+    "description": "Search all of the agent's memories by words (keyword: BM25), meaning (vector) or both (hybrid, the default), optionally within one conversation (session_ids), by one speaker (speakers), with tags (metadata) or within a time range; returns ranked memories with their time, speaker and source message ids. Use it to look something up that recall does not reach, or to find when something was said. Memories may be Chinese or English (中文或英文均可).",
     "operation": "searchMemories",
     "inputSchema": {
       "type": "object",
@@ -2476,6 +2960,218 @@ export const TOOLS: readonly ToolDefinition[] = [
           "minimum": 1,
           "maximum": 100,
           "default": 10
+        },
+        "session_ids": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+          },
+          "minItems": 1,
+          "maxItems": 100,
+          "description": "Only memories of these sessions (conversations). Leave out to read across every session."
+        },
+        "speakers": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "minItems": 1,
+          "maxItems": 100,
+          "description": "Only memories said by one of these speakers (a message's name), exactly as remembered."
+        },
+        "metadata": {
+          "type": "object",
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              },
+              {
+                "type": "object",
+                "properties": {
+                  "eq": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "in": {
+                    "type": "array",
+                    "items": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "number"
+                        },
+                        {
+                          "type": "boolean"
+                        }
+                      ]
+                    },
+                    "minItems": 1,
+                    "maxItems": 100
+                  },
+                  "ne": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "exists": {
+                    "type": "boolean"
+                  },
+                  "gt": {
+                    "type": "number"
+                  },
+                  "gte": {
+                    "type": "number"
+                  },
+                  "lt": {
+                    "type": "number"
+                  },
+                  "lte": {
+                    "type": "number"
+                  }
+                },
+                "additionalProperties": false
+              }
+            ]
+          },
+          "description": "Per tag key a value (equal) or operators, e.g. {\"project\": \"apollo\", \"priority\": {\"gte\": 2}}; every key must hold."
+        },
+        "any": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "session_ids": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+                },
+                "minItems": 1,
+                "maxItems": 100
+              },
+              "speakers": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "minItems": 1,
+                "maxItems": 100
+              },
+              "metadata": {
+                "type": "object",
+                "additionalProperties": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "boolean"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "eq": {
+                          "anyOf": [
+                            {
+                              "type": "string"
+                            },
+                            {
+                              "type": "number"
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ]
+                        },
+                        "in": {
+                          "type": "array",
+                          "items": {
+                            "anyOf": [
+                              {
+                                "type": "string"
+                              },
+                              {
+                                "type": "number"
+                              },
+                              {
+                                "type": "boolean"
+                              }
+                            ]
+                          },
+                          "minItems": 1,
+                          "maxItems": 100
+                        },
+                        "ne": {
+                          "anyOf": [
+                            {
+                              "type": "string"
+                            },
+                            {
+                              "type": "number"
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ]
+                        },
+                        "exists": {
+                          "type": "boolean"
+                        },
+                        "gt": {
+                          "type": "number"
+                        },
+                        "gte": {
+                          "type": "number"
+                        },
+                        "lt": {
+                          "type": "number"
+                        },
+                        "lte": {
+                          "type": "number"
+                        }
+                      },
+                      "additionalProperties": false
+                    }
+                  ]
+                },
+                "description": "Per tag key a value (equal) or operators, e.g. {\"project\": \"apollo\", \"priority\": {\"gte\": 2}}; every key must hold."
+              }
+            },
+            "additionalProperties": false
+          },
+          "minItems": 1,
+          "maxItems": 16,
+          "description": "Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions."
         },
         "time_range": {
           "type": "object",
@@ -2506,7 +3202,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             }
           },
           "additionalProperties": false,
-          "description": "Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered."
+          "description": "Inclusive bounds on a memory's time: its messages' timestamp, else when it was written."
         },
         "kinds": {
           "type": "array",
@@ -2602,6 +3298,37 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "null"
                 ]
               },
+              "session_id": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "metadata": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "additionalProperties": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "boolean"
+                    }
+                  ]
+                }
+              },
+              "expires_at": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
               "conflicts_with": {
                 "type": "array",
                 "items": {
@@ -2644,6 +3371,9 @@ export const TOOLS: readonly ToolDefinition[] = [
               "time",
               "created_at",
               "message_time",
+              "session_id",
+              "metadata",
+              "expires_at",
               "conflicts_with",
               "score",
               "scores"
@@ -2666,7 +3396,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     "name": "get_context",
     "title": "Context block for a prompt",
-    "description": "A block ready to put in front of a prompt: the memories most relevant to a query (or to the latest messages), each with its importance (● strong, ○ medium, ◌ weak) and entities, conflicts marked; summaries of earlier conversations when the query asks about one (\"last time\", 上次); traces of forgotten memories; the profile when included. Never longer than `budget_tokens`. Memories may be Chinese or English (中文或英文均可).",
+    "description": "A block ready to put in front of a prompt: the memories most relevant to a query (or to the latest messages), each with its importance (● strong, ○ medium, ◌ weak) and entities, conflicts marked; summaries of earlier conversations when the query asks about one (\"last time\", 上次); traces of forgotten memories; the profile when included. Never longer than `budget_tokens`. Across every conversation by default; session_ids, speakers and metadata narrow it. Memories may be Chinese or English (中文或英文均可).",
     "operation": "getContext",
     "inputSchema": {
       "type": "object",
@@ -2744,6 +3474,249 @@ export const TOOLS: readonly ToolDefinition[] = [
             "en"
           ],
           "description": "Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English."
+        },
+        "session_ids": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+          },
+          "minItems": 1,
+          "maxItems": 100,
+          "description": "Only memories of these sessions (conversations). Leave out to read across every session."
+        },
+        "speakers": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "minItems": 1,
+          "maxItems": 100,
+          "description": "Only memories said by one of these speakers (a message's name), exactly as remembered."
+        },
+        "metadata": {
+          "type": "object",
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              },
+              {
+                "type": "object",
+                "properties": {
+                  "eq": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "in": {
+                    "type": "array",
+                    "items": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "number"
+                        },
+                        {
+                          "type": "boolean"
+                        }
+                      ]
+                    },
+                    "minItems": 1,
+                    "maxItems": 100
+                  },
+                  "ne": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "exists": {
+                    "type": "boolean"
+                  },
+                  "gt": {
+                    "type": "number"
+                  },
+                  "gte": {
+                    "type": "number"
+                  },
+                  "lt": {
+                    "type": "number"
+                  },
+                  "lte": {
+                    "type": "number"
+                  }
+                },
+                "additionalProperties": false
+              }
+            ]
+          },
+          "description": "Per tag key a value (equal) or operators, e.g. {\"project\": \"apollo\", \"priority\": {\"gte\": 2}}; every key must hold."
+        },
+        "any": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "session_ids": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+                },
+                "minItems": 1,
+                "maxItems": 100
+              },
+              "speakers": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "minItems": 1,
+                "maxItems": 100
+              },
+              "metadata": {
+                "type": "object",
+                "additionalProperties": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "boolean"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "eq": {
+                          "anyOf": [
+                            {
+                              "type": "string"
+                            },
+                            {
+                              "type": "number"
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ]
+                        },
+                        "in": {
+                          "type": "array",
+                          "items": {
+                            "anyOf": [
+                              {
+                                "type": "string"
+                              },
+                              {
+                                "type": "number"
+                              },
+                              {
+                                "type": "boolean"
+                              }
+                            ]
+                          },
+                          "minItems": 1,
+                          "maxItems": 100
+                        },
+                        "ne": {
+                          "anyOf": [
+                            {
+                              "type": "string"
+                            },
+                            {
+                              "type": "number"
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ]
+                        },
+                        "exists": {
+                          "type": "boolean"
+                        },
+                        "gt": {
+                          "type": "number"
+                        },
+                        "gte": {
+                          "type": "number"
+                        },
+                        "lt": {
+                          "type": "number"
+                        },
+                        "lte": {
+                          "type": "number"
+                        }
+                      },
+                      "additionalProperties": false
+                    }
+                  ]
+                },
+                "description": "Per tag key a value (equal) or operators, e.g. {\"project\": \"apollo\", \"priority\": {\"gte\": 2}}; every key must hold."
+              }
+            },
+            "additionalProperties": false
+          },
+          "minItems": 1,
+          "maxItems": 16,
+          "description": "Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions."
+        },
+        "time_range": {
+          "type": "object",
+          "properties": {
+            "from": {
+              "anyOf": [
+                {
+                  "type": "number"
+                },
+                {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              ],
+              "description": "Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time."
+            },
+            "to": {
+              "anyOf": [
+                {
+                  "type": "number"
+                },
+                {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              ],
+              "description": "Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time."
+            }
+          },
+          "additionalProperties": false,
+          "description": "Inclusive bounds on a memory's time: its messages' timestamp, else when it was written."
         }
       },
       "additionalProperties": false
@@ -3377,6 +4350,16 @@ export const TOOLS: readonly ToolDefinition[] = [
           "default": true,
           "description": "Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."
         },
+        "retention_days": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 36500,
+          "default": null,
+          "description": "Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only."
+        },
         "model_policy": {
           "type": "object",
           "properties": {
@@ -3558,6 +4541,16 @@ export const TOOLS: readonly ToolDefinition[] = [
           "default": true,
           "description": "Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."
         },
+        "retention_days": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 36500,
+          "default": null,
+          "description": "Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only."
+        },
         "model_policy": {
           "type": "object",
           "properties": {
@@ -3724,6 +4717,16 @@ export const TOOLS: readonly ToolDefinition[] = [
               "default": true,
               "description": "Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."
             },
+            "retention_days": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 1,
+              "maximum": 36500,
+              "default": null,
+              "description": "Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only."
+            },
             "model_policy": {
               "type": "object",
               "properties": {
@@ -3873,6 +4876,40 @@ export const TOOLS: readonly ToolDefinition[] = [
             }
           ],
           "description": "When it was said (default: now): relative times are resolved against it."
+        },
+        "session_id": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+          "description": "The conversation these memories belong to: recall and search can then be scoped to it, and DELETE sessions/{sessionId} forgets it."
+        },
+        "metadata": {
+          "type": "object",
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              }
+            ]
+          },
+          "description": "The application's own tags: at most 16 keys of 1–64 characters, each value a string (at most 256 characters), a finite number or a boolean; never nested."
+        },
+        "expires_at": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "string",
+              "format": "date-time"
+            }
+          ],
+          "description": "When these memories stop existing: from then on no read returns them, and they are purged within the hour. Default: the agent's retention_days, else never."
         }
       },
       "additionalProperties": false
@@ -4523,7 +5560,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     "name": "list_memories",
     "title": "List memories",
-    "description": "Page through the agent's memories, newest first (never entities). To find something, search_memories or recall is better; this is for reviewing what is stored. Memories may be Chinese or English (中文或英文均可).",
+    "description": "Page through the agent's memories, newest first (never entities). To find something, search_memories or recall is better; this is for reviewing what is stored (filter: one conversation's, one speaker's, or by tags). Memories may be Chinese or English (中文或英文均可).",
     "operation": "listMemories",
     "inputSchema": {
       "type": "object",
@@ -4545,6 +5582,215 @@ export const TOOLS: readonly ToolDefinition[] = [
         "include_superseded": {
           "description": "true: also versions a newer one corrected.",
           "type": "boolean"
+        },
+        "filter": {
+          "type": "object",
+          "properties": {
+            "session_ids": {
+              "minItems": 1,
+              "maxItems": 100,
+              "type": "array",
+              "items": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+              }
+            },
+            "speakers": {
+              "minItems": 1,
+              "maxItems": 100,
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "metadata": {
+              "type": "object",
+              "propertyNames": {
+                "type": "string"
+              },
+              "additionalProperties": {
+                "anyOf": [
+                  {
+                    "type": [
+                      "string",
+                      "number",
+                      "boolean"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "properties": {
+                      "eq": {
+                        "type": [
+                          "string",
+                          "number",
+                          "boolean"
+                        ]
+                      },
+                      "in": {
+                        "minItems": 1,
+                        "maxItems": 100,
+                        "type": "array",
+                        "items": {
+                          "type": [
+                            "string",
+                            "number",
+                            "boolean"
+                          ]
+                        }
+                      },
+                      "ne": {
+                        "type": [
+                          "string",
+                          "number",
+                          "boolean"
+                        ]
+                      },
+                      "exists": {
+                        "type": "boolean"
+                      },
+                      "gt": {
+                        "type": "number"
+                      },
+                      "gte": {
+                        "type": "number"
+                      },
+                      "lt": {
+                        "type": "number"
+                      },
+                      "lte": {
+                        "type": "number"
+                      }
+                    },
+                    "additionalProperties": false
+                  }
+                ]
+              }
+            },
+            "any": {
+              "minItems": 1,
+              "maxItems": 16,
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "session_ids": {
+                    "minItems": 1,
+                    "maxItems": 100,
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+                    }
+                  },
+                  "speakers": {
+                    "minItems": 1,
+                    "maxItems": 100,
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "metadata": {
+                    "type": "object",
+                    "propertyNames": {
+                      "type": "string"
+                    },
+                    "additionalProperties": {
+                      "anyOf": [
+                        {
+                          "type": [
+                            "string",
+                            "number",
+                            "boolean"
+                          ]
+                        },
+                        {
+                          "type": "object",
+                          "properties": {
+                            "eq": {
+                              "type": [
+                                "string",
+                                "number",
+                                "boolean"
+                              ]
+                            },
+                            "in": {
+                              "minItems": 1,
+                              "maxItems": 100,
+                              "type": "array",
+                              "items": {
+                                "type": [
+                                  "string",
+                                  "number",
+                                  "boolean"
+                                ]
+                              }
+                            },
+                            "ne": {
+                              "type": [
+                                "string",
+                                "number",
+                                "boolean"
+                              ]
+                            },
+                            "exists": {
+                              "type": "boolean"
+                            },
+                            "gt": {
+                              "type": "number"
+                            },
+                            "gte": {
+                              "type": "number"
+                            },
+                            "lt": {
+                              "type": "number"
+                            },
+                            "lte": {
+                              "type": "number"
+                            }
+                          },
+                          "additionalProperties": false
+                        }
+                      ]
+                    }
+                  }
+                },
+                "additionalProperties": false
+              }
+            },
+            "time_range": {
+              "type": "object",
+              "properties": {
+                "from": {
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "string",
+                      "format": "date-time",
+                      "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+                    }
+                  ]
+                },
+                "to": {
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "string",
+                      "format": "date-time",
+                      "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+                    }
+                  ]
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          "additionalProperties": false
         }
       },
       "additionalProperties": false
@@ -4730,12 +5976,47 @@ export const TOOLS: readonly ToolDefinition[] = [
           "description": "The memory's id: node_id in recall, search, context and create_memory answers."
         },
         "content": {
-          "type": "string"
+          "type": "string",
+          "description": "The corrected text: a new version supersedes the memory."
+        },
+        "metadata": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              }
+            ]
+          },
+          "description": "The memory's tags, replaced whole (null: none). Without content, set on the memory itself (no new version)."
+        },
+        "expires_at": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "When the memory stops existing (null: never). Without content, set on the memory itself."
         }
       },
       "required": [
-        "node_id",
-        "content"
+        "node_id"
       ],
       "additionalProperties": false
     },
@@ -4749,7 +6030,10 @@ export const TOOLS: readonly ToolDefinition[] = [
               "type": "integer"
             },
             "supersedes": {
-              "type": "integer"
+              "type": [
+                "integer",
+                "null"
+              ]
             },
             "links_moved": {
               "type": "integer"
@@ -4760,7 +6044,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             "supersedes",
             "links_moved"
           ],
-          "description": "The new version's id; the old one is history now."
+          "description": "The new version's id (the old one is history now); without content, the memory's own id and supersedes null."
         },
         {
           "type": "object",
@@ -5504,7 +6788,7 @@ export abstract class AgentOperations {
   /**
    * List memories, newest first
    *
-   * Segments, explicit memories and episodes (never entities), newest first, paged by an opaque cursor that stays stable while memories are added. Superseded versions only with `include_superseded=true`.
+   * Segments, explicit memories and episodes (never entities), newest first, paged by an opaque cursor that stays stable while memories are added. Superseded versions only with `include_superseded=true`. `filter` (the JSON of a MemoryFilter: sessions, speakers, tags, alternatives, time range) lists only the memories it passes.
    *
    * `GET /v1/agents/{agentId}/memories`
    */
@@ -5515,7 +6799,7 @@ export abstract class AgentOperations {
   /**
    * Update a memory: the new content supersedes it
    *
-   * The new content becomes a new node that takes over the old one's links; 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).
+   * The new content becomes a new node that takes over the old one's links; 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. The new version keeps the memory's session, tags and expiry unless `metadata` or `expires_at` replace them; without `content`, those two are set on the memory itself. 409 for an entity or a version already superseded (the current one is named).
    *
    * `PATCH /v1/agents/{agentId}/memories/{nodeId}`
    */

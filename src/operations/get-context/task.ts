@@ -17,6 +17,7 @@ import { ContextQuerySchema, ContextResultSchema, type ContextQuery, type Contex
 import { defineTask } from "../../engine/define-task";
 import { agentProfile } from "../get-profile/task";
 import { runRecall } from "../recall/task";
+import { filterOf } from "../../vocabulary/memory-filter";
 
 /** What the context block uses of the agent's runtime (a recall and the profile). */
 type Runtime = AgentStores & AgentNetwork & Pick<AgentModels, "model" | "embedder" | "queryVectors">;
@@ -67,6 +68,8 @@ async function buildContext(rt: Runtime, request: ContextQuery): Promise<Context
   const reader = await networkReader(rt, repos);
   const clock = rt.meta.clock();
   const locale = await labelLocale(rt, request);
+  // The same filter chooses the memories, the episodes and the traces (docs/design.md, "Scoping").
+  const filter = filterOf(request);
   const recall = await runRecall(rt, {
     keywords: [],
     ...(query.trim() !== "" ? { query } : {}),
@@ -76,6 +79,7 @@ async function buildContext(rt: Runtime, request: ContextQuery): Promise<Context
     start: "hybrid",
     locale,
     kinds: ["segment", "memory"],
+    ...filter,
   });
   const ids = recall.memories.map((m) => m.node_id);
   const outgoing = await reader.outgoing(ids, clock);
@@ -102,7 +106,7 @@ async function buildContext(rt: Runtime, request: ContextQuery): Promise<Context
   const pastFirst = asksAboutThePast(query);
   const episodes: ContextEpisode[] =
     include.has("episodes") && pastFirst
-      ? (await reader.ofKind("episode", LATEST_EPISODES * 4))
+      ? (await reader.ofKind("episode", LATEST_EPISODES * 4, { filter, now: rt.now() }))
           .filter((e) => e.supersededBy === null)
           .slice(0, LATEST_EPISODES)
           .map((e) => {

@@ -37,9 +37,11 @@ export async function agentProfile(rt: AgentStores & AgentNetwork): Promise<Prof
   if (!repos) return buildProfile({ memories: [], entities: [], focus, limits: PROFILE_LIMITS });
   const reader = await networkReader(rt, repos);
   const clock = rt.meta.clock();
+  // An expired memory is gone for every read (docs/design.md, "Expiry is a purge at a time set in advance").
+  const live = { filter: {}, now: rt.now() };
   const [segments, memories, entities] = await Promise.all([
-    reader.ofKind("segment", PROFILE_MEMORIES),
-    reader.ofKind("memory", PROFILE_MEMORIES),
+    reader.ofKind("segment", PROFILE_MEMORIES, live),
+    reader.ofKind("memory", PROFILE_MEMORIES, live),
     reader.ofKind("entity", PROFILE_MEMORIES),
   ]);
   const links = await reader.outgoing(

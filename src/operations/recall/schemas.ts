@@ -7,6 +7,7 @@ import { z } from "zod";
 import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../../config/limits";
 import { LOCALES } from "../../vocabulary/locales";
 import { MESSAGE_ROLES } from "../../vocabulary/roles";
+import { MEMORY_FILTER_SHAPE, MetadataSchema } from "../../vocabulary/memory-filter";
 
 /** The kinds of memory recall can return (entities are hubs, never a memory of their own). */
 export const RECALL_KINDS = ["segment", "memory", "episode"] as const;
@@ -26,6 +27,8 @@ export const RecallQuerySchema = z
     accept_language: z.enum(LOCALES).optional(),
     /** Kinds of memory returned: conversation segments and explicit memories unless episodes are asked for too. */
     kinds: z.array(z.enum(RECALL_KINDS)).min(1).default(["segment", "memory"]),
+    /** What is returned (docs/design.md, "Filters choose what a read returns, not what it walks"). */
+    ...MEMORY_FILTER_SHAPE,
   })
   .strict();
 
@@ -39,6 +42,8 @@ export const RecalledMemorySchema = z.object({
   source_message_ids: z.array(z.string()),
   created_at: z.number().int(),
   message_time: z.number().int().nullable(),
+  session_id: z.string().nullable(),
+  metadata: MetadataSchema.nullable(),
   depth: z.number().int(),
   /** Memories this one contradicts (docs/design.md, "Memory operations"): the answer marks the conflict. */
   conflicts_with: z.array(z.number().int()),

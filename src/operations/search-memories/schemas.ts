@@ -4,20 +4,18 @@
  * nothing but zod and the vocabulary.
  */
 import { z } from "zod";
-import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
+import { MEMORY_FILTER_SHAPE, MetadataSchema } from "../../vocabulary/memory-filter";
 import { NODE_KINDS } from "../../vocabulary/node-kinds";
 import { MESSAGE_ROLES } from "../../vocabulary/roles";
 import { SEARCH_MODES } from "../../vocabulary/search-modes";
-
-const Time = z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS);
 
 export const SearchQuerySchema = z
   .object({
     query: z.string().min(1).max(2000),
     mode: z.enum(SEARCH_MODES),
     top_k: z.number().int().min(1).max(100),
-    time_range: z.object({ from: Time.optional(), to: Time.optional() }).strict().optional(),
     kinds: z.array(z.enum(NODE_KINDS)).min(1),
+    ...MEMORY_FILTER_SHAPE,
   })
   .strict();
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
@@ -33,6 +31,9 @@ export const SearchHitSchema = z.object({
   time: z.number().int(),
   created_at: z.number().int(),
   message_time: z.number().int().nullable(),
+  session_id: z.string().nullable(),
+  metadata: MetadataSchema.nullable(),
+  expires_at: z.number().int().nullable(),
   /** Memories this one contradicts (docs/design.md, "Memory operations"). */
   conflicts_with: z.array(z.number().int()),
   score: z.number(),

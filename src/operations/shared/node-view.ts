@@ -11,6 +11,7 @@ import { strengthAt } from "../../memory/strength";
 import { encodeLinksCursor, type LinkPosition } from "./cursor";
 import type { NetworkReader } from "../../engine/network-reader";
 import { NODE_FIELDS, nodeFields } from "./node-fields";
+import { expired } from "../../memory/memory-filter";
 
 /** Links per direction in one node view, unless asked otherwise (at most MAX_LINKS_PAGE). */
 export const DEFAULT_LINKS_PAGE = 200;
@@ -64,11 +65,12 @@ type LinkView = NodeView["links"]["outgoing"][number];
 export async function buildNodeView(
   reader: NetworkReader,
   nodeId: number,
-  state: { clock: number; focus: ReadonlySet<number>; scanCount: number },
+  state: { clock: number; focus: ReadonlySet<number>; scanCount: number; now: number },
   page: LinksPage = FIRST_LINKS_PAGE,
 ): Promise<NodeView | null> {
   const node = (await reader.load([nodeId])).get(nodeId);
-  if (!node) return null;
+  // An expired memory is gone for every read (docs/design.md, "Expiry is a purge at a time set in advance").
+  if (!node || expired(node, state.now)) return null;
   const links = await reader.linksOf(nodeId);
   const existing = await reader.load([...new Set(links.map((l) => (l.source === nodeId ? l.target : l.source)))]);
   const view = (l: (typeof links)[number]): LinkView => ({
