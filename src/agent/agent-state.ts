@@ -162,6 +162,15 @@ export class AgentState implements RunnerRuntime, ObjectState {
     writeKind(op.type).object?.(this, op);
   }
 
+  /** The expiries' schedule: an expiry due now queues its purge (once), a later one is the next due time. */
+  scheduleDue(now: number): number | null {
+    const at = this.expiries.earliest();
+    if (at === null) return null;
+    if (at > now) return at;
+    this.hooks.queueExpiry(this.queue, now);
+    return null;
+  }
+
   queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void {
     this.meta.bump({ index_retries: 1 });
     this.hooks.queueIndexRetry(this.queue, ids, this.now());

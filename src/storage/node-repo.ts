@@ -158,6 +158,48 @@ export class NodeRepo {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * The nodes of a session in id order, above `after`, at most `limit` (its deletion takes them
+   * chunk by chunk, by the index nodes_session); with `liveAt`, only those not expired then.
+   */
+  async ofSession(sessionId: string, after: number, limit: number, liveAt?: number): Promise<MemoryNode[]> {
+    const rows = await this.db
+      .select()
+      .from(nodes)
+      .where(
+        and(
+          eq(nodes.agentUid, this.agentUid),
+          eq(nodes.sessionId, sessionId),
+          sql`${nodes.id} > ${after}`,
+          liveAt === undefined ? undefined : sql`(${nodes.expiresAt} IS NULL OR ${nodes.expiresAt} > ${liveAt})`,
+        ),
+      )
+      .orderBy(asc(nodes.id))
+      .limit(limit);
+    return rows.map(toMemoryNode);
+  }
+
+  /** The nodes that one of `ids` superseded (their next versions are `ids`). */
+  async supersededByAny(ids: readonly number[]): Promise<MemoryNode[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .select()
+      .from(nodes)
+      .where(and(eq(nodes.agentUid, this.agentUid), sql`${nodes.supersededBy} IN ${jsonList(ids)}`));
+    return rows.map(toMemoryNode);
+  }
+
+  /** Per session among `sessionIds`, the memories it holds at `now`: current versions, not expired. */
+  async sessionCounts(sessionIds: readonly string[], now: number): Promise<Map<string, number>> {
+    if (sessionIds.length === 0) return new Map();
+    const rows = await this.db.all<{ session: string; n: number }>(sql`
+      SELECT session_id AS session, count(*) AS n FROM nodes
+      WHERE agent = ${this.agentUid} AND session_id IN ${jsonList(sessionIds)} AND kind <> 'entity'
+        AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ${now})
+      GROUP BY session_id`);
+    return new Map(rows.map((r) => [r.session, r.n]));
+  }
+
   /** Existing entity nodes by normalised key, or by an alias key that leads to one. */
   async findEntities(keys: readonly string[]): Promise<Map<string, { nodeId: number; name: string }>> {
     const found = new Map<string, { nodeId: number; name: string }>();

@@ -721,6 +721,30 @@ export interface MemoryUpdate {
   expires_at?: number | string | null;
 }
 
+export interface SessionDeleted {
+  session_id: string;
+  purged: boolean;
+  memories_deleted: number;
+  nodes_deleted: number;
+  links_deleted: number;
+  messages_released: number;
+  versions_restored: number;
+  deleted: true;
+}
+
+export interface SessionList {
+  sessions: Session[];
+  next_cursor: string | null;
+}
+
+export interface Session {
+  session_id: string;
+  first_time: number;
+  last_time: number;
+  messages: number;
+  memories: number;
+}
+
 export interface Link {
   source: number;
   target: number;
@@ -776,7 +800,7 @@ export type LinkDeleted = Link & ({
 export interface TaskStatus {
   task_id: string;
   sequence: number;
-  /** One of: compressMemories, createMemory, deleteAgent, deleteMemory, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, mergeEntities, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, updateConfig, updateMemory, index, check. */
+  /** One of: compressMemories, createMemory, deleteAgent, deleteMemory, deleteSession, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, listSessions, mergeEntities, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, updateConfig, updateMemory, index, check, expireMemories. */
   kind: string;
   status: "queued" | "running" | "done" | "failed";
   attempts: number;
@@ -817,7 +841,7 @@ export interface ToolResult {
 
 export interface ToolCall {
   /** The tool's name. */
-  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "update_memory" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
+  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "update_memory" | "delete_session" | "list_sessions" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -1233,6 +1257,21 @@ export interface UpdateMemoryInput {
 }
 export type UpdateMemoryOutput = MemoryUpdated | Pending;
 
+export interface DeleteSessionInput {
+  session_id: string;
+  /** true: remove every trace of its memories too, as a purge does. */
+  purge?: boolean;
+}
+export type DeleteSessionOutput = SessionDeleted | Pending;
+
+export interface ListSessionsInput {
+  /** next_cursor of the previous page; omit for the first page. */
+  cursor?: string;
+  /** Sessions per page (1–200, default 50). */
+  limit?: number;
+}
+export type ListSessionsOutput = SessionList;
+
 export interface LinkMemoriesInput {
   /** A node id, or a description of the memory (resolved by the agent's own search). */
   source: number | string;
@@ -1294,7 +1333,7 @@ export type ListAgentsOutput = AgentList;
 
 export interface CallToolInput {
   /** The tool's name. */
-  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "update_memory" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
+  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "update_memory" | "delete_session" | "list_sessions" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -1553,6 +1592,35 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": true
   },
+  "deleteSession": {
+    "method": "DELETE",
+    "path": "/v1/agents/{agentId}/sessions/{sessionId}",
+    "scope": "agent",
+    "pathArgs": {
+      "session_id": "sessionId"
+    },
+    "queryArgs": [
+      "purge"
+    ],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "listSessions": {
+    "method": "GET",
+    "path": "/v1/agents/{agentId}/sessions",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [
+      "cursor",
+      "limit"
+    ],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": false
+  },
   "linkMemories": {
     "method": "POST",
     "path": "/v1/agents/{agentId}/links",
@@ -1726,6 +1794,8 @@ export interface OperationTypes {
   getMemoryHistory: { input: GetMemoryHistoryInput; output: GetMemoryHistoryOutput };
   listMemories: { input: ListMemoriesInput; output: ListMemoriesOutput };
   updateMemory: { input: UpdateMemoryInput; output: UpdateMemoryOutput };
+  deleteSession: { input: DeleteSessionInput; output: DeleteSessionOutput };
+  listSessions: { input: ListSessionsInput; output: ListSessionsOutput };
   linkMemories: { input: LinkMemoriesInput; output: LinkMemoriesOutput };
   mergeEntities: { input: MergeEntitiesInput; output: MergeEntitiesOutput };
   reportFeedback: { input: ReportFeedbackInput; output: ReportFeedbackOutput };
@@ -6076,6 +6146,175 @@ export const TOOLS: readonly ToolDefinition[] = [
     }
   },
   {
+    "name": "delete_session",
+    "title": "Forget a session",
+    "description": "Forget every memory of one conversation (session_id), keeping the others; with purge also every trace. Only when the user asks to forget that conversation.",
+    "operation": "deleteSession",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "session_id": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+        },
+        "purge": {
+          "description": "true: remove every trace of its memories too, as a purge does.",
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "session_id"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "session_id": {
+              "type": "string"
+            },
+            "purged": {
+              "type": "boolean"
+            },
+            "memories_deleted": {
+              "type": "integer"
+            },
+            "nodes_deleted": {
+              "type": "integer"
+            },
+            "links_deleted": {
+              "type": "integer"
+            },
+            "messages_released": {
+              "type": "integer"
+            },
+            "versions_restored": {
+              "type": "integer"
+            },
+            "deleted": {
+              "type": "boolean",
+              "enum": [
+                true
+              ]
+            }
+          },
+          "required": [
+            "session_id",
+            "purged",
+            "memories_deleted",
+            "nodes_deleted",
+            "links_deleted",
+            "messages_released",
+            "versions_restored",
+            "deleted"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "list_sessions",
+    "title": "List sessions",
+    "description": "The conversations (sessions) the agent's memories came from, with when each began and ended and how many memories it holds: to find a session_id to recall within or to forget.",
+    "operation": "listSessions",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "cursor": {
+          "description": "next_cursor of the previous page; omit for the first page.",
+          "type": "string"
+        },
+        "limit": {
+          "description": "Sessions per page (1–200, default 50).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        }
+      },
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "sessions": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "session_id": {
+                "type": "string"
+              },
+              "first_time": {
+                "type": "integer"
+              },
+              "last_time": {
+                "type": "integer"
+              },
+              "messages": {
+                "type": "integer"
+              },
+              "memories": {
+                "type": "integer"
+              }
+            },
+            "required": [
+              "session_id",
+              "first_time",
+              "last_time",
+              "messages",
+              "memories"
+            ]
+          }
+        },
+        "next_cursor": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      },
+      "required": [
+        "sessions",
+        "next_cursor"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
     "name": "link_memories",
     "title": "Link two memories",
     "description": "Say that two memories are related: each end is a node_id or a short description of the memory (found by the agent's own search; an ambiguous description answers 409 with the candidates to choose from). relation: causes, because, therefore, cites, based_on or related (or their Chinese names). The link strengthens both in recall and decays like any other. Memories may be Chinese or English (中文或英文均可).",
@@ -6492,7 +6731,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "kind": {
           "type": "string",
-          "description": "One of: compressMemories, createMemory, deleteAgent, deleteMemory, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, mergeEntities, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, updateConfig, updateMemory, index, check."
+          "description": "One of: compressMemories, createMemory, deleteAgent, deleteMemory, deleteSession, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, listSessions, mergeEntities, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, updateConfig, updateMemory, index, check, expireMemories."
         },
         "status": {
           "type": "string",
@@ -6805,6 +7044,28 @@ export abstract class AgentOperations {
    */
   updateMemory(input: UpdateMemoryInput, options?: RequestOptions): Promise<UpdateMemoryOutput> {
     return this.invoke("updateMemory", input, options) as Promise<UpdateMemoryOutput>;
+  }
+
+  /**
+   * Forget a session, or purge every trace of it
+   *
+   * Forgets every memory of the session (segments, explicit memories, episodes) as DELETE memories/{nodeId} does: links into them stay as traces, the entities stay, the other sessions are untouched (a version one of its memories had superseded in another session is current again). `purge=true`: the memory purge of each, memories forgotten before included: no surface returns a byte of their text afterwards, and the Idempotency-Keys of the writes that made them answer 409. A remember into the session accepted before this request is deleted with it; one accepted after it starts the session again. 404 when the agent has nothing of the session.
+   *
+   * `DELETE /v1/agents/{agentId}/sessions/{sessionId}`
+   */
+  deleteSession(input: DeleteSessionInput, options?: RequestOptions): Promise<DeleteSessionOutput> {
+    return this.invoke("deleteSession", input, options) as Promise<DeleteSessionOutput>;
+  }
+
+  /**
+   * List the agent's sessions
+   *
+   * The sessions (conversations) memories were remembered into, by session id: the times of the first and last message, the messages remembered into it and the memories it holds now. Paged by an opaque cursor.
+   *
+   * `GET /v1/agents/{agentId}/sessions`
+   */
+  listSessions(input?: ListSessionsInput, options?: RequestOptions): Promise<ListSessionsOutput> {
+    return this.invoke("listSessions", input, options) as Promise<ListSessionsOutput>;
   }
 
   /**

@@ -34,6 +34,24 @@ export function scoped(nodes: readonly MemoryNode[], scope: WriteScope): MemoryN
   return nodes.map((n) => (n.kind === "entity" ? n : { ...n, ...scope }));
 }
 
+/**
+ * The sessions' records of nodes written as they were (an import): per session, the span of its
+ * memories and the distinct messages its segments came from.
+ */
+export function sessionRecordsOf(nodes: readonly MemoryNode[]): WriteOp[] {
+  const sessions = new Map<string, { from: number; to: number; messages: Set<string> }>();
+  for (const node of nodes) {
+    if (node.sessionId === null || node.kind === "entity") continue;
+    const time = memoryTime(node);
+    const record = sessions.get(node.sessionId) ?? { from: time, to: time, messages: new Set<string>() };
+    record.from = Math.min(record.from, time);
+    record.to = Math.max(record.to, time);
+    if (node.kind === "segment") for (const id of node.sourceMessageIds) record.messages.add(id);
+    sessions.set(node.sessionId, record);
+  }
+  return [...sessions].map(([id, r]) => ({ type: "recordSession", session: { id, from: r.from, to: r.to, messages: r.messages.size } }));
+}
+
 /** The bookkeeping of a write into a session: its memories' span and the messages it stored (none without a session). */
 export function sessionOps(scope: WriteScope, nodes: readonly MemoryNode[], messages: number): WriteOp[] {
   const memories = nodes.filter((n) => n.kind !== "entity");
