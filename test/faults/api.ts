@@ -7,8 +7,8 @@ import type { Answer, FaultClient } from "./client";
 
 const int = z.number().int();
 
-/** Numbers and switches, and model_policy: a choice per operation. */
-export const ConfigSchema = z.record(z.string(), z.union([z.number(), z.boolean(), z.record(z.string(), z.string())]));
+/** Numbers and switches (retention_days may be null), and model_policy: a choice per operation. */
+export const ConfigSchema = z.record(z.string(), z.union([z.number(), z.boolean(), z.null(), z.record(z.string(), z.string())]));
 export type Config = z.infer<typeof ConfigSchema>;
 
 const RememberAccepted = z.looseObject({ task_id: z.string(), queued_ahead: int });
