@@ -53,6 +53,8 @@ export interface MemoryBinding {
   listMemories(agentId: string, input?: In<"listMemories">): Out<"listMemories">;
   updateMemory(agentId: string, input: In<"updateMemory">, options?: BindingCallOptions): Out<"updateMemory">;
   deleteMemory(agentId: string, input: In<"deleteMemory">, options?: BindingCallOptions): Out<"deleteMemory">;
+  listSessions(agentId: string, input?: In<"listSessions">): Out<"listSessions">;
+  deleteSession(agentId: string, input: In<"deleteSession">, options?: BindingCallOptions): Out<"deleteSession">;
   linkMemories(agentId: string, input: In<"linkMemories">, options?: BindingCallOptions): Out<"linkMemories">;
   unlinkMemories(agentId: string, input: In<"unlinkMemories">, options?: BindingCallOptions): Out<"unlinkMemories">;
   reportFeedback(agentId: string, input: In<"reportFeedback">, options?: BindingCallOptions): Out<"reportFeedback">;

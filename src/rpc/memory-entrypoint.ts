@@ -106,7 +106,13 @@ export class MemoryEntrypoint extends WorkerEntrypoint<Env, BindingProps> implem
   }
   deleteMemory(agentId: string, input: Input<"deleteMemory">, options?: BindingCallOptions) {
     return this.#run("deleteMemory", agentId, input, options);
+  }  listSessions(agentId: string, input?: Input<"listSessions">) {
+    return this.#run("listSessions", agentId, input);
   }
+  deleteSession(agentId: string, input: Input<"deleteSession">, options?: BindingCallOptions) {
+    return this.#run("deleteSession", agentId, input, options);
+  }
+
   linkMemories(agentId: string, input: Input<"linkMemories">, options?: BindingCallOptions) {
     return this.#run("linkMemories", agentId, input, options);
   }
