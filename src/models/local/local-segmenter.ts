@@ -1,8 +1,8 @@
 /**
  * Local semantic segmentation (语义切割, docs/design.md, "remember(messages)" step 1). A segment is a memory node, so it should
  * hold one complete thought: long messages are cut at sentence (then clause) boundaries into pieces
- * of balanced size, runs of very short messages (a greeting exchange) are merged into one segment,
- * and no visible character is ever dropped.
+ * of balanced size, runs of very short messages (a greeting exchange) are merged into one segment
+ * (never two named speakers' lines), and no visible character is ever dropped.
  */
 import type { ModelMessage, SegmentDraft } from "../types";
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
@@ -61,6 +61,7 @@ export function segmentMessages(messages: readonly ModelMessage[]): SegmentDraft
     const text = m.content.trim();
     if (text === "") continue;
     if (m.role !== "system" && codePointLength(text) < SHORT_MESSAGE) {
+      if (otherVoice(shortRun, m)) flush();
       shortRun.push(m);
       continue;
     }
@@ -69,6 +70,16 @@ export function segmentMessages(messages: readonly ModelMessage[]): SegmentDraft
   }
   flush();
   return out;
+}
+
+/**
+ * Whether `m` is said by a named speaker other than one of the run's: two participants' short lines
+ * are never one segment, or the segment would have no speaker and a speaker filter (a group chat's
+ * "what did Bo say") could not find either line (docs/design.md, "Scoping"). Unnamed turns (an
+ * assistant's reply, a greeting exchange) merge as before.
+ */
+function otherVoice(run: readonly ModelMessage[], m: ModelMessage): boolean {
+  return m.name !== undefined && run.some((r) => r.name !== undefined && r.name !== m.name);
 }
 
 /** One `name: text` line per message, packed into segments of at most the segment limit. */
