@@ -2,11 +2,12 @@
  * Speed of the memory API, driven over HTTP against a local `wrangler dev --local` that this script
  * starts and stops:
  *
- *   npm run bench:speed [-- --quick] [-- --load-only] [-- --ingest-only] [-- --production-only] [-- --cold-only] [-- --time-scale S]
+ *   npm run bench:speed [-- --quick] [-- --load-only] [-- --ingest-only] [-- --production-only] [-- --cold-only] [-- --networks-only] [-- --time-scale S]
  *
  * Every latency is reported beside a floor measured in the same run (speed/floor.ts): remember
  * acknowledgement and ingestion throughput (English and Chinese streams), recall and search latency
- * and compression cycles on agents of ~1k and ~10k nodes, many agents written concurrently with a
+ * and compression cycles on agents of ~1k and ~10k nodes (recall, search and context also with a
+ * filter keeping one session of about 10 %: speed/filtered-bench.ts), many agents written concurrently with a
  * leakage check, storage per node, and a load run (100 agents × 1,000 messages written at once,
  * every message id accounted for). --quick: smaller sizes for a smoke check; it writes
  * bench/results/speed-quick.json and leaves docs/BENCHMARKS.md alone. --load-only: only the load
@@ -23,6 +24,9 @@
  * evicted, beside the warm call, with simulated D1 round trips of 0, 50 and 150 ms; its own servers);
  * it writes bench/results/speed-cold(-quick).json and leaves docs/BENCHMARKS.md alone. The full
  * run and --quick (smaller: one 1k agent, 0 and 50 ms, two rounds) include it.
+ * --networks-only: only the agents of ~1k and ~10k nodes and what is measured on them (recall, search,
+ * context, the filtered reads, compression, scan wait); it writes bench/results/speed-networks(-quick).json
+ * and leaves docs/BENCHMARKS.md alone.
  * --model-policy P sets the run's MODEL_POLICY (e.g. "conflicts=local"; default: the deployment's).
  * Exits non-zero on any HTTP error, on any cross-agent leakage and on any message the load run
  * cannot account for.
@@ -41,6 +45,7 @@ import { describeError, withBenchServer } from "./driver/server";
 import { renderTables } from "./lib/table";
 import { COLD_FULL, COLD_QUICK, coldBench } from "./speed/cold-bench";
 import { compressBench } from "./speed/compress-bench";
+import { filteredLatency } from "./speed/filtered-bench";
 import { ingestBench } from "./speed/ingest-bench";
 import { isolationBench } from "./speed/isolation-bench";
 import { loadBench } from "./speed/load-bench";
@@ -121,6 +126,7 @@ async function main(): Promise<void> {
       "ingest-only": { type: "boolean", default: false },
       "production-only": { type: "boolean", default: false },
       "cold-only": { type: "boolean", default: false },
+      "networks-only": { type: "boolean", default: false },
       "time-scale": { type: "string" },
       "model-policy": { type: "string", default: "" },
     },
@@ -130,6 +136,7 @@ async function main(): Promise<void> {
   const ingestOnly = values["ingest-only"];
   const productionOnly = values["production-only"];
   const coldOnly = values["cold-only"];
+  const networksOnly = values["networks-only"];
   const timeScale = Number(values["time-scale"] ?? (quick ? "0.1" : "1"));
   if (!(timeScale > 0 && timeScale <= 1)) throw new Error(`--time-scale must be in (0, 1], got ${values["time-scale"]}`);
   const settings: SpeedSettings = { quick, ...(quick ? QUICK : FULL), floor: FLOOR };
@@ -181,7 +188,7 @@ async function main(): Promise<void> {
       }
       const emptyD1 = storageBytes(server.persistDir, "d1");
       const agents: AgentApi[] = [];
-      for (const lang of ["en", "zh"] as const) {
+      for (const lang of networksOnly ? [] : (["en", "zh"] as const)) {
         const agent = new AgentApi(http, `ingest-${lang}`);
         agents.push(agent);
         result.ingest[lang] = await ingestBench(agent, lang, settings.streamMessages, settings.batch, progress.update);
@@ -191,10 +198,12 @@ async function main(): Promise<void> {
         result.stalls = Object.fromEntries(http.stalls);
         return;
       }
-      const single = new AgentApi(http, "single-ops");
-      agents.push(single);
-      result.singleOps = await singleOpsBench(single, settings.singleOpSamples, progress.update);
-      progress.note(`remember of ${result.singleOps.messages} messages: p50 ${result.singleOps.remember.ms?.p50.toFixed(0)} ms`);
+      if (!networksOnly) {
+        const single = new AgentApi(http, "single-ops");
+        agents.push(single);
+        result.singleOps = await singleOpsBench(single, settings.singleOpSamples, progress.update);
+        progress.note(`remember of ${result.singleOps.messages} messages: p50 ${result.singleOps.remember.ms?.p50.toFixed(0)} ms`);
+      }
       const networks: { agent: AgentApi; network: Network }[] = [];
       for (const target of settings.networkTargets) {
         const agent = new AgentApi(http, `net-${target}`);
@@ -209,6 +218,13 @@ async function main(): Promise<void> {
         const recall = await recallLatency(agent, settings.recallSamples, s.focus, progress.update);
         const search = await searchLatency(agent, settings.searchSamples, progress.update);
         const context = await contextLatency(agent, settings.searchSamples, progress.update);
+        // Before compression changes the network: the filtered reads meet the same agent.
+        const filtered = await filteredLatency(
+          agent,
+          { recall: settings.recallSamples, search: settings.searchSamples },
+          s.focus,
+          progress.update,
+        );
         const compress = await compressBench(agent, s.nodes.total, settings.cycles, progress.update);
         const scanWait = await scanWaitBench(agent, settings.scanProbes, progress.update);
         result.networks.push({
@@ -222,10 +238,15 @@ async function main(): Promise<void> {
           recall,
           search,
           context,
+          filtered,
           compress,
           scanWait,
         });
         progress.note(`agent of ${s.nodes.total} nodes: recall p95 ${recall.latency.ms?.p95.toFixed(0)} ms`);
+      }
+      if (networksOnly) {
+        result.stalls = Object.fromEntries(http.stalls);
+        return;
       }
       result.isolation = await isolationBench(http, settings.agents, settings.messagesPerAgent, settings.batch, progress.update);
       // Last: it fills the database with ~100k nodes, which would weigh on everything measured after it.
@@ -234,7 +255,7 @@ async function main(): Promise<void> {
       result.stalls = Object.fromEntries(http.stalls);
     });
   // Their own servers (other vars); after the local runs so their figures are not disturbed.
-  if (!productionOnly && !loadOnly && !ingestOnly && !coldOnly) {
+  if (!productionOnly && !loadOnly && !ingestOnly && !coldOnly && !networksOnly) {
     await cold();
     await production();
   }
@@ -259,7 +280,9 @@ async function main(): Promise<void> {
         ? speedTables(result).filter((t) => t.title.startsWith("load") || t.title === "Speed goals")
         : ingestOnly
           ? speedTables(result).filter((t) => t.title.startsWith("remember: acknowledgement"))
-          : speedTables(result);
+          : networksOnly
+            ? speedTables(result).filter((t) => /^(recall|search|context|filtered|compression|storage|Speed goals)/.test(t.title))
+            : speedTables(result);
   console.log(notes.join("\n"));
   console.log();
   console.log(renderTables(tables, "text"));
@@ -267,11 +290,11 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const outFile = path.join(
     outDir,
-    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : coldOnly ? "-cold" : productionOnly ? `-production${policyTag(values["model-policy"])}` : ""}${quick ? "-quick" : ""}.json`,
+    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : coldOnly ? "-cold" : networksOnly ? "-networks" : productionOnly ? `-production${policyTag(values["model-policy"])}` : ""}${quick ? "-quick" : ""}.json`,
   );
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
   writeFileSync(outFile, `${json}\n`);
-  const partial = loadOnly || ingestOnly || productionOnly || coldOnly;
+  const partial = loadOnly || ingestOnly || productionOnly || coldOnly || networksOnly;
   if (!quick && !partial) {
     writeDocSection(
       "speed",

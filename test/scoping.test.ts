@@ -189,6 +189,10 @@ describe("scoping", () => {
       ["search", { query: "x", session_ids: ["bad/id"] }, "session_ids.0"],
       ["recall", { query: "x", any: [{ any: [] }] }, "any.0"],
       ["context", { query: "x", speakers: [] }, "speakers"],
+      ["remember", { messages: [{ role: "user", content: "x y z" }], metadata: { n: null } }, "metadata.n"],
+      ["remember", { messages: [{ role: "user", content: "x y z" }], expires_at: "next week" }, "expires_at"],
+      ["search", { query: "x", metadata: { n: { gte: "2" } } }, "metadata.n"],
+      ["tools/call", { name: "search_memories", arguments: { query: "x", session_ids: ["a b"] } }, "session_ids"],
     ];
     for (const [path, body, field] of cases) {
       const res = await call(`/v1/agents/${agent}/${path}`, { body });
@@ -205,7 +209,10 @@ describe("scoping", () => {
     const badFilter = await call(`/v1/agents/${agent}/memories?filter=${encodeURIComponent("{not json")}`);
     expect(badFilter.status).toBe(400);
     expect((await json<{ error: { message: string } }>(badFilter)).error.message).toContain("filter");
-    const stats = await json<{ nodes: { total: number } }>(await call(`/v1/agents/${agent}/stats`));
+    const stats = await json<{ nodes: { total: number }; queue: { queued: number; done: number } }>(
+      await call(`/v1/agents/${agent}/stats`),
+    );
     expect(stats.nodes.total).toBe(0);
+    expect(stats.queue.queued + stats.queue.done).toBe(0);
   });
 });

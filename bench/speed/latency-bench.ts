@@ -11,7 +11,7 @@
  * whole profile, derived from the network at every request (docs/design.md §12 decides not to
  * cache it; this is the measurement behind that).
  */
-import type { AgentApi, SearchRequest } from "../driver/agent-api";
+import type { AgentApi, ReadFilter, SearchRequest } from "../driver/agent-api";
 import { DEFAULT_HEDGE_MS } from "../driver/agent-api";
 import { memoriesOf } from "../driver/schemas";
 import { percentiles } from "../lib/aggregate";
@@ -51,9 +51,15 @@ function calibrateHedge(agent: AgentApi, warmUpMs: readonly number[]): void {
   agent.hedgeAfterMs = Math.max(DEFAULT_HEDGE_MS, 20 * (percentiles(warmUpMs)?.p50 ?? 0));
 }
 
-export async function recallLatency(agent: AgentApi, samples: number, focus: number, step: (t: string) => void): Promise<RecallLatency> {
+export async function recallLatency(
+  agent: AgentApi,
+  samples: number,
+  focus: number,
+  step: (t: string) => void,
+  filter: ReadFilter = {},
+): Promise<RecallLatency> {
   const queries = keywordQueries("en", samples + WARM_UP, 7);
-  const request = (i: number) => ({ keywords: queries[i] ?? [], depth: 2, limit: 20 });
+  const request = (i: number) => ({ keywords: queries[i] ?? [], depth: 2, limit: 20, ...filter });
   const warm: number[] = [];
   for (let i = 0; i < WARM_UP; i += 1) warm.push((await agent.recall(request(samples + i))).ms);
   calibrateHedge(agent, warm);
@@ -73,11 +79,16 @@ export async function recallLatency(agent: AgentApi, samples: number, focus: num
   return { depth: 2, limit: 20, focus, meanItems: mean(items), meanReached: mean(reached), latency: summary };
 }
 
-export async function searchLatency(agent: AgentApi, samples: number, step: (t: string) => void): Promise<SearchLatency> {
+export async function searchLatency(
+  agent: AgentApi,
+  samples: number,
+  step: (t: string) => void,
+  filter: ReadFilter = {},
+): Promise<SearchLatency> {
   const queries = searchQueries("en", samples + WARM_UP, 11);
   const modes: Record<string, LatencySummary & { meanItems: number }> = {};
   for (const mode of SEARCH_MODES) {
-    const request = (i: number): SearchRequest => ({ query: queries[i] ?? "", mode, top_k: 20 });
+    const request = (i: number): SearchRequest => ({ query: queries[i] ?? "", mode, top_k: 20, ...filter });
     const warm: number[] = [];
     for (let i = 0; i < WARM_UP; i += 1) {
       const r = await agent.search(request(samples + i));
@@ -104,13 +115,22 @@ export async function searchLatency(agent: AgentApi, samples: number, step: (t: 
 
 export const CONTEXT_BUDGET = 1024;
 
-export async function contextLatency(agent: AgentApi, samples: number, step: (t: string) => void): Promise<ContextLatency> {
+export type ContextOnlyLatency = Omit<ContextLatency, "profile">;
+
+/** The context block's latency alone (the filtered reads measure it without the profile). */
+export async function contextOnlyLatency(
+  agent: AgentApi,
+  samples: number,
+  step: (t: string) => void,
+  filter: ReadFilter = {},
+): Promise<ContextOnlyLatency> {
   const queries = searchQueries("en", samples + WARM_UP, 13);
   const request = (i: number) => ({
     query: queries[i] ?? "",
     budget_tokens: CONTEXT_BUDGET,
     include: ["memories" as const, "episodes" as const, "traces" as const],
     locale: "en" as const,
+    ...filter,
   });
   const warm: number[] = [];
   for (let i = 0; i < WARM_UP; i += 1) warm.push((await agent.context(request(samples + i))).ms);
@@ -128,6 +148,11 @@ export async function contextLatency(agent: AgentApi, samples: number, step: (t:
     },
     (d, t) => step(`${agent.agentId}: context ${d}/${t}`),
   );
+  return { budget: CONTEXT_BUDGET, meanMemories: mean(memories), meanUsedTokens: mean(tokens), latency: context.summary };
+}
+
+export async function contextLatency(agent: AgentApi, samples: number, step: (t: string) => void): Promise<ContextLatency> {
+  const context = await contextOnlyLatency(agent, samples, step);
   const warmProfile: number[] = [];
   for (let i = 0; i < WARM_UP; i += 1) warmProfile.push((await agent.profile()).ms);
   calibrateHedge(agent, warmProfile);
@@ -142,11 +167,5 @@ export async function contextLatency(agent: AgentApi, samples: number, step: (t:
     },
     (d, t) => step(`${agent.agentId}: profile ${d}/${t}`),
   );
-  return {
-    budget: CONTEXT_BUDGET,
-    meanMemories: mean(memories),
-    meanUsedTokens: mean(tokens),
-    latency: context.summary,
-    profile: { ...profile.summary, meanEntities: mean(entities) },
-  };
+  return { ...context, profile: { ...profile.summary, meanEntities: mean(entities) } };
 }
