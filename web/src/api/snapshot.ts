@@ -35,6 +35,9 @@ const NodeLineSchema = z.object({
   created_at: z.number(),
   superseded_by: z.nullable(z.number()),
   meta: z.nullable(z.record(z.string(), z.unknown())),
+  session_id: z.optional(z.nullable(z.string())),
+  metadata: z.optional(z.nullable(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])))),
+  expires_at: z.optional(z.nullable(z.number())),
   scan_count: z.number(),
 });
 const LinkLineSchema = z.object({
@@ -133,6 +136,9 @@ export class NetworkSnapshot {
       in_focus: this.focus.has(id),
       superseded_by: node.superseded_by,
       meta: node.meta,
+      session_id: node.session_id ?? null,
+      metadata: node.metadata ?? null,
+      expires_at: node.expires_at ?? null,
       importance: sumSmallestFirst(outgoing.map((l) => l.strength)),
       // The whole list: an export holds every link, so there is no further page.
       links: { outgoing, incoming, total: { outgoing: outgoing.length, incoming: incoming.length }, next_cursor: null },
