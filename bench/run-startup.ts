@@ -47,7 +47,7 @@ async function child(): Promise<Sample> {
   jieba.initSync({ module });
   jieba.tag(ZH, false);
   const firstChineseMs = performance.now() - t;
-  const { loadEnglishTagger, tagEnglish } = await import("../src/text/english-tagger");
+  const { loadEnglishTagger, tagEnglish } = await import("../src/language/tagging/english-tagger");
   t = performance.now();
   await loadEnglishTagger();
   tagEnglish(EN);

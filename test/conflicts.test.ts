@@ -5,8 +5,8 @@
  * answer that shows one of the two.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadTaggers } from "../src/text/tagged-words";
-import { judgeConflict } from "../src/models/local/local-conflicts";
+import { loadTaggers } from "../src/language/tagging/tagged-words";
+import { judgeConflict } from "../src/language/conflicts/judge";
 import { LocalModel } from "../src/models/local/local-model";
 import { ResilientModel } from "../src/models/resilient-model";
 import { retryPolicy } from "../src/models/retry";

@@ -6,7 +6,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { composeMemory, prepareContent } from "../src/memory/explicit-memory";
-import { initialismsOf } from "../src/models/local/local-entities";
+import { initialismsOf } from "../src/language/entities/initialisms";
 import { LocalModel } from "../src/models/local/local-model";
 import { ResilientModel } from "../src/models/resilient-model";
 import { retryPolicy } from "../src/models/retry";
@@ -16,8 +16,8 @@ import { WorkersAiModel } from "../src/models/workers-ai/workers-ai-model";
 import { createDb } from "../src/storage/db";
 import { storeKey } from "../src/storage/api-keys";
 import { FTS_AGENT_STRIDE } from "../src/storage/fts-repo";
-import { entityKeyVariants } from "../src/text/entity-key";
-import { resolveRelativeTimes, resolveTimeValue } from "../src/text/relative-time";
+import { entityKeyVariants } from "../src/language/entities/entity-key";
+import { resolveRelativeTimes, resolveTimeValue } from "../src/language/time/relative-time";
 import { agentRows, agentUid, call, drainAlarms, freshAgent, json, recallText, rememberAndWait, stubOf } from "./helpers";
 import { MemoryAgent } from "../src/agent/memory-agent";
 

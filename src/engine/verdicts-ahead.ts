@@ -10,7 +10,7 @@
  * as asked (another candidate, a text that changed, a link to an entity that broke since) is simply
  * asked. An eviction or crash loses nothing but the answers.
  */
-import { judgeConflict, mayConflict, ParseCache } from "../models/local/local-conflicts";
+import { judgeConflict, mayConflict, ParseCache } from "../language/conflicts/judge";
 import type { ConflictPair, ConflictVerdict, SmallModel } from "../models/types";
 
 /** Verdicts kept (asked ahead or already used); a remember asks about a few dozen pairs. */

@@ -4,7 +4,7 @@
  * "a guitar is an instrument"), and which person nouns deny a habit ("a vegetarian eats no meat").
  * The table is parsed on first use: most texts never ask.
  */
-import { HABITS, NOUNS, SYNSETS } from "./noun-kinds-table";
+import { HABITS, NOUNS, SYNSETS } from "./tables/noun-kinds-table";
 
 interface Synset {
   words: readonly string[];

@@ -10,7 +10,7 @@
  * is the keyword search; recall weighs the fields apart (src/memory/field-score.ts), from the same
  * terms, so both read one set of statistics.
  */
-import { indexTerms, queryTerms } from "../text/index-terms";
+import { indexTerms, queryTerms } from "../language/tokens/index-terms";
 
 /** A node's terms by field; `length` is the document's length (all of them). */
 export interface DocumentFields {

@@ -41,13 +41,13 @@
  * The rules are general on purpose: test/conflict-cases.ts and test/conflict-cases-dialogue.ts
  * measure them against fixed tables, failures included.
  */
-import { isCalendarWord } from "../../text/calendar-words";
-import { parseSmallNumber } from "../../text/relative-time";
-import { tagWords, type TagMemo, type TaggedWord } from "../../text/tagged-words";
-import type { ConflictPair, ConflictVerdict } from "../types";
-import { LruMap } from "./lru-map";
-import { isContentWord } from "./local-salience";
-import { deniedHabit, isKindOf, isKnownNoun } from "./noun-kinds";
+import { isCalendarWord } from "../time/calendar-words";
+import { parseSmallNumber } from "../time/relative-time";
+import { tagWords, type TagMemo, type TaggedWord } from "../tagging/tagged-words";
+import type { ConflictPair, ConflictVerdict } from "../../models/types";
+import { LruMap } from "../lru-map";
+import { isContentWord } from "../salience/analysis";
+import { deniedHabit, isKindOf, isKnownNoun } from "../noun-kinds";
 
 type Slot =
   | "residence"

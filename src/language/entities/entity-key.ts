@@ -3,7 +3,7 @@
  * the same name is reused, so spelling variants of one name must meet. "Alice", "alice", "ＡＬＩＣＥ",
  * "Alice's" and "“Alice”" share one key, and so do "项目的" and "项目".
  */
-import { normalizeText } from "./normalize";
+import { normalizeText } from "../../text/normalize";
 
 /** Quotes, brackets, dashes and sentence punctuation that may surround a name. "#", "+", "@" and "&" stay (C#, C++). */
 const EDGE =

@@ -6,7 +6,7 @@
  * words left out ("New York City" → NYC, "Bank of America" → BA or BOA). Anything else is judged
  * different: the Workers AI provider is asked with world knowledge ("Bobby" and "Robert").
  */
-import type { EntityPair } from "../types";
+import type { EntityPair } from "../../models/types";
 
 const ACRONYM = /^[A-Z][A-Z0-9]{1,5}$/;
 const FUNCTION_WORDS = new Set(["of", "the", "and", "for", "de", "la", "du", "von", "van"]);

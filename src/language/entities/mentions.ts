@@ -3,13 +3,13 @@
  * as the memories' keywords and entities do; relation naming compares a name with a segment by
  * the tokenizer's normal forms.
  */
-import { entityKey } from "../../text/entity-key";
+import { entityKey } from "./entity-key";
 import { RELATION, type RelationName } from "../../vocabulary/relations";
-import type { RelationRequest } from "../types";
+import type { RelationRequest } from "../../models/types";
 import { normalizeText } from "../../text/normalize";
-import { tokenize } from "../../text/tokenize";
-import { tagWords, type TagMemo, type TaggedWord } from "../../text/tagged-words";
-import { isContentWord } from "./local-salience";
+import { tokenize } from "../tokens/tokenize";
+import { tagWords, type TagMemo, type TaggedWord } from "../tagging/tagged-words";
+import { isContentWord } from "../salience/analysis";
 import { codePointLength } from "../../text/code-points";
 
 const HAS_CJK = /[\p{Script=Han}\u3040-\u30ff\uac00-\ud7af]/u;

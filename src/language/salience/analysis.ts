@@ -18,9 +18,9 @@
  * about; never a noun that only stands in for something (thing, time, way, 东西, 时候).
  */
 import { codePointLength } from "../../text/code-points";
-import { splitSentences } from "../../text/sentences";
-import { isAbstractNoun, isEvaluative, tagWords, type TagMemo, type TaggedWord, type WordScript } from "../../text/tagged-words";
-import { ZH_STOP_WORDS } from "../../text/stopwords-zh";
+import { splitSentences } from "../sentences";
+import { isAbstractNoun, isEvaluative, tagWords, type TagMemo, type TaggedWord, type WordScript } from "../tagging/tagged-words";
+import { ZH_STOP_WORDS } from "../tokens/stopwords-zh";
 
 export type CandidateKind = "name" | "compound" | "noun" | "word" | "number";
 

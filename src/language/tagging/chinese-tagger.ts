@@ -4,7 +4,7 @@
  * the first Chinese text an isolate sees (a few hundred milliseconds, docs/BENCHMARKS.md) and kept.
  */
 /// <reference path="./wasm-module.d.ts" />
-import jiebaWasm from "../../node_modules/jieba-wasm/pkg/web/jieba_rs_wasm_bg.wasm";
+import jiebaWasm from "../../../node_modules/jieba-wasm/pkg/web/jieba_rs_wasm_bg.wasm";
 import { initSync, tag } from "jieba-wasm/web";
 
 export interface ChineseWord {

@@ -5,8 +5,8 @@
  * once. One per model instance, i.e. per agent: never shared between tenants, whose texts must
  * not even change each other's timing.
  */
-import type { TagMemo, TaggedWord } from "../../text/tagged-words";
-import { LruMap } from "./lru-map";
+import type { TagMemo, TaggedWord } from "./tagged-words";
+import { LruMap } from "../lru-map";
 
 export class LocalTagMemo implements TagMemo {
   private readonly lines = new LruMap<string, readonly TaggedWord[]>(1024);

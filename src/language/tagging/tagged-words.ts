@@ -8,12 +8,12 @@
  * Full-width letters and digits (ＡＬＩＣＥ, ３) are folded to ASCII first, one code unit for one, so offsets stay
  * those of the input.
  */
-import { ABSTRACT_NOUNS } from "./abstract-nouns";
-import { isCalendarWord } from "./calendar-words";
+import { ABSTRACT_NOUNS } from "../tables/abstract-nouns";
+import { isCalendarWord } from "../time/calendar-words";
 import { tagChinese } from "./chinese-tagger";
 import { englishTaggerLoaded, loadEnglishTagger, tagEnglish, type EnglishWord } from "./english-tagger";
-import { EVALUATIVE_NOUNS } from "./evaluative-nouns";
-import { splitSentences } from "./sentences";
+import { EVALUATIVE_NOUNS } from "../tables/evaluative-nouns";
+import { splitSentences } from "../sentences";
 
 export type WordClass =
   | "name"

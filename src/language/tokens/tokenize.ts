@@ -5,7 +5,7 @@
  * that dictionary is known to be too coarse (我的, 很高) or too fine (模|块, 服务|器): see `peel` and
  * `repairCjk`.
  */
-import { normalizeText } from "./normalize";
+import { normalizeText } from "../../text/normalize";
 import { stem } from "./stem";
 import { EN_STOP_WORDS } from "./stopwords-en";
 import { ZH_STOP_WORDS } from "./stopwords-zh";

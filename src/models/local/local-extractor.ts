@@ -7,14 +7,14 @@
  */
 import type { Extraction } from "../types";
 import { PHRASE_MAX_CODE_POINTS } from "../types";
-import { entityKey } from "../../text/entity-key";
-import { isCalendarWord } from "../../text/calendar-words";
+import { entityKey } from "../../language/entities/entity-key";
+import { isCalendarWord } from "../../language/time/calendar-words";
 import { codePointLength } from "../../text/code-points";
 import { normalizeText } from "../../text/normalize";
-import { splitClauses } from "../../text/sentences";
+import { splitClauses } from "../../language/sentences";
 import { cutAtWordBoundary } from "./local-compressor";
-import { analyze, isContentWord, termWeights, type Analysis, type Candidate } from "./local-salience";
-import type { TagMemo, TaggedWord } from "../../text/tagged-words";
+import { analyze, isContentWord, termWeights, type Analysis, type Candidate } from "../../language/salience/analysis";
+import type { TagMemo, TaggedWord } from "../../language/tagging/tagged-words";
 
 export const KEYWORDS_MAX = 12;
 export const ENTITIES_MAX = 5;

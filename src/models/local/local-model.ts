@@ -16,15 +16,15 @@ import type {
   SegmentDraft,
   SmallModel,
 } from "../types";
-import { ParseCache, judgeConflict } from "./local-conflicts";
+import { ParseCache, judgeConflict } from "../../language/conflicts/judge";
 import { compressText, summarizeText } from "./local-compressor";
 import { EMBEDDING_DIMENSIONS, embedText } from "./local-embedder";
-import { sameEntity } from "./local-entities";
+import { sameEntity } from "../../language/entities/initialisms";
 import { extractOne } from "./local-extractor";
-import { LocalTagMemo } from "./local-tag-memo";
-import { localQueryKeywords, localRelations } from "./local-query";
+import { LocalTagMemo } from "../../language/tagging/tag-memo";
+import { localQueryKeywords, localRelations } from "../../language/entities/mentions";
 import { segmentMessages } from "./local-segmenter";
-import { loadTaggersFor } from "../../text/tagged-words";
+import { loadTaggersFor } from "../../language/tagging/tagged-words";
 
 export class LocalModel implements SmallModel {
   readonly name = "local";

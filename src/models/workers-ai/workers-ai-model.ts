@@ -48,8 +48,8 @@ import { buildSummarizeMessages, summarizeAnswerSchema } from "./prompts/summari
 import { requestInputs } from "./request-shapes";
 import { ThrottledAi, type ThrottleOptions } from "./throttled-ai";
 import { tokenWeight } from "../../text/token-estimate";
-import { loadTaggersFor } from "../../text/tagged-words";
-import { mayConflict, ParseCache } from "../local/local-conflicts";
+import { loadTaggersFor } from "../../language/tagging/tagged-words";
+import { mayConflict, ParseCache } from "../../language/conflicts/judge";
 import {
   validateCompression,
   validateExtractions,

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { breadthFirst, type BfsSource } from "../../memory/bfs";
 import { formatRecall } from "../../memory/format";
 import { recallMemories, recallSettingsOf, type RecallNetwork } from "../../memory/recall-engine";
-import { queryTerms } from "../../text/index-terms";
+import { queryTerms } from "../../language/tokens/index-terms";
 import type { MemoryNode } from "../../vocabulary/records";
 import { RELATION, resolveRelation } from "../../vocabulary/relations";
 import { conflictMarks } from "../shared/conflict-marks";

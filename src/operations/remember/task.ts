@@ -14,7 +14,7 @@ import { planFocus, planRemember, relationPairs, rememberOps, type RememberPlan 
 import { digestOf } from "../../models/digest";
 import { parseJsonOrUndefined } from "../../storage/row-parsing";
 import { DIGEST_AHEAD_TASKS, type Conversation } from "../../engine/digest-ahead";
-import { localRelations } from "../../models/local/local-query";
+import { localRelations } from "../../language/entities/mentions";
 import type { ModelMessage } from "../../models/types";
 import { EPISODE_SUMMARY_MAX, planEpisode } from "../../memory/episode";
 import { MessageSchema, type Message } from "../../vocabulary/message";

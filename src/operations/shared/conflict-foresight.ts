@@ -13,11 +13,11 @@
  */
 import { memoryText } from "../../memory/format";
 import type { ConflictPair, ConflictVerdict, ModelMessage, WindowDigest } from "../../models/types";
-import { entityKey } from "../../text/entity-key";
+import { entityKey } from "../../language/entities/entity-key";
 import { touchFocus, type FocusEntry } from "../../memory/focus-lru";
-import { localRelations } from "../../models/local/local-query";
+import { localRelations } from "../../language/entities/mentions";
 import { RELATION } from "../../vocabulary/relations";
-import { loadTaggersFor } from "../../text/tagged-words";
+import { loadTaggersFor } from "../../language/tagging/tagged-words";
 import type { NetworkReader } from "../../engine/network-reader";
 import { NOTHING_FORESEEN, type Foreseen } from "../../engine/verdicts-ahead";
 import { CANDIDATES_PER_ENTITY, isMemory, nodesAbout } from "./conflict-check";

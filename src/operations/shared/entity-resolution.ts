@@ -15,9 +15,9 @@
  */
 import type { FocusPlan } from "../../memory/remember-plan";
 import { mentionedEntityKeys } from "../../memory/remember-plan";
-import { initialismsOf } from "../../models/local/local-entities";
+import { initialismsOf } from "../../language/entities/initialisms";
 import type { Extraction, SmallModel } from "../../models/types";
-import { entityKey, entityKeyVariants } from "../../text/entity-key";
+import { entityKey, entityKeyVariants } from "../../language/entities/entity-key";
 import type { EntityAlias } from "../../vocabulary/records";
 import type { NetworkReader } from "../../engine/network-reader";
 

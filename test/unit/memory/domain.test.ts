@@ -11,7 +11,7 @@ import { asksQuestion, recallMemories, type RecallNetwork } from "../../../src/m
 import { importanceNeeded, networkPrior, rankMemories, scoreMemories, type RankedMemory } from "../../../src/memory/ranking";
 import { bm25Idf, BM25_K1 } from "../../../src/search/bm25-index";
 import { documentFields, ftsDocument, timeTerms } from "../../../src/search/fts-text";
-import { indexTerms, queryTerms } from "../../../src/text/index-terms";
+import { indexTerms, queryTerms } from "../../../src/language/tokens/index-terms";
 import { MemoryGraph } from "../../../src/memory/graph";
 import type { NetworkOp } from "../../../src/memory/write-ops";
 import { writeKind } from "../../../src/engine/write-table";

@@ -2,15 +2,15 @@ import { describe, expect, it } from "vitest";
 import { RELATION } from "../../../src/vocabulary/relations";
 import { SEGMENT_MAX_LATIN } from "../../../src/models/local/local-segmenter";
 import { BinaryHeap } from "../../../src/models/local/binary-heap";
-import { LruMap } from "../../../src/models/local/lru-map";
+import { LruMap } from "../../../src/language/lru-map";
 import { ENTITIES_MAX } from "../../../src/models/local/local-extractor";
 import { LocalEmbedder, LocalModel } from "../../../src/models/local/local-model";
 import { PHRASE_MAX_CODE_POINTS, type ModelMessage, type SegmentDraft } from "../../../src/models/types";
-import { isCalendarWord } from "../../../src/text/calendar-words";
+import { isCalendarWord } from "../../../src/language/time/calendar-words";
 import { codePointLength } from "../../../src/text/code-points";
-import { EN_STOP_WORDS } from "../../../src/text/stopwords-en";
-import { ZH_STOP_WORDS } from "../../../src/text/stopwords-zh";
-import { isAbstractNoun, tagWords, type TaggedWord } from "../../../src/text/tagged-words";
+import { EN_STOP_WORDS } from "../../../src/language/tokens/stopwords-en";
+import { ZH_STOP_WORDS } from "../../../src/language/tokens/stopwords-zh";
+import { isAbstractNoun, tagWords, type TaggedWord } from "../../../src/language/tagging/tagged-words";
 
 const model = new LocalModel();
 const WORD: TaggedWord = {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { entityKey } from "../../../src/text/entity-key";
+import { entityKey } from "../../../src/language/entities/entity-key";
 import { codePointLength, sliceCodePoints } from "../../../src/text/code-points";
 import { normalizeText } from "../../../src/text/normalize";
-import { splitClauses, splitSentences } from "../../../src/text/sentences";
-import { stem } from "../../../src/text/stem";
-import { EN_STOP_WORDS } from "../../../src/text/stopwords-en";
-import { ZH_STOP_WORDS } from "../../../src/text/stopwords-zh";
-import { contentTerms, tokenize } from "../../../src/text/tokenize";
+import { splitClauses, splitSentences } from "../../../src/language/sentences";
+import { stem } from "../../../src/language/tokens/stem";
+import { EN_STOP_WORDS } from "../../../src/language/tokens/stopwords-en";
+import { ZH_STOP_WORDS } from "../../../src/language/tokens/stopwords-zh";
+import { contentTerms, tokenize } from "../../../src/language/tokens/tokenize";
 
 describe("code points", () => {
   it("counts code points, not UTF-16 units", () => {
