@@ -13,7 +13,7 @@
  * process, as once per isolate). The machine may be shared: compare figures from one run only.
  */
 import { execFileSync } from "node:child_process";
-/// <reference path="../src/text/wasm-module.d.ts" />
+/// <reference path="../src/language/tagging/wasm-module.d.ts" />
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";

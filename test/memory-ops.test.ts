@@ -305,7 +305,7 @@ describe("explicit memories", () => {
     expect(entities.results.map((r) => r.name)).toEqual(["wedding photos"]);
     const view = await memoryView(agent, await entityId(agent, "wedding photos"));
     expect(view.aliases).toEqual([{ key: "wedding photo", name: "wedding photo" }]);
-    // Possessives and case meet the same entity without an alias (src/text/entity-key.ts).
+    // Possessives and case meet the same entity without an alias (src/language/entities/entity-key.ts).
     await written(agent, { subject: "Carol", memory_type: "fact", topic: "favourite", object: "WEDDING PHOTOS'S" });
     expect((await memoryView(agent, view.node_id)).aliases).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
 /**
  * The local model's conflict judgement (docs/design.md, "Memory operations", conflicts on write): transparent rules
- * over tagged words (src/text/tagged-words.ts), with only the world knowledge WordNet holds
+ * over tagged words (src/language/tagging/tagged-words.ts), with only the world knowledge WordNet holds
  * (noun-kinds.ts: which thing is a kind of which, which person noun denies a habit). A pair is an update or a
  * contradiction only when both memories say something about the same subject and the same
  * attribute, with a different value or a negation of it. So each text is cut into clauses, and
@@ -830,7 +830,7 @@ function parse(text: string, memo: TagMemo | undefined): Parsed {
 export class ParseCache {
   private readonly parsed = new LruMap<string, Parsed>(2048);
 
-  /** `memo`: the agent's tagged lines, shared with extraction (local-tag-memo.ts). */
+  /** `memo`: the agent's tagged lines, shared with extraction (tag-memo.ts). */
   constructor(private readonly memo?: TagMemo) {}
 
   parse(text: string): Parsed {

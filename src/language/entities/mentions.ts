@@ -17,7 +17,7 @@ const HAS_CJK = /[\p{Script=Han}\u3040-\u30ff\uac00-\ud7af]/u;
 /**
  * Content words of a free-text question, in order, deduplicated by lemma (so "agency" and
  * "agencies" count once), from the same taggers and the same test of a content word as a memory's
- * keywords (local-salience.ts, isContentWord): question words, pronouns, light verbs and
+ * keywords (src/language/salience/analysis.ts, isContentWord): question words, pronouns, light verbs and
  * interjections never appear. Display words: NFKC surface form, possessive removed, case kept
  * ("Isabella", "adoption", "agencies"). A Chinese character jieba leaves on its own is a keyword
  * only with the single characters next to it (小|白 → 小白): alone it is a fragment.

@@ -1,6 +1,6 @@
 /**
  * Term salience for the local model: which words a text is about, from its words' parts of speech
- * (src/text/tagged-words.ts). Shared by extraction (keywords, entities, phrase) and compression
+ * (src/language/tagging/tagged-words.ts). Shared by extraction (keywords, entities, phrase) and compression
  * (which words and clauses to keep).
  *
  * Candidates are proper names (runs of names: "New York", "Museum of Modern Art"), noun compounds
@@ -130,7 +130,7 @@ export function isContentWord(w: TaggedWord): boolean {
 export interface AnalyzeOptions {
   /** Keep "Name: " line labels as text (a summary quotes its lines whole). */
   keepLabels?: boolean;
-  /** The agent's memo of tagged lines (local-tag-memo.ts). */
+  /** The agent's memo of tagged lines (tag-memo.ts). */
   memo?: TagMemo;
 }
 

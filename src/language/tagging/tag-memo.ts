@@ -1,5 +1,5 @@
 /**
- * The local model's memo of tagged lines (src/text/tagged-words.ts, TagMemo):
+ * The local model's memo of tagged lines (src/language/tagging/tagged-words.ts, TagMemo):
  * a remember tags each segment for its keywords and entities, then again for the episode's
  * summary and, clause by clause, for the conflict judgement; with the memo each line is tagged
  * once. One per model instance, i.e. per agent: never shared between tenants, whose texts must

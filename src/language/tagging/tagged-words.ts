@@ -53,7 +53,7 @@ export interface TaggedWord {
 }
 
 /**
- * A memo for tagging (the local model keeps one per agent, src/models/local/local-tag-memo.ts): the
+ * A memo for tagging (the local model keeps one per agent, src/language/tagging/tag-memo.ts): the
  * tags of a line already seen. What it returns is read, never changed; tagWords copies the words it
  * gives out.
  */

@@ -1,6 +1,6 @@
 /**
  * Local extraction (docs/design.md, "remember(messages)" step 2): a phrase, keywords and key entities for one text, from
- * term salience over its tagged words (local-salience.ts). Entities become focus nodes, so they must
+ * term salience over its tagged words (src/language/salience/analysis.ts). Entities become focus nodes, so they must
  * be what the text is *about* (docs/design.md, "The model", "What an entity is"): names, noun compounds and
  * nouns, most salient first; a compound is preferred to the nouns inside it ("adoption agency", not
  * "agency"), and a noun far less salient than the first entity is left out.

@@ -43,7 +43,7 @@ export async function runRecall(rt: RecallRuntime, request: z.output<typeof Reca
   // No text-model call on the read path unless asked (docs/design.md, "Model economy"): the query's
   // own words through the analyzer are its keywords; `expand` adds the model's.
   const modelKeywords = request.query && request.expand ? await rt.model.queryKeywords(request.query) : [];
-  // The query's own words and the model's keywords, through the one analyzer (src/text/index-terms.ts).
+  // The query's own words and the model's keywords, through the one analyzer (src/language/tokens/index-terms.ts).
   const terms = queryTerms([...request.keywords, request.query ?? "", ...modelKeywords].join("\n"));
   const reader = await networkReader(rt, repos);
   const graph = rt.loadedGraph();

@@ -1,6 +1,6 @@
 /**
  * Entity resolution on write (docs/design.md, "Memory operations"): entity nodes are keyed by their normalised name
- * (src/text/entity-key.ts: case, width, quotes, possessives), and an English name also meets the
+ * (src/language/entities/entity-key.ts: case, width, quotes, possessives), and an English name also meets the
  * entity stored under its singular or plural ("Photos" finds "photo"). A mention that reaches an
  * entity through such a variant is rewritten to that entity's name before the focus is planned, and
  * its own key is recorded as an alias of the entity, so the next mention finds it directly. Two
