@@ -1,12 +1,11 @@
 /**
- * The local model's judgement of entity names (docs/design.md, "Memory operations", entity resolution): a rule over
+ * Initialisms, the judgement of entity names the local model makes (docs/design.md, "Memory operations", entity resolution): a rule over
  * letters, no world knowledge. A short name written in capitals (2–6 letters or digits: "JS",
  * "NYC") names the same thing as a longer name whose initials it is: the capitals of a camel-case
  * word ("JavaScript" → JS, "TypeScript" → TS) or the first letters of its words, short function
  * words left out ("New York City" → NYC, "Bank of America" → BA or BOA). Anything else is judged
  * different: the Workers AI provider is asked with world knowledge ("Bobby" and "Robert").
  */
-import type { EntityPair } from "../../models/types";
 
 const ACRONYM = /^[A-Z][A-Z0-9]{1,5}$/;
 const FUNCTION_WORDS = new Set(["of", "the", "and", "for", "de", "la", "du", "von", "van"]);
@@ -32,7 +31,7 @@ export function initialismsOf(name: string): string[] {
 }
 
 /** One name is the other's initialism (either way round). */
-export function sameEntity(pair: Pick<EntityPair, "known" | "mentioned">): boolean {
+export function sameEntity(pair: { known: string; mentioned: string }): boolean {
   const [a, b] = [pair.known.trim(), pair.mentioned.trim()];
   const isInitialism = (short: string, long: string) => ACRONYM.test(short) && short !== long && initialismsOf(long).includes(short);
   return isInitialism(a, b) || isInitialism(b, a);

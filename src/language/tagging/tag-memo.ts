@@ -1,5 +1,5 @@
 /**
- * The local model's memo of tagged lines (src/language/tagging/tagged-words.ts, TagMemo):
+ * A memo of tagged lines (tagged-words.ts, TagMemo), bounded (the most recently used 1,024):
  * a remember tags each segment for its keywords and entities, then again for the episode's
  * summary and, clause by clause, for the conflict judgement; with the memo each line is tagged
  * once. One per model instance, i.e. per agent: never shared between tenants, whose texts must
@@ -8,7 +8,7 @@
 import type { TagMemo, TaggedWord } from "./tagged-words";
 import { LruMap } from "../lru-map";
 
-export class LocalTagMemo implements TagMemo {
+export class LineTagMemo implements TagMemo {
   private readonly lines = new LruMap<string, readonly TaggedWord[]>(1024);
 
   line(line: string, tag: (line: string) => readonly TaggedWord[]): readonly TaggedWord[] {

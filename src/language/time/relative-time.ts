@@ -20,6 +20,8 @@
  * A bare weekday ("on Friday", 周五) says nothing about which week and is left as it is.
  */
 
+import { EN_NUMBER_WORDS, parseSmallNumber } from "../number-words";
+
 export type TimeUnit = "day" | "week" | "month" | "year";
 
 export interface ResolvedTime {
@@ -38,22 +40,8 @@ export interface ResolvedText {
 
 const DAY_MS = 86_400_000;
 
-const EN_NUMBERS: Readonly<Record<string, number>> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-};
+/** A count in a relative time: a number word, or an article ("a week ago"). */
+const EN_COUNTS: Readonly<Record<string, number>> = { a: 1, an: 1, ...EN_NUMBER_WORDS };
 
 const EN_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 const ZH_WEEKDAYS: Readonly<Record<string, number>> = { 一: 0, 二: 1, 三: 2, 四: 3, 五: 4, 六: 5, 日: 6, 天: 6 };
@@ -63,25 +51,9 @@ interface Rule {
   resolve(match: RegExpExecArray, reference: Date): { date: Date; unit: TimeUnit } | undefined;
 }
 
-/** A whole number written in digits or in Chinese numerals up to 99 (三, 十二, 二十, 两), else undefined. */
-export function parseSmallNumber(text: string): number | undefined {
-  return zhNumber(text);
-}
-
-function zhNumber(text: string): number | undefined {
-  if (/^\d+$/.test(text)) return Number(text);
-  const digits: Readonly<Record<string, number>> = { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
-  if (text === "十") return 10;
-  const ten = text.indexOf("十");
-  if (ten < 0) return text.length === 1 ? digits[text] : undefined;
-  const tens = ten === 0 ? 1 : digits[text.slice(0, ten)];
-  const ones = ten === text.length - 1 ? 0 : digits[text.slice(ten + 1)];
-  return tens === undefined || ones === undefined ? undefined : tens * 10 + ones;
-}
-
 function enNumber(text: string): number | undefined {
   const lower = text.toLowerCase();
-  return /^\d+$/.test(lower) ? Number(lower) : EN_NUMBERS[lower];
+  return /^\d+$/.test(lower) ? Number(lower) : EN_COUNTS[lower];
 }
 
 function utcDay(ms: number): Date {
@@ -144,7 +116,7 @@ const ZH_UNITS: Readonly<Record<string, TimeUnit>> = {
 };
 const ZH_WHICH: Readonly<Record<string, number>> = { 上: -1, 上个: -1, 这: 0, 这个: 0, 本: 0, 下: 1, 下个: 1 };
 
-const EN_NUMBER_WORD = `\\d{1,3}|${Object.keys(EN_NUMBERS).join("|")}`;
+const EN_NUMBER_WORD = `\\d{1,3}|${Object.keys(EN_COUNTS).join("|")}`;
 
 /** Longest expressions first: "the day before yesterday" before "yesterday". */
 const RULES: readonly Rule[] = [
@@ -208,7 +180,7 @@ const RULES: readonly Rule[] = [
   {
     pattern: /([0-9]{1,3}|[一二两三四五六七八九十]{1,3})(天|日|周|个星期|个礼拜|个月|年)(?:以前|之前|前)/gu,
     resolve: (m, ref) => {
-      const n = zhNumber(m[1] ?? "");
+      const n = parseSmallNumber(m[1] ?? "");
       const unit = ZH_UNITS[m[2] ?? ""];
       return n === undefined || !unit ? undefined : shift(unit, ref, -n);
     },
@@ -216,7 +188,7 @@ const RULES: readonly Rule[] = [
   {
     pattern: /([0-9]{1,3}|[一二两三四五六七八九十]{1,3})(天|日|周|个星期|个礼拜|个月|年)(?:以后|之后|后)/gu,
     resolve: (m, ref) => {
-      const n = zhNumber(m[1] ?? "");
+      const n = parseSmallNumber(m[1] ?? "");
       const unit = ZH_UNITS[m[2] ?? ""];
       return n === undefined || !unit ? undefined : shift(unit, ref, n);
     },

@@ -13,7 +13,8 @@ import { codePointLength } from "../../text/code-points";
 import { normalizeText } from "../../text/normalize";
 import { splitClauses } from "../../language/sentences";
 import { cutAtWordBoundary } from "./local-compressor";
-import { analyze, isContentWord, termWeights, type Analysis, type Candidate } from "../../language/salience/analysis";
+import { analyze, termWeights, type Analysis, type Candidate } from "../../language/salience/analysis";
+import { isContentWord } from "../../language/salience/content-words";
 import type { TagMemo, TaggedWord } from "../../language/tagging/tagged-words";
 
 export const KEYWORDS_MAX = 12;

@@ -49,7 +49,8 @@ import { requestInputs } from "./request-shapes";
 import { ThrottledAi, type ThrottleOptions } from "./throttled-ai";
 import { tokenWeight } from "../../text/token-estimate";
 import { loadTaggersFor } from "../../language/tagging/tagged-words";
-import { mayConflict, ParseCache } from "../../language/conflicts/judge";
+import { mayConflict } from "../../language/conflicts/judge";
+import { ParseCache } from "../../language/conflicts/parse";
 import {
   validateCompression,
   validateExtractions,
