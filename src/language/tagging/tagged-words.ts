@@ -15,7 +15,7 @@ import { englishTaggerLoaded, loadEnglishTagger } from "./english-tagger";
 import { englishWords } from "./english-words";
 import { CJK, LATIN, type TaggedWord } from "./word-classes";
 
-export type { TaggedWord, WordClass, WordScript } from "./word-classes";
+export type { TaggedWord, WordScript } from "./word-classes";
 
 /**
  * A memo for tagging (the local model keeps one per agent, src/language/tagging/tag-memo.ts): the
