@@ -6,6 +6,7 @@
  * `tagEnglish` is called.
  */
 import type { ItemEntity, ItemSentence, ItsFunction, WinkMethods } from "wink-nlp";
+import { HELD_MAX, WinkInstance } from "./wink-instance";
 
 export interface EnglishWord {
   /** The surface text. */
@@ -23,30 +24,37 @@ export interface EnglishWord {
   entity: string | undefined;
 }
 
-/**
- * sbd: sentences; negation: scopes; pos: tags (lemmas need them); ner: dates, times, numbers. No
- * sentiment: it cost about 40 % of each text's tagging, and the only polarities read are those of
- * single nouns, generated once into evaluative-nouns.ts.
- */
-const PIPE = ["sbd", "negation", "pos", "ner"];
-
-let wink: WinkMethods | undefined;
-let loading: Promise<WinkMethods> | undefined;
+let make: (() => WinkInstance) | undefined;
+let loading: Promise<() => WinkInstance> | undefined;
+let instance: WinkInstance | undefined;
 
 export function englishTaggerLoaded(): boolean {
-  return wink !== undefined;
+  return instance !== undefined;
 }
 
 /** Loads the model once per isolate (later calls share the first one's promise). */
 export async function loadEnglishTagger(): Promise<void> {
-  loading ??= Promise.all([import("wink-nlp"), import("wink-eng-lite-web-model")]).then(([nlp, model]) => nlp.default(model.default, PIPE));
-  wink = await loading;
+  loading ??= Promise.all([import("wink-nlp"), import("wink-eng-lite-web-model")]).then(([nlp, model]) =>
+    WinkInstance.factory(nlp.default, model.default),
+  );
+  make = await loading;
+  instance ??= make();
+}
+
+/** Words and feature values the tagger holds beyond its model: at most HELD_MAX (wink-instance.ts). */
+export function englishWordsHeld(): number {
+  return instance?.held() ?? 0;
 }
 
 /** Every word and punctuation mark of `text` with its tags; whitespace is not a word. */
 export function tagEnglish(text: string): EnglishWord[] {
-  if (wink === undefined) throw new Error("the English tagger is not loaded: await loadEnglishTagger() first");
-  const live = wink;
+  if (instance === undefined || make === undefined) throw new Error("the English tagger is not loaded: await loadEnglishTagger() first");
+  const words = instance.read((live) => tagWith(live, text));
+  if (instance.held() > HELD_MAX) instance = make();
+  return words;
+}
+
+function tagWith(live: WinkMethods, text: string): EnglishWord[] {
   const { its } = live;
   const doc = live.readDoc(text);
   const tokens = doc.tokens();
