@@ -2,8 +2,8 @@
 // them is measured with the main table in test/conflicts.test.ts; this file only holds the table to
 // what issue 22 asks of it, without running any judge.
 import { describe, expect, it } from "vitest";
-import { CONFLICT_CASES } from "../../conflict-cases";
-import { DIALOGUE_CONFLICT_CASES } from "../../conflict-cases-dialogue";
+import { CONFLICT_CASES } from "../../../conflict-cases";
+import { DIALOGUE_CONFLICT_CASES } from "../../../conflict-cases-dialogue";
 
 const cases = DIALOGUE_CONFLICT_CASES;
 const conflict = (c: (typeof cases)[number]) => c.expected === "update" || c.expected === "contradiction";
