@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { digestByTasks, joinWindowDigests } from "../../../src/models/digest";
+import { LocalModel } from "../../../src/models/local/local-model";
+import { ResilientModel } from "../../../src/models/resilient-model";
+import { retryPolicy } from "../../../src/models/retry";
+import type { ModelMessage, WindowDigest } from "../../../src/models/types";
+import type { AiBinding } from "../../../src/models/workers-ai/ai-client";
+import { WorkersAiError } from "../../../src/models/workers-ai/workers-ai-error";
+import { WorkersAiModel } from "../../../src/models/workers-ai/workers-ai-model";
+
+const MODEL = "@cf/google/gemma-4-26b-a4b-it";
+
+const ChatInputs = z.object({
+  messages: z.array(z.object({ role: z.string(), content: z.string() })),
+  response_format: z.object({ json_schema: z.object({ name: z.string() }) }),
+});
+
+const DigestInput = z.object({
+  max: z.number(),
+  messages: z.array(
+    z.object({ index: z.number(), speaker: z.string(), role: z.enum(["user", "assistant", "system"]), content: z.string() }),
+  ),
+});
+
+const DigestsInput = z.object({ max: z.number(), conversations: z.array(DigestInput.pick({ messages: true })) });
+
+/** A Workers AI binding that answers the digest with the local model's three tasks, recording task names. */
+function digestingAi(tamper: (answer: { segments: Record<string, unknown>[]; summary: string }) => void = () => {}): AiBinding & {
+  tasks: string[];
+} {
+  const local = new LocalModel();
+  const tasks: string[] = [];
+  return {
+    tasks,
+    async run(_model, inputs) {
+      const chat = ChatInputs.parse(inputs);
+      const name = chat.response_format.json_schema.name;
+      tasks.push(name);
+      const raw: unknown = JSON.parse(chat.messages.at(-1)?.content ?? "null");
+      if (name === "window_digests") {
+        const many = DigestsInput.parse(raw);
+        const conversations = [];
+        for (const c of many.conversations) {
+          const d = await digestByTasks(local, c.messages, many.max);
+          const answer = { segments: d.segments.map((s, i) => ({ ...s, ...d.extractions[i] })), summary: d.summary };
+          tamper(answer);
+          conversations.push(answer);
+        }
+        return { choices: [{ message: { content: JSON.stringify({ conversations }) }, finish_reason: "stop" }] };
+      }
+      const input = DigestInput.parse(raw);
+      const messages: ModelMessage[] = input.messages.map((m) => ({ index: m.index, role: m.role, content: m.content }));
+      const d = await digestByTasks(local, messages, input.max);
+      const answer = { segments: d.segments.map((s, i) => ({ ...s, ...d.extractions[i] })), summary: d.summary };
+      tamper(answer);
+      return { choices: [{ message: { content: JSON.stringify(answer) }, finish_reason: "stop" }] };
+    },
+  };
+}
+
+const conversation = (n: number): ModelMessage[] =>
+  Array.from({ length: n }, (_, i) => ({
+    index: i,
+    role: i % 2 === 0 ? "user" : "assistant",
+    content: `Message ${i}: Alice moved the billing service to Postgres ${i} days ago, and the Berlin team reviewed the migration plan.`,
+  }));
+
+describe("the window digest", () => {
+  it("answers segments, one extraction per segment and the summary of a 10-message remember in one call", async () => {
+    const ai = digestingAi();
+    const model = new WorkersAiModel(ai, { model: MODEL });
+    const messages = conversation(10);
+    const digest = await model.digest(messages, 80);
+    expect(ai.tasks).toEqual(["window_digest"]);
+    const local = await digestByTasks(new LocalModel(), messages, 80);
+    expect(digest.segments).toEqual(local.segments);
+    expect(digest.summary).toBe(local.summary);
+    expect(digest.segments.length).toBeGreaterThan(0);
+    // The extract task's validator applies (at most ENTITIES_MAX entities, most salient first).
+    expect(digest.extractions.map((e) => [e.phrase, e.entities])).toEqual(local.extractions.map((e) => [e.phrase, e.entities.slice(0, 3)]));
+  });
+
+  it("rejects a digest that drops text or overruns the summary, as the separate tasks' validators do", async () => {
+    const dropping = new WorkersAiModel(
+      digestingAi((a) => a.segments.pop()),
+      { model: MODEL },
+    );
+    await expect(dropping.digest(conversation(4), 80)).rejects.toBeInstanceOf(WorkersAiError);
+    const long = new WorkersAiModel(
+      digestingAi((a) => (a.summary = "x".repeat(81))),
+      { model: MODEL },
+    );
+    await expect(long.digest(conversation(4), 80)).rejects.toBeInstanceOf(WorkersAiError);
+  });
+
+  it("falls back to the local model for a window whose digest fails, and counts the fallback", async () => {
+    const ai = digestingAi((a) => a.segments.pop());
+    const fellBack: string[] = [];
+    const model = new ResilientModel(
+      new WorkersAiModel(ai, { model: MODEL }),
+      new LocalModel(),
+      retryPolicy(0, async () => {}),
+      {
+        failed: () => {},
+        fellBack: (op) => fellBack.push(op),
+      },
+    );
+    const messages = conversation(6);
+    expect(await model.digest(messages, 80)).toEqual(await digestByTasks(new LocalModel(), messages, 80));
+    expect(fellBack).toEqual(["digest"]);
+  });
+
+  it("joins windows: a message cut by a window boundary is one segment again, with one merged extraction", () => {
+    const text = "First half of a thought. Second half of the same thought.";
+    const cut = text.indexOf("Second");
+    const windows = [
+      { messages: [{ index: 0, role: "user" as const, content: text.slice(0, cut - 1) }] },
+      { messages: [{ index: 0, role: "user" as const, content: text.slice(cut) }], continuation: { index: 0, gap: " " } },
+    ];
+    const digests: WindowDigest[] = [
+      {
+        segments: [{ text: text.slice(0, cut - 1), messageIndexes: [0] }],
+        extractions: [{ phrase: "first", keywords: ["thought"], entities: ["A"] }],
+        summary: "One.",
+      },
+      {
+        segments: [{ text: text.slice(cut), messageIndexes: [0] }],
+        extractions: [{ phrase: "second", keywords: ["half"], entities: ["B"] }],
+        summary: "Two.",
+      },
+    ];
+    const joined = joinWindowDigests(windows, digests, 6);
+    expect(joined.segments).toEqual([{ text, messageIndexes: [0] }]);
+    expect(joined.extractions).toEqual([{ phrase: "first", keywords: ["thought", "half"], entities: ["A"] }]);
+    expect(joined.summary).toBe("One. T");
+  });
+});
