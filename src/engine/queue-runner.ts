@@ -172,6 +172,7 @@ export class QueueRunner {
     }
     if (this.finishedSincePrune >= PRUNE_EVERY) {
       this.rt.queue.prune();
+      this.rt.forgotten.pruneOrphans();
       this.finishedSincePrune = 0;
     }
     const cleanUp = this.cleanUpWhenIdle && this.rt.queue.earliestDue() === null;

@@ -13,7 +13,7 @@ export interface ChineseWord {
   tag: string;
 }
 
-let memory: WebAssembly.Memory | undefined;
+let memory: ReturnType<typeof initSync>["memory"] | undefined;
 
 /** Every character of `text`, as jieba's words with their tags (concatenated they give `text` back). */
 export function tagChinese(text: string): ChineseWord[] {

@@ -20,7 +20,7 @@
  * What a reset says about other tenants is how many unknown words the isolate read, the way any
  * work in a shared isolate shows as its CPU time; never which words.
  *
- * The model's core is an internal structure of wink (wink-nlp/src/cache.js reads
+ * The model's core is an internal structure of wink (the cache module of wink-nlp reads
  * `features[name].list`, `.hash` and `.index`); it is checked where it is read, and a model that
  * does not have it fails loudly at load.
  */
