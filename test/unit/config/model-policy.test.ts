@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MODEL_POLICY, modelPolicyOf } from "../../../src/config/model-policy";
+import {} from "../../fakes/digesting-ai";
 
 describe("model_policy", () => {
   it("parses MODEL_POLICY over the default and refuses unknown operations or providers", () => {

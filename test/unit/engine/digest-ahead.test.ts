@@ -3,23 +3,7 @@ import { DigestAhead } from "../../../src/engine/digest-ahead";
 import { digestByTasks } from "../../../src/models/digest";
 import { LocalModel } from "../../../src/models/local/local-model";
 import type { SmallModel } from "../../../src/models/types";
-
-/** The local model, counting every call by task. */
-function countingModel(local: SmallModel, calls: Map<string, number>): SmallModel {
-  const count = (task: string): void => void calls.set(task, (calls.get(task) ?? 0) + 1);
-  return {
-    name: "counting",
-    segment: (m) => (count("segment"), local.segment(m)),
-    extract: (t) => (count("extract"), local.extract(t)),
-    nameRelations: (r) => (count("nameRelations"), local.nameRelations(r)),
-    compress: (t, n) => (count("compress"), local.compress(t, n)),
-    summarize: (t, n) => (count("summarize"), local.summarize(t, n)),
-    queryKeywords: (q) => (count("queryKeywords"), local.queryKeywords(q)),
-    judgeConflicts: (p) => (count("judgeConflicts"), local.judgeConflicts(p)),
-    sameEntities: (p) => (count("sameEntities"), local.sameEntities(p)),
-    digest: (m, max) => (count("digest"), digestByTasks(local, m, max)),
-  };
-}
+import { countingModel } from "../../fakes/digesting-ai";
 
 describe("digests asked ahead of their turn", () => {
   /** A model whose shared calls are recorded (task ids of each call) and answered by the local model. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EmbeddingsAhead } from "../../../src/engine/embeddings-ahead";
 import { LocalEmbedder } from "../../../src/models/local/local-model";
 import type { Embedder } from "../../../src/models/types";
+import {} from "../../fakes/digesting-ai";
 
 describe("embeddings asked ahead of their turn", () => {
   function countingEmbedder(fail: () => boolean = () => false) {

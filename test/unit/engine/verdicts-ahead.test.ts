@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AHEAD_FILL_PAIRS, NOTHING_FORESEEN, VerdictsAhead } from "../../../src/engine/verdicts-ahead";
 import { LocalModel } from "../../../src/models/local/local-model";
 import type { ConflictPair, ConflictVerdict } from "../../../src/models/types";
+import {} from "../../fakes/digesting-ai";
 
 describe("conflict verdicts asked ahead of their turn", () => {
   const pair = (earlier: number, later: number): ConflictPair => ({

@@ -7,27 +7,7 @@ import { DEFAULT_TEXT_MODEL, isKnownTextModel } from "../../../src/models/worker
 import productionConfig from "../../../wrangler.toml?raw";
 import localConfig from "../../../wrangler.local.toml?raw";
 import { PolicyModel } from "../../../src/models/policy-model";
-import { type AiBinding } from "../../../src/models/workers-ai/ai-client";
-
-/** A model of the "workers-ai-json" family (Workers AI JSON mode), max_tokens 4096. */
-const MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
-
-interface Call {
-  model: string;
-  inputs: Record<string, unknown>;
-}
-
-/** A binding that records calls and answers with `script(callIndex, inputs)`; a thrown error rejects. */
-function fakeAi(script: (call: number, inputs: Record<string, unknown>) => unknown): AiBinding & { calls: Call[] } {
-  const calls: Call[] = [];
-  return {
-    calls,
-    async run(model, inputs) {
-      calls.push({ model, inputs });
-      return script(calls.length - 1, inputs);
-    },
-  };
-}
+import { MODEL, fakeAi } from "./workers-ai/fake-ai";
 
 describe("registry", () => {
   const noAi = (provider: string) => ({

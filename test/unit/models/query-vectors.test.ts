@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { QueryVectors } from "../../../src/models/query-vectors";
 import type { Embedder } from "../../../src/models/types";
+import {} from "../../fakes/digesting-ai";
 
 describe("query embeddings", () => {
   it("embeds a repeated query once, keeps the most recent queries and asks again after a failure", async () => {

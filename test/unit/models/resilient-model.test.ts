@@ -5,32 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { LocalModel } from "../../../src/models/local/local-model";
 import { ResilientModel } from "../../../src/models/resilient-model";
 import { RetriesExhaustedError, retryPolicy } from "../../../src/models/retry";
-import { type AiBinding } from "../../../src/models/workers-ai/ai-client";
-import { WorkersAiModel } from "../../../src/models/workers-ai/workers-ai-model";
-
-/** A model of the "workers-ai-json" family (Workers AI JSON mode), max_tokens 4096. */
-const MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
-
-interface Call {
-  model: string;
-  inputs: Record<string, unknown>;
-}
-
-/** A binding that records calls and answers with `script(callIndex, inputs)`; a thrown error rejects. */
-function fakeAi(script: (call: number, inputs: Record<string, unknown>) => unknown): AiBinding & { calls: Call[] } {
-  const calls: Call[] = [];
-  return {
-    calls,
-    async run(model, inputs) {
-      calls.push({ model, inputs });
-      return script(calls.length - 1, inputs);
-    },
-  };
-}
-
-const modelOn = (ai: AiBinding): WorkersAiModel => new WorkersAiModel(ai, { model: MODEL });
-
-const LONG = "The JWT migration of the login module finished yesterday, and the whole team celebrated with pizza.";
+import { LONG, fakeAi, modelOn } from "./workers-ai/fake-ai";
 
 describe("retry, then fallback to the local model", () => {
   const events = () => ({ failed: vi.fn(), fellBack: vi.fn(), notRetried: vi.fn(), rateLimited: vi.fn() });

@@ -2,33 +2,8 @@
 // records every call and answers from a script, so request shapes, batching, parsing, validation
 // and the retry-then-fallback path are checked exactly.
 import { describe, expect, it } from "vitest";
-import { type AiBinding } from "../../../../src/models/workers-ai/ai-client";
 import { WorkersAiError } from "../../../../src/models/workers-ai/workers-ai-error";
-import { WorkersAiModel } from "../../../../src/models/workers-ai/workers-ai-model";
-
-/** A model of the "workers-ai-json" family (Workers AI JSON mode), max_tokens 4096. */
-const MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
-
-interface Call {
-  model: string;
-  inputs: Record<string, unknown>;
-}
-
-/** A binding that records calls and answers with `script(callIndex, inputs)`; a thrown error rejects. */
-function fakeAi(script: (call: number, inputs: Record<string, unknown>) => unknown): AiBinding & { calls: Call[] } {
-  const calls: Call[] = [];
-  return {
-    calls,
-    async run(model, inputs) {
-      calls.push({ model, inputs });
-      return script(calls.length - 1, inputs);
-    },
-  };
-}
-
-const modelOn = (ai: AiBinding): WorkersAiModel => new WorkersAiModel(ai, { model: MODEL });
-
-const LONG = "The JWT migration of the login module finished yesterday, and the whole team celebrated with pizza.";
+import { LONG, MODEL, fakeAi, modelOn } from "./fake-ai";
 
 describe("answer parsing", () => {
   const compressWith = (answer: unknown): Promise<string> => modelOn(fakeAi(() => answer)).compress(LONG, 30);

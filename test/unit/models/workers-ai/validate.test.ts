@@ -4,7 +4,6 @@
 import { describe, expect, it } from "vitest";
 import { RELATION } from "../../../../src/vocabulary/relations";
 import type { ModelMessage } from "../../../../src/models/types";
-import { type AiBinding } from "../../../../src/models/workers-ai/ai-client";
 import { COMPRESS_EXAMPLES } from "../../../../src/models/workers-ai/prompts/compress";
 import { EXTRACT_EXAMPLES } from "../../../../src/models/workers-ai/prompts/extract";
 import { QUERY_KEYWORDS_EXAMPLES } from "../../../../src/models/workers-ai/prompts/query-keywords";
@@ -17,34 +16,7 @@ import {
   validateRelations,
   validateSegments,
 } from "../../../../src/models/workers-ai/validate";
-import { WorkersAiModel } from "../../../../src/models/workers-ai/workers-ai-model";
-
-/** A model of the "workers-ai-json" family (Workers AI JSON mode), max_tokens 4096. */
-const MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
-
-interface Call {
-  model: string;
-  inputs: Record<string, unknown>;
-}
-
-/** A binding that records calls and answers with `script(callIndex, inputs)`; a thrown error rejects. */
-function fakeAi(script: (call: number, inputs: Record<string, unknown>) => unknown): AiBinding & { calls: Call[] } {
-  const calls: Call[] = [];
-  return {
-    calls,
-    async run(model, inputs) {
-      calls.push({ model, inputs });
-      return script(calls.length - 1, inputs);
-    },
-  };
-}
-
-const modelOn = (ai: AiBinding): WorkersAiModel => new WorkersAiModel(ai, { model: MODEL });
-
-const user = (index: number, content: string, name?: string): ModelMessage =>
-  name === undefined ? { index, role: "user", content } : { index, role: "user", content, name };
-
-const LONG = "The JWT migration of the login module finished yesterday, and the whole team celebrated with pizza.";
+import { LONG, fakeAi, modelOn, user } from "./fake-ai";
 
 describe("answer validation", () => {
   const messages: ModelMessage[] = [user(0, "Hi", "Alice"), { index: 1, role: "assistant", content: "Hello!" }, user(2, LONG, "Alice")];

@@ -2,25 +2,8 @@
 // records every call and answers from a script, so request shapes, batching, parsing, validation
 // and the retry-then-fallback path are checked exactly.
 import { describe, expect, it } from "vitest";
-import { type AiBinding } from "../../../../src/models/workers-ai/ai-client";
 import { WorkersAiEmbedder } from "../../../../src/models/workers-ai/workers-ai-embedder";
-
-interface Call {
-  model: string;
-  inputs: Record<string, unknown>;
-}
-
-/** A binding that records calls and answers with `script(callIndex, inputs)`; a thrown error rejects. */
-function fakeAi(script: (call: number, inputs: Record<string, unknown>) => unknown): AiBinding & { calls: Call[] } {
-  const calls: Call[] = [];
-  return {
-    calls,
-    async run(model, inputs) {
-      calls.push({ model, inputs });
-      return script(calls.length - 1, inputs);
-    },
-  };
-}
+import { fakeAi } from "./fake-ai";
 
 describe("embeddings", () => {
   it("L2-normalises vectors, gives the empty text the zero vector without sending it, and skips empty input", async () => {

@@ -5,32 +5,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { RELATION } from "../../../../src/vocabulary/relations";
 import { createModel } from "../../../../src/models/providers";
-import type { ModelMessage } from "../../../../src/models/types";
-import { jsonSchemaOf, type AiBinding } from "../../../../src/models/workers-ai/ai-client";
+import { jsonSchemaOf } from "../../../../src/models/workers-ai/ai-client";
 import { COMPRESS_EXAMPLES, COMPRESS_SYSTEM_PROMPT, compressAnswerSchema } from "../../../../src/models/workers-ai/prompts/compress";
 import { relationsAnswerSchema } from "../../../../src/models/workers-ai/prompts/relations";
 import { WorkersAiEmbedder } from "../../../../src/models/workers-ai/workers-ai-embedder";
-import { WorkersAiModel } from "../../../../src/models/workers-ai/workers-ai-model";
-
-/** A model of the "workers-ai-json" family (Workers AI JSON mode), max_tokens 4096. */
-const MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
-
-interface Call {
-  model: string;
-  inputs: Record<string, unknown>;
-}
-
-/** A binding that records calls and answers with `script(callIndex, inputs)`; a thrown error rejects. */
-function fakeAi(script: (call: number, inputs: Record<string, unknown>) => unknown): AiBinding & { calls: Call[] } {
-  const calls: Call[] = [];
-  return {
-    calls,
-    async run(model, inputs) {
-      calls.push({ model, inputs });
-      return script(calls.length - 1, inputs);
-    },
-  };
-}
+import { LONG, MODEL, fakeAi, modelOn, user } from "./fake-ai";
 
 const textRequest = z.object({
   messages: z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() })),
@@ -44,13 +23,6 @@ function lastInput<S extends z.ZodType>(inputs: Record<string, unknown>, schema:
   const last = textRequest.parse(inputs).messages.at(-1);
   return schema.parse(JSON.parse(last?.content ?? "null"));
 }
-
-const modelOn = (ai: AiBinding): WorkersAiModel => new WorkersAiModel(ai, { model: MODEL });
-
-const user = (index: number, content: string, name?: string): ModelMessage =>
-  name === undefined ? { index, role: "user", content } : { index, role: "user", content, name };
-
-const LONG = "The JWT migration of the login module finished yesterday, and the whole team celebrated with pizza.";
 
 describe("request shape", () => {
   it("sends the configured model, the system prompt, bilingual examples, JSON mode and temperature 0", async () => {
