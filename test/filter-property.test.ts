@@ -127,7 +127,9 @@ const filter: fc.Arbitrary<Filter> = fc.oneof(
 );
 
 /** An agent holding the drawn submissions (each message has the word "harbor"), and its memories. */
-async function agentWith(submissions: fc.Infer<typeof submission>[]): Promise<{ agent: string; memories: Item[] }> {
+type Submission = typeof submission extends fc.Arbitrary<infer T> ? T : never;
+
+async function agentWith(submissions: Submission[]): Promise<{ agent: string; memories: Item[] }> {
   const agent = freshAgent("filter-prop");
   let n = 0;
   for (const s of submissions) {

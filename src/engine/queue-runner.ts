@@ -4,6 +4,7 @@
  * queued when the object is evicted is picked up by the alarm on the next wake: "overdue rows
  * survive a restart, the alarm may not", so the alarm is re-armed from the queue after every drain
  * (wake-schedule.ts, with the registry's due time for the cron and the object's own schedule).
+ * Callers wait through task-waiters.ts.
  *
  * Outcomes are returned, faults are thrown: a task that throws is retried in place with backoff
  * (later tasks wait: the order is strict) and marked failed after MAX_TASK_ATTEMPTS, after which
@@ -25,13 +26,9 @@ import type { RunnerRuntime } from "./runtime";
 import type { TaskRecord } from "./task-queue";
 import type { TaskOutcome } from "./define-task";
 import type { TaskKinds } from "./task-kinds";
+import { TaskWaiters } from "./task-waiters";
 import { WakeSchedule } from "./wake-schedule";
 import { redoIntent } from "./write-path";
-
-interface Waiter {
-  resolve: (value: unknown) => void;
-  reject: (reason: unknown) => void;
-}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -53,8 +50,7 @@ export class QueueRunner {
    * unless a read that arrived meanwhile goes first.
    */
   private started: TaskRecord | undefined;
-  private readonly waiters = new Map<string, Waiter>();
-  private readonly finishListeners = new Map<string, Set<() => void>>();
+  private readonly waiters = new TaskWaiters();
   private readonly schedule: WakeSchedule;
   /** Replaceable in tests, so retries need no real waiting. */
   retryDelay: (attempt: number) => number = retryDelayMs;
@@ -101,7 +97,7 @@ export class QueueRunner {
 
   /** Resolves with the result of the read task `taskId` once it has run. */
   waitForResult(taskId: string): Promise<unknown> {
-    const result = new Promise<unknown>((resolve, reject) => this.waiters.set(taskId, { resolve, reject }));
+    const result = this.waiters.result(taskId);
     this.kick();
     return result;
   }
@@ -132,17 +128,7 @@ export class QueueRunner {
   async waitForFinish(taskId: string, timeoutMs: number): Promise<void> {
     const task = this.rt.queue.get(taskId);
     if (!task || task.status === "done" || task.status === "failed") return;
-    let listener: (() => void) | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await new Promise<void>((resolve) => {
-      listener = resolve;
-      timer = setTimeout(resolve, timeoutMs);
-      const set = this.finishListeners.get(taskId) ?? new Set();
-      set.add(resolve);
-      this.finishListeners.set(taskId, set);
-    });
-    clearTimeout(timer);
-    if (listener) this.finishListeners.get(taskId)?.delete(listener);
+    await this.waiters.finish(taskId, timeoutMs);
   }
 
   private kick(): void {
@@ -269,9 +255,8 @@ export class QueueRunner {
           else this.rt.queue.fail(task.id, message, Date.now());
           this.rt.intents.delete(task.id);
         });
-        this.waiters.get(task.id)?.reject(err);
-        this.waiters.delete(task.id);
-        this.notifyFinished(task.id);
+        this.waiters.reject(task.id, err);
+        this.waiters.finished(task.id);
         console.error(`task ${task.kind} ${task.id} failed after ${attempt} attempt(s)`, err);
       } else {
         this.rt.queue.retryLater(task.id, message, Date.now() + this.retryDelay(attempt));
@@ -286,7 +271,7 @@ export class QueueRunner {
     const payload = definition.payload.safeParse(parseJsonOrUndefined(task.payload));
     if (!payload.success) throw new PermanentTaskError(`unreadable ${task.kind} payload: ${payload.error.message}`);
     // A read nobody waits for any more (its caller gave up) is dropped unrun.
-    if (task.lane === "read" && !this.waiters.has(task.id)) return { status: "done", result: null };
+    if (task.lane === "read" && !this.waiters.awaited(task.id)) return { status: "done", result: null };
     // An intent redone moves the checkpoint on: read it again.
     const redone = await redoIntent(this.rt, task.id);
     const checkpoint = redone ? (this.rt.queue.get(task.id)?.checkpoint ?? null) : task.checkpoint;
@@ -310,8 +295,7 @@ export class QueueRunner {
     }
     if (task.lane === "read") {
       this.rt.queue.remove(task.id);
-      this.waiters.get(task.id)?.resolve(outcome.result);
-      this.waiters.delete(task.id);
+      this.waiters.resolve(task.id, outcome.result);
       return;
     }
     this.rt.storage.transactionSync(() => {
@@ -325,8 +309,12 @@ export class QueueRunner {
       this.startNext(now);
     });
     if (outcome.resetsAgent) this.rt.dropGraph();
-    this.notifyFinished(task.id);
-    this.notifyMerged();
+    this.waiters.finished(task.id);
+    // Tasks finished by another (cycles merged into a pass) release their waiters too.
+    this.waiters.finishedAmong((id) => {
+      const status = this.rt.queue.get(id)?.status;
+      return status === "done" || status === "failed";
+    });
   }
 
   /**
@@ -339,19 +327,6 @@ export class QueueRunner {
     if (!next || next.lane === "read") return;
     // Kept as marked: nothing but this runner changes a running task's row.
     this.started = this.rt.queue.markRunning(next.id, now);
-  }
-
-  private notifyFinished(taskId: string): void {
-    for (const listener of this.finishListeners.get(taskId) ?? []) listener();
-    this.finishListeners.delete(taskId);
-  }
-
-  /** Tasks finished by another (cycles merged into a pass) release their waiters too. */
-  private notifyMerged(): void {
-    for (const taskId of this.finishListeners.keys()) {
-      const status = this.rt.queue.get(taskId)?.status;
-      if (status === "done" || status === "failed") this.notifyFinished(taskId);
-    }
   }
 }
 

@@ -106,7 +106,8 @@ export class MemoryEntrypoint extends WorkerEntrypoint<Env, BindingProps> implem
   }
   deleteMemory(agentId: string, input: Input<"deleteMemory">, options?: BindingCallOptions) {
     return this.#run("deleteMemory", agentId, input, options);
-  }  listSessions(agentId: string, input?: Input<"listSessions">) {
+  }
+  listSessions(agentId: string, input?: Input<"listSessions">) {
     return this.#run("listSessions", agentId, input);
   }
   deleteSession(agentId: string, input: Input<"deleteSession">, options?: BindingCallOptions) {

@@ -48,6 +48,9 @@ const route = createRoute({
 
 export const deleteSession: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `await agent.deleteSession({ session_id: "chat-2026-11-20", purge: true });`,
+    },
     queryArgs: {
       purge: z.boolean().optional().describe("true: remove every trace of its memories too, as a purge does."),
     },

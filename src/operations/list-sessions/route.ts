@@ -40,6 +40,10 @@ const route = createRoute({
 
 export const listSessions: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `const { sessions } = await agent.listSessions({ limit: 20 });
+for (const s of sessions) console.log(s.session_id, s.messages, s.memories);`,
+    },
     queryArgs: { ...pageArgs("Sessions") },
     tool: {
       name: "list_sessions",

@@ -4,10 +4,10 @@
  * nothing but zod and the vocabulary.
  */
 import { z } from "zod";
-import { MEMORY_FILTER_SHAPE, MetadataSchema } from "../../vocabulary/memory-filter";
+import { MEMORY_FILTER_SHAPE } from "../../vocabulary/memory-filter";
 import { NODE_KINDS } from "../../vocabulary/node-kinds";
-import { MESSAGE_ROLES } from "../../vocabulary/roles";
 import { SEARCH_MODES } from "../../vocabulary/search-modes";
+import { nodeFields } from "../shared/node-fields";
 
 export const SearchQuerySchema = z
   .object({
@@ -21,21 +21,9 @@ export const SearchQuerySchema = z
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
 export const SearchHitSchema = z.object({
-  node_id: z.number().int(),
-  kind: z.enum(NODE_KINDS),
-  content: z.string(),
-  phrase: z.string(),
-  speaker: z.string().nullable(),
-  role: z.enum(MESSAGE_ROLES).nullable(),
-  source_message_ids: z.array(z.string()),
+  ...nodeFields("node_id", "kind", "content", "phrase", "speaker", "role", "source_message_ids"),
   time: z.number().int(),
-  created_at: z.number().int(),
-  message_time: z.number().int().nullable(),
-  session_id: z.string().nullable(),
-  metadata: MetadataSchema.nullable(),
-  expires_at: z.number().int().nullable(),
-  /** Memories this one contradicts (docs/design.md, "Memory operations"). */
-  conflicts_with: z.array(z.number().int()),
+  ...nodeFields("created_at", "message_time", "session_id", "metadata", "expires_at", "conflicts_with"),
   score: z.number(),
   scores: z.object({ keyword: z.number().nullable(), vector: z.number().nullable() }),
 });

@@ -10,7 +10,7 @@ import { importanceOf } from "../../memory/importance";
 import { strengthAt } from "../../memory/strength";
 import { encodeLinksCursor, type LinkPosition } from "./cursor";
 import type { NetworkReader } from "../../engine/network-reader";
-import { NODE_FIELDS, nodeFields } from "./node-fields";
+import { RECORD_FIELDS, recordFields } from "./record-fields";
 import { expired } from "../../memory/memory-filter";
 
 /** Links per direction in one node view, unless asked otherwise (at most MAX_LINKS_PAGE). */
@@ -36,11 +36,11 @@ const LinkViewSchema = z.object({
   created_at: z.number().int(),
 });
 
-const { id: _id, ...VIEWED_FIELDS } = NODE_FIELDS;
+const { id: _id, ...VIEWED_FIELDS } = RECORD_FIELDS;
 
 export const NodeViewSchema = z.object({
   node_id: z.number().int(),
-  /** Every field of the record (node-fields.ts): content, provenance, meta, superseded_by, … */
+  /** Every field of the record (record-fields.ts): content, provenance, meta, superseded_by, scoping, … */
   ...VIEWED_FIELDS,
   scan_count: z.number().int(),
   in_focus: z.boolean(),
@@ -86,7 +86,7 @@ export async function buildNodeView(
   const incoming = links.filter((l) => l.source !== nodeId).map(view);
   const out = pageOf(outgoing, (l) => l.target, page.after.outgoing, page.limit);
   const into = pageOf(incoming, (l) => l.source, page.after.incoming, page.limit);
-  const { id: _node, ...fields } = nodeFields(node);
+  const { id: _node, ...fields } = recordFields(node);
   return {
     node_id: node.id,
     ...fields,
