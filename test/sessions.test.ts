@@ -192,6 +192,28 @@ describe("sessions as a resource", () => {
 });
 
 describe("expiry", () => {
+  it("an expired correction is purged and the version it superseded, which does not expire, is current again", async () => {
+    const agent = freshAgent("expiry");
+    const create = async (body: Record<string, unknown>) => {
+      const res = await call(`/v1/agents/${agent}/memories`, { body });
+      expect(res.status, await res.clone().text()).toBe(201);
+      return (await json<{ node_id: number }>(res)).node_id;
+    };
+    const paris = await create({ content: "Alice lives in Paris." });
+    const berlin = await create({ content: "Alice moved to Berlin last month.", expires_at: Date.now() + 3_600_000 });
+    const before = await memories(agent);
+    expect(before.find((m) => m.node_id === paris)?.superseded_by).toBe(berlin);
+    const patched = await call(`/v1/agents/${agent}/memories/${berlin}`, { method: "PATCH", body: { expires_at: Date.now() - 1 } });
+    expect(patched.status).toBe(200);
+    await drainAlarms(agent);
+    const after = await memories(agent);
+    // Current again (its text as forgetting left it: a superseded version is compressed like any memory).
+    expect(after.map((m) => [m.node_id, m.superseded_by])).toEqual([[paris, null]]);
+    expect("Alice lives in Paris.").toContain(after[0]?.content);
+    const { db, key } = await agentRows(agent);
+    expect(await db.prepare("SELECT count(*) AS n FROM nodes WHERE agent = ? AND content LIKE '%Berlin%'").bind(key).first("n")).toBe(0);
+  });
+
   it("the alarm is set for the earliest expiry, and an expired memory is purged by it: nothing left, not even a trace", async () => {
     const agent = freshAgent("expiry");
     const soon = Date.now() + 3_600_000;

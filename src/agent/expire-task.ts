@@ -4,7 +4,9 @@
  * (src/operations/shared/purge.ts), at most EXPIRE_PER_COMMIT a commit. It is a write, queued by
  * the drain when the object's schedule says an expiry is due (AgentState.scheduleDue), so it takes
  * its place behind the writes accepted before it. Reads never wait for it: they treat an expired
- * memory as gone from the moment it expires. After EXPIRE_COMMITS_PER_SLICE commits (or the
+ * memory as gone from the moment it expires. A version an expiring memory superseded that does not
+ * expire itself is restored first (shared/version-restore.ts): what expires is the memory, not the
+ * user's earlier words. After EXPIRE_COMMITS_PER_SLICE commits (or the
  * drain's budget) with more due, it yields and the alarm continues it.
  */
 import { z } from "zod";
@@ -13,6 +15,7 @@ import { commit } from "../engine/write-path";
 import { defineTask } from "../engine/define-task";
 import type { AgentStores, WritePath } from "../engine/runtime";
 import { planPurge } from "../operations/shared/purge";
+import { restoreOps } from "../operations/shared/version-restore";
 
 /** Expired memories purged per commit (a purge reads every link of its seeds and of the entities they name). */
 export const EXPIRE_PER_COMMIT = 200;
@@ -31,6 +34,14 @@ export const expireTask = defineTask({
       if (due.length === 0) break;
       if (commits >= EXPIRE_COMMITS_PER_SLICE || Date.now() - started >= DRAIN_BUDGET_MS)
         return { status: "yielded", reason: "time_slice" };
+      // A version these superseded that is not expiring is current again, not purged with them.
+      const repos = rt.existingRepos();
+      const now = rt.now();
+      if (repos) {
+        const doomed = [...(await repos.nodes.load(due)).values()];
+        const restore = await restoreOps(repos, doomed, (n) => n.expiresAt !== null && n.expiresAt <= now);
+        if (restore.ops.length > 0) await commit(rt, task.id, restore.ops);
+      }
       const plan = await planPurge(rt, due, task.seq);
       if (!plan) {
         // Nothing of them is left in the network (an import that never wrote them): the schedule forgets them.

@@ -23,11 +23,11 @@
 import { z } from "zod";
 import { DELETE_CHUNKS_PER_SLICE, DELETE_NODES_PER_CHUNK, DRAIN_BUDGET_MS } from "../../config/limits";
 import { forgottenNodes, type WriteOp } from "../../memory/write-ops";
-import type { MemoryNode } from "../../vocabulary/records";
 import type { AgentRepos, AgentStores, WritePath } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask } from "../../engine/define-task";
+import { restoreOps } from "../shared/version-restore";
 import { SessionIdSchema } from "../../vocabulary/memory-filter";
 import { planPurge } from "../shared/purge";
 
@@ -35,8 +35,6 @@ type Runtime = AgentStores & WritePath;
 
 /** Seeds per purge commit: a purge reads every link of its seeds and of the entities they name. */
 export const PURGE_SEEDS_PER_CHUNK = 100;
-/** Steps along a chain of versions before giving up on finding a survivor (chains are short). */
-const MAX_CHAIN_STEPS = 10_000;
 
 export const DeleteSessionPayloadSchema = z.object({ session_id: SessionIdSchema, purge: z.boolean() }).strict();
 
@@ -121,7 +119,7 @@ export const deleteSessionTask = defineTask({
 async function forgetChunk(rt: Runtime, repos: AgentRepos, task: { id: string }, sessionId: string, cp: Checkpoint): Promise<Checkpoint> {
   const nodes = await repos.nodes.ofSession(sessionId, 0, DELETE_NODES_PER_CHUNK, rt.now());
   if (nodes.length === 0) return { ...cp, done: true };
-  const restore = await restoreOps(repos, sessionId, nodes);
+  const restore = await restoreOps(repos, nodes, (n) => n.sessionId === sessionId);
   const ids = nodes.map((n) => n.id);
   const next: Checkpoint = {
     ...cp,
@@ -154,7 +152,7 @@ async function purgeChunk(
   const nodes = await repos.nodes.ofSession(sessionId, 0, PURGE_SEEDS_PER_CHUNK);
   const forgotten = nodes.length < PURGE_SEEDS_PER_CHUNK ? rt.forgotten.ofSession(sessionId, 0, PURGE_SEEDS_PER_CHUNK - nodes.length) : [];
   if (nodes.length === 0 && forgotten.length === 0) return { ...cp, done: true };
-  const restore = await restoreOps(repos, sessionId, nodes);
+  const restore = await restoreOps(repos, nodes, (n) => n.sessionId === sessionId);
   let next: Checkpoint = { ...cp, versions_restored: cp.versions_restored + restore.restored };
   if (restore.ops.length > 0) await commit(rt, task.id, restore.ops, { checkpoint: next });
   const seeds = [...nodes.map((n) => n.id), ...forgotten.map((f) => f.id)];
@@ -174,35 +172,4 @@ async function purgeChunk(
   };
   await commit(rt, task.id, [...plan.ops, { type: "count", counters: { memories_purged: nodes.length } }], { checkpoint: next });
   return next;
-}
-
-/**
- * The versions in other sessions that `doomed` (memories of the session) superseded: each points
- * at the nearest later version outside the session, or at none (it is current again).
- */
-async function restoreOps(
-  repos: AgentRepos,
-  sessionId: string,
-  doomed: readonly MemoryNode[],
-): Promise<{ ops: WriteOp[]; restored: number }> {
-  const earlier = (await repos.nodes.supersededByAny(doomed.map((n) => n.id))).filter((n) => n.sessionId !== sessionId);
-  if (earlier.length === 0) return { ops: [], restored: 0 };
-  const known = new Map(doomed.map((n) => [n.id, n]));
-  const survivor = async (id: number | null): Promise<number | null> => {
-    for (let steps = 0; id !== null && steps < MAX_CHAIN_STEPS; steps++) {
-      const node = known.get(id) ?? (await repos.nodes.get(id));
-      if (!node) return null;
-      known.set(id, node);
-      if (node.sessionId !== sessionId) return node.id;
-      id = node.supersededBy;
-    }
-    return null;
-  };
-  const byTarget = new Map<number | null, number[]>();
-  for (const node of earlier) {
-    const target = await survivor(node.supersededBy);
-    byTarget.set(target, [...(byTarget.get(target) ?? []), node.id]);
-  }
-  const ops: WriteOp[] = [...byTarget].map(([target, ids]) => ({ type: "patchNodes", ids, fields: { supersededBy: target } }));
-  return { ops, restored: earlier.length };
 }
