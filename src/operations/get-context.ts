@@ -13,7 +13,13 @@ import { RELATION } from "../vocabulary/relations";
 import { labelLocale } from "./services/label-locale";
 import { networkReader } from "../engine/network-reader";
 import type { AgentRuntime } from "../engine/runtime";
-import { ContextQuerySchema, ContextResultSchema, type ContextQuery, type ContextResult } from "./views/get-context-schemas";
+import {
+  ContextQuerySchema,
+  ContextResultSchema,
+  DEFAULT_PROFILE_CHARS,
+  type ContextQuery,
+  type ContextResult,
+} from "./views/get-context-schemas";
 import { defineTask } from "../engine/define-task";
 import { agentProfile } from "./get-profile";
 import { runRecall } from "./recall";
@@ -114,7 +120,12 @@ async function buildContext(rt: AgentRuntime, request: ContextQuery): Promise<Co
             };
           })
       : [];
-  const profile = include.has("profile") ? await agentProfile(rt) : null;
+  // The participants of the conversation at hand come first in the profile, the latest speaker
+  // first (docs/design.md, "The profile").
+  const first = [...new Set((request.messages ?? []).flatMap((m) => (m.name ? [m.name] : [])).reverse())];
+  const profile = include.has("profile")
+    ? await agentProfile(rt, { participant: null, first, maxChars: DEFAULT_PROFILE_CHARS, locale })
+    : null;
   const traces = include.has("traces") ? recall.traces.map((t) => ({ phrase: t.phrase })) : [];
   const block = assembleContext({ memories, episodes, profile, traces, pastFirst }, request.budget_tokens, locale);
   const byId = new Map(recall.memories.map((m) => [m.node_id, m]));

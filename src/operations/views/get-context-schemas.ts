@@ -15,15 +15,22 @@ export const MIN_CONTEXT_BUDGET = 20;
 /** Messages a context request may carry (only the latest turns build the query). */
 export const MAX_CONTEXT_MESSAGES = 50;
 
+/** The profile's length when the request does not say (code points of its text). */
+export const DEFAULT_PROFILE_CHARS = 2_000;
+export const MIN_PROFILE_CHARS = 100;
+export const MAX_PROFILE_CHARS = 20_000;
+/** The longest participant name a profile request may give. */
+export const MAX_PARTICIPANT_NAME = 128;
+
 export const ProfileSchema = z.object({
+  /** Whom the profile is about; null: every participant. */
+  participant: z.string().nullable(),
   participants: z.array(z.object({ name: z.string(), messages: z.number().int() })),
+  /** What the profile says, each line backed by the memories it comes from. */
+  lines: z.array(z.object({ participant: z.string(), text: z.string(), memory_ids: z.array(z.number().int()) })),
+  /** The entities the lines' memories are about, those of the most lines first. */
   entities: z.array(
-    z.object({
-      node_id: z.number().int(),
-      name: z.string(),
-      importance: z.number(),
-      memories: z.array(z.object({ node_id: z.number().int(), content: z.string(), strength: z.number() })),
-    }),
+    z.object({ node_id: z.number().int(), name: z.string(), importance: z.number(), memory_ids: z.array(z.number().int()) }),
   ),
   focus: z.array(z.object({ node_id: z.number().int(), name: z.string() })),
 });
@@ -31,11 +38,19 @@ export const ProfileSchema = z.object({
 /** The labels' language as the request states it (src/agent/label-locale.ts decides). */
 const LocalePreferenceShape = { locale: z.enum(LOCALES).optional(), accept_language: z.enum(LOCALES).optional() };
 
-export const ProfileQuerySchema = z.object(LocalePreferenceShape).strict();
+export const ProfileQuerySchema = z
+  .object({
+    ...LocalePreferenceShape,
+    participant: z.string().min(1).max(MAX_PARTICIPANT_NAME).optional(),
+    max_chars: z.number().int().min(MIN_PROFILE_CHARS).max(MAX_PROFILE_CHARS).optional(),
+  })
+  .strict();
+export type ProfileQuery = z.infer<typeof ProfileQuerySchema>;
 
 export const ProfileResultSchema = ProfileSchema.extend({
-  /** The profile as text, as the context block shows it. */
+  /** The profile as text, as the context block shows it; never longer than `max_chars`. */
   text: z.string(),
+  max_chars: z.number().int(),
 });
 export type ProfileResult = z.infer<typeof ProfileResultSchema>;
 
