@@ -56,24 +56,33 @@ export function tagEnglish(text: string): EnglishWord[] {
   const lemmas = tokens.out(addonIts(its.lemma));
   const negated = tokens.out(its.negationFlag);
   const entityOf = new Array<string | undefined>(values.length).fill(undefined);
+  const sentenceStarts = new Set<number>();
+  doc.sentences().each((sentence: ItemSentence) => {
+    const span = sentence.out(its.span);
+    if (Array.isArray(span) && span[0] !== undefined) sentenceStarts.add(span[0]);
+  });
   doc.entities().each((e: ItemEntity) => {
     const span = e.out(its.span);
     const type = e.out(its.type);
     if (!Array.isArray(span)) return;
     for (let i = span[0] ?? 0; i <= (span[1] ?? -1); i++) entityOf[i] = type;
   });
-  // A capitalised first word is tagged a name whatever it is ("Good to see you!", "Yoga is great."):
-  // when the model's lexicon knows the word, the sentence is tagged again with it in lower case.
+  // A capitalised first word is tagged a name whatever it is ("Good to see you!", "Time flies", "Spill
+  // the beans!"): capitals there say nothing. When the model's own vocabulary knows the word in lower
+  // case (isOOV: its intrinsic lexicon, not the words the isolate has read since), the sentence is
+  // tagged again with it in lower case and the word takes that tag: an adjective, a verb or a common
+  // noun ("time", "yoga"). A word the vocabulary does not know stays a name ("Mina", "Luna", "Paris"),
+  // and so does one the same text also capitalises inside a sentence ("Max is here. I love Max.").
   doc.sentences().each((sentence: ItemSentence) => {
     const span = sentence.out(its.span);
     const first = Array.isArray(span) ? (span[0] ?? -1) : -1;
     const value = values[first];
-    if (value === undefined || pos[first] !== "PROPN" || pos[first + 1] === "PROPN" || !doc.isLexeme(value.toLowerCase())) return;
+    if (value === undefined || pos[first] !== "PROPN" || pos[first + 1] === "PROPN" || doc.isOOV(value.toLowerCase())) return;
+    if (values.some((v, i) => v === value && i !== first && !sentenceStarts.has(i))) return;
     const lower = value.charAt(0).toLowerCase() + value.slice(1);
     const again = live.readDoc(`${lower}${sentence.out().slice(value.length)}`).tokens();
     const retagged = again.out(its.pos)[0] ?? "PROPN";
-    // A noun either way stays a name ("Mina", "Yoga"); an adjective or interjection was only capitalised.
-    if (retagged === "NOUN" || retagged === "PROPN") return;
+    if (retagged === "PROPN") return;
     pos[first] = retagged;
     lemmas[first] = again.out(addonIts(its.lemma))[0] ?? value;
   });

@@ -15,12 +15,14 @@
  * What can be an entity (docs/design.md, "The model", "What an entity is") is decided here too: names and
  * nouns, never verbs, adjectives, pronouns, interjections, numbers or dates; never a name only
  * addressed ("Thanks, Nate!", "Bart，你…": a vocative), which is provenance, not what the text is
- * about; never a noun that only stands in for something (thing, time, way, 东西, 时候).
+ * about; never a noun that only stands in for something (thing, time, way, name, 东西, 时候); never a
+ * noun of a fixed phrase: a measure, a unit, a word of an idiom (src/text/fixed-phrase-words.ts).
  */
 import { codePointLength } from "../../text/code-points";
 import { splitSentences } from "../../text/sentences";
 import { isAbstractNoun, isEvaluative, tagWords, type TagMemo, type TaggedWord, type WordScript } from "../../text/tagged-words";
 import { ZH_STOP_WORDS } from "../../text/stopwords-zh";
+import { idiomWords, isMeasureWord } from "../../text/fixed-phrase-words";
 
 export type CandidateKind = "name" | "compound" | "noun" | "word" | "number";
 
@@ -79,7 +81,7 @@ const EN_PLACEHOLDER_NOUNS: ReadonlySet<string> = new Set(
   anything everything nothing
   someone anyone everyone somebody anybody everybody one place idea fun look chance plenty bunch couple
   piece number amount deal matter reason question answer sense feeling story
-  person people other others man woman guy folk photo pic picture image selfie word thought news advice
+  person people other others man woman guy folk photo pic picture image selfie word name thought news advice
   offer plan mind`.split(/\s+/),
 );
 /** Chinese nouns of the same kind, and the light nouns the stop list keeps (东西, 事情, 时候 …). */
@@ -140,6 +142,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const words = tagWords(body, options.memo, sentences);
   const n = Math.max(words.length, 1);
   const aside = asides(body, words);
+  const fixed = idiomWords(words);
   const byKey = new Map<string, Candidate>();
   const add = (from: number, to: number, kind: CandidateKind, entity: boolean) => {
     const parts = words.slice(from, to).filter((w) => w.cls !== "function");
@@ -177,7 +180,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
     // "school event planning").
     const compound = i >= compoundEnd ? compoundRun(words, i) : 0;
     if (compound > 1) {
-      add(i, i + compound, "compound", isEntityCompound(words, i, i + compound));
+      add(i, i + compound, "compound", !fixed.has(i + compound - 1) && isEntityCompound(words, i, i + compound));
       compoundEnd = i + compound;
     }
     const name = nameRun(words, i);
@@ -192,7 +195,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
     const w = words[i];
     if (w === undefined || !isContentWord(w)) return;
     if (w.cls === "num" || w.script === "number") add(i, i + 1, "number", false);
-    else if (w.cls === "noun" || w.cls === "name") add(i, i + 1, "noun", isEntityNoun(words, i));
+    else if (w.cls === "noun" || w.cls === "name") add(i, i + 1, "noun", !fixed.has(i) && isEntityNoun(words, i));
     else add(i, i + 1, "word", false);
   }
   const candidates = [...byKey.values()].filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.first - b.first);
@@ -392,7 +395,8 @@ function isCompoundPart(w: TaggedWord | undefined): boolean {
 
 function isEntityCompound(words: readonly TaggedWord[], from: number, to: number): boolean {
   const head = words[to - 1];
-  if (head === undefined || vocative(words, from, to) || isPlaceholder(head) || describes(words, from)) return false;
+  if (head === undefined || vocative(words, from, to) || isPlaceholder(head) || describes(words, from) || isMeasureWord(words, to - 1))
+    return false;
   return !hyphenated(words, from) && !hyphenated(words, to - 1);
 }
 
@@ -452,7 +456,8 @@ function describes(words: readonly TaggedWord[], i: number): boolean {
 /** A single noun that names a thing (see the module comment). */
 function isEntityNoun(words: readonly TaggedWord[], i: number): boolean {
   const w = words[i];
-  if (w === undefined || w.temporal || isPlaceholder(w) || formula(words, i) || describes(words, i)) return false;
+  if (w === undefined || w.temporal || isPlaceholder(w) || formula(words, i) || describes(words, i) || isMeasureWord(words, i))
+    return false;
   if (hyphenated(words, i) || adjectival(words, i)) return false;
   if (w.script === "cjk") {
     const long = codePointLength(w.text) >= 2 || isMeasured(words, i);

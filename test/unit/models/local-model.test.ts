@@ -144,6 +144,40 @@ describe("segment", () => {
 });
 
 describe("extract", () => {
+  it("takes a sentence's capitalised first word for a name only when the vocabulary does not know it in lower case", async () => {
+    const texts = [
+      "Time flies, it feels like yesterday.",
+      "Talk to you soon, Maria.",
+      "Spill the beans!",
+      "Luna and Oliver are so sweet.",
+      "Max is my dog. I walk Max every day.",
+      "Yoga is great for my back.",
+    ];
+    const out = await model.extract(texts);
+    expect(out.map((e) => e.entities)).toEqual([[], [], [], ["Oliver", "Luna"], ["Max"], ["yoga"]]);
+  });
+
+  it("never makes a measure, a unit, a word of an idiom or a name's label an entity", async () => {
+    const out = await model.extract([
+      "I needed a dose of positivity after that week.",
+      "We had loads of fun at the lake.",
+      "Tons has gone down since then!",
+      "Hey Caroline! Anything new? Spill the beans!",
+      "I drank a cup of tea with my grandma.",
+      "Her name's Coco and she loves the beach.",
+      "I bought a new cup for my office.",
+    ]);
+    expect(out.map((e) => e.entities)).toEqual([
+      ["positivity"],
+      ["lake"],
+      [],
+      [],
+      ["grandma", "tea"],
+      ["Coco", "beach"],
+      ["office", "cup"],
+    ]);
+  });
+
   it("names English proper nouns, multiword names and acronyms as entities", async () => {
     const [a, b, c] = await model.extract([
       "Yesterday I went to New York with Alice and we visited the Museum of Modern Art.",
@@ -154,7 +188,8 @@ describe("extract", () => {
     // Noun compounds, whole: "adoption agencies", not "adoption"; a gerund with an object is a verb.
     expect(b?.entities).toEqual(["adoption agencies", "UNHCR families", "UNHCR"]);
     expect(c?.entities).toEqual(["landscapes", "sunsets"]);
-    expect(a?.keywords).toEqual(["Yesterday", "New York", "Museum of Modern Art", "Alice", "visited"]);
+    // "Yesterday" is capitalised only because it opens the sentence: a common word, not a name.
+    expect(a?.keywords).toEqual(["New York", "Museum of Modern Art", "Alice", "yesterday", "visited"]);
     expect(b?.keywords.slice(0, 3)).toEqual(["adoption agencies", "UNHCR families", "UNHCR"]);
   });
 
