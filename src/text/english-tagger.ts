@@ -67,12 +67,14 @@ export function tagEnglish(text: string): EnglishWord[] {
     if (!Array.isArray(span)) return;
     for (let i = span[0] ?? 0; i <= (span[1] ?? -1); i++) entityOf[i] = type;
   });
-  // A capitalised first word is tagged a name whatever it is ("Good to see you!", "Time flies", "Spill
-  // the beans!"): capitals there say nothing. When the model's own vocabulary knows the word in lower
-  // case (isOOV: its intrinsic lexicon, not the words the isolate has read since), the sentence is
-  // tagged again with it in lower case and the word takes that tag: an adjective, a verb or a common
-  // noun ("time", "yoga"). A word the vocabulary does not know stays a name ("Mina", "Luna", "Paris"),
-  // and so does one the same text also capitalises inside a sentence ("Max is here. I love Max.").
+  // A capitalised first word is tagged a name whatever it is ("Good to see you!", "Spill the beans!",
+  // "Tons has gone down"): capitals there say little. When the model's own vocabulary knows the word
+  // in lower case (isOOV: its intrinsic lexicon; isLexeme also answers for every word the isolate has
+  // read since, which made the tag depend on what came before), the sentence is tagged again with it
+  // in lower case and the word takes that tag (an adjective, a verb, a common noun), except a singular
+  // noun right before its verb: a bare singular subject is a name ("Bobby fixed it", "Max is my dog").
+  // A word the vocabulary does not know stays a name ("Luna", "Paris"), and so does one the same text
+  // also capitalises inside a sentence.
   doc.sentences().each((sentence: ItemSentence) => {
     const span = sentence.out(its.span);
     const first = Array.isArray(span) ? (span[0] ?? -1) : -1;
@@ -82,9 +84,11 @@ export function tagEnglish(text: string): EnglishWord[] {
     const lower = value.charAt(0).toLowerCase() + value.slice(1);
     const again = live.readDoc(`${lower}${sentence.out().slice(value.length)}`).tokens();
     const retagged = again.out(its.pos)[0] ?? "PROPN";
-    if (retagged === "PROPN") return;
+    const lemma = again.out(addonIts(its.lemma))[0] ?? value;
+    const subject = retagged === "NOUN" && lemma === lower && (pos[first + 1] === "VERB" || pos[first + 1] === "AUX");
+    if (retagged === "PROPN" || subject) return;
     pos[first] = retagged;
-    lemmas[first] = again.out(addonIts(its.lemma))[0] ?? value;
+    lemmas[first] = lemma;
   });
   const out: EnglishWord[] = [];
   let at = 0;

@@ -185,7 +185,12 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
     }
     const name = nameRun(words, i);
     if (name > 0) {
-      add(i, i + name, "name", !vocative(words, i, i + name) && !words.slice(i, i + name).some((x) => x.temporal));
+      add(
+        i,
+        i + name,
+        "name",
+        !vocative(words, i, i + name) && !slot(words, i, i + name) && !words.slice(i, i + name).some((x) => x.temporal),
+      );
       i += name - 1;
       continue;
     }
@@ -195,7 +200,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
     const w = words[i];
     if (w === undefined || !isContentWord(w)) return;
     if (w.cls === "num" || w.script === "number") add(i, i + 1, "number", false);
-    else if (w.cls === "noun" || w.cls === "name") add(i, i + 1, "noun", !fixed.has(i) && isEntityNoun(words, i));
+    else if (w.cls === "noun" || w.cls === "name") add(i, i + 1, "noun", !fixed.has(i) && !slot(words, i, i + 1) && isEntityNoun(words, i));
     else add(i, i + 1, "word", false);
   }
   const candidates = [...byKey.values()].filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.first - b.first);
@@ -265,8 +270,11 @@ function nameRun(words: readonly TaggedWord[], i: number): number {
 function isNameWord(words: readonly TaggedWord[], i: number): boolean {
   const w = words[i];
   if (w === undefined || !HAS_LETTER.test(w.text)) return false;
-  if (w.script !== "cjk")
+  if (w.script !== "cjk") {
+    // A place-holder noun opening a sentence is capitalised for that alone ("Time flies", "Name's Luna").
+    if (words[i - 1]?.sentence !== w.sentence && EN_PLACEHOLDER_NOUNS.has(w.text.toLowerCase())) return false;
     return NAME_CLASSES.has(w.cls) ? CAPITALISED.test(w.text) || ACRONYM.test(w.text) : capitalisedBesideName(words, i);
+  }
   if (!NAME_CLASSES.has(w.cls)) return false;
   return codePointLength(w.text) >= 2 && !predicative(words, i) && !ZH_STOP_WORDS.has(w.lemma) && !ZH_PLACEHOLDER_NOUNS.has(w.lemma);
 }
@@ -357,6 +365,19 @@ function vocative(words: readonly TaggedWord[], from: number, to: number): boole
   const beforeComma = words[from - 2];
   const greeting = beforeComma !== undefined && (beforeComma.cls === "interjection" || ZH_GREETINGS.has(beforeComma.text));
   return greeting || (ends && beforeComma?.cls !== "name");
+}
+
+/**
+ * A template's slot, not a name: a capitalised word alone in square, curly or angle brackets, a
+ * determiner or a pronoun allowed before it ("[Name]", "[Your Name]", "{City}").
+ */
+function slot(words: readonly TaggedWord[], from: number, to: number): boolean {
+  if (!CAPITALISED.test(words[from]?.text ?? "")) return false;
+  let j = from - 1;
+  while (words[j]?.cls === "pron" || words[j]?.cls === "function") j--;
+  const open = words[j]?.text;
+  const close = words[to]?.text;
+  return (open === "[" && close === "]") || (open === "{" && close === "}") || (open === "<" && close === ">");
 }
 
 function inSentence(w: TaggedWord | undefined, sentence: number): boolean {

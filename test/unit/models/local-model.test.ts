@@ -144,17 +144,25 @@ describe("segment", () => {
 });
 
 describe("extract", () => {
-  it("takes a sentence's capitalised first word for a name only when the vocabulary does not know it in lower case", async () => {
+  it("takes a sentence's capitalised first word for a name only when capitals say something", async () => {
     const texts = [
       "Time flies, it feels like yesterday.",
       "Talk to you soon, Maria.",
       "Spill the beans!",
+      "Tons has gone down since then.",
       "Luna and Oliver are so sweet.",
+      "Bobby fixed the login page.",
       "Max is my dog. I walk Max every day.",
-      "Yoga is great for my back.",
     ];
     const out = await model.extract(texts);
-    expect(out.map((e) => e.entities)).toEqual([[], [], [], ["Oliver", "Luna"], ["Max"], ["yoga"]]);
+    // Known words in lower case take their lower-case tag; unknown words, a bare singular subject
+    // and a word capitalised again inside the text stay names.
+    expect(out.map((e) => e.entities)).toEqual([[], [], [], [], ["Oliver", "Luna"], ["Bobby", "login page"], ["Max"]]);
+  });
+
+  it("never takes a template's slot for a name", async () => {
+    const out = await model.extract(["Thanks, [Name]! I loved it.", "I talked to [Your Name] about the trip to [City]."]);
+    expect(out.map((e) => e.entities)).toEqual([[], ["trip"]]);
   });
 
   it("never makes a measure, a unit, a word of an idiom or a name's label an entity", async () => {
