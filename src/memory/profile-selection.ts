@@ -16,11 +16,6 @@
  */
 import type { Statement } from "./profile-statements";
 
-export interface ProfileStatement extends Statement {
-  /** Memories said together (one remember submission) share a session. */
-  session: string;
-}
-
 export interface SelectionOptions {
   /** Code points the chosen statements may take, line overheads included. */
   budget: number;
@@ -36,78 +31,112 @@ export interface SelectionOptions {
  */
 const MIN_CONCEPTS = { aboutSelf: 2, other: 3 } as const;
 
-/** Indexes into `statements` of the chosen ones, in the order given. */
-export function chooseStatements(statements: readonly ProfileStatement[], options: SelectionOptions): number[] {
+/**
+ * Indexes into `statements` of the chosen ones, in the order given. `sessions[i]` is the session of
+ * statement i: memories said together (one remember submission) share one.
+ *
+ * Flat arrays throughout: an agent of 10k memories gives ~11k statements and ~70k concept mentions
+ * per request, and the profile is read with every context block.
+ */
+export function chooseStatements(statements: readonly Statement[], sessions: readonly number[], options: SelectionOptions): number[] {
+  const n = statements.length;
+  const speakerIds = new Map<string, number>();
+  const speakerOf = new Int32Array(n);
   const conceptIds = new Map<string, number>();
-  const conceptsOf = statements.map((s) => {
-    const cs = s.concepts.filter((c) => !options.ignore.has(c));
-    if (cs.length < (s.aboutSelf ? MIN_CONCEPTS.aboutSelf : MIN_CONCEPTS.other)) return [];
-    return cs.map((c) => {
+  // Concept ids of statement i: mentions[starts[i] .. starts[i + 1]).
+  const starts = new Int32Array(n + 1);
+  const mentions: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = statements[i] as Statement;
+    starts[i] = mentions.length;
+    let speaker = speakerIds.get(s.speaker);
+    if (speaker === undefined) speakerIds.set(s.speaker, (speaker = speakerIds.size));
+    speakerOf[i] = speaker;
+    let kept = 0;
+    for (const c of s.concepts) if (!options.ignore.has(c)) kept++;
+    if (kept < (s.aboutSelf ? MIN_CONCEPTS.aboutSelf : MIN_CONCEPTS.other)) continue;
+    for (const c of s.concepts) {
+      if (options.ignore.has(c)) continue;
       let id = conceptIds.get(c);
       if (id === undefined) conceptIds.set(c, (id = conceptIds.size));
-      return id;
-    });
-  });
-  const speakers = new Map<string, number>();
-  const speakerOf = statements.map((s) => {
-    let id = speakers.get(s.speaker);
-    if (id === undefined) speakers.set(s.speaker, (id = speakers.size));
-    return id;
-  });
-  const weight = conceptWeights(statements, conceptsOf, speakerOf, conceptIds.size);
+      mentions.push(id);
+    }
+  }
+  starts[n] = mentions.length;
+  const concepts = conceptIds.size;
+  const weight = conceptWeights(starts, mentions, speakerOf, sessions, concepts, speakerIds.size);
+  const key = (i: number, c: number) => (speakerOf[i] ?? 0) * concepts + c;
   // Postings: the statements naming each concept, so a step updates only the gains it changes.
-  const postings: number[][] = Array.from({ length: conceptIds.size }, () => []);
-  conceptsOf.forEach((cs, i) => {
-    for (const c of cs) postings[c]?.push(i);
-  });
-  const gain = conceptsOf.map((cs, i) => cs.reduce((g, c) => g + (weight.get(key(speakerOf[i] ?? 0, c, conceptIds.size)) ?? 0), 0));
-  const cost = statements.map((s) => s.length + options.lineOverhead);
-  const shown = new Uint8Array(conceptIds.size);
-  const taken = new Uint8Array(statements.length);
+  const postingStarts = new Int32Array(concepts + 1);
+  for (const c of mentions) postingStarts[c + 1] = (postingStarts[c + 1] ?? 0) + 1;
+  for (let c = 0; c < concepts; c++) postingStarts[c + 1] = (postingStarts[c + 1] ?? 0) + (postingStarts[c] ?? 0);
+  const postings = new Int32Array(mentions.length);
+  const fill = postingStarts.slice(0, concepts);
+  const gain = new Float64Array(n);
+  const cost = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    cost[i] = (statements[i]?.length ?? 0) + options.lineOverhead;
+    for (let m = starts[i] ?? 0; m < (starts[i + 1] ?? 0); m++) {
+      const c = mentions[m] ?? 0;
+      gain[i] = (gain[i] ?? 0) + (weight[key(i, c)] ?? 0);
+      postings[(fill[c] = (fill[c] ?? 0) + 1) - 1] = i;
+    }
+  }
+  const shown = new Uint8Array(concepts);
+  const taken = new Uint8Array(n);
   const chosen: number[] = [];
   let left = options.budget;
   for (;;) {
     let best = -1;
     let bestScore = 0;
     let bestSelf = false;
-    for (let i = 0; i < statements.length; i++) {
+    for (let i = 0; i < n; i++) {
       const c = cost[i] ?? 0;
-      if (taken[i] || c > left || (gain[i] ?? 0) <= 1e-12) continue;
+      const g = gain[i] ?? 0;
+      if (taken[i] || c > left || g <= 1e-12) continue;
       const self = statements[i]?.aboutSelf ?? false;
-      const score = (gain[i] ?? 0) / c;
+      const score = g / c;
       if ((self && !bestSelf) || (self === bestSelf && score > bestScore)) [best, bestScore, bestSelf] = [i, score, self];
     }
     if (best < 0) break;
     taken[best] = 1;
     chosen.push(best);
     left -= cost[best] ?? 0;
-    for (const c of conceptsOf[best] ?? []) {
+    for (let m = starts[best] ?? 0; m < (starts[best + 1] ?? 0); m++) {
+      const c = mentions[m] ?? 0;
       if (shown[c]) continue;
       shown[c] = 1;
-      for (const j of postings[c] ?? []) gain[j] = (gain[j] ?? 0) - (weight.get(key(speakerOf[j] ?? 0, c, conceptIds.size)) ?? 0);
+      for (let p = postingStarts[c] ?? 0; p < (postingStarts[c + 1] ?? 0); p++) {
+        const j = postings[p] ?? 0;
+        gain[j] = (gain[j] ?? 0) - (weight[key(j, c)] ?? 0);
+      }
     }
   }
   return chosen.sort((a, b) => a - b);
 }
 
-const key = (speaker: number, concept: number, concepts: number): number => speaker * concepts + concept;
-
-/** log(1 + sessions in which the speaker used the concept), per (speaker, concept). */
+/** log(1 + sessions in which the speaker used the concept), indexed speaker · concepts + concept. */
 function conceptWeights(
-  statements: readonly ProfileStatement[],
-  conceptsOf: readonly number[][],
-  speakerOf: readonly number[],
+  starts: Int32Array,
+  mentions: readonly number[],
+  speakerOf: Int32Array,
+  sessions: readonly number[],
   concepts: number,
-): Map<number, number> {
-  const sessions = new Map<number, Set<string>>();
-  conceptsOf.forEach((cs, i) => {
-    const session = statements[i]?.session ?? "";
-    for (const c of cs) {
-      const k = key(speakerOf[i] ?? 0, c, concepts);
-      const set = sessions.get(k) ?? new Set<string>();
-      set.add(session);
-      sessions.set(k, set);
+  speakers: number,
+): Float64Array {
+  const count = new Float64Array(speakers * concepts);
+  // The session each (speaker, concept) was last counted in: a session's statements come together
+  // (buildProfile gives them in memory order, and a remember's memories are created together).
+  const last = new Int32Array(speakers * concepts).fill(-1);
+  for (let i = 0; i + 1 < starts.length; i++) {
+    const session = sessions[i] ?? 0;
+    for (let m = starts[i] ?? 0; m < (starts[i + 1] ?? 0); m++) {
+      const k = (speakerOf[i] ?? 0) * concepts + (mentions[m] ?? 0);
+      if (last[k] === session) continue;
+      last[k] = session;
+      count[k] = (count[k] ?? 0) + 1;
     }
-  });
-  return new Map([...sessions].map(([k, s]) => [k, Math.log(1 + s.size)]));
+  }
+  for (let k = 0; k < count.length; k++) count[k] = Math.log(1 + (count[k] ?? 0));
+  return count;
 }

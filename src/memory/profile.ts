@@ -8,7 +8,7 @@
 import type { MemoryNode } from "../vocabulary/records";
 import type { Locale } from "../vocabulary/locales";
 import { nameTerms, spokenParts, type Statement } from "./profile-statements";
-import { chooseStatements, type ProfileStatement } from "./profile-selection";
+import { chooseStatements } from "./profile-selection";
 import { PROFILE_LINE_OVERHEAD, profileFrameLength, profileText } from "./profile-text";
 import type { Profile, ProfileEntity, ProfileLine } from "./profile-types";
 
@@ -51,6 +51,7 @@ export function countParticipants(memories: readonly MemoryNode[]): { name: stri
 
 /** The profile without its entities (profileEntities adds them from the lines' links). */
 export function buildProfile(input: ProfileInput): Profile {
+  // Oldest first: lines are given in conversation order.
   const held = input.memories.filter((m) => m.supersededBy === null).sort((a, b) => a.id - b.id);
   const all = countParticipants(held);
   const participants = all.slice(0, input.limits.participants);
@@ -60,18 +61,30 @@ export function buildProfile(input: ProfileInput): Profile {
   const named = input.first.flatMap((f) => matchParticipant(about, f) ?? []);
   const order = [...new Set([...named, ...about])];
   const wanted = new Set(order);
-  const statements: ProfileStatement[] = held.flatMap((m) =>
-    input.statementsOf(m).flatMap((s) => (wanted.has(s.speaker) ? [{ ...s, session: m.sourceTaskId ?? `m${m.id}` }] : [])),
-  );
+  const statements: Statement[] = [];
+  const sessions: number[] = [];
+  const sessionIds = new Map<string, number>();
+  for (const m of held) {
+    const key = m.sourceTaskId ?? `m${m.id}`;
+    let session = sessionIds.get(key);
+    for (const st of input.statementsOf(m)) {
+      if (!wanted.has(st.speaker)) continue;
+      if (session === undefined) sessionIds.set(key, (session = sessionIds.size));
+      statements.push(st);
+      sessions.push(session);
+    }
+  }
   const frame = profileFrameLength({ participant, participants, speakers: order }, input.locale);
-  const budget = Math.max(0, input.maxChars - frame);
-  const ignore = nameTerms(names);
-  const chosen = chooseStatements(statements, { budget, lineOverhead: PROFILE_LINE_OVERHEAD, ignore });
+  const chosen = chooseStatements(statements, sessions, {
+    budget: Math.max(0, input.maxChars - frame),
+    lineOverhead: PROFILE_LINE_OVERHEAD,
+    ignore: nameTerms(names),
+  });
+  const rank = new Map(order.map((name, i) => [name, i]));
   const lines = chosen
     .map((i) => statements[i])
-    .filter((s): s is ProfileStatement => s !== undefined)
-    .filter((s): s is ProfileStatement => s !== undefined)
-    .sort((a, b) => order.indexOf(a.speaker) - order.indexOf(b.speaker))
+    .filter((s): s is Statement => s !== undefined)
+    .sort((a, b) => (rank.get(a.speaker) ?? 0) - (rank.get(b.speaker) ?? 0))
     .map((s) => ({ participant: s.speaker, text: s.text, memory_ids: [s.memoryId] }));
   const profile: Profile = {
     participant,

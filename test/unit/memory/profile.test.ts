@@ -2,8 +2,8 @@
 // the entities. Plain Node.
 import { describe, expect, it } from "vitest";
 import { buildProfile, countParticipants, matchParticipant, profileEntities, type ProfileInput } from "../../../src/memory/profile";
-import { chooseStatements, type ProfileStatement } from "../../../src/memory/profile-selection";
-import { nameTerms, spokenParts, statementsOf } from "../../../src/memory/profile-statements";
+import { chooseStatements, type SelectionOptions } from "../../../src/memory/profile-selection";
+import { nameTerms, spokenParts, statementsOf, type Statement } from "../../../src/memory/profile-statements";
 import { profileFrameLength, profilePieces, profileText } from "../../../src/memory/profile-text";
 import type { MemoryNode } from "../../../src/vocabulary/records";
 
@@ -29,7 +29,9 @@ function memory(id: number, content: string, speaker: string | null, session = "
   };
 }
 
-const statement = (text: string, speaker: string, session: string, aboutSelf = true, memoryId = 1): ProfileStatement => {
+type SessionStatement = Statement & { session: string };
+
+const statement = (text: string, speaker: string, session: string, aboutSelf = true, memoryId = 1): SessionStatement => {
   const [s] = statementsOf(memory(memoryId, text, speaker, session));
   if (!s) throw new Error(`no statement in "${text}"`);
   return { ...s, aboutSelf, session };
@@ -79,6 +81,13 @@ describe("profile statements", () => {
   });
 });
 
+/** chooseStatements with each statement's session named by a string. */
+function choose(statements: readonly SessionStatement[], options: SelectionOptions): number[] {
+  const ids = new Map<string, number>();
+  const sessions = statements.map((s) => ids.get(s.session) ?? (ids.set(s.session, ids.size), ids.size - 1));
+  return chooseStatements(statements, sessions, options);
+}
+
 describe("profile selection", () => {
   const options = { budget: 1000, lineOverhead: 3, ignore: new Set<string>() };
 
@@ -88,16 +97,16 @@ describe("profile selection", () => {
       statement("I adopted a puppy named Luna!", "Ann", "s2"),
       statement("I teach pottery classes downtown.", "Ann", "s3"),
     ];
-    expect(chooseStatements(s, options)).toEqual([0, 2]);
+    expect(choose(s, options)).toEqual([0, 2]);
   });
 
   it("stays within the budget, line overheads included", () => {
     const s = Array.from({ length: 40 }, (_, i) => statement(`I visited museum number ${i + 10} in city ${i + 100}.`, "Ann", `s${i}`));
-    const chosen = chooseStatements(s, { ...options, budget: 200 });
+    const chosen = choose(s, { ...options, budget: 200 });
     const used = chosen.reduce((n, i) => n + (s[i]?.length ?? 0) + 3, 0);
     expect(chosen.length).toBeGreaterThan(3);
     expect(used).toBeLessThanOrEqual(200);
-    expect(chooseStatements(s, { ...options, budget: 10 })).toEqual([]);
+    expect(choose(s, { ...options, budget: 10 })).toEqual([]);
   });
 
   it("prefers what the speaker comes back to across sessions over a word of one afternoon", () => {
@@ -108,7 +117,7 @@ describe("profile selection", () => {
       statement("The dance studio needs mirrors for my students.", "Ann", "s4"),
     ];
     // Budget for one line: the studio, named in three sessions, wins over the lamp and the rug.
-    const chosen = chooseStatements(s, { ...options, budget: 33 });
+    const chosen = choose(s, { ...options, budget: 33 });
     expect(chosen.map((i) => s[i]?.text)).toEqual(["My dance studio opens soon."]);
   });
 
@@ -118,18 +127,18 @@ describe("profile selection", () => {
       statement("I restore old sailing boats.", "Ann", "s1"),
       statement("Great work!", "Ann", "s2", false),
     ];
-    expect(chooseStatements(s, { ...options, budget: 35 })).toEqual([1]);
-    expect(chooseStatements(s, options)).toEqual([0, 1]);
+    expect(choose(s, { ...options, budget: 35 })).toEqual([1]);
+    expect(choose(s, options)).toEqual([0, 1]);
   });
 
   it("leaves the participants' names out of what a line adds", () => {
     const s = [statement("Thanks Melanie, I loved it.", "Ann", "s1"), statement("I restore old boats.", "Ann", "s2")];
-    expect(chooseStatements(s, { ...options, ignore: nameTerms(["Melanie"]) })).toEqual([1]);
+    expect(choose(s, { ...options, ignore: nameTerms(["Melanie"]) })).toEqual([1]);
   });
 
   it("is deterministic", () => {
     const s = ["I paint lakes.", "I sail boats.", "I grow roses.", "I bake bread."].map((t, i) => statement(t, "Ann", `s${i}`));
-    expect(chooseStatements(s, { ...options, budget: 40 })).toEqual(chooseStatements([...s], { ...options, budget: 40 }));
+    expect(choose(s, { ...options, budget: 40 })).toEqual(choose([...s], { ...options, budget: 40 }));
   });
 });
 
