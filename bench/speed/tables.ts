@@ -67,7 +67,14 @@ function searchTable(r: SpeedResult): Table {
 }
 
 function profileRow(nodes: string, read: string, p: ProfileLatency): string[] {
-  return [nodes, read, "–", `${fmt(p.meanLines, 1)} lines, ${fmt(p.meanChars, 0)} chars, ${fmt(p.meanEntities, 1)} entities`, "–", ...latencyCells(p)];
+  return [
+    nodes,
+    read,
+    "–",
+    `${fmt(p.meanLines, 1)} lines, ${fmt(p.meanChars, 0)} chars, ${fmt(p.meanEntities, 1)} entities`,
+    "–",
+    ...latencyCells(p),
+  ];
 }
 
 function contextTable(r: SpeedResult): Table {
