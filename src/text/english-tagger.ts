@@ -85,7 +85,7 @@ export function tagEnglish(text: string): EnglishWord[] {
     const again = live.readDoc(`${lower}${sentence.out().slice(value.length)}`).tokens();
     const retagged = again.out(its.pos)[0] ?? "PROPN";
     const lemma = again.out(addonIts(its.lemma))[0] ?? value;
-    const subject = retagged === "NOUN" && lemma === lower && (pos[first + 1] === "VERB" || pos[first + 1] === "AUX");
+    const subject = retagged === "NOUN" && lemma === lower && verbNext(values, pos, first + 1);
     if (retagged === "PROPN" || subject) return;
     pos[first] = retagged;
     lemmas[first] = lemma;
@@ -108,6 +108,22 @@ export function tagEnglish(text: string): EnglishWord[] {
     });
   });
   return out;
+}
+
+/**
+ * Whether the word at `i` is a verb: tagged one, or a "plural noun" before an object or a
+ * preposition ("Carol reviews the budget": the model tags "reviews" NNS; tagged-words.ts makes the
+ * same correction after a name).
+ */
+function verbNext(values: readonly string[], pos: readonly string[], i: number): boolean {
+  const tag = pos[i];
+  if (tag === "VERB" || tag === "AUX") return true;
+  const after = pos[i + 1];
+  return (
+    tag === "NOUN" &&
+    /[a-z]s$/.test(values[i] ?? "") &&
+    (after === "DET" || after === "ADP" || after === "PRON" || after === "ADV" || after === "NOUN")
+  );
 }
 
 /**
