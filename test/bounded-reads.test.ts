@@ -6,16 +6,16 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { agentRows, call, freshAgent, json, stubOf } from "./helpers";
-import { internals } from "./internals";
 import { fileOf, importInto, linkLine, nodeLine, type Line } from "./transfer-helpers";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 /** Counts the statements the agent sends to its D1 shard from now on. */
 async function countStatements(agent: string): Promise<() => number> {
   const { shard } = await agentRows(agent);
   let statements = 0;
   await runInDurableObject(stubOf(agent), (instance) => {
-    const state = internals(instance).state;
-    const real = state.d1Shards.get(shard);
+    const state = MemoryAgent.testAccess(instance).state;
+    const real = state.network.d1Shards.get(shard);
     const counting = new Proxy(real, {
       get(target, prop) {
         if (prop === "prepare") return (query: string) => ((statements += 1), target.prepare(query));
@@ -23,7 +23,7 @@ async function countStatements(agent: string): Promise<() => number> {
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    state.d1Shards = state.d1Shards.with({ [shard]: counting });
+    state.network.d1Shards = state.network.d1Shards.with({ [shard]: counting });
   });
   return () => statements;
 }

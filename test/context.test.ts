@@ -17,7 +17,7 @@ import { estimateTokens } from "../src/text/token-estimate";
 import { RELATION } from "../src/vocabulary/relations";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
 import { call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, type Msg } from "./helpers";
-import { internals } from "./internals";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 interface ContextJson {
   query: string;
@@ -76,8 +76,8 @@ const sessions: Msg[][] = [
 /** Replaces the agent's model summary (returns the previous one) to simulate older submissions. */
 async function swapSummary(agent: string, summarize: SmallModel["summarize"]): Promise<SmallModel["summarize"]> {
   return runInDurableObject(stubOf(agent), (instance) => {
-    const { state } = internals(instance);
-    const model = state.primaryModel;
+    const { state } = MemoryAgent.testAccess(instance);
+    const model = state.models.primaryModel;
     const previous = model.summarize.bind(model);
     model.summarize = summarize;
     return previous;

@@ -11,7 +11,8 @@ import { enqueueTask } from "../src/agent/registry";
 import worker from "../src/index";
 import { codePointLength } from "../src/text/code-points";
 import { agentRows, call, drainAlarms, freshAgent, json, recallJson, recallText, rememberAndWait, stubOf, type Msg } from "./helpers";
-import { internals, scanCounts } from "./internals";
+import { scanCounts } from "./agent-access";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 interface LinkView {
   source: number;
@@ -336,7 +337,7 @@ describe("the cron safety net", () => {
     }
     // `due` has a queued task whose alarm was lost; `later` has work due only in an hour.
     const lost = await runInDurableObject(stubOf(due), async (instance, ctx) => {
-      const { state } = internals(instance);
+      const { state } = MemoryAgent.testAccess(instance);
       const task = enqueueTask(state.queue, "compressMemories", null, { id: "tsk_lostalarm0000000", now: Date.now() });
       await ctx.storage.deleteAlarm();
       return task.id;

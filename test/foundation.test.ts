@@ -13,7 +13,7 @@ import { defineTask } from "../src/engine/define-task";
 import { TASKS } from "../src/agent/registry";
 import { InvalidPayloadError, TaskRegistry } from "../src/engine/task-registry";
 import { call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
-import { internals } from "./internals";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 const NotePayload = z.object({ note: z.string() }).strict();
 
@@ -45,7 +45,7 @@ describe("the task registry", () => {
   it("runs a kind declared once (definition + registry entry) through the queue, and validates its payload", async () => {
     const agent = freshAgent("note");
     const outcome = await runInDurableObject(stubOf(agent), async (instance, ctx) => {
-      const { state } = internals(instance);
+      const { state } = MemoryAgent.testAccess(instance);
       state.bind({ tenantId: "dev", agentId: agent });
       const registry = new TaskRegistry({ ...TASKS, note: noteTask });
       expect(() => registry.enqueue(state.queue, "note", { note: 1 }, { now: Date.now() })).toThrow(InvalidPayloadError);
@@ -61,8 +61,8 @@ describe("the task registry", () => {
   it("fails a stored task of a kind this code does not know, at once, and moves on", async () => {
     const agent = freshAgent("unknown-kind");
     await rememberAndWait(agent, [{ role: "user", content: "Orion ships on Monday." }]);
-    await runInDurableObject(stubOf(agent), (instance) => {
-      internals(instance).state.storage.sql.exec(
+    await runInDurableObject(stubOf(agent), (_instance, ctx) => {
+      ctx.storage.sql.exec(
         "INSERT INTO tasks (id, kind, lane, payload, status, created_at, position) VALUES ('tsk_unknownkind00000', 'note', 'write', '{}', 'queued', ?, 1e9)",
         Date.now(),
       );
@@ -82,8 +82,8 @@ describe("the task registry", () => {
 describe("stored work this code cannot read", () => {
   async function storeAndRun(agent: string, id: string, checkpoint: string | null, intent: string | null) {
     await rememberAndWait(agent, [{ role: "user", content: "Orion ships on Monday." }]);
-    await runInDurableObject(stubOf(agent), (instance) => {
-      const sql = internals(instance).state.storage.sql;
+    await runInDurableObject(stubOf(agent), (instance, ctx) => {
+      const sql = ctx.storage.sql;
       sql.exec(
         `INSERT INTO tasks (id, kind, lane, payload, status, created_at, position, checkpoint)
          VALUES (?, 'remember', 'write', '{"messages":[{"role":"user","content":"Vega ships on Friday."}]}', 'queued', ?, 1e9, ?)`,
@@ -93,7 +93,7 @@ describe("stored work this code cannot read", () => {
       );
       if (intent !== null) sql.exec("INSERT INTO intents (task_id, intent) VALUES (?, ?)", id, intent);
       // Written behind the store's back (as an older version of the code would have left it).
-      internals(instance).state.intents.forget();
+      MemoryAgent.testAccess(instance).state.intents.forget();
     });
     const next = await call(`/v1/agents/${agent}/remember`, { body: { messages: [{ role: "user", content: "Lyra ships in May." }] } });
     await drainAlarms(agent);
@@ -116,8 +116,8 @@ describe("stored work this code cannot read", () => {
     expect(task).toMatchObject({ status: "failed", attempts: 1 });
     expect(task.error).toContain("unreadable write intent");
     expect(nextTask.status).toBe("done");
-    const leftover = await runInDurableObject(stubOf(agent), (instance) =>
-      internals(instance).state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM intents").one(),
+    const leftover = await runInDurableObject(stubOf(agent), (_instance, ctx) =>
+      ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM intents").one(),
     );
     expect(leftover.n).toBe(0);
   });
@@ -171,8 +171,8 @@ describe("times are converted once, at the edge, and stored exactly", () => {
 describe("the object's schema", () => {
   it("migrates an object of the previous layout under queued work, which then runs", async () => {
     const agent = freshAgent("legacy");
-    const migrated = await runInDurableObject(stubOf(agent), async (instance, ctx) => {
-      const sql = internals(instance).state.storage.sql;
+    const migrated = await runInDurableObject(stubOf(agent), async (_instance, ctx) => {
+      const sql = ctx.storage.sql;
       const tables = sql.exec<{ name: string }>(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
       );

@@ -4,7 +4,8 @@ import { RecallQuerySchema, runRecall } from "../src/operations/recall";
 import { runSearch, SearchQuerySchema } from "../src/operations/search-memories";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, EXCHANGE, messages } from "./fixtures";
 import { agentRows, call, drainAlarms, freshAgent, rememberAndWait, stubOf } from "./helpers";
-import { internals, linksAsTheyStand, scanCounts } from "./internals";
+import { linksAsTheyStand, scanCounts } from "./agent-access";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 const recallQuery = (r: Record<string, unknown>) => RecallQuerySchema.parse({ keywords: [], relations: [], locale: "zh", ...r });
 
@@ -30,7 +31,7 @@ async function fromD1(agentId: string): Promise<Snapshot> {
 /** The in-memory graph as it stands (loading it if needed), in the same shape. */
 async function fromGraph(agentId: string): Promise<Snapshot> {
   return runInDurableObject(stubOf(agentId), async (instance) => {
-    const graph = await internals(instance).state.graph();
+    const graph = await MemoryAgent.testAccess(instance).state.graph();
     if (!graph) throw new Error("no graph");
     const nodes = graph
       .nodeIds()
@@ -110,7 +111,7 @@ describe("the in-memory graph", () => {
       { keywords: ["登录", "budget"], start: "hybrid", limit: 20 },
     ];
     await runInDurableObject(stubOf(agent), async (instance) => {
-      const state = internals(instance).state;
+      const state = MemoryAgent.testAccess(instance).state;
       const cached = [];
       for (const r of requests) cached.push(await runRecall(state, recallQuery(r)));
       const cachedSearch = new Map<string, unknown>();

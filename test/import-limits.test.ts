@@ -9,14 +9,13 @@ import { MAX_IMPORT_LINE_BYTES } from "../src/config/limits";
 import { JsonLinesError, jsonLines, type JsonLine } from "../src/api/json-lines";
 import { expectEnvelope } from "./edge-helpers";
 import { call, freshAgent, json, stubOf } from "./helpers";
-import { internals } from "./internals";
 import { fileOf, importInto, linkLine, nodeLine, NDJSON, type Line } from "./transfer-helpers";
 
 /** Rows staged in the agent's object for imports (every upload's). */
 async function stagedRows(agent: string): Promise<number> {
   return runInDurableObject(
     stubOf(agent),
-    (instance) => internals(instance).state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM import_staging").one().n,
+    (_instance, ctx) => ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM import_staging").one().n,
   );
 }
 

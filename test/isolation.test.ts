@@ -13,13 +13,13 @@ import { storeKey } from "../src/storage/api-keys";
 import { runBatch, type Statement } from "../src/storage/batch";
 import { FtsRepo } from "../src/storage/fts-repo";
 import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
-import { internals } from "./internals";
 import { exportOf, fileOf, importInto } from "./transfer-helpers";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 /** Keyword search the way an agent too large to cache runs it: from D1 (FTS5 candidates). */
 async function searchFromD1(agent: string, query: string) {
   return runInDurableObject(stubOf(agent), async (instance) => {
-    const state = internals(instance).state;
+    const state = MemoryAgent.testAccess(instance).state;
     const graph = state.graph.bind(state);
     state.graph = async () => undefined;
     try {

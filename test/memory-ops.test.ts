@@ -19,7 +19,7 @@ import { FTS_AGENT_STRIDE } from "../src/storage/fts-repo";
 import { entityKeyVariants } from "../src/text/entity-key";
 import { resolveRelativeTimes, resolveTimeValue } from "../src/text/relative-time";
 import { agentRows, agentUid, call, drainAlarms, freshAgent, json, recallText, rememberAndWait, stubOf } from "./helpers";
-import { internals } from "./internals";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 interface LinkView {
   source: number;
@@ -232,7 +232,7 @@ describe("explicit memories", () => {
     });
     // The stored levels of the memory's links to its subject and object hold the importance (the
     // focus pins them at 1 while the entities are in it, like every link: docs/design.md §3).
-    const clock = await runInDurableObject(stubOf(agent), (instance) => internals(instance).state.meta.clock());
+    const clock = await runInDurableObject(stubOf(agent), (instance) => MemoryAgent.testAccess(instance).state.meta.clock());
     const subject = await entityId(agent, "小明");
     const object = await entityId(agent, "打篮球");
     const shard = await agentRows(agent);
@@ -495,9 +495,9 @@ describe("deleting a memory", () => {
           .first("n"),
       ).toBe(0);
     }
-    const vectors = await runInDurableObject(stubOf(agent), (instance) =>
-      internals(instance)
-        .state.storage.sql.exec<{ node_id: number }>("SELECT node_id FROM vectors")
+    const vectors = await runInDurableObject(stubOf(agent), (_instance, ctx) =>
+      ctx.storage.sql
+        .exec<{ node_id: number }>("SELECT node_id FROM vectors")
         .toArray()
         .map((r) => r.node_id),
     );

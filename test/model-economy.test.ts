@@ -22,7 +22,8 @@ import type { AiBinding } from "../src/models/workers-ai/ai-client";
 import { WorkersAiError } from "../src/models/workers-ai/workers-ai-error";
 import { WorkersAiModel } from "../src/models/workers-ai/workers-ai-model";
 import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
-import { internals, linksAsTheyStand, scanCounts } from "./internals";
+import { linksAsTheyStand, scanCounts } from "./agent-access";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 const MODEL = "@cf/google/gemma-4-26b-a4b-it";
 const ChatInputs = z.object({
@@ -199,8 +200,8 @@ describe("an agent's model calls", () => {
     const agent = freshAgent("economy");
     const calls = new Map<string, number>();
     await runInDurableObject(stubOf(agent), (instance) => {
-      const { state } = internals(instance);
-      state.primaryModel = countingModel(new LocalModel(), calls);
+      const { state } = MemoryAgent.testAccess(instance);
+      state.models.primaryModel = countingModel(new LocalModel(), calls);
     });
     const messages = conversation(10).map((m) => ({ role: m.role, content: m.content }));
     expect((await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { auto_compress: false } })).status).toBe(200);
@@ -259,9 +260,9 @@ describe("model_policy", () => {
       const ai = digestingAi();
       ais.set(agent, ai);
       await runInDurableObject(stubOf(agent), (instance) => {
-        const { state } = internals(instance);
+        const { state } = MemoryAgent.testAccess(instance);
         // The deployment of a hosted service: Workers AI, MODEL_POLICY unset.
-        state.primaryModel = createModel(
+        state.models.primaryModel = createModel(
           { MODEL_PROVIDER: "workers-ai", AI: ai, AI_TEXT_MODEL: MODEL },
           () => state.meta.params().model_policy,
         );
@@ -315,8 +316,8 @@ describe("model_policy", () => {
     });
     const ai: AiBinding = { run: async (model, inputs) => (await gate, remote.run(model, inputs)) };
     await runInDurableObject(stubOf(agent), (instance) => {
-      const { state } = internals(instance);
-      state.primaryModel = createModel(
+      const { state } = MemoryAgent.testAccess(instance);
+      state.models.primaryModel = createModel(
         { MODEL_PROVIDER: "workers-ai", AI: ai, AI_TEXT_MODEL: MODEL },
         () => state.meta.params().model_policy,
       );
@@ -329,7 +330,7 @@ describe("model_policy", () => {
     for (const [i, who] of ["Dana", "Emil", "Gita"].entries())
       expect((await say(`a${i}`, `${who} opened the Lisbon office.`)).status).toBe(202);
     const changeQueued = () =>
-      runInDurableObject(stubOf(agent), (instance) => internals(instance).state.queue.upcoming("updateConfig", 1).length > 0);
+      runInDurableObject(stubOf(agent), (instance) => MemoryAgent.testAccess(instance).state.queue.upcoming("updateConfig", 1).length > 0);
     // The change waits for the writes before it: it is sent without waiting, the next remembers once it is queued.
     const change = call(`/v1/agents/${agent}/config`, { method: "PUT", body: { model_policy: { summaries: "local" } } });
     while (!(await changeQueued())) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -574,7 +575,7 @@ describe("conflict verdicts asked ahead of their turn", () => {
       [single, singleModel],
     ] as const) {
       await runInDurableObject(stubOf(agent), (instance) => {
-        internals(instance).state.primaryModel = model;
+        MemoryAgent.testAccess(instance).state.models.primaryModel = model;
       });
       expect((await call(`/v1/agents/${agent}/config`, { method: "PUT", body: config })).status).toBe(200);
     }

@@ -4,7 +4,7 @@ import { PINNED_LEVEL, strengthAt } from "../src/memory/strength";
 import { LocalModel } from "../src/models/local/local-model";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
 import { agentRows, call, freshAgent, json, rememberAndWait, type Msg } from "./helpers";
-import { linksAsTheyStand } from "./internals";
+import { linksAsTheyStand } from "./agent-access";
 
 interface NodeRow {
   id: number;

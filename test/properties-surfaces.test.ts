@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "../src/http/errors";
 import { agentFootprint, expectEnvelope, isErrorCode } from "./edge-helpers";
 import { call, freshAgent, json, stubOf } from "./helpers";
-import { internals } from "./internals";
 import { type ApiDescription, describeApi, type JsonSchema, mutate, type Mutation, mutation, valueFor } from "./openapi-arbitraries";
 import { fileOf, importInto, linkLine, nodeLine } from "./transfer-helpers";
 
@@ -37,7 +36,7 @@ afterAll(() => {
 async function stagedRows(agentId: string): Promise<number> {
   return runInDurableObject(
     stubOf(agentId),
-    (instance) => internals(instance).state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM import_staging").one().n,
+    (_instance, ctx) => ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM import_staging").one().n,
   );
 }
 

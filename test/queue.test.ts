@@ -8,7 +8,7 @@ import { TaskRegistry } from "../src/engine/task-registry";
 import { MAX_QUEUED_TASKS } from "../src/config/limits";
 import { fingerprint } from "../src/engine/stores/idempotency";
 import { agentRows, call, drainAlarms, freshAgent, json, stubOf, waitTask, type Msg } from "./helpers";
-import { internals } from "./internals";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 interface TaskStatus {
   task_id: string;
@@ -40,7 +40,7 @@ const message = (i: number): Msg[] => [{ role: "user", content: `Note number ${i
  */
 async function fillQueue(agent: string, task: (i: number) => { id: string; kind: TaskKind; payload: unknown }): Promise<void> {
   await runInDurableObject(stubOf(agent), async (instance) => {
-    const { state } = internals(instance);
+    const { state } = MemoryAgent.testAccess(instance);
     state.bind({ tenantId: "dev", agentId: agent });
     for (let i = 0; i < MAX_QUEUED_TASKS; i++) {
       const { id, kind, payload } = task(i);
@@ -79,7 +79,7 @@ describe("the durable FIFO queue", () => {
   it("lets the answer of a request leave before the task it queued runs, also when the request came in during another task", async () => {
     const agent = freshAgent("answer-first");
     const order = await runInDurableObject(stubOf(agent), async (instance, ctx) => {
-      const { state } = internals(instance);
+      const { state } = MemoryAgent.testAccess(instance);
       state.bind({ tenantId: "dev", agentId: agent });
       const order: string[] = [];
       // A request as the object serves one: counted, its task queued, the runner woken; its answer
@@ -124,7 +124,7 @@ describe("the durable FIFO queue", () => {
     // Queue 20 tasks the way remember does, but without starting the drain: all are still queued
     // when the object is evicted; only the durable alarm remains to bring them back.
     const ids = await runInDurableObject(stub, async (instance, ctx) => {
-      const { state } = internals(instance);
+      const { state } = MemoryAgent.testAccess(instance);
       state.bind(identity);
       const queued = Array.from(
         { length: 20 },
@@ -173,7 +173,7 @@ describe("the durable FIFO queue", () => {
     // Run the task by hand up to its D1 write, then "crash" before the object's side of the commit
     // (the final transaction throws, so it rolls back and the stored intent stays).
     const firstRun = await runInDurableObject(stub, async (instance) => {
-      const { state } = internals(instance);
+      const { state } = MemoryAgent.testAccess(instance);
       state.bind(identity);
       const task = enqueueTask(state.queue, "remember", { messages }, { id: "tsk_interrupted00000", now: Date.now() });
       state.queue.markRunning(task.id, Date.now());
@@ -228,7 +228,7 @@ describe("the durable FIFO queue", () => {
     const stub = stubOf(agent);
     // A corrupt payload cannot succeed: it fails at once, with its error.
     await runInDurableObject(stub, async (instance) => {
-      const { state } = internals(instance);
+      const { state } = MemoryAgent.testAccess(instance);
       state.bind(identity);
       // Stored as an older version of the code might have: not a payload this code can read.
       state.storage.sql.exec(
@@ -253,11 +253,11 @@ describe("the durable FIFO queue", () => {
     expect((await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { max_retries: 2 } })).status).toBe(200);
     let failures = 0;
     await runInDurableObject(stub, async (instance) => {
-      const { state, runner } = internals(instance);
+      const { state, runner } = MemoryAgent.testAccess(instance);
       runner.retryDelay = () => 0;
-      state.sleep = async () => {};
-      const local = state.primaryModel;
-      state.primaryModel = {
+      state.models.sleep = async () => {};
+      const local = state.models.primaryModel;
+      state.models.primaryModel = {
         ...local,
         name: "flaky",
         segment: async (messages) => {
@@ -295,8 +295,8 @@ describe("the durable FIFO queue", () => {
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("5");
     expect((await json<{ error: { code: string } }>(res)).error.code).toBe("queue_full");
-    await runInDurableObject(stub, (instance) => {
-      internals(instance).state.storage.sql.exec("DELETE FROM tasks");
+    await runInDurableObject(stub, (_instance, ctx) => {
+      ctx.storage.sql.exec("DELETE FROM tasks");
     });
     expect((await call(`/v1/agents/${agent}/remember`, { body: { messages: message(0) } })).status).toBe(202);
   });
@@ -308,8 +308,8 @@ describe("the durable FIFO queue", () => {
     expect((await call(`/v1/agents/${agent}/remember`, { body: { messages: message(1) } })).status).toBe(202);
     // Asking for more cycles than the limit allows at once is refused.
     expect((await call(`/v1/agents/${agent}/compress`, { body: { cycles: 1 } })).status).toBe(429);
-    await runInDurableObject(stub, (instance) => {
-      internals(instance).state.storage.sql.exec("DELETE FROM tasks WHERE kind = 'compressMemories'");
+    await runInDurableObject(stub, (_instance, ctx) => {
+      ctx.storage.sql.exec("DELETE FROM tasks WHERE kind = 'compressMemories'");
     });
   });
 
@@ -320,7 +320,7 @@ describe("the durable FIFO queue", () => {
     // The rows an agent of the previous version left: a create_memory queued as `memorize`, its
     // Idempotency-Key fingerprinted under that name, and the alarm that would bring the object back.
     await runInDurableObject(stubOf(agent), async (instance, ctx) => {
-      const { state } = internals(instance);
+      const { state } = MemoryAgent.testAccess(instance);
       state.bind(identity);
       const now = Date.now();
       ctx.storage.sql.exec(

@@ -10,7 +10,8 @@ import { IntentStore, splitText } from "../src/engine/stores/intent-store";
 import { enqueueTask } from "../src/agent/registry";
 import { MAX_TASK_ATTEMPTS } from "../src/config/limits";
 import { agentRows, agentUid, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, type Msg } from "./helpers";
-import { internals, linksAsTheyStand, scanCounts } from "./internals";
+import { linksAsTheyStand, scanCounts } from "./agent-access";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 interface Stats {
   nodes: { total: number; segments: number };
@@ -24,7 +25,7 @@ const stats = async (agent: string) => json<Stats>(await call(`/v1/agents/${agen
 /** Queues a deletion that has not run yet (the object does not start draining). */
 async function pendingDelete(agent: string): Promise<string> {
   return runInDurableObject(stubOf(agent), (instance) => {
-    const { state } = internals(instance);
+    const { state } = MemoryAgent.testAccess(instance);
     state.bind({ tenantId: "dev", agentId: agent });
     return enqueueTask(state.queue, "deleteAgent", null, { now: Date.now() }).id;
   });
@@ -84,7 +85,7 @@ describe("writes around a pending deletion", () => {
   it("re-arms an alarm left in the past, so queued work never waits for an unrelated request", async () => {
     const agent = freshAgent("stale-alarm");
     const alarm = await runInDurableObject(stubOf(agent), async (instance, ctx) => {
-      const { state, runner } = internals(instance);
+      const { state, runner } = MemoryAgent.testAccess(instance);
       state.bind({ tenantId: "dev", agentId: agent });
       await ctx.storage.setAlarm(Date.now() - 60_000);
       enqueueTask(state.queue, "updateConfig", { decay_rate: 0.8 }, { now: Date.now() });
@@ -190,7 +191,7 @@ describe("an interrupted compression page", () => {
     }
     // The faulty agent's first page commit dies after D1 and the vector index, before the object's state.
     await runInDurableObject(stubOf(faulty), (instance) => {
-      const { state } = internals(instance);
+      const { state } = MemoryAgent.testAccess(instance);
       const applyLocal = state.applyLocal.bind(state);
       let failures = 0;
       state.applyLocal = (op) => {
@@ -213,9 +214,9 @@ describe("an interrupted compression page", () => {
     expect(sa.counters.nodes_scanned).toBe(sb.counters.nodes_scanned);
     expect(sa.counters.links_broken).toBe(sb.counters.links_broken);
     // The vector index holds exactly the nodes that exist.
-    const vectors = await runInDurableObject(stubOf(faulty), (instance) =>
-      internals(instance)
-        .state.storage.sql.exec<{ node_id: number }>("SELECT node_id FROM vectors ORDER BY node_id")
+    const vectors = await runInDurableObject(stubOf(faulty), (_instance, ctx) =>
+      ctx.storage.sql
+        .exec<{ node_id: number }>("SELECT node_id FROM vectors ORDER BY node_id")
         .toArray()
         .map((r) => r.node_id),
     );
@@ -228,7 +229,7 @@ describe("tasks whose invocation the platform ends", () => {
     const agent = freshAgent("killed");
     await rememberAndWait(agent, [{ role: "user", content: "Orion ships on Monday." }]);
     await runInDurableObject(stubOf(agent), (instance) => {
-      const { state } = internals(instance);
+      const { state } = MemoryAgent.testAccess(instance);
       const doomed = enqueueTask(state.queue, "updateConfig", { decay_rate: 0.5 }, { id: "tsk_killedtoooften00", now: Date.now() });
       for (let i = 0; i < MAX_TASK_ATTEMPTS; i++) state.queue.markRunning(doomed.id, Date.now());
       const resumed = enqueueTask(state.queue, "updateConfig", { decay_rate: 0.7 }, { id: "tsk_killedoncebefore", now: Date.now() });
@@ -263,17 +264,17 @@ describe("the largest remember the API accepts", () => {
     }
     const agent = freshAgent("intent-parts");
     await rememberAndWait(agent, [{ role: "user", content: "A first memory so the object exists." }]);
-    await runInDurableObject(stubOf(agent), (instance) => {
-      const store = new IntentStore(internals(instance).state.storage.sql, 7);
+    await runInDurableObject(stubOf(agent), (_instance, ctx) => {
+      const store = new IntentStore(ctx.storage.sql, 7);
       const intent = JSON.stringify({ ops: [{ text: "登录模块😀 design".repeat(5) }] });
       store.put("tsk_parts00000000000", intent);
       expect(store.get("tsk_parts00000000000")).toBe(intent);
       // A fresh store (an object woken after eviction) reads the same parts.
-      expect(new IntentStore(internals(instance).state.storage.sql, 7).get("tsk_parts00000000000")).toBe(intent);
+      expect(new IntentStore(ctx.storage.sql, 7).get("tsk_parts00000000000")).toBe(intent);
       store.put("tsk_parts00000000000", "short");
       expect(store.get("tsk_parts00000000000")).toBe("short");
       store.delete("tsk_parts00000000000");
-      const sql = internals(instance).state.storage.sql;
+      const sql = ctx.storage.sql;
       expect(sql.exec<{ n: number }>("SELECT count(*) AS n FROM intent_parts").one().n).toBe(0);
       expect(store.get("tsk_parts00000000000")).toBeUndefined();
     });
@@ -301,8 +302,8 @@ describe("the largest remember the API accepts", () => {
       // Segments hold the messages' text (whitespace at their edges trimmed), and every id is held.
       expect(stats.characters.remembered).toBeGreaterThan(0.99 * 200_000);
       expect(stats.nodes.segments).toBeGreaterThan(0);
-      const held = await runInDurableObject(stubOf(agent), (instance) =>
-        internals(instance).state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM messages").one(),
+      const held = await runInDurableObject(stubOf(agent), (_instance, ctx) =>
+        ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM messages").one(),
       );
       expect(held.n).toBe(500);
     }

@@ -11,7 +11,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { AgentState } from "../src/agent/agent-state";
-import type { MemoryAgent } from "../src/agent/memory-agent";
+import { MemoryAgent } from "../src/agent/memory-agent";
 import { deleteAgentTask } from "../src/operations/delete-agent";
 import { enqueueTask } from "../src/agent/registry";
 import { DELETE_CHUNKS_PER_SLICE, DELETE_LINKS_PER_CHUNK, DELETE_NODES_PER_CHUNK } from "../src/config/limits";
@@ -21,14 +21,14 @@ import { storeKey } from "../src/storage/api-keys";
 import { createDb } from "../src/storage/db";
 import { FTS_AGENT_STRIDE } from "../src/storage/fts-repo";
 import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
-import { internals, ownRunner } from "./internals";
+import { ownRunner } from "./agent-access";
 import { LimitedD1 } from "./fakes/limited-d1";
 
 /** Inside the agent's object, with no alarm of its own left to drain it behind the test's back. */
 async function inAgent<T>(agent: string, run: (state: AgentState, ctx: DurableObjectState) => Promise<T>): Promise<T> {
   return runInDurableObject(stubOf(agent), async (instance: MemoryAgent, ctx) => {
     await ctx.storage.deleteAlarm();
-    return run(internals(instance).state, ctx);
+    return run(MemoryAgent.testAccess(instance).state, ctx);
   });
 }
 
@@ -233,7 +233,7 @@ describe("deleting a large agent", () => {
     // D1 modelled at 10,000 rows read or written per second: 30 s is 300,000 rows in one statement.
     const limited = new LimitedD1(db, { rowsPerSecond: 10_000 });
     const result = await inAgent(agent, async (state, ctx) => {
-      state.d1Shards = state.d1Shards.with({ [shard]: limited.binding });
+      state.network.d1Shards = state.network.d1Shards.with({ [shard]: limited.binding });
       const { alarm, invoke } = ownRunner(state, ctx);
       const task = enqueueTask(state.queue, "deleteAgent", null, { now: Date.now() });
       await ctx.storage.sync();

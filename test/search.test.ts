@@ -6,7 +6,7 @@ import { Bm25Index, indexTokens } from "../src/search/bm25-index";
 import { ftsDocument } from "../src/search/fts-text";
 import { FTS_AGENT_STRIDE } from "../src/storage/fts-repo";
 import { agentRows, agentUid, call, drainAlarms, freshAgent, json, recallJson, rememberAndWait, stubOf, type Msg } from "./helpers";
-import { internals } from "./internals";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 interface SearchItem {
   node_id: number;
@@ -229,7 +229,7 @@ describe("full-text documents written by an earlier analyzer", () => {
       .run();
     await db.prepare("UPDATE nodes SET fts_tokens = 1 WHERE agent = ?").bind(key).run();
     await runInDurableObject(stubOf(agent), async (instance) => {
-      const { state } = internals(instance);
+      const { state } = MemoryAgent.testAccess(instance);
       state.meta.set("dataVersion", 3);
       await upgradeAgentData(state);
       expect(state.meta.get("dataVersion")).toBe(DATA_VERSION);

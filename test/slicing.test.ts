@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { AgentState } from "../src/agent/agent-state";
 import type { SmallModel } from "../src/models/types";
 import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, waitTask, type Msg } from "./helpers";
-import { internals, scanCounts } from "./internals";
+import { scanCounts } from "./agent-access";
+import { MemoryAgent } from "../src/agent/memory-agent";
 
 const NAMES = [
   "Alice",
@@ -51,7 +52,7 @@ const moveOn: Msg[] = [
 function gate() {
   const g = { reached: 0, permits: 0 };
   const install = (state: AgentState) => {
-    const local = state.primaryModel;
+    const local = state.models.primaryModel;
     const gated: SmallModel = {
       name: "gated",
       segment: (m) => local.segment(m),
@@ -68,7 +69,7 @@ function gate() {
         return local.compress(text, target);
       },
     };
-    state.primaryModel = gated;
+    state.models.primaryModel = gated;
   };
   return { g, install };
 }
@@ -93,13 +94,16 @@ describe("time slicing", () => {
     expect((await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { decay_rate: 0.05 } })).status).toBe(200);
     const stub = stubOf(agent);
     const { g, install } = gate();
-    await runInDurableObject(stub, (instance) => install(internals(instance).state));
+    await runInDurableObject(stub, (instance) => install(MemoryAgent.testAccess(instance).state));
     await rememberAndWait(agent, moveOn);
     await untilTrue(async () => g.reached > 0, "the scan to reach its first compression");
 
     // The cycle is under way, blocked inside one node. A recall arrives and queues behind it.
     const recall = call(`/v1/agents/${agent}/recall`, { body: { keywords: ["login"], format: "json" } });
-    await untilTrue(() => runInDurableObject(stub, (instance) => internals(instance).state.queue.readWaiting()), "the recall to queue");
+    await untilTrue(
+      () => runInDurableObject(stub, (instance) => MemoryAgent.testAccess(instance).state.queue.readWaiting()),
+      "the recall to queue",
+    );
     // One permit: the blocked node finishes, the scan yields to the recall, resumes, and blocks at
     // its next compression.
     g.permits = 1;
@@ -111,9 +115,9 @@ describe("time slicing", () => {
     expect(items.items.filter((i) => i.type === "memory").map((i) => i.content)[0]).toBe("Grace fixed the login bug.");
     await untilTrue(async () => g.reached >= 2, "the scan to resume and block again");
     // The recall waited for one node only: the scan is still under way.
-    const cycleTask = await runInDurableObject(stub, (instance) =>
-      internals(instance)
-        .state.storage.sql.exec<{ id: string; status: string; checkpoint: string | null }>(
+    const cycleTask = await runInDurableObject(stub, (_instance, ctx) =>
+      ctx.storage.sql
+        .exec<{ id: string; status: string; checkpoint: string | null }>(
           "SELECT id, status, checkpoint FROM tasks WHERE kind = 'compressMemories' ORDER BY seq DESC LIMIT 1",
         )
         .one(),
@@ -154,9 +158,9 @@ describe("time slicing", () => {
     const stub = stubOf(agent);
     await runInDurableObject(stub, (instance) => {
       // Every compression takes ≥ 2 ms, so the cycle needs many 10 ms slices.
-      const state = internals(instance).state;
-      const local = state.primaryModel;
-      state.primaryModel = {
+      const state = MemoryAgent.testAccess(instance).state;
+      const local = state.models.primaryModel;
+      state.models.primaryModel = {
         ...local,
         name: "slow",
         compress: async (t, n) => (await new Promise((r) => setTimeout(r, 2)), local.compress(t, n)),
@@ -172,10 +176,8 @@ describe("time slicing", () => {
     await drainAlarms(agent);
     const stats = await json<{ counters: Record<string, number> }>(await call(`/v1/agents/${agent}/stats`));
     expect(stats.counters.cycles).toBe(2);
-    const last = await runInDurableObject(stub, (instance) =>
-      internals(instance)
-        .state.storage.sql.exec<{ result: string }>("SELECT result FROM tasks WHERE kind = 'compressMemories' ORDER BY seq DESC LIMIT 1")
-        .one(),
+    const last = await runInDurableObject(stub, (_instance, ctx) =>
+      ctx.storage.sql.exec<{ result: string }>("SELECT result FROM tasks WHERE kind = 'compressMemories' ORDER BY seq DESC LIMIT 1").one(),
     );
     const result = JSON.parse(last.result) as { slices: number; scanned: number };
     // Paused many times, each resumed by the alarm, and still one cycle with every node scanned once.

@@ -13,7 +13,6 @@ import { requestCounter, USAGE_COUNTERS, type UsageEnv } from "../src/agent/usag
 import { EMBEDDING_DIMENSIONS } from "../src/models/local/local-embedder";
 import { meteredD1, type D1Usage } from "../src/storage/metered-d1";
 import { freshAgent, stubOf } from "./helpers";
-import { internals } from "./internals";
 
 /** A D1 meter that adds up what it is told. */
 function totals() {
@@ -83,7 +82,7 @@ describe("an agent with BENCH_USAGE_COUNTERS", () => {
       const afterRemember = await agent.stats(identity, 20_000);
       await agent.ask(identity, "recall", { query: "When does Vega ship?", keywords: [], relations: [], start: "hybrid" });
       // A query of the agent's index (recall asks it when the words alone do not find enough).
-      const { state } = internals(agent);
+      const { state } = MemoryAgent.testAccess(agent);
       const [vector] = await state.embedder.embed(["Vega follows in June."]);
       if (vector) await state.vectors()?.query({ vector, topK: 3 });
       const afterRecall = await agent.stats(identity);
@@ -123,8 +122,8 @@ describe("an agent with BENCH_USAGE_COUNTERS", () => {
     await runInDurableObject(stubOf(freshAgent("plain")), async (_instance, ctx) => {
       const state = new AgentState(ctx.storage, env, AGENT_TASK_HOOKS);
       expect(state.usage).toBeUndefined();
-      expect(state.d1Shards.primary).toBe(env.DB);
-      expect(state.d1Shards.get("DB")).toBe(env.DB);
+      expect(state.network.d1Shards.primary).toBe(env.DB);
+      expect(state.network.d1Shards.get("DB")).toBe(env.DB);
     });
   });
 });

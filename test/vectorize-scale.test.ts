@@ -18,7 +18,7 @@ import { RecentVectors } from "../src/vectors/recent-vectors";
 import { VectorIndexFullError } from "../src/vectors/types";
 import { DESCRIBE_INTERVAL_MS, VectorizeVectorIndex } from "../src/vectors/vectorize-index";
 import { freshAgent, stubOf } from "./helpers";
-import { ownRunner } from "./internals";
+import { ownRunner } from "./agent-access";
 import { FakeVectorize } from "./fakes/fake-vectorize";
 
 /** The local embedder's dimensions (the agents here embed with it). */
@@ -189,7 +189,7 @@ describe("a full Vectorize index", () => {
       const hits = await state
         .vectors()
         ?.query({ vector: (await state.embedder.embed(["Vega follows in June."]))[0] ?? vector(0), topK: 3 });
-      return { remember: state.queue.get(remember.id)?.status, index, hits, placement: state.placement() };
+      return { remember: state.queue.get(remember.id)?.status, index, hits, placement: state.network.placement() };
     });
     expect(outcome.placement?.vectors).toBe("VEC_C");
     expect(outcome.remember).toBe("done");

@@ -1,47 +1,30 @@
 /**
- * The runtime of one agent inside its Durable Object: persisted state (meta, focus, queue, scan
- * bookkeeping, message ids in the object's SQLite), the D1 repositories of the agent's shard
- * keyed by its key there, the models, and the caches (graph, vector index). Task runners receive
- * this, never the Durable Object class, so nothing here is reachable over RPC.
+ * The runtime of one agent inside its Durable Object (src/engine/runtime.ts): its own tables (meta,
+ * focus, queue, scan bookkeeping, message ids, idempotency keys, intents, feedback marks, import
+ * staging, in the object's SQLite), where its network lives (agent-network.ts) and its models
+ * (agent-models.ts). Task runners receive this as the few interfaces each names, never the Durable
+ * Object class, so nothing here is reachable over RPC.
  */
-import type { MemoryGraph } from "../memory/graph";
-import { isBookkeeping, type BookkeepingOp, type NetworkOp, type WriteOp } from "../memory/write-ops";
-import { createEmbedder, createFallbackModel, createModel } from "../models/registry";
-import { ResilientModel } from "../models/resilient-model";
-import { realSleep, retryPolicy } from "../models/retry";
-import type { Embedder, SmallModel } from "../models/types";
-import { QueryVectors } from "../models/query-vectors";
-import { DigestAhead } from "../engine/digest-ahead";
-import { VerdictsAhead } from "../engine/verdicts-ahead";
-import { EmbeddingsAhead } from "../engine/embeddings-ahead";
-import { AgentRegistry, legacyPlacement, type Placement } from "../storage/agent-registry";
-import { D1Shards } from "../storage/d1-shards";
-import { createDb, type Db } from "../storage/db";
-import { FtsRepo } from "../storage/fts-repo";
-import { LinkRepo } from "../storage/link-repo";
-import { NodeRepo } from "../storage/node-repo";
-import { meteredD1 } from "../storage/metered-d1";
-import { meteredVectorIndex } from "../vectors/metered-vector-index";
-import { createVectorIndex, vectorIndexNames } from "../vectors/registry";
-import type { VectorIndex } from "../vectors/types";
+import type { WriteOp } from "../memory/write-ops";
 import type { AgentIdentity } from "../vocabulary/identity";
-import { unreachable } from "../vocabulary/records";
+import type { RunnerRuntime, TaskHooks } from "../engine/runtime";
+import { FeedbackStore } from "../engine/stores/feedback-store";
 import { FocusStore } from "../engine/stores/focus-store";
-import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "../engine/graph-loader";
 import { IdempotencyKeys } from "../engine/stores/idempotency";
 import { ImportStaging } from "../engine/stores/import-staging";
 import { IntentStore } from "../engine/stores/intent-store";
 import { MessageIds } from "../engine/stores/message-ids";
-import { DATA_VERSION, MetaStore } from "../engine/stores/meta-store";
-import type { AgentRepos, RunnerRuntime, TaskHooks } from "../engine/runtime";
-import { FeedbackStore } from "../engine/stores/feedback-store";
+import { MetaStore } from "../engine/stores/meta-store";
 import { ScanStore } from "../engine/stores/scan-store";
 import { TaskQueue } from "../engine/task-queue";
-import { d1Counters, UsageMeter, usageMetered, vectorCounters } from "./usage-meter";
+import type { ObjectState } from "../engine/write-kind";
+import { writeKind } from "../engine/write-table";
+import { AgentModelSet } from "./agent-models";
+import { AgentNetworkAccess } from "./agent-network";
+import { UsageMeter, usageMetered } from "./usage-meter";
 
-export class AgentState implements RunnerRuntime {
-  /** The configured D1 shards; replaceable in tests (to watch or limit a binding). */
-  d1Shards: D1Shards;
+export class AgentState implements RunnerRuntime, ObjectState {
+  readonly storage: DurableObjectStorage;
   readonly meta: MetaStore;
   readonly focus: FocusStore;
   readonly queue: TaskQueue;
@@ -53,29 +36,9 @@ export class AgentState implements RunnerRuntime {
   readonly imports: ImportStaging;
   /** What the object spends of billed resources; only with BENCH_USAGE_COUNTERS (usage-meter.ts). */
   readonly usage: UsageMeter | undefined;
-  /** The configured provider and its fallback; replaceable in tests. */
-  primaryModel: SmallModel;
-  fallbackModel: SmallModel | undefined;
-  /** How retries wait; replaceable in tests so they need no real time. */
-  sleep: (ms: number) => Promise<void> = realSleep;
-  readonly storage: DurableObjectStorage;
-  readonly embedder: Embedder;
-  readonly embeddingsAhead: EmbeddingsAhead;
-  readonly queryVectors: QueryVectors;
-  /**
-   * Model answers prepared ahead of their turn, for the model policy they were asked under: a
-   * change of the agent's model_policy applies from its place in the queue, so answers asked
-   * before it are dropped, never used by a task after it.
-   */
-  private ahead: { policy: string; digests: DigestAhead; verdicts: VerdictsAhead } | undefined;
-  private readonly env: Env;
-  private repoCache: AgentRepos | undefined;
-  private readonly dbCache = new Map<D1Database, Db>();
-  /** A registration in flight: concurrent first writes register the agent once. */
-  private registering: Promise<void> | undefined;
-  private vectorCache: { agentUid: number; index: VectorIndex } | undefined;
-  /** null: the agent is too large to cache; the D1 path serves it until the next wake. */
-  private graphCache: { agentUid: number; graph: MemoryGraph | null } | undefined;
+  /** The D1 shards, the placement, the repositories and the caches of the network. */
+  readonly network: AgentNetworkAccess;
+  readonly models: AgentModelSet;
 
   constructor(
     storage: DurableObjectStorage,
@@ -83,10 +46,9 @@ export class AgentState implements RunnerRuntime {
     private readonly hooks: TaskHooks,
   ) {
     this.storage = storage;
-    this.meta = new MetaStore(storage.sql);
-    const meta = this.meta;
+    const meta = new MetaStore(storage.sql);
+    this.meta = meta;
     this.usage = usageMetered(env) ? new UsageMeter((deltas) => meta.bump(deltas)) : undefined;
-    this.d1Shards = this.metered(D1Shards.fromEnv(env));
     this.focus = new FocusStore(storage.sql);
     this.queue = new TaskQueue(storage.sql);
     this.scans = new ScanStore(storage.sql);
@@ -95,32 +57,60 @@ export class AgentState implements RunnerRuntime {
     this.intents = new IntentStore(storage.sql);
     this.feedback = new FeedbackStore(storage.sql);
     this.imports = new ImportStaging(storage.sql);
-    this.env = env;
-    this.primaryModel = createModel(env, () => this.meta.params().model_policy);
-    this.fallbackModel = createFallbackModel(env);
-    const embedder = createEmbedder(env);
-    this.embeddingsAhead = new EmbeddingsAhead(embedder);
-    this.embedder = this.embeddingsAhead;
-    this.queryVectors = new QueryVectors(embedder);
+    this.models = new AgentModelSet(env, meta);
+    this.network = new AgentNetworkAccess({
+      storage,
+      env,
+      meta,
+      focus: this.focus,
+      usage: this.usage,
+      dimensions: this.models.embedder.dimensions,
+      identity: () => this.identity(),
+    });
   }
 
-  async graph(): Promise<MemoryGraph | undefined> {
-    const repos = this.existingRepos();
-    if (!repos) return undefined;
-    if (this.graphCache?.agentUid !== repos.agentUid) {
-      this.graphCache = { agentUid: repos.agentUid, graph: (await loadGraph(repos, this.focus.ids())) ?? null };
-    }
-    return this.graphCache.graph ?? undefined;
+  // The network (agent-network.ts).
+  repos() {
+    return this.network.repos();
+  }
+  existingRepos() {
+    return this.network.existingRepos();
+  }
+  graph() {
+    return this.network.graph();
+  }
+  loadedGraph() {
+    return this.network.loadedGraph();
+  }
+  vectors() {
+    return this.network.vectors();
+  }
+  /** The agent's D1 shard once it registered; the primary database before. */
+  get d1(): D1Database {
+    return this.network.d1;
   }
 
-  loadedGraph(): MemoryGraph | undefined {
-    const graph = this.graphCache?.graph ?? undefined;
-    if (graph && (graph.nodeCount > GRAPH_MAX_NODES || graph.linkCount > GRAPH_MAX_LINKS) && this.graphCache) {
-      // Grown past what the object should hold: stop caching until the next wake.
-      this.graphCache.graph = null;
-      return undefined;
-    }
-    return graph;
+  // The models (agent-models.ts).
+  get model() {
+    return this.models.model;
+  }
+  get embedder() {
+    return this.models.embedder;
+  }
+  get queryVectors() {
+    return this.models.queryVectors;
+  }
+  get digestAhead() {
+    return this.models.digestAhead;
+  }
+  get verdictsAhead() {
+    return this.models.verdictsAhead;
+  }
+  get embeddingsAhead() {
+    return this.models.embeddingsAhead;
+  }
+  sharesModelCalls(): boolean {
+    return this.models.sharesModelCalls();
   }
 
   /**
@@ -128,98 +118,11 @@ export class AgentState implements RunnerRuntime {
    * transaction that threw rolled back, so what the intent store knows is re-read too.
    */
   dropGraph(): void {
-    this.graphCache = undefined;
+    this.network.dropGraph();
     this.intents.forget();
     this.scans.forget();
     this.focus.clearCache();
     this.meta.clearCache();
-  }
-
-  /** The agent's D1 shard once it registered; the primary database before. */
-  get d1(): D1Database {
-    const placement = this.placement();
-    return placement ? this.d1Shards.get(placement.d1) : this.d1Shards.primary;
-  }
-
-  get db(): Db {
-    return this.dbOf(this.d1);
-  }
-
-  /** Where the agent's memory lives; undefined before its first write registered it. */
-  placement(): Placement | undefined {
-    const agentUid = this.meta.get("agentUid");
-    if (agentUid === undefined) return undefined;
-    const placement = this.meta.get("placement");
-    return placement ? { uid: agentUid, ...placement } : legacyPlacement(agentUid, vectorIndexNames(this.env).length > 0);
-  }
-
-  /** One index object per wake: the local index keeps its vectors in memory once loaded. */
-  vectors(): VectorIndex | undefined {
-    const placement = this.placement();
-    if (placement === undefined) return undefined;
-    const agentUid = placement.uid;
-    if (this.vectorCache?.agentUid !== agentUid) {
-      const created = createVectorIndex(this.env, {
-        sql: this.storage.sql,
-        agentUid,
-        dimensions: this.embedder.dimensions,
-        index: placement.vectors,
-        // A full index takes no new agents from now on (the registry sends them to the next one).
-        onFull: (full) => this.registry().shards.markFull("vectorize", full.index, full.message, this.now()),
-      });
-      const usage = this.usage;
-      const index = usage ? meteredVectorIndex(created, (u) => usage.add(vectorCounters(u))) : created;
-      this.vectorCache = { agentUid, index };
-    }
-    return this.vectorCache.index;
-  }
-
-  /** The shards, each reporting its rows to the usage meter when there is one. */
-  private metered(shards: D1Shards): D1Shards {
-    const usage = this.usage;
-    if (!usage) return shards;
-    return shards.with(
-      Object.fromEntries(shards.names.map((name) => [name, meteredD1(shards.get(name), (u) => usage.add(d1Counters(u)))])),
-    );
-  }
-
-  /** The registry, in the primary database. */
-  registry(): AgentRegistry {
-    return new AgentRegistry(this.d1Shards.primary);
-  }
-
-  get digestAhead(): DigestAhead {
-    return this.answersAhead().digests;
-  }
-
-  get verdictsAhead(): VerdictsAhead {
-    return this.answersAhead().verdicts;
-  }
-
-  private answersAhead(): { digests: DigestAhead; verdicts: VerdictsAhead } {
-    const policy = JSON.stringify(this.meta.params().model_policy);
-    if (this.ahead?.policy !== policy) this.ahead = { policy, digests: new DigestAhead(), verdicts: new VerdictsAhead() };
-    return this.ahead;
-  }
-
-  sharesModelCalls(): boolean {
-    return this.primaryModel.digestMany !== undefined;
-  }
-
-  /** The model as tasks use it: retried per the agent's max_retries, failures counted in stats. */
-  get model(): SmallModel {
-    return new ResilientModel(this.primaryModel, this.fallbackModel, retryPolicy(this.meta.params().max_retries, this.sleep), {
-      failed: (operation, error) => {
-        this.meta.bump({ model_failures: 1 });
-        console.warn(`model ${operation} failed after retries`, error);
-      },
-      fellBack: () => this.meta.bump({ model_fallbacks: 1 }),
-      rateLimited: (_operation, ms) => this.meta.bump({ model_rate_limit_waits: 1, model_rate_limit_wait_ms: Math.round(ms) }),
-      notRetried: (operation, error) => {
-        this.meta.bump({ model_failures_not_retried: 1 });
-        console.warn(`model ${operation} not retried`, error);
-      },
-    });
   }
 
   identity(): AgentIdentity {
@@ -244,90 +147,9 @@ export class AgentState implements RunnerRuntime {
     return Date.now();
   }
 
-  async repos(): Promise<AgentRepos> {
-    const existing = this.existingRepos();
-    if (existing) return existing;
-    this.registering ??= this.register().finally(() => {
-      this.registering = undefined;
-    });
-    await this.registering;
-    const registered = this.existingRepos();
-    if (!registered) throw new Error("the agent registered, but its placement was not recorded");
-    return registered;
-  }
-
-  /**
-   * Registers the agent in the registry, which assigns its D1 shard and Vectorize index
-   * (docs/design.md, "Scale and limits"), and records the placement in the object: from now on every row of the
-   * agent is read and written there.
-   */
-  private async register(): Promise<void> {
-    const placement = await this.registry().ensure(this.identity(), this.now(), {
-      d1: this.d1Shards.names,
-      vectors: vectorIndexNames(this.env),
-    });
-    // A new agent starts at the current data layout: nothing to upgrade.
-    this.storage.transactionSync(() => {
-      this.meta.set("agentUid", placement.uid);
-      this.meta.set("placement", { d1: placement.d1, key: placement.key, vectors: placement.vectors });
-      this.meta.set("dataVersion", DATA_VERSION);
-    });
-  }
-
-  existingRepos(): AgentRepos | undefined {
-    const placement = this.placement();
-    return placement === undefined ? undefined : this.reposFor(placement);
-  }
-
+  /** The object's column of the write table (src/engine/write-table.ts). */
   applyLocal(op: WriteOp): void {
-    if (isBookkeeping(op)) this.applyBookkeeping(op);
-    else this.followNetwork(op);
-  }
-
-  /** What the object tracks of a network write: the scan rows of new and deleted nodes, the focus, a purge. */
-  private followNetwork(op: NetworkOp): void {
-    if (op.type === "createNodes") {
-      this.scans.add(
-        op.nodes.map((n) => n.id),
-        this.meta.scanCycles(),
-      );
-    } else if (op.type === "deleteNodes") {
-      this.scans.remove(op.ids);
-      this.feedback.remove(op.ids);
-    } else if (op.type === "setFocus") {
-      this.focus.replace(op.focus);
-    } else if (op.type === "purgeAgent") {
-      this.purgeLocal();
-    }
-  }
-
-  private applyBookkeeping(op: BookkeepingOp): void {
-    switch (op.type) {
-      case "setClock":
-        this.meta.set("clock", op.clock);
-        return;
-      case "finishScan":
-        this.scans.skip(op.skipped, op.cycles);
-        this.meta.set("scanCycles", this.meta.scanCycles() + op.cycles);
-        return;
-      case "recordMessages":
-        this.messages.record(op.ids);
-        return;
-      case "forgetMessages":
-        this.messages.forget(op.ids);
-        return;
-      case "markReinforced":
-        this.feedback.mark(op.ids, op.cycle);
-        return;
-      case "setScanCounts":
-        this.scans.setCounts(op.counts, this.meta.scanCycles());
-        return;
-      case "count":
-        this.meta.bump(op.counters);
-        return;
-      default:
-        unreachable(op);
-    }
+    writeKind(op.type).object?.(this, op);
   }
 
   queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void {
@@ -340,7 +162,7 @@ export class AgentState implements RunnerRuntime {
   }
 
   /** The object's memory state goes; its identity stays, so tasks queued after a deletion still run. */
-  private purgeLocal(): void {
+  purgeMemory(): void {
     this.meta.clearAllButIdentity();
     for (const table of ["focus", "vectors", "recent_vectors", "reinforced"]) this.storage.sql.exec(`DELETE FROM ${table}`);
     this.scans.clear();
@@ -348,36 +170,6 @@ export class AgentState implements RunnerRuntime {
     // Staged imports hold content too: an upload still under way finds its lines gone and is refused.
     this.imports.dropAll();
     this.focus.clearCache();
-    this.repoCache = undefined;
-    this.vectorCache = undefined;
-    this.graphCache = undefined;
-  }
-
-  private reposFor(placement: Placement): AgentRepos {
-    const shard = this.d1Shards.get(placement.d1);
-    const cached = this.repoCache;
-    if (cached?.agentUid !== placement.uid || cached.placement.key !== placement.key || cached.d1 !== shard) {
-      const db = this.dbOf(shard);
-      this.repoCache = {
-        agentUid: placement.uid,
-        placement,
-        d1: shard,
-        nodes: new NodeRepo(db, placement.key),
-        links: new LinkRepo(db, placement.key),
-        fts: new FtsRepo(db, placement.key),
-        registry: this.registry(),
-      };
-      return this.repoCache;
-    }
-    return cached;
-  }
-
-  private dbOf(d1: D1Database): Db {
-    let db = this.dbCache.get(d1);
-    if (!db) {
-      db = createDb(d1);
-      this.dbCache.set(d1, db);
-    }
-    return db;
+    this.network.forget();
   }
 }

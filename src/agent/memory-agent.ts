@@ -74,10 +74,30 @@ export interface SubmitOptions {
   idempotencyKey?: string;
 }
 
+/**
+ * The object's test interface (docs/architecture.md, "Tests"), for tests that run inside its
+ * isolate (`runInDurableObject`) and reach what no RPC method shows.
+ */
+export interface AgentTestAccess {
+  /**
+   * The runtime its tasks run on (the interfaces of src/engine/runtime.ts), with the parts a test
+   * may replace: the models (`models.primaryModel`, `models.sleep`), the D1 shards
+   * (`network.d1Shards`), and `applyLocal` (a fault between a commit's steps).
+   */
+  readonly state: AgentState;
+  /** Its queue runner: drain budget, retry delay, waits for a task or for idle. */
+  readonly runner: QueueRunner;
+}
+
 export class MemoryAgent extends DurableObject<Env> {
   private readonly state: AgentState;
   private readonly runner: QueueRunner;
   private readonly ready: Promise<void>;
+
+  /** The test interface of an instance; static, so no RPC caller can reach it. */
+  static testAccess(agent: MemoryAgent): AgentTestAccess {
+    return { state: agent.state, runner: agent.runner };
+  }
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);

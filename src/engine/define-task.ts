@@ -6,7 +6,7 @@
  * dispatch, the status view and the RPC surface all take their kinds from it.
  */
 import type { z } from "zod";
-import type { AgentRuntime } from "./runtime";
+import type { TaskRuntime } from "./runtime";
 import type { Lane } from "./task-queue";
 
 export type { Lane };
@@ -40,7 +40,7 @@ export interface TaskDefinition<P, R> {
   lane: Lane;
   payload: z.ZodType<P>;
   result: z.ZodType<R>;
-  run(rt: AgentRuntime, task: RunningTask<P>): Promise<TaskOutcome<R>>;
+  run(rt: TaskRuntime, task: RunningTask<P>): Promise<TaskOutcome<R>>;
   /**
    * A write whose refusal depends on the memory as it stands (a node not found, an entity where a
    * memory is meant): the refusal as the kind's result, or undefined. MemoryAgent.submit asks it in
@@ -48,7 +48,7 @@ export interface TaskDefinition<P, R> {
    * refused request leaves no task, no key and no registry row behind (docs/design.md, "Robustness promises"); `run`
    * asks it again, since the memory may change between the two.
    */
-  refuse?(rt: AgentRuntime, payload: P): Promise<R | undefined>;
+  refuse?(rt: TaskRuntime, payload: P): Promise<R | undefined>;
   /**
    * The kind takes new node ids (at most NODE_IDS_PER_WRITE per task): MemoryAgent.submit refuses
    * it while the agent's ids could run past MAX_NODE_ID (src/agent/node-id-room.ts).

@@ -9,7 +9,7 @@ import { importanceOf, PROTECTED_MARGIN } from "../memory/importance";
 import { isPinned, PINNED_LEVEL, strengthAt } from "../memory/strength";
 import type { NodeKind } from "../vocabulary/node-kinds";
 import type { LinkKey, LinkState, MemoryNode } from "../vocabulary/records";
-import type { AgentRepos, AgentRuntime } from "./runtime";
+import type { AgentNetwork, AgentRepos, AgentStores } from "./runtime";
 
 export interface NetworkReader {
   load(ids: readonly number[]): Promise<Map<number, MemoryNode>>;
@@ -40,7 +40,10 @@ export interface NetworkReader {
   outgoing(ids: readonly number[], clock: number): Promise<Map<number, { target: number; relation: string; strength: number }[]>>;
 }
 
-export async function networkReader(rt: AgentRuntime, repos: AgentRepos): Promise<NetworkReader> {
+export async function networkReader(
+  rt: Pick<AgentNetwork, "graph"> & Pick<AgentStores, "focus">,
+  repos: AgentRepos,
+): Promise<NetworkReader> {
   const graph = await rt.graph();
   return graph ? graphReader(graph) : d1Reader(repos, rt.focus.ids());
 }

@@ -1,6 +1,8 @@
 /**
- * What a task runner may use: the agent's persisted state, its storage and its models. The
- * Durable Object builds one per instance (AgentState); runners stay free of the class itself.
+ * What a task runner may use, as a few small interfaces (the object's stores, the network, the
+ * models, its progress in the queue, the write path): each operation names the ones it needs.
+ * The Durable Object builds one runtime per instance (src/agent/agent-state.ts); runners stay
+ * free of the class itself.
  */
 import type { MemoryGraph } from "../memory/graph";
 import type { WriteOp } from "../memory/write-ops";
@@ -10,12 +12,10 @@ import type { DigestAhead } from "./digest-ahead";
 import type { VerdictsAhead } from "./verdicts-ahead";
 import type { EmbeddingsAhead } from "./embeddings-ahead";
 import type { AgentRegistry, Placement } from "../storage/agent-registry";
-import type { Db } from "../storage/db";
 import type { FtsRepo } from "../storage/fts-repo";
 import type { LinkRepo } from "../storage/link-repo";
 import type { NodeRepo } from "../storage/node-repo";
 import type { VectorIndex } from "../vectors/types";
-import type { AgentIdentity } from "../vocabulary/identity";
 import type { FocusStore } from "./stores/focus-store";
 import type { IdempotencyKeys } from "./stores/idempotency";
 import type { ImportStaging } from "./stores/import-staging";
@@ -40,40 +40,28 @@ export interface AgentRepos {
   registry: AgentRegistry;
 }
 
-export interface AgentRuntime {
-  /**
-   * The agent's D1 shard (docs/design.md, "Scale and limits"): where its rows live once it registered, the primary
-   * database before. The registry is reached through `repos().registry`.
-   */
-  readonly db: Db;
-  /** The same shard's raw binding, for atomic batches (src/storage/batch.ts). */
-  readonly d1: D1Database;
+/**
+ * The object's own tables as a task reads them (and the few it writes outside a commit: the
+ * configuration, the node id counter, import staging), and the wall clock.
+ */
+export interface AgentStores {
   readonly meta: MetaStore;
   readonly focus: FocusStore;
-  readonly queue: TaskQueue;
   readonly scans: ScanStore;
   readonly messages: MessageIds;
-  readonly intents: IntentStore;
   /** When each memory was last reinforced (docs/design.md, "Memory operations"). */
   readonly feedback: FeedbackStore;
   /** Import lines validated and waiting for their import task. */
   readonly imports: ImportStaging;
-  /** The model with retries (and fallback) applied. */
-  readonly model: SmallModel;
-  readonly embedder: Embedder;
-  /** Digests of queued remembers asked ahead of their turn (a remote model only). */
-  readonly digestAhead: DigestAhead;
-  /** The embedder's vectors asked ahead for the queued remembers (what `embedder` answers from first). */
-  readonly embeddingsAhead: EmbeddingsAhead;
-  /** Conflict verdicts asked ahead for the queued remembers (a remote model only). */
-  readonly verdictsAhead: VerdictsAhead;
-  /** Whether the configured model shares calls between remembers (digest-ahead.ts is worth using). */
-  sharesModelCalls(): boolean;
-  /** Query embeddings, cached per agent (a repeated query costs no model call). */
-  readonly queryVectors: QueryVectors;
-  readonly storage: DurableObjectStorage;
-  /** The agent's vector index; undefined before the agent's first write (nothing indexed yet). */
-  vectors(): VectorIndex | undefined;
+  now(): number;
+}
+
+/** Where the agent's network lives: its D1 rows, the graph cached in memory, the vector index. */
+export interface AgentNetwork {
+  /** The agent's repositories, registering the agent in D1 on its first write. */
+  repos(): Promise<AgentRepos>;
+  /** The repositories if the agent was ever registered; undefined for an agent that never wrote. */
+  existingRepos(): AgentRepos | undefined;
   /** The in-memory graph, loaded on first use; undefined before the first write or when too large. */
   graph(): Promise<MemoryGraph | undefined>;
   /**
@@ -81,22 +69,58 @@ export interface AgentRuntime {
    * update it: a later load reads the committed rows anyway).
    */
   loadedGraph(): MemoryGraph | undefined;
-  identity(): AgentIdentity;
-  now(): number;
-  /** The agent's repositories, registering the agent in D1 on its first write. */
-  repos(): Promise<AgentRepos>;
-  /** The repositories if the agent was ever registered; undefined for an agent that never wrote. */
-  existingRepos(): AgentRepos | undefined;
-  /** Applies one committed operation to the object's own state (inside the commit's transaction). */
-  applyLocal(op: WriteOp): void;
+  /** The agent's vector index; undefined before the agent's first write (nothing indexed yet). */
+  vectors(): VectorIndex | undefined;
+}
+
+/** The models as tasks use them. */
+export interface AgentModels {
+  /** The model with retries (and fallback) applied. */
+  readonly model: SmallModel;
+  readonly embedder: Embedder;
+  /** Query embeddings, cached per agent (a repeated query costs no model call). */
+  readonly queryVectors: QueryVectors;
+  /** Whether the configured model shares calls between remembers (digest-ahead.ts is worth using). */
+  sharesModelCalls(): boolean;
+  /** Digests of queued remembers asked ahead of their turn (a remote model only). */
+  readonly digestAhead: DigestAhead;
+  /** The embedder's vectors asked ahead for the queued remembers (what `embedder` answers from first). */
+  readonly embeddingsAhead: EmbeddingsAhead;
+  /** Conflict verdicts asked ahead for the queued remembers (a remote model only). */
+  readonly verdictsAhead: VerdictsAhead;
+}
+
+/**
+ * What a task may see of the queue: its own progress (a checkpoint, saved with the object's other
+ * writes in one transaction), the tasks behind it, and the scrub that follows a purge.
+ */
+export interface TaskProgress {
+  readonly queue: Pick<TaskQueue, "saveCheckpoint" | "upcoming" | "readWaiting" | "absorbFollowingCycles">;
+  readonly storage: Pick<DurableObjectStorage, "transactionSync">;
   /**
    * After a purge of `nodeIds`: the finished tasks whose results carry them lose those results and
    * their Idempotency-Keys are retired (a purge leaves no copy of the content in the object).
    */
   scrubPurged(nodeIds: readonly number[]): void;
+}
+
+/** What commit() needs (write-path.ts): the intent store, every target of the write table, the checkpoint. */
+export interface WritePath extends AgentNetwork {
+  readonly storage: Pick<DurableObjectStorage, "transactionSync">;
+  readonly intents: IntentStore;
+  readonly queue: Pick<TaskQueue, "saveCheckpoint">;
+  readonly embedder: Embedder;
+  /** Applies one committed operation to the object's own state (inside the commit's transaction). */
+  applyLocal(op: WriteOp): void;
   /** Queues a retry of vector writes that failed (inside the commit's transaction). */
   queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void;
 }
+
+/**
+ * Everything a task may be given; each operation declares the parts it uses (`run(rt: AgentStores
+ * & WritePath, task)`), so what it can reach is in its signature.
+ */
+export type TaskRuntime = AgentStores & AgentNetwork & AgentModels & TaskProgress & WritePath;
 
 /**
  * What the state needs of the task kinds, given by the registry that knows them (src/agent/registry.ts),
@@ -109,8 +133,10 @@ export interface TaskHooks {
   readonly resultNodePaths: readonly { kind: string; paths: readonly string[] }[];
 }
 
-/** What the queue runner needs beyond the tasks' runtime: the idempotency keys and the graph cache. */
-export interface RunnerRuntime extends AgentRuntime {
+/** What the queue runner needs beyond the tasks' runtime: the whole queue, the idempotency keys and the graph cache. */
+export interface RunnerRuntime extends AgentStores, AgentNetwork, AgentModels, TaskProgress, WritePath {
+  readonly queue: TaskQueue;
+  readonly storage: DurableObjectStorage;
   readonly keys: IdempotencyKeys;
   /** Forgets the cached graph (after a failed task or an agent reset). */
   dropGraph(): void;

@@ -1,20 +1,16 @@
 /**
  * Keeps the vector index in step with committed writes (docs/design.md, "remember(messages)" step 6): created and compressed
- * nodes are embedded and upserted, deleted ones removed. This runs after the D1 batch commits and
- * before the commit's intent is cleared, so an interrupted commit redoes it (upserts and removals
- * are idempotent). If the embedder or the index fails, the commit queues an `index` task whose
- * retries (with backoff) bring the index back in step.
+ * nodes are embedded and upserted, deleted ones removed (the vector column of the write table,
+ * write-table.ts). This runs after the D1 batch commits and before the commit's intent is
+ * cleared, so an interrupted commit redoes it (upserts and removals are idempotent). If the
+ * embedder or the index fails, the commit queues an `index` task whose retries (with backoff)
+ * bring the index back in step.
  */
 import type { NetworkOp } from "../memory/write-ops";
-import type { NodeKind } from "../vocabulary/node-kinds";
-import type { AgentRuntime } from "./runtime";
-
-export interface IndexableNode {
-  id: number;
-  kind: NodeKind;
-  content: string;
-  speaker: string | null;
-}
+import type { Embedder } from "../models/types";
+import type { VectorIndex } from "../vectors/types";
+import type { IndexableNode } from "./write-kind";
+import { writeKind } from "./write-table";
 
 export interface VectorChanges {
   upsert: IndexableNode[];
@@ -25,16 +21,14 @@ export interface VectorChanges {
 export function vectorChanges(ops: readonly NetworkOp[]): VectorChanges {
   const upsert = new Map<number, IndexableNode>();
   const remove = new Set<number>();
-  for (const op of ops) {
-    if (op.type === "createNodes") for (const n of op.nodes) upsert.set(n.id, n);
-    else if (op.type === "updateText") upsert.set(op.update.id, op.update);
-    else if (op.type === "deleteNodes" || op.type === "purgeAgent") {
-      for (const id of op.type === "deleteNodes" ? op.ids : op.nodeIds) {
-        upsert.delete(id);
-        remove.add(id);
-      }
-    }
-  }
+  const changes = {
+    upsert: (node: IndexableNode) => void upsert.set(node.id, node),
+    remove: (id: number) => {
+      upsert.delete(id);
+      remove.add(id);
+    },
+  };
+  for (const op of ops) writeKind(op.type).vectors?.(changes, op);
   return { upsert: [...upsert.values()], remove: [...remove] };
 }
 
@@ -43,7 +37,13 @@ export function embeddingText(node: Pick<IndexableNode, "kind" | "content" | "sp
   return node.kind === "segment" && node.speaker ? `${node.speaker}: ${node.content}` : node.content;
 }
 
-export async function writeVectors(rt: AgentRuntime, changes: VectorChanges): Promise<void> {
+/** What writing vectors needs: the agent's index (none before its first write) and the embedder. */
+export interface VectorWriter {
+  vectors(): VectorIndex | undefined;
+  readonly embedder: Embedder;
+}
+
+export async function writeVectors(rt: VectorWriter, changes: VectorChanges): Promise<void> {
   const index = rt.vectors();
   if (!index) return;
   if (changes.remove.length > 0) await index.remove(changes.remove);

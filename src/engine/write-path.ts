@@ -1,12 +1,13 @@
 /**
  * The one write path (docs/design.md, "One write path"). A task describes its changes as a list of
  * write operations (src/memory/write-ops.ts); commit() applies the list everywhere it must go, in
- * this order, as one unit that survives a crash anywhere:
+ * this order, as one unit that survives a crash anywhere, each place through its column of the
+ * write table (write-table.ts):
  *
  *   1. the intent (operations and the task's next checkpoint) is stored in the object's SQLite;
- *   2. D1: one atomic batch of idempotent statements (src/engine/d1-writes.ts);
- *   3. the in-memory graph, if loaded (MemoryGraph.apply: the same operations);
- *   4. the vector index (src/engine/vector-writes.ts), or an `index` task queued to retry it;
+ *   2. D1: one atomic batch of idempotent statements (d1-writes.ts);
+ *   3. the in-memory graph, if loaded (the same operations);
+ *   4. the vector index (vector-writes.ts), or an `index` task queued to retry it;
  *   5. in one object transaction: the object's own state (focus, scan bookkeeping, clock, message
  *      ids, counters), the task's checkpoint, and the intent cleared.
  *
@@ -16,14 +17,14 @@
  * counters move exactly once per committed change.
  */
 import { z } from "zod";
-import { isNetworkOp, type WriteOp } from "../memory/write-ops";
+import type { NetworkOp, WriteOp } from "../memory/write-ops";
 import { runBatch } from "../storage/batch";
 import { parseJsonOrUndefined } from "../storage/row-parsing";
 import { d1Statements, writesRows } from "./d1-writes";
-import type { AgentRuntime } from "./runtime";
+import type { WritePath } from "./runtime";
 import { PermanentTaskError } from "./task-errors";
 import { vectorChanges, writeVectors } from "./vector-writes";
-import { WriteOpSchema } from "./write-op-schema";
+import { writeKind, WriteOpSchema } from "./write-table";
 
 const IntentSchema = z.object({ ops: z.array(WriteOpSchema), checkpoint: z.unknown().optional() });
 type Intent = z.infer<typeof IntentSchema>;
@@ -35,7 +36,7 @@ export interface CommitOptions {
   prepare?: () => void;
 }
 
-export async function commit(rt: AgentRuntime, taskId: string, ops: readonly WriteOp[], options: CommitOptions = {}): Promise<void> {
+export async function commit(rt: WritePath, taskId: string, ops: readonly WriteOp[], options: CommitOptions = {}): Promise<void> {
   const intent: Intent = { ops: [...ops], ...(options.checkpoint !== undefined ? { checkpoint: options.checkpoint } : {}) };
   rt.storage.transactionSync(() => {
     options.prepare?.();
@@ -45,7 +46,7 @@ export async function commit(rt: AgentRuntime, taskId: string, ops: readonly Wri
 }
 
 /** Redoes the task's stored intent, if it has one (before the task runs again). */
-export async function redoIntent(rt: AgentRuntime, taskId: string): Promise<boolean> {
+export async function redoIntent(rt: WritePath, taskId: string): Promise<boolean> {
   const stored = rt.intents.get(taskId);
   if (stored === undefined) return false;
   const parsed = IntentSchema.safeParse(parseJsonOrUndefined(stored));
@@ -57,7 +58,7 @@ export async function redoIntent(rt: AgentRuntime, taskId: string): Promise<bool
   return true;
 }
 
-async function apply(rt: AgentRuntime, taskId: string, intent: Intent): Promise<void> {
+async function apply(rt: WritePath, taskId: string, intent: Intent): Promise<void> {
   const { ops } = intent;
   // Steps 2–4 take the network writes; the object's bookkeeping waits for step 5.
   const network = ops.filter(isNetworkOp);
@@ -66,7 +67,7 @@ async function apply(rt: AgentRuntime, taskId: string, intent: Intent): Promise<
   // The agent's own D1 shard (docs/design.md, "Scale and limits"): its rows, and nothing but its rows, live there.
   if (repos && statements.length > 0) await runBatch(repos.d1, statements);
   const graph = rt.loadedGraph();
-  if (graph) for (const op of network) graph.apply(op);
+  if (graph) for (const op of network) writeKind(op.type).graph?.(graph, op);
   const changes = vectorChanges(network);
   let vectorsFailed = false;
   if (changes.upsert.length > 0 || changes.remove.length > 0) {
@@ -83,4 +84,9 @@ async function apply(rt: AgentRuntime, taskId: string, intent: Intent): Promise<
     if (intent.checkpoint !== undefined) rt.queue.saveCheckpoint(taskId, intent.checkpoint);
     rt.intents.delete(taskId);
   });
+}
+
+/** A network write: one whose row reaches D1 (the table's type gives every network write a D1 column). */
+function isNetworkOp(op: WriteOp): op is NetworkOp {
+  return writeKind(op.type).d1 !== undefined;
 }

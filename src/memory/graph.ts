@@ -1,7 +1,7 @@
 /**
  * An in-memory copy of one agent's network: its nodes and links, indexed both ways. The agent's
  * Durable Object is the only writer of the agent's rows, so after every committed D1 write it
- * applies the same operations here (apply(), fed by src/engine/write-path.ts). BFS, importance,
+ * applies the same operations here (the graph column of src/engine/write-table.ts). BFS, importance,
  * entity lookup and node counts then need no database round trip (docs/design.md, "Scale and limits": one agent's hot
  * path lives in its Durable Object). Links hold their effective level (src/memory/strength.ts):
  * pinned while an end is in the focus, restarted at the release clock when it leaves.
@@ -13,11 +13,15 @@ import type { LinkKey, LinkRecord, MemoryNode } from "../vocabulary/records";
 import { Bm25Index } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
 import { PINNED_LEVEL, strengthAt } from "./strength";
-import { unreachable, type NewLink, type TextUpdate } from "../vocabulary/records";
-import type { NetworkOp } from "./write-ops";
+import type { NewLink, TextUpdate } from "../vocabulary/records";
 
 /** A link as the graph holds it: its effective level (pinned links at PINNED_LEVEL). */
 export type GraphLink = LinkRecord;
+
+/** A node's fields that neither the entity map nor the full-text index reads. */
+export type UnindexedFields = Partial<
+  Omit<MemoryNode, "id" | "kind" | "name" | "content" | "phrase" | "keywords" | "speaker" | "messageTime">
+>;
 
 export class MemoryGraph {
   /** The focus nodes: every link incident to one is pinned (docs/design.md, "The model"). */
@@ -107,53 +111,32 @@ export class MemoryGraph {
   }
 
   /**
-   * Applies one committed network write (src/memory/write-ops.ts), exactly as the storage applied
-   * it: the one place where the copy follows a change, so every operation is mirrored by
-   * construction. The object's bookkeeping (clock, counters, scans) never comes here.
+   * The writes below are the graph's column of the write table (src/engine/write-table.ts): each
+   * applies a committed network write exactly as the storage applied it, so the copy follows every
+   * kind of write by construction. The object's bookkeeping (clock, counters, scans) never comes here.
    */
-  apply(op: NetworkOp): void {
-    switch (op.type) {
-      case "createNodes":
-        for (const node of op.nodes) this.addNode(node);
-        return;
-      case "createLinks":
-        for (const link of op.links) this.addLink(this.materialise(link));
-        return;
-      case "setLinks":
-        for (const link of op.links) this.setLink(this.materialise(link));
-        return;
-      case "supersede": {
-        const node = this.nodeMap.get(op.id);
-        if (node) this.nodeMap.set(op.id, { ...node, supersededBy: op.by });
-        return;
-      }
-      case "addAliases":
-        for (const alias of op.aliases) this.aliases.set(alias.key, alias.nodeId);
-        return;
-      case "setFocus":
-        this.setFocus(
-          op.focus.map((f) => f.nodeId),
-          op.released,
-          op.clock,
-        );
-        return;
-      case "deleteLinks":
-        this.deleteLinks(op.keys);
-        return;
-      case "updateText":
-        this.updateText(op.update);
-        return;
-      case "deleteNodes":
-        this.deleteNodes(op.ids);
-        return;
-      case "purgeAgent":
-        this.deleteNodes(this.nodeIds());
-        this.deleteLinks(this.allLinks());
-        this.focused.clear();
-        return;
-      default:
-        unreachable(op);
-    }
+
+  /** New links (INSERT … ON CONFLICT DO NOTHING): pinned when an end is in the focus. */
+  createLinks(links: readonly NewLink[]): void {
+    for (const link of links) this.addLink(this.materialise(link));
+  }
+
+  /** Links created, or an existing link's level set (INSERT … ON CONFLICT DO UPDATE). */
+  setLinks(links: readonly NewLink[]): void {
+    for (const link of links) this.setLink(this.materialise(link));
+  }
+
+  /** Fields of a node that no index of the graph reads (a correction, a flag), set in place. */
+  patchNode(id: number, fields: UnindexedFields): void {
+    const node = this.nodeMap.get(id);
+    if (node) this.nodeMap.set(id, { ...node, ...fields });
+  }
+
+  /** Everything goes: nodes, links, the focus (an agent's purge). */
+  purge(): void {
+    this.deleteNodes(this.nodeIds());
+    this.deleteLinks(this.allLinks());
+    this.focused.clear();
   }
 
   /** INSERT … ON CONFLICT DO UPDATE on (source, target, relation): the level is set. */
@@ -214,7 +197,8 @@ export class MemoryGraph {
     listOf(this.incoming, link.target).push(stored);
   }
 
-  private updateText(update: TextUpdate): void {
+  /** A node's content replaced by its compression. */
+  updateText(update: TextUpdate): void {
     const node = this.nodeMap.get(update.id);
     if (!node) return;
     const updated = { ...node, content: update.content, phrase: update.phrase, keywords: [...update.keywords] };
@@ -223,7 +207,7 @@ export class MemoryGraph {
   }
 
   /** Deletes nodes and their outgoing links; links into them stay, dangling (docs/design.md, "The model"). */
-  private deleteNodes(ids: readonly number[]): void {
+  deleteNodes(ids: readonly number[]): void {
     // Every scan page calls this, mostly with nothing to delete: keep the traversal's copy then.
     if (ids.length > 0) this.linksChanged();
     for (const id of ids) {
@@ -259,7 +243,8 @@ export class MemoryGraph {
     return keys;
   }
 
-  private deleteLinks(keys: readonly LinkKey[]): void {
+  /** Links removed (DELETE by key; keys that are gone are skipped). */
+  deleteLinks(keys: readonly LinkKey[]): void {
     const doomed = new Set<StoredLink>();
     for (const key of keys) {
       const k = linkKey(key);
@@ -294,7 +279,7 @@ export class MemoryGraph {
    * `released` nodes restart at strength 1 at `clock` (level = clock), unless their other end is
    * still in the focus.
    */
-  private setFocus(focus: readonly number[], released: readonly number[], clock: number): void {
+  setFocus(focus: readonly number[], released: readonly number[], clock: number): void {
     const entered = focus.filter((id) => !this.focused.has(id));
     this.focused.clear();
     for (const id of focus) this.focused.add(id);

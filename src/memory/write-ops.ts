@@ -2,7 +2,9 @@
  * Every change a task makes to an agent's memory, as data (docs/design.md, "One write path").
  * Remember, compression, capacity eviction and every later operation describe their changes as a
  * list of these; src/engine/write-path.ts applies a list to D1, the in-memory graph, the search
- * indexes and the object's own state, in that order, as one unit that can be redone.
+ * indexes and the object's own state, in that order, as one unit that can be redone. What each
+ * type does to each of those is its row of the write table (src/engine/write-table.ts): a type
+ * added here does not compile until it has one.
  *
  * Two kinds: network writes (NetworkOp) change the memory network, so D1, the graph and the
  * vector index follow them (and the object keeps what it tracks of them: scan rows, the focus);
@@ -67,21 +69,3 @@ export type BookkeepingOp =
 
 export type WriteOp = NetworkOp | BookkeepingOp;
 export type WriteOpType = WriteOp["type"];
-
-const BOOKKEEPING: Readonly<Record<BookkeepingOp["type"], true>> = {
-  setClock: true,
-  finishScan: true,
-  recordMessages: true,
-  forgetMessages: true,
-  markReinforced: true,
-  setScanCounts: true,
-  count: true,
-};
-
-export function isBookkeeping(op: WriteOp): op is BookkeepingOp {
-  return Object.hasOwn(BOOKKEEPING, op.type);
-}
-
-export function isNetworkOp(op: WriteOp): op is NetworkOp {
-  return !isBookkeeping(op);
-}

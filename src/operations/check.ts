@@ -5,7 +5,7 @@
  * (docs/design.md, "Robustness promises", a 4xx writes nothing).
  */
 import { z } from "zod";
-import type { AgentRuntime } from "../engine/runtime";
+import type { TaskRuntime } from "../engine/runtime";
 import { defineTask, type TaskDefinition } from "../engine/define-task";
 
 export const CheckPayloadSchema = z.object({ kind: z.string().min(1), payload: z.unknown() }).strict();
@@ -14,7 +14,7 @@ export const CheckResultSchema = z.object({ refusal: z.unknown() });
 
 type Lookup = (kind: string) => TaskDefinition<unknown, unknown>;
 
-async function refusalOf(rt: AgentRuntime, lookup: Lookup, kind: string, payload: unknown): Promise<unknown> {
+async function refusalOf(rt: TaskRuntime, lookup: Lookup, kind: string, payload: unknown): Promise<unknown> {
   const definition = lookup(kind);
   if (!definition.refuse) return null;
   // The payload as stored with this check (the route validated it), parsed at rest; one that does
@@ -30,7 +30,7 @@ export function checkTask(lookup: Lookup) {
     lane: "read",
     payload: CheckPayloadSchema,
     result: CheckResultSchema,
-    async run(rt, task) {
+    async run(rt: TaskRuntime, task) {
       return { status: "done", result: { refusal: await refusalOf(rt, lookup, task.payload.kind, task.payload.payload) } };
     },
   });

@@ -34,10 +34,13 @@ import { codePointLength } from "../text/code-points";
 import type { MemoryNode, TextUpdate } from "../vocabulary/records";
 import { yieldToEventLoop } from "../engine/event-loop";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
+import type { AgentModels, AgentStores, TaskProgress, WritePath } from "../engine/runtime";
 import { commit } from "../engine/write-path";
 import { readCheckpoint } from "../engine/checkpoint";
 import { defineTask, type RunningTask } from "../engine/define-task";
+
+/** What a compression pass uses of the agent's runtime. */
+type Runtime = AgentStores & TaskProgress & WritePath & Pick<AgentModels, "model">;
 
 /** Nodes read per scan page (one read of the scan order, one of the nodes and their links). */
 export const SCAN_PAGE = 250;
@@ -95,7 +98,7 @@ export const compressTask = defineTask({
   lane: "cycle",
   payload: z.null(),
   result: CompressResultSchema,
-  async run(rt, task) {
+  async run(rt: Runtime, task) {
     const cp = readCheckpoint(task, CheckpointSchema) ?? start(rt, task);
     if (!cp.finished) {
       const yielded = await scan(rt, task, cp);
@@ -109,7 +112,7 @@ export const compressTask = defineTask({
  * A fresh pass: this cycle plus the cycles queued right behind it, which are marked done (merged
  * into this one). One object transaction with the first checkpoint; nothing touches D1 yet.
  */
-function start(rt: AgentRuntime, task: RunningTask<null>): Checkpoint {
+function start(rt: Runtime, task: RunningTask<null>): Checkpoint {
   return rt.storage.transactionSync(() => {
     const params = rt.meta.params();
     const merged = rt.queue.absorbFollowingCycles({ ...task, kind: "compressMemories" }, MAX_CYCLES_PER_PASS - 1, rt.now());
@@ -147,7 +150,7 @@ function start(rt: AgentRuntime, task: RunningTask<null>): Checkpoint {
 }
 
 /** Scans from the checkpoint's cursor to the end; returns why it stopped early, if it did. */
-async function scan(rt: AgentRuntime, task: RunningTask<null>, cp: Checkpoint): Promise<"read" | "time_slice" | undefined> {
+async function scan(rt: Runtime, task: RunningTask<null>, cp: Checkpoint): Promise<"read" | "time_slice" | undefined> {
   const reader = await networkReader(rt, await rt.repos());
   const sliceStart = Date.now();
   cp.counts.slices += 1;
@@ -199,7 +202,7 @@ async function scan(rt: AgentRuntime, task: RunningTask<null>, cp: Checkpoint): 
 }
 
 /** Commits the pending operations with the counters moved since the last commit and the checkpoint. */
-async function commitPage(rt: AgentRuntime, taskId: string, cp: Checkpoint, ops: WriteOp[], extra: Record<string, number> = {}) {
+async function commitPage(rt: Runtime, taskId: string, cp: Checkpoint, ops: WriteOp[], extra: Record<string, number> = {}) {
   const c = cp.counts;
   const counters = {
     links_broken: c.links_broken - cp.counted.links_broken,
@@ -226,7 +229,7 @@ function rowsChanged(ops: readonly WriteOp[]): number {
   return rows;
 }
 
-async function scanNode(rt: AgentRuntime, node: MemoryNode, importance: number, cp: Checkpoint, pending: WriteOp[]): Promise<void> {
+async function scanNode(rt: Runtime, node: MemoryNode, importance: number, cp: Checkpoint, pending: WriteOp[]): Promise<void> {
   const counts = cp.counts;
   counts.scanned += 1;
   const plan = planScan({
@@ -259,7 +262,7 @@ async function scanNode(rt: AgentRuntime, node: MemoryNode, importance: number, 
 }
 
 /** The compressed content with re-extracted phrase and keywords, or undefined when the model failed. */
-async function compress(rt: AgentRuntime, node: MemoryNode, target: number): Promise<TextUpdate | undefined> {
+async function compress(rt: Runtime, node: MemoryNode, target: number): Promise<TextUpdate | undefined> {
   try {
     const model = rt.model;
     // An episode is read, not searched: it keeps whole clauses of its summary (docs/design.md,

@@ -22,7 +22,7 @@ import { RELATION } from "../vocabulary/relations";
 import { ConflictSummarySchema } from "./services/conflict-check";
 import { resolveEntities } from "./services/entity-resolution";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
+import type { TaskRuntime } from "../engine/runtime";
 import { commit } from "../engine/write-path";
 import { afterWrite, afterWriteCheckpointSchema } from "./services/after-write";
 import { readCheckpoint } from "../engine/checkpoint";
@@ -69,7 +69,7 @@ export const memorizeTask = defineTask({
   resultNodes: ["$.node_id"],
   payload: MemorizePayloadSchema,
   result: MemorizeResultSchema,
-  async run(rt, task) {
+  async run(rt: TaskRuntime, task) {
     let checkpoint = readCheckpoint(task, CheckpointSchema);
     if (!checkpoint) {
       const { plan, aliases, composed } = await buildPlan(rt, task);
@@ -117,7 +117,7 @@ function isEntityName(name: string): boolean {
 }
 
 async function buildPlan(
-  rt: AgentRuntime,
+  rt: TaskRuntime,
   task: RunningTask<z.output<typeof MemorizePayloadSchema>>,
 ): Promise<{ plan: RememberPlan; aliases: EntityAlias[]; composed: ComposedMemory }> {
   const params = rt.meta.params();

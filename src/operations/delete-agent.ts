@@ -19,6 +19,7 @@ import { DELETE_CHUNKS_PER_SLICE, DELETE_LINKS_PER_CHUNK, DELETE_NODES_PER_CHUNK
 import { commit } from "../engine/write-path";
 import { readCheckpoint } from "../engine/checkpoint";
 import { defineTask } from "../engine/define-task";
+import type { WritePath } from "../engine/runtime";
 
 export const DeleteResultSchema = z.object({ nodes: z.number().int() });
 
@@ -29,7 +30,7 @@ export const deleteAgentTask = defineTask({
   lane: "write",
   payload: z.null(),
   result: DeleteResultSchema,
-  async run(rt, task) {
+  async run(rt: WritePath, task) {
     const repos = rt.existingRepos();
     let cp = readCheckpoint(task, CheckpointSchema) ?? { links: 0, nodes: 0, chunks: 0 };
     if (repos) {

@@ -21,10 +21,13 @@ import type { WriteOp } from "../memory/write-ops";
 import type { LinkKey } from "../vocabulary/records";
 import { RELATION } from "../vocabulary/relations";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
+import type { AgentStores, TaskProgress, WritePath } from "../engine/runtime";
 import { commit } from "../engine/write-path";
 import { readCheckpoint } from "../engine/checkpoint";
 import { defineTask } from "../engine/define-task";
+
+/** What a deletion uses of the agent's runtime: a purge also scrubs the results that carried the memory. */
+type Runtime = AgentStores & WritePath & Pick<TaskProgress, "scrubPurged">;
 
 export const ForgetPayloadSchema = z.object({ node_id: z.number().int().min(1), purge: z.boolean() }).strict();
 
@@ -48,7 +51,7 @@ export type ForgetResult = z.infer<typeof ForgetResultSchema>;
 
 const finish = (result: ForgetResult) => ({ status: "done" as const, result });
 
-async function refuseForget(rt: AgentRuntime, payload: z.infer<typeof ForgetPayloadSchema>): Promise<ForgetResult | undefined> {
+async function refuseForget(rt: Runtime, payload: z.infer<typeof ForgetPayloadSchema>): Promise<ForgetResult | undefined> {
   const { node_id: id } = payload;
   const repos = rt.existingRepos();
   const node = repos ? (await (await networkReader(rt, repos)).load([id])).get(id) : undefined;
@@ -63,7 +66,7 @@ export const forgetTask = defineTask({
   payload: ForgetPayloadSchema,
   result: ForgetResultSchema,
   refuse: refuseForget,
-  async run(rt, task) {
+  async run(rt: Runtime, task) {
     const done = readCheckpoint(task, ForgetResultSchema);
     if (done) {
       // Interrupted after the commit: the scrub may not have happened (it is idempotent).

@@ -20,7 +20,7 @@ import { strengthAt } from "../memory/strength";
 import type { WriteOp } from "../memory/write-ops";
 import type { EntityAlias, MemoryNode, NewLink } from "../vocabulary/records";
 import { ExportLineSchema, ExportSnapshotSchema, EXPORT_FORMAT, EXPORT_VERSION, type ExportSnapshot } from "./views/export-format";
-import type { AgentRuntime } from "../engine/runtime";
+import type { AgentNetwork, AgentStores, WritePath } from "../engine/runtime";
 import { PermanentTaskError } from "../engine/task-errors";
 import { commit } from "../engine/write-path";
 import { readCheckpoint } from "../engine/checkpoint";
@@ -34,12 +34,12 @@ export const exportTask = defineTask({
   lane: "read",
   payload: z.null(),
   result: ExportSnapshotSchema,
-  async run(rt) {
+  async run(rt: AgentStores & AgentNetwork) {
     return { status: "done", result: await snapshot(rt) };
   },
 });
 
-async function snapshot(rt: AgentRuntime): Promise<ExportSnapshot> {
+async function snapshot(rt: AgentStores & AgentNetwork): Promise<ExportSnapshot> {
   const repos = rt.existingRepos();
   const clock = rt.meta.clock();
   const focus = rt.focus.list();
@@ -163,7 +163,7 @@ export const importTask = defineTask({
   payload: ImportPayloadSchema,
   result: ImportResultSchema,
   setsNextNodeId: (payload) => payload.next_node_id,
-  async run(rt, task) {
+  async run(rt: AgentStores & WritePath, task) {
     const id = task.payload.import_id;
     let cp = readCheckpoint(task, ImportCheckpointSchema);
     if (!cp) {
@@ -230,7 +230,7 @@ export const importTask = defineTask({
 });
 
 /** Nothing of a memory: no node, link, alias or message id held (parameters may have been set). */
-async function isEmpty(rt: AgentRuntime): Promise<boolean> {
+async function isEmpty(rt: AgentStores & AgentNetwork): Promise<boolean> {
   if (rt.messages.count() > 0 || rt.focus.ids().length > 0) return false;
   const repos = rt.existingRepos();
   if (!repos) return true;
@@ -239,7 +239,7 @@ async function isEmpty(rt: AgentRuntime): Promise<boolean> {
 }
 
 /** Staged lines after `after`, up to the page's budget (at least one line). */
-function stagedPage(rt: AgentRuntime, id: string, after: number): { seq: number; line: string }[] {
+function stagedPage(rt: Pick<AgentStores, "imports">, id: string, after: number): { seq: number; line: string }[] {
   const candidates = rt.imports.page(id, after, IMPORT_PAGE_LINES);
   const out: { seq: number; line: string }[] = [];
   let characters = 0;

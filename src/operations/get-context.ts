@@ -12,7 +12,7 @@ import { asksAboutThePast } from "../memory/past-question";
 import { RELATION } from "../vocabulary/relations";
 import { labelLocale } from "./services/label-locale";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
+import type { AgentModels, AgentNetwork, AgentStores } from "../engine/runtime";
 import {
   ContextQuerySchema,
   ContextResultSchema,
@@ -23,6 +23,9 @@ import {
 import { defineTask } from "../engine/define-task";
 import { agentProfile } from "./get-profile";
 import { runRecall } from "./recall";
+
+/** What the context block uses of the agent's runtime (a recall and the profile). */
+type Runtime = AgentStores & AgentNetwork & Pick<AgentModels, "model" | "embedder" | "queryVectors">;
 
 /**
  * Memories recall ranks for the block: enough that the budget, not the list, ends the block (a
@@ -38,7 +41,7 @@ export const contextTask = defineTask({
   lane: "read",
   payload: ContextQuerySchema,
   result: ContextResultSchema,
-  async run(rt, task) {
+  async run(rt: Runtime, task) {
     return { status: "done", result: await buildContext(rt, task.payload) };
   },
 });
@@ -52,7 +55,7 @@ export function contextQuery(request: Pick<ContextQuery, "query" | "messages">):
     .join("\n");
 }
 
-async function buildContext(rt: AgentRuntime, request: ContextQuery): Promise<ContextResult> {
+async function buildContext(rt: Runtime, request: ContextQuery): Promise<ContextResult> {
   const query = contextQuery(request);
   const include = new Set(request.include);
   const empty: ContextResult = {

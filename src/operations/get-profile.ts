@@ -12,7 +12,7 @@ import type { MemoryNode } from "../vocabulary/records";
 import { RELATION } from "../vocabulary/relations";
 import { labelLocale } from "./services/label-locale";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
+import type { AgentNetwork, AgentStores } from "../engine/runtime";
 import { DEFAULT_PROFILE_CHARS, ProfileQuerySchema, ProfileResultSchema } from "./views/get-context-schemas";
 import { defineTask } from "../engine/define-task";
 
@@ -38,7 +38,7 @@ export const profileTask = defineTask({
   lane: "read",
   payload: ProfileQuerySchema,
   result: ProfileResultSchema,
-  async run(rt, task) {
+  async run(rt: AgentStores & AgentNetwork, task) {
     const maxChars = task.payload.max_chars ?? DEFAULT_PROFILE_CHARS;
     const locale = await labelLocale(rt, task.payload);
     const profile = await agentProfile(rt, { participant: task.payload.participant ?? null, first: [], maxChars, locale });
@@ -54,7 +54,7 @@ export interface ProfileRequest {
   locale: Locale;
 }
 
-export async function agentProfile(rt: AgentRuntime, request: ProfileRequest): Promise<Profile> {
+export async function agentProfile(rt: AgentStores & AgentNetwork, request: ProfileRequest): Promise<Profile> {
   const repos = rt.existingRepos();
   const focus = rt.focus.list();
   const base = { statementsOf: cachedStatements, focus, limits: PROFILE_LIMITS, ...request };

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { writeVectors } from "../engine/vector-writes";
 import { defineTask } from "../engine/define-task";
+import type { AgentModels, AgentNetwork } from "../engine/runtime";
 
 export const IndexPayloadSchema = z.object({ upsert: z.array(z.number().int()), remove: z.array(z.number().int()) }).strict();
 
@@ -13,7 +14,7 @@ export const indexTask = defineTask({
   lane: "maintenance",
   payload: IndexPayloadSchema,
   result: z.object({ indexed: z.number().int(), removed: z.number().int() }),
-  async run(rt, task) {
+  async run(rt: AgentNetwork & Pick<AgentModels, "embedder">, task) {
     const repos = rt.existingRepos();
     const existing = repos ? await repos.nodes.load(task.payload.upsert) : new Map();
     const gone = task.payload.upsert.filter((id) => !existing.has(id));

@@ -14,11 +14,14 @@ import { normalizeText } from "../text/normalize";
 import { MEMORY_KINDS } from "../vocabulary/node-kinds";
 import { EXPLICIT_LINK_RELATIONS } from "../vocabulary/relations";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRepos, AgentRuntime } from "../engine/runtime";
+import type { AgentModels, AgentRepos, AgentStores, WritePath } from "../engine/runtime";
 import { commit } from "../engine/write-path";
 import { readCheckpoint } from "../engine/checkpoint";
 import { defineTask } from "../engine/define-task";
 import { searchNodes } from "./search-memories";
+
+/** What linking uses of the agent's runtime: ends described by text are found by search. */
+type Runtime = AgentStores & WritePath & Pick<AgentModels, "embedder" | "queryVectors">;
 
 /** Candidates whose combined score is within this of the best make a description ambiguous. */
 export const AMBIGUITY_MARGIN = 0.1;
@@ -76,7 +79,7 @@ type LinkPayload = z.infer<typeof LinkPayloadSchema>;
 
 /** Both ends resolved to distinct memories, or the refusal. */
 async function resolveEnds(
-  rt: AgentRuntime,
+  rt: Runtime,
   payload: LinkPayload,
 ): Promise<{ ok: true; source: { id: number }; target: { id: number } } | { ok: false; result: LinkResult }> {
   const repos = rt.existingRepos();
@@ -93,11 +96,11 @@ export const linkTask = defineTask({
   lane: "write",
   payload: LinkPayloadSchema,
   result: LinkResultSchema,
-  async refuse(rt, payload): Promise<LinkResult | undefined> {
+  async refuse(rt: Runtime, payload): Promise<LinkResult | undefined> {
     const ends = await resolveEnds(rt, payload);
     return ends.ok ? undefined : ends.result;
   },
-  async run(rt, task) {
+  async run(rt: Runtime, task) {
     const done = readCheckpoint(task, LinkResultSchema);
     if (done) return finish(done);
     const { relation, strength } = task.payload;
@@ -126,7 +129,7 @@ function notFound(end: "source" | "target", ref: MemoryRef): LinkResult {
     : { outcome: "not_found", end, node_id: null, description: ref.description };
 }
 
-async function resolve(rt: AgentRuntime, repos: AgentRepos, end: "source" | "target", ref: MemoryRef): Promise<Resolution> {
+async function resolve(rt: Runtime, repos: AgentRepos, end: "source" | "target", ref: MemoryRef): Promise<Resolution> {
   if ("id" in ref) {
     const node = (await (await networkReader(rt, repos)).load([ref.id])).get(ref.id);
     if (!node) return { ok: false, result: notFound(end, ref) };
@@ -180,7 +183,7 @@ export const UnlinkResultSchema = z.discriminatedUnion("outcome", [
 ]);
 export type UnlinkResult = z.infer<typeof UnlinkResultSchema>;
 
-async function linkOf(rt: AgentRuntime, key: z.infer<typeof UnlinkPayloadSchema>) {
+async function linkOf(rt: Runtime, key: z.infer<typeof UnlinkPayloadSchema>) {
   const repos = rt.existingRepos();
   const reader = repos ? await networkReader(rt, repos) : undefined;
   return reader ? (await reader.outgoingLinks([key.source], key.relation)).find((l) => l.target === key.target) : undefined;
@@ -190,10 +193,10 @@ export const unlinkTask = defineTask({
   lane: "write",
   payload: UnlinkPayloadSchema,
   result: UnlinkResultSchema,
-  async refuse(rt, payload): Promise<UnlinkResult | undefined> {
+  async refuse(rt: Runtime, payload): Promise<UnlinkResult | undefined> {
     return (await linkOf(rt, payload)) ? undefined : { outcome: "not_found" };
   },
-  async run(rt, task) {
+  async run(rt: Runtime, task) {
     const done = readCheckpoint(task, UnlinkResultSchema);
     if (done) return finish(done);
     const { source, target, relation } = task.payload;

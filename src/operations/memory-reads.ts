@@ -21,7 +21,7 @@ import {
   type MemoryView,
 } from "./views/memory-views";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRepos, AgentRuntime } from "../engine/runtime";
+import type { AgentNetwork, AgentRepos, AgentStores } from "../engine/runtime";
 import { buildNodeView, FIRST_LINKS_PAGE } from "./views/node-view";
 import type { LinksPage } from "./views/view-schemas";
 import { defineTask } from "../engine/define-task";
@@ -30,7 +30,7 @@ export const memoryReadTask = defineTask({
   lane: "read",
   payload: MemoryReadQuerySchema,
   result: MemoryReadResultSchema,
-  async run(rt, task) {
+  async run(rt: AgentStores & AgentNetwork, task) {
     const repos = rt.existingRepos();
     const { node_id: nodeId, links } = task.payload;
     return { status: "done", result: { memory: repos ? await readMemory(rt, repos, nodeId, links ?? FIRST_LINKS_PAGE) : null } };
@@ -42,7 +42,7 @@ export const historyTask = defineTask({
   lane: "read",
   payload: HistoryQuerySchema,
   result: HistoryResultSchema,
-  async run(rt, task) {
+  async run(rt: AgentStores & AgentNetwork, task) {
     const repos = rt.existingRepos();
     const { node_id: nodeId, after, limit } = task.payload;
     if (!repos) return { status: "done", result: { history: [], total: 0, next_cursor: null, found: false } };
@@ -54,7 +54,7 @@ export const memoryListTask = defineTask({
   lane: "read",
   payload: MemoryListQuerySchema,
   result: MemoryListResultSchema,
-  async run(rt, task) {
+  async run(rt: AgentStores & AgentNetwork, task) {
     const repos = rt.existingRepos();
     if (!repos) return { status: "done", result: { items: [], next_before: null } };
     const q = task.payload;
@@ -71,7 +71,7 @@ export const memoryListTask = defineTask({
   },
 });
 
-async function readMemory(rt: AgentRuntime, repos: AgentRepos, nodeId: number, links: LinksPage): Promise<MemoryView | null> {
+async function readMemory(rt: AgentStores & AgentNetwork, repos: AgentRepos, nodeId: number, links: LinksPage): Promise<MemoryView | null> {
   const reader = await networkReader(rt, repos);
   const view = await buildNodeView(
     reader,
@@ -115,7 +115,7 @@ async function historyPage(repos: AgentRepos, nodeId: number, after: number, lim
   };
 }
 
-async function listItems(rt: AgentRuntime, repos: AgentRepos, nodes: readonly MemoryNode[]): Promise<MemoryListItem[]> {
+async function listItems(rt: AgentStores & AgentNetwork, repos: AgentRepos, nodes: readonly MemoryNode[]): Promise<MemoryListItem[]> {
   const reader = await networkReader(rt, repos);
   const ids = nodes.map((n) => n.id);
   const clock = rt.meta.clock();

@@ -10,7 +10,7 @@ import { moveLinks } from "../memory/link-moves";
 import type { WriteOp } from "../memory/write-ops";
 import type { EntityAlias, MemoryNode } from "../vocabulary/records";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
+import type { AgentStores, WritePath } from "../engine/runtime";
 import { commit } from "../engine/write-path";
 import { readCheckpoint } from "../engine/checkpoint";
 import { defineTask } from "../engine/define-task";
@@ -34,7 +34,7 @@ export type MergeResult = z.infer<typeof MergeResultSchema>;
 
 const finish = (result: MergeResult) => ({ status: "done" as const, result });
 
-async function refuseMerge(rt: AgentRuntime, payload: z.infer<typeof MergePayloadSchema>): Promise<MergeResult | undefined> {
+async function refuseMerge(rt: AgentStores & WritePath, payload: z.infer<typeof MergePayloadSchema>): Promise<MergeResult | undefined> {
   const { node_id: absorbedId, into: survivorId } = payload;
   if (absorbedId === survivorId) return { outcome: "same_node", node_id: absorbedId };
   const repos = rt.existingRepos();
@@ -52,7 +52,7 @@ export const mergeTask = defineTask({
   payload: MergePayloadSchema,
   result: MergeResultSchema,
   refuse: refuseMerge,
-  async run(rt, task) {
+  async run(rt: AgentStores & WritePath, task) {
     const done = readCheckpoint(task, MergeResultSchema);
     if (done) return finish(done);
     const refused = await refuseMerge(rt, task.payload);

@@ -12,6 +12,7 @@ import { networkReader } from "../engine/network-reader";
 import { commit } from "../engine/write-path";
 import { readCheckpoint } from "../engine/checkpoint";
 import { defineTask } from "../engine/define-task";
+import type { AgentModels, AgentStores, WritePath } from "../engine/runtime";
 
 /** Segments read to find the submissions without an episode (an agent at capacity holds 10,000 nodes). */
 const REBUILD_SEGMENTS = 100_000;
@@ -23,7 +24,7 @@ export const rebuildEpisodesTask = defineTask({
   allocatesNodes: true,
   payload: z.object({}).strict(),
   result: z.object({ episodes_created: z.number().int(), submissions: z.number().int() }),
-  async run(rt, task) {
+  async run(rt: AgentStores & WritePath & Pick<AgentModels, "model">, task) {
     const progress = readCheckpoint(task, CheckpointSchema) ?? { done: [], created: 0 };
     const repos = rt.existingRepos();
     if (!repos) return { status: "done", result: { episodes_created: 0, submissions: 0 } };

@@ -14,7 +14,7 @@ import { RELATION, resolveRelation } from "../vocabulary/relations";
 import { conflictMarks } from "./services/conflict-marks";
 import { labelLocale } from "./services/label-locale";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
+import type { AgentModels, AgentNetwork, AgentStores } from "../engine/runtime";
 import { defineTask } from "../engine/define-task";
 import { RecallQuerySchema, RecallResultSchema, type RecallResult } from "./views/recall-schemas";
 
@@ -28,18 +28,21 @@ export {
 } from "./views/recall-schemas";
 import { searchLists } from "./search-memories";
 
+/** What a recall uses of the agent's runtime. */
+type RecallRuntime = AgentStores & AgentNetwork & Pick<AgentModels, "model" | "embedder" | "queryVectors">;
+
 export const recallTask = defineTask({
   lane: "read",
   payload: RecallQuerySchema,
   result: RecallResultSchema,
-  async run(rt, task) {
+  async run(rt: RecallRuntime, task) {
     return { status: "done", result: await runRecall(rt, task.payload) };
   },
 });
 
 const EMPTY = { memories: [], traces: [], start_nodes: 0, reached_nodes: 0, text: "" } satisfies RecallResult;
 
-export async function runRecall(rt: AgentRuntime, request: z.output<typeof RecallQuerySchema>): Promise<RecallResult> {
+export async function runRecall(rt: RecallRuntime, request: z.output<typeof RecallQuerySchema>): Promise<RecallResult> {
   const repos = rt.existingRepos();
   if (!repos) return EMPTY;
   const clock = rt.meta.clock();

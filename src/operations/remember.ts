@@ -23,7 +23,7 @@ import { ConflictSummarySchema } from "./services/conflict-check";
 import { resolveEntities } from "./services/entity-resolution";
 import { foreseenPairs, segmentSpeaker, type QueuedConversation } from "./services/conflict-foresight";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
+import type { TaskRuntime } from "../engine/runtime";
 import { commit } from "../engine/write-path";
 import { embeddingText } from "../engine/vector-writes";
 import { afterWrite, afterWriteCheckpointSchema } from "./services/after-write";
@@ -56,7 +56,7 @@ export const rememberTask = defineTask({
   allocatesNodes: true,
   payload: RememberPayloadSchema,
   result: RememberResultSchema,
-  async run(rt, task) {
+  async run(rt: TaskRuntime, task) {
     let checkpoint = readCheckpoint(task, CheckpointSchema);
     if (!checkpoint) {
       const { plan, skipped, aliases } = await buildPlan(rt, task);
@@ -88,7 +88,7 @@ export const rememberTask = defineTask({
 });
 
 async function buildPlan(
-  rt: AgentRuntime,
+  rt: TaskRuntime,
   task: RunningTask<RememberPayload>,
 ): Promise<{ plan: RememberPlan; skipped: number; aliases: EntityAlias[] }> {
   const params = rt.meta.params();
@@ -163,11 +163,7 @@ async function buildPlan(
 }
 
 /** A remember's messages to store, and as the model sees them. */
-function conversationOf(
-  rt: AgentRuntime,
-  taskId: string,
-  payload: RememberPayload,
-): { messages: Message[]; modelMessages: ModelMessage[] } {
+function conversationOf(rt: TaskRuntime, taskId: string, payload: RememberPayload): { messages: Message[]; modelMessages: ModelMessage[] } {
   const messages = newMessages(rt, taskId, payload.messages);
   const modelMessages: ModelMessage[] = messages.map((m, index) => ({
     index,
@@ -179,7 +175,7 @@ function conversationOf(
 }
 
 /** The queued remembers behind the running one, as the model would see them now. */
-function upcoming(rt: AgentRuntime): Conversation[] {
+function upcoming(rt: TaskRuntime): Conversation[] {
   return rt.queue.upcoming("remember", DIGEST_AHEAD_TASKS).flatMap((t) => {
     const payload = RememberPayloadSchema.safeParse(parseJsonOrUndefined(t.payload));
     return payload.success ? [{ taskId: t.id, messages: conversationOf(rt, t.id, payload.data).modelMessages }] : [];
@@ -187,7 +183,7 @@ function upcoming(rt: AgentRuntime): Conversation[] {
 }
 
 /** The queued remembers behind the running one whose digests have come, up to the first that has not. */
-function digested(rt: AgentRuntime): QueuedConversation[] {
+function digested(rt: TaskRuntime): QueuedConversation[] {
   const out: QueuedConversation[] = [];
   for (const conversation of upcoming(rt)) {
     const digest = rt.digestAhead.known(conversation);
@@ -209,7 +205,7 @@ function embeddingTextsOf({ messages, digest }: QueuedConversation): string[] {
  * The messages to store: those whose id the agent does not hold yet, each id once. A message
  * without an id gets `<task id>#<position in the submission>` as its provenance.
  */
-function newMessages(rt: AgentRuntime, taskId: string, messages: readonly Message[]): Message[] {
+function newMessages(rt: TaskRuntime, taskId: string, messages: readonly Message[]): Message[] {
   const held = rt.messages.held(messages.flatMap((m) => (m.id === undefined ? [] : [m.id])));
   const seen = new Set<string>();
   return messages.flatMap((m, i) => {

@@ -15,6 +15,7 @@ import { networkReader } from "../engine/network-reader";
 import { commit } from "../engine/write-path";
 import { readCheckpoint } from "../engine/checkpoint";
 import { defineTask } from "../engine/define-task";
+import type { AgentStores, WritePath } from "../engine/runtime";
 
 export const ReinforcePayloadSchema = z.object({ node_ids: z.array(z.number().int().min(1)).min(1).max(100), used: z.boolean() }).strict();
 
@@ -32,7 +33,7 @@ export const reinforceTask = defineTask({
   lane: "write",
   payload: ReinforcePayloadSchema,
   result: ReportFeedbackResultSchema,
-  async run(rt, task) {
+  async run(rt: AgentStores & WritePath, task) {
     const done = readCheckpoint(task, ReportFeedbackResultSchema);
     if (done) return { status: "done", result: done };
     const ids = [...new Set(task.payload.node_ids)];

@@ -14,7 +14,7 @@ import type { TextFilters } from "../storage/fts-repo";
 import type { MemoryNode } from "../vocabulary/records";
 import { conflictMarks } from "./services/conflict-marks";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRepos, AgentRuntime } from "../engine/runtime";
+import type { AgentModels, AgentNetwork, AgentRepos, AgentStores } from "../engine/runtime";
 import { defineTask } from "../engine/define-task";
 import {
   SearchQuerySchema,
@@ -23,6 +23,9 @@ import {
   type SearchQuery,
   type SearchResult,
 } from "./views/search-memories-schemas";
+
+/** What a search uses of the agent's runtime. */
+type SearchRuntime = Pick<AgentStores, "focus"> & AgentNetwork & Pick<AgentModels, "embedder" | "queryVectors">;
 
 export {
   SEARCH_MODES,
@@ -38,7 +41,7 @@ export const searchTask = defineTask({
   lane: "read",
   payload: SearchQuerySchema,
   result: SearchResultSchema,
-  async run(rt, task) {
+  async run(rt: SearchRuntime, task) {
     return { status: "done", result: await runSearch(rt, task.payload) };
   },
 });
@@ -70,7 +73,7 @@ export interface SearchLists {
   nodes: Map<number, MemoryNode>;
 }
 
-export async function searchLists(rt: AgentRuntime, repos: AgentRepos, spec: SearchSpec): Promise<SearchLists> {
+export async function searchLists(rt: SearchRuntime, repos: AgentRepos, spec: SearchSpec): Promise<SearchLists> {
   const pool = poolSize(spec.limit);
   const graph = await rt.graph();
   // Both lists at once: the full-text query waits on D1 while the vector query runs (or waits on
@@ -87,7 +90,7 @@ export async function searchLists(rt: AgentRuntime, repos: AgentRepos, spec: Sea
   return { keyword: new Map([...keyword].filter(allowed)), vector: new Map([...vector].filter(allowed)), nodes };
 }
 
-export async function searchNodes(rt: AgentRuntime, repos: AgentRepos, spec: SearchSpec): Promise<RankedHit[]> {
+export async function searchNodes(rt: SearchRuntime, repos: AgentRepos, spec: SearchSpec): Promise<RankedHit[]> {
   const { keyword, vector, nodes } = await searchLists(rt, repos, spec);
   const weight = vectorFusionWeight(rt.embedder.name);
   const ranked =
@@ -146,7 +149,7 @@ async function keywordHits(repos: AgentRepos, spec: SearchSpec, pool: number): P
   return hits;
 }
 
-async function vectorHits(rt: AgentRuntime, spec: SearchSpec, pool: number): Promise<Map<number, number>> {
+async function vectorHits(rt: SearchRuntime, spec: SearchSpec, pool: number): Promise<Map<number, number>> {
   const index = rt.vectors();
   if (!index) return new Map();
   const vector = await rt.queryVectors.vector(spec.query);
@@ -168,7 +171,7 @@ function passes(node: MemoryNode, filters: TextFilters): boolean {
   );
 }
 
-export async function runSearch(rt: AgentRuntime, request: SearchQuery): Promise<SearchResult> {
+export async function runSearch(rt: SearchRuntime, request: SearchQuery): Promise<SearchResult> {
   const repos = rt.existingRepos();
   if (!repos) return { mode: request.mode, items: [] };
   const hits = await searchNodes(rt, repos, {

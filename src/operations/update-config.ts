@@ -6,12 +6,13 @@
  */
 import { AgentParamsPatchSchema, AgentParamsSchema, patchedParams } from "../config/params";
 import { defineTask } from "../engine/define-task";
+import type { AgentStores } from "../engine/runtime";
 
 export const configureTask = defineTask({
   lane: "write",
   payload: AgentParamsPatchSchema,
   result: AgentParamsSchema,
-  async run(rt, task) {
+  async run(rt: Pick<AgentStores, "meta">, task) {
     const params = patchedParams(rt.meta.params(), task.payload);
     rt.meta.set("params", params);
     return { status: "done", result: params };

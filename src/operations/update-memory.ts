@@ -14,7 +14,7 @@ import { PHRASE_MAX_CODE_POINTS } from "../models/types";
 import { codePointLength, sliceCodePoints } from "../text/code-points";
 import type { MemoryNode } from "../vocabulary/records";
 import { networkReader } from "../engine/network-reader";
-import type { AgentRuntime } from "../engine/runtime";
+import type { AgentModels, AgentStores, WritePath } from "../engine/runtime";
 import { commit } from "../engine/write-path";
 import { readCheckpoint } from "../engine/checkpoint";
 import { defineTask } from "../engine/define-task";
@@ -31,7 +31,10 @@ export type UpdateResult = z.infer<typeof UpdateResultSchema>;
 
 const finish = (result: UpdateResult) => ({ status: "done" as const, result });
 
-async function refuseUpdate(rt: AgentRuntime, payload: z.infer<typeof UpdatePayloadSchema>): Promise<UpdateResult | undefined> {
+async function refuseUpdate(
+  rt: AgentStores & WritePath & Pick<AgentModels, "model">,
+  payload: z.infer<typeof UpdatePayloadSchema>,
+): Promise<UpdateResult | undefined> {
   const { node_id: id } = payload;
   const repos = rt.existingRepos();
   const old = repos ? (await (await networkReader(rt, repos)).load([id])).get(id) : undefined;
@@ -48,7 +51,7 @@ export const updateTask = defineTask({
   payload: UpdatePayloadSchema,
   result: UpdateResultSchema,
   refuse: refuseUpdate,
-  async run(rt, task) {
+  async run(rt: AgentStores & WritePath & Pick<AgentModels, "model">, task) {
     const done = readCheckpoint(task, UpdateResultSchema);
     if (done) return { status: "done", result: done };
     const refused = await refuseUpdate(rt, task.payload);

@@ -5,8 +5,14 @@
  */
 import { z } from "zod";
 import { enforceCapacity } from "./capacity";
-import { ConflictStateSchema, runConflictCheck, type ConflictState, type ConflictSummary, type ForeseePairs } from "./conflict-check";
-import type { AgentRuntime } from "../../engine/runtime";
+import {
+  ConflictStateSchema,
+  runConflictCheck,
+  type ConflictCheckRuntime,
+  type ConflictState,
+  type ConflictSummary,
+  type ForeseePairs,
+} from "./conflict-check";
 
 /** A result that reports the two phases. */
 interface PhasedResult {
@@ -28,7 +34,7 @@ export function afterWriteCheckpointSchema<R extends z.ZodTypeAny>(result: R) {
 
 /** Runs the phases left in `checkpoint`; returns the task's result with what they did. */
 export async function afterWrite<R extends PhasedResult>(
-  rt: AgentRuntime,
+  rt: ConflictCheckRuntime,
   task: { id: string; seq: number },
   start: AfterWriteCheckpoint<R>,
   foresee?: ForeseePairs,

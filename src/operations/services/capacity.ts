@@ -7,11 +7,15 @@
 import { pickEvictions, sampleIds, sampleSize, seededRandom } from "../../memory/capacity";
 import { importanceOf } from "../../memory/importance";
 import { networkReader } from "../../engine/network-reader";
-import type { AgentRuntime } from "../../engine/runtime";
+import type { AgentStores, WritePath } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
 
 /** Deletes the excess nodes (one commit, saving `checkpoint(evicted)` with it); returns how many. */
-export async function enforceCapacity(rt: AgentRuntime, taskId: string, checkpoint: (evicted: number) => unknown): Promise<number> {
+export async function enforceCapacity(
+  rt: AgentStores & WritePath,
+  taskId: string,
+  checkpoint: (evicted: number) => unknown,
+): Promise<number> {
   const capacity = rt.meta.params().capacity;
   const repos = await rt.repos();
   const reader = await networkReader(rt, repos);

@@ -24,9 +24,15 @@ import { contentTerms } from "../../text/tokenize";
 import type { MemoryNode, NewLink } from "../../vocabulary/records";
 import { RELATION } from "../../vocabulary/relations";
 import { networkReader, type NetworkReader } from "../../engine/network-reader";
-import type { AgentRuntime } from "../../engine/runtime";
+import type { AgentModels, AgentStores, TaskProgress, WritePath } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
 import { NOTHING_FORESEEN, type Foreseen } from "../../engine/verdicts-ahead";
+
+/** What the conflict check uses of the agent's runtime. */
+export type ConflictCheckRuntime = AgentStores &
+  TaskProgress &
+  WritePath &
+  Pick<AgentModels, "model" | "sharesModelCalls" | "verdictsAhead">;
 
 /** Earlier memories compared per shared entity: the most recent ones. */
 export const CANDIDATES_PER_ENTITY = 5;
@@ -69,7 +75,7 @@ export const isMemory = (n: MemoryNode | undefined): n is MemoryNode =>
  * state in it: saved with every step.
  */
 export async function runConflictCheck(
-  rt: AgentRuntime,
+  rt: ConflictCheckRuntime,
   task: { id: string; seq: number },
   state: ConflictState,
   wrap: (state: ConflictState) => unknown,
@@ -105,7 +111,7 @@ export type ForeseePairs = (reader: NetworkReader, clock: number) => Promise<For
 
 /** The pairs to judge, the model's verdicts, and what they call for. */
 async function judge(
-  rt: AgentRuntime,
+  rt: ConflictCheckRuntime,
   ids: readonly number[],
   foresee?: ForeseePairs,
 ): Promise<{ actions: Action[]; summary: ConflictSummary }> {
@@ -245,7 +251,7 @@ function mostSimilar<P extends { earlier: MemoryNode; later: MemoryNode }>(pairs
 }
 
 /** The operations of one action against the network as it stands now (empty when moot). */
-async function actionOps(rt: AgentRuntime, epoch: number, action: Action): Promise<WriteOp[]> {
+async function actionOps(rt: ConflictCheckRuntime, epoch: number, action: Action): Promise<WriteOp[]> {
   const repos = await rt.repos();
   const reader = await networkReader(rt, repos);
   const params = rt.meta.params();

@@ -6,19 +6,19 @@
 import { scriptLanguage } from "../../text/script-language";
 import { chooseLocale, type Locale, type LocalePreference } from "../../vocabulary/locales";
 import { networkReader } from "../../engine/network-reader";
-import type { AgentRuntime } from "../../engine/runtime";
+import type { AgentNetwork, AgentStores } from "../../engine/runtime";
 
 /** Newest segments and newest explicit memories read for the agent's language (each). */
 const SAMPLE = 50;
 
-const known = new WeakMap<AgentRuntime, { nextNodeId: number; language: Locale | undefined }>();
+const known = new WeakMap<object, { nextNodeId: number; language: Locale | undefined }>();
 
-export function labelLocale(rt: AgentRuntime, preference: LocalePreference): Promise<Locale> {
+export function labelLocale(rt: Pick<AgentStores, "meta" | "focus"> & AgentNetwork, preference: LocalePreference): Promise<Locale> {
   return chooseLocale(preference, () => agentLanguage(rt));
 }
 
 /** The script of what the agent remembered; undefined for an agent with no memory yet. */
-async function agentLanguage(rt: AgentRuntime): Promise<Locale | undefined> {
+async function agentLanguage(rt: Pick<AgentStores, "meta" | "focus"> & AgentNetwork): Promise<Locale | undefined> {
   const repos = rt.existingRepos();
   if (!repos) return undefined;
   const nextNodeId = rt.meta.nextNodeId();

@@ -13,10 +13,17 @@ import { bm25Idf, BM25_K1 } from "../../../src/search/bm25-index";
 import { documentFields, ftsDocument, timeTerms } from "../../../src/search/fts-text";
 import { indexTerms, queryTerms } from "../../../src/text/index-terms";
 import { MemoryGraph } from "../../../src/memory/graph";
+import type { NetworkOp } from "../../../src/memory/write-ops";
+import { writeKind } from "../../../src/engine/write-table";
 import type { MemoryNode } from "../../../src/vocabulary/records";
 import { RELATION, resolveRelation } from "../../../src/vocabulary/relations";
 import { planFocus, planRemember, relationPairs, rememberOps } from "../../../src/memory/remember-plan";
 import { advanceClock, breakLevel, cyclesUntilBreak, levelOf, PINNED_LEVEL, strengthAt } from "../../../src/memory/strength";
+
+/** A committed network write as the graph follows it: its row of the write table (src/engine/write-table.ts). */
+function applyToGraph(graph: MemoryGraph, op: NetworkOp): void {
+  writeKind(op.type).graph?.(graph, op);
+}
 
 describe("strength under decay", () => {
   it("1.0 × 0.97^n first falls below 0.01 at n = 152", () => {
@@ -211,7 +218,7 @@ describe("remember plan", () => {
     expect(plan.links).toHaveLength(2 * 2 + 2 * (2 + 2 + 2));
     // Levels as they stand once the plan is applied (the focus pins what is in it at the end).
     const graph = new MemoryGraph();
-    for (const op of rememberOps(plan, 7)) graph.apply(op);
+    for (const op of rememberOps(plan, 7)) applyToGraph(graph, op);
     const link = (s: number, t: number) => graph.allLinks().find((l) => l.source === s && l.target === t);
     expect(link(10, 13)).toMatchObject({ relation: RELATION.next });
     expect(strengthAt(link(10, 13)?.level ?? 0, 2)).toBeCloseTo(0.5, 12);
@@ -385,11 +392,11 @@ describe("query and memory terms (one analyzer)", () => {
       }
     };
     check();
-    graph.apply({
+    applyToGraph(graph, {
       type: "updateText",
       update: { id: 4, kind: "segment", speaker: null, content: "support group on Friday", phrase: "support", keywords: [] },
     });
-    graph.apply({ type: "deleteNodes", ids: [5, 7] });
+    applyToGraph(graph, { type: "deleteNodes", ids: [5, 7] });
     graph.addNode(make(90));
     check();
   });
@@ -654,7 +661,7 @@ describe("the in-memory graph", () => {
         const relation = ["关于", "相关", "下文", "上文"][Math.floor(random() * 4)] ?? "关于";
         graph.addLink({ source, target, relation, level: random() < 0.2 ? PINNED_LEVEL : Math.log(0.05 + random() * 0.95), createdAt: 0 });
       }
-      graph.apply({ type: "deleteNodes", ids: [3, 17] });
+      applyToGraph(graph, { type: "deleteNodes", ids: [3, 17] });
       const start = new Map([
         [10, 1],
         [20, 1],
@@ -666,7 +673,7 @@ describe("the in-memory graph", () => {
             expand: async (frontier) => graph.incident(frontier, relations, 0),
             load: async (ids) => graph.load(ids),
           });
-          graph.apply({ type: "deleteNodes", ids: [100_000] }); // no such node, but it counts as a change: the next walk uses the lists
+          applyToGraph(graph, { type: "deleteNodes", ids: [100_000] }); // no such node, but it counts as a change: the next walk uses the lists
           const overLists = graph.traverse(start, depth, relations, 0, "关于");
           const overCopy = graph.traverse(start, depth, relations, 0, "关于");
           for (const fast of [overLists, overCopy]) {
@@ -722,13 +729,13 @@ describe("the in-memory graph", () => {
     addRandomLinks(40, 65);
     await compare(0.3); // the clock moved: strengths decay
     const focus = (ids: number[]) => ids.map((id) => ({ nodeId: id, key: `e${id}`, name: `e${id}` }));
-    graph.apply({ type: "setFocus", focus: focus([10, 33]), released: [], clock: 0.3, epoch: 1 });
+    applyToGraph(graph, { type: "setFocus", focus: focus([10, 33]), released: [], clock: 0.3, epoch: 1 });
     await compare(0.3);
-    graph.apply({ type: "setFocus", focus: focus([10]), released: [33], clock: 0.3, epoch: 2 });
+    applyToGraph(graph, { type: "setFocus", focus: focus([10]), released: [33], clock: 0.3, epoch: 2 });
     await compare(0.6);
-    graph.apply({ type: "deleteLinks", keys: graph.linksBelow(Math.log(0.3)) });
+    applyToGraph(graph, { type: "deleteLinks", keys: graph.linksBelow(Math.log(0.3)) });
     await compare(0.6);
-    graph.apply({ type: "deleteNodes", ids: [5, 20, 62] });
+    applyToGraph(graph, { type: "deleteNodes", ids: [5, 20, 62] });
     graph.addNode(node(66)); // takes a freed slot
     addRandomLinks(20, 66);
     await compare(0.6);
@@ -742,14 +749,14 @@ describe("the in-memory graph", () => {
     graph.addLink({ source: 2, target: 3, relation: "下文", level: -10, createdAt: 0 });
     graph.addLink({ source: 1, target: 2, relation: "下文", level: -1, createdAt: 0 }); // ignored: same key
     expect(graph.linkCount).toBe(3);
-    graph.apply({ type: "deleteLinks", keys: graph.linksBelow(-5) });
+    applyToGraph(graph, { type: "deleteLinks", keys: graph.linksBelow(-5) });
     expect(
       graph
         .allLinks()
         .map((l) => `${l.source}>${l.target}`)
         .sort(),
     ).toEqual(["1>2", "2>1"]);
-    graph.apply({ type: "deleteNodes", ids: [2] });
+    applyToGraph(graph, { type: "deleteNodes", ids: [2] });
     expect(graph.allLinks().map((l) => `${l.source}>${l.target}`)).toEqual(["1>2"]);
     expect(graph.node(2)).toBeUndefined();
   });

@@ -1,28 +1,20 @@
 /**
- * The one way tests reach inside an agent's Durable Object: its runtime state and its queue
- * runner are private members of MemoryAgent, reached here with a single typed cast.
+ * What several tests read of an agent's object beyond its RPC methods, through its documented
+ * test interface (MemoryAgent.testAccess): scan counts, links as they stand, a runner of its own.
  */
 import { runInDurableObject } from "cloudflare:test";
 import type { AgentState } from "../src/agent/agent-state";
-import type { MemoryAgent } from "../src/agent/memory-agent";
+import { MemoryAgent } from "../src/agent/memory-agent";
 import { AGENT_TASKS } from "../src/agent/registry";
 import { QueueRunner } from "../src/engine/queue-runner";
 import { effectiveLevel } from "../src/memory/strength";
+import { DEV_TENANT } from "../src/http/auth";
 import { agentRows, stubOf } from "./helpers";
-
-export interface AgentInternals {
-  state: AgentState;
-  runner: QueueRunner;
-}
-
-export function internals(instance: MemoryAgent): AgentInternals {
-  return instance as unknown as AgentInternals;
-}
 
 /** Every node's scan count, as the agent's object keeps them (src/engine/stores/scan-store.ts). */
 export async function scanCounts(agentId: string): Promise<Map<number, number>> {
   return runInDurableObject(stubOf(agentId), (instance: MemoryAgent) => {
-    const { state } = internals(instance);
+    const { state } = MemoryAgent.testAccess(instance);
     const cycles = state.meta.scanCycles();
     const rows = state.storage.sql.exec<{ node_id: number; base: number }>("SELECT node_id, base FROM node_scan").toArray();
     return new Map(rows.map((r) => [r.node_id, cycles - r.base]));
@@ -51,7 +43,8 @@ export async function linksAsTheyStand(agentId: string): Promise<LinkAsItStands[
   const release = new Map(
     releases.results.map((r) => [r.id, r.clock === null || r.epoch === null ? null : { clock: r.clock, epoch: r.epoch }]),
   );
-  const focus = new Set(await runInDurableObject(stubOf(agentId), (instance: MemoryAgent) => internals(instance).state.focus.ids()));
+  const view = await stubOf(agentId).focusView({ tenantId: DEV_TENANT, agentId });
+  const focus = new Set(view.focus.map((f) => f.node_id));
   const rows = await db
     .prepare("SELECT source, target, relation, level, epoch FROM links WHERE agent = ?")
     .bind(key)

@@ -1,0 +1,194 @@
+/**
+ * Where one agent's network lives, as its object reaches it: the placement (its D1 shard and key
+ * there, its Vectorize index: docs/design.md, "Scale and limits"), recorded in the object when the
+ * agent first writes; the repositories on that shard; and the two caches of the wake, the graph in
+ * memory and the vector index object.
+ */
+import type { MemoryGraph } from "../memory/graph";
+import { AgentRegistry, legacyPlacement, type Placement } from "../storage/agent-registry";
+import { D1Shards } from "../storage/d1-shards";
+import { createDb, type Db } from "../storage/db";
+import { FtsRepo } from "../storage/fts-repo";
+import { LinkRepo } from "../storage/link-repo";
+import { meteredD1 } from "../storage/metered-d1";
+import { NodeRepo } from "../storage/node-repo";
+import { meteredVectorIndex } from "../vectors/metered-vector-index";
+import { createVectorIndex, vectorIndexNames } from "../vectors/registry";
+import type { VectorIndex } from "../vectors/types";
+import type { AgentIdentity } from "../vocabulary/identity";
+import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "../engine/graph-loader";
+import type { AgentNetwork, AgentRepos } from "../engine/runtime";
+import type { FocusStore } from "../engine/stores/focus-store";
+import { DATA_VERSION, type MetaStore } from "../engine/stores/meta-store";
+import { d1Counters, vectorCounters, type UsageMeter } from "./usage-meter";
+
+/** What the network needs of the rest of the object. */
+interface NetworkContext {
+  readonly storage: DurableObjectStorage;
+  readonly env: Env;
+  readonly meta: MetaStore;
+  readonly focus: FocusStore;
+  readonly usage: UsageMeter | undefined;
+  /** The embedder's dimensions (the local vector index is created with them). */
+  readonly dimensions: number;
+  identity(): AgentIdentity;
+}
+
+export class AgentNetworkAccess implements AgentNetwork {
+  /** The configured D1 shards; replaceable in tests (to watch or limit a binding). */
+  d1Shards: D1Shards;
+  private repoCache: AgentRepos | undefined;
+  private readonly dbCache = new Map<D1Database, Db>();
+  /** A registration in flight: concurrent first writes register the agent once. */
+  private registering: Promise<void> | undefined;
+  private vectorCache: { agentUid: number; index: VectorIndex } | undefined;
+  /** null: the agent is too large to cache; the D1 path serves it until the next wake. */
+  private graphCache: { agentUid: number; graph: MemoryGraph | null } | undefined;
+
+  constructor(private readonly context: NetworkContext) {
+    this.d1Shards = this.metered(D1Shards.fromEnv(context.env));
+  }
+
+  async graph(): Promise<MemoryGraph | undefined> {
+    const repos = this.existingRepos();
+    if (!repos) return undefined;
+    if (this.graphCache?.agentUid !== repos.agentUid) {
+      this.graphCache = { agentUid: repos.agentUid, graph: (await loadGraph(repos, this.context.focus.ids())) ?? null };
+    }
+    return this.graphCache.graph ?? undefined;
+  }
+
+  loadedGraph(): MemoryGraph | undefined {
+    const graph = this.graphCache?.graph ?? undefined;
+    if (graph && (graph.nodeCount > GRAPH_MAX_NODES || graph.linkCount > GRAPH_MAX_LINKS) && this.graphCache) {
+      // Grown past what the object should hold: stop caching until the next wake.
+      this.graphCache.graph = null;
+      return undefined;
+    }
+    return graph;
+  }
+
+  /** The graph is rebuilt on next use (it may have missed a committed write). */
+  dropGraph(): void {
+    this.graphCache = undefined;
+  }
+
+  /** After a purge: nothing cached of the agent's network is kept. */
+  forget(): void {
+    this.repoCache = undefined;
+    this.vectorCache = undefined;
+    this.graphCache = undefined;
+  }
+
+  /** The agent's D1 shard once it registered; the primary database before. */
+  get d1(): D1Database {
+    const placement = this.placement();
+    return placement ? this.d1Shards.get(placement.d1) : this.d1Shards.primary;
+  }
+
+  /** Where the agent's memory lives; undefined before its first write registered it. */
+  placement(): Placement | undefined {
+    const agentUid = this.context.meta.get("agentUid");
+    if (agentUid === undefined) return undefined;
+    const placement = this.context.meta.get("placement");
+    return placement ? { uid: agentUid, ...placement } : legacyPlacement(agentUid, vectorIndexNames(this.context.env).length > 0);
+  }
+
+  /** One index object per wake: the local index keeps its vectors in memory once loaded. */
+  vectors(): VectorIndex | undefined {
+    const placement = this.placement();
+    if (placement === undefined) return undefined;
+    const agentUid = placement.uid;
+    if (this.vectorCache?.agentUid !== agentUid) {
+      const created = createVectorIndex(this.context.env, {
+        sql: this.context.storage.sql,
+        agentUid,
+        dimensions: this.context.dimensions,
+        index: placement.vectors,
+        // A full index takes no new agents from now on (the registry sends them to the next one).
+        onFull: (full) => this.registry().shards.markFull("vectorize", full.index, full.message, Date.now()),
+      });
+      const usage = this.context.usage;
+      const index = usage ? meteredVectorIndex(created, (u) => usage.add(vectorCounters(u))) : created;
+      this.vectorCache = { agentUid, index };
+    }
+    return this.vectorCache.index;
+  }
+
+  /** The registry, in the primary database. */
+  registry(): AgentRegistry {
+    return new AgentRegistry(this.d1Shards.primary);
+  }
+
+  async repos(): Promise<AgentRepos> {
+    const existing = this.existingRepos();
+    if (existing) return existing;
+    this.registering ??= this.register().finally(() => {
+      this.registering = undefined;
+    });
+    await this.registering;
+    const registered = this.existingRepos();
+    if (!registered) throw new Error("the agent registered, but its placement was not recorded");
+    return registered;
+  }
+
+  existingRepos(): AgentRepos | undefined {
+    const placement = this.placement();
+    return placement === undefined ? undefined : this.reposFor(placement);
+  }
+
+  /**
+   * Registers the agent in the registry, which assigns its D1 shard and Vectorize index, and
+   * records the placement in the object: from now on every row of the agent is read and written there.
+   */
+  private async register(): Promise<void> {
+    const placement = await this.registry().ensure(this.context.identity(), Date.now(), {
+      d1: this.d1Shards.names,
+      vectors: vectorIndexNames(this.context.env),
+    });
+    const meta = this.context.meta;
+    // A new agent starts at the current data layout: nothing to upgrade.
+    this.context.storage.transactionSync(() => {
+      meta.set("agentUid", placement.uid);
+      meta.set("placement", { d1: placement.d1, key: placement.key, vectors: placement.vectors });
+      meta.set("dataVersion", DATA_VERSION);
+    });
+  }
+
+  /** The shards, each reporting its rows to the usage meter when there is one. */
+  private metered(shards: D1Shards): D1Shards {
+    const usage = this.context.usage;
+    if (!usage) return shards;
+    return shards.with(
+      Object.fromEntries(shards.names.map((name) => [name, meteredD1(shards.get(name), (u) => usage.add(d1Counters(u)))])),
+    );
+  }
+
+  private reposFor(placement: Placement): AgentRepos {
+    const shard = this.d1Shards.get(placement.d1);
+    const cached = this.repoCache;
+    if (cached?.agentUid !== placement.uid || cached.placement.key !== placement.key || cached.d1 !== shard) {
+      const db = this.dbOf(shard);
+      this.repoCache = {
+        agentUid: placement.uid,
+        placement,
+        d1: shard,
+        nodes: new NodeRepo(db, placement.key),
+        links: new LinkRepo(db, placement.key),
+        fts: new FtsRepo(db, placement.key),
+        registry: this.registry(),
+      };
+      return this.repoCache;
+    }
+    return cached;
+  }
+
+  private dbOf(d1: D1Database): Db {
+    let db = this.dbCache.get(d1);
+    if (!db) {
+      db = createDb(d1);
+      this.dbCache.set(d1, db);
+    }
+    return db;
+  }
+}
