@@ -1,34 +1,38 @@
 /**
- * The layering of src/ (docs/design.md, "Layers"), checked by `npm run lint`. From the top:
+ * The layering of src/ (docs/architecture.md, "Layers"), checked by `npm run lint`. From the top:
  *
  *   app         src/index.ts, src/app.ts, src/scheduled.ts,  the Worker's entry points and composition
  *               src/rpc, src/oauth
- *   routes      src/routes                                   the operation areas: routes, schemas, tool entries
- *   api         src/api                                      what the areas share: common schemas, the operation
- *                                                            definition, the agent's client per request, tool calls
+ *   routes      src/routes                                   the operations listed in their areas and mounted
+ *   endpoints   src/operations/<operation>/route.ts          each operation's route, its HTTP schemas, its tool entry
+ *   surfaces    src/surfaces                                 what the endpoints share: the operation definition,
+ *                                                            common schemas, the agent a request addresses, tools
  *   http        src/http                                     middleware, auth, the one error mapping
  *   service     src/service                                  checks of the whole service (health, storage, agents)
- *   agent       src/agent                                    the Durable Object: its client, state and task registry
- *   operations  src/operations                               the task kinds, their domain services and views
+ *   agent       src/agent                                    the Durable Object: its client, state and task kinds
+ *   operations  src/operations (all but route.ts)            each operation's task and schemas; shared/: what tasks share
  *   engine      src/engine                                   queue, runner, write path, runtime and the object's stores
  *   memory      src/memory                                   the pure domain
  *   infra       src/storage, src/models, src/vectors, src/search
  *   base        src/text, src/config, src/vocabulary
- *   sdk         sdk/src                                      the published client, shared with the routes
+ *   sdk         sdk/src                                      the published client, shared with the endpoints
  *
  * A module may import its own layer and the layers below it, never one above; the service checks
- * and the agent do not reach each other; the routes and their api reach the memory, the engine and storage only
- * through the agent or the service; the domain reads no storage, vectors or model providers.
+ * and the agent do not reach each other; the routes, endpoints and surfaces reach the memory, the
+ * engine and storage only through the agent or the service; an operation's folder takes nothing
+ * from another operation's folder but its task and schemas (getContext runs recall's), and shared/
+ * takes nothing from any; the domain reads no storage, vectors or model providers.
  * No exceptions are listed here, type-only imports included: a rule that needs one is a design change.
  */
 const layer = {
   app: "^src/((index|app|scheduled)\\.ts$|rpc/|oauth/)",
   routes: "^src/routes/",
-  api: "^src/api/",
+  endpoints: "^src/operations/[^/]+/route\\.ts$",
+  surfaces: "^src/surfaces/",
   http: "^src/http/",
   service: "^src/service/",
   agent: "^src/agent/",
-  operations: "^src/operations/",
+  operations: "^src/operations/(?![^/]+/route\\.ts$)",
   engine: "^src/engine/",
   memory: "^src/memory/",
   infra: "^src/(storage|models|vectors|search)/",
@@ -36,7 +40,21 @@ const layer = {
   sdk: "^sdk/src/",
 };
 
-const order = ["app", "routes", "api", "http", "service", "agent", "operations", "engine", "memory", "infra", "base", "sdk"];
+const order = [
+  "app",
+  "routes",
+  "endpoints",
+  "surfaces",
+  "http",
+  "service",
+  "agent",
+  "operations",
+  "engine",
+  "memory",
+  "infra",
+  "base",
+  "sdk",
+];
 const above = Object.fromEntries(order.slice(1).map((name, i) => [name, order.slice(0, i + 1).map((n) => layer[n])]));
 
 const upward = Object.entries(above).map(([name, targets]) => ({
@@ -61,7 +79,7 @@ module.exports = {
       name: "routes-through-the-agent",
       comment: "routes reach the memory, the engine, storage, models, vectors and search only through the agent or the service",
       severity: "error",
-      from: { path: `(${layer.routes}|${layer.api})` },
+      from: { path: `(${layer.routes}|${layer.endpoints}|${layer.surfaces})` },
       to: { path: "^src/(engine|memory|storage|models|vectors|search)/" },
     },
     {
@@ -70,6 +88,24 @@ module.exports = {
       severity: "error",
       from: { path: layer.service },
       to: { path: `(${layer.agent}|${layer.operations}|${layer.engine})` },
+    },
+    {
+      name: "one-home-per-operation",
+      comment:
+        "an operation's folder takes from another operation's folder only its task and schemas (composing operations), never a helper",
+      severity: "error",
+      from: { path: "^src/operations/([^/]+)/" },
+      to: {
+        path: "^src/operations/[^/]+/",
+        pathNot: ["^src/operations/$1/", "^src/operations/shared/", "^src/operations/[^/]+/(task|schemas)\\.ts$"],
+      },
+    },
+    {
+      name: "shared-borrows-from-no-operation",
+      comment: "what the tasks share is named for what it is, not borrowed from one operation's folder",
+      severity: "error",
+      from: { path: "^src/operations/shared/" },
+      to: { path: "^src/operations/(?!shared/)" },
     },
     {
       name: "pure-domain",

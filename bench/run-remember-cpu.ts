@@ -6,8 +6,8 @@
  *
  * Each tree's in-process agent remembers conv-26 (419 messages), and the process's own CPU time
  * (user + system) is divided by the messages. A tree with bench/offline/offline-agent.ts runs the
- * real operations over in-memory SQLite (queue and storage included); an older tree runs its
- * bench/offline/sim-agent.ts (the remember plan, graph and local model without D1, the queue or
+ * real operations over in-memory SQLite (queue and storage included); an older tree runs its own
+ * simulated agent (the remember plan, graph and local model without D1, the queue or
  * HTTP). The two harnesses do different work: ratios are only meaningful between trees that use the
  * same one, and each line names its harness. All trees
  * run in one process, their runs alternated (in reverse order every other round), so a loaded,

@@ -7,7 +7,7 @@
  *   npm run dev                      # in another terminal
  *   npx tsx examples/agent-loop.ts   # MEMORY_URL, MEMORY_KEY, MEMORY_AGENT override the defaults
  */
-import { MemoryClient, type ChatMessage, type OpenAiTool } from "../sdk/src/index";
+import { MemoryClient, type ChatMessage, type OpenAiTool } from "../sdk/src";
 
 /** What a chat model returns: text, or calls of the tools it was given. */
 type ModelTurn = { content: string; toolCalls: { id: string; type: "function"; function: { name: string; arguments: string } }[] };

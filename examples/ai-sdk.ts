@@ -10,8 +10,8 @@
  */
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { memoryTools, withMemory } from "../ai-sdk/src/index"; // in your project: from "@agent-memory/ai-sdk"
-import { MemoryClient } from "../sdk/src/index"; // in your project: from "@agent-memory/sdk"
+import { memoryTools, withMemory } from "../ai-sdk/src"; // in your project: from "@agent-memory/ai-sdk"
+import { MemoryClient } from "../sdk/src"; // in your project: from "@agent-memory/sdk"
 
 const USAGE = {
   inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },

@@ -1,4 +1,4 @@
-import { MemoryClient } from "../sdk/src/index"; // in your project: from "@agent-memory/sdk"
+import { MemoryClient } from "../sdk/src"; // in your project: from "@agent-memory/sdk"
 
 const memory = new MemoryClient({
   baseUrl: process.env.MEMORY_URL ?? "http://127.0.0.1:8787",

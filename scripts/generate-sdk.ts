@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { createApp, openApiConfig } from "../src/app";
 import { ERROR_STATUS } from "../src/http/errors";
 import { OPERATIONS } from "../src/routes";
-import type { OpenApiDocument } from "../src/api/operation-schemas";
+import type { OpenApiDocument } from "../src/surfaces/operation-schemas";
 import { generateSdkModule } from "./sdk-codegen";
 
 const target = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "sdk", "src", "generated", "operations.ts");

@@ -5,8 +5,8 @@
  * operation. A pure function of its inputs: `npm run generate:sdk` writes its output, and
  * test-e2e/generated.test.ts (and .ci/run) fail when the committed file differs from it.
  */
-import { inputSchemaOf, outputSchemaOf, toolDefinitions, type JsonSchema, type OpenApiDocument } from "../src/api/operation-schemas";
-import { httpSpecOf, type OperationDefinition } from "../src/api/operation";
+import { inputSchemaOf, outputSchemaOf, toolDefinitions, type JsonSchema, type OpenApiDocument } from "../src/surfaces/operation-schemas";
+import { httpSpecOf, type OperationDefinition } from "../src/surfaces/operation";
 
 function isRecord(value: unknown): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);

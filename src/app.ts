@@ -10,8 +10,8 @@
  * 3. auth, for the agent routes: the key is checked before a body is buffered;
  * 4. the body reader: bounded (413), none on GET/HEAD/DELETE, JSON in UTF-8 (except an import's
  *    body, which its route reads as a stream under its own bound);
- * 5. each route validates its params, query, headers and body with its zod schema (the routes are
- *    the operation areas of src/routes, each a sub-app mounted here).
+ * 5. each route validates its params, query, headers and body with its zod schema (each operation's
+ *    route, src/operations/<operation>/route.ts, is a sub-app that src/routes mounts here).
  *
  * Every error answer, hono's own included, is the envelope built in src/http/errors.ts.
  */
@@ -44,7 +44,7 @@ export function createApp(options: { authenticate?: MiddlewareHandler<AppEnv> } 
     routeGuard(() => app.routes),
   );
   app.use("/v1/agents/*", options.authenticate ?? requireApiKey);
-  // An import streams its own body under its own limit (src/routes/transfer.ts): never buffered here.
+  // An import streams its own body under its own limit (src/operations/import-agent/route.ts): never buffered here.
   const bodies = readBody(MAX_BODY_BYTES);
   app.use("/v1/*", (c, next) => (c.req.method === "POST" && IMPORT_PATH.test(c.req.path) ? next() : bodies(c, next)));
   mountAreas(app);
@@ -54,4 +54,4 @@ export function createApp(options: { authenticate?: MiddlewareHandler<AppEnv> } 
   return app;
 }
 
-export { openApiConfig } from "./routes/openapi";
+export { openApiConfig } from "./operations/get-open-api/route";

@@ -9,8 +9,8 @@ import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-
 import { generateText, stepCountIs, streamText } from "ai";
 import { MockLanguageModelV4, simulateReadableStream } from "ai/test";
 import { describe, expect, inject, it } from "vitest";
-import { DEFAULT_MEMORY_TOOLS, memoryTools, withMemory } from "../ai-sdk/src/index";
-import { MemoryClient, type RememberOutput } from "../sdk/src/index";
+import { DEFAULT_MEMORY_TOOLS, memoryTools, withMemory } from "../ai-sdk/src";
+import { MemoryClient, type RememberOutput } from "../sdk/src";
 import { runAiSdkExample } from "../examples/ai-sdk";
 
 const baseUrl = inject("baseUrl");

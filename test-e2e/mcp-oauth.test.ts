@@ -11,7 +11,7 @@ import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { describe, expect, inject, it } from "vitest";
-import { TOOLS } from "../sdk/src/index";
+import { TOOLS } from "../sdk/src";
 
 const baseUrl = inject("baseUrl");
 const REDIRECT = "http://127.0.0.1:3998/callback";

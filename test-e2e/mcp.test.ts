@@ -7,7 +7,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { TOOLS } from "../sdk/src/index";
+import { TOOLS } from "../sdk/src";
 
 const DEV_KEY = "dev-key-local-only";
 const baseUrl = inject("baseUrl");

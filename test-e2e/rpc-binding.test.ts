@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { MemoryClient, type BindingError } from "../sdk/src/index";
+import { MemoryClient, type BindingError } from "../sdk/src";
 import { startLocalServer } from "../scripts/local-server.mjs";
 
 const DEV_KEY = "dev-key-local-only";

@@ -17,7 +17,7 @@ import {
   type ChatMessage,
   type FetchLike,
   type OperationName,
-} from "../sdk/src/index";
+} from "../sdk/src";
 
 const DEV_KEY = "dev-key-local-only";
 const baseUrl = inject("baseUrl");

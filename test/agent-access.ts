@@ -5,7 +5,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import type { AgentState } from "../src/agent/agent-state";
 import { MemoryAgent } from "../src/agent/memory-agent";
-import { AGENT_TASKS } from "../src/agent/registry";
+import { AGENT_TASKS } from "../src/agent/agent-tasks";
 import { QueueRunner } from "../src/engine/queue-runner";
 import { effectiveLevel } from "../src/memory/strength";
 import { DEV_TENANT } from "../src/http/auth";

@@ -1,7 +1,7 @@
 /** GET /v1/agents: one tenant's agents, paged by a stable cursor; other tenants never show. */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { decodeAgentCursor, encodeAgentCursor } from "../src/routes/agents";
+import { decodeAgentCursor, encodeAgentCursor } from "../src/operations/list-agents/route";
 import { storeKey } from "../src/storage/api-keys";
 import { createDb } from "../src/storage/db";
 import { call, json, rememberAndWait } from "./helpers";

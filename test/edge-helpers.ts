@@ -5,7 +5,7 @@
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { expect } from "vitest";
-import worker from "../src/index";
+import worker from "../src";
 import { ERROR_CODE_LIST, ERROR_STATUS, type ErrorCode } from "../src/http/errors";
 import { agentRows, agentUid, DEV_KEY, stubOf } from "./helpers";
 

@@ -7,8 +7,8 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { enqueueTask } from "../src/agent/registry";
-import worker from "../src/index";
+import { enqueueTask } from "../src/agent/agent-tasks";
+import worker from "../src";
 import { codePointLength } from "../src/text/code-points";
 import { agentRows, call, drainAlarms, freshAgent, json, recallJson, recallText, rememberAndWait, stubOf, type Msg } from "./helpers";
 import { scanCounts } from "./agent-access";

@@ -10,8 +10,8 @@ import { z } from "zod";
 import { migrateAgentSchema } from "../src/engine/stores/do-schema";
 import { QueueRunner } from "../src/engine/queue-runner";
 import { defineTask } from "../src/engine/define-task";
-import { TASKS } from "../src/agent/registry";
-import { InvalidPayloadError, TaskRegistry } from "../src/engine/task-registry";
+import { TASKS } from "../src/agent/agent-tasks";
+import { InvalidPayloadError, TaskKinds } from "../src/engine/task-kinds";
 import { call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
 import { MemoryAgent } from "../src/agent/memory-agent";
 
@@ -47,7 +47,7 @@ describe("the task registry", () => {
     const outcome = await runInDurableObject(stubOf(agent), async (instance, ctx) => {
       const { state } = MemoryAgent.testAccess(instance);
       state.bind({ tenantId: "dev", agentId: agent });
-      const registry = new TaskRegistry({ ...TASKS, note: noteTask });
+      const registry = new TaskKinds({ ...TASKS, note: noteTask });
       expect(() => registry.enqueue(state.queue, "note", { note: 1 }, { now: Date.now() })).toThrow(InvalidPayloadError);
       expect(() => registry.enqueue(state.queue, "note", { note: "x", extra: true }, { now: Date.now() })).toThrow(InvalidPayloadError);
       const task = registry.enqueue(state.queue, "note", { note: "hello" }, { now: Date.now() });

@@ -1,7 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { RecallQuerySchema, runRecall } from "../src/operations/recall";
-import { runSearch, SearchQuerySchema } from "../src/operations/search-memories";
+import { RecallQuerySchema } from "../src/operations/recall/schemas";
+import { runRecall } from "../src/operations/recall/task";
+import { SearchQuerySchema } from "../src/operations/search-memories/schemas";
+import { runSearch } from "../src/operations/search-memories/task";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, EXCHANGE, messages } from "./fixtures";
 import { agentRows, call, drainAlarms, freshAgent, rememberAndWait, stubOf } from "./helpers";
 import { linksAsTheyStand, scanCounts } from "./agent-access";

@@ -4,9 +4,9 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { META_MAX_DEPTH } from "../src/operations/views/export-format";
+import { META_MAX_DEPTH } from "../src/operations/shared/export-format";
 import { MAX_IMPORT_LINE_BYTES } from "../src/config/limits";
-import { JsonLinesError, jsonLines, type JsonLine } from "../src/api/json-lines";
+import { JsonLinesError, jsonLines, type JsonLine } from "../src/surfaces/json-lines";
 import { expectEnvelope } from "./edge-helpers";
 import { call, freshAgent, json, stubOf } from "./helpers";
 import { fileOf, importInto, linkLine, nodeLine, NDJSON, type Line } from "./transfer-helpers";

@@ -9,12 +9,12 @@
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { createApp, openApiConfig } from "../src/app";
-import { inlineSchema, inputSchemaOf, type OpenApiDocument } from "../src/api/operation-schemas";
-import { argumentsSchemaOf, defineOperation, httpSpecOf, isTool } from "../src/api/operation";
+import { inlineSchema, inputSchemaOf, type OpenApiDocument } from "../src/surfaces/operation-schemas";
+import { argumentsSchemaOf, defineOperation, httpSpecOf, isTool } from "../src/surfaces/operation";
 import { createRoute, z } from "@hono/zod-openapi";
 import { ERROR_STATUS } from "../src/http/errors";
 import { OPERATIONS, TOOL_NAMES } from "../src/routes";
-import { TASK_KINDS } from "../src/agent/registry";
+import { TASK_KINDS } from "../src/agent/agent-tasks";
 import { call, freshAgent, json, rememberAndWait } from "./helpers";
 
 const app = createApp();

@@ -6,7 +6,8 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { runSearch, SearchQuerySchema } from "../src/operations/search-memories";
+import { SearchQuerySchema } from "../src/operations/search-memories/schemas";
+import { runSearch } from "../src/operations/search-memories/task";
 import { MAX_AGENT_UID, MAX_NODE_ID } from "../src/config/limits";
 import { createDb } from "../src/storage/db";
 import { storeKey } from "../src/storage/api-keys";

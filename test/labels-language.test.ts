@@ -2,12 +2,12 @@
  * The labels' language (docs/design.md, "The labels' language"; issue 26): an explicit `locale`,
  * else the request's Accept-Language, else the language of what the agent remembered, else
  * English; the same rule on every surface (REST recall, context and profile, tools/call, MCP, the
- * SDK), decided in one place (src/agent/label-locale.ts). Stored relation names are not labels and
+ * SDK), decided in one place (src/operations/shared/label-locale.ts). Stored relation names are not labels and
  * stay as stored.
  */
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MemoryClient } from "../sdk/src/index";
+import { MemoryClient } from "../sdk/src";
 import { scriptLanguage } from "../src/text/script-language";
 import { chooseLocale, DEFAULT_LOCALE, type Locale } from "../src/vocabulary/locales";
 import { call, DEV_KEY, freshAgent, json, rememberAndWait } from "./helpers";

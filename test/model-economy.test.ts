@@ -13,7 +13,7 @@ import { digestByTasks, joinWindowDigests } from "../src/models/digest";
 import { LocalEmbedder, LocalModel } from "../src/models/local/local-model";
 import { DEFAULT_MODEL_POLICY, modelPolicyOf } from "../src/config/model-policy";
 import { PolicyModel } from "../src/models/policy-model";
-import { createModel } from "../src/models/registry";
+import { createModel } from "../src/models/providers";
 import { QueryVectors } from "../src/models/query-vectors";
 import { ResilientModel } from "../src/models/resilient-model";
 import { retryPolicy } from "../src/models/retry";

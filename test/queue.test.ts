@@ -1,10 +1,10 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { enqueueTask, TASKS, type TaskKind } from "../src/agent/registry";
+import { enqueueTask, TASKS, type TaskKind } from "../src/agent/agent-tasks";
 import { defineTask } from "../src/engine/define-task";
 import { QueueRunner } from "../src/engine/queue-runner";
-import { TaskRegistry } from "../src/engine/task-registry";
+import { TaskKinds } from "../src/engine/task-kinds";
 import { MAX_QUEUED_TASKS } from "../src/config/limits";
 import { fingerprint } from "../src/engine/stores/idempotency";
 import { agentRows, call, drainAlarms, freshAgent, json, stubOf, waitTask, type Msg } from "./helpers";
@@ -91,7 +91,7 @@ describe("the durable FIFO queue", () => {
         await runner.wake();
         setTimeout(() => setTimeout(() => order.push(`answer ${note}`), 0), 0);
       };
-      const registry = new TaskRegistry({
+      const registry = new TaskKinds({
         ...TASKS,
         note: defineTask({
           lane: "write",

@@ -7,7 +7,7 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { IntentStore, splitText } from "../src/engine/stores/intent-store";
-import { enqueueTask } from "../src/agent/registry";
+import { enqueueTask } from "../src/agent/agent-tasks";
 import { MAX_TASK_ATTEMPTS } from "../src/config/limits";
 import { agentRows, agentUid, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, type Msg } from "./helpers";
 import { linksAsTheyStand, scanCounts } from "./agent-access";

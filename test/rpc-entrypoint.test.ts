@@ -7,10 +7,10 @@
  */
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { isTool } from "../src/api/operation";
+import { isTool } from "../src/surfaces/operation";
 import { OPERATIONS } from "../src/routes";
 import { MemoryEntrypoint } from "../src/rpc/memory-entrypoint";
-import { unwrap, ValidationError } from "../sdk/src/index";
+import { unwrap, ValidationError } from "../sdk/src";
 import { call, freshAgent, json, rememberAndWait } from "./helpers";
 
 function entrypoint(props: unknown): MemoryEntrypoint {

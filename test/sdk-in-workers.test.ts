@@ -4,7 +4,7 @@
  */
 import { SELF } from "cloudflare:test";
 import { expect, it } from "vitest";
-import { MemoryClient, NotFoundError } from "../sdk/src/index";
+import { MemoryClient, NotFoundError } from "../sdk/src";
 import { DEV_KEY, freshAgent } from "./helpers";
 
 it("remembers, waits for the task, recalls and refuses with typed errors, inside workerd", async () => {

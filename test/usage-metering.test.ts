@@ -8,7 +8,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { AgentState } from "../src/agent/agent-state";
 import { MemoryAgent } from "../src/agent/memory-agent";
-import { AGENT_TASK_HOOKS } from "../src/agent/registry";
+import { AGENT_TASK_HOOKS } from "../src/agent/agent-tasks";
 import { requestCounter, USAGE_COUNTERS, type UsageEnv } from "../src/agent/usage-meter";
 import { EMBEDDING_DIMENSIONS } from "../src/models/local/local-embedder";
 import { meteredD1, type D1Usage } from "../src/storage/metered-d1";

@@ -4,7 +4,7 @@ import { NODE_KINDS, type NodeKind } from "../src/vocabulary/node-kinds";
 import { LocalVectorIndex } from "../src/vectors/local-vector-index";
 import { seededRandom } from "../src/memory/capacity";
 import { RECENT_BACKSTOP_MS, RecentVectors } from "../src/vectors/recent-vectors";
-import { createVectorIndex } from "../src/vectors/registry";
+import { createVectorIndex } from "../src/vectors/providers";
 import type { VectorHit, VectorRecord } from "../src/vectors/types";
 import { decodeVector, encodeVector } from "../src/vectors/vector-codec";
 import { parseVectorId, VectorizeVectorIndex, type VectorizeBinding } from "../src/vectors/vectorize-index";

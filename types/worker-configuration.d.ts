@@ -16,11 +16,11 @@ interface __BaseEnv_Env {
 	D1_SHARDS: string;
 	VECTORIZE_INDEXES: string;
 	VECTORIZE_INDEX_CAPACITY: string;
-	AGENT: DurableObjectNamespace<import("../src/index").MemoryAgent>;
+	AGENT: DurableObjectNamespace<import("../src").MemoryAgent>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
-		mainModule: typeof import("../src/index");
+		mainModule: typeof import("../src");
 		durableNamespaces: "MemoryAgent";
 	}
 	interface Env extends __BaseEnv_Env {}

@@ -22,7 +22,3 @@ export function goalTable(title: string, goals: readonly Goal[]): Table {
     rows: goals.map((g) => [g.goal, g.measured, g.met === null ? "–" : g.met ? "yes" : "NO", g.note ?? ""]),
   };
 }
-
-/** "0.812 (×1.23)": a value and its ratio, for the measured column. */
-export const withRatio = (value: number | null | undefined, ratio: number | null | undefined, decimals = 3): string =>
-  `${fmt(value, decimals)} (×${fmt(ratio, 2)})`;

@@ -10,13 +10,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { AgentState } from "../../src/agent/agent-state";
-import { AGENT_TASK_HOOKS, AGENT_TASKS } from "../../src/agent/registry";
+import { AGENT_TASK_HOOKS, AGENT_TASKS } from "../../src/agent/agent-tasks";
 import type { AgentParams } from "../../src/config/params";
 import { QueueRunner } from "../../src/engine/queue-runner";
 import { migrateAgentSchema } from "../../src/engine/stores/do-schema";
 import type { Message } from "../../src/vocabulary/message";
-import { RecallResultSchema } from "../../src/operations/recall";
-import { ProfileResultSchema, type ProfileResult } from "../../src/operations/views/get-context-schemas";
+import { RecallResultSchema } from "../../src/operations/recall/schemas";
+import { ProfileResultSchema, type ProfileResult } from "../../src/operations/get-profile/schemas";
 import { codePointLength } from "../../src/text/code-points";
 import { d1Database, objectStorage, type OfflineObjectStorage } from "./sqlite-bindings";
 

@@ -29,7 +29,7 @@ import { chatStream, searchQueries } from "./streams";
 
 export interface ProductionSettings {
   timeScale: number;
-  /** MODEL_POLICY of the run (src/models/model-policy.ts); "" is the deployment default. */
+  /** MODEL_POLICY of the run (src/config/model-policy.ts); "" is the deployment default. */
   modelPolicy: string;
   streamMessages: number;
   batch: number;

@@ -10,7 +10,7 @@ import type { AgentModels } from "../engine/runtime";
 import type { MetaStore } from "../engine/stores/meta-store";
 import { VerdictsAhead } from "../engine/verdicts-ahead";
 import { QueryVectors } from "../models/query-vectors";
-import { createEmbedder, createFallbackModel, createModel } from "../models/registry";
+import { createEmbedder, createFallbackModel, createModel } from "../models/providers";
 import { ResilientModel } from "../models/resilient-model";
 import { realSleep, retryPolicy } from "../models/retry";
 import type { Embedder, SmallModel } from "../models/types";

@@ -13,7 +13,7 @@ import { LinkRepo } from "../storage/link-repo";
 import { meteredD1 } from "../storage/metered-d1";
 import { NodeRepo } from "../storage/node-repo";
 import { meteredVectorIndex } from "../vectors/metered-vector-index";
-import { createVectorIndex, vectorIndexNames } from "../vectors/registry";
+import { createVectorIndex, vectorIndexNames } from "../vectors/providers";
 import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "../engine/graph-loader";

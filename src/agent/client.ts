@@ -1,7 +1,7 @@
 /**
  * How the HTTP layer reaches an agent: the agent's Durable Object for a caller's identity, with
  * typed submit/ask over the object's generic RPC entry points. Kinds, payload types and result
- * types come from the task registry; payloads (validated by the routes) and results cross the RPC
+ * types come from the task kinds (agent-tasks.ts); payloads (validated by the routes) and results cross the RPC
  * boundary as typed objects, parsed on neither side. A refusal (full queue, a reused
  * Idempotency-Key, a conflict) is thrown as an AgentRefusal.
  */
@@ -10,7 +10,7 @@ import type { SubmitOptions } from "./memory-agent";
 import { agentStub } from "./naming";
 import { AgentRefusal } from "./refusal";
 import type { TaskStatus } from "../engine/task-queue";
-import type { KindOf, PayloadIn, ResultOf, TaskKind } from "./registry";
+import type { KindOf, PayloadIn, ResultOf, TaskKind } from "./agent-tasks";
 
 export interface Submitted<R> {
   taskIds: string[];

@@ -3,12 +3,12 @@
  * the durable task queue, the focus LRU and the agent's bookkeeping; node and link rows live in
  * D1, keyed by agent.
  *
- * Work goes through two generic entry points derived from the task registry (registry.ts):
+ * Work goes through two generic entry points derived from the task kinds (agent-tasks.ts):
  * `submit` queues a write or a compression cycle, `ask` runs a read behind every write accepted
  * before it; a new kind needs no new method. Their payloads come typed from the object's own
  * Worker, whose routes validated them at the edge: the object stores them as given and parses a
  * payload only when it reads it back from storage to run it, and a result only when it reads a
- * finished task's result back (docs/design.md, "The task registry"). Results cross the RPC
+ * finished task's result back (docs/design.md, "Task kinds"). Results cross the RPC
  * boundary as objects. Reads of the agent's state that are not tasks (status, focus, a node,
  * stats, config) are plain methods.
  *
@@ -21,12 +21,14 @@ import type { AgentParams } from "../config/params";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { RegistryFullError } from "../storage/agent-registry";
 import { AgentState } from "./agent-state";
-import { exportLines } from "../operations/views/export-format";
+import { exportLines } from "../operations/shared/export-format";
 import { fingerprint } from "../engine/stores/idempotency";
 import { migrateAgentSchema } from "../engine/stores/do-schema";
 import { networkReader } from "../engine/network-reader";
-import { FIRST_LINKS_PAGE } from "../operations/views/node-view";
-import type { LinksPage } from "../operations/views/view-schemas";
+import { buildNodeView, FIRST_LINKS_PAGE, type LinksPage, type NodeView } from "../operations/shared/node-view";
+import type { FocusView } from "../operations/get-focus/schemas";
+import { buildStats, type StatsView } from "../operations/get-stats/read";
+import type { PingView } from "../operations/ping/schemas";
 import { QueueRunner } from "../engine/queue-runner";
 import { nodeIdShortage } from "./node-id-room";
 import {
@@ -41,19 +43,10 @@ import {
   type KindOf,
   type PayloadIn,
   type ResultOf,
-} from "./registry";
+} from "./agent-tasks";
 import type { TaskStatus } from "../engine/task-queue";
 import { upgradeAgentData } from "./upgrade";
-import {
-  buildNodeView,
-  buildStats,
-  taskView,
-  type FocusView,
-  type NodeView,
-  type PingView,
-  type StatsView,
-  type TaskStatusView,
-} from "./views";
+import { taskView, type TaskStatusView } from "./task-status";
 
 export type SubmitOutcome<R> =
   /**
@@ -322,7 +315,7 @@ export class MemoryAgent extends DurableObject<Env> {
   }
 
   /**
-   * Stages validated import lines (the HTTP layer validates, src/operations/views/export-format.ts) under an
+   * Stages validated import lines (the HTTP layer validates, src/operations/shared/export-format.ts) under an
    * upload id: `from` is the position of the first; `begin` starts the upload afresh.
    */
   stageImport(identity: AgentIdentity, uploadId: string, from: number, lines: string[], begin: boolean): Promise<void> {

@@ -3,10 +3,10 @@
  * and answered with a clear error; storage limits shape how statements are built.
  */
 
-/** D1 accepts at most 100 bound parameters per statement. */
-export const MAX_BOUND_PARAMS = 100;
-
-/** Rows per bulk statement when rows travel as one JSON parameter (keeps each statement well under D1's 100 KB/2 MB limits). */
+/**
+ * Rows per bulk statement when rows travel as one JSON parameter (D1 binds at most 100 parameters
+ * to a statement; this keeps each statement well under its 100 KB/2 MB limits).
+ */
 export const ROWS_PER_JSON_STATEMENT = 400;
 
 /** Request body size; larger bodies are refused with 413 before parsing. */
@@ -95,7 +95,7 @@ export const DRAIN_MAX_TASKS = 25;
 export const DRAIN_BUDGET_MS = 15_000;
 
 /**
- * Agent deletion in chunks (src/operations/delete-agent.ts): each chunk is one commit of at most
+ * Agent deletion in chunks (src/operations/delete-agent/task.ts): each chunk is one commit of at most
  * this many links, or this many nodes with their full-text rows and vectors (their links are gone
  * by then). A link is one row and three index entries, a node one row, two index entries and a
  * full-text row: a chunk writes a few thousand rows, well under a second of D1 time against its

@@ -72,7 +72,6 @@ export const AgentModelPolicyPatchSchema = z
     summaries: described("summaries").optional(),
   })
   .strict();
-export type AgentModelPolicyPatch = z.infer<typeof AgentModelPolicyPatchSchema>;
 
 const Entry = z.tuple([z.enum(POLICY_OPERATIONS), z.enum(POLICY_PROVIDERS)]);
 

@@ -1,8 +1,8 @@
 /**
- * What a task kind is (docs/design.md, "The task registry"): its payload schema (the agent's own
+ * What a task kind is (docs/design.md, "Task kinds"): its payload schema (the agent's own
  * type, validated once when the task is accepted and parsed again from the stored JSON when it
  * runs, never re-shaped by the HTTP layer), its lane, its result schema and its runner. Declaring
- * a kind is wiring it: the registry (registry.ts) is a record of these, and the queue, the
+ * a kind is wiring it: the agent's kinds (src/agent/agent-tasks.ts) are a record of these, and the queue, the
  * dispatch, the status view and the RPC surface all take their kinds from it.
  */
 import type { z } from "zod";
@@ -28,7 +28,7 @@ export interface FollowUp {
   payload: unknown;
 }
 
-/** Kinds are named by the registry; a follow-up may name any of them (checked when queued). */
+/** Kinds are named by the agent's task kinds; a follow-up may name any of them (checked when queued). */
 export type TaskKindName = string;
 
 export type TaskOutcome<R> =
@@ -56,7 +56,7 @@ export interface TaskDefinition<P, R> {
   allocatesNodes?: true;
   /**
    * Where its result names a node whose content it carries (JSON paths, `$.node_id`): a purge of
-   * that node scrubs the result and retires its Idempotency-Key (src/operations/forget-memory.ts).
+   * that node scrubs the result and retires its Idempotency-Key (src/operations/delete-memory/task.ts).
    */
   resultNodes?: readonly string[];
   /** The next node id the task sets (an import): reserved like the ids of allocating writes. */
@@ -65,7 +65,7 @@ export interface TaskDefinition<P, R> {
 
 /**
  * Checks a definition's pieces against each other (payload and result types meet the runner's)
- * and keeps its lane as a literal type, so the registry can tell the lanes' kinds apart.
+ * and keeps its lane as a literal type, so the kinds of each lane can be told apart.
  */
 export function defineTask<P, R, L extends Lane>(definition: TaskDefinition<P, R> & { lane: L }): TaskDefinition<P, R> & { lane: L } {
   return definition;

@@ -23,7 +23,7 @@ import { PermanentTaskError } from "./task-errors";
 import type { RunnerRuntime } from "./runtime";
 import type { TaskRecord } from "./task-queue";
 import type { TaskOutcome } from "./define-task";
-import type { TaskRegistry } from "./task-registry";
+import type { TaskKinds } from "./task-kinds";
 import { redoIntent } from "./write-path";
 
 interface Waiter {
@@ -70,8 +70,8 @@ export class QueueRunner {
   constructor(
     private readonly rt: RunnerRuntime,
     private readonly ctx: DurableObjectState,
-    /** The kinds this runner dispatches (the agent's registry; tests run kinds of their own). */
-    private readonly tasks: TaskRegistry,
+    /** The kinds this runner dispatches (the agent's; tests run kinds of their own). */
+    private readonly tasks: TaskKinds,
   ) {}
 
   /**
@@ -282,7 +282,7 @@ export class QueueRunner {
     }
   }
 
-  /** Dispatch through the registry: the payload parsed into the kind's type, a stored intent redone first. */
+  /** Dispatch through the kinds: the payload parsed into the kind's type, a stored intent redone first. */
   private async execute(task: TaskRecord, attempt: number): Promise<TaskOutcome<unknown>> {
     const definition = this.tasks.definition(task.kind);
     const payload = definition.payload.safeParse(parseJsonOrUndefined(task.payload));

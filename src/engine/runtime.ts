@@ -123,7 +123,7 @@ export interface WritePath extends AgentNetwork {
 export type TaskRuntime = AgentStores & AgentNetwork & AgentModels & TaskProgress & WritePath;
 
 /**
- * What the state needs of the task kinds, given by the registry that knows them (src/agent/registry.ts),
+ * What the state needs of the task kinds, given by the agent's task kinds (src/agent/agent-tasks.ts),
  * so the runtime names no kind.
  */
 export interface TaskHooks {

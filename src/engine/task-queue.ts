@@ -285,7 +285,7 @@ export class TaskQueue {
 
   /**
    * Marks up to `limit` compression cycles that come right after `leader` in the queue's order
-   * (no write between them) as done, merged into it (one pass runs them all: tasks/compress.ts).
+   * (no write between them) as done, merged into it (one pass runs them all: src/operations/compress-memories/task.ts).
    */
   absorbFollowingCycles(leader: Pick<TaskRecord, "id" | "seq" | "position" | "kind">, limit: number, now: number): number {
     if (limit <= 0) return 0;

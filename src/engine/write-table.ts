@@ -142,7 +142,7 @@ export const WRITE_TABLE = {
     },
   },
   /**
-   * What chunks of the deletion left, if anything (src/operations/delete-agent.ts). It registers
+   * What chunks of the deletion left, if anything (src/operations/delete-agent/task.ts). It registers
    * nothing (it only removes what an earlier write registered), and the registry row, in the
    * primary database, is removed by the deletion before this commit.
    */

@@ -4,23 +4,8 @@
  * topic, object, attributes) in the caller's language, with relative times resolved to absolute
  * dates against the message time. Pure: the same input gives the same text and facts.
  */
+import { type MemoryType } from "../vocabulary/memory-types";
 import { resolveRelativeTimes, resolveTimeValue, type ResolvedTime } from "../text/relative-time";
-
-/** The memory types: 事件 (an action at a time), 事实 (a stable state), 关系 (between people), 观点 (a view). */
-export const MEMORY_TYPES = ["event", "fact", "relation", "opinion"] as const;
-export type MemoryType = (typeof MEMORY_TYPES)[number];
-
-/** The Chinese names a caller may use for the memory types. */
-export const MEMORY_TYPE_ALIASES: Readonly<Record<string, MemoryType>> = {
-  事件: "event",
-  事实: "fact",
-  关系: "relation",
-  观点: "opinion",
-};
-
-export function memoryTypeOf(name: string): MemoryType | undefined {
-  return (MEMORY_TYPES as readonly string[]).includes(name) ? (name as MemoryType) : MEMORY_TYPE_ALIASES[name];
-}
 
 export interface MemoryStructure {
   subject: string;

@@ -1,6 +1,6 @@
 /**
  * recall (docs/design.md, "recall(keywords, relations, depth)") as a pure algorithm over an agent's network, whatever holds it (the
- * in-memory graph or D1, src/operations/recall.ts; an in-process simulation in the benchmark):
+ * in-memory graph or D1, src/operations/recall/task.ts; an in-process simulation in the benchmark):
  *
  * 1. **Reach**: breadth-first from the focus, `depth` layers; with `start: "hybrid"` (the default)
  *    also one layer out from the best entry points of a keyword + vector search for the query

@@ -12,7 +12,7 @@
  *
  * Every method runs the operation's REST request in-process through an app of its own whose only
  * difference is where the tenant comes from (src/app.ts), exactly as tools/call and MCP do
- * (src/api/tool-call.ts): the same validation, errors, idempotency (`options.idempotencyKey`
+ * (src/surfaces/tool-call.ts): the same validation, errors, idempotency (`options.idempotencyKey`
  * is the Idempotency-Key) and isolation as the REST endpoint. Methods resolve with a
  * BindingResult (binding-result.ts), never throw for a refusal.
  */
@@ -20,11 +20,11 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { errorFromAnswer } from "../../sdk/src/errors";
 import type { OperationTypes } from "../../sdk/src/generated/operations";
 import { HttpCore } from "../../sdk/src/http";
-import { isTool } from "../api/operation";
+import { isTool } from "../surfaces/operation";
 import { createApp } from "../app";
 import { requireBindingTenant, type BindingProps } from "../http/binding-auth";
 import { OPERATIONS } from "../routes";
-import { runTool, toolBox } from "../api/tool-call";
+import { runTool, toolBox } from "../surfaces/tool-call";
 import type { BindingCallOptions, BindingError, BindingResult, MemoryBinding } from "../../sdk/src/rpc-binding";
 import { failure, failureOf } from "./binding-result";
 

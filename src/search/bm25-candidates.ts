@@ -1,7 +1,7 @@
 /**
  * BM25 over a list of candidate documents, with the corpus statistics given (document count,
  * total tokens, each token's document frequency): the agent's own, for agents whose full-text
- * search runs in D1 (src/operations/search.ts). FTS5 keeps its statistics per table, shared by
+ * search runs in D1 (src/operations/shared/search-lists.ts). FTS5 keeps its statistics per table, shared by
  * every agent of the database, so its bm25() would let one tenant's data move another's scores.
  * Here FTS5 only finds the candidates and counts within the agent's rowid range; the scores are the
  * same Okapi BM25 as the in-memory index (bm25-index.ts): a term's tokens must all be in a document,

@@ -3,18 +3,26 @@
  * embedding, one vector query per Vectorize index on a canary namespace that holds nothing, one
  * small-model call, and a round trip to every D1 shard. It calls the configured providers
  * themselves, never their fallbacks, so a failing Workers AI shows as failing. It costs model
- * calls, so the route requires an API key; the shallow check stays a single primary round trip.
+ * calls, so the route requires an API key; the shallow check stays a single primary round trip
+ * (checkDatabase).
  *
  * Any tenant's key may ask, so it shows nothing that moves with other tenants' writes (a
  * database's size, an index's vector count or processing, the measurement that closed one): only
  * whether each dependency answers, how fast, and whether it takes new agents. Operators read the
  * measurements in the primary database's `storage_shards` (docs/deploy.md).
  */
+import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { createEmbedder, createModel, type ModelEnv } from "../models/registry";
+import { createEmbedder, createModel, type ModelEnv } from "../models/providers";
 import { AgentRegistry } from "../storage/agent-registry";
-import { vectorizeBinding } from "../vectors/registry";
+import { createDb } from "../storage/db";
+import { vectorizeBinding } from "../vectors/providers";
 import { checkD1Shards, checkVectorIndexes, type StorageEnv } from "./storage-status";
+
+/** The shallow check: one round trip to the primary database; throws when it cannot be reached. */
+export async function checkDatabase(env: Pick<Env, "DB">): Promise<void> {
+  await createDb(env.DB).run(sql`SELECT 1`);
+}
 
 /** The namespace the deep check queries: no agent's (agent namespaces are `agent-<id>`), always empty. */
 export const CANARY_NAMESPACE = "health-canary";

@@ -10,7 +10,7 @@ import { D1_MAX_DATABASE_BYTES, STORAGE_FILL_RATIO } from "../config/limits";
 import { AgentRegistry } from "../storage/agent-registry";
 import { D1Shards, type ShardEnv } from "../storage/d1-shards";
 import { takesNewAgents, type ShardStatus } from "../storage/storage-shards";
-import { vectorIndexCapacity, vectorIndexNames, vectorizeBinding, type VectorEnv } from "../vectors/registry";
+import { vectorIndexCapacity, vectorIndexNames, vectorizeBinding, type VectorEnv } from "../vectors/providers";
 
 export type StorageEnv = ShardEnv & VectorEnv;
 

@@ -13,7 +13,7 @@ import { PRIMARY_D1_BINDING } from "./d1-shards";
 import { createDb, type Db } from "./db";
 import { agents } from "./schema";
 import { d1Candidates, StorageShards, vectorIndexCandidate } from "./storage-shards";
-import { DEFAULT_VECTORIZE_BINDING } from "../vectors/registry";
+import { DEFAULT_VECTORIZE_BINDING } from "../vectors/providers";
 
 /**
  * No shard can take a new agent: every D1 shard is full (its keys or its size), or every

@@ -18,7 +18,7 @@ const EN_WORDS: ReadonlySet<string> = new Set(EN.split(/\s+/).filter((w) => w !=
 /** 星期五, 礼拜天, 周日, 三月, 十二月, 12月, 周末. */
 const ZH = /^(?:(?:星期|礼拜|周)[一二三四五六七日天]|(?:[一二三四五六七八九十]|十[一二]|1[0-2]|0?[1-9])月(?:份)?|周末|月初|月底|月末)$/u;
 
-/** True for a day or month name (`key`: an entity key, src/memory/entity-key.ts). */
+/** True for a day or month name (`key`: an entity key, src/text/entity-key.ts). */
 export function isCalendarWord(key: string): boolean {
   return EN_WORDS.has(key) || ZH.test(key);
 }

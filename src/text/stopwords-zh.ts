@@ -33,17 +33,3 @@ const WORDS = `
   上面 下面 里面 外面 前面 后面 旁边 这边 那边 什么时候 什么样 怎么办 多久 几点 哪天 多长时间`;
 
 export const ZH_STOP_WORDS: ReadonlySet<string> = new Set([...Array.from(SINGLE), ...WORDS.split(/\s+/).filter((w) => w !== "")]);
-
-/**
- * Frequent verbs that are content words (so they stay keywords and count for compression) but that
- * are poor entities: an entity is a thing the conversation is about, not an action.
- */
-export const ZH_COMMON_VERBS: ReadonlySet<string> = new Set(
-  `讨论 决定 采用 提到 支持 参加 完成 使用 学习 工作 准备 喜欢 讨厌 推荐 选择 考虑 解决 处理 负责
-  安排 计划 实现 设计 修改 更新 部署 上线 测试 发布 购买 参观 旅游 旅行 回家 出发 到达 离开 见面
-  聊天 告诉 回复 帮助 帮忙 分享 记得 忘记 认识 了解 明白 理解 同意 反对 担心 害怕 期待 建议 提醒
-  介绍 描述 解释 确认 检查 查看 查收 发送 收到 接受 拒绝 邀请 约定 联系 注意 关注 影响 改变 增加
-  减少 提高 降低 开会 吃饭 睡觉 起床 上班 下班 上学 放学 运动 跑步 爬山 游泳 看书 写作`
-    .split(/\s+/)
-    .filter((w) => w !== ""),
-);

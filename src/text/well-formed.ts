@@ -1,7 +1,7 @@
 /**
  * Well-formed Unicode: no lone surrogate. JSON can carry one ("\ud800"); stored, it turns into
  * replacement characters and its length disagrees with what was sent, so every text the API takes
- * is checked (src/api/common.ts TextSchema, and every string of an import line).
+ * is checked (src/surfaces/common-schemas.ts TextSchema, and every string of an import line).
  */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

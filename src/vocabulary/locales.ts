@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** Languages of the labels in what an agent reads (recall text, traces, the context block). */
 export const LOCALES = ["zh", "en"] as const;
 
@@ -14,6 +16,9 @@ export interface LocalePreference {
   locale?: Locale | undefined;
   accept_language?: Locale | undefined;
 }
+
+/** A LocalePreference in a task's payload (src/operations/shared/label-locale.ts decides). */
+export const LocalePreferenceShape = { locale: z.enum(LOCALES).optional(), accept_language: z.enum(LOCALES).optional() };
 
 /**
  * The labels' language, by the one rule every surface follows (docs/design.md, "The labels'

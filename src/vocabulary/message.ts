@@ -1,7 +1,7 @@
 /**
  * A message as the agent keeps it (docs/design.md, "remember(messages)"): the one message schema
  * of the object. Times are already whole milliseconds and text already checked: the HTTP edge
- * (src/api/messages.ts) converts and bounds what clients send. Remember's payload takes it whole;
+ * (src/surfaces/messages.ts) converts and bounds what clients send. Remember's payload takes it whole;
  * a context request takes the turns of a conversation (`ConversationTurnSchema`).
  */
 import { z } from "zod";

@@ -8,14 +8,8 @@ export const NODE_KINDS = ["segment", "entity", "memory", "episode"] as const;
 
 export type NodeKind = (typeof NODE_KINDS)[number];
 
-export function isNodeKind(value: unknown): value is NodeKind {
-  return typeof value === "string" && (NODE_KINDS as readonly string[]).includes(value);
-}
-
 /**
  * The kinds that are memories: what listings return. Entities are hubs the network passes
  * through, never a memory of their own.
  */
 export const MEMORY_KINDS = ["segment", "memory", "episode"] as const satisfies readonly NodeKind[];
-
-export type MemoryKind = (typeof MEMORY_KINDS)[number];

@@ -77,8 +77,3 @@ export interface TextUpdate {
   phrase: string;
   keywords: string[];
 }
-
-/** Marks the end of an exhaustive switch: a case left out does not compile. */
-export function unreachable(value: never): never {
-  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
-}

@@ -68,7 +68,3 @@ export function resolveRelation(input: string): string {
   const key = input.trim();
   return ALIASES.get(key) ?? ALIASES.get(key.toLowerCase()) ?? key;
 }
-
-export function isRelationName(value: string): value is RelationName {
-  return (Object.values(RELATION) as string[]).includes(value);
-}

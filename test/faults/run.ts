@@ -6,7 +6,7 @@
  *
  * --model simulated: both servers use the Workers AI provider against the benchmark's simulated
  * service (bench/speed/ai-simulator.ts, time scaled ×0.05), so remembers digest queued remembers
- * ahead of their turn (src/agent/digest-ahead.ts) and the kills land during pipelined model work.
+ * ahead of their turn (src/engine/digest-ahead.ts) and the kills land during pipelined model work.
  *
  * A faulty run sends remembers (with message ids), parameter changes, compression requests and
  * agent deletions to several agents over HTTP, and kills the server's whole process tree with

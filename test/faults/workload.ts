@@ -123,14 +123,9 @@ export function mixedScript(
   return script;
 }
 
-/** Remember steps of `calls` of the agent's messages. */
-export function rememberSteps(batches: readonly Message[][]): Step[] {
-  return batches.map((messages) => ({ op: "remember", messages }));
-}
-
 /**
  * Sends steps to one agent and records them. A compression request is sent only once the queue is
- * idle: the API runs cycles queued back to back as one pass (tasks/compress.ts), so a compress
+ * idle: the API runs cycles queued back to back as one pass (src/operations/compress-memories/task.ts), so a compress
  * sent while a remember's own cycle still waits would merge with it depending on timing. Waiting
  * for idle makes every run merge the same cycles.
  */

@@ -6,7 +6,7 @@
  *   POST /agents/:agentId/remember   {"messages": [{"role": "user", "content": "…", "id": "m1"}]}
  *   GET  /agents/:agentId/recall?query=…
  */
-import type { MemoryBinding } from "../../../sdk/src/index"; // in your project: from "@agent-memory/sdk"
+import type { MemoryBinding } from "../../../sdk/src"; // in your project: from "@agent-memory/sdk"
 
 interface Env {
   MEMORY: MemoryBinding;

@@ -30,7 +30,7 @@ const STEPS: readonly string[] = [
   `CREATE TABLE vectors (node_id INTEGER PRIMARY KEY, kind TEXT NOT NULL, vec BLOB NOT NULL);
    CREATE TABLE recent_vectors (node_id INTEGER PRIMARY KEY, kind TEXT NOT NULL, vec BLOB NOT NULL, written_at INTEGER NOT NULL);
    CREATE INDEX recent_vectors_written ON recent_vectors (written_at);`,
-  // The task registry's lanes and the order key (a compression cycle queued by a remember runs
+  // The task kinds' lanes and the order key (a compression cycle queued by a remember runs
   // right behind it: position = the remember's); scan bookkeeping (scan count = scan cycles − base);
   // stored write intents (src/engine/write-path.ts); message ids held (never stored twice).
   `ALTER TABLE tasks ADD COLUMN lane TEXT NOT NULL DEFAULT 'write';
@@ -82,5 +82,3 @@ export function migrateAgentSchema(sql: SqlStorage, target: number = STEPS.lengt
     sql.exec("UPDATE schema_version SET version = ?", version);
   }
 }
-
-export const AGENT_SCHEMA_VERSION = STEPS.length;

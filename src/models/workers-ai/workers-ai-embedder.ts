@@ -1,7 +1,7 @@
 /**
  * The production Embedder (docs/design.md, "Models"): a Workers AI embedding model, by default `@cf/baai/bge-m3`
- * (multilingual, 1024 dimensions). Facts from its model schema (cloudflare-docs
- * `src/content/workers-ai-models/bge-m3.json`): input `{ text: string[], truncate_inputs }` with at
+ * (multilingual, 1024 dimensions). Facts from its model schema (bge-m3.json among
+ * the Workers AI models of the cloudflare-docs repository): input `{ text: string[], truncate_inputs }` with at
  * most 100 texts of at least one character each; output `{ shape, data: number[][] }`.
  * Vectors are checked and L2-normalised here, because the vector index compares them by cosine
  * and a wrong length would otherwise surface only as a failed upsert far from its cause. Calls go

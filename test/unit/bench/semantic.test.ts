@@ -5,7 +5,7 @@ import { embedWords, knownParts, parseWord2vec, type WordVectors } from "../../.
 import { HttpEmbedder } from "../../../src/models/local/http-embedder";
 import { halvesOf, madialHalves } from "../../../bench/quality/madial-halves";
 import { scoreQuestion } from "../../../bench/lib/metrics";
-import { createEmbedder } from "../../../src/models/registry";
+import { createEmbedder } from "../../../src/models/providers";
 
 /** word2vec binary: header, then per word "<word> " + float32 LE values + "\n". */
 function word2vec(entries: readonly [string, number[]][]): Uint8Array {

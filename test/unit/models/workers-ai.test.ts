@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { RELATION } from "../../../src/vocabulary/relations";
 import { LocalModel } from "../../../src/models/local/local-model";
-import { createEmbedder, createModel, requestsPerMinuteOf } from "../../../src/models/registry";
+import { createEmbedder, createModel, requestsPerMinuteOf } from "../../../src/models/providers";
 import { DEFAULT_TEXT_MODEL, isKnownTextModel } from "../../../src/models/workers-ai/model-profiles";
 import productionConfig from "../../../wrangler.toml?raw";
 import localConfig from "../../../wrangler.local.toml?raw";

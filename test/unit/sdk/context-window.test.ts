@@ -4,7 +4,7 @@
  * MIN_BLOCK_TOKENS is what one memory of median length needs in the API's own context block.
  */
 import { describe, expect, it } from "vitest";
-import { ContextWindowTooSmallError, MemoryClient, MemoryError, MIN_BLOCK_TOKENS } from "../../../sdk/src/index";
+import { ContextWindowTooSmallError, MemoryClient, MemoryError, MIN_BLOCK_TOKENS } from "../../../sdk/src";
 import { assembleContext, type ContextMemory } from "../../../src/memory/context-block";
 import { estimateTokens } from "../../../src/text/token-estimate";
 import type { Locale } from "../../../src/vocabulary/locales";

@@ -1,6 +1,6 @@
 /**
  * What the page reads from the API, parsed at the trust boundary (zod/mini: small enough to ship).
- * These mirror the server's schemas in src/api/ (web/test/unit/schemas.test.ts checks that every
+ * These mirror the server's schemas in src/operations and src/surfaces (web/test/unit/client.test.ts checks that every
  * server shape is accepted), but stay open where the product will grow: a node's `kind` is any
  * string (episodes and explicit memories are coming), unknown fields are dropped, not refused.
  */
@@ -171,7 +171,6 @@ export const LinkCandidatesSchema = z.object({
   candidates: z.array(z.object({ node_id: z.number(), content: z.string(), score: z.number() })),
 });
 
-export type AgentSummary = z.infer<typeof AgentSummarySchema>;
 export type AgentList = z.infer<typeof AgentListSchema>;
 export type AgentDeleted = z.infer<typeof AgentDeletedSchema>;
 export type FocusView = z.infer<typeof FocusSchema>;
@@ -187,4 +186,3 @@ export type MemoryUpdated = z.infer<typeof MemoryUpdatedSchema>;
 export type MemoryDeleted = z.infer<typeof MemoryDeletedSchema>;
 export type LinkCreated = z.infer<typeof LinkCreatedSchema>;
 export type History = z.infer<typeof HistorySchema>;
-export type LinkCandidates = z.infer<typeof LinkCandidatesSchema>;

@@ -6,7 +6,7 @@
  * one snapshot instead of one request per node: a node missing from it was forgotten, and is known
  * to be gone without asking for it (which would answer 404).
  *
- * A view is built as the API builds it (src/operations/views/node-view.ts): every link of the node with the
+ * A view is built as the API builds it (src/operations/shared/node-view.ts): every link of the node with the
  * strength for reading, dangling when its far end is not in the network, importance the sum of the
  * outgoing strengths (smallest first), in_focus from the focus line.
  */

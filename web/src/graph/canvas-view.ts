@@ -13,7 +13,6 @@ import type { GraphLink, GraphModel, GraphNode } from "./model";
 import {
   CONFLICT_COLOUR,
   correctionMarks,
-  FOCUS_COLOUR,
   GHOST_COLOUR,
   HIT_COLOUR,
   kindColour,
@@ -355,7 +354,7 @@ export class GraphCanvas {
       if (n.view?.in_focus) {
         // In the focus: a soft halo in the colour of the pinned links it holds (no ring, unlike the marks below).
         ctx.globalAlpha = 0.35;
-        ctx.fillStyle = FOCUS_COLOUR;
+        ctx.fillStyle = PINNED_COLOUR;
         circle(ctx, n.x, n.y, r + FOCUS_HALO / k);
         ctx.fill();
         ctx.globalAlpha = nodeAlpha(n);

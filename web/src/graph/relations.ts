@@ -1,7 +1,7 @@
 /**
  * English names of the server's relation vocabulary, keyed by the stored name a node view carries
  * (src/vocabulary/relations.ts). Copied, not imported: the page reads the API like any client and
- * imports no server code (docs/architecture.md); web/test/unit/relations.test.ts fails when the
+ * imports no server code (docs/architecture.md); web/test/unit/labels-forecast.test.ts fails when the
  * server's vocabulary gains a relation this table lacks. The page's interface is English, so it
  * names relations in English whatever language the agent's memories (and the stored names) are in.
  */

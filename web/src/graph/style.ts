@@ -15,9 +15,8 @@ export const KIND_COLOURS: Readonly<Record<string, string>> = {
 };
 export const OTHER_KIND_COLOUR = "#6b7280";
 export const GHOST_COLOUR = "#9aa3af";
+/** A pinned link; an entity in the focus gets a halo of the same colour. */
 export const PINNED_COLOUR = "#c2410c";
-/** An entity in the focus: a halo in the colour of its pinned links. */
-export const FOCUS_COLOUR = PINNED_COLOUR;
 export const LINK_COLOUR = "#64748b";
 /** A recall or search hit: a solid ring. */
 export const HIT_COLOUR = "#db2777";

@@ -43,7 +43,7 @@ it("remembers, waits, recalls and handles a tool call from a page, with the key 
     async ({ code, key }) => {
       // The bundle defines MemorySdk, as a <script> of the application's would.
       (0, eval)(code);
-      const sdk = (globalThis as unknown as { MemorySdk: typeof import("../../../sdk/src/index") }).MemorySdk;
+      const sdk = (globalThis as unknown as { MemorySdk: typeof import("../../../sdk/src") }).MemorySdk;
       const agent = new sdk.MemoryClient({ baseUrl: location.origin, apiKey: key }).agent(`browser-${Date.now()}`);
       const { task_id } = await agent.remember({ messages: [{ role: "user", content: "浏览器里也能记住：小周养了一只柯基。", id: "b1" }] });
       const task = await agent.waitForTask(task_id);

@@ -1,6 +1,6 @@
-/** The network snapshot read from an export written by the server's own format module (src/operations/views/export-format.ts). */
+/** The network snapshot read from an export written by the server's own format module (src/operations/shared/export-format.ts). */
 import { describe, expect, it } from "vitest";
-import { exportLines, type ExportSnapshot } from "../../../src/operations/views/export-format";
+import { exportLines, type ExportSnapshot } from "../../../src/operations/shared/export-format";
 import { DEFAULT_PARAMS } from "../../../src/config/params";
 import { NetworkSnapshot, SnapshotError } from "../../src/api/snapshot";
 

@@ -1,0 +1,173 @@
+/**
+ * The task kinds: every kind of work an agent does, declared once (docs/design.md, "Task
+ * kinds"). The queue stores a kind's name and lane from here, the runner dispatches through
+ * here, the status view lists these kinds, and the Durable Object's RPC methods accept any kind
+ * whose lane fits them, validating the payload against the kind's own schema. Adding a kind is a
+ * runner file, one line here, and the route that submits it.
+ */
+import type { z } from "zod";
+import type { TaskHooks } from "../engine/runtime";
+import type { TaskQueue, TaskRecord } from "../engine/task-queue";
+import { checkTask } from "./check-task";
+import { compressMemoriesTask } from "../operations/compress-memories/task";
+import { updateConfigTask } from "../operations/update-config/task";
+import { getContextTask } from "../operations/get-context/task";
+import type { Lane, TaskDefinition } from "../engine/define-task";
+import { deleteAgentTask } from "../operations/delete-agent/task";
+import { exportAgentTask } from "../operations/export-agent/task";
+import { importAgentTask } from "../operations/import-agent/task";
+import { deleteMemoryTask } from "../operations/delete-memory/task";
+import { indexTask } from "./index-task";
+import { linkMemoriesTask } from "../operations/link-memories/task";
+import { unlinkMemoriesTask } from "../operations/unlink-memories/task";
+import { createMemoryTask } from "../operations/create-memory/task";
+import { getMemoryTask } from "../operations/get-memory/task";
+import { getMemoryHistoryTask } from "../operations/get-memory-history/task";
+import { listMemoriesTask } from "../operations/list-memories/task";
+import { mergeEntitiesTask } from "../operations/merge-entities/task";
+import { getProfileTask } from "../operations/get-profile/task";
+import { rebuildEpisodesTask } from "../operations/rebuild-episodes/task";
+import { recallTask } from "../operations/recall/task";
+import { reportFeedbackTask } from "../operations/report-feedback/task";
+import { rememberTask } from "../operations/remember/task";
+import { searchMemoriesTask } from "../operations/search-memories/task";
+import { TaskKinds } from "../engine/task-kinds";
+import { updateMemoryTask } from "../operations/update-memory/task";
+
+/** The kinds' definitions, for the refusal check (a function: the kinds hold that kind too). */
+const definitionOf = (kind: string): TaskDefinition<unknown, unknown> => AGENT_TASKS.definition(kind);
+
+export const TASKS = {
+  remember: rememberTask,
+  recall: recallTask,
+  searchMemories: searchMemoriesTask,
+  compressMemories: compressMemoriesTask,
+  index: indexTask,
+  updateConfig: updateConfigTask,
+  deleteAgent: deleteAgentTask,
+  createMemory: createMemoryTask,
+  getMemory: getMemoryTask,
+  listMemories: listMemoriesTask,
+  getMemoryHistory: getMemoryHistoryTask,
+  updateMemory: updateMemoryTask,
+  deleteMemory: deleteMemoryTask,
+  linkMemories: linkMemoriesTask,
+  unlinkMemories: unlinkMemoriesTask,
+  reportFeedback: reportFeedbackTask,
+  mergeEntities: mergeEntitiesTask,
+  exportAgent: exportAgentTask,
+  importAgent: importAgentTask,
+  getContext: getContextTask,
+  getProfile: getProfileTask,
+  rebuildEpisodes: rebuildEpisodesTask,
+  check: checkTask(definitionOf),
+} as const;
+
+/**
+ * Kinds renamed when each took its operation's name (one name per capability: URL, operationId,
+ * tool, task kind). Stored tasks of an old kind are renamed when the object wakes, before any
+ * request (renameStoredKinds), and a write's Idempotency-Key fingerprint keeps the old name, so a
+ * retry that spans the upgrade is still recognised.
+ */
+export const RENAMED_KINDS: Readonly<Record<string, TaskKind>> = {
+  search: "searchMemories",
+  compress: "compressMemories",
+  configure: "updateConfig",
+  delete: "deleteAgent",
+  memorize: "createMemory",
+  memory: "getMemory",
+  memories: "listMemories",
+  history: "getMemoryHistory",
+  update: "updateMemory",
+  forget: "deleteMemory",
+  link: "linkMemories",
+  unlink: "unlinkMemories",
+  reinforce: "reportFeedback",
+  merge: "mergeEntities",
+  export: "exportAgent",
+  import: "importAgent",
+  context: "getContext",
+  profile: "getProfile",
+};
+
+/** The name a write's Idempotency-Key fingerprint carries: the kind's name before any rename. */
+export function fingerprintName(kind: string): string {
+  return Object.entries(RENAMED_KINDS).find(([, current]) => current === kind)?.[0] ?? kind;
+}
+
+type Kinds = typeof TASKS;
+export type TaskKind = keyof Kinds;
+/** What a client submits for a kind (before defaults are applied: the task applies them when it runs). */
+export type PayloadIn<K extends TaskKind> = z.input<Kinds[K]["payload"]>;
+export type ResultOf<K extends TaskKind> = z.output<Kinds[K]["result"]>;
+/** The kinds of one lane. */
+export type KindOf<L extends Lane> = { [K in TaskKind]: Kinds[K]["lane"] extends L ? K : never }[TaskKind];
+
+/** Every kind, for schemas that list them (the task status view). */
+export const TASK_KINDS = kindsOf(TASKS);
+
+function kindsOf<T extends Record<string, unknown>>(record: T): [keyof T & string, ...(keyof T & string)[]] {
+  const [first, ...rest] = Object.keys(record);
+  if (first === undefined) throw new Error("no task kinds");
+  return [first, ...rest];
+}
+
+/** The kinds that take new node ids (src/agent/node-id-room.ts). */
+export const ALLOCATING_KINDS: readonly string[] = Object.entries(TASKS)
+  .filter(([, definition]) => "allocatesNodes" in definition && definition.allocatesNodes === true)
+  .map(([kind]) => kind);
+
+/** Where each kind's result names nodes whose content it carries (a purge scrubs those results). */
+export const RESULT_NODE_PATHS: readonly { kind: string; paths: readonly string[] }[] = Object.entries(TASKS).flatMap(
+  ([kind, definition]) =>
+    "resultNodes" in definition && definition.resultNodes !== undefined ? [{ kind, paths: definition.resultNodes }] : [],
+);
+
+/** The agent's kinds: what its queue runs and its RPC entry points accept. */
+export const AGENT_TASKS = new TaskKinds(TASKS);
+
+/** What the agent's state needs of its kinds, so the state names none. */
+export const AGENT_TASK_HOOKS: TaskHooks = {
+  queueIndexRetry: (queue, ids, now) => AGENT_TASKS.enqueue(queue, "index", ids, { now }),
+  resultNodePaths: RESULT_NODE_PATHS,
+};
+
+/**
+ * Queues a task of one of the agent's kinds whose payload is typed as the kind's (the object's RPC
+ * methods, from its own Worker): stored as given, parsed from storage when it runs.
+ */
+export function enqueueTyped<K extends TaskKind>(
+  queue: TaskQueue,
+  kind: K,
+  payload: PayloadIn<K>,
+  options: { now: number; after?: TaskRecord; id?: string },
+): TaskRecord {
+  return AGENT_TASKS.enqueueAsIs(queue, kind, payload, options);
+}
+
+/**
+ * The result the queue runner handed over in memory for a task of `kind`: what the kind's `run`
+ * (or `refuse`) returned, typed by defineTask. The dispatch is generic and forgets the
+ * type; nothing crossed storage or a boundary, so nothing is parsed here.
+ */
+export function resultInMemory<K extends TaskKind>(_kind: K, value: unknown): ResultOf<K> {
+  return value as ResultOf<K>;
+}
+
+/** A finished task's result read back from storage (JSON text), parsed with its kind's schema: the parse at rest. */
+export function storedResult<K extends TaskKind>(kind: K, json: string): ResultOf<K> {
+  // The schema of TASKS[kind] is the one whose output type ResultOf<K> names; TypeScript cannot
+  // follow a generic index into TASKS, hence the annotation on a parsed value.
+  const parsed: unknown = TASKS[kind].result.parse(JSON.parse(json));
+  return parsed as ResultOf<K>;
+}
+
+/** Queues a task of one of the agent's kinds, its payload validated first (see TaskKinds.enqueue). */
+export function enqueueTask(
+  queue: TaskQueue,
+  kind: TaskKind,
+  payload: unknown,
+  options: { now: number; after?: TaskRecord; id?: string },
+): TaskRecord {
+  return AGENT_TASKS.enqueue(queue, kind, payload, options);
+}

@@ -1,0 +1,86 @@
+/** deleteMemory (docs/design.md, "Memory operations (as built)"): forget a memory now, or purge every trace of it. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { agentOf, writeOptions } from "../../surfaces/agent-of";
+import { errorsOf, jsonAnswer } from "../../surfaces/common-schemas";
+import { ApiError } from "../../http/errors";
+import { WriteHeadersSchema } from "../../surfaces/headers";
+import { MEMORY_NOT_FOUND, MemoryPathSchema, NOT_APPLICABLE } from "../../surfaces/memory-routes";
+import { OPERATION_WAIT_MS, PENDING_ANSWER, pendingBody, whenFailed } from "../../surfaces/pending";
+import { subApp, type Endpoint } from "../../surfaces/endpoint";
+import { defineOperation } from "../../surfaces/operation";
+import { nodeIdArgument } from "../../surfaces/tool-args";
+import { DeleteMemoryResultSchema } from "./task";
+
+const DeleteQuerySchema = z
+  .object({
+    purge: z
+      .enum(["true", "false"])
+      .optional()
+      .openapi({ description: "Also remove every trace: dangling links, earlier versions, message ids (default false)." }),
+  })
+  .strict();
+
+const ForgottenResult = DeleteMemoryResultSchema.options[0];
+const ForgottenSchema = ForgottenResult.omit({ outcome: true })
+  .extend({ deleted: z.literal(true) })
+  .openapi("MemoryDeleted");
+
+const route = createRoute({
+  operationId: "deleteMemory",
+  method: "delete",
+  path: "/v1/agents/{agentId}/memories/{nodeId}",
+  tags: ["memories"],
+  summary: "Forget a memory now, or purge every trace of it",
+  description:
+    "Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, the message ids only it came from (a re-sent message is remembered again), and the results of the tasks that wrote it (their Idempotency-Keys then answer 409). 409 for an entity or a superseded version (delete the current one).",
+  request: { params: MemoryPathSchema, query: DeleteQuerySchema, headers: WriteHeadersSchema },
+  responses: {
+    200: jsonAnswer(ForgottenSchema, "Deleted"),
+    202: PENDING_ANSWER,
+    ...errorsOf({ body: true, write: true }),
+    404: MEMORY_NOT_FOUND,
+    409: NOT_APPLICABLE,
+  },
+});
+
+export const deleteMemory: Endpoint = {
+  operation: defineOperation(route, {
+    pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
+    queryArgs: { purge: z.boolean().optional().describe("true: remove every trace too (links into it, earlier versions).") },
+    tool: {
+      name: "delete_memory",
+      title: "Forget a memory",
+      description:
+        "Forget one memory now (links into it stay as a trace that something was known there); with purge also every trace. Only when the user asks to forget that specific thing.",
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+  }),
+  routes: () =>
+    subApp().openapi(route, async (c) => {
+      const { agentId, nodeId } = c.req.valid("param");
+      const outcome = await agentOf(c, agentId).submit(
+        "deleteMemory",
+        { node_id: nodeId, purge: c.req.valid("query").purge === "true" },
+        { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
+      );
+      whenFailed(outcome, "deleteMemory");
+      const result = outcome.result;
+      if (!result) return c.json(pendingBody(outcome), 202);
+      switch (result.outcome) {
+        case "forgotten": {
+          const { outcome: _done, ...rest } = result;
+          return c.json({ deleted: true as const, ...rest }, 200);
+        }
+        case "not_found":
+          throw new ApiError("not_found", `memory ${nodeId} not found`);
+        case "not_a_memory":
+          throw new ApiError("conflict", `node ${nodeId} is an ${result.kind}, not a memory`);
+        case "superseded":
+          throw new ApiError(
+            "conflict",
+            `memory ${nodeId} was superseded by ${result.superseded_by}: its text lives on there; delete the current version (purge=true takes every version)`,
+            { details: { superseded_by: result.superseded_by } },
+          );
+      }
+    }),
+};

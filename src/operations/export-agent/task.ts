@@ -1,0 +1,107 @@
+/**
+ * exportAgent (docs/design.md, "Memory operations"): the agent's whole memory as JSON Lines
+ * (src/operations/shared/export-format.ts). A read: it runs once every write accepted before it is
+ * applied, and reads everything in that one turn of the queue (a consistent moment); the object
+ * streams the lines from it.
+ */
+import { z } from "zod";
+import { strengthAt } from "../../memory/strength";
+import type { AgentNetwork, AgentStores } from "../../engine/runtime";
+import { defineTask } from "../../engine/define-task";
+import { ExportSnapshotSchema, EXPORT_FORMAT, EXPORT_VERSION, type ExportSnapshot } from "../shared/export-format";
+
+export const exportAgentTask = defineTask({
+  lane: "read",
+  payload: z.null(),
+  result: ExportSnapshotSchema,
+  async run(rt: AgentStores & AgentNetwork) {
+    return { status: "done", result: await snapshot(rt) };
+  },
+});
+
+async function snapshot(rt: AgentStores & AgentNetwork): Promise<ExportSnapshot> {
+  const repos = rt.existingRepos();
+  const clock = rt.meta.clock();
+  const focus = rt.focus.list();
+  const scanCycles = rt.meta.scanCycles();
+  const identity = rt.meta.get("identity");
+  const header = {
+    type: "header" as const,
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exported_at: rt.now(),
+    agent_id: identity?.agentId ?? "",
+    config: rt.meta.params(),
+    clock,
+    cycle: rt.meta.get("cycle") ?? 0,
+    scan_cycles: scanCycles,
+    next_node_id: rt.meta.nextNodeId(),
+    counters: rt.meta.counters(),
+  };
+  const out: ExportSnapshot = {
+    header,
+    focus: { type: "focus", entries: focus.map((f) => ({ node_id: f.nodeId, key: f.key, name: f.name })) },
+    nodes: [],
+    links: [],
+    aliases: [],
+    messages: rt.messages.all(),
+  };
+  if (!repos) return out;
+  const reinforced = new Map(rt.feedback.all().map((r) => [r.id, r.cycle]));
+  for (let after = 0; ;) {
+    const page = await repos.nodes.page(after, 2_000);
+    const scans = rt.scans.counts(
+      page.map((n) => n.id),
+      scanCycles,
+    );
+    for (const n of page) {
+      out.nodes.push({
+        type: "node",
+        id: n.id,
+        kind: n.kind,
+        name: n.name,
+        content: n.content,
+        original_length: n.originalLength,
+        phrase: n.phrase,
+        keywords: n.keywords,
+        role: n.role,
+        speaker: n.speaker,
+        source_message_ids: n.sourceMessageIds,
+        source_task_id: n.sourceTaskId,
+        message_time: n.messageTime,
+        created_at: n.createdAt,
+        superseded_by: n.supersededBy,
+        meta: n.meta === null ? null : { ...n.meta },
+        scan_count: scans.get(n.id) ?? 0,
+        reinforced_cycle: reinforced.get(n.id) ?? null,
+      });
+    }
+    const last = page.at(-1);
+    if (!last || page.length < 2_000) break;
+    after = last.id;
+  }
+  const focusIds = focus.map((f) => f.nodeId);
+  for (let after: { source: number; target: number; relation: string } | null = null; ;) {
+    const page = await repos.links.page(after, 10_000, focusIds);
+    for (const l of page) {
+      const level = l.pinned ? clock : Math.min(l.level, clock);
+      out.links.push({
+        type: "link",
+        source: l.source,
+        target: l.target,
+        relation: l.relation,
+        level,
+        strength: l.pinned ? 1 : strengthAt(level, clock),
+        pinned: l.pinned,
+        created_at: l.createdAt,
+      });
+    }
+    const last = page.at(-1);
+    if (!last || page.length < 10_000) break;
+    after = last;
+  }
+  out.aliases = (await repos.nodes.aliases())
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((a) => ({ type: "alias", key: a.key, name: a.name, node_id: a.nodeId }));
+  return out;
+}

@@ -1,0 +1,68 @@
+/**
+ * The agent's own types of a recall: its query and its result (what the HTTP layer serves under
+ * OpenAPI names, src/operations/recall/route.ts). Kept apart from the runner so that reading them pulls in
+ * nothing but zod and the vocabulary.
+ */
+import { z } from "zod";
+import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../../config/limits";
+import { LOCALES } from "../../vocabulary/locales";
+import { MESSAGE_ROLES } from "../../vocabulary/roles";
+
+/** The kinds of memory recall can return (entities are hubs, never a memory of their own). */
+export const RECALL_KINDS = ["segment", "memory", "episode"] as const;
+
+export const RecallQuerySchema = z
+  .object({
+    keywords: z.array(z.string().min(1).max(200)).max(MAX_RECALL_KEYWORDS),
+    query: z.string().min(1).max(2000).optional(),
+    /** Ask the model for the query's keywords too (one text call); otherwise the read path calls no text model. */
+    expand: z.boolean().default(false),
+    relations: z.array(z.string().min(1).max(50)).max(MAX_RECALL_RELATIONS),
+    depth: z.number().int().min(1).max(MAX_RECALL_DEPTH).optional(),
+    limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).default(DEFAULT_RECALL_LIMIT),
+    start: z.enum(["hybrid", "focus"]),
+    /** The labels' language as the request states it (src/operations/shared/label-locale.ts decides). */
+    locale: z.enum(LOCALES).optional(),
+    accept_language: z.enum(LOCALES).optional(),
+    /** Kinds of memory returned: conversation segments and explicit memories unless episodes are asked for too. */
+    kinds: z.array(z.enum(RECALL_KINDS)).min(1).default(["segment", "memory"]),
+  })
+  .strict();
+
+export const RecalledMemorySchema = z.object({
+  type: z.literal("memory"),
+  node_id: z.number().int(),
+  content: z.string(),
+  phrase: z.string(),
+  speaker: z.string().nullable(),
+  role: z.enum(MESSAGE_ROLES).nullable(),
+  source_message_ids: z.array(z.string()),
+  created_at: z.number().int(),
+  message_time: z.number().int().nullable(),
+  depth: z.number().int(),
+  /** Memories this one contradicts (docs/design.md, "Memory operations"): the answer marks the conflict. */
+  conflicts_with: z.array(z.number().int()),
+  scores: z.object({
+    hits: z.number().int(),
+    keyword_score: z.number(),
+    path_strength: z.number(),
+    importance: z.number(),
+    similarity: z.number(),
+  }),
+});
+export const RecalledTraceSchema = z.object({
+  type: z.literal("forgotten"),
+  source_node_id: z.number().int(),
+  phrase: z.string(),
+  relation: z.string(),
+  scores: z.object({ hits: z.number().int(), strength: z.number() }),
+});
+export const RecallResultSchema = z.object({
+  memories: z.array(RecalledMemorySchema),
+  traces: z.array(RecalledTraceSchema),
+  start_nodes: z.number().int(),
+  reached_nodes: z.number().int(),
+  /** What the agent reads: the memories and traces as plain text, in the labels' language (src/operations/shared/label-locale.ts). */
+  text: z.string(),
+});
+export type RecallResult = z.infer<typeof RecallResultSchema>;

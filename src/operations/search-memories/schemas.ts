@@ -1,0 +1,42 @@
+/**
+ * The agent's own types of a search: its query and its result (served by its route under
+ * OpenAPI names, route.ts). Kept apart from the runner so that reading them pulls in
+ * nothing but zod and the vocabulary.
+ */
+import { z } from "zod";
+import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
+import { NODE_KINDS } from "../../vocabulary/node-kinds";
+import { MESSAGE_ROLES } from "../../vocabulary/roles";
+import { SEARCH_MODES } from "../../vocabulary/search-modes";
+
+const Time = z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS);
+
+export const SearchQuerySchema = z
+  .object({
+    query: z.string().min(1).max(2000),
+    mode: z.enum(SEARCH_MODES),
+    top_k: z.number().int().min(1).max(100),
+    time_range: z.object({ from: Time.optional(), to: Time.optional() }).strict().optional(),
+    kinds: z.array(z.enum(NODE_KINDS)).min(1),
+  })
+  .strict();
+export type SearchQuery = z.infer<typeof SearchQuerySchema>;
+
+export const SearchHitSchema = z.object({
+  node_id: z.number().int(),
+  kind: z.enum(NODE_KINDS),
+  content: z.string(),
+  phrase: z.string(),
+  speaker: z.string().nullable(),
+  role: z.enum(MESSAGE_ROLES).nullable(),
+  source_message_ids: z.array(z.string()),
+  time: z.number().int(),
+  created_at: z.number().int(),
+  message_time: z.number().int().nullable(),
+  /** Memories this one contradicts (docs/design.md, "Memory operations"). */
+  conflicts_with: z.array(z.number().int()),
+  score: z.number(),
+  scores: z.object({ keyword: z.number().nullable(), vector: z.number().nullable() }),
+});
+export const SearchResultSchema = z.object({ mode: z.enum(SEARCH_MODES), items: z.array(SearchHitSchema) });
+export type SearchResult = z.infer<typeof SearchResultSchema>;

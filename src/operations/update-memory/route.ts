@@ -1,0 +1,77 @@
+/** updateMemory (docs/design.md, "Memory operations (as built)"): the new content supersedes the memory. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { agentOf, writeOptions } from "../../surfaces/agent-of";
+import { errorsOf, jsonAnswer } from "../../surfaces/common-schemas";
+import { ApiError } from "../../http/errors";
+import { WriteHeadersSchema } from "../../surfaces/headers";
+import { MEMORY_NOT_FOUND, MemoryContentSchema, MemoryPathSchema, NOT_APPLICABLE } from "../../surfaces/memory-routes";
+import { OPERATION_WAIT_MS, PENDING_ANSWER, pendingBody, whenFailed } from "../../surfaces/pending";
+import { subApp, type Endpoint } from "../../surfaces/endpoint";
+import { defineOperation } from "../../surfaces/operation";
+import { LANGUAGES, nodeIdArgument, WRITE } from "../../surfaces/tool-args";
+
+const UpdateRequestSchema = z.object({ content: MemoryContentSchema }).strict().openapi("MemoryUpdate");
+
+const UpdatedSchema = z
+  .object({ node_id: z.number().int(), supersedes: z.number().int(), links_moved: z.number().int() })
+  .openapi("MemoryUpdated", { description: "The new version's id; the old one is history now." });
+
+const route = createRoute({
+  operationId: "updateMemory",
+  method: "patch",
+  path: "/v1/agents/{agentId}/memories/{nodeId}",
+  tags: ["memories"],
+  summary: "Update a memory: the new content supersedes it",
+  description:
+    "The new content becomes a new node that takes over the old one's links; 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).",
+  request: {
+    params: MemoryPathSchema,
+    headers: WriteHeadersSchema,
+    body: { required: true, content: { "application/json": { schema: UpdateRequestSchema } } },
+  },
+  responses: {
+    200: jsonAnswer(UpdatedSchema, "Updated"),
+    202: PENDING_ANSWER,
+    ...errorsOf({ body: true, write: true }),
+    404: MEMORY_NOT_FOUND,
+    409: NOT_APPLICABLE,
+  },
+});
+
+export const updateMemory: Endpoint = {
+  operation: defineOperation(route, {
+    pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
+    tool: {
+      name: "update_memory",
+      title: "Correct a memory",
+      description: `Correct a memory: the new content becomes a new version that takes over its links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. ${LANGUAGES}`,
+      annotations: WRITE,
+    },
+  }),
+  routes: () =>
+    subApp().openapi(route, async (c) => {
+      const { agentId, nodeId } = c.req.valid("param");
+      const outcome = await agentOf(c, agentId).submit(
+        "updateMemory",
+        { node_id: nodeId, content: c.req.valid("json").content.trim() },
+        { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
+      );
+      whenFailed(outcome, "updateMemory");
+      const result = outcome.result;
+      if (!result) return c.json(pendingBody(outcome), 202);
+      switch (result.outcome) {
+        case "updated":
+          return c.json({ node_id: result.node_id, supersedes: result.supersedes, links_moved: result.links_moved }, 200);
+        case "not_found":
+          throw new ApiError("not_found", `memory ${nodeId} not found`);
+        case "not_a_memory":
+          throw new ApiError("conflict", `node ${nodeId} is an ${result.kind}, not a memory: merge entities instead`);
+        case "superseded":
+          throw new ApiError("conflict", `memory ${nodeId} was superseded by ${result.superseded_by}: update the current version`, {
+            details: {
+              superseded_by: result.superseded_by,
+            },
+          });
+      }
+    }),
+};

@@ -1,0 +1,15 @@
+/**
+ * A tenant's agents, for GET /v1/agents: a read of the agent registry that is no one agent's, so
+ * the endpoint reaches the database through this service layer, not through an agent.
+ */
+import { AgentRegistry, type AgentListing } from "../storage/agent-registry";
+
+/** One page of a tenant's agents in agent id order, after `afterAgentId` (the registry's keyset page). */
+export async function tenantAgents(
+  env: Pick<Env, "DB">,
+  tenantId: string,
+  afterAgentId: string | undefined,
+  limit: number,
+): Promise<{ agents: AgentListing[]; more: boolean }> {
+  return new AgentRegistry(env.DB).listByTenant(tenantId, afterAgentId, limit);
+}
