@@ -18,8 +18,7 @@
  *
  * Pure module.
  */
-import { seededRandom } from "../../src/memory/capacity";
-import { RANDOM_SEEDS } from "./naive-policies";
+import { RANDOM_SEEDS, shuffled } from "./naive-policies";
 
 export type Words = (text: string) => ReadonlySet<string>;
 
@@ -71,15 +70,7 @@ export function recencyText(turns: readonly string[], chars: number): string {
 
 /** Turns in a seeded random order (Fisher–Yates) at `chars`. */
 export function randomText(turns: readonly string[], chars: number, seed: number): string {
-  const next = seededRandom(seed);
-  const order = [...turns];
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    const a = order[i];
-    const b = order[j];
-    if (a !== undefined && b !== undefined) [order[i], order[j]] = [b, a];
-  }
-  return fillTo(order, chars);
+  return fillTo(shuffled(turns, seed), chars);
 }
 
 /**
