@@ -322,6 +322,21 @@ describe("the profile", () => {
     }
   });
 
+  it("forgets what the network forgot: a deleted memory's line is gone from the next profile, and a new memory can enter it", async () => {
+    const agent = freshAgent("profile-forgets");
+    for (const s of sessions) await rememberAndWait(agent, s);
+    const url = `/v1/agents/${agent}/profile?participant=Alice`;
+    const before = await json<ProfileJson>(await call(url));
+    const gone = before.lines[0]?.memory_ids[0];
+    expect(gone).toBeDefined();
+    expect((await call(`/v1/agents/${agent}/memories/${gone}`, { method: "DELETE" })).status).toBe(200);
+    const after = await json<ProfileJson>(await call(url));
+    expect(after.lines.flatMap((l) => l.memory_ids)).not.toContain(gone);
+    await rememberAndWait(agent, [{ role: "user", name: "Alice", content: "I started a pottery class with my sister in Lisbon.", id: "p9" }]);
+    const added = await json<ProfileJson>(await call(url));
+    expect(added.lines.map((l) => l.text)).toContain("I started a pottery class with my sister in Lisbon.");
+  });
+
   it("in the context block, the participants of the request's messages come first", async () => {
     const agent = freshAgent("profile-first");
     for (const s of sessions) await rememberAndWait(agent, s);

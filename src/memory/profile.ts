@@ -51,8 +51,9 @@ export function countParticipants(memories: readonly MemoryNode[]): { name: stri
 
 /** The profile without its entities (profileEntities adds them from the lines' links). */
 export function buildProfile(input: ProfileInput): Profile {
-  // Oldest first: lines are given in conversation order.
-  const held = input.memories.filter((m) => m.supersededBy === null).sort((a, b) => a.id - b.id);
+  // Oldest first: lines are given in conversation order (sorted only when the caller did not).
+  const held = input.memories.filter((m) => m.supersededBy === null);
+  if (held.some((m, i) => i > 0 && (held[i - 1]?.id ?? 0) > m.id)) held.sort((a, b) => a.id - b.id);
   const all = countParticipants(held);
   const participants = all.slice(0, input.limits.participants);
   const names = all.map((p) => p.name);
@@ -100,6 +101,20 @@ export function buildProfile(input: ProfileInput): Profile {
 
 /** At most this many entities: those the most lines are about. */
 const MAX_ENTITIES = 12;
+
+/**
+ * The entities that can be among the profile's (profileEntities): those named by the most lines,
+ * ties with the last one included, at most twice MAX_ENTITIES (further ties by id), so importance
+ * is read for these only.
+ */
+export function entityCandidates(lines: readonly ProfileLine[], aboutOf: ReadonlyMap<number, readonly number[]>): number[] {
+  const count = new Map<number, number>();
+  for (const line of lines)
+    for (const memory of line.memory_ids) for (const target of aboutOf.get(memory) ?? []) count.set(target, (count.get(target) ?? 0) + 1);
+  const ranked = [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const last = ranked[MAX_ENTITIES - 1]?.[1] ?? 0;
+  return ranked.filter(([, n], i) => i < MAX_ENTITIES || (n === last && i < 2 * MAX_ENTITIES)).map(([id]) => id);
+}
 
 /**
  * The entities the profile's memories are about (关于), those named by the most lines first, then

@@ -1,7 +1,14 @@
 // The profile's pure parts (docs/design.md, "The profile"): statements, the selection, the text,
 // the entities. Plain Node.
 import { describe, expect, it } from "vitest";
-import { buildProfile, countParticipants, matchParticipant, profileEntities, type ProfileInput } from "../../../src/memory/profile";
+import {
+  buildProfile,
+  countParticipants,
+  entityCandidates,
+  matchParticipant,
+  profileEntities,
+  type ProfileInput,
+} from "../../../src/memory/profile";
 import { chooseStatements, type SelectionOptions } from "../../../src/memory/profile-selection";
 import { nameTerms, spokenParts, statementsOf, type Statement } from "../../../src/memory/profile-statements";
 import { profileFrameLength, profilePieces, profileText } from "../../../src/memory/profile-text";
@@ -242,5 +249,15 @@ describe("the profile", () => {
       { node_id: 21, name: "brother", importance: 2.1, memory_ids: [2, 4] },
       { node_id: 20, name: "FIFA 23", importance: 2, memory_ids: [2] },
     ]);
+  });
+
+  it("reads importance only for the entities that can be listed: the most named, ties with the last included", () => {
+    const lines = Array.from({ length: 30 }, (_, i) => ({ participant: "Bob", text: `${i}`, memory_ids: [i] }));
+    // Entity 100 is named by every line, 101–130 by one line each.
+    const about = new Map(lines.map((_, i) => [i, [100, 101 + i]]));
+    const ids = entityCandidates(lines, about);
+    expect(ids[0]).toBe(100);
+    expect(ids).toHaveLength(24);
+    expect(entityCandidates(lines.slice(0, 3), about)).toEqual([100, 101, 102, 103]);
   });
 });
