@@ -332,7 +332,9 @@ describe("the profile", () => {
     expect((await call(`/v1/agents/${agent}/memories/${gone}`, { method: "DELETE" })).status).toBe(200);
     const after = await json<ProfileJson>(await call(url));
     expect(after.lines.flatMap((l) => l.memory_ids)).not.toContain(gone);
-    await rememberAndWait(agent, [{ role: "user", name: "Alice", content: "I started a pottery class with my sister in Lisbon.", id: "p9" }]);
+    await rememberAndWait(agent, [
+      { role: "user", name: "Alice", content: "I started a pottery class with my sister in Lisbon.", id: "p9" },
+    ]);
     const added = await json<ProfileJson>(await call(url));
     expect(added.lines.map((l) => l.text)).toContain("I started a pottery class with my sister in Lisbon.");
   });
