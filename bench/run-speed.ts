@@ -275,7 +275,7 @@ async function main(): Promise<void> {
           ? speedTables(result).filter((t) => t.title.startsWith("remember: acknowledgement"))
           : latencyOnly
             ? speedTables(result).filter((t) => LATENCY_TABLES.some((prefix) => t.title.startsWith(prefix)))
-          : speedTables(result);
+            : speedTables(result);
   console.log(notes.join("\n"));
   console.log();
   console.log(renderTables(tables, "text"));
@@ -286,8 +286,11 @@ async function main(): Promise<void> {
     `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : latencyOnly ? "-latency" : coldOnly ? "-cold" : productionOnly ? `-production${policyTag(values["model-policy"])}` : ""}${quick ? "-quick" : ""}.json`,
   );
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
-  writeFileSync(outFile, `${json}
-`);
+  writeFileSync(
+    outFile,
+    `${json}
+`,
+  );
   const partial = loadOnly || ingestOnly || latencyOnly || productionOnly || coldOnly;
   if (!quick && !partial) {
     writeDocSection(

@@ -9,12 +9,12 @@
  *   memory is a statement about its subject by construction. Other statements ("That bowl is
  *   gorgeous!", "Your words motivate me") are reactions: chosen only when nothing about the
  *   speaker is left (profile-selection.ts).
- * - Its **concepts** are its distinct content terms (src/text/tokenize.ts: stop words out, English
+ * - Its **concepts** are its distinct content terms (src/language/tokens/tokenize.ts: stop words out, English
  *   stemmed), the participants' names left out: who speaks is provenance, not content.
  */
 import type { MemoryNode } from "../vocabulary/records";
-import { contentTerms } from "../text/tokenize";
-import { splitSentences } from "../text/sentences";
+import { contentTerms } from "../language/tokens/tokenize";
+import { splitSentences } from "../language/sentences";
 import { codePointLength } from "../text/code-points";
 
 export interface Statement {
