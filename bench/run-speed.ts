@@ -2,7 +2,7 @@
  * Speed of the memory API, driven over HTTP against a local `wrangler dev --local` that this script
  * starts and stops:
  *
- *   npm run bench:speed [-- --quick] [-- --load-only] [-- --ingest-only] [-- --production-only] [-- --cold-only] [-- --networks-only] [-- --time-scale S]
+ *   npm run bench:speed [-- --quick] [-- --load-only] [-- --ingest-only] [-- --latency-only] [-- --production-only] [-- --cold-only] [-- --time-scale S]
  *
  * Every latency is reported beside a floor measured in the same run (speed/floor.ts): remember
  * acknowledgement and ingestion throughput (English and Chinese streams), recall and search latency
@@ -15,6 +15,9 @@
  * --ingest-only: only the two ingestion streams (acknowledgement, remember tasks' time per message),
  * for paired comparisons of builds; it writes bench/results/speed-ingest.json and leaves
  * docs/BENCHMARKS.md alone.
+ * --latency-only: only the agents of ~1k and ~10k nodes and what is measured on them (recall,
+ * search, context, profile, the filtered reads, compression), for paired comparisons of builds; it writes
+ * bench/results/speed-latency(-quick).json and leaves docs/BENCHMARKS.md alone.
  * --production-only: only the production-shaped run (speed/production-bench.ts: the Workers AI
  * provider against a simulated service with its latency and account limits); it writes
  * bench/results/speed-production(-quick).json and leaves docs/BENCHMARKS.md alone. --time-scale S
@@ -24,9 +27,6 @@
  * evicted, beside the warm call, with simulated D1 round trips of 0, 50 and 150 ms; its own servers);
  * it writes bench/results/speed-cold(-quick).json and leaves docs/BENCHMARKS.md alone. The full
  * run and --quick (smaller: one 1k agent, 0 and 50 ms, two rounds) include it.
- * --networks-only: only the agents of ~1k and ~10k nodes and what is measured on them (recall, search,
- * context, the filtered reads, compression, scan wait); it writes bench/results/speed-networks(-quick).json
- * and leaves docs/BENCHMARKS.md alone.
  * --model-policy P sets the run's MODEL_POLICY (e.g. "conflicts=local"; default: the deployment's).
  * Exits non-zero on any HTTP error, on any cross-agent leakage and on any message the load run
  * cannot account for.
@@ -89,6 +89,17 @@ const QUICK: typeof FULL = {
   loadMessagesPerAgent: 100,
 };
 
+/** The tables of a --latency-only run: what is measured on the agents of ~1k and ~10k nodes. */
+const LATENCY_TABLES = [
+  "recall latency",
+  "search latency",
+  "context block",
+  "filtered reads",
+  "compression cycle",
+  "recall sent while",
+  "Speed goals",
+];
+
 const perNode = (bytes: number | null, nodes: number): number | null => (bytes === null || nodes === 0 ? null : bytes / nodes);
 
 function storageOf(persistDir: string, empty: StorageBytes, stats: readonly Stats[]): Storage {
@@ -124,9 +135,9 @@ async function main(): Promise<void> {
       quick: { type: "boolean", default: false },
       "load-only": { type: "boolean", default: false },
       "ingest-only": { type: "boolean", default: false },
+      "latency-only": { type: "boolean", default: false },
       "production-only": { type: "boolean", default: false },
       "cold-only": { type: "boolean", default: false },
-      "networks-only": { type: "boolean", default: false },
       "time-scale": { type: "string" },
       "model-policy": { type: "string", default: "" },
     },
@@ -134,9 +145,9 @@ async function main(): Promise<void> {
   const quick = values.quick;
   const loadOnly = values["load-only"];
   const ingestOnly = values["ingest-only"];
+  const latencyOnly = values["latency-only"];
   const productionOnly = values["production-only"];
   const coldOnly = values["cold-only"];
-  const networksOnly = values["networks-only"];
   const timeScale = Number(values["time-scale"] ?? (quick ? "0.1" : "1"));
   if (!(timeScale > 0 && timeScale <= 1)) throw new Error(`--time-scale must be in (0, 1], got ${values["time-scale"]}`);
   const settings: SpeedSettings = { quick, ...(quick ? QUICK : FULL), floor: FLOOR };
@@ -188,7 +199,7 @@ async function main(): Promise<void> {
       }
       const emptyD1 = storageBytes(server.persistDir, "d1");
       const agents: AgentApi[] = [];
-      for (const lang of networksOnly ? [] : (["en", "zh"] as const)) {
+      for (const lang of latencyOnly ? [] : (["en", "zh"] as const)) {
         const agent = new AgentApi(http, `ingest-${lang}`);
         agents.push(agent);
         result.ingest[lang] = await ingestBench(agent, lang, settings.streamMessages, settings.batch, progress.update);
@@ -198,7 +209,7 @@ async function main(): Promise<void> {
         result.stalls = Object.fromEntries(http.stalls);
         return;
       }
-      if (!networksOnly) {
+      if (!latencyOnly) {
         const single = new AgentApi(http, "single-ops");
         agents.push(single);
         result.singleOps = await singleOpsBench(single, settings.singleOpSamples, progress.update);
@@ -244,7 +255,7 @@ async function main(): Promise<void> {
         });
         progress.note(`agent of ${s.nodes.total} nodes: recall p95 ${recall.latency.ms?.p95.toFixed(0)} ms`);
       }
-      if (networksOnly) {
+      if (latencyOnly) {
         result.stalls = Object.fromEntries(http.stalls);
         return;
       }
@@ -255,7 +266,7 @@ async function main(): Promise<void> {
       result.stalls = Object.fromEntries(http.stalls);
     });
   // Their own servers (other vars); after the local runs so their figures are not disturbed.
-  if (!productionOnly && !loadOnly && !ingestOnly && !coldOnly && !networksOnly) {
+  if (!productionOnly && !loadOnly && !ingestOnly && !latencyOnly && !coldOnly) {
     await cold();
     await production();
   }
@@ -280,8 +291,8 @@ async function main(): Promise<void> {
         ? speedTables(result).filter((t) => t.title.startsWith("load") || t.title === "Speed goals")
         : ingestOnly
           ? speedTables(result).filter((t) => t.title.startsWith("remember: acknowledgement"))
-          : networksOnly
-            ? speedTables(result).filter((t) => /^(recall|search|context|filtered|compression|storage|Speed goals)/.test(t.title))
+          : latencyOnly
+            ? speedTables(result).filter((t) => LATENCY_TABLES.some((prefix) => t.title.startsWith(prefix)))
             : speedTables(result);
   console.log(notes.join("\n"));
   console.log();
@@ -290,11 +301,15 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const outFile = path.join(
     outDir,
-    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : coldOnly ? "-cold" : networksOnly ? "-networks" : productionOnly ? `-production${policyTag(values["model-policy"])}` : ""}${quick ? "-quick" : ""}.json`,
+    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : latencyOnly ? "-latency" : coldOnly ? "-cold" : productionOnly ? `-production${policyTag(values["model-policy"])}` : ""}${quick ? "-quick" : ""}.json`,
   );
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
-  writeFileSync(outFile, `${json}\n`);
-  const partial = loadOnly || ingestOnly || productionOnly || coldOnly || networksOnly;
+  writeFileSync(
+    outFile,
+    `${json}
+`,
+  );
+  const partial = loadOnly || ingestOnly || latencyOnly || productionOnly || coldOnly;
   if (!quick && !partial) {
     writeDocSection(
       "speed",
