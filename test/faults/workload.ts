@@ -14,7 +14,11 @@ import { chatStream, type StreamLang } from "../../bench/speed/streams";
 import type { Agent, Config, Message } from "./api";
 
 export type Step =
-  { op: "remember"; messages: Message[] } | { op: "config"; patch: Config } | { op: "compress"; cycles: number } | { op: "delete" };
+  | { op: "remember"; messages: Message[]; session_id?: string; expires_at?: number }
+  | { op: "config"; patch: Config }
+  | { op: "compress"; cycles: number }
+  | { op: "delete" }
+  | { op: "deleteSession"; session_id: string };
 
 export interface LoggedStep {
   step: Step;
@@ -179,7 +183,7 @@ export async function send(agent: Agent, logged: LoggedStep, answered: () => voi
   const { step, key } = logged;
   switch (step.op) {
     case "remember": {
-      const a = await agent.remember(step.messages, key);
+      const a = await agent.remember(step.messages, key, { session_id: step.session_id, expires_at: step.expires_at });
       logged.taskIds = [a.value.task_id];
       logged.lostIn = a.lostIn;
       break;
@@ -195,6 +199,9 @@ export async function send(agent: Agent, logged: LoggedStep, answered: () => voi
     }
     case "delete":
       logged.lostIn = (await agent.delete(key)).lostIn;
+      break;
+    case "deleteSession":
+      logged.lostIn = (await agent.deleteSession(step.session_id, key)).lostIn;
       break;
   }
   answered();
