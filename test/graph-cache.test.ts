@@ -8,6 +8,7 @@ import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, EXCHANGE, messages } from "./fixtu
 import { agentRows, call, drainAlarms, freshAgent, rememberAndWait, stubOf } from "./helpers";
 import { linksAsTheyStand, scanCounts } from "./agent-access";
 import { MemoryAgent } from "../src/agent/memory-agent";
+import { networkReader } from "../src/engine/network-reader";
 
 const recallQuery = (r: Record<string, unknown>) => RecallQuerySchema.parse({ keywords: [], relations: [], locale: "zh", ...r });
 
@@ -156,6 +157,13 @@ describe("the in-memory graph", () => {
         expect(found.items.length, query).toBeGreaterThan(0);
         cachedSearch.set(query, found);
       }
+      const selections = [{ kind: "segment", supersededBy: null }, { kind: "entity" }, { speaker: "Nobody" }] as const;
+      const selected = async () => {
+        const reader = await networkReader(state, await state.repos());
+        return Promise.all(selections.map((filter) => reader.find(filter, 7)));
+      };
+      const cachedSelected = await selected();
+      expect(cachedSelected.map((found) => found.length)).toEqual([7, 7, 0]);
       // The same state without its graph: every read goes to D1.
       const graph = state.graph.bind(state);
       state.graph = async () => undefined;
@@ -166,6 +174,8 @@ describe("the in-memory graph", () => {
           const fromD1 = await runSearch(state, SearchQuerySchema.parse({ query, mode: "keyword", top_k: 50, kinds: ["segment"] }));
           expect(fromD1, query).toEqual(cachedSearch.get(query));
         }
+        // Nodes selected by their fields: the same nodes, newest first, in full.
+        expect(await selected()).toEqual(cachedSelected);
       } finally {
         state.graph = graph;
       }

@@ -8,8 +8,7 @@
  */
 import { Adjacency, RelationCodes, traverseLists, type SlotLink } from "./adjacency";
 import type { BfsResult, Edge, Reached } from "./bfs";
-import type { NodeKind } from "../vocabulary/node-kinds";
-import type { LinkKey, LinkRecord, MemoryNode } from "../vocabulary/records";
+import { matchesFilter, type LinkKey, type LinkRecord, type MemoryNode, type NodeFilter } from "../vocabulary/records";
 import { Bm25Index } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
 import { PINNED_LEVEL, strengthAt } from "./strength";
@@ -77,10 +76,10 @@ export class MemoryGraph {
     return [...this.nodeMap.keys()];
   }
 
-  /** Nodes of one kind, newest (highest id) first, at most `limit`. */
-  ofKind(kind: NodeKind, limit: number): MemoryNode[] {
+  /** The nodes a filter selects (`{ kind: "episode" }`), newest (highest id) first, at most `limit`. */
+  find(filter: NodeFilter, limit: number): MemoryNode[] {
     const out: MemoryNode[] = [];
-    for (const node of this.nodeMap.values()) if (node.kind === kind) out.push(node);
+    for (const node of this.nodeMap.values()) if (matchesFilter(node, filter)) out.push(node);
     return out.sort((a, b) => b.id - a.id).slice(0, limit);
   }
 

@@ -3,12 +3,11 @@
  * construction: a repo cannot read or write another agent's rows.
  */
 import { and, asc, count, desc, eq, max, min, sql } from "drizzle-orm";
-import type { NodeKind } from "../vocabulary/node-kinds";
-import type { EntityAlias, MemoryNode, NodePatch, TextUpdate } from "../vocabulary/records";
+import type { EntityAlias, MemoryNode, NodeFilter, NodePatch, TextUpdate } from "../vocabulary/records";
 import { statement, type Statement } from "./batch";
 import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
-import { insertNodesSql, setFieldsSql, toMemoryNode } from "./node-columns";
+import { filterSql, insertNodesSql, setFieldsSql, toMemoryNode } from "./node-columns";
 import { nodes } from "./schema";
 
 export interface NodeSummary {
@@ -255,12 +254,12 @@ export class NodeRepo {
     return out;
   }
 
-  /** Nodes of one kind, newest first, at most `limit`. */
-  async ofKind(kind: NodeKind, limit: number): Promise<MemoryNode[]> {
+  /** The nodes a filter selects (`{ kind: "episode" }`), newest first, at most `limit`. */
+  async find(filter: NodeFilter, limit: number): Promise<MemoryNode[]> {
     const rows = await this.db
       .select()
       .from(nodes)
-      .where(and(eq(nodes.agentUid, this.agentUid), eq(nodes.kind, kind)))
+      .where(and(eq(nodes.agentUid, this.agentUid), ...filterSql(filter)))
       .orderBy(desc(nodes.id))
       .limit(limit);
     return rows.map(toMemoryNode);

@@ -49,6 +49,18 @@ export type NodeInput = z.input<typeof NodeSchema>;
 export const NodePatchSchema = z.object({ supersededBy: NodeSchema.shape.supersededBy.unwrap() }).partial().strict();
 export type NodePatch = z.output<typeof NodePatchSchema>;
 
+/** A selection of nodes by the values of their plain fields (`{ kind: "episode" }`): every one given must match. */
+export type NodeFilter = {
+  [K in keyof MemoryNode as MemoryNode[K] extends string | number | boolean | null ? K : never]?: MemoryNode[K];
+};
+
+/** Whether a node has every value the filter names. */
+export function matchesFilter(node: MemoryNode, filter: NodeFilter): boolean {
+  const fields: Readonly<Record<string, unknown>> = node;
+  for (const [key, value] of Object.entries(filter)) if (value !== undefined && fields[key] !== value) return false;
+  return true;
+}
+
 /** A new node's record, the fields it leaves out at their defaults. */
 export function newNode(input: NodeInput): MemoryNode {
   return NodeSchema.parse(input);
