@@ -23,6 +23,7 @@ import { mountAreas } from "./routes";
 import type { AppEnv } from "./http/app-env";
 import { requireApiKey } from "./http/auth";
 import { readBody } from "./http/body";
+import { drainRefused } from "./http/drain";
 import { errorResponse, handleError } from "./http/errors";
 import { localOriginOnly, noSniff } from "./http/local-origin";
 import { routeGuard } from "./http/route-guard";
@@ -36,6 +37,8 @@ const IMPORT_PATH = /^\/v1\/agents\/[^/]+\/import$/;
  */
 export function createApp(options: { authenticate?: MiddlewareHandler<AppEnv> } = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  // First: whatever refuses the request below, the client's body is read before the answer.
+  app.use("*", drainRefused());
   app.use("*", requestId());
   app.use("*", noSniff);
   app.use("*", localOriginOnly);

@@ -77,6 +77,10 @@ export class ConflictError extends MemoryApiError {
 export class QueueFullError extends MemoryApiError {
   override name = "QueueFullError";
 }
+/** 429: an operation that spends what every tenant shares (the deep health check) was asked too often; Retry-After. */
+export class RateLimitedError extends MemoryApiError {
+  override name = "RateLimitedError";
+}
 export class InternalServerError extends MemoryApiError {
   override name = "InternalServerError";
 }
@@ -99,6 +103,7 @@ export const ERROR_CLASSES: Record<ErrorCode, ApiErrorClass> = {
   idempotency_conflict: IdempotencyConflictError,
   conflict: ConflictError,
   queue_full: QueueFullError,
+  rate_limited: RateLimitedError,
   internal: InternalServerError,
   unavailable: UnavailableError,
 };

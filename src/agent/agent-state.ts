@@ -10,6 +10,8 @@ import type { AgentIdentity } from "../vocabulary/identity";
 import type { RunnerRuntime, TaskHooks } from "../engine/runtime";
 import { FeedbackStore } from "../engine/stores/feedback-store";
 import { FocusStore } from "../engine/stores/focus-store";
+import { ForgottenNodes } from "../engine/stores/forgotten-nodes";
+import { scrubPurged } from "../engine/stores/purged-results";
 import { IdempotencyKeys } from "../engine/stores/idempotency";
 import { ImportStaging } from "../engine/stores/import-staging";
 import { IntentStore } from "../engine/stores/intent-store";
@@ -34,6 +36,7 @@ export class AgentState implements RunnerRuntime, ObjectState {
   readonly intents: IntentStore;
   readonly feedback: FeedbackStore;
   readonly imports: ImportStaging;
+  readonly forgotten: ForgottenNodes;
   /** What the object spends of billed resources; only with BENCH_USAGE_COUNTERS (usage-meter.ts). */
   readonly usage: UsageMeter | undefined;
   /** The D1 shards, the placement, the repositories and the caches of the network. */
@@ -57,6 +60,7 @@ export class AgentState implements RunnerRuntime, ObjectState {
     this.intents = new IntentStore(storage.sql);
     this.feedback = new FeedbackStore(storage.sql);
     this.imports = new ImportStaging(storage.sql);
+    this.forgotten = new ForgottenNodes(storage.sql);
     this.models = new AgentModelSet(env, meta);
     this.network = new AgentNetworkAccess({
       storage,
@@ -157,8 +161,9 @@ export class AgentState implements RunnerRuntime, ObjectState {
     this.hooks.queueIndexRetry(this.queue, ids, this.now());
   }
 
-  scrubPurged(nodeIds: readonly number[]): void {
-    this.storage.transactionSync(() => this.keys.forgetTasks(this.queue.scrubResults(nodeIds, this.hooks.resultNodePaths)));
+  /** The object's side of a purge (src/engine/stores/purged-results.ts), inside its commit's transaction. */
+  scrubPurged(purged: { nodeIds: readonly number[]; taskIds: readonly string[]; names: readonly string[] }): void {
+    scrubPurged(this.storage.sql, { keys: this.keys, forgotten: this.forgotten }, this.hooks.resultCarriers, purged);
   }
 
   /** The object's memory state goes; its identity stays, so tasks queued after a deletion still run. */
@@ -167,6 +172,7 @@ export class AgentState implements RunnerRuntime, ObjectState {
     for (const table of ["focus", "vectors", "recent_vectors", "reinforced"]) this.storage.sql.exec(`DELETE FROM ${table}`);
     this.scans.clear();
     this.messages.clear();
+    this.forgotten.clear();
     // Staged imports hold content too: an upload still under way finds its lines gone and is refused.
     this.imports.dropAll();
     this.focus.clearCache();

@@ -23,6 +23,19 @@ export function tenantOfProps(props: unknown): string | undefined {
   return parsed.success ? parsed.data.tenant : undefined;
 }
 
+/**
+ * Whether a binding may name `tenant`: BINDING_TENANTS lists the tenants bindings may name (empty:
+ * any). A binding is configured by whoever deploys the calling Worker, so on an account where
+ * others deploy Workers, any of them could name any tenant: the list is how a deployment says which.
+ */
+export function bindingMayName(tenant: string, allowed: string | undefined): boolean {
+  const list = (allowed ?? "")
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
+  return list.length === 0 || list.includes(tenant);
+}
+
 export const requireBindingTenant: MiddlewareHandler<AppEnv> = async (c, next) => {
   const tenantId = tenantOfProps(c.executionCtx.props);
   if (tenantId === undefined) {
@@ -30,6 +43,9 @@ export const requireBindingTenant: MiddlewareHandler<AppEnv> = async (c, next) =
       "unauthorized",
       'the service binding names no tenant: give its [[services]] entry props = { tenant = "<tenant id>" } (1–64 of A-Za-z0-9_.-)',
     );
+  }
+  if (!bindingMayName(tenantId, c.env.BINDING_TENANTS)) {
+    throw new ApiError("unauthorized", `service bindings may not name tenant ${tenantId} (BINDING_TENANTS of this deployment)`);
   }
   c.set("tenantId", tenantId);
   await next();

@@ -33,6 +33,8 @@ export const ERROR_CODE_LIST = [
   /** The request cannot apply to the memory as it stands (an ambiguous description, an entity where a memory is meant, a non-empty agent). */
   "conflict",
   "queue_full",
+  /** The caller's rate of an operation that spends what every tenant shares (the deep health check) is used up; Retry-After. */
+  "rate_limited",
   "internal",
   "unavailable",
 ] as const;
@@ -51,6 +53,7 @@ export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   idempotency_conflict: 422,
   conflict: 409,
   queue_full: 429,
+  rate_limited: 429,
   internal: 500,
   unavailable: 503,
 };

@@ -84,7 +84,11 @@ const ERROR_MEANINGS: Partial<
   413: { description: "The body is over 1 MiB, or has too many or too long messages. Nothing was written." },
   415: { description: "The body is not `application/json`. Nothing was written." },
   422: { description: "The Idempotency-Key was used with a different request. Nothing was written." },
-  429: { description: "The agent's queue is full: retry after `Retry-After` seconds. Nothing was written.", headers: RETRY_AFTER },
+  429: {
+    description:
+      "The agent's queue is full, or (the deep health check) a rate that spends what every tenant shares was used up: retry after `Retry-After` seconds. Nothing was written.",
+    headers: RETRY_AFTER,
+  },
   503: {
     description: "A transient outage (the agent's object restarting, the database unreachable): retry after `Retry-After` seconds.",
     headers: RETRY_AFTER,

@@ -66,6 +66,10 @@ const STEPS: readonly string[] = [
   // A key whose write was deleted since (an agent deletion, a purge) answers that, never a replay
   // (src/engine/stores/idempotency.ts).
   `ALTER TABLE idempotency ADD COLUMN gone INTEGER NOT NULL DEFAULT 0;`,
+  // Memories forgotten without a purge and the task that wrote each (src/engine/stores/forgotten-nodes.ts):
+  // a later purge of one retires that task's result and key. Ids, task ids and message ids only.
+  `CREATE TABLE forgotten (node_id INTEGER PRIMARY KEY, task_id TEXT, message_ids TEXT NOT NULL);
+   CREATE INDEX forgotten_task ON forgotten (task_id);`,
 ];
 
 /** Runs the steps not run yet, up to `target` (all of them; tests stop earlier to build an old layout). */
