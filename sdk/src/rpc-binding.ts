@@ -6,7 +6,7 @@
  * the typed error class of this SDK.
  */
 import { ERROR_CLASSES, type MemoryApiError } from "./errors.js";
-import type { ErrorCode, OperationTypes } from "./generated/operations.js";
+import type { ErrorCode, OperationTypes, RPC_METHODS } from "./generated/operations.js";
 
 /** JSON data: what RPC passes between Workers with its type intact. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -33,35 +33,23 @@ export interface BindingCallOptions {
 type In<N extends keyof OperationTypes> = OperationTypes[N]["input"];
 type Out<N extends keyof OperationTypes> = Promise<BindingResult<OperationTypes[N]["output"]>>;
 
-/** The methods of the entrypoint: the SDK's agent methods, with the agent id first. */
-export interface MemoryBinding {
-  remember(agentId: string, input: In<"remember">, options?: BindingCallOptions): Out<"remember">;
-  recall(agentId: string, input?: In<"recall">): Out<"recall">;
-  searchMemories(agentId: string, input: In<"searchMemories">): Out<"searchMemories">;
-  getContext(agentId: string, input?: In<"getContext">): Out<"getContext">;
-  getProfile(agentId: string, input?: In<"getProfile">): Out<"getProfile">;
-  getFocus(agentId: string): Out<"getFocus">;
-  getMemoryNode(agentId: string, input: In<"getMemoryNode">): Out<"getMemoryNode">;
-  getStats(agentId: string, input?: In<"getStats">): Out<"getStats">;
-  getTask(agentId: string, input: In<"getTask">): Out<"getTask">;
-  getConfig(agentId: string): Out<"getConfig">;
-  updateConfig(agentId: string, input: In<"updateConfig">, options?: BindingCallOptions): Out<"updateConfig">;
-  compressMemories(agentId: string, input?: In<"compressMemories">, options?: BindingCallOptions): Out<"compressMemories">;
-  createMemory(agentId: string, input: In<"createMemory">, options?: BindingCallOptions): Out<"createMemory">;
-  getMemory(agentId: string, input: In<"getMemory">): Out<"getMemory">;
-  getMemoryHistory(agentId: string, input: In<"getMemoryHistory">): Out<"getMemoryHistory">;
-  listMemories(agentId: string, input?: In<"listMemories">): Out<"listMemories">;
-  updateMemory(agentId: string, input: In<"updateMemory">, options?: BindingCallOptions): Out<"updateMemory">;
-  deleteMemory(agentId: string, input: In<"deleteMemory">, options?: BindingCallOptions): Out<"deleteMemory">;
-  linkMemories(agentId: string, input: In<"linkMemories">, options?: BindingCallOptions): Out<"linkMemories">;
-  unlinkMemories(agentId: string, input: In<"unlinkMemories">, options?: BindingCallOptions): Out<"unlinkMemories">;
-  reportFeedback(agentId: string, input: In<"reportFeedback">, options?: BindingCallOptions): Out<"reportFeedback">;
-  mergeEntities(agentId: string, input: In<"mergeEntities">, options?: BindingCallOptions): Out<"mergeEntities">;
-  rebuildEpisodes(agentId: string, options?: BindingCallOptions): Out<"rebuildEpisodes">;
-  deleteAgent(agentId: string, options?: BindingCallOptions): Out<"deleteAgent">;
+type RpcMethods = typeof RPC_METHODS;
+type Options<N extends keyof RpcMethods> = RpcMethods[N]["write"] extends true ? [options?: BindingCallOptions] : [];
+/** One method's arguments after the agent id: its input (none, optional, required), then a write's options. */
+type Args<N extends keyof RpcMethods> = RpcMethods[N]["input"] extends "none"
+  ? Options<N>
+  : RpcMethods[N]["input"] extends "optional"
+    ? [input?: In<N>, ...Options<N>]
+    : [input: In<N>, ...Options<N>];
+
+/**
+ * The methods of the entrypoint: the SDK's agent methods, with the agent id first, one per tool
+ * operation (RPC_METHODS, generated from the server's operation list), and the export as a stream.
+ */
+export type MemoryBinding = { [N in keyof RpcMethods]: (agentId: string, ...args: Args<N>) => Out<N> } & {
   /** The agent's whole memory as JSON Lines (what GET /v1/agents/{agentId}/export streams). */
   exportAgent(agentId: string): Promise<BindingResult<ReadableStream<Uint8Array>>>;
-}
+};
 
 /** The answer of a binding call, or its error thrown as this SDK's typed class (QueueFullError…). */
 export function unwrap<T>(result: BindingResult<T>): T {

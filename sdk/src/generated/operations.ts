@@ -1545,6 +1545,109 @@ export interface OperationTypes {
   ping: { input: undefined; output: PingOutput };
 }
 
+/**
+ * The Workers RPC entrypoint's methods (sdk/src/rpc-binding.ts): one per tool operation, the agent id
+ * first, then its input (none, optional or required) and, for a write, the Idempotency-Key.
+ */
+export const RPC_METHODS = {
+  "getFocus": {
+    "input": "none",
+    "write": false
+  },
+  "getMemoryNode": {
+    "input": "required",
+    "write": false
+  },
+  "getStats": {
+    "input": "optional",
+    "write": false
+  },
+  "recall": {
+    "input": "optional",
+    "write": false
+  },
+  "remember": {
+    "input": "required",
+    "write": true
+  },
+  "searchMemories": {
+    "input": "required",
+    "write": false
+  },
+  "getContext": {
+    "input": "optional",
+    "write": false
+  },
+  "getProfile": {
+    "input": "optional",
+    "write": false
+  },
+  "rebuildEpisodes": {
+    "input": "none",
+    "write": true
+  },
+  "compressMemories": {
+    "input": "optional",
+    "write": true
+  },
+  "getConfig": {
+    "input": "none",
+    "write": false
+  },
+  "updateConfig": {
+    "input": "optional",
+    "write": true
+  },
+  "createMemory": {
+    "input": "optional",
+    "write": true
+  },
+  "deleteMemory": {
+    "input": "required",
+    "write": true
+  },
+  "getMemory": {
+    "input": "required",
+    "write": false
+  },
+  "getMemoryHistory": {
+    "input": "required",
+    "write": false
+  },
+  "listMemories": {
+    "input": "optional",
+    "write": false
+  },
+  "updateMemory": {
+    "input": "required",
+    "write": true
+  },
+  "linkMemories": {
+    "input": "required",
+    "write": true
+  },
+  "mergeEntities": {
+    "input": "required",
+    "write": true
+  },
+  "reportFeedback": {
+    "input": "required",
+    "write": true
+  },
+  "unlinkMemories": {
+    "input": "required",
+    "write": true
+  },
+  "getTask": {
+    "input": "required",
+    "write": false
+  },
+  "deleteAgent": {
+    "input": "none",
+    "write": true
+  }
+} as const;
+
 /** The function-calling and MCP tools (GET /v1/tools serves the same). */
 export const TOOLS: readonly ToolDefinition[] = [
   {
