@@ -15,7 +15,7 @@ import { storeKey } from "../src/storage/api-keys";
 import { createDb } from "../src/storage/db";
 import { codePointLength } from "../src/text/code-points";
 import { estimateTokens } from "../src/text/token-estimate";
-import type { MemoryNode } from "../src/vocabulary/records";
+import { newNode, type MemoryNode } from "../src/vocabulary/records";
 import { RELATION } from "../src/vocabulary/relations";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
 import { call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, type Msg } from "./helpers";
@@ -113,23 +113,22 @@ describe("the pure pieces", () => {
   });
 
   it("a profile entity shows the memories that name it before those it was only in focus for; lists stay one item per line", () => {
-    const node = (id: number, kind: MemoryNode["kind"], content: string): MemoryNode => ({
-      id,
-      kind,
-      name: kind === "entity" ? content.toLowerCase() : null,
-      content,
-      originalLength: content.length,
-      phrase: content,
-      keywords: [],
-      speaker: null,
-      role: "user",
-      sourceMessageIds: [`m${id}`],
-      sourceTaskId: null,
-      messageTime: null,
-      createdAt: T0,
-      supersededBy: null,
-      meta: null,
-    });
+    const node = (id: number, kind: MemoryNode["kind"], content: string): MemoryNode =>
+      newNode({
+        id,
+        kind,
+        name: kind === "entity" ? content.toLowerCase() : null,
+        content,
+        originalLength: content.length,
+        phrase: content,
+        keywords: [],
+        speaker: null,
+        role: "user",
+        sourceMessageIds: [`m${id}`],
+        sourceTaskId: null,
+        messageTime: null,
+        createdAt: T0,
+      });
     const jwt = node(10, "entity", "JWT");
     const profile = buildProfile({
       memories: [
@@ -184,6 +183,7 @@ describe("the pure pieces", () => {
   it("never exceeds the budget, drops the least relevant pieces first and never cuts one", () => {
     const memories: ContextMemory[] = Array.from({ length: 30 }, (_, i) => ({
       node_id: i + 1,
+      pinned: false,
       content: `${i % 2 ? "登录模块" : "The Phoenix launch"} memory number ${i} with some words`,
       speaker: i % 3 ? null : "Alice",
       energy: energyOf(i / 30),

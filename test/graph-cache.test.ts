@@ -22,6 +22,7 @@ interface Snapshot {
     keywords: string;
     superseded_by: number | null;
     meta: string | null;
+    pinned: number;
   }[];
   links: { source: number; target: number; relation: string; level: number }[];
 }
@@ -33,7 +34,7 @@ const byKey = (a: Snapshot["links"][number], b: Snapshot["links"][number]) =>
 async function fromD1(agentId: string): Promise<Snapshot> {
   const { db, key } = await agentRows(agentId);
   const nodes = await db
-    .prepare("SELECT id, kind, name, content, phrase, keywords, superseded_by, meta FROM nodes WHERE agent = ? ORDER BY id")
+    .prepare("SELECT id, kind, name, content, phrase, keywords, superseded_by, meta, pinned FROM nodes WHERE agent = ? ORDER BY id")
     .bind(key)
     .all<Snapshot["nodes"][number]>();
   const links = await linksAsTheyStand(agentId);
@@ -61,6 +62,7 @@ async function fromGraph(agentId: string): Promise<Snapshot> {
                 keywords: JSON.stringify(n.keywords),
                 superseded_by: n.supersededBy,
                 meta: n.meta === null ? null : JSON.stringify(n.meta),
+                pinned: n.pinned ? 1 : 0,
               },
             ]
           : [];
@@ -96,9 +98,13 @@ describe("the in-memory graph", () => {
     await drainAlarms(agent);
     await expectInStep(agent, "after remembers (new and re-entered focus, unpinned links)");
 
-    // A correction (the old version patched as superseded, its links moved) and a deletion.
-    const listed = (await (await call(`/v1/agents/${agent}/memories?limit=2`)).json()) as { items: { node_id: number }[] };
-    const [corrected, deleted] = listed.items.map((m) => m.node_id);
+    // Pins (patchNodes), then a correction of a pinned memory (the old version patched as
+    // superseded and unpinned, the new one pinned, links moved), a deletion and an unpin.
+    const listed = (await (await call(`/v1/agents/${agent}/memories?limit=4`)).json()) as { items: { node_id: number }[] };
+    const [corrected, deleted, pinned, unpinned] = listed.items.map((m) => m.node_id);
+    const pin = (id: number | undefined, method: "POST" | "DELETE") => call(`/v1/agents/${agent}/memories/${id}/pin`, { method });
+    for (const id of [corrected, pinned, unpinned]) expect((await pin(id, "POST")).status).toBe(200);
+    await expectInStep(agent, "after pins");
     expect(
       (
         await call(`/v1/agents/${agent}/memories/${corrected}`, {
@@ -108,7 +114,8 @@ describe("the in-memory graph", () => {
       ).status,
     ).toBe(200);
     expect((await call(`/v1/agents/${agent}/memories/${deleted}`, { method: "DELETE" })).status).toBe(200);
-    await expectInStep(agent, "after an update and a deletion");
+    expect((await pin(unpinned, "DELETE")).status).toBe(200);
+    await expectInStep(agent, "after a correction of a pinned memory, a deletion and an unpin");
 
     // Strong decay: links break, nodes are compressed and deleted, dangling links appear.
     await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { decay_rate: 0.3 } });

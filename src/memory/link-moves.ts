@@ -67,7 +67,8 @@ export interface SupersedeInput extends Omit<MoveInput, "from" | "to"> {
  * An update by supersession (docs/design.md, "Memory operations"): the new node takes over the old
  * one's links, a 更正 (corrects) link new → old at strength 1 and a 被更正 (corrected_by) link
  * old → new at link_initial_strength record the correction, and the old node is marked superseded.
- * The old node keeps only its 被更正 link: it fades as history and is forgotten like any node.
+ * The old node keeps only its 被更正 link: it fades as history and is forgotten like any node; a
+ * pin moves to the new version.
  */
 export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: number } {
   const { newId, clock, epoch, now } = input;
@@ -87,7 +88,13 @@ export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: nu
   const ops: WriteOp[] = [];
   if (move.removed.length > 0) ops.push({ type: "deleteLinks", keys: move.removed });
   ops.push({ type: "setLinks", links: [...move.moved, ...correction] });
-  ops.push({ type: "patchNodes", ids: [oldId], fields: { supersededBy: newId } });
+  // A pin moves to the new version (docs/design.md, "Pins"): history is forgotten like any node.
+  ops.push({
+    type: "patchNodes",
+    ids: [oldId],
+    fields: input.old.pinned ? { supersededBy: newId, pinned: false } : { supersededBy: newId },
+  });
+  if (input.old.pinned) ops.push({ type: "patchNodes", ids: [newId], fields: { pinned: true } });
   return { ops, moved: move.moved.length };
 }
 

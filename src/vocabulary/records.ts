@@ -35,6 +35,11 @@ export const NodeSchema = z.object({
   supersededBy: Id.nullable().default(null),
   /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
   meta: z.record(z.string(), z.unknown()).nullable().default(null),
+  /**
+   * A standing instruction (docs/design.md, "Pins"): outside forgetting (never compressed, evicted
+   * or deleted by cycles; deleted only on purpose), listed first by the context block.
+   */
+  pinned: z.boolean().default(false),
 });
 
 export type MemoryNode = z.output<typeof NodeSchema>;
@@ -46,7 +51,10 @@ export type NodeInput = z.input<typeof NodeSchema>;
  * patch names some of these, the rest stay as they are. Its text changes only by compression
  * (updateText), its name and kind never.
  */
-export const NodePatchSchema = z.object({ supersededBy: NodeSchema.shape.supersededBy.unwrap() }).partial().strict();
+export const NodePatchSchema = z
+  .object({ supersededBy: NodeSchema.shape.supersededBy.unwrap(), pinned: NodeSchema.shape.pinned.unwrap() })
+  .partial()
+  .strict();
 export type NodePatch = z.output<typeof NodePatchSchema>;
 
 /** A selection of nodes by the values of their plain fields (`{ kind: "episode" }`): every one given must match. */

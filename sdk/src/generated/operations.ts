@@ -61,6 +61,7 @@ export interface Node {
   meta: ({
     [key: string]: unknown;
   }) | null;
+  pinned: boolean;
   scan_count: number;
   in_focus: boolean;
   importance: number;
@@ -257,6 +258,7 @@ export interface Context {
   text: string;
   memories: ({
     node_id: number;
+    pinned: boolean;
     content: string;
     speaker: string | null;
     energy: "●" | "○" | "◌";
@@ -377,6 +379,8 @@ export interface AgentConfig {
   capacity: number;
   /** Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting. */
   auto_compress: boolean;
+  /** Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing. */
+  max_pins: number;
   /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”). */
   reinforce_step: number;
   /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”). */
@@ -431,6 +435,8 @@ export interface AgentConfigPatch {
   capacity?: number;
   /** Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting. */
   auto_compress?: boolean;
+  /** Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing. */
+  max_pins?: number;
   /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”). */
   reinforce_step?: number;
   /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”). */
@@ -527,6 +533,7 @@ export interface Memory {
   meta: ({
     [key: string]: unknown;
   }) | null;
+  pinned: boolean;
   scan_count: number;
   in_focus: boolean;
   importance: number;
@@ -598,10 +605,20 @@ export interface MemoryList {
     meta: ({
       [key: string]: unknown;
     }) | null;
+    pinned: boolean;
     importance: number;
     conflicts_with: number[];
   })[];
   next_cursor: string | null;
+}
+
+/** The memory's pin, and the agent's pins against its max_pins. */
+export interface MemoryPin {
+  node_id: number;
+  pinned: boolean;
+  changed: boolean;
+  pins: number;
+  max_pins: number;
 }
 
 /** The new version's id; the old one is history now. */
@@ -670,7 +687,7 @@ export type LinkDeleted = Link & ({
 export interface TaskStatus {
   task_id: string;
   sequence: number;
-  /** One of: compressMemories, createMemory, deleteAgent, deleteMemory, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, mergeEntities, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, updateConfig, updateMemory, index, check. */
+  /** One of: compressMemories, createMemory, deleteAgent, deleteMemory, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, mergeEntities, pinMemory, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, unpinMemory, updateConfig, updateMemory, index, check. */
   kind: string;
   status: "queued" | "running" | "done" | "failed";
   attempts: number;
@@ -711,7 +728,7 @@ export interface ToolResult {
 
 export interface ToolCall {
   /** The tool's name. */
-  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "update_memory" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
+  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "pin_memory" | "unpin_memory" | "update_memory" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -943,6 +960,8 @@ export interface UpdateConfigInput {
   capacity?: number;
   /** Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting. */
   auto_compress?: boolean;
+  /** Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing. */
+  max_pins?: number;
   /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”). */
   reinforce_step?: number;
   /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”). */
@@ -1032,6 +1051,18 @@ export interface ListMemoriesInput {
 }
 export type ListMemoriesOutput = MemoryList;
 
+export interface PinMemoryInput {
+  /** The memory's id: node_id in recall, search, context and create_memory answers. */
+  node_id: number;
+}
+export type PinMemoryOutput = MemoryPin | Pending;
+
+export interface UnpinMemoryInput {
+  /** The memory's id: node_id in recall, search, context and create_memory answers. */
+  node_id: number;
+}
+export type UnpinMemoryOutput = MemoryPin | Pending;
+
 export interface UpdateMemoryInput {
   /** The memory's id: node_id in recall, search, context and create_memory answers. */
   node_id: number;
@@ -1100,7 +1131,7 @@ export type ListAgentsOutput = AgentList;
 
 export interface CallToolInput {
   /** The tool's name. */
-  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "update_memory" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
+  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "pin_memory" | "unpin_memory" | "update_memory" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -1345,6 +1376,32 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
+  "pinMemory": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/memories/{nodeId}/pin",
+    "scope": "agent",
+    "pathArgs": {
+      "node_id": "nodeId"
+    },
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "unpinMemory": {
+    "method": "DELETE",
+    "path": "/v1/agents/{agentId}/memories/{nodeId}/pin",
+    "scope": "agent",
+    "pathArgs": {
+      "node_id": "nodeId"
+    },
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
   "updateMemory": {
     "method": "PATCH",
     "path": "/v1/agents/{agentId}/memories/{nodeId}",
@@ -1530,6 +1587,8 @@ export interface OperationTypes {
   getMemory: { input: GetMemoryInput; output: GetMemoryOutput };
   getMemoryHistory: { input: GetMemoryHistoryInput; output: GetMemoryHistoryOutput };
   listMemories: { input: ListMemoriesInput; output: ListMemoriesOutput };
+  pinMemory: { input: PinMemoryInput; output: PinMemoryOutput };
+  unpinMemory: { input: UnpinMemoryInput; output: UnpinMemoryOutput };
   updateMemory: { input: UpdateMemoryInput; output: UpdateMemoryOutput };
   linkMemories: { input: LinkMemoriesInput; output: LinkMemoriesOutput };
   mergeEntities: { input: MergeEntitiesInput; output: MergeEntitiesOutput };
@@ -1617,6 +1676,14 @@ export const RPC_METHODS = {
   "listMemories": {
     "input": "optional",
     "write": false
+  },
+  "pinMemory": {
+    "input": "required",
+    "write": true
+  },
+  "unpinMemory": {
+    "input": "required",
+    "write": true
   },
   "updateMemory": {
     "input": "required",
@@ -1819,6 +1886,9 @@ export const TOOLS: readonly ToolDefinition[] = [
           ],
           "additionalProperties": {}
         },
+        "pinned": {
+          "type": "boolean"
+        },
         "scan_count": {
           "type": "integer"
         },
@@ -1953,6 +2023,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         "created_at",
         "superseded_by",
         "meta",
+        "pinned",
         "scan_count",
         "in_focus",
         "importance",
@@ -2825,6 +2896,9 @@ export const TOOLS: readonly ToolDefinition[] = [
               "node_id": {
                 "type": "integer"
               },
+              "pinned": {
+                "type": "boolean"
+              },
               "content": {
                 "type": "string"
               },
@@ -2872,6 +2946,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             },
             "required": [
               "node_id",
+              "pinned",
               "content",
               "speaker",
               "energy",
@@ -3384,6 +3459,13 @@ export const TOOLS: readonly ToolDefinition[] = [
           "default": true,
           "description": "Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."
         },
+        "max_pins": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 1000,
+          "default": 50,
+          "description": "Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing."
+        },
         "reinforce_step": {
           "type": "number",
           "exclusiveMinimum": 0,
@@ -3565,6 +3647,13 @@ export const TOOLS: readonly ToolDefinition[] = [
           "default": true,
           "description": "Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."
         },
+        "max_pins": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 1000,
+          "default": 50,
+          "description": "Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing."
+        },
         "reinforce_step": {
           "type": "number",
           "exclusiveMinimum": 0,
@@ -3730,6 +3819,13 @@ export const TOOLS: readonly ToolDefinition[] = [
               "type": "boolean",
               "default": true,
               "description": "Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."
+            },
+            "max_pins": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 1000,
+              "default": 50,
+              "description": "Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing."
             },
             "reinforce_step": {
               "type": "number",
@@ -4241,6 +4337,9 @@ export const TOOLS: readonly ToolDefinition[] = [
           ],
           "additionalProperties": {}
         },
+        "pinned": {
+          "type": "boolean"
+        },
         "scan_count": {
           "type": "integer"
         },
@@ -4434,6 +4533,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         "created_at",
         "superseded_by",
         "meta",
+        "pinned",
         "scan_count",
         "in_focus",
         "importance",
@@ -4653,6 +4753,9 @@ export const TOOLS: readonly ToolDefinition[] = [
                 ],
                 "additionalProperties": {}
               },
+              "pinned": {
+                "type": "boolean"
+              },
               "importance": {
                 "type": "number"
               },
@@ -4677,6 +4780,7 @@ export const TOOLS: readonly ToolDefinition[] = [
               "created_at",
               "superseded_by",
               "meta",
+              "pinned",
               "importance",
               "conflicts_with"
             ]
@@ -4696,6 +4800,166 @@ export const TOOLS: readonly ToolDefinition[] = [
     },
     "annotations": {
       "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "pin_memory",
+    "title": "Pin a memory",
+    "description": "Pin a memory the user wants kept for good (a rule, a preference, a standing instruction such as 'always answer in French'): it is never forgotten, and the context block lists it first. Only when the user asks to keep it; a few per agent.",
+    "operation": "pinMemory",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The memory's id: node_id in recall, search, context and create_memory answers."
+        }
+      },
+      "required": [
+        "node_id"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "node_id": {
+              "type": "integer"
+            },
+            "pinned": {
+              "type": "boolean"
+            },
+            "changed": {
+              "type": "boolean"
+            },
+            "pins": {
+              "type": "integer"
+            },
+            "max_pins": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "node_id",
+            "pinned",
+            "changed",
+            "pins",
+            "max_pins"
+          ],
+          "description": "The memory's pin, and the agent's pins against its max_pins."
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "unpin_memory",
+    "title": "Unpin a memory",
+    "description": "Unpin a memory the user no longer wants kept for good: from now on it fades and is forgotten like any other.",
+    "operation": "unpinMemory",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The memory's id: node_id in recall, search, context and create_memory answers."
+        }
+      },
+      "required": [
+        "node_id"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "node_id": {
+              "type": "integer"
+            },
+            "pinned": {
+              "type": "boolean"
+            },
+            "changed": {
+              "type": "boolean"
+            },
+            "pins": {
+              "type": "integer"
+            },
+            "max_pins": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "node_id",
+            "pinned",
+            "changed",
+            "pins",
+            "max_pins"
+          ],
+          "description": "The memory's pin, and the agent's pins against its max_pins."
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
       "destructiveHint": false,
       "idempotentHint": true,
       "openWorldHint": false
@@ -5194,7 +5458,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "kind": {
           "type": "string",
-          "description": "One of: compressMemories, createMemory, deleteAgent, deleteMemory, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, mergeEntities, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, updateConfig, updateMemory, index, check."
+          "description": "One of: compressMemories, createMemory, deleteAgent, deleteMemory, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, mergeEntities, pinMemory, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, unpinMemory, updateConfig, updateMemory, index, check."
         },
         "status": {
           "type": "string",
@@ -5496,6 +5760,28 @@ export abstract class AgentOperations {
    */
   listMemories(input?: ListMemoriesInput, options?: RequestOptions): Promise<ListMemoriesOutput> {
     return this.invoke("listMemories", input, options) as Promise<ListMemoriesOutput>;
+  }
+
+  /**
+   * Pin a memory: a standing instruction, never forgotten
+   *
+   * A pinned memory is outside forgetting: compression cycles never shorten or delete it and capacity never evicts it (delete or purge it on purpose). The context block lists pinned memories first, as standing instructions. Pinning a pinned memory changes nothing. 409 beyond the agent's `max_pins`, for an entity, or for a version already superseded (the current one is named).
+   *
+   * `POST /v1/agents/{agentId}/memories/{nodeId}/pin`
+   */
+  pinMemory(input: PinMemoryInput, options?: RequestOptions): Promise<PinMemoryOutput> {
+    return this.invoke("pinMemory", input, options) as Promise<PinMemoryOutput>;
+  }
+
+  /**
+   * Unpin a memory: it is forgotten like any other again
+   *
+   * From the next compression cycle on the memory fades with its links, as any memory does. A memory that is not pinned is answered as it stands. 409 for an entity or a version already superseded (the current one is named).
+   *
+   * `DELETE /v1/agents/{agentId}/memories/{nodeId}/pin`
+   */
+  unpinMemory(input: UnpinMemoryInput, options?: RequestOptions): Promise<UnpinMemoryOutput> {
+    return this.invoke("unpinMemory", input, options) as Promise<UnpinMemoryOutput>;
   }
 
   /**

@@ -29,6 +29,8 @@ export type ContextQuery = z.infer<typeof ContextQuerySchema>;
 
 const ContextMemorySchema = z.object({
   node_id: z.number().int(),
+  /** A standing instruction (docs/design.md, "Pins"): pinned memories come first, under their own heading. */
+  pinned: z.boolean(),
   content: z.string(),
   speaker: z.string().nullable(),
   /** ● above 0.7, ○ above 0.3, ◌ 0.3 or below, of min(importance, 1). */

@@ -15,7 +15,7 @@ import { indexTerms, queryTerms } from "../../../src/text/index-terms";
 import { MemoryGraph } from "../../../src/memory/graph";
 import type { NetworkOp } from "../../../src/memory/write-ops";
 import { writeKind } from "../../../src/engine/write-table";
-import type { MemoryNode } from "../../../src/vocabulary/records";
+import { newNode, type MemoryNode } from "../../../src/vocabulary/records";
 import { RELATION, resolveRelation } from "../../../src/vocabulary/relations";
 import { planFocus, planRemember, relationPairs, rememberOps } from "../../../src/memory/remember-plan";
 import { advanceClock, breakLevel, cyclesUntilBreak, levelOf, PINNED_LEVEL, strengthAt } from "../../../src/memory/strength";
@@ -80,7 +80,7 @@ const entry = (nodeId: number, name = `e${nodeId}`): FocusEntry => ({ nodeId, ke
 
 /** A stored node for the in-memory graph's tests: a segment unless told otherwise. */
 function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
-  return {
+  return newNode({
     id,
     kind: "segment",
     name: null,
@@ -94,10 +94,8 @@ function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
     sourceTaskId: null,
     messageTime: null,
     createdAt: 0,
-    supersededBy: null,
-    meta: null,
     ...fields,
-  };
+  });
 }
 
 describe("compression planning (one scan of one node)", () => {
