@@ -8,8 +8,8 @@
  * service (bench/speed/ai-simulator.ts, time scaled ×0.05), so remembers digest queued remembers
  * ahead of their turn (src/engine/digest-ahead.ts) and the kills land during pipelined model work.
  *
- * A faulty run sends remembers (with message ids), parameter changes, compression requests and
- * agent deletions to several agents over HTTP, and kills the server's whole process tree with
+ * A faulty run sends remembers (with message ids), parameter changes, compression requests, pins
+ * and unpins, and agent deletions to several agents over HTTP, and kills the server's whole process tree with
  * SIGKILL at chosen moments: after N accepted writes while every agent is busy, while compression
  * passes run, right after a DELETE was accepted with writes queued behind it, and while bursts of
  * remembers are queued. Each time it restarts the server on the same persist directory, sends
