@@ -1,7 +1,9 @@
 /**
  * The Worker: the HTTP API, the cron safety net, the agent Durable Object class and the RPC entrypoint.
  */
+import { benchHookResponse } from "./agent/bench-hooks";
 import { createApp } from "./app";
+import { DEV_TENANT } from "./http/auth";
 import { withMcpConnector } from "./oauth/connector";
 import { runScheduled } from "./scheduled";
 
@@ -10,10 +12,12 @@ export { MemoryAgent } from "./agent/memory-agent";
 export { MemoryEntrypoint } from "./rpc/memory-entrypoint";
 
 const app = createApp();
+const api = withMcpConnector(app);
 
 export default {
-  // The API, and OAuth for MCP clients that connect without a key (src/oauth).
-  fetch: withMcpConnector(app),
+  // The API, and OAuth for MCP clients that connect without a key (src/oauth); the benchmark's
+  // hooks only where BENCH_HOOKS is set (src/agent/bench-hooks.ts).
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => benchHookResponse(request, env, DEV_TENANT) ?? api(request, env, ctx),
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(runScheduled(env, controller.scheduledTime));
   },

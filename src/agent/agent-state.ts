@@ -23,7 +23,8 @@ import type { ObjectState } from "../engine/write-kind";
 import { writeKind } from "../engine/write-table";
 import { AgentModelSet } from "./agent-models";
 import { AgentNetworkAccess } from "./agent-network";
-import { UsageMeter, usageMetered } from "./usage-meter";
+import { meteredObjectStorage } from "../storage/metered-do-sql";
+import { doSqlCounters, UsageMeter, usageMetered } from "./usage-meter";
 
 export class AgentState implements RunnerRuntime, ObjectState {
   readonly storage: DurableObjectStorage;
@@ -48,22 +49,40 @@ export class AgentState implements RunnerRuntime, ObjectState {
     env: Env,
     private readonly hooks: TaskHooks,
   ) {
-    this.storage = storage;
-    const meta = new MetaStore(storage.sql);
+    // With the meter on, the object's own rows are counted too (their writes are billed like
+    // D1's), but not the meter's own: its counters exist only in the benchmark.
+    let flushing = false;
+    const metered = usageMetered(env);
+    this.storage = metered
+      ? meteredObjectStorage(storage, (u) => {
+          if (!flushing) this.usage?.add(doSqlCounters(u));
+        })
+      : storage;
+    const sql = this.storage.sql;
+    const meta = new MetaStore(sql);
     this.meta = meta;
-    this.usage = usageMetered(env) ? new UsageMeter((deltas) => meta.bump(deltas)) : undefined;
-    this.focus = new FocusStore(storage.sql);
-    this.queue = new TaskQueue(storage.sql);
-    this.scans = new ScanStore(storage.sql);
-    this.messages = new MessageIds(storage.sql);
-    this.keys = new IdempotencyKeys(storage.sql);
-    this.intents = new IntentStore(storage.sql);
-    this.feedback = new FeedbackStore(storage.sql);
-    this.imports = new ImportStaging(storage.sql);
-    this.forgotten = new ForgottenNodes(storage.sql);
+    this.usage = metered
+      ? new UsageMeter((deltas) => {
+          flushing = true;
+          try {
+            meta.bump(deltas);
+          } finally {
+            flushing = false;
+          }
+        })
+      : undefined;
+    this.focus = new FocusStore(sql);
+    this.queue = new TaskQueue(sql);
+    this.scans = new ScanStore(sql);
+    this.messages = new MessageIds(sql);
+    this.keys = new IdempotencyKeys(sql);
+    this.intents = new IntentStore(sql);
+    this.feedback = new FeedbackStore(sql);
+    this.imports = new ImportStaging(sql);
+    this.forgotten = new ForgottenNodes(sql);
     this.models = new AgentModelSet(env, meta);
     this.network = new AgentNetworkAccess({
-      storage,
+      storage: this.storage,
       env,
       meta,
       focus: this.focus,
