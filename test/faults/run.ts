@@ -618,6 +618,15 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
   out.push(probe.text);
   const counts = run.client.counts;
   const tasksDone = [...faulty.values()].reduce((a, f) => a + f.stats.queue.done, 0);
+  // Pins: sent among the other writes (a pin of a memory forgotten by then finds none and sends nothing).
+  const pinSteps = [...run.logs.values()].flatMap((log) => log.steps.map((l) => l.step)).filter((step) => step.op === "pin");
+  const pinsSent = pinSteps.filter((step) => step.nodeId !== undefined && step.nodeId !== null).length;
+  const pinnedAtEnd = [...faulty.values()].reduce((a, f) => a + f.nodes.filter((n) => n.pinned).length, 0);
+  out.push(`${pinsSent} pins and unpins sent (${pinSteps.length - pinsSent} found no memory), ${pinnedAtEnd} memories pinned at the end`);
+  if (pinsSent === 0) {
+    run.failures.push("the workload sent no pin: the mixed scripts no longer exercise pins");
+    out.push("FAILED: the workload sent no pin: the mixed scripts no longer exercise pins");
+  }
   out.push(
     `${run.kills.length} kills, ${run.accepted} writes accepted, ${tasksDone} tasks done, ${counts.lostToKill} answers lost to kills and sent again, ` +
       `${counts.resentWhileUp} re-sends while up; ${mismatches} mismatches vs the twin` +
