@@ -19,11 +19,11 @@ interface __BaseEnv_Env {
 	D1_SHARDS: string;
 	VECTORIZE_INDEXES: string;
 	VECTORIZE_INDEX_CAPACITY: string;
-	AGENT: DurableObjectNamespace<import("../src").MemoryAgent>;
+	AGENT: DurableObjectNamespace<import("../src/index").MemoryAgent>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
-		mainModule: typeof import("../src");
+		mainModule: typeof import("../src/index");
 		durableNamespaces: "MemoryAgent";
 	}
 	interface Env extends __BaseEnv_Env {}

@@ -44,14 +44,37 @@ type Args<N extends keyof RpcMethods> = RpcMethods[N]["input"] extends "none"
 
 /**
  * The methods of the entrypoint: the SDK's agent methods, with the agent id first, one per tool
- * operation (RPC_METHODS, generated from the server's operation list), and the export as a stream.
+ * operation (RPC_METHODS, generated from the server's operation list, each method's `@example` with
+ * it), and the export as a stream.
  */
 export type MemoryBinding = { [N in keyof RpcMethods]: (agentId: string, ...args: Args<N>) => Out<N> } & {
-  /** The agent's whole memory as JSON Lines (what GET /v1/agents/{agentId}/export streams). */
+  /**
+   * The agent's whole memory as JSON Lines (what GET /v1/agents/{agentId}/export streams).
+   *
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const stream = unwrap(await env.MEMORY.exportAgent("assistant-1"));
+   * const download = new Response(stream, { headers: { "Content-Type": "application/x-ndjson" } });
+   * ```
+   */
   exportAgent(agentId: string): Promise<BindingResult<ReadableStream<Uint8Array>>>;
 };
 
-/** The answer of a binding call, or its error thrown as this SDK's typed class (QueueFullError…). */
+/**
+ * The answer of a binding call, or its error thrown as this SDK's typed class (QueueFullError…).
+ *
+ * @example
+ * ```ts
+ * import { unwrap, QueueFullError } from "@agent-memory/sdk";
+ * try {
+ *   const { text } = unwrap(await env.MEMORY.recall("assistant-1", { query: "Where does Ines live?" }));
+ *   console.log(text);
+ * } catch (error) {
+ *   if (error instanceof QueueFullError) console.log("retry after", error.retryAfterMs);
+ * }
+ * ```
+ */
 export function unwrap<T>(result: BindingResult<T>): T {
   if (result.ok) return result.value;
   const { code, status, message, details, retry_after_ms } = result.error;

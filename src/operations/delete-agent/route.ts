@@ -29,6 +29,12 @@ const route = createRoute({
 
 export const deleteAgent: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `const answer = await agent.deleteAgent();
+if (!answer.deleted) await agent.waitForTask(answer.task_id);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const answer = unwrap(await env.MEMORY.deleteAgent("assistant-1"));`,
+    },
     tool: {
       name: "delete_agent",
       title: "Erase the whole memory",

@@ -22,6 +22,12 @@ const route = createRoute({
 
 export const getConfig: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `const config = await agent.getConfig();
+console.log(config.decay_rate, config.focus_limit);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const config = unwrap(await env.MEMORY.getConfig("assistant-1"));`,
+    },
     tool: {
       name: "get_config",
       title: "Memory parameters",

@@ -24,6 +24,12 @@ const route = createRoute({
 
 export const getFocus: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `const { focus } = await agent.getFocus();
+console.log(focus.map((entity) => entity.name));`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const { focus } = unwrap(await env.MEMORY.getFocus("assistant-1"));`,
+    },
     tool: {
       name: "get_focus",
       title: "Current focus",

@@ -8,7 +8,7 @@ import { strengthAt } from "../../memory/strength";
 import { MEMORY_KINDS } from "../../vocabulary/node-kinds";
 import type { MemoryNode } from "../../vocabulary/records";
 import { conflictMarks } from "../shared/conflict-marks";
-import { NODE_FIELDS, nodeFields } from "../shared/node-fields";
+import { NODE_FIELDS, nodeFields, viewFields } from "../shared/node-fields";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentNetwork, AgentRepos, AgentStores } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
@@ -19,9 +19,7 @@ const MemoryListItemSchema = z.object({
   node_id: z.number().int(),
   /** The record's fields (node-fields.ts) but the entity name and the original length. */
   ...LISTED_FIELDS,
-  /** The sum of its outgoing link strengths (docs/design.md, "The model"). */
-  importance: z.number(),
-  conflicts_with: z.array(z.number().int()),
+  ...viewFields("importance", "conflicts_with"),
 });
 type MemoryListItem = z.infer<typeof MemoryListItemSchema>;
 

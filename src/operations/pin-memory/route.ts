@@ -33,6 +33,13 @@ const route = createRoute({
 
 export const pinMemory: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `const answer = await agent.pinMemory({ node_id: 12 });
+if ("pins" in answer) console.log(answer.pinned, answer.pins, answer.max_pins);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const answer = unwrap(await env.MEMORY.pinMemory("assistant-1", { node_id: 12 }, { idempotencyKey: "req-3" }));
+if ("pins" in answer) console.log(answer.pins, answer.max_pins);`,
+    },
     pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
     tool: {
       name: "pin_memory",

@@ -31,6 +31,11 @@ const route = createRoute({
 
 export const rebuildEpisodes: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `console.log(await agent.rebuildEpisodes());`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const rebuilt = unwrap(await env.MEMORY.rebuildEpisodes("assistant-1"));`,
+    },
     tool: {
       name: "rebuild_episodes",
       title: "Rebuild episodes",

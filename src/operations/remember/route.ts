@@ -79,6 +79,17 @@ const route = createRoute({
 
 export const remember: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `const { task_id } = await agent.remember({
+  messages: [
+    { role: "user", name: "Ines", content: "I moved to Porto in May.", id: "m1" },
+    { role: "assistant", content: "Noted: you live in Porto now.", id: "m2" },
+  ],
+});
+await agent.waitForTask(task_id);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const { task_id } = unwrap(await env.MEMORY.remember("assistant-1", { messages: [{ role: "user", content: "I moved to Porto in May." }] }, { idempotencyKey: "req-1" }));`,
+    },
     tool: {
       name: "remember",
       title: "Remember messages",

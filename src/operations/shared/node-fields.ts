@@ -46,3 +46,26 @@ export function nodeOfFields(fields: NodeFields): MemoryNode {
   const named: Record<string, unknown> = fields;
   return NodeSchema.parse(Object.fromEntries(NodeSchema.keyof().options.map((key) => [key, named[snakeCase(key)]])));
 }
+
+/** What a view computes beside the record (docs/design.md, "The model"). */
+const DERIVED_FIELDS = {
+  /** The sum of its outgoing link strengths (docs/design.md, "The model"). */
+  importance: z.number(),
+  /** Memories this one contradicts (a 矛盾 link to a memory that still holds: docs/design.md, "Memory operations"). */
+  conflicts_with: z.array(z.number().int()),
+};
+
+const { id: ID_FIELD, ...RECORD_FIELDS } = NODE_FIELDS;
+const VIEW_FIELDS = { node_id: ID_FIELD, ...RECORD_FIELDS, ...DERIVED_FIELDS };
+type ViewFields = typeof VIEW_FIELDS;
+
+/**
+ * The named fields of a node, in the order given, for a view that shows some of them (a search hit,
+ * a recalled memory, a context memory, a version): the record's (its id as `node_id`) and the derived ones.
+ */
+export function viewFields<K extends keyof ViewFields>(...names: K[]): Pick<ViewFields, K> {
+  const picked: Partial<Pick<ViewFields, K>> = {};
+  for (const name of names) Object.assign(picked, { [name]: VIEW_FIELDS[name] });
+  // Each name given, with its schema: what Pick says.
+  return picked as Pick<ViewFields, K>;
+}

@@ -10,7 +10,7 @@ import { importanceOf } from "../../memory/importance";
 import { strengthAt } from "../../memory/strength";
 import { encodeLinksCursor, type LinkPosition } from "./cursor";
 import type { NetworkReader } from "../../engine/network-reader";
-import { NODE_FIELDS, nodeFields } from "./node-fields";
+import { NODE_FIELDS, nodeFields, viewFields } from "./node-fields";
 
 /** Links per direction in one node view, unless asked otherwise (at most MAX_LINKS_PAGE). */
 export const DEFAULT_LINKS_PAGE = 200;
@@ -43,7 +43,7 @@ export const NodeViewSchema = z.object({
   ...VIEWED_FIELDS,
   scan_count: z.number().int(),
   in_focus: z.boolean(),
-  importance: z.number(),
+  ...viewFields("importance"),
   /**
    * A page of the node's links in each direction (by the far end's id, then the relation), how
    * many there are, and the cursor of the next page (null when both lists are complete).

@@ -33,6 +33,11 @@ const route = createRoute({
 
 export const unpinMemory: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `await agent.unpinMemory({ node_id: 12 });`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+unwrap(await env.MEMORY.unpinMemory("assistant-1", { node_id: 12 }));`,
+    },
     pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
     tool: {
       name: "unpin_memory",
