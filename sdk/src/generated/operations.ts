@@ -5957,8 +5957,8 @@ export abstract class AgentOperations {
    *
    * @example
    * ```ts
-   * const profile = await agent.getProfile({ locale: "en" });
-   * for (const entity of profile.entities) console.log(entity.name, entity.memory_ids.length);
+   * const profile = await agent.getProfile({ participant: "John", max_chars: 1000 });
+   * for (const line of profile.lines) console.log(line.text, line.memory_ids);
    * ```
    */
   getProfile(input?: GetProfileInput, options?: RequestOptions): Promise<GetProfileOutput> {

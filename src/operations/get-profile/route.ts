@@ -56,8 +56,8 @@ const route = createRoute({
 export const getProfile: Endpoint = {
   operation: defineOperation(route, {
     sdk: {
-      example: `const profile = await agent.getProfile({ locale: "en" });
-for (const entity of profile.entities) console.log(entity.name, entity.memory_ids.length);`,
+      example: `const profile = await agent.getProfile({ participant: "John", max_chars: 1000 });
+for (const line of profile.lines) console.log(line.text, line.memory_ids);`,
       binding: `import { unwrap } from "@agent-memory/sdk";
 const profile = unwrap(await env.MEMORY.getProfile("assistant-1"));`,
     },
