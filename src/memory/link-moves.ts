@@ -6,7 +6,7 @@
  * (they would point at themselves). When `to` already has a link of the same key, the stronger
  * level stays. Pure: the caller reads the links as they stand and commits the operations.
  */
-import type { LinkKey, LinkState, NewLink } from "../vocabulary/records";
+import type { LinkKey, LinkState, MemoryNode, NewLink } from "../vocabulary/records";
 import { RELATION } from "../vocabulary/relations";
 import { levelOf } from "./strength";
 import type { WriteOp } from "./write-ops";
@@ -56,7 +56,8 @@ export function moveLinks(input: MoveInput): LinkMove {
 }
 
 export interface SupersedeInput extends Omit<MoveInput, "from" | "to"> {
-  oldId: number;
+  /** The old version as it stands. */
+  old: MemoryNode;
   newId: number;
   now: number;
   linkInitialStrength: number;
@@ -66,10 +67,12 @@ export interface SupersedeInput extends Omit<MoveInput, "from" | "to"> {
  * An update by supersession (docs/design.md, "Memory operations"): the new node takes over the old
  * one's links, a 更正 (corrects) link new → old at strength 1 and a 被更正 (corrected_by) link
  * old → new at link_initial_strength record the correction, and the old node is marked superseded.
- * The old node keeps only its 被更正 link: it fades as history and is forgotten like any node.
+ * The old node keeps only its 被更正 link: it fades as history and is forgotten like any node; a
+ * pin moves to the new version.
  */
 export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: number } {
-  const { oldId, newId, clock, epoch, now } = input;
+  const { newId, clock, epoch, now } = input;
+  const oldId = input.old.id;
   const move = moveLinks({ ...input, from: oldId, to: newId });
   const correction: NewLink[] = [
     { source: newId, target: oldId, relation: RELATION.corrects, level: levelOf(1, clock), epoch, createdAt: now },
@@ -85,7 +88,13 @@ export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: nu
   const ops: WriteOp[] = [];
   if (move.removed.length > 0) ops.push({ type: "deleteLinks", keys: move.removed });
   ops.push({ type: "setLinks", links: [...move.moved, ...correction] });
-  ops.push({ type: "supersede", id: oldId, by: newId });
+  // A pin moves to the new version (docs/design.md, "Pins"): history is forgotten like any node.
+  ops.push({
+    type: "patchNodes",
+    ids: [oldId],
+    fields: input.old.pinned ? { supersededBy: newId, pinned: false } : { supersededBy: newId },
+  });
+  if (input.old.pinned) ops.push({ type: "patchNodes", ids: [newId], fields: { pinned: true } });
   return { ops, moved: move.moved.length };
 }
 

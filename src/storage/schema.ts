@@ -120,11 +120,15 @@ export const nodes = sqliteTable(
     supersededBy: integer("superseded_by"),
     /** Kind-specific facts as a JSON object (an explicit memory's structure, an episode's span). */
     meta: text("meta"),
+    /** A standing instruction, outside forgetting (docs/design.md, "Pins"). */
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.agentUid, t.id] }),
     uniqueIndex("nodes_entity_name").on(t.agentUid, t.name),
     index("nodes_superseded").on(t.agentUid, t.supersededBy),
+    // The few pinned memories of an agent, without a pass over its nodes (compression and the context block read them).
+    index("nodes_pinned").on(t.agentUid, t.pinned, t.id),
   ],
 );
 

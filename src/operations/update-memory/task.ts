@@ -12,7 +12,7 @@ import { prepareContent } from "../../memory/explicit-memory";
 import { supersedeOps } from "../../memory/link-moves";
 import { PHRASE_MAX_CODE_POINTS } from "../../models/types";
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
-import type { MemoryNode } from "../../vocabulary/records";
+import { newNode } from "../../vocabulary/records";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentModels, AgentStores, WritePath } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
@@ -64,7 +64,7 @@ export const updateMemoryTask = defineTask({
     const content = prepareContent(task.payload.content, now).content;
     const [extraction] = await rt.model.extract([content]);
     const newId = rt.meta.nextNodeId();
-    const node: MemoryNode = {
+    const node = newNode({
       id: newId,
       kind: old.kind,
       name: null,
@@ -78,12 +78,11 @@ export const updateMemoryTask = defineTask({
       sourceTaskId: task.id,
       messageTime: null,
       createdAt: now,
-      supersededBy: null,
       meta: { supersedes: oldId },
-    };
+    });
     const params = rt.meta.params();
     const { ops, moved } = supersedeOps({
-      oldId,
+      old,
       newId,
       fromLinks: await reader.linksOf(oldId),
       toLinks: [],
