@@ -1,13 +1,14 @@
 /**
  * Moving a node's links to another node (docs/design.md, "Memory operations"): an update by supersession (the new
- * memory takes over the old one's links) and an entity merge (the survivor takes over the absorbed
- * entity's links). Each link from → X becomes to → X and each Y → from becomes Y → to, at its
+ * memory takes over the old one's links to entities and its explicit links) and an entity merge (the
+ * survivor takes over all of the absorbed entity's links). Each link from → X becomes to → X and each Y → from becomes Y → to, at its
  * current strength, written with the current task's epoch; links between the two nodes are dropped
  * (they would point at themselves). When `to` already has a link of the same key, the stronger
  * level stays. Pure: the caller reads the links as they stand and commits the operations.
  */
+import type { NodeKind } from "../vocabulary/node-kinds";
 import type { LinkKey, LinkState, NewLink } from "../vocabulary/records";
-import { RELATION } from "../vocabulary/relations";
+import { EXPLICIT_LINK_RELATIONS, RELATION } from "../vocabulary/relations";
 import { levelOf } from "./strength";
 import type { WriteOp } from "./write-ops";
 
@@ -55,22 +56,44 @@ export function moveLinks(input: MoveInput): LinkMove {
   return { removed, moved: [...moved.values()] };
 }
 
+/** The other end of each of `id`'s links: what a caller loads to give supersedeOps their kinds. */
+export function farEnds(links: readonly LinkKey[], id: number): number[] {
+  return [...new Set(links.map((l) => (l.source === id ? l.target : l.source)))];
+}
+
+const EXPLICIT: ReadonlySet<string> = new Set(EXPLICIT_LINK_RELATIONS);
+
+/**
+ * Whether an update takes a link of the old version over (DESIGN §11): its links to entities and its
+ * explicit links do; 上文/下文, the episode's 包含/属于, its own 更正/被更正 history and 矛盾 marks
+ * stay with the version they were said or judged of. A dangling end has no kind: the relation decides.
+ */
+export function takenOver(link: LinkKey, oldId: number, kindOf: (id: number) => NodeKind | undefined): boolean {
+  const other = link.source === oldId ? link.target : link.source;
+  return kindOf(other) === "entity" || EXPLICIT.has(link.relation);
+}
+
 export interface SupersedeInput extends Omit<MoveInput, "from" | "to"> {
   oldId: number;
   newId: number;
   now: number;
   linkInitialStrength: number;
+  /** The kinds of the far ends of `fromLinks` (farEnds); a missing one is a dangling end. */
+  kinds: ReadonlyMap<number, { kind: NodeKind }>;
 }
 
 /**
  * An update by supersession (docs/design.md, "Memory operations"): the new node takes over the old
- * one's links, a 更正 (corrects) link new → old at strength 1 and a 被更正 (corrected_by) link
- * old → new at link_initial_strength record the correction, and the old node is marked superseded.
- * The old node keeps only its 被更正 link: it fades as history and is forgotten like any node.
+ * one's links to entities and its explicit links (takenOver), a 更正 (corrects) link new → old at
+ * strength 1 and a 被更正 (corrected_by) link old → new at link_initial_strength record the
+ * correction, and the old node is marked superseded. The old node keeps the links of the
+ * conversation it was said in and its history: a chain of corrections stays a chain instead of
+ * piling every link on the newest version.
  */
 export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: number } {
-  const { oldId, newId, clock, epoch, now } = input;
-  const move = moveLinks({ ...input, from: oldId, to: newId });
+  const { oldId, newId, clock, epoch, now, kinds } = input;
+  const fromLinks = input.fromLinks.filter((l) => takenOver(l, oldId, (id) => kinds.get(id)?.kind));
+  const move = moveLinks({ ...input, fromLinks, from: oldId, to: newId });
   const correction: NewLink[] = [
     { source: newId, target: oldId, relation: RELATION.corrects, level: levelOf(1, clock), epoch, createdAt: now },
     {
