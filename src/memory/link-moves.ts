@@ -4,7 +4,9 @@
  * survivor takes over all of the absorbed entity's links). Each link from → X becomes to → X and each Y → from becomes Y → to, at its
  * current strength, written with the current task's epoch; links between the two nodes are dropped
  * (they would point at themselves). When `to` already has a link of the same key, the stronger
- * level stays. Pure: the caller reads the links as they stand and commits the operations.
+ * level stays; one `to` holds at least as strong is left as it stands, not rewritten (its
+ * effective level is the same either way, and D1 counts every rewrite as rows written). Pure: the
+ * caller reads the links as they stand and commits the operations.
  */
 import type { NodeKind } from "../vocabulary/node-kinds";
 import type { LinkKey, LinkState, NewLink } from "../vocabulary/records";
@@ -27,8 +29,10 @@ export interface MoveInput {
 export interface LinkMove {
   /** Every link of `from` (each is deleted: moved or dropped). */
   removed: LinkKey[];
-  /** The moved links at their levels (a pinned link at strength 1: level = clock). */
+  /** The moved links to write, at their levels (a pinned link at strength 1: level = clock). */
   moved: NewLink[];
+  /** Moved links `to` already held at least as strong: nothing to write. */
+  kept: number;
 }
 
 const keyOf = (l: LinkKey) => `${l.source}|${l.target}|${l.relation}`;
@@ -43,6 +47,7 @@ export function moveLinks(input: MoveInput): LinkMove {
   const existing = new Map(input.toLinks.map((l) => [keyOf(l), storableLevel(l, clock)]));
   const moved = new Map<string, NewLink>();
   const removed: LinkKey[] = [];
+  let kept = 0;
   for (const link of input.fromLinks) {
     removed.push({ source: link.source, target: link.target, relation: link.relation });
     const source = link.source === from ? to : link.source;
@@ -50,10 +55,15 @@ export function moveLinks(input: MoveInput): LinkMove {
     if (source === target) continue;
     const level = storableLevel(link, clock);
     const key = keyOf({ source, target, relation: link.relation });
-    const best = Math.max(level, existing.get(key) ?? -Infinity, moved.get(key)?.level ?? -Infinity);
+    const held = existing.get(key);
+    if (held !== undefined && held >= level) {
+      kept += 1;
+      continue;
+    }
+    const best = Math.max(level, moved.get(key)?.level ?? -Infinity);
     moved.set(key, { source, target, relation: link.relation, level: best, epoch, createdAt: link.createdAt });
   }
-  return { removed, moved: [...moved.values()] };
+  return { removed, moved: [...moved.values()], kept };
 }
 
 /** The other end of each of `id`'s links: what a caller loads to give supersedeOps their kinds. */
@@ -109,7 +119,7 @@ export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: nu
   if (move.removed.length > 0) ops.push({ type: "deleteLinks", keys: move.removed });
   ops.push({ type: "setLinks", links: [...move.moved, ...correction] });
   ops.push({ type: "supersede", id: oldId, by: newId });
-  return { ops, moved: move.moved.length };
+  return { ops, moved: move.moved.length + move.kept };
 }
 
 /**

@@ -113,15 +113,25 @@ describe("an update takes over the old version's links to entities and its expli
     expect(find(OLD, NEW)).toMatchObject({ relation: RELATION.correctedBy, level: levelOf(0.6, CLOCK), createdAt: 1000 });
   });
 
-  it("keeps the stronger level where the new version already has the link, and drops links between the two versions", () => {
-    const fromLinks = [link(OLD, 1, RELATION.about, 20), link(OLD, NEW, RELATION.cites, 30), link(NEW, OLD, RELATION.next, 30)];
-    const { ops, moved } = supersede(fromLinks, [link(NEW, 1, RELATION.about, 28)]);
+  it("writes a moved link only where it is stronger than the new version's own; drops links between the two versions", () => {
+    const fromLinks = [
+      link(OLD, 1, RELATION.about, 20),
+      link(OLD, 2, RELATION.context, 25),
+      link(OLD, NEW, RELATION.cites, 30),
+      link(NEW, OLD, RELATION.next, 30),
+    ];
+    const toLinks = [link(NEW, 1, RELATION.about, 28), link(NEW, 2, RELATION.context, 10)];
+    const { ops, moved } = supersede(fromLinks, toLinks);
     const { deleted, set } = opsOf(ops);
-    expect(keys(deleted)).toEqual(keys(fromLinks.slice(0, 2)));
-    expect(set.find((l) => l.source === NEW && l.target === 1)?.level).toBe(28);
+    expect(keys(deleted)).toEqual(keys(fromLinks.slice(0, 3)));
+    // NEW → 1 already holds 28 ≥ 20: left as it stands, not rewritten (a row written for nothing).
+    expect(set.find((l) => l.source === NEW && l.target === 1)).toBeUndefined();
+    // NEW → 2 held 10 < 25: the moved level wins.
+    expect(set.find((l) => l.source === NEW && l.target === 2)).toMatchObject({ level: 25, epoch: 7 });
     // The explicit link between the two versions would point at itself: dropped, not moved.
     expect(set.some((l) => l.source === l.target)).toBe(false);
-    expect(moved).toBe(1);
+    // links_moved counts what the new version now holds of the old one's: both entity links.
+    expect(moved).toBe(2);
   });
 
   it("a chain of corrections stays a chain: the second update moves only what the first version held of entities and explicit links", () => {
@@ -145,9 +155,11 @@ describe("an update takes over the old version's links to entities and its expli
 describe("an entity merge moves every link (moveLinks)", () => {
   it("moves links of every relation, both directions, and drops the ones between the two entities", () => {
     const fromLinks = [...STAYING, link(OLD, NEW, RELATION.context), link(NEW, OLD, RELATION.context)];
-    const move = moveLinks({ from: OLD, to: NEW, fromLinks, toLinks: [], clock: CLOCK, epoch: 7 });
+    const move = moveLinks({ from: OLD, to: NEW, fromLinks, toLinks: [link(9, NEW, RELATION.next, 40)], clock: CLOCK, epoch: 7 });
     expect(move.removed).toHaveLength(fromLinks.length);
-    expect(move.moved).toHaveLength(STAYING.length);
+    // 9 → NEW 下文 was already there at strength 1: kept, not rewritten.
+    expect(move.kept).toBe(1);
+    expect(move.moved).toHaveLength(STAYING.length - 1);
     expect(move.moved.every((l) => l.source === NEW || l.target === NEW)).toBe(true);
   });
 });
