@@ -124,7 +124,7 @@ export const nodes = sqliteTable(
   },
   // Partial: a segment has no name and is not superseded, so it writes no entry in either (D1
   // counts an index entry as a row written); every query that uses them names a value
-  // (test/unit/storage/node-index-plans.test.ts).
+  // (test/unit/storage/schema.test.ts).
   (t) => [
     primaryKey({ columns: [t.agentUid, t.id] }),
     uniqueIndex("nodes_entity_name")
