@@ -8,11 +8,22 @@ import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, EXCHANGE, messages } from "./fixtu
 import { agentRows, call, drainAlarms, freshAgent, rememberAndWait, stubOf } from "./helpers";
 import { linksAsTheyStand, scanCounts } from "./agent-access";
 import { MemoryAgent } from "../src/agent/memory-agent";
+import { networkReader } from "../src/engine/network-reader";
 
 const recallQuery = (r: Record<string, unknown>) => RecallQuerySchema.parse({ keywords: [], relations: [], locale: "zh", ...r });
 
 interface Snapshot {
-  nodes: { id: number; kind: string; name: string | null; content: string; phrase: string; keywords: string }[];
+  nodes: {
+    id: number;
+    kind: string;
+    name: string | null;
+    content: string;
+    phrase: string;
+    keywords: string;
+    superseded_by: number | null;
+    meta: string | null;
+    pinned: number;
+  }[];
   links: { source: number; target: number; relation: string; level: number }[];
 }
 
@@ -23,7 +34,7 @@ const byKey = (a: Snapshot["links"][number], b: Snapshot["links"][number]) =>
 async function fromD1(agentId: string): Promise<Snapshot> {
   const { db, key } = await agentRows(agentId);
   const nodes = await db
-    .prepare("SELECT id, kind, name, content, phrase, keywords FROM nodes WHERE agent = ? ORDER BY id")
+    .prepare("SELECT id, kind, name, content, phrase, keywords, superseded_by, meta, pinned FROM nodes WHERE agent = ? ORDER BY id")
     .bind(key)
     .all<Snapshot["nodes"][number]>();
   const links = await linksAsTheyStand(agentId);
@@ -41,7 +52,19 @@ async function fromGraph(agentId: string): Promise<Snapshot> {
       .flatMap((id) => {
         const n = graph.node(id);
         return n
-          ? [{ id: n.id, kind: n.kind, name: n.name, content: n.content, phrase: n.phrase, keywords: JSON.stringify(n.keywords) }]
+          ? [
+              {
+                id: n.id,
+                kind: n.kind,
+                name: n.name,
+                content: n.content,
+                phrase: n.phrase,
+                keywords: JSON.stringify(n.keywords),
+                superseded_by: n.supersededBy,
+                meta: n.meta === null ? null : JSON.stringify(n.meta),
+                pinned: n.pinned ? 1 : 0,
+              },
+            ]
           : [];
       });
     const links = graph
@@ -98,6 +121,25 @@ describe("the in-memory graph", () => {
     expect(counters.conflicts_updates).toBeGreaterThan(0);
     await expectInStep(agent, "after corrections and a merge");
 
+    // Pins (patchNodes), then a correction of a pinned memory (the old version patched as
+    // superseded and unpinned, the new one pinned, links moved), a deletion and an unpin.
+    const listed = (await (await call(`/v1/agents/${agent}/memories?limit=4`)).json()) as { items: { node_id: number }[] };
+    const [corrected, deleted, pinned, unpinned] = listed.items.map((m) => m.node_id);
+    const pin = (id: number | undefined, method: "POST" | "DELETE") => call(`/v1/agents/${agent}/memories/${id}/pin`, { method });
+    for (const id of [corrected, pinned, unpinned]) expect((await pin(id, "POST")).status).toBe(200);
+    await expectInStep(agent, "after pins");
+    expect(
+      (
+        await call(`/v1/agents/${agent}/memories/${corrected}`, {
+          method: "PATCH",
+          body: { content: "alice moved the Phoenix launch to May." },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await call(`/v1/agents/${agent}/memories/${deleted}`, { method: "DELETE" })).status).toBe(200);
+    expect((await pin(unpinned, "DELETE")).status).toBe(200);
+    await expectInStep(agent, "after a correction of a pinned memory, a deletion and an unpin");
+
     // Strong decay: links break, nodes are compressed and deleted, dangling links appear.
     await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { decay_rate: 0.3 } });
     await call(`/v1/agents/${agent}/compress`, { body: { cycles: 4 } });
@@ -145,6 +187,13 @@ describe("the in-memory graph", () => {
         expect(found.items.length, query).toBeGreaterThan(0);
         cachedSearch.set(query, found);
       }
+      const selections = [{ kind: "segment", supersededBy: null }, { kind: "entity" }, { speaker: "Nobody" }] as const;
+      const selected = async () => {
+        const reader = await networkReader(state, await state.repos());
+        return Promise.all(selections.map((filter) => reader.find(filter, 7)));
+      };
+      const cachedSelected = await selected();
+      expect(cachedSelected.map((found) => found.length)).toEqual([7, 7, 0]);
       // The same state without its graph: every read goes to D1.
       const graph = state.graph.bind(state);
       state.graph = async () => undefined;
@@ -155,6 +204,8 @@ describe("the in-memory graph", () => {
           const fromD1 = await runSearch(state, SearchQuerySchema.parse({ query, mode: "keyword", top_k: 50, kinds: ["segment"] }));
           expect(fromD1, query).toEqual(cachedSearch.get(query));
         }
+        // Nodes selected by their fields: the same nodes, newest first, in full.
+        expect(await selected()).toEqual(cachedSelected);
       } finally {
         state.graph = graph;
       }

@@ -9,7 +9,7 @@
  * caller reads the links as they stand and commits the operations.
  */
 import type { NodeKind } from "../vocabulary/node-kinds";
-import type { LinkKey, LinkState, NewLink } from "../vocabulary/records";
+import type { LinkKey, LinkState, MemoryNode, NewLink } from "../vocabulary/records";
 import { EXPLICIT_LINK_RELATIONS, RELATION } from "../vocabulary/relations";
 import { levelOf } from "./strength";
 import type { WriteOp } from "./write-ops";
@@ -84,7 +84,8 @@ export function takenOver(link: LinkKey, oldId: number, kindOf: (id: number) => 
 }
 
 export interface SupersedeInput extends Omit<MoveInput, "from" | "to"> {
-  oldId: number;
+  /** The old version as it stands. */
+  old: MemoryNode;
   newId: number;
   now: number;
   linkInitialStrength: number;
@@ -98,10 +99,11 @@ export interface SupersedeInput extends Omit<MoveInput, "from" | "to"> {
  * strength 1 and a 被更正 (corrected_by) link old → new at link_initial_strength record the
  * correction, and the old node is marked superseded. The old node keeps the links of the
  * conversation it was said in and its history: a chain of corrections stays a chain instead of
- * piling every link on the newest version.
+ * piling every link on the newest version. A pin moves to the new version.
  */
 export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: number } {
-  const { oldId, newId, clock, epoch, now, kinds } = input;
+  const { newId, clock, epoch, now, kinds } = input;
+  const oldId = input.old.id;
   const fromLinks = input.fromLinks.filter((l) => takenOver(l, oldId, (id) => kinds.get(id)?.kind));
   const move = moveLinks({ ...input, fromLinks, from: oldId, to: newId });
   const correction: NewLink[] = [
@@ -118,7 +120,13 @@ export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: nu
   const ops: WriteOp[] = [];
   if (move.removed.length > 0) ops.push({ type: "deleteLinks", keys: move.removed });
   ops.push({ type: "setLinks", links: [...move.moved, ...correction] });
-  ops.push({ type: "supersede", id: oldId, by: newId });
+  // A pin moves to the new version (docs/design.md, "Pins"): history is forgotten like any node.
+  ops.push({
+    type: "patchNodes",
+    ids: [oldId],
+    fields: input.old.pinned ? { supersededBy: newId, pinned: false } : { supersededBy: newId },
+  });
+  if (input.old.pinned) ops.push({ type: "patchNodes", ids: [newId], fields: { pinned: true } });
   return { ops, moved: move.moved.length + move.kept };
 }
 

@@ -121,6 +121,8 @@ export const nodes = sqliteTable(
     supersededBy: integer("superseded_by"),
     /** Kind-specific facts as a JSON object (an explicit memory's structure, an episode's span). */
     meta: text("meta"),
+    /** A standing instruction, outside forgetting (docs/design.md, "Pins"). */
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
   },
   // Partial: a segment has no name and is not superseded, so it writes no entry in either (D1
   // counts an index entry as a row written); every query that uses them names a value
@@ -133,6 +135,8 @@ export const nodes = sqliteTable(
     index("nodes_superseded")
       .on(t.agentUid, t.supersededBy)
       .where(sql`${t.supersededBy} IS NOT NULL`),
+    // The few pinned memories of an agent, without a pass over its nodes (compression and the context block read them).
+    index("nodes_pinned").on(t.agentUid, t.pinned, t.id),
   ],
 );
 

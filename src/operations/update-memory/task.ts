@@ -13,7 +13,7 @@ import { prepareContent } from "../../memory/explicit-memory";
 import { farEnds, supersedeOps } from "../../memory/link-moves";
 import { PHRASE_MAX_CODE_POINTS } from "../../models/types";
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
-import type { MemoryNode } from "../../vocabulary/records";
+import { newNode } from "../../vocabulary/records";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentModels, AgentStores, WritePath } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
@@ -65,7 +65,7 @@ export const updateMemoryTask = defineTask({
     const content = prepareContent(task.payload.content, now).content;
     const [extraction] = await rt.model.extract([content]);
     const newId = rt.meta.nextNodeId();
-    const node: MemoryNode = {
+    const node = newNode({
       id: newId,
       kind: old.kind,
       name: null,
@@ -79,13 +79,12 @@ export const updateMemoryTask = defineTask({
       sourceTaskId: task.id,
       messageTime: null,
       createdAt: now,
-      supersededBy: null,
       meta: { supersedes: oldId },
-    };
+    });
     const params = rt.meta.params();
     const fromLinks = await reader.linksOf(oldId);
     const { ops, moved } = supersedeOps({
-      oldId,
+      old,
       newId,
       fromLinks,
       toLinks: [],

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { farEnds, moveLinks, supersedeOps, takenOver } from "../../../src/memory/link-moves";
 import { levelOf, PINNED_LEVEL } from "../../../src/memory/strength";
 import type { NodeKind } from "../../../src/vocabulary/node-kinds";
-import type { LinkKey, LinkState, NewLink } from "../../../src/vocabulary/records";
+import { newNode, type LinkKey, type LinkState, type NewLink } from "../../../src/vocabulary/records";
 import { RELATION } from "../../../src/vocabulary/relations";
 import type { WriteOp } from "../../../src/memory/write-ops";
 
@@ -60,12 +60,26 @@ const keys = (links: readonly LinkKey[]) => links.map((l) => `${l.source}|${l.ta
 function opsOf(ops: readonly WriteOp[]) {
   const deleted = ops.flatMap((op) => (op.type === "deleteLinks" ? op.keys : []));
   const set = ops.flatMap((op): NewLink[] => (op.type === "setLinks" ? op.links : []));
-  return { deleted, set, supersede: ops.filter((op) => op.type === "supersede") };
+  return { deleted, set, supersede: ops.filter((op) => op.type === "patchNodes") };
 }
 
 function supersede(fromLinks: readonly LinkState[], toLinks: readonly LinkState[] = []) {
   return supersedeOps({
-    oldId: OLD,
+    old: newNode({
+      id: OLD,
+      kind: "segment",
+      name: null,
+      content: "the old version",
+      originalLength: 15,
+      phrase: "",
+      keywords: [],
+      role: "user",
+      speaker: null,
+      sourceMessageIds: [],
+      sourceTaskId: null,
+      messageTime: null,
+      createdAt: 0,
+    }),
     newId: NEW,
     fromLinks,
     toLinks,
@@ -100,7 +114,7 @@ describe("an update takes over the old version's links to entities and its expli
     // Nothing that stays is touched: no staying key is deleted or rewritten.
     const touched = new Set(keys([...deleted, ...set]));
     for (const key of keys(STAYING)) expect(touched.has(key), key).toBe(false);
-    expect(marks).toEqual([{ type: "supersede", id: OLD, by: NEW }]);
+    expect(marks).toEqual([{ type: "patchNodes", ids: [OLD], fields: { supersededBy: NEW } }]);
   });
 
   it("moves each link at its level as it stands (a focus-pinned one at strength 1), with its creation time", () => {
