@@ -98,6 +98,29 @@ describe("the in-memory graph", () => {
     await drainAlarms(agent);
     await expectInStep(agent, "after remembers (new and re-entered focus, unpinned links)");
 
+    // Corrections and a merge move links (src/memory/link-moves.ts): to the new version (a PATCH,
+    // and the conflict check's update), to the surviving entity; a link the receiving node already
+    // holds as strong is left as it stands.
+    await rememberAndWait(agent, [{ role: "user", content: "Alice: I live in Paris." }]);
+    await rememberAndWait(agent, [{ role: "user", content: "Alice: I moved to Berlin." }]);
+    await drainAlarms(agent);
+    const before = await fromD1(agent);
+    const phoenix = before.nodes.find((n) => n.kind === "segment" && n.content.includes("Phoenix"));
+    const [alice, grace] = ["alice", "grace"].map((name) => before.nodes.find((n) => n.kind === "entity" && n.name === name));
+    if (!phoenix || !alice || !grace) throw new Error("fixture: no Phoenix segment, alice or grace");
+    const patched = await call(`/v1/agents/${agent}/memories/${phoenix.id}`, {
+      method: "PATCH",
+      body: { content: "alice presented the Phoenix roadmap to Grace and Bob." },
+    });
+    expect(patched.status).toBe(200);
+    const merged = await call(`/v1/agents/${agent}/entities/${grace.id}/merge`, { body: { into: alice.id } });
+    expect(merged.status).toBe(200);
+    await drainAlarms(agent);
+    const counters = ((await (await call(`/v1/agents/${agent}/stats`)).json()) as { counters: Record<string, number> }).counters;
+    expect(counters.memories_updated).toBe(1);
+    expect(counters.conflicts_updates).toBeGreaterThan(0);
+    await expectInStep(agent, "after corrections and a merge");
+
     // Pins (patchNodes), then a correction of a pinned memory (the old version patched as
     // superseded and unpinned, the new one pinned, links moved), a deletion and an unpin.
     const listed = (await (await call(`/v1/agents/${agent}/memories?limit=4`)).json()) as { items: { node_id: number }[] };

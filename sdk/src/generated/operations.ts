@@ -5213,7 +5213,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     "name": "update_memory",
     "title": "Correct a memory",
-    "description": "Correct a memory: the new content becomes a new version that takes over its links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. Memories may be Chinese or English (中文或英文均可).",
+    "description": "Correct a memory: the new content becomes a new version that takes over its entity and explicit links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. Memories may be Chinese or English (中文或英文均可).",
     "operation": "updateMemory",
     "inputSchema": {
       "type": "object",
@@ -6151,7 +6151,7 @@ export abstract class AgentOperations {
   /**
    * Update a memory: the new content supersedes it
    *
-   * The new content becomes a new node that takes over the old one's links; 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).
+   * The new content becomes a new node that takes over the old one's links to entities and its explicit links (上文/下文 and episode links stay with the old version); 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).
    *
    * `PATCH /v1/agents/{agentId}/memories/{nodeId}`
    *

@@ -15,7 +15,7 @@
  * after a crash neither judges nor applies anything twice.
  */
 import { z } from "zod";
-import { supersedeOps } from "../../memory/link-moves";
+import { farEnds, supersedeOps } from "../../memory/link-moves";
 import { memoryText } from "../../memory/format";
 import { levelOf } from "../../memory/strength";
 import type { WriteOp } from "../../memory/write-ops";
@@ -268,6 +268,7 @@ async function actionOps(rt: ConflictCheckRuntime, epoch: number, action: Action
       newId: action.new,
       fromLinks,
       toLinks,
+      kinds: await reader.load(farEnds(fromLinks, action.old)),
       clock,
       epoch,
       now,

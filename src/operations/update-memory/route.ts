@@ -22,7 +22,7 @@ const route = createRoute({
   tags: ["memories"],
   summary: "Update a memory: the new content supersedes it",
   description:
-    "The new content becomes a new node that takes over the old one's links; 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).",
+    "The new content becomes a new node that takes over the old one's links to entities and its explicit links (上文/下文 and episode links stay with the old version); 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).",
   request: {
     params: MemoryPathSchema,
     headers: WriteHeadersSchema,
@@ -48,7 +48,7 @@ unwrap(await env.MEMORY.updateMemory("assistant-1", { node_id: 12, content: "Ine
     tool: {
       name: "update_memory",
       title: "Correct a memory",
-      description: `Correct a memory: the new content becomes a new version that takes over its links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. ${LANGUAGES}`,
+      description: `Correct a memory: the new content becomes a new version that takes over its entity and explicit links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. ${LANGUAGES}`,
       annotations: WRITE,
     },
   }),

@@ -32,6 +32,7 @@ const supersede = (pinned: boolean) =>
     epoch: 1,
     now: 0,
     linkInitialStrength: 0.5,
+    kinds: new Map(),
   }).ops.filter((op) => op.type === "patchNodes");
 
 describe("a correction of a pinned memory", () => {
