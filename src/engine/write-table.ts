@@ -169,6 +169,7 @@ export const WRITE_TABLE = {
       for (const id of nodeIds) changes.remove(id);
     },
     object: (state) => state.purgeMemory(),
+    purges: true,
   },
   setClock: {
     schema: op("setClock", { clock: z.number() }),
@@ -208,6 +209,7 @@ export const WRITE_TABLE = {
   scrubPurged: {
     schema: op("scrubPurged", { nodeIds: z.array(Id), taskIds: z.array(z.string()), names: z.array(z.string()) }),
     object: (state, purged) => state.scrubPurged(purged),
+    purges: true,
   },
   count: {
     schema: op("count", { counters: z.record(z.string(), z.number()) }),
