@@ -16,7 +16,7 @@ import nlp from "compromise";
 import { loadLocomo } from "./lib/load";
 import { loadEntityAnnotations } from "./quality/annotations-load";
 import { poolEntityScores, scoreText } from "./quality/entity-score";
-import { loadEnglishTagger, tagEnglish } from "../src/text/english-tagger";
+import { loadEnglishTagger, tagEnglish } from "../src/language/tagging/english-tagger";
 
 const { values } = parseArgs({ options: { locomo: { type: "string" } } });
 if (!values.locomo) throw new Error("--locomo FILE");

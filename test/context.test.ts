@@ -5,17 +5,13 @@
 import { CONTEXT_FRAME } from "../src/vocabulary/frames";
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { assembleContext, type ContextMemory } from "../src/memory/context-block";
 import { energyOf } from "../src/memory/energy";
-import { EPISODE_SUMMARY_MAX, episodeMeta } from "../src/memory/episode";
-import { asksAboutThePast } from "../src/memory/past-question";
-import { buildProfile } from "../src/memory/profile";
+import { EPISODE_SUMMARY_MAX } from "../src/memory/episode";
 import type { SmallModel } from "../src/models/types";
 import { storeKey } from "../src/storage/api-keys";
 import { createDb } from "../src/storage/db";
 import { codePointLength } from "../src/text/code-points";
 import { estimateTokens } from "../src/text/token-estimate";
-import type { MemoryNode } from "../src/vocabulary/records";
 import { RELATION } from "../src/vocabulary/relations";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
 import { call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, type Msg } from "./helpers";
@@ -36,6 +32,7 @@ const context = async (agent: string, body: Record<string, unknown>) =>
   call(`/v1/agents/${agent}/context`, { body: { format: "json", ...body } });
 
 const DAY = 86_400_000;
+
 const T0 = Date.UTC(2026, 2, 10, 9, 0, 0);
 
 /** A team chat in English over several submissions, with names, times and a recurring topic. */
@@ -85,137 +82,6 @@ async function swapSummary(agent: string, summarize: SmallModel["summarize"]): P
     return previous;
   });
 }
-
-describe("the pure pieces", () => {
-  it("energy indicators switch exactly at 0.7 and 0.3 of min(importance, 1)", () => {
-    expect([2, 1, 0.7000001, 0.7, 0.5, 0.3000001, 0.3, 0.1, 0].map(energyOf)).toEqual(["●", "●", "●", "○", "○", "○", "◌", "◌", "◌"]);
-  });
-
-  it("tells questions about an earlier conversation from topic questions, in English and Chinese", () => {
-    for (const q of [
-      "What did we talk about last time?",
-      "Remind me what we discussed earlier",
-      "上次我们聊了什么？",
-      "之前说过的那个项目",
-    ])
-      expect(asksAboutThePast(q), q).toBe(true);
-    for (const q of ["When is the Phoenix launch?", "Who owns the payment audit?", "登录模块用什么方案？"])
-      expect(asksAboutThePast(q), q).toBe(false);
-  });
-
-  it("an episode's participants are counted by messages and its span comes from the messages' times", () => {
-    const meta = episodeMeta(sessions[0] ?? [], 3);
-    expect(meta.participants).toEqual([
-      { name: "Alice", messages: 2 },
-      { name: "Bob", messages: 1 },
-    ]);
-    expect(meta).toMatchObject({ from: T0, to: T0 + 120_000, segments: 3, messages: 3 });
-  });
-
-  it("a profile entity shows the memories that name it before those it was only in focus for; lists stay one item per line", () => {
-    const node = (id: number, kind: MemoryNode["kind"], content: string): MemoryNode => ({
-      id,
-      kind,
-      name: kind === "entity" ? content.toLowerCase() : null,
-      content,
-      originalLength: content.length,
-      phrase: content,
-      keywords: [],
-      speaker: null,
-      role: "user",
-      sourceMessageIds: [`m${id}`],
-      sourceTaskId: null,
-      messageTime: null,
-      createdAt: T0,
-      supersededBy: null,
-      meta: null,
-    });
-    const jwt = node(10, "entity", "JWT");
-    const profile = buildProfile({
-      memories: [
-        node(1, "segment", "We chose JWT."),
-        node(2, "segment", "Frontend wants SSO.\nLater."),
-        node(3, "segment", "Short tokens."),
-      ],
-      entities: [
-        {
-          node: jwt,
-          links: [
-            { target: 2, relation: RELATION.context, strength: 1 },
-            { target: 3, relation: RELATION.context, strength: 1 },
-            { target: 1, relation: RELATION.about, strength: 0.97 },
-          ],
-        },
-      ],
-      focus: [],
-      limits: { participants: 5, entities: 5, memoriesPerEntity: 2 },
-    });
-    expect(profile.entities[0]?.memories.map((m) => m.node_id)).toEqual([1, 3]);
-    const block = assembleContext(
-      {
-        memories: [],
-        episodes: [
-          { node_id: 20, summary: "Alice: one\nBob: two", participants: ["Alice", "Bob"], from: null, to: null, remembered_at: T0 },
-        ],
-        profile: {
-          ...profile,
-          entities: [
-            {
-              node_id: 10,
-              name: "JWT",
-              importance: 3,
-              memories: [
-                { node_id: 2, content: "Frontend wants SSO.\nLater.", strength: 1 },
-                { node_id: 1, content: "We chose JWT", strength: 1 },
-              ],
-            },
-          ],
-        },
-        traces: [],
-        pastFirst: true,
-      },
-      1000,
-      "en",
-    );
-    expect(block.text).toContain("- JWT: Frontend wants SSO. Later. We chose JWT");
-    expect(block.text).toContain(`- Alice: one\n  Bob: two (Alice, Bob; ${new Date(T0).toISOString().slice(0, 10)})`);
-  });
-
-  it("never exceeds the budget, drops the least relevant pieces first and never cuts one", () => {
-    const memories: ContextMemory[] = Array.from({ length: 30 }, (_, i) => ({
-      node_id: i + 1,
-      content: `${i % 2 ? "登录模块" : "The Phoenix launch"} memory number ${i} with some words`,
-      speaker: i % 3 ? null : "Alice",
-      energy: energyOf(i / 30),
-      entities: i % 4 ? [] : ["Phoenix"],
-      conflicts_with: i === 2 ? [9] : [],
-    }));
-    const traces = [{ phrase: "payment audit" }, { phrase: "登录模块" }];
-    for (const budget of [20, 50, 200, 1000, 5000]) {
-      for (const locale of ["zh", "en"] as const) {
-        const block = assembleContext({ memories, episodes: [], profile: null, traces, pastFirst: false }, budget, locale);
-        expect(estimateTokens(block.text), `${budget} ${locale}`).toBeLessThanOrEqual(budget);
-        expect(block.usedTokens).toBe(estimateTokens(block.text));
-        // A prefix of the ranked memories, each line whole.
-        expect(block.memories.map((m) => m.node_id)).toEqual(memories.slice(0, block.memories.length).map((m) => m.node_id));
-        for (const m of block.memories) expect(block.text).toContain(m.content);
-        if (block.memories.length < memories.length) {
-          // Tight: one more memory would not fit.
-          const more = assembleContext(
-            { memories: memories.slice(0, block.memories.length + 1), episodes: [], profile: null, traces: [], pastFirst: false },
-            Number.MAX_SAFE_INTEGER,
-            locale,
-          );
-          expect(estimateTokens(more.text), `${budget} ${locale}`).toBeGreaterThan(budget);
-          expect(block.traces).toEqual([]);
-        }
-      }
-    }
-    const wide = assembleContext({ memories, episodes: [], profile: null, traces, pastFirst: false }, 5000, "en");
-    expect(wide.text).toContain("(conflicts with another memory)");
-    expect(wide.text.indexOf("## Once known")).toBeGreaterThan(wide.text.indexOf("## Relevant memories"));
-  });
-});
 
 describe("episodes", () => {
   it("each remember yields one episode: a summary within its bound, its participants and span, linked both ways", async () => {

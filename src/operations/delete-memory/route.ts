@@ -45,6 +45,9 @@ const route = createRoute({
 
 export const deleteMemory: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `await agent.deleteMemory({ node_id: 12, purge: true });`,
+    },
     pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
     queryArgs: {
       purge: z

@@ -82,6 +82,10 @@ const route = createRoute({
 
 export const getContext: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `const { text, used_tokens } = await agent.getContext({ query: "Plan Ines's visit", budget_tokens: 800 });
+console.log(used_tokens, text);`,
+    },
     fixedBody: { format: "json" },
     tool: {
       name: "get_context",

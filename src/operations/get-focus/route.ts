@@ -24,6 +24,10 @@ const route = createRoute({
 
 export const getFocus: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `const { focus } = await agent.getFocus();
+console.log(focus.map((entity) => entity.name));`,
+    },
     tool: {
       name: "get_focus",
       title: "Current focus",

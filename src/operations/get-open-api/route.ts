@@ -56,7 +56,13 @@ export function openApiConfig(server: string) {
 }
 
 export const getOpenApi: Endpoint = {
-  operation: defineOperation(route, { tool: { reason: "describes the API, not the memory" } }),
+  operation: defineOperation(route, {
+    sdk: {
+      example: `const document = await memory.getOpenApi();
+console.log(document);`,
+    },
+    tool: { reason: "describes the API, not the memory" },
+  }),
   routes: (root: OpenAPIHono<AppEnv>) => {
     const app = subApp();
     app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME, {

@@ -35,6 +35,10 @@ const route = createRoute({
 
 export const getProfile: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `const profile = await agent.getProfile({ locale: "en" });
+for (const entity of profile.entities) console.log(entity.name, entity.memories.length);`,
+    },
     queryArgs: {
       locale: z.enum(LOCALES).optional().describe("Language of the profile's labels: zh or en (default: the language of the memories)."),
     },

@@ -31,6 +31,9 @@ const route = createRoute({
 
 export const rebuildEpisodes: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `console.log(await agent.rebuildEpisodes());`,
+    },
     tool: {
       name: "rebuild_episodes",
       title: "Rebuild episodes",

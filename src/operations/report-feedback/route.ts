@@ -46,6 +46,9 @@ const route = createRoute({
 
 export const reportFeedback: Endpoint = {
   operation: defineOperation(route, {
+    sdk: {
+      example: `await agent.reportFeedback({ node_ids: [12, 15], used: true });`,
+    },
     tool: {
       name: "report_feedback",
       title: "Report which memories helped",
