@@ -13,7 +13,8 @@
  * A snapshot written by another layout (a node field added or removed, another analyzer: the data
  * version) is not read: the graph is rebuilt from D1 and the snapshot written again.
  */
-import { MemoryGraph, type GraphLink } from "../memory/graph";
+import { MemoryGraph } from "../memory/graph";
+import type { GraphLink } from "../memory/graph-links";
 import { ownTerms, primeDocumentFields } from "../search/fts-text";
 import type { MemoryNode } from "../vocabulary/records";
 import { DATA_VERSION } from "./stores/meta-store";
