@@ -34,6 +34,8 @@ export interface SnapshotPolicy {
   quietMs: number;
 }
 const SNAPSHOT_POLICY: SnapshotPolicy = { journalEntries: 64, quietMs: 1_000 };
+/** Loads from D1 before one that no commit ended during is kept unwritten (as before the copy existed). */
+const D1_LOAD_ATTEMPTS = 3;
 
 /** What the network needs of the rest of the object. */
 interface NetworkContext {
@@ -62,6 +64,8 @@ export class AgentNetworkAccess implements AgentNetwork {
   private snapshotTimer: ReturnType<typeof setTimeout> | undefined;
   /** Replaceable in tests (Infinity: never), to see a journal that service would have folded. */
   snapshotPolicy: SnapshotPolicy = SNAPSHOT_POLICY;
+  /** Commits ended since the object woke (a load from D1 that saw one end is read again). */
+  private commits = 0;
 
   constructor(private readonly context: NetworkContext) {
     this.d1Shards = this.metered(D1Shards.fromEnv(context.env));
@@ -87,9 +91,14 @@ export class AgentNetworkAccess implements AgentNetwork {
       if (loaded.replayed > 0) this.scheduleSnapshot();
       return loaded.graph;
     }
-    const graph = await loadGraph(repos, this.context.focus.ids());
-    if (graph) this.scheduleSnapshot();
-    return graph;
+    // A commit that ends while the pages are read may be in some of them and not in others: such a
+    // load is read again, and never written to the snapshot.
+    for (let attempt = 1; ; attempt++) {
+      const commits = this.commits;
+      const graph = await loadGraph(repos, this.context.focus.ids());
+      if (this.commits === commits && graph) this.scheduleSnapshot();
+      if (this.commits === commits || attempt === D1_LOAD_ATTEMPTS) return graph;
+    }
   }
 
   loadedGraph(): MemoryGraph | undefined {
@@ -110,6 +119,7 @@ export class AgentNetworkAccess implements AgentNetwork {
    * the journal, so neither keeps what it took (docs/design.md, "Purge").
    */
   keepCopy(network: readonly NetworkOp[], purges: boolean): void {
+    if (network.length > 0 || purges) this.commits += 1;
     if (purges) {
       clearTimeout(this.snapshotTimer);
       const graph = this.loadedGraph();
