@@ -163,34 +163,109 @@ describe("episodes", () => {
 });
 
 describe("the profile", () => {
-  it("lists the main participants by messages and the entities by importance, with their strongest memories", async () => {
+  interface ProfileJson {
+    participant: string | null;
+    participants: { name: string; messages: number }[];
+    lines: { participant: string; text: string; memory_ids: number[] }[];
+    entities: { node_id: number; name: string; importance: number; memory_ids: number[] }[];
+    focus: { name: string }[];
+    text: string;
+    max_chars: number;
+  }
+
+  it("lists the participants by messages and, for each, lines of their own words backed by their memories", async () => {
     const agent = freshAgent("profile");
     for (const s of sessions) await rememberAndWait(agent, s);
     await drainAlarms(agent);
-    const profile = await json<{
-      participants: { name: string; messages: number }[];
-      entities: { name: string; importance: number; memories: { content: string; strength: number }[] }[];
-      focus: { name: string }[];
-      text: string;
-    }>(await call(`/v1/agents/${agent}/profile?locale=en`));
+    const profile = await json<ProfileJson>(await call(`/v1/agents/${agent}/profile?locale=en`));
     expect(profile.participants).toEqual([
       { name: "Alice", messages: 2 },
       { name: "Bob", messages: 2 },
       { name: "Dave", messages: 1 },
     ]);
-    expect(profile.entities.length).toBeGreaterThan(2);
-    const importance = profile.entities.map((e) => e.importance);
-    expect([...importance].sort((a, b) => b - a)).toEqual(importance);
+    expect(profile).toMatchObject({ participant: null, max_chars: 2000 });
+    expect(profile.lines.length).toBeGreaterThan(0);
+    const said = new Map(sessions.flat().map((m) => [m.id, m]));
+    for (const line of profile.lines) {
+      expect(line.memory_ids.length).toBe(1);
+      const memory = await json<{ content: string; speaker: string | null; source_message_ids: string[] }>(
+        await call(`/v1/agents/${agent}/memories/${line.memory_ids[0]}`),
+      );
+      expect(memory.content).toContain(line.text);
+      expect(memory.source_message_ids.map((id) => said.get(id)?.name)).toContain(line.participant);
+    }
+    for (const e of profile.entities) expect(e.memory_ids.every((id) => profile.lines.some((l) => l.memory_ids.includes(id)))).toBe(true);
     expect(profile.entities.map((e) => e.name)).toContain("Phoenix");
-    for (const e of profile.entities) expect(e.memories.length).toBeGreaterThan(0);
     expect(profile.focus.length).toBeGreaterThan(0);
     expect(profile.text).toContain("Participants: Alice (2), Bob (2), Dave (1)");
+    expect([...profile.text].length).toBeLessThanOrEqual(2000);
     // An English agent: English unless the request asks for Chinese, by locale or by Accept-Language.
     expect((await json<{ text: string }>(await call(`/v1/agents/${agent}/profile`))).text).toContain("Participants: Alice (2)");
     const zh = await json<{ text: string }>(await call(`/v1/agents/${agent}/profile?locale=zh`));
     expect(zh.text).toContain("参与者：Alice（2）、Bob（2）、Dave（1）");
     const accepted = await call(`/v1/agents/${agent}/profile`, { headers: { "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8" } });
     expect((await json<{ text: string }>(accepted)).text).toContain("参与者：Alice（2）、Bob（2）、Dave（1）");
+  });
+
+  it("for one participant (any case) only their lines, within max_chars; reading it changes no importance", async () => {
+    const agent = freshAgent("profile-one");
+    for (const s of sessions) await rememberAndWait(agent, s);
+    await drainAlarms(agent);
+    const importance = async () =>
+      Promise.all(
+        [1, 2, 3, 4, 5, 6].map(
+          async (id) => (await json<{ importance: number }>(await call(`/v1/agents/${agent}/nodes/${id}`))).importance,
+        ),
+      );
+    const before = await importance();
+    const alice = await json<ProfileJson>(await call(`/v1/agents/${agent}/profile?participant=alice&max_chars=300`));
+    expect(alice.participant).toBe("Alice");
+    expect(alice.max_chars).toBe(300);
+    expect(alice.lines.length).toBeGreaterThan(0);
+    expect(alice.lines.every((l) => l.participant === "Alice")).toBe(true);
+    expect([...alice.text].length).toBeLessThanOrEqual(300);
+    expect(alice.text).not.toContain("Participants:");
+    expect(alice.text).toContain("About Alice:\n- ");
+    expect(await importance()).toEqual(before);
+    const nobody = await json<ProfileJson>(await call(`/v1/agents/${agent}/profile?participant=Zed`));
+    expect(nobody).toMatchObject({ participant: "Zed", lines: [], entities: [] });
+    for (const bad of ["max_chars=99", "max_chars=20001", "max_chars=1e3", "max_chars=0300", "participant="]) {
+      expect((await call(`/v1/agents/${agent}/profile?${bad}`)).status, bad).toBe(400);
+    }
+  });
+
+  it("forgets what the network forgot: a deleted memory's line is gone from the next profile, and a new memory can enter it", async () => {
+    const agent = freshAgent("profile-forgets");
+    for (const s of sessions) await rememberAndWait(agent, s);
+    const url = `/v1/agents/${agent}/profile?participant=Alice`;
+    const before = await json<ProfileJson>(await call(url));
+    const gone = before.lines[0]?.memory_ids[0];
+    expect(gone).toBeDefined();
+    expect((await call(`/v1/agents/${agent}/memories/${gone}`, { method: "DELETE" })).status).toBe(200);
+    const after = await json<ProfileJson>(await call(url));
+    expect(after.lines.flatMap((l) => l.memory_ids)).not.toContain(gone);
+    await rememberAndWait(agent, [
+      { role: "user", name: "Alice", content: "I started a pottery class with my sister in Lisbon.", id: "p9" },
+    ]);
+    const added = await json<ProfileJson>(await call(url));
+    expect(added.lines.map((l) => l.text)).toContain("I started a pottery class with my sister in Lisbon.");
+  });
+
+  it("in the context block, the participants of the request's messages come first", async () => {
+    const agent = freshAgent("profile-first");
+    for (const s of sessions) await rememberAndWait(agent, s);
+    await drainAlarms(agent);
+    const block = async (name: string) =>
+      json<ContextJson>(
+        await context(agent, {
+          messages: [{ role: "user", name, content: "What about the Phoenix launch?" }],
+          include: ["profile"],
+          budget_tokens: 2000,
+        }),
+      );
+    const heading = (text: string) => /^About (Alice|Bob|Dave):$/m.exec(text)?.[1];
+    expect(heading((await block("Dave")).text)).toBe("Dave");
+    expect(heading((await block("Bob")).text)).toBe("Bob");
   });
 });
 

@@ -181,19 +181,21 @@ export interface Context {
     source_message_ids: string[];
   })[];
   profile: ({
+    participant: string | null;
     participants: ({
       name: string;
       messages: number;
+    })[];
+    lines: ({
+      participant: string;
+      text: string;
+      memory_ids: number[];
     })[];
     entities: ({
       node_id: number;
       name: string;
       importance: number;
-      memories: ({
-        node_id: number;
-        content: string;
-        strength: number;
-      })[];
+      memory_ids: number[];
     })[];
     focus: ({
       node_id: number;
@@ -216,7 +218,7 @@ export interface ContextRequest {
   })[];
   /** The block never exceeds this many tokens (an upper-bound estimate: 1.5 per CJK character, 0.34 per ASCII character, 1 per other). */
   budget_tokens?: number;
-  /** Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces. */
+  /** Sections: memories, episodes (when the query asks about an earlier conversation), profile (the participants of `messages` first), traces. */
   include?: ("memories" | "episodes" | "profile" | "traces")[];
   /** Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English. */
   locale?: "zh" | "en";
@@ -224,25 +226,28 @@ export interface ContextRequest {
 }
 
 export interface Profile {
+  participant: string | null;
   participants: ({
     name: string;
     messages: number;
+  })[];
+  lines: ({
+    participant: string;
+    text: string;
+    memory_ids: number[];
   })[];
   entities: ({
     node_id: number;
     name: string;
     importance: number;
-    memories: ({
-      node_id: number;
-      content: string;
-      strength: number;
-    })[];
+    memory_ids: number[];
   })[];
   focus: ({
     node_id: number;
     name: string;
   })[];
   text: string;
+  max_chars: number;
 }
 
 export interface EpisodesRebuild {
@@ -881,7 +886,7 @@ export interface GetContextInput {
   })[];
   /** The block never exceeds this many tokens (an upper-bound estimate: 1.5 per CJK character, 0.34 per ASCII character, 1 per other). */
   budget_tokens?: number;
-  /** Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces. */
+  /** Sections: memories, episodes (when the query asks about an earlier conversation), profile (the participants of `messages` first), traces. */
   include?: ("memories" | "episodes" | "profile" | "traces")[];
   /** Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English. */
   locale?: "zh" | "en";
@@ -891,6 +896,10 @@ export type GetContextOutput = Context;
 export interface GetProfileInput {
   /** Language of the profile's labels: zh or en (default: the language of the memories). */
   locale?: "zh" | "en";
+  /** Only this participant (a speaker's name); default: everyone. */
+  participant?: string;
+  /** Length of the text at most, in characters (default 2000). */
+  max_chars?: number;
 }
 export type GetProfileOutput = Profile;
 
@@ -1180,7 +1189,9 @@ export const OPERATIONS = {
     "scope": "agent",
     "pathArgs": {},
     "queryArgs": [
-      "locale"
+      "locale",
+      "participant",
+      "max_chars"
     ],
     "body": false,
     "fixedQuery": {},
@@ -2196,7 +2207,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             "episodes",
             "traces"
           ],
-          "description": "Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces."
+          "description": "Sections: memories, episodes (when the query asks about an earlier conversation), profile (the participants of `messages` first), traces."
         },
         "locale": {
           "type": "string",
@@ -2346,6 +2357,12 @@ export const TOOLS: readonly ToolDefinition[] = [
             "null"
           ],
           "properties": {
+            "participant": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
             "participants": {
               "type": "array",
               "items": {
@@ -2364,6 +2381,31 @@ export const TOOLS: readonly ToolDefinition[] = [
                 ]
               }
             },
+            "lines": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "participant": {
+                    "type": "string"
+                  },
+                  "text": {
+                    "type": "string"
+                  },
+                  "memory_ids": {
+                    "type": "array",
+                    "items": {
+                      "type": "integer"
+                    }
+                  }
+                },
+                "required": [
+                  "participant",
+                  "text",
+                  "memory_ids"
+                ]
+              }
+            },
             "entities": {
               "type": "array",
               "items": {
@@ -2378,26 +2420,10 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "importance": {
                     "type": "number"
                   },
-                  "memories": {
+                  "memory_ids": {
                     "type": "array",
                     "items": {
-                      "type": "object",
-                      "properties": {
-                        "node_id": {
-                          "type": "integer"
-                        },
-                        "content": {
-                          "type": "string"
-                        },
-                        "strength": {
-                          "type": "number"
-                        }
-                      },
-                      "required": [
-                        "node_id",
-                        "content",
-                        "strength"
-                      ]
+                      "type": "integer"
                     }
                   }
                 },
@@ -2405,7 +2431,7 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "node_id",
                   "name",
                   "importance",
-                  "memories"
+                  "memory_ids"
                 ]
               }
             },
@@ -2429,7 +2455,9 @@ export const TOOLS: readonly ToolDefinition[] = [
             }
           },
           "required": [
+            "participant",
             "participants",
+            "lines",
             "entities",
             "focus"
           ]
@@ -2469,8 +2497,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     "name": "get_profile",
-    "title": "Profile of the memory",
-    "description": "Who and what the agent's memory is mostly about: its main participants (by messages), its most important entities with their strongest memories, and its current focus; as data and as text.",
+    "title": "Profile of the people in the memory",
+    "description": "What the memory says about the people in it, for one participant or everyone: the participants (by messages), the statements that together say the most about each (their own words, each with the ids of its memories), the entities those are about, and the current focus; as data and as text within `max_chars`.",
     "operation": "getProfile",
     "inputSchema": {
       "type": "object",
@@ -2482,6 +2510,18 @@ export const TOOLS: readonly ToolDefinition[] = [
             "zh",
             "en"
           ]
+        },
+        "participant": {
+          "description": "Only this participant (a speaker's name); default: everyone.",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 128
+        },
+        "max_chars": {
+          "description": "Length of the text at most, in characters (default 2000).",
+          "type": "integer",
+          "minimum": 100,
+          "maximum": 20000
         }
       },
       "additionalProperties": false
@@ -2489,6 +2529,12 @@ export const TOOLS: readonly ToolDefinition[] = [
     "outputSchema": {
       "type": "object",
       "properties": {
+        "participant": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
         "participants": {
           "type": "array",
           "items": {
@@ -2507,6 +2553,31 @@ export const TOOLS: readonly ToolDefinition[] = [
             ]
           }
         },
+        "lines": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "participant": {
+                "type": "string"
+              },
+              "text": {
+                "type": "string"
+              },
+              "memory_ids": {
+                "type": "array",
+                "items": {
+                  "type": "integer"
+                }
+              }
+            },
+            "required": [
+              "participant",
+              "text",
+              "memory_ids"
+            ]
+          }
+        },
         "entities": {
           "type": "array",
           "items": {
@@ -2521,26 +2592,10 @@ export const TOOLS: readonly ToolDefinition[] = [
               "importance": {
                 "type": "number"
               },
-              "memories": {
+              "memory_ids": {
                 "type": "array",
                 "items": {
-                  "type": "object",
-                  "properties": {
-                    "node_id": {
-                      "type": "integer"
-                    },
-                    "content": {
-                      "type": "string"
-                    },
-                    "strength": {
-                      "type": "number"
-                    }
-                  },
-                  "required": [
-                    "node_id",
-                    "content",
-                    "strength"
-                  ]
+                  "type": "integer"
                 }
               }
             },
@@ -2548,7 +2603,7 @@ export const TOOLS: readonly ToolDefinition[] = [
               "node_id",
               "name",
               "importance",
-              "memories"
+              "memory_ids"
             ]
           }
         },
@@ -2572,13 +2627,19 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "text": {
           "type": "string"
+        },
+        "max_chars": {
+          "type": "integer"
         }
       },
       "required": [
+        "participant",
         "participants",
+        "lines",
         "entities",
         "focus",
-        "text"
+        "text",
+        "max_chars"
       ]
     },
     "annotations": {
@@ -5288,16 +5349,16 @@ export abstract class AgentOperations {
   }
 
   /**
-   * The agent's profile: main participants, most important entities with their strongest memories, the focus
+   * What the memory says about the people in it: per participant, the statements that together say the most, each with its memories
    *
-   * Derived from the network when asked (it forgets as the network does).
+   * Derived from the network when asked (it forgets as the network does; reading it changes nothing). For one participant (`participant`) or everyone: the participants by messages; lines chosen together within `max_chars` (statements about the speaker over questions and reactions, spread over sessions, no two lines saying the same), each with the ids of the memories it comes from, in the language it was said; the entities those memories are about; the focus. `text` is the profile as the context block shows it, never longer than `max_chars`.
    *
    * `GET /v1/agents/{agentId}/profile`
    *
    * @example
    * ```ts
-   * const profile = await agent.getProfile({ locale: "en" });
-   * for (const entity of profile.entities) console.log(entity.name, entity.memories.length);
+   * const profile = await agent.getProfile({ participant: "John", max_chars: 1000 });
+   * for (const line of profile.lines) console.log(line.text, line.memory_ids);
    * ```
    */
   getProfile(input?: GetProfileInput, options?: RequestOptions): Promise<GetProfileOutput> {

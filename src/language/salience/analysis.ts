@@ -20,7 +20,8 @@ import { splitSentences } from "../sentences";
 import { tagWords, type TagMemo, type TaggedWord, type WordScript } from "../tagging/tagged-words";
 import { isContentWord, stripSpeakerLabels } from "./content-words";
 import { compoundRun, isEntityCompound, isEntityNoun } from "./entity-words";
-import { ACRONYM, CAPITALISED, nameRun, quotedNames, vocative } from "./names";
+import { idiomWords } from "./fixed-phrase-words";
+import { ACRONYM, CAPITALISED, nameRun, quotedNames, slot, vocative } from "./names";
 
 export type CandidateKind = "name" | "compound" | "noun" | "word" | "number";
 
@@ -72,6 +73,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const words = tagWords(body, options.memo, sentences);
   const n = Math.max(words.length, 1);
   const aside = asides(body, words);
+  const fixed = idiomWords(words);
   const byKey = new Map<string, Candidate>();
   const add = (from: number, to: number, kind: CandidateKind, entity: boolean) => {
     const parts = words.slice(from, to).filter((w) => w.cls !== "function");
@@ -109,12 +111,17 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
     // "school event planning").
     const compound = i >= compoundEnd ? compoundRun(words, i) : 0;
     if (compound > 1) {
-      add(i, i + compound, "compound", isEntityCompound(words, i, i + compound));
+      add(i, i + compound, "compound", !fixed.has(i + compound - 1) && isEntityCompound(words, i, i + compound));
       compoundEnd = i + compound;
     }
     const name = nameRun(words, i);
     if (name > 0) {
-      add(i, i + name, "name", !vocative(words, i, i + name) && !words.slice(i, i + name).some((x) => x.temporal));
+      add(
+        i,
+        i + name,
+        "name",
+        !vocative(words, i, i + name) && !slot(words, i, i + name) && !words.slice(i, i + name).some((x) => x.temporal),
+      );
       i += name - 1;
       continue;
     }
@@ -124,7 +131,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
     const w = words[i];
     if (w === undefined || !isContentWord(w)) return;
     if (w.cls === "num" || w.script === "number") add(i, i + 1, "number", false);
-    else if (w.cls === "noun" || w.cls === "name") add(i, i + 1, "noun", isEntityNoun(words, i));
+    else if (w.cls === "noun" || w.cls === "name") add(i, i + 1, "noun", !fixed.has(i) && !slot(words, i, i + 1) && isEntityNoun(words, i));
     else add(i, i + 1, "word", false);
   }
   const candidates = [...byKey.values()].filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.first - b.first);

@@ -2,13 +2,15 @@
  * What can be an entity (docs/design.md, "The model", "What an entity is"): names and nouns, never
  * verbs, adjectives, pronouns, interjections, numbers or dates; never a name only addressed
  * ("Thanks, Nate!", "Bart，你…": a vocative, names.ts), which is provenance, not what the text is
- * about; never a noun that only stands in for something (thing, time, way, 东西, 时候:
- * placeholders.ts). Noun compounds ("adoption agency", 冰淇淋店) are found here too.
+ * about; never a noun that only stands in for something (thing, time, way, name, 东西, 时候:
+ * placeholders.ts); never a noun of a fixed phrase: a measure, a unit, a word of an idiom
+ * (fixed-phrase-words.ts). Noun compounds ("adoption agency", 冰淇淋店) are found here too.
  */
 import { codePointLength } from "../../text/code-points";
 import type { TaggedWord } from "../tagging/tagged-words";
 import { ZH_STOP_WORDS } from "../tokens/stopwords-zh";
 import { adjacent, HAS_LETTER, predicative, vocative } from "./names";
+import { isMeasureWord } from "./fixed-phrase-words";
 import { isPlaceholder, standsIn } from "./placeholders";
 
 /**
@@ -43,7 +45,8 @@ function isCompoundPart(w: TaggedWord | undefined): boolean {
 
 export function isEntityCompound(words: readonly TaggedWord[], from: number, to: number): boolean {
   const head = words[to - 1];
-  if (head === undefined || vocative(words, from, to) || isPlaceholder(head) || describes(words, from)) return false;
+  if (head === undefined || vocative(words, from, to) || isPlaceholder(head) || describes(words, from) || isMeasureWord(words, to - 1))
+    return false;
   return !hyphenated(words, from) && !hyphenated(words, to - 1);
 }
 
@@ -103,7 +106,8 @@ function describes(words: readonly TaggedWord[], i: number): boolean {
 /** A single noun that names a thing (see the module comment). */
 export function isEntityNoun(words: readonly TaggedWord[], i: number): boolean {
   const w = words[i];
-  if (w === undefined || w.temporal || isPlaceholder(w) || formula(words, i) || describes(words, i)) return false;
+  if (w === undefined || w.temporal || isPlaceholder(w) || formula(words, i) || describes(words, i) || isMeasureWord(words, i))
+    return false;
   if (hyphenated(words, i) || adjectival(words, i)) return false;
   if (w.script === "cjk") {
     const long = codePointLength(w.text) >= 2 || isMeasured(words, i);

@@ -7,7 +7,7 @@
 import { codePointLength } from "../../text/code-points";
 import type { TaggedWord } from "../tagging/tagged-words";
 import { ZH_STOP_WORDS } from "../tokens/stopwords-zh";
-import { ZH_PLACEHOLDER_NOUNS } from "./placeholders";
+import { EN_PLACEHOLDER_NOUNS, ZH_PLACEHOLDER_NOUNS } from "./placeholders";
 
 /** Lower-case words allowed inside a name between capitalised words ("Museum of Modern Art"). */
 const NAME_CONNECTORS: ReadonlySet<string> = new Set(["of", "de", "da", "del", "du", "van", "von", "la", "le"]);
@@ -56,8 +56,11 @@ export function nameRun(words: readonly TaggedWord[], i: number): number {
 function isNameWord(words: readonly TaggedWord[], i: number): boolean {
   const w = words[i];
   if (w === undefined || !HAS_LETTER.test(w.text)) return false;
-  if (w.script !== "cjk")
+  if (w.script !== "cjk") {
+    // A place-holder noun opening a sentence is capitalised for that alone ("Time flies", "Name's Luna").
+    if (words[i - 1]?.sentence !== w.sentence && EN_PLACEHOLDER_NOUNS.has(w.text.toLowerCase())) return false;
     return NAME_CLASSES.has(w.cls) ? CAPITALISED.test(w.text) || ACRONYM.test(w.text) : capitalisedBesideName(words, i);
+  }
   if (!NAME_CLASSES.has(w.cls)) return false;
   return codePointLength(w.text) >= 2 && !predicative(words, i) && !ZH_STOP_WORDS.has(w.lemma) && !ZH_PLACEHOLDER_NOUNS.has(w.lemma);
 }
@@ -148,6 +151,19 @@ export function vocative(words: readonly TaggedWord[], from: number, to: number)
   const beforeComma = words[from - 2];
   const greeting = beforeComma !== undefined && (beforeComma.cls === "interjection" || ZH_GREETINGS.has(beforeComma.text));
   return greeting || (ends && beforeComma?.cls !== "name");
+}
+
+/**
+ * A template's slot, not a name: a capitalised word alone in square, curly or angle brackets, a
+ * determiner or a pronoun allowed before it ("[Name]", "[Your Name]", "{City}").
+ */
+export function slot(words: readonly TaggedWord[], from: number, to: number): boolean {
+  if (!CAPITALISED.test(words[from]?.text ?? "")) return false;
+  let j = from - 1;
+  while (words[j]?.cls === "pron" || words[j]?.cls === "function") j--;
+  const open = words[j]?.text;
+  const close = words[to]?.text;
+  return (open === "[" && close === "]") || (open === "{" && close === "}") || (open === "<" && close === ">");
 }
 
 function inSentence(w: TaggedWord | undefined, sentence: number): boolean {

@@ -17,7 +17,7 @@ export const EN_PLACEHOLDER_NOUNS: ReadonlySet<string> = new Set(
   anything everything nothing
   someone anyone everyone somebody anybody everybody one place idea fun look chance plenty bunch couple
   piece number amount deal matter reason question answer sense feeling story
-  person people other others man woman guy folk photo pic picture image selfie word thought news advice
+  person people other others man woman guy folk photo pic picture image selfie word name thought news advice
   offer plan mind`.split(/\s+/),
 );
 /** Chinese nouns of the same kind, and the light nouns the stop list keeps (东西, 事情, 时候 …). */

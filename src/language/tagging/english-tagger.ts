@@ -64,26 +64,39 @@ function tagWith(live: WinkMethods, text: string): EnglishWord[] {
   const lemmas = tokens.out(addonIts(its.lemma));
   const negated = tokens.out(its.negationFlag);
   const entityOf = new Array<string | undefined>(values.length).fill(undefined);
+  const sentenceStarts = new Set<number>();
+  doc.sentences().each((sentence: ItemSentence) => {
+    const span = sentence.out(its.span);
+    if (Array.isArray(span) && span[0] !== undefined) sentenceStarts.add(span[0]);
+  });
   doc.entities().each((e: ItemEntity) => {
     const span = e.out(its.span);
     const type = e.out(its.type);
     if (!Array.isArray(span)) return;
     for (let i = span[0] ?? 0; i <= (span[1] ?? -1); i++) entityOf[i] = type;
   });
-  // A capitalised first word is tagged a name whatever it is ("Good to see you!", "Yoga is great."):
-  // when the model's lexicon knows the word, the sentence is tagged again with it in lower case.
+  // A capitalised first word is tagged a name whatever it is ("Good to see you!", "Spill the beans!",
+  // "Tons has gone down"): capitals there say little. When the model's own vocabulary knows the word
+  // in lower case (isOOV: its intrinsic lexicon; isLexeme also answers for every word the isolate has
+  // read since, which made the tag depend on what came before), the sentence is tagged again with it
+  // in lower case and the word takes that tag (an adjective, a verb, a common noun), except a singular
+  // noun right before its verb: a bare singular subject is a name ("Bobby fixed it", "Max is my dog").
+  // A word the vocabulary does not know stays a name ("Luna", "Paris"), and so does one the same text
+  // also capitalises inside a sentence.
   doc.sentences().each((sentence: ItemSentence) => {
     const span = sentence.out(its.span);
     const first = Array.isArray(span) ? (span[0] ?? -1) : -1;
     const value = values[first];
-    if (value === undefined || pos[first] !== "PROPN" || pos[first + 1] === "PROPN" || !doc.isLexeme(value.toLowerCase())) return;
+    if (value === undefined || pos[first] !== "PROPN" || pos[first + 1] === "PROPN" || doc.isOOV(value.toLowerCase())) return;
+    if (values.some((v, i) => v === value && i !== first && !sentenceStarts.has(i))) return;
     const lower = value.charAt(0).toLowerCase() + value.slice(1);
     const again = live.readDoc(`${lower}${sentence.out().slice(value.length)}`).tokens();
     const retagged = again.out(its.pos)[0] ?? "PROPN";
-    // A noun either way stays a name ("Mina", "Yoga"); an adjective or interjection was only capitalised.
-    if (retagged === "NOUN" || retagged === "PROPN") return;
+    const lemma = again.out(addonIts(its.lemma))[0] ?? value;
+    const subject = retagged === "NOUN" && lemma === lower && verbNext(values, pos, first + 1);
+    if (retagged === "PROPN" || subject) return;
     pos[first] = retagged;
-    lemmas[first] = again.out(addonIts(its.lemma))[0] ?? value;
+    lemmas[first] = lemma;
   });
   const out: EnglishWord[] = [];
   let at = 0;
@@ -103,6 +116,22 @@ function tagWith(live: WinkMethods, text: string): EnglishWord[] {
     });
   });
   return out;
+}
+
+/**
+ * Whether the word at `i` is a verb: tagged one, or a "plural noun" before an object or a
+ * preposition ("Carol reviews the budget": the model tags "reviews" NNS; tagged-words.ts makes the
+ * same correction after a name).
+ */
+function verbNext(values: readonly string[], pos: readonly string[], i: number): boolean {
+  const tag = pos[i];
+  if (tag === "VERB" || tag === "AUX") return true;
+  const after = pos[i + 1];
+  return (
+    tag === "NOUN" &&
+    /[a-z]s$/.test(values[i] ?? "") &&
+    (after === "DET" || after === "ADP" || after === "PRON" || after === "ADV" || after === "NOUN")
+  );
 }
 
 /**

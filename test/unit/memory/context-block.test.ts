@@ -3,7 +3,34 @@ import { assembleContext, type ContextMemory } from "../../../src/memory/context
 import { energyOf } from "../../../src/memory/energy";
 import { estimateTokens } from "../../../src/text/token-estimate";
 
+const T0 = Date.UTC(2026, 2, 10, 9, 0, 0);
+
 describe("the pure pieces", () => {
+  it("the profile's pieces in the block are one item per line, and episodes keep their speakers' lines indented", () => {
+    const block = assembleContext(
+      {
+        memories: [],
+        episodes: [
+          { node_id: 20, summary: "Alice: one\nBob: two", participants: ["Alice", "Bob"], from: null, to: null, remembered_at: T0 },
+        ],
+        profile: {
+          participant: null,
+          participants: [{ name: "Alice", messages: 2 }],
+          lines: [{ participant: "Alice\nBob", text: "We chose JWT.\nLater.", memory_ids: [1] }],
+          entities: [],
+          focus: [],
+        },
+        traces: [],
+        pastFirst: true,
+      },
+      1000,
+      "en",
+    );
+    expect(block.text).toContain("## Profile\nParticipants: Alice (2)\nAbout Alice Bob:\n- We chose JWT. Later.");
+    expect(block.profileLines).toBe(2);
+    expect(block.text).toContain(`- Alice: one\n  Bob: two (Alice, Bob; ${new Date(T0).toISOString().slice(0, 10)})`);
+  });
+
   it("never exceeds the budget, drops the least relevant pieces first and never cuts one", () => {
     const memories: ContextMemory[] = Array.from({ length: 30 }, (_, i) => ({
       node_id: i + 1,

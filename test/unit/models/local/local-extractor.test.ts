@@ -39,6 +39,48 @@ const EN_COMPRESS =
 const ZH_COMPRESS = "嗯，今天有点累。登录模块的JWT迁移昨天完成了，团队一起吃了披萨庆祝。";
 
 describe("extract", () => {
+  it("takes a sentence's capitalised first word for a name only when capitals say something", async () => {
+    const texts = [
+      "Time flies, it feels like yesterday.",
+      "Talk to you soon, Maria.",
+      "Spill the beans!",
+      "Tons has gone down since then.",
+      "Luna and Oliver are so sweet.",
+      "Bobby fixed the login page.",
+      "Max is my dog. I walk Max every day.",
+    ];
+    const out = await model.extract(texts);
+    // Known words in lower case take their lower-case tag; unknown words, a bare singular subject
+    // and a word capitalised again inside the text stay names.
+    expect(out.map((e) => e.entities)).toEqual([[], [], [], [], ["Oliver", "Luna"], ["Bobby", "login page"], ["Max"]]);
+  });
+
+  it("never takes a template's slot for a name", async () => {
+    const out = await model.extract(["Thanks, [Name]! I loved it.", "I talked to [Your Name] about the trip to [City]."]);
+    expect(out.map((e) => e.entities)).toEqual([[], ["trip"]]);
+  });
+
+  it("never makes a measure, a unit, a word of an idiom or a name's label an entity", async () => {
+    const out = await model.extract([
+      "I needed a dose of positivity after that week.",
+      "We had loads of fun at the lake.",
+      "Tons has gone down since then!",
+      "Hey Caroline! Anything new? Spill the beans!",
+      "I drank a cup of tea with my grandma.",
+      "Her name's Coco and she loves the beach.",
+      "I bought a new cup for my office.",
+    ]);
+    expect(out.map((e) => e.entities)).toEqual([
+      ["positivity"],
+      ["lake"],
+      [],
+      [],
+      ["grandma", "tea"],
+      ["Coco", "beach"],
+      ["office", "cup"],
+    ]);
+  });
+
   it("names English proper nouns, multiword names and acronyms as entities", async () => {
     const [a, b, c] = await model.extract([
       "Yesterday I went to New York with Alice and we visited the Museum of Modern Art.",
@@ -49,7 +91,8 @@ describe("extract", () => {
     // Noun compounds, whole: "adoption agencies", not "adoption"; a gerund with an object is a verb.
     expect(b?.entities).toEqual(["adoption agencies", "UNHCR families", "UNHCR"]);
     expect(c?.entities).toEqual(["landscapes", "sunsets"]);
-    expect(a?.keywords).toEqual(["Yesterday", "New York", "Museum of Modern Art", "Alice", "visited"]);
+    // "Yesterday" is capitalised only because it opens the sentence: a common word, not a name.
+    expect(a?.keywords).toEqual(["New York", "Museum of Modern Art", "Alice", "yesterday", "visited"]);
     expect(b?.keywords.slice(0, 3)).toEqual(["adoption agencies", "UNHCR families", "UNHCR"]);
   });
 
