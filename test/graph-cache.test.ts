@@ -9,11 +9,22 @@ import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, EXCHANGE, messages } from "./fixtu
 import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
 import { linksAsTheyStand, scanCounts } from "./agent-access";
 import { MemoryAgent } from "../src/agent/memory-agent";
+import { networkReader } from "../src/engine/network-reader";
 
 const recallQuery = (r: Record<string, unknown>) => RecallQuerySchema.parse({ keywords: [], relations: [], locale: "zh", ...r });
 
 interface Snapshot {
-  nodes: { id: number; kind: string; name: string | null; content: string; phrase: string; keywords: string }[];
+  nodes: {
+    id: number;
+    kind: string;
+    name: string | null;
+    content: string;
+    phrase: string;
+    keywords: string;
+    superseded_by: number | null;
+    meta: string | null;
+    pinned: number;
+  }[];
   links: { source: number; target: number; relation: string; level: number }[];
 }
 
@@ -24,7 +35,7 @@ const byKey = (a: Snapshot["links"][number], b: Snapshot["links"][number]) =>
 async function fromD1(agentId: string): Promise<Snapshot> {
   const { db, key } = await agentRows(agentId);
   const nodes = await db
-    .prepare("SELECT id, kind, name, content, phrase, keywords FROM nodes WHERE agent = ? ORDER BY id")
+    .prepare("SELECT id, kind, name, content, phrase, keywords, superseded_by, meta, pinned FROM nodes WHERE agent = ? ORDER BY id")
     .bind(key)
     .all<Snapshot["nodes"][number]>();
   const links = await linksAsTheyStand(agentId);
@@ -39,7 +50,19 @@ function described(graph: MemoryGraph): Snapshot {
     .flatMap((id) => {
       const n = graph.node(id);
       return n
-        ? [{ id: n.id, kind: n.kind, name: n.name, content: n.content, phrase: n.phrase, keywords: JSON.stringify(n.keywords) }]
+        ? [
+            {
+              id: n.id,
+              kind: n.kind,
+              name: n.name,
+              content: n.content,
+              phrase: n.phrase,
+              keywords: JSON.stringify(n.keywords),
+              superseded_by: n.supersededBy,
+              meta: n.meta === null ? null : JSON.stringify(n.meta),
+              pinned: n.pinned ? 1 : 0,
+            },
+          ]
         : [];
     });
   const links = graph
@@ -119,6 +142,48 @@ describe("the in-memory graph", () => {
     await rememberAndWait(agent, [{ role: "user", content: "alice presented the Phoenix roadmap to Grace." }]);
     await drainAlarms(agent);
     await expectInStep(agent, "after remembers (new and re-entered focus, unpinned links)");
+
+    // Corrections and a merge move links (src/memory/link-moves.ts): to the new version (a PATCH,
+    // and the conflict check's update), to the surviving entity; a link the receiving node already
+    // holds as strong is left as it stands.
+    await rememberAndWait(agent, [{ role: "user", content: "Alice: I live in Paris." }]);
+    await rememberAndWait(agent, [{ role: "user", content: "Alice: I moved to Berlin." }]);
+    await drainAlarms(agent);
+    const before = await fromD1(agent);
+    const phoenix = before.nodes.find((n) => n.kind === "segment" && n.content.includes("Phoenix"));
+    const [alice, grace] = ["alice", "grace"].map((name) => before.nodes.find((n) => n.kind === "entity" && n.name === name));
+    if (!phoenix || !alice || !grace) throw new Error("fixture: no Phoenix segment, alice or grace");
+    const patched = await call(`/v1/agents/${agent}/memories/${phoenix.id}`, {
+      method: "PATCH",
+      body: { content: "alice presented the Phoenix roadmap to Grace and Bob." },
+    });
+    expect(patched.status).toBe(200);
+    const merged = await call(`/v1/agents/${agent}/entities/${grace.id}/merge`, { body: { into: alice.id } });
+    expect(merged.status).toBe(200);
+    await drainAlarms(agent);
+    const counters = ((await (await call(`/v1/agents/${agent}/stats`)).json()) as { counters: Record<string, number> }).counters;
+    expect(counters.memories_updated).toBe(1);
+    expect(counters.conflicts_updates).toBeGreaterThan(0);
+    await expectInStep(agent, "after corrections and a merge");
+
+    // Pins (patchNodes), then a correction of a pinned memory (the old version patched as
+    // superseded and unpinned, the new one pinned, links moved), a deletion and an unpin.
+    const listed = (await (await call(`/v1/agents/${agent}/memories?limit=4`)).json()) as { items: { node_id: number }[] };
+    const [corrected, deleted, pinned, unpinned] = listed.items.map((m) => m.node_id);
+    const pin = (id: number | undefined, method: "POST" | "DELETE") => call(`/v1/agents/${agent}/memories/${id}/pin`, { method });
+    for (const id of [corrected, pinned, unpinned]) expect((await pin(id, "POST")).status).toBe(200);
+    await expectInStep(agent, "after pins");
+    expect(
+      (
+        await call(`/v1/agents/${agent}/memories/${corrected}`, {
+          method: "PATCH",
+          body: { content: "alice moved the Phoenix launch to May." },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await call(`/v1/agents/${agent}/memories/${deleted}`, { method: "DELETE" })).status).toBe(200);
+    expect((await pin(unpinned, "DELETE")).status).toBe(200);
+    await expectInStep(agent, "after a correction of a pinned memory, a deletion and an unpin");
 
     // Strong decay: links break, nodes are compressed and deleted, dangling links appear.
     await call(`/v1/agents/${agent}/config`, { method: "PUT", body: { decay_rate: 0.3 } });
@@ -249,6 +314,13 @@ describe("the in-memory graph", () => {
         expect(found.items.length, query).toBeGreaterThan(0);
         cachedSearch.set(query, found);
       }
+      const selections = [{ kind: "segment", supersededBy: null }, { kind: "entity" }, { speaker: "Nobody" }] as const;
+      const selected = async () => {
+        const reader = await networkReader(state, await state.repos());
+        return Promise.all(selections.map((filter) => reader.find(filter, 7)));
+      };
+      const cachedSelected = await selected();
+      expect(cachedSelected.map((found) => found.length)).toEqual([7, 7, 0]);
       // The same state without its graph: every read goes to D1.
       const graph = state.graph.bind(state);
       state.graph = async () => undefined;
@@ -259,6 +331,8 @@ describe("the in-memory graph", () => {
           const fromD1 = await runSearch(state, SearchQuerySchema.parse({ query, mode: "keyword", top_k: 50, kinds: ["segment"] }));
           expect(fromD1, query).toEqual(cachedSearch.get(query));
         }
+        // Nodes selected by their fields: the same nodes, newest first, in full.
+        expect(await selected()).toEqual(cachedSelected);
       } finally {
         state.graph = graph;
       }

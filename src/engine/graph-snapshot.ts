@@ -39,6 +39,7 @@ const NODE_FIELDS = {
   createdAt: 0,
   supersededBy: 0,
   meta: 0,
+  pinned: 0,
 } satisfies Record<keyof MemoryNode, 0>;
 
 /** The link's fields, each stored in its own array below: a new one must be stored too. */

@@ -8,8 +8,8 @@
  * service (bench/speed/ai-simulator.ts, time scaled ×0.05), so remembers digest queued remembers
  * ahead of their turn (src/engine/digest-ahead.ts) and the kills land during pipelined model work.
  *
- * A faulty run sends remembers (with message ids), parameter changes, compression requests and
- * agent deletions to several agents over HTTP, and kills the server's whole process tree with
+ * A faulty run sends remembers (with message ids), parameter changes, compression requests, pins
+ * and unpins, and agent deletions to several agents over HTTP, and kills the server's whole process tree with
  * SIGKILL at chosen moments: after N accepted writes while every agent is busy, while compression
  * passes run, right after a DELETE was accepted with writes queued behind it, and while bursts of
  * remembers are queued. Each time it restarts the server on the same persist directory, sends
@@ -629,6 +629,15 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
   out.push(probe.text);
   const counts = run.client.counts;
   const tasksDone = [...faulty.values()].reduce((a, f) => a + f.stats.queue.done, 0);
+  // Pins: sent among the other writes (a pin of a memory forgotten by then finds none and sends nothing).
+  const pinSteps = [...run.logs.values()].flatMap((log) => log.steps.map((l) => l.step)).filter((step) => step.op === "pin");
+  const pinsSent = pinSteps.filter((step) => step.nodeId !== undefined && step.nodeId !== null).length;
+  const pinnedAtEnd = [...faulty.values()].reduce((a, f) => a + f.nodes.filter((n) => n.pinned).length, 0);
+  out.push(`${pinsSent} pins and unpins sent (${pinSteps.length - pinsSent} found no memory), ${pinnedAtEnd} memories pinned at the end`);
+  if (pinsSent === 0) {
+    run.failures.push("the workload sent no pin: the mixed scripts no longer exercise pins");
+    out.push("FAILED: the workload sent no pin: the mixed scripts no longer exercise pins");
+  }
   out.push(
     `${run.kills.length} kills, ${run.accepted} writes accepted, ${tasksDone} tasks done, ${counts.lostToKill} answers lost to kills and sent again, ` +
       `${counts.resentWhileUp} re-sends while up; ${mismatches} mismatches vs the twin` +
