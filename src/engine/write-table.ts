@@ -179,6 +179,7 @@ export const WRITE_TABLE = {
       for (const id of nodeIds) changes.remove(id);
     },
     object: (state) => state.purgeMemory(),
+    purges: true,
   },
   setClock: {
     schema: op("setClock", { clock: z.number() }),
@@ -218,6 +219,7 @@ export const WRITE_TABLE = {
   scrubPurged: {
     schema: op("scrubPurged", { nodeIds: z.array(Id), taskIds: z.array(z.string()), names: z.array(z.string()) }),
     object: (state, purged) => state.scrubPurged(purged),
+    purges: true,
   },
   count: {
     schema: op("count", { counters: z.record(z.string(), z.number()) }),

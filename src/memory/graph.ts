@@ -81,6 +81,15 @@ export class MemoryGraph {
     this.names.deleteAliases(keys);
   }
 
+  /** The focus and the aliases as the graph holds them (its snapshot, src/engine/graph-snapshot.ts). */
+  focusIds(): number[] {
+    return [...this.focused];
+  }
+
+  aliasEntries(): [string, number][] {
+    return this.names.aliasEntries();
+  }
+
   /** The focus as loaded with the graph (later changes come through setFocus operations). */
   setInitialFocus(ids: readonly number[]): void {
     this.focused.clear();

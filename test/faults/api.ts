@@ -37,6 +37,15 @@ export const TaskSchema = z.looseObject({
 });
 export type Task = z.infer<typeof TaskSchema>;
 
+const CopyCheckSchema = z.object({
+  copy: z.boolean(),
+  journal: int,
+  nodes: int,
+  links: int,
+  mismatches: z.array(z.string()),
+});
+export type CopyCheck = z.infer<typeof CopyCheckSchema>;
+
 export const StatsSchema = z.looseObject({
   nodes: z.looseObject({ total: int, segments: int, entities: int }),
   links: z.looseObject({ total: int, dangling: int }),
@@ -218,6 +227,14 @@ export class Agent {
 
   async search(query: string, mode: "keyword" | "vector" | "hybrid", topK: number): Promise<SearchItem[]> {
     return (await this.client.send("POST", `${this.base}/search`, SearchSchema, { body: { query, mode, top_k: topK } })).value.items;
+  }
+
+  /**
+   * The object's copy of the network (snapshot and journal) loaded afresh and compared with D1
+   * (the benchmark hook src/agent/copy-check.ts; the server runs with BENCH_HOOKS). Ask it idle.
+   */
+  async copyCheck(): Promise<CopyCheck> {
+    return (await this.client.send("POST", `/__bench/agents/${encodeURIComponent(this.id)}/copy`, CopyCheckSchema)).value;
   }
 
   async recall(keywords: string[], limit: number): Promise<Recall> {
