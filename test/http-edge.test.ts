@@ -235,7 +235,8 @@ describe("#14 malformed Unicode", () => {
       for (const word of node.content.split(/[\s:]+/).filter(Boolean)) expect(said).toContain(word);
     }
     // Alice's message, held since the first remember, is not stored twice; Helper's "Noted." and
-    // Carol's "Thanks!" are two segments (two named speakers' short lines are never merged).
+    // Carol's "Thanks!" are two segments (Alice, Helper and Carol: a group chat, whose named
+    // speakers' short lines are never merged).
     expect(segments).toBe(6);
   });
 });

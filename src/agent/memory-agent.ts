@@ -46,8 +46,9 @@ import {
 } from "./agent-tasks";
 import type { TaskStatus } from "../engine/task-queue";
 import { upgradeAgentData } from "./upgrade";
+import { checkCopy, type BenchAnswer } from "./copy-check";
 import { taskView, type TaskStatusView } from "./task-status";
-import { benchHooksOn, type BenchAction, type RequestUsage } from "./usage-meter";
+import { benchHooksOn, type BenchAction } from "./usage-meter";
 
 export type SubmitOutcome<R> =
   /**
@@ -361,15 +362,17 @@ export class MemoryAgent extends DurableObject<Env> {
 
   /**
    * The benchmark's hooks (BENCH_HOOKS = "1" only, bench-hooks.ts): "evict" resets the object as
-   * an eviction does, "usage" answers what the usage meter counted since the last ask. Not a
+   * an eviction does, "usage" answers what the usage meter counted since the last ask, "copy"
+   * compares the object's copy of the network with D1. Not a
    * request the meter counts (serve), so it leaves the last call's figures as they are. With the
    * hooks off it does nothing and answers null.
    */
-  async benchHook(identity: AgentIdentity, action: BenchAction): Promise<RequestUsage | null> {
+  async benchHook<A extends BenchAction>(identity: AgentIdentity, action: A): Promise<BenchAnswer<A> | null> {
     if (!benchHooksOn(this.env)) return null;
     await this.bind(identity);
+    if (action === "copy") return (await checkCopy(this.state)) as BenchAnswer<A>;
     if (action === "evict") this.ctx.abort("evicted by the benchmark");
-    return this.state.usage?.readRequests() ?? null;
+    return (this.state.usage?.readRequests() ?? null) as BenchAnswer<A> | null;
   }
 
   /** Cron safety net: make sure overdue work is being done (and an idle agent's entry tidied). */

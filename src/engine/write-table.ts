@@ -186,6 +186,7 @@ export const WRITE_TABLE = {
       for (const id of nodeIds) changes.remove(id);
     },
     object: (state) => state.purgeMemory(),
+    purges: true,
   },
   setClock: {
     schema: op("setClock", { clock: z.number() }),
@@ -227,6 +228,7 @@ export const WRITE_TABLE = {
   scrubPurged: {
     schema: op("scrubPurged", { nodeIds: z.array(Id), taskIds: z.array(z.string()), names: z.array(z.string()) }),
     object: (state, purged) => state.scrubPurged(purged),
+    purges: true,
   },
   recordSession: {
     schema: op("recordSession", { session: z.object({ id: z.string(), from: z.number(), to: z.number(), messages: Id }) }),

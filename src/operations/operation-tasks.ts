@@ -17,12 +17,14 @@ import { linkMemoriesTask } from "./link-memories/task";
 import { listMemoriesTask } from "./list-memories/task";
 import { listSessionsTask } from "./list-sessions/task";
 import { mergeEntitiesTask } from "./merge-entities/task";
+import { pinMemoryTask } from "./pin-memory/task";
 import { rebuildEpisodesTask } from "./rebuild-episodes/task";
 import { recallTask } from "./recall/task";
 import { rememberTask } from "./remember/task";
 import { reportFeedbackTask } from "./report-feedback/task";
 import { searchMemoriesTask } from "./search-memories/task";
 import { unlinkMemoriesTask } from "./unlink-memories/task";
+import { unpinMemoryTask } from "./unpin-memory/task";
 import { updateConfigTask } from "./update-config/task";
 import { updateMemoryTask } from "./update-memory/task";
 
@@ -42,12 +44,14 @@ export const OPERATION_TASKS = {
   listMemories: listMemoriesTask,
   listSessions: listSessionsTask,
   mergeEntities: mergeEntitiesTask,
+  pinMemory: pinMemoryTask,
   rebuildEpisodes: rebuildEpisodesTask,
   recall: recallTask,
   remember: rememberTask,
   reportFeedback: reportFeedbackTask,
   searchMemories: searchMemoriesTask,
   unlinkMemories: unlinkMemoriesTask,
+  unpinMemory: unpinMemoryTask,
   updateConfig: updateConfigTask,
   updateMemory: updateMemoryTask,
 } as const;

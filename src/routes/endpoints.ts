@@ -30,6 +30,7 @@ import { listSessions } from "../operations/list-sessions/route";
 import { listTools } from "../operations/list-tools/route";
 import { mcp } from "../operations/mcp/route";
 import { mergeEntities } from "../operations/merge-entities/route";
+import { pinMemory } from "../operations/pin-memory/route";
 import { ping } from "../operations/ping/route";
 import { rebuildEpisodes } from "../operations/rebuild-episodes/route";
 import { recall } from "../operations/recall/route";
@@ -37,6 +38,7 @@ import { remember } from "../operations/remember/route";
 import { reportFeedback } from "../operations/report-feedback/route";
 import { searchMemories } from "../operations/search-memories/route";
 import { unlinkMemories } from "../operations/unlink-memories/route";
+import { unpinMemory } from "../operations/unpin-memory/route";
 import { updateConfig } from "../operations/update-config/route";
 import { updateMemory } from "../operations/update-memory/route";
 
@@ -65,6 +67,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   listMemories,
   listSessions,
   mergeEntities,
+  pinMemory,
   ping,
   rebuildEpisodes,
   recall,
@@ -72,6 +75,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   reportFeedback,
   searchMemories,
   unlinkMemories,
+  unpinMemory,
   updateConfig,
   updateMemory,
 ];

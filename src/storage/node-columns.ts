@@ -7,7 +7,7 @@
  * Lists and objects are JSON text columns, parsed on the way back (a trust boundary: no casts).
  */
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
-import { NodeSchema, type MemoryNode } from "../vocabulary/records";
+import { NodeSchema, type MemoryNode, type NodeFilter } from "../vocabulary/records";
 import { isMessageRole } from "../vocabulary/roles";
 import { parseJsonObject, parseMetadata, parseStringArray } from "./row-parsing";
 import { nodes, type NodeRow } from "./schema";
@@ -46,6 +46,17 @@ export function setFieldsSql(fields: Partial<MemoryNode>): SQL | undefined {
     keys.map((key) => sql`${sql.identifier(COLUMNS[key].name)} = ${stored(key, fields[key])}`),
     sql`, `,
   );
+}
+
+/** The conditions of a filter on the record's plain fields (every one given must hold). */
+export function filterSql(filter: NodeFilter): SQL[] {
+  const given: Partial<MemoryNode> = filter;
+  return NodeSchema.keyof()
+    .options.filter((key) => given[key] !== undefined)
+    .map((key) => {
+      const column = sql.identifier(COLUMNS[key].name);
+      return given[key] === null ? sql`${column} IS NULL` : sql`${column} = ${stored(key, given[key])}`;
+    });
 }
 
 /**

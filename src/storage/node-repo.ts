@@ -3,14 +3,13 @@
  * construction: a repo cannot read or write another agent's rows.
  */
 import { and, asc, count, desc, eq, max, min, sql } from "drizzle-orm";
-import type { NodeKind } from "../vocabulary/node-kinds";
-import type { EntityAlias, MemoryNode, NodePatch, TextUpdate } from "../vocabulary/records";
+import type { EntityAlias, MemoryNode, NodeFilter, NodePatch, TextUpdate } from "../vocabulary/records";
 import { statement, type Statement } from "./batch";
 import { filterConditions } from "./filter-sql";
 import type { MemoryFilter } from "../vocabulary/memory-filter";
 import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
-import { insertNodesSql, setFieldsSql, toMemoryNode } from "./node-columns";
+import { filterSql, insertNodesSql, setFieldsSql, toMemoryNode } from "./node-columns";
 import { nodes } from "./schema";
 
 export interface NodeSummary {
@@ -324,15 +323,15 @@ export class NodeRepo {
     return out;
   }
 
-  /** Nodes of one kind, newest first, at most `limit`; with a scope, those not expired that pass its filter. */
-  async ofKind(kind: NodeKind, limit: number, scope?: { filter: MemoryFilter; now: number }): Promise<MemoryNode[]> {
+  /** The nodes a filter selects (`{ kind: "episode" }`), newest first, at most `limit`; with a scope, those not expired that pass its filter. */
+  async find(filter: NodeFilter, limit: number, scope?: { filter: MemoryFilter; now: number }): Promise<MemoryNode[]> {
     const rows = await this.db
       .select()
       .from(nodes)
       .where(
         and(
           eq(nodes.agentUid, this.agentUid),
-          eq(nodes.kind, kind),
+          ...filterSql(filter),
           scope ? sql`1 ${filterConditions(scope.filter, scope.now)}` : undefined,
         ),
       )

@@ -49,6 +49,11 @@ export interface NotOnSurface {
  */
 export interface SdkSpec {
   example: string;
+  /**
+   * A tool operation's Workers RPC method called through a service binding (`env.MEMORY`, a
+   * MemoryBinding): the generated RPC_METHODS entry carries it as its `@example`, checked by the same test.
+   */
+  binding?: string;
 }
 
 export interface PathArgument {

@@ -37,6 +37,11 @@ export const NodeSchema = z.object({
   /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
   meta: z.record(z.string(), z.unknown()).nullable().default(null),
   /**
+   * A standing instruction (docs/design.md, "Pins"): outside forgetting (never compressed, evicted
+   * or deleted by cycles; deleted only on purpose), listed first by the context block.
+   */
+  pinned: z.boolean().default(false),
+  /**
    * Scoping (docs/design.md, "Scoping: sessions, speakers, tags and expiry"): the conversation a
    * memory came from, the application's tags, and when it stops existing (ms). Entities carry none.
    */
@@ -57,12 +62,25 @@ export type NodeInput = z.input<typeof NodeSchema>;
 export const NodePatchSchema = z
   .object({
     supersededBy: NodeSchema.shape.supersededBy.unwrap(),
+    pinned: NodeSchema.shape.pinned.unwrap(),
     metadata: NodeSchema.shape.metadata.unwrap(),
     expiresAt: NodeSchema.shape.expiresAt.unwrap(),
   })
   .partial()
   .strict();
 export type NodePatch = z.output<typeof NodePatchSchema>;
+
+/** A selection of nodes by the values of their plain fields (`{ kind: "episode" }`): every one given must match. */
+export type NodeFilter = {
+  [K in keyof MemoryNode as MemoryNode[K] extends string | number | boolean | null ? K : never]?: MemoryNode[K];
+};
+
+/** Whether a node has every value the filter names. */
+export function matchesFilter(node: MemoryNode, filter: NodeFilter): boolean {
+  const fields: Readonly<Record<string, unknown>> = node;
+  for (const [key, value] of Object.entries(filter)) if (value !== undefined && fields[key] !== value) return false;
+  return true;
+}
 
 /** A new node's record, the fields it leaves out at their defaults. */
 export function newNode(input: NodeInput): MemoryNode {

@@ -61,6 +61,7 @@ export interface Node {
   meta: ({
     [key: string]: unknown;
   }) | null;
+  pinned: boolean;
   session_id: string | null;
   metadata: ({
     [key: string]: string | number | boolean;
@@ -324,6 +325,7 @@ export interface Context {
   text: string;
   memories: ({
     node_id: number;
+    pinned: boolean;
     content: string;
     speaker: string | null;
     energy: "●" | "○" | "◌";
@@ -463,6 +465,8 @@ export interface AgentConfig {
   capacity: number;
   /** Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting. */
   auto_compress: boolean;
+  /** Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing. */
+  max_pins: number;
   /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”). */
   reinforce_step: number;
   /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”). */
@@ -519,6 +523,8 @@ export interface AgentConfigPatch {
   capacity?: number;
   /** Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting. */
   auto_compress?: boolean;
+  /** Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing. */
+  max_pins?: number;
   /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”). */
   reinforce_step?: number;
   /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”). */
@@ -621,6 +627,7 @@ export interface Memory {
   meta: ({
     [key: string]: unknown;
   }) | null;
+  pinned: boolean;
   session_id: string | null;
   metadata: ({
     [key: string]: string | number | boolean;
@@ -697,6 +704,7 @@ export interface MemoryList {
     meta: ({
       [key: string]: unknown;
     }) | null;
+    pinned: boolean;
     session_id: string | null;
     metadata: ({
       [key: string]: string | number | boolean;
@@ -706,6 +714,15 @@ export interface MemoryList {
     conflicts_with: number[];
   })[];
   next_cursor: string | null;
+}
+
+/** The memory's pin, and the agent's pins against its max_pins. */
+export interface MemoryPin {
+  node_id: number;
+  pinned: boolean;
+  changed: boolean;
+  pins: number;
+  max_pins: number;
 }
 
 /** The new version's id (the old one is history now); without content, the memory's own id and supersedes null. */
@@ -805,7 +822,7 @@ export type LinkDeleted = Link & ({
 export interface TaskStatus {
   task_id: string;
   sequence: number;
-  /** One of: compressMemories, createMemory, deleteAgent, deleteMemory, deleteSession, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, listSessions, mergeEntities, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, updateConfig, updateMemory, index, check, expireMemories. */
+  /** One of: compressMemories, createMemory, deleteAgent, deleteMemory, deleteSession, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, listSessions, mergeEntities, pinMemory, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, unpinMemory, updateConfig, updateMemory, index, check, expireMemories. */
   kind: string;
   status: "queued" | "running" | "done" | "failed";
   attempts: number;
@@ -846,7 +863,7 @@ export interface ToolResult {
 
 export interface ToolCall {
   /** The tool's name. */
-  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "update_memory" | "delete_session" | "list_sessions" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
+  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "pin_memory" | "unpin_memory" | "update_memory" | "delete_session" | "list_sessions" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -1121,6 +1138,8 @@ export interface UpdateConfigInput {
   capacity?: number;
   /** Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting. */
   auto_compress?: boolean;
+  /** Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing. */
+  max_pins?: number;
   /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”). */
   reinforce_step?: number;
   /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”). */
@@ -1252,6 +1271,18 @@ export interface ListMemoriesInput {
 }
 export type ListMemoriesOutput = MemoryList;
 
+export interface PinMemoryInput {
+  /** The memory's id: node_id in recall, search, context and create_memory answers. */
+  node_id: number;
+}
+export type PinMemoryOutput = MemoryPin | Pending;
+
+export interface UnpinMemoryInput {
+  /** The memory's id: node_id in recall, search, context and create_memory answers. */
+  node_id: number;
+}
+export type UnpinMemoryOutput = MemoryPin | Pending;
+
 export interface UpdateMemoryInput {
   /** The memory's id: node_id in recall, search, context and create_memory answers. */
   node_id: number;
@@ -1342,7 +1373,7 @@ export type ListAgentsOutput = AgentList;
 
 export interface CallToolInput {
   /** The tool's name. */
-  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "update_memory" | "delete_session" | "list_sessions" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
+  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "pin_memory" | "unpin_memory" | "update_memory" | "delete_session" | "list_sessions" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -1590,6 +1621,32 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
+  "pinMemory": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/memories/{nodeId}/pin",
+    "scope": "agent",
+    "pathArgs": {
+      "node_id": "nodeId"
+    },
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "unpinMemory": {
+    "method": "DELETE",
+    "path": "/v1/agents/{agentId}/memories/{nodeId}/pin",
+    "scope": "agent",
+    "pathArgs": {
+      "node_id": "nodeId"
+    },
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
   "updateMemory": {
     "method": "PATCH",
     "path": "/v1/agents/{agentId}/memories/{nodeId}",
@@ -1804,6 +1861,8 @@ export interface OperationTypes {
   getMemory: { input: GetMemoryInput; output: GetMemoryOutput };
   getMemoryHistory: { input: GetMemoryHistoryInput; output: GetMemoryHistoryOutput };
   listMemories: { input: ListMemoriesInput; output: ListMemoriesOutput };
+  pinMemory: { input: PinMemoryInput; output: PinMemoryOutput };
+  unpinMemory: { input: UnpinMemoryInput; output: UnpinMemoryOutput };
   updateMemory: { input: UpdateMemoryInput; output: UpdateMemoryOutput };
   deleteSession: { input: DeleteSessionInput; output: DeleteSessionOutput };
   listSessions: { input: ListSessionsInput; output: ListSessionsOutput };
@@ -1820,6 +1879,323 @@ export interface OperationTypes {
   getOpenApi: { input: undefined; output: GetOpenApiOutput };
   ping: { input: undefined; output: PingOutput };
 }
+
+/**
+ * The Workers RPC entrypoint's methods (sdk/src/rpc-binding.ts): one per tool operation, the agent id
+ * first, then its input (none, optional or required) and, for a write, the Idempotency-Key; each
+ * with its call through a service binding as its `@example` (what MemoryBinding's method shows).
+ */
+export const RPC_METHODS = {
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { focus } = unwrap(await env.MEMORY.getFocus("assistant-1"));
+   * ```
+   */
+  "getFocus": {
+    "input": "none",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const node = unwrap(await env.MEMORY.getMemoryNode("assistant-1", { node_id: 12 }));
+   * ```
+   */
+  "getMemoryNode": {
+    "input": "required",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const stats = unwrap(await env.MEMORY.getStats("assistant-1"));
+   * ```
+   */
+  "getStats": {
+    "input": "optional",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { text } = unwrap(await env.MEMORY.recall("assistant-1", { query: "Where does Ines live?" }));
+   * ```
+   */
+  "recall": {
+    "input": "optional",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { task_id } = unwrap(await env.MEMORY.remember("assistant-1", { messages: [{ role: "user", content: "I moved to Porto in May." }] }, { idempotencyKey: "req-1" }));
+   * ```
+   */
+  "remember": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { items } = unwrap(await env.MEMORY.searchMemories("assistant-1", { query: "Porto", mode: "keyword" }));
+   * ```
+   */
+  "searchMemories": {
+    "input": "required",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { text } = unwrap(await env.MEMORY.getContext("assistant-1", { query: "Plan Ines's visit", budget_tokens: 600 }));
+   * ```
+   */
+  "getContext": {
+    "input": "optional",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const profile = unwrap(await env.MEMORY.getProfile("assistant-1"));
+   * ```
+   */
+  "getProfile": {
+    "input": "optional",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const rebuilt = unwrap(await env.MEMORY.rebuildEpisodes("assistant-1"));
+   * ```
+   */
+  "rebuildEpisodes": {
+    "input": "none",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { task_ids } = unwrap(await env.MEMORY.compressMemories("assistant-1", { cycles: 2 }));
+   * ```
+   */
+  "compressMemories": {
+    "input": "optional",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const config = unwrap(await env.MEMORY.getConfig("assistant-1"));
+   * ```
+   */
+  "getConfig": {
+    "input": "none",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.updateConfig("assistant-1", { decay_rate: 0.95 }));
+   * ```
+   */
+  "updateConfig": {
+    "input": "optional",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const created = unwrap(await env.MEMORY.createMemory("assistant-1", { content: "Ines prefers tea." }, { idempotencyKey: "req-2" }));
+   * ```
+   */
+  "createMemory": {
+    "input": "optional",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.deleteMemory("assistant-1", { node_id: 12, purge: true }));
+   * ```
+   */
+  "deleteMemory": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const memory12 = unwrap(await env.MEMORY.getMemory("assistant-1", { node_id: 12 }));
+   * ```
+   */
+  "getMemory": {
+    "input": "required",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const history = unwrap(await env.MEMORY.getMemoryHistory("assistant-1", { node_id: 12 }));
+   * ```
+   */
+  "getMemoryHistory": {
+    "input": "required",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { items, next_cursor } = unwrap(await env.MEMORY.listMemories("assistant-1", { limit: 50 }));
+   * ```
+   */
+  "listMemories": {
+    "input": "optional",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const answer = unwrap(await env.MEMORY.pinMemory("assistant-1", { node_id: 12 }, { idempotencyKey: "req-3" }));
+   * if ("pins" in answer) console.log(answer.pins, answer.max_pins);
+   * ```
+   */
+  "pinMemory": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.unpinMemory("assistant-1", { node_id: 12 }));
+   * ```
+   */
+  "unpinMemory": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.updateMemory("assistant-1", { node_id: 12, content: "Ines moved to Lisbon in June." }));
+   * ```
+   */
+  "updateMemory": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.deleteSession("assistant-1", { session_id: "chat-2026-11-20", purge: true }));
+   * ```
+   */
+  "deleteSession": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { sessions } = unwrap(await env.MEMORY.listSessions("assistant-1", { limit: 20 }));
+   * ```
+   */
+  "listSessions": {
+    "input": "optional",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.linkMemories("assistant-1", { source: 12, target: 15, relation: "causes" }));
+   * ```
+   */
+  "linkMemories": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.mergeEntities("assistant-1", { node_id: 31, into: 7 }));
+   * ```
+   */
+  "mergeEntities": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.reportFeedback("assistant-1", { node_ids: [12], used: true }));
+   * ```
+   */
+  "reportFeedback": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.unlinkMemories("assistant-1", { source: 12, target: 15, relation: "causes" }));
+   * ```
+   */
+  "unlinkMemories": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const task = unwrap(await env.MEMORY.getTask("assistant-1", { task_id: "tsk_1", wait_ms: 5_000 }));
+   * ```
+   */
+  "getTask": {
+    "input": "required",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const answer = unwrap(await env.MEMORY.deleteAgent("assistant-1"));
+   * ```
+   */
+  "deleteAgent": {
+    "input": "none",
+    "write": true
+  },
+} as const;
 
 /** The function-calling and MCP tools (GET /v1/tools serves the same). */
 export const TOOLS: readonly ToolDefinition[] = [
@@ -1992,6 +2368,9 @@ export const TOOLS: readonly ToolDefinition[] = [
           ],
           "additionalProperties": {}
         },
+        "pinned": {
+          "type": "boolean"
+        },
         "session_id": {
           "type": [
             "string",
@@ -2157,6 +2536,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         "created_at",
         "superseded_by",
         "meta",
+        "pinned",
         "session_id",
         "metadata",
         "expires_at",
@@ -3825,6 +4205,9 @@ export const TOOLS: readonly ToolDefinition[] = [
               "node_id": {
                 "type": "integer"
               },
+              "pinned": {
+                "type": "boolean"
+              },
               "content": {
                 "type": "string"
               },
@@ -3872,6 +4255,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             },
             "required": [
               "node_id",
+              "pinned",
               "content",
               "speaker",
               "energy",
@@ -4434,6 +4818,13 @@ export const TOOLS: readonly ToolDefinition[] = [
           "default": true,
           "description": "Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."
         },
+        "max_pins": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 1000,
+          "default": 50,
+          "description": "Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing."
+        },
         "reinforce_step": {
           "type": "number",
           "exclusiveMinimum": 0,
@@ -4625,6 +5016,13 @@ export const TOOLS: readonly ToolDefinition[] = [
           "default": true,
           "description": "Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."
         },
+        "max_pins": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 1000,
+          "default": 50,
+          "description": "Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing."
+        },
         "reinforce_step": {
           "type": "number",
           "exclusiveMinimum": 0,
@@ -4800,6 +5198,13 @@ export const TOOLS: readonly ToolDefinition[] = [
               "type": "boolean",
               "default": true,
               "description": "Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."
+            },
+            "max_pins": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 1000,
+              "default": 50,
+              "description": "Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing."
             },
             "reinforce_step": {
               "type": "number",
@@ -5355,6 +5760,9 @@ export const TOOLS: readonly ToolDefinition[] = [
           ],
           "additionalProperties": {}
         },
+        "pinned": {
+          "type": "boolean"
+        },
         "session_id": {
           "type": [
             "string",
@@ -5579,6 +5987,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         "created_at",
         "superseded_by",
         "meta",
+        "pinned",
         "session_id",
         "metadata",
         "expires_at",
@@ -6010,6 +6419,9 @@ export const TOOLS: readonly ToolDefinition[] = [
                 ],
                 "additionalProperties": {}
               },
+              "pinned": {
+                "type": "boolean"
+              },
               "session_id": {
                 "type": [
                   "string",
@@ -6065,6 +6477,7 @@ export const TOOLS: readonly ToolDefinition[] = [
               "created_at",
               "superseded_by",
               "meta",
+              "pinned",
               "session_id",
               "metadata",
               "expires_at",
@@ -6093,9 +6506,169 @@ export const TOOLS: readonly ToolDefinition[] = [
     }
   },
   {
+    "name": "pin_memory",
+    "title": "Pin a memory",
+    "description": "Pin a memory the user wants kept for good (a rule, a preference, a standing instruction such as 'always answer in French'): it is never forgotten, and the context block lists it first. Only when the user asks to keep it; a few per agent.",
+    "operation": "pinMemory",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The memory's id: node_id in recall, search, context and create_memory answers."
+        }
+      },
+      "required": [
+        "node_id"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "node_id": {
+              "type": "integer"
+            },
+            "pinned": {
+              "type": "boolean"
+            },
+            "changed": {
+              "type": "boolean"
+            },
+            "pins": {
+              "type": "integer"
+            },
+            "max_pins": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "node_id",
+            "pinned",
+            "changed",
+            "pins",
+            "max_pins"
+          ],
+          "description": "The memory's pin, and the agent's pins against its max_pins."
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "unpin_memory",
+    "title": "Unpin a memory",
+    "description": "Unpin a memory the user no longer wants kept for good: from now on it fades and is forgotten like any other.",
+    "operation": "unpinMemory",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The memory's id: node_id in recall, search, context and create_memory answers."
+        }
+      },
+      "required": [
+        "node_id"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "node_id": {
+              "type": "integer"
+            },
+            "pinned": {
+              "type": "boolean"
+            },
+            "changed": {
+              "type": "boolean"
+            },
+            "pins": {
+              "type": "integer"
+            },
+            "max_pins": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "node_id",
+            "pinned",
+            "changed",
+            "pins",
+            "max_pins"
+          ],
+          "description": "The memory's pin, and the agent's pins against its max_pins."
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
     "name": "update_memory",
     "title": "Correct a memory",
-    "description": "Correct a memory: the new content becomes a new version that takes over its links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. Memories may be Chinese or English (中文或英文均可).",
+    "description": "Correct a memory: the new content becomes a new version that takes over its entity and explicit links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. Memories may be Chinese or English (中文或英文均可).",
     "operation": "updateMemory",
     "inputSchema": {
       "type": "object",
@@ -6792,7 +7365,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "kind": {
           "type": "string",
-          "description": "One of: compressMemories, createMemory, deleteAgent, deleteMemory, deleteSession, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, listSessions, mergeEntities, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, updateConfig, updateMemory, index, check, expireMemories."
+          "description": "One of: compressMemories, createMemory, deleteAgent, deleteMemory, deleteSession, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, listSessions, mergeEntities, pinMemory, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, unpinMemory, updateConfig, updateMemory, index, check, expireMemories."
         },
         "status": {
           "type": "string",
@@ -7205,9 +7778,42 @@ export abstract class AgentOperations {
   }
 
   /**
+   * Pin a memory: a standing instruction, never forgotten
+   *
+   * A pinned memory is outside forgetting: compression cycles never shorten or delete it and capacity never evicts it (delete or purge it on purpose). The context block lists pinned memories first, as standing instructions. Pinning a pinned memory changes nothing. 409 beyond the agent's `max_pins`, for an entity, or for a version already superseded (the current one is named).
+   *
+   * `POST /v1/agents/{agentId}/memories/{nodeId}/pin`
+   *
+   * @example
+   * ```ts
+   * const answer = await agent.pinMemory({ node_id: 12 });
+   * if ("pins" in answer) console.log(answer.pinned, answer.pins, answer.max_pins);
+   * ```
+   */
+  pinMemory(input: PinMemoryInput, options?: RequestOptions): Promise<PinMemoryOutput> {
+    return this.invoke("pinMemory", input, options) as Promise<PinMemoryOutput>;
+  }
+
+  /**
+   * Unpin a memory: it is forgotten like any other again
+   *
+   * From the next compression cycle on the memory fades with its links, as any memory does. A memory that is not pinned is answered as it stands. 409 for an entity or a version already superseded (the current one is named).
+   *
+   * `DELETE /v1/agents/{agentId}/memories/{nodeId}/pin`
+   *
+   * @example
+   * ```ts
+   * await agent.unpinMemory({ node_id: 12 });
+   * ```
+   */
+  unpinMemory(input: UnpinMemoryInput, options?: RequestOptions): Promise<UnpinMemoryOutput> {
+    return this.invoke("unpinMemory", input, options) as Promise<UnpinMemoryOutput>;
+  }
+
+  /**
    * Update a memory: the new content supersedes it
    *
-   * The new content becomes a new node that takes over the old one's links; 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. The new version keeps the memory's session, tags and expiry unless `metadata` or `expires_at` replace them; without `content`, those two are set on the memory itself. 409 for an entity or a version already superseded (the current one is named).
+   * The new content becomes a new node that takes over the old one's links to entities and its explicit links (上文/下文 and episode links stay with the old version); 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. The new version keeps the memory's session, tags and expiry unless `metadata` or `expires_at` replace them; without `content`, those two are set on the memory itself. 409 for an entity or a version already superseded (the current one is named).
    *
    * `PATCH /v1/agents/{agentId}/memories/{nodeId}`
    *

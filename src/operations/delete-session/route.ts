@@ -50,6 +50,8 @@ export const deleteSession: Endpoint = {
   operation: defineOperation(route, {
     sdk: {
       example: `await agent.deleteSession({ session_id: "chat-2026-11-20", purge: true });`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+unwrap(await env.MEMORY.deleteSession("assistant-1", { session_id: "chat-2026-11-20", purge: true }));`,
     },
     queryArgs: {
       purge: z.boolean().optional().describe("true: remove every trace of its memories too, as a purge does."),

@@ -9,7 +9,7 @@ import { strengthAt } from "../../memory/strength";
 import type { AgentNetwork, AgentStores } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
 import { ExportSnapshotSchema, EXPORT_FORMAT, EXPORT_VERSION, type ExportSnapshot } from "../shared/export-format";
-import { recordFields } from "../shared/record-fields";
+import { nodeFields } from "../shared/node-fields";
 import { expired } from "../../memory/memory-filter";
 
 export const exportAgentTask = defineTask({
@@ -65,7 +65,7 @@ async function snapshot(rt: AgentStores & AgentNetwork): Promise<ExportSnapshot>
       if (gone.has(n.id)) continue;
       out.nodes.push({
         type: "node",
-        ...recordFields(n),
+        ...nodeFields(n),
         scan_count: scans.get(n.id) ?? 0,
         reinforced_cycle: reinforced.get(n.id) ?? null,
       });

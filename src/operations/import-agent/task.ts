@@ -18,7 +18,7 @@ import { AgentParamsSchema } from "../../config/params";
 import type { WriteOp } from "../../memory/write-ops";
 import type { EntityAlias, MemoryNode, NewLink } from "../../vocabulary/records";
 import { ExportLineSchema } from "../shared/export-format";
-import { nodeOfRecordFields } from "../shared/record-fields";
+import { nodeOfFields } from "../shared/node-fields";
 import type { AgentNetwork, AgentStores, WritePath } from "../../engine/runtime";
 import { PermanentTaskError } from "../../engine/task-errors";
 import { commit } from "../../engine/write-path";
@@ -169,7 +169,7 @@ function pageOps(lines: readonly string[], clock: number, epoch: number): { ops:
     const line = parsed.data;
     switch (line.type) {
       case "node":
-        nodes.push(nodeOfRecordFields(line));
+        nodes.push(nodeOfFields(line));
         scans.push({ id: line.id, count: line.scan_count });
         if (line.reinforced_cycle !== null)
           reinforced.set(line.reinforced_cycle, [...(reinforced.get(line.reinforced_cycle) ?? []), line.id]);

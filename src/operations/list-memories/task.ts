@@ -8,21 +8,19 @@ import { strengthAt } from "../../memory/strength";
 import { MEMORY_KINDS } from "../../vocabulary/node-kinds";
 import type { MemoryNode } from "../../vocabulary/records";
 import { conflictMarks } from "../shared/conflict-marks";
-import { RECORD_FIELDS, recordFields } from "../shared/record-fields";
+import { NODE_FIELDS, nodeFields, viewFields } from "../shared/node-fields";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentNetwork, AgentRepos, AgentStores } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
 import { filterOf, MEMORY_FILTER_SHAPE } from "../../vocabulary/memory-filter";
 
-const { id: _id, name: _name, original_length: _length, ...LISTED_FIELDS } = RECORD_FIELDS;
+const { id: _id, name: _name, original_length: _length, ...LISTED_FIELDS } = NODE_FIELDS;
 
 const MemoryListItemSchema = z.object({
   node_id: z.number().int(),
-  /** The record's fields (record-fields.ts) but the entity name and the original length. */
+  /** The record's fields (node-fields.ts) but the entity name and the original length. */
   ...LISTED_FIELDS,
-  /** The sum of its outgoing link strengths (docs/design.md, "The model"). */
-  importance: z.number(),
-  conflicts_with: z.array(z.number().int()),
+  ...viewFields("importance", "conflicts_with"),
 });
 type MemoryListItem = z.infer<typeof MemoryListItemSchema>;
 
@@ -74,7 +72,7 @@ async function listItems(rt: AgentStores & AgentNetwork, repos: AgentRepos, node
   const strengths = new Map<number, number[]>(ids.map((id) => [id, []]));
   for (const link of outgoing) strengths.get(link.source)?.push(link.pinned ? 1 : strengthAt(link.level, clock));
   return nodes.map((n) => {
-    const { id: _node, name: _entity, original_length: _original, ...fields } = recordFields(n);
+    const { id: _node, name: _entity, original_length: _original, ...fields } = nodeFields(n);
     return {
       node_id: n.id,
       ...fields,

@@ -43,6 +43,8 @@ export const listSessions: Endpoint = {
     sdk: {
       example: `const { sessions } = await agent.listSessions({ limit: 20 });
 for (const s of sessions) console.log(s.session_id, s.messages, s.memories);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const { sessions } = unwrap(await env.MEMORY.listSessions("assistant-1", { limit: 20 }));`,
     },
     queryArgs: { ...pageArgs("Sessions") },
     tool: {

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { MEMORY_FILTER_SHAPE } from "../../vocabulary/memory-filter";
 import { NODE_KINDS } from "../../vocabulary/node-kinds";
 import { SEARCH_MODES } from "../../vocabulary/search-modes";
-import { nodeFields } from "../shared/node-fields";
+import { viewFields } from "../shared/node-fields";
 
 export const SearchQuerySchema = z
   .object({
@@ -21,9 +21,9 @@ export const SearchQuerySchema = z
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
 export const SearchHitSchema = z.object({
-  ...nodeFields("node_id", "kind", "content", "phrase", "speaker", "role", "source_message_ids"),
+  ...viewFields("node_id", "kind", "content", "phrase", "speaker", "role", "source_message_ids"),
   time: z.number().int(),
-  ...nodeFields("created_at", "message_time", "session_id", "metadata", "expires_at", "conflicts_with"),
+  ...viewFields("created_at", "message_time", "session_id", "metadata", "expires_at", "conflicts_with"),
   score: z.number(),
   scores: z.object({ keyword: z.number().nullable(), vector: z.number().nullable() }),
 });

@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import { expired } from "../../memory/memory-filter";
-import { supersedeOps } from "../../memory/link-moves";
+import { farEnds, supersedeOps } from "../../memory/link-moves";
 import { memoryText } from "../../memory/format";
 import { levelOf } from "../../memory/strength";
 import type { WriteOp } from "../../memory/write-ops";
@@ -270,6 +270,7 @@ async function actionOps(rt: ConflictCheckRuntime, epoch: number, action: Action
       newId: action.new,
       fromLinks,
       toLinks,
+      kinds: await reader.load(farEnds(fromLinks, action.old)),
       clock,
       epoch,
       now,

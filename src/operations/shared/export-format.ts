@@ -21,7 +21,7 @@ import { MAX_MESSAGE_CODE_POINTS, MAX_NODE_ID, MAX_TIMESTAMP_MS, MIN_TIMESTAMP_M
 import { codePointLength } from "../../text/code-points";
 import { memoryTextProblem } from "../../text/memory-text";
 import { malformedPath } from "../../text/well-formed";
-import { STORED_RECORD_FIELDS } from "./record-fields";
+import { STORED_NODE_FIELDS } from "./node-fields";
 
 export const EXPORT_FORMAT = "agent-memory-export" as const;
 export const EXPORT_VERSION = 1 as const;
@@ -65,8 +65,8 @@ export const FocusLineSchema = z
 export const NodeLineSchema = z
   .object({
     type: z.literal("node"),
-    /** Every field of the record (record-fields.ts); one added since a file was written takes its default. */
-    ...STORED_RECORD_FIELDS,
+    /** Every field of the record (node-fields.ts); one added since a file was written takes its default. */
+    ...STORED_NODE_FIELDS,
     id: NodeId,
     name: z.string().min(1).nullable(),
     original_length: Count,

@@ -10,7 +10,7 @@ import { importanceOf } from "../../memory/importance";
 import { strengthAt } from "../../memory/strength";
 import { encodeLinksCursor, type LinkPosition } from "./cursor";
 import type { NetworkReader } from "../../engine/network-reader";
-import { RECORD_FIELDS, recordFields } from "./record-fields";
+import { NODE_FIELDS, nodeFields, viewFields } from "./node-fields";
 import { expired } from "../../memory/memory-filter";
 
 /** Links per direction in one node view, unless asked otherwise (at most MAX_LINKS_PAGE). */
@@ -36,15 +36,15 @@ const LinkViewSchema = z.object({
   created_at: z.number().int(),
 });
 
-const { id: _id, ...VIEWED_FIELDS } = RECORD_FIELDS;
+const { id: _id, ...VIEWED_FIELDS } = NODE_FIELDS;
 
 export const NodeViewSchema = z.object({
   node_id: z.number().int(),
-  /** Every field of the record (record-fields.ts): content, provenance, meta, superseded_by, scoping, … */
+  /** Every field of the record (node-fields.ts): content, provenance, meta, superseded_by, scoping, … */
   ...VIEWED_FIELDS,
   scan_count: z.number().int(),
   in_focus: z.boolean(),
-  importance: z.number(),
+  ...viewFields("importance"),
   /**
    * A page of the node's links in each direction (by the far end's id, then the relation), how
    * many there are, and the cursor of the next page (null when both lists are complete).
@@ -86,7 +86,7 @@ export async function buildNodeView(
   const incoming = links.filter((l) => l.source !== nodeId).map(view);
   const out = pageOf(outgoing, (l) => l.target, page.after.outgoing, page.limit);
   const into = pageOf(incoming, (l) => l.source, page.after.incoming, page.limit);
-  const { id: _node, ...fields } = recordFields(node);
+  const { id: _node, ...fields } = nodeFields(node);
   return {
     node_id: node.id,
     ...fields,

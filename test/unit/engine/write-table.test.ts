@@ -9,7 +9,7 @@ import { createDb } from "../../../src/storage/db";
 import { FtsRepo } from "../../../src/storage/fts-repo";
 import { LinkRepo } from "../../../src/storage/link-repo";
 import { NodeRepo } from "../../../src/storage/node-repo";
-import type { MemoryNode, TextUpdate } from "../../../src/vocabulary/records";
+import { newNode, type MemoryNode, type TextUpdate } from "../../../src/vocabulary/records";
 
 /** What the table's type accepts (each refusal below is a compile error that tsc requires). */
 const table = (t: WriteTable): WriteTable => t;
@@ -34,26 +34,22 @@ function repos(): AgentRepos {
 }
 
 const text = (id: number, content: string): TextUpdate => ({ id, kind: "segment", speaker: null, content, phrase: content, keywords: [] });
-const node = (id: number): MemoryNode => ({
-  id,
-  kind: "segment",
-  name: null,
-  content: `memory ${id}`,
-  originalLength: 8,
-  phrase: "memory",
-  keywords: [],
-  role: "user",
-  speaker: "Ann",
-  sourceMessageIds: [],
-  sourceTaskId: null,
-  messageTime: null,
-  createdAt: 1,
-  supersededBy: null,
-  meta: null,
-  sessionId: null,
-  metadata: null,
-  expiresAt: null,
-});
+const node = (id: number): MemoryNode =>
+  newNode({
+    id,
+    kind: "segment",
+    name: null,
+    content: `memory ${id}`,
+    originalLength: 8,
+    phrase: "memory",
+    keywords: [],
+    role: "user",
+    speaker: "Ann",
+    sourceMessageIds: [],
+    sourceTaskId: null,
+    messageTime: null,
+    createdAt: 1,
+  });
 
 describe("the write table", () => {
   it("does not compile without a row per kind of write, with a row for none, or with a column of another kind", () => {

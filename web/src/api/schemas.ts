@@ -55,6 +55,8 @@ export const NodeViewSchema = z.object({
   superseded_by: z.optional(z.nullable(z.number())),
   /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
   meta: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  /** A standing instruction: never forgotten, listed first by the context block. */
+  pinned: z.optional(z.boolean()),
   /** Scoping (docs/design.md, "Scoping"): the memory's session, the application's tags, when it expires. */
   session_id: z.optional(z.nullable(z.string())),
   metadata: z.optional(z.nullable(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])))),

@@ -26,6 +26,7 @@ export function nodeView(id: number, outgoing: Link[] = [], incoming: Link[] = [
     in_focus: false,
     superseded_by: null,
     meta: null,
+    pinned: false,
     session_id: null,
     metadata: null,
     expires_at: null,
