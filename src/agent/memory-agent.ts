@@ -21,7 +21,7 @@ import type { AgentParams } from "../config/params";
 import type { AgentIdentity } from "../vocabulary/identity";
 import { RegistryFullError } from "../storage/agent-registry";
 import { AgentState } from "./agent-state";
-import { exportLines } from "../operations/shared/export-format";
+import { exportStream } from "../operations/shared/export-format";
 import { fingerprint } from "../engine/stores/idempotency";
 import { migrateAgentSchema } from "../engine/stores/do-schema";
 import { networkReader } from "../engine/network-reader";
@@ -280,24 +280,7 @@ export class MemoryAgent extends DurableObject<Env> {
       await this.bind(identity);
       const task = enqueueTyped(this.state.queue, "exportAgent", null, { now: Date.now() });
       const snapshot = resultInMemory("exportAgent", await this.runner.waitForResult(task.id));
-      const lines = exportLines(snapshot);
-      const encoder = new TextEncoder();
-      return new ReadableStream<Uint8Array>({
-        pull(controller) {
-          // About 64 KiB per chunk: the caller's pace sets how fast the lines are serialised.
-          let chunk = "";
-          for (let next = lines.next(); ; next = lines.next()) {
-            if (next.done) {
-              if (chunk !== "") controller.enqueue(encoder.encode(chunk));
-              controller.close();
-              return;
-            }
-            chunk += `${next.value}\n`;
-            if (chunk.length >= 65_536) break;
-          }
-          controller.enqueue(encoder.encode(chunk));
-        },
-      });
+      return exportStream(snapshot);
     });
   }
 
