@@ -95,7 +95,8 @@ export const AGENT_TASKS = new TaskKinds(TASKS);
 export const AGENT_TASK_HOOKS: TaskHooks = {
   queueIndexRetry: (queue, ids, now) => AGENT_TASKS.enqueue(queue, "index", ids, { now }),
   queueExpiry: (queue, now) => {
-    if (!queue.pending("expireMemories")) AGENT_TASKS.enqueue(queue, "expireMemories", null, { now });
+    // One at a time: a purge queued or running queues itself again while more are due.
+    if (queue.pendingAllocations(["expireMemories"]).writes === 0) AGENT_TASKS.enqueue(queue, "expireMemories", null, { now });
   },
   resultCarriers: RESULT_CARRIERS,
 };

@@ -218,11 +218,6 @@ export class TaskQueue {
     );
   }
 
-  /** Whether a task of `kind` is queued or running. */
-  pending(kind: string): boolean {
-    return this.first("SELECT seq FROM tasks WHERE kind = ? AND status IN ('queued', 'running') LIMIT 1", kind) !== undefined;
-  }
-
   /** Tasks waiting (any lane but reads). */
   queuedDurable(): number {
     return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE status = 'queued' AND lane <> 'read'").one().n;
