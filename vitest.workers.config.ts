@@ -27,6 +27,8 @@ export async function workersProject(test: {
   await built;
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
+    // ai-sdk/ depends on the SDK by its package name: here, its sources (test/session-story.test.ts).
+    resolve: { alias: { "@agent-memory/sdk": path.join(import.meta.dirname, "sdk", "src", "index.ts") } },
     plugins: [
       cloudflareTest({
         main: "./src/index.ts",

@@ -6,7 +6,8 @@
  *
  * Every latency is reported beside a floor measured in the same run (speed/floor.ts): remember
  * acknowledgement and ingestion throughput (English and Chinese streams), recall and search latency
- * and compression cycles on agents of ~1k and ~10k nodes, many agents written concurrently with a
+ * and compression cycles on agents of ~1k and ~10k nodes (recall, search and context also with a
+ * filter keeping one session of about 10 %: speed/filtered-bench.ts), many agents written concurrently with a
  * leakage check, storage per node, and a load run (100 agents × 1,000 messages written at once,
  * every message id accounted for). --quick: smaller sizes for a smoke check; it writes
  * bench/results/speed-quick.json and leaves docs/BENCHMARKS.md alone. --load-only: only the load
@@ -15,7 +16,7 @@
  * for paired comparisons of builds; it writes bench/results/speed-ingest.json and leaves
  * docs/BENCHMARKS.md alone.
  * --latency-only: only the agents of ~1k and ~10k nodes and what is measured on them (recall,
- * search, context, profile, compression), for paired comparisons of builds; it writes
+ * search, context, profile, the filtered reads, compression), for paired comparisons of builds; it writes
  * bench/results/speed-latency(-quick).json and leaves docs/BENCHMARKS.md alone.
  * --production-only: only the production-shaped run (speed/production-bench.ts: the Workers AI
  * provider against a simulated service with its latency and account limits); it writes
@@ -44,6 +45,7 @@ import { describeError, withBenchServer } from "./driver/server";
 import { renderTables } from "./lib/table";
 import { COLD_FULL, COLD_QUICK, coldBench } from "./speed/cold-bench";
 import { compressBench } from "./speed/compress-bench";
+import { filteredLatency } from "./speed/filtered-bench";
 import { ingestBench } from "./speed/ingest-bench";
 import { isolationBench } from "./speed/isolation-bench";
 import { loadBench } from "./speed/load-bench";
@@ -88,7 +90,15 @@ const QUICK: typeof FULL = {
 };
 
 /** The tables of a --latency-only run: what is measured on the agents of ~1k and ~10k nodes. */
-const LATENCY_TABLES = ["recall latency", "search latency", "context block", "compression cycle", "recall sent while", "Speed goals"];
+const LATENCY_TABLES = [
+  "recall latency",
+  "search latency",
+  "context block",
+  "filtered reads",
+  "compression cycle",
+  "recall sent while",
+  "Speed goals",
+];
 
 const perNode = (bytes: number | null, nodes: number): number | null => (bytes === null || nodes === 0 ? null : bytes / nodes);
 
@@ -219,6 +229,13 @@ async function main(): Promise<void> {
         const recall = await recallLatency(agent, settings.recallSamples, s.focus, progress.update);
         const search = await searchLatency(agent, settings.searchSamples, progress.update);
         const context = await contextLatency(agent, settings.searchSamples, progress.update);
+        // Before compression changes the network: the filtered reads meet the same agent.
+        const filtered = await filteredLatency(
+          agent,
+          { recall: settings.recallSamples, search: settings.searchSamples },
+          s.focus,
+          progress.update,
+        );
         const compress = await compressBench(agent, s.nodes.total, settings.cycles, progress.update);
         const scanWait = await scanWaitBench(agent, settings.scanProbes, progress.update);
         result.networks.push({
@@ -232,6 +249,7 @@ async function main(): Promise<void> {
           recall,
           search,
           context,
+          filtered,
           compress,
           scanWait,
         });

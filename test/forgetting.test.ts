@@ -262,6 +262,7 @@ describe("per-agent configuration", () => {
       recall_speaker_weight: [-1, 3],
       recall_graph_prior: [-0.1, 2],
       recall_vectors: ["yes", 0],
+      retention_days: [0, 36_501, 1.5, "30"],
       model_policy: ["local", null, { extraction: "openai" }, { ranking: "local" }, { conflicts: null }],
     };
     for (const [key, values] of Object.entries(bad)) {
@@ -295,6 +296,7 @@ describe("per-agent configuration", () => {
       recall_time_weight: 0.5,
       recall_graph_prior: 0.1,
       recall_vectors: true,
+      retention_days: null,
       model_policy: { extraction: "default", compression: "default", conflicts: "default", summaries: "default" },
     });
   });

@@ -1,5 +1,5 @@
 /** Shared test helpers: API calls with the development key, fresh agent ids, queue waits. */
-import { env, runDurableObjectAlarm, SELF } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import { agentStub } from "../src/agent/naming";
 import { DEV_TENANT } from "../src/http/auth";
@@ -100,13 +100,19 @@ export function stubOf(agentId: string, tenantId = DEV_TENANT) {
 }
 
 /**
- * Runs the agent's alarms until none is scheduled, then waits until its queue is idle (a real alarm
- * may have taken over a time-sliced cycle meanwhile). Returns the alarms run here.
+ * Runs the agent's alarms until none is due (none scheduled, or only one for later work: an
+ * expiry), then waits until its queue is idle (a real alarm may have taken over a time-sliced
+ * cycle meanwhile). Returns the alarms run here.
  */
 export async function drainAlarms(agentId: string, max = 10_000): Promise<number> {
   const stub = stubOf(agentId);
   let runs = 0;
-  while (runs < max && (await runDurableObjectAlarm(stub))) runs += 1;
+  const due = () =>
+    runInDurableObject(stub, async (_instance, state) => {
+      const at = await state.storage.getAlarm();
+      return at !== null && at <= Date.now() + 10_000;
+    });
+  while (runs < max && (await due()) && (await runDurableObjectAlarm(stub))) runs += 1;
   const res = await call(`/v1/agents/${agentId}/stats?wait_ms=30000`);
   const stats = (await res.json()) as { queue: { queued: number; running: number } };
   expect(stats.queue, "the agent's queue did not become idle").toMatchObject({ queued: 0, running: 0 });

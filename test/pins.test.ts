@@ -349,4 +349,31 @@ describe("the context block", () => {
     await unpin(agent, rule);
     expect((await context({ locale: "en" })).text).not.toContain("## Pinned memories");
   });
+
+  it("keeps to the read's filter and to expiry: a pinned memory of another session is not listed under a session filter, an expired one is gone and cannot be pinned", async () => {
+    const agent = freshAgent("pin-scope");
+    const create = async (body: Record<string, unknown>) => {
+      const res = await call(`/v1/agents/${agent}/memories`, { body });
+      expect(res.status, await res.clone().text()).toBe(201);
+      return (await json<{ node_id: number }>(res)).node_id;
+    };
+    const rule = await create({ content: "Always answer Nora in French.", session_id: "s1" });
+    const other = await create({ content: "Nora books the Lisbon trip for June.", session_id: "s2" });
+    expect((await pin(agent, rule)).status).toBe(200);
+    const context = async (body: Record<string, unknown>) =>
+      json<{ memories: { node_id: number; pinned: boolean }[] }>(
+        await call(`/v1/agents/${agent}/context`, { body: { query: "When is Nora's trip?", format: "json", ...body } }),
+      );
+    expect((await context({})).memories[0]).toMatchObject({ node_id: rule, pinned: true });
+    expect((await context({ session_ids: ["s1"] })).memories[0]).toMatchObject({ node_id: rule, pinned: true });
+    const s2 = (await context({ session_ids: ["s2"] })).memories;
+    expect(s2.map((m) => m.node_id)).toContain(other);
+    expect(s2.some((m) => m.node_id === rule || m.pinned)).toBe(false);
+    // It expires: gone from the context at once (before any purge), and a pin of it is 404.
+    const patched = await call(`/v1/agents/${agent}/memories/${rule}`, { method: "PATCH", body: { expires_at: Date.now() - 1 } });
+    expect(patched.status).toBe(200);
+    expect((await context({})).memories.some((m) => m.node_id === rule || m.pinned)).toBe(false);
+    expect((await unpin(agent, rule)).status).toBe(404);
+    expect((await pin(agent, rule)).status).toBe(404);
+  });
 });

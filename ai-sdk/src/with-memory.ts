@@ -7,6 +7,9 @@
  * step that ends it, not with those that end in tool calls (the call goes on with their results). Works for
  * generateText and streamText alike (a stream's answer is remembered when it has been read to its
  * end). In a Worker, pass `waitUntil: (p) => ctx.waitUntil(p)` so the write outlives the response.
+ * With `sessionId` the exchange is remembered into that session, and the context still comes from
+ * every session of the agent (one memory per user across chats) unless `context` filters it
+ * (`session_ids: [sessionId]` for this chat alone).
  */
 import type { GetContextInput, RememberOutput } from "@agent-memory/sdk";
 import type {
@@ -21,7 +24,9 @@ import { agentOf, type MemoryOptions } from "./agent.js";
 
 export type WithMemoryOptions = MemoryOptions & {
   /** What the context block holds: its token budget, sections and label language (the API's defaults otherwise). */
-  context?: Pick<GetContextInput, "budget_tokens" | "include" | "locale">;
+  context?: Pick<GetContextInput, "budget_tokens" | "include" | "locale" | "session_ids" | "speakers" | "metadata" | "any" | "time_range">;
+  /** The conversation's session: the exchange is remembered with this `session_id`. */
+  sessionId?: string;
   /** false: only inject the context, remember nothing. Default true. */
   remember?: boolean;
   /** Keeps the background write alive (a Worker's `ctx.waitUntil`); it receives the write's promise. */
@@ -80,6 +85,7 @@ export function memoryMiddleware(options: WithMemoryOptions): LanguageModelV4Mid
     if (!shouldRemember || question === undefined || answer.trim() === "") return;
     const write = agent
       .remember({
+        ...(options.sessionId !== undefined ? { session_id: options.sessionId } : {}),
         messages: [
           { role: "user", content: question },
           { role: "assistant", content: answer },

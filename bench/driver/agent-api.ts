@@ -34,7 +34,12 @@ export interface Message {
   id?: string;
 }
 
-export interface RecallRequest {
+/** A read's filter (docs/design.md, "Filters choose what a read returns"): the part the benchmark uses. */
+export interface ReadFilter {
+  session_ids?: string[];
+}
+
+export interface RecallRequest extends ReadFilter {
   keywords?: string[];
   query?: string;
   relations?: string[];
@@ -42,14 +47,14 @@ export interface RecallRequest {
   limit?: number;
 }
 
-export interface ContextRequest {
+export interface ContextRequest extends ReadFilter {
   query: string;
   budget_tokens: number;
   include: ("memories" | "episodes" | "profile" | "traces")[];
   locale: "zh" | "en";
 }
 
-export interface SearchRequest {
+export interface SearchRequest extends ReadFilter {
   query: string;
   mode: "keyword" | "vector" | "hybrid";
   top_k: number;
@@ -74,6 +79,10 @@ const MemoryItemSchema = z.object({
 export type MemoryItem = z.infer<typeof MemoryItemSchema>;
 
 const MemoryPageSchema = z.object({ items: z.array(MemoryItemSchema), next_cursor: z.string().nullable() });
+const SessionPageSchema = z.object({
+  sessions: z.array(z.object({ session_id: z.string(), memories: z.number() })),
+  next_cursor: z.string().nullable(),
+});
 
 const LinkSchema = z.looseObject({ source: z.number(), target: z.number(), relation: z.string() });
 const NodeSchema = z.looseObject({
@@ -105,9 +114,9 @@ export class AgentApi {
   }
 
   /** The acknowledgement: the task is queued, nothing is applied yet. */
-  async remember(messages: readonly Message[], idempotencyKey?: string): Promise<Timed<string>> {
+  async remember(messages: readonly Message[], idempotencyKey?: string, sessionId?: string): Promise<Timed<string>> {
     const r = await this.http.request("POST", `${this.base}/remember`, RememberAcceptedSchema, {
-      body: { messages },
+      body: { messages, ...(sessionId === undefined ? {} : { session_id: sessionId }) },
       expect: [202],
       ...(idempotencyKey === undefined ? {} : { headers: { "idempotency-key": idempotencyKey } }),
     });
@@ -171,6 +180,18 @@ export class AgentApi {
       const query: string = `kind=${kind}&include_superseded=${includeSuperseded}&limit=200${cursor ? `&cursor=${cursor}` : ""}`;
       const page = (await this.http.request("GET", `${this.base}/memories?${query}`, MemoryPageSchema)).value;
       out.push(...page.items);
+      if (page.next_cursor === null) return out;
+      cursor = page.next_cursor;
+    }
+  }
+
+  /** Every session of the agent with the memories it holds, paging through the listing. */
+  async sessions(): Promise<{ session_id: string; memories: number }[]> {
+    const out: { session_id: string; memories: number }[] = [];
+    for (let cursor: string | null = null; ;) {
+      const path: string = `${this.base}/sessions?limit=100${cursor ? `&cursor=${cursor}` : ""}`;
+      const page = (await this.http.request("GET", path, SessionPageSchema)).value;
+      out.push(...page.sessions);
       if (page.next_cursor === null) return out;
       cursor = page.next_cursor;
     }

@@ -12,7 +12,8 @@ const int = z.number().int();
 export const PingSchema = z.looseObject({ ok: z.literal(true), agent_id: z.string() });
 
 /** The parameters in force: numbers and switches, and model_policy (a choice per operation). */
-export const ConfigSchema = z.record(z.string(), z.union([z.number(), z.boolean(), z.record(z.string(), z.string())]));
+// null: a parameter without a value (retention_days when memories never expire).
+export const ConfigSchema = z.record(z.string(), z.union([z.number(), z.boolean(), z.record(z.string(), z.string()), z.null()]));
 export type Config = z.infer<typeof ConfigSchema>;
 
 export const RememberAcceptedSchema = z.looseObject({ task_id: z.string(), status: z.string(), queued_ahead: int });

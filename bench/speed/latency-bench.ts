@@ -12,7 +12,7 @@
  * from the network at every request (docs/design.md, "The profile", decides not to cache it; this
  * is the measurement behind that), each after WARM_UP requests (warm).
  */
-import type { AgentApi, SearchRequest } from "../driver/agent-api";
+import type { AgentApi, ReadFilter, SearchRequest } from "../driver/agent-api";
 import { DEFAULT_HEDGE_MS } from "../driver/agent-api";
 import { memoriesOf } from "../driver/schemas";
 import { percentiles } from "../lib/aggregate";
@@ -59,9 +59,15 @@ function calibrateHedge(agent: AgentApi, warmUpMs: readonly number[]): void {
   agent.hedgeAfterMs = Math.max(DEFAULT_HEDGE_MS, 20 * (percentiles(warmUpMs)?.p50 ?? 0));
 }
 
-export async function recallLatency(agent: AgentApi, samples: number, focus: number, step: (t: string) => void): Promise<RecallLatency> {
+export async function recallLatency(
+  agent: AgentApi,
+  samples: number,
+  focus: number,
+  step: (t: string) => void,
+  filter: ReadFilter = {},
+): Promise<RecallLatency> {
   const queries = keywordQueries("en", samples + WARM_UP, 7);
-  const request = (i: number) => ({ keywords: queries[i] ?? [], depth: 2, limit: 20 });
+  const request = (i: number) => ({ keywords: queries[i] ?? [], depth: 2, limit: 20, ...filter });
   const warm: number[] = [];
   for (let i = 0; i < WARM_UP; i += 1) warm.push((await agent.recall(request(samples + i))).ms);
   calibrateHedge(agent, warm);
@@ -81,11 +87,16 @@ export async function recallLatency(agent: AgentApi, samples: number, focus: num
   return { depth: 2, limit: 20, focus, meanItems: mean(items), meanReached: mean(reached), latency: summary };
 }
 
-export async function searchLatency(agent: AgentApi, samples: number, step: (t: string) => void): Promise<SearchLatency> {
+export async function searchLatency(
+  agent: AgentApi,
+  samples: number,
+  step: (t: string) => void,
+  filter: ReadFilter = {},
+): Promise<SearchLatency> {
   const queries = searchQueries("en", samples + WARM_UP, 11);
   const modes: Record<string, LatencySummary & { meanItems: number }> = {};
   for (const mode of SEARCH_MODES) {
-    const request = (i: number): SearchRequest => ({ query: queries[i] ?? "", mode, top_k: 20 });
+    const request = (i: number): SearchRequest => ({ query: queries[i] ?? "", mode, top_k: 20, ...filter });
     const warm: number[] = [];
     for (let i = 0; i < WARM_UP; i += 1) {
       const r = await agent.search(request(samples + i));
@@ -112,13 +123,22 @@ export async function searchLatency(agent: AgentApi, samples: number, step: (t: 
 
 export const CONTEXT_BUDGET = 1024;
 
-export async function contextLatency(agent: AgentApi, samples: number, step: (t: string) => void): Promise<ContextLatency> {
+export type ContextOnlyLatency = Omit<ContextLatency, "profile" | "participantProfile">;
+
+/** The context block's latency alone (the filtered reads measure it without the profile). */
+export async function contextOnlyLatency(
+  agent: AgentApi,
+  samples: number,
+  step: (t: string) => void,
+  filter: ReadFilter = {},
+): Promise<ContextOnlyLatency> {
   const queries = searchQueries("en", samples + WARM_UP, 13);
   const request = (i: number) => ({
     query: queries[i] ?? "",
     budget_tokens: CONTEXT_BUDGET,
     include: ["memories" as const, "episodes" as const, "traces" as const],
     locale: "en" as const,
+    ...filter,
   });
   const warm: number[] = [];
   for (let i = 0; i < WARM_UP; i += 1) warm.push((await agent.context(request(samples + i))).ms);
@@ -136,13 +156,11 @@ export async function contextLatency(agent: AgentApi, samples: number, step: (t:
     },
     (d, t) => step(`${agent.agentId}: context ${d}/${t}`),
   );
-  return {
-    budget: CONTEXT_BUDGET,
-    meanMemories: mean(memories),
-    meanUsedTokens: mean(tokens),
-    latency: context.summary,
-    ...(await profileLatency(agent, samples, step)),
-  };
+  return { budget: CONTEXT_BUDGET, meanMemories: mean(memories), meanUsedTokens: mean(tokens), latency: context.summary };
+}
+
+export async function contextLatency(agent: AgentApi, samples: number, step: (t: string) => void): Promise<ContextLatency> {
+  return { ...(await contextOnlyLatency(agent, samples, step)), ...(await profileLatency(agent, samples, step)) };
 }
 
 /** Warm latency of the whole profile and of one participant's (see the module comment). */

@@ -3,6 +3,8 @@
  * synthetic stream in large remember calls (docs/design.md §2 parameters, so one compression cycle follows
  * each call, as in real use) until it holds at least `target` nodes. The node count actually
  * reached is reported; at the default capacity (10,000) a 10k agent ends full, evicting as it goes.
+ * Each call goes into one of NETWORK_SESSIONS sessions in turn (an attribute: the network is the
+ * same), so the filtered reads (filtered-bench.ts) have a session holding about a tenth of it.
  */
 import type { AgentApi } from "../driver/agent-api";
 import type { Stats } from "../driver/schemas";
@@ -19,6 +21,7 @@ export interface Network {
 /** Messages per call: large calls build quickly; the API takes at most 500. */
 const MAX_CHUNK = 400;
 const MIN_CHUNK = 20;
+export const NETWORK_SESSIONS = 10;
 
 export async function buildNetwork(agent: AgentApi, target: number, step: (text: string) => void): Promise<Network> {
   const started = performance.now();
@@ -29,7 +32,7 @@ export async function buildNetwork(agent: AgentApi, target: number, step: (text:
   while (stats.nodes.total < target) {
     const wanted = Math.ceil(((target - stats.nodes.total) / perMessage) * 1.05);
     const chunk = Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, wanted));
-    await agent.remember(chatStream("en", chunk, 1000 + calls, `${agent.agentId}-${calls}`));
+    await agent.remember(chatStream("en", chunk, 1000 + calls, `${agent.agentId}-${calls}`), undefined, `part-${calls % NETWORK_SESSIONS}`);
     messages += chunk;
     calls += 1;
     const before = stats.nodes.total;

@@ -10,7 +10,8 @@
  *   "ingest": { "en": IngestResult, "zh": IngestResult }            (ingest-bench.ts)
  *   "singleOps": SingleOpsResult                                    (single-ops-bench.ts)
  *   "networks": [ { "target", "nodes", "segments", "entities", "links", "messages", "buildMs",
- *                   "recall": RecallLatency, "search": SearchLatency, "context": ContextLatency, "compress": CompressResult,
+ *                   "recall": RecallLatency, "search": SearchLatency, "context": ContextLatency,
+ *                   "filtered": { "filter", "kept", "memories", "recall", "search", "context" }, "compress": CompressResult,
  *                   "scanWait": ScanWaitResult } ],                 (scan-wait-bench.ts)
  *   "isolation": IsolationResult,                                   (isolation-bench.ts)
  *   "load": LoadResult,                                             (load-bench.ts)
@@ -35,6 +36,7 @@ import type { IsolationResult } from "./isolation-bench";
 import type { LoadResult } from "./load-bench";
 import type { ProductionResult } from "./production-bench";
 import type { ContextLatency, RecallLatency, SearchLatency } from "./latency-bench";
+import { filteredGoal, type FilteredLatency } from "./filtered-bench";
 import type { ScanWaitResult } from "./scan-wait-bench";
 import type { SingleOpsResult } from "./single-ops-bench";
 
@@ -69,6 +71,8 @@ export interface NetworkResult {
   recall: RecallLatency;
   search: SearchLatency;
   context: ContextLatency;
+  /** The same reads with a filter keeping about a tenth of the agent (filtered-bench.ts). */
+  filtered: FilteredLatency | null;
   compress: CompressResult;
   scanWait: ScanWaitResult;
 }
@@ -161,6 +165,7 @@ export function speedGoals(r: SpeedResult): Goal[] {
     met: p95 === null ? null : p95 <= 3,
     note: largest ? note(largest.nodes) : "not measured",
   });
+  goals.push(filteredGoal(largest, largest ? note(largest.nodes) : null));
   const profiles = largest ? [largest.context.profile, largest.context.participantProfile] : [];
   const profileP95 = profiles.length === 0 ? null : Math.max(...profiles.map((p) => p.ms?.p95 ?? Infinity));
   goals.push({

@@ -6,6 +6,7 @@ import type { ProfileLatency } from "./latency-bench";
 import type { ProductionResult, UsageFigures } from "./production-bench";
 import { coldTables } from "./cold-report";
 import type { SpeedResult } from "./result";
+import { filteredRows } from "./filtered-bench";
 
 const pct = ["p50", "p95", "p99"] as const;
 const latencyHeaders = [...pct.map((p) => `${p} ms`), ...pct.map((p) => `floor ${p}`), ...pct.map((p) => `×floor ${p}`)];
@@ -95,6 +96,15 @@ function contextTable(r: SpeedResult): Table {
       profileRow(String(n.nodes), "profile", n.context.profile),
       profileRow(String(n.nodes), `profile (${n.context.participantProfile.participant})`, n.context.participantProfile),
     ]),
+  };
+}
+
+function filteredTable(r: SpeedResult): Table {
+  return {
+    title: "filtered reads: one session of about 10 % of the agent, beside the same reads unfiltered (same run, same queries)",
+    headers: ["nodes", "filter (share of memories)", "read", "items", "p50 ms", "p95 ms", "filtered p50", "filtered p95", "×p95"],
+    align: ["right", "left", "left"],
+    rows: filteredRows(r.networks),
   };
 }
 
@@ -371,6 +381,7 @@ export function speedTables(r: SpeedResult): Table[] {
     recallTable(r),
     searchTable(r),
     contextTable(r),
+    filteredTable(r),
     compressTable(r),
     scanWaitTable(r),
     isolationTable(r),

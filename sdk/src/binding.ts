@@ -69,7 +69,8 @@ export function bindCall(spec: OperationSpec, agentId: string | undefined, input
       if (!present(value)) continue;
       path = path.replace(`{${param}}`, encodeURIComponent(String(value)));
     } else if (spec.queryArgs.includes(name)) {
-      if (present(value)) query.set(name, String(value));
+      // An object (a filter) travels as its JSON, as the route reads it.
+      if (present(value)) query.set(name, typeof value === "object" && value !== null ? JSON.stringify(value) : String(value));
     } else if (present(value)) rest[name] = value;
   }
   const missing = /\{([^}]+)\}/.exec(path);

@@ -18,6 +18,8 @@ import { IntentStore } from "../engine/stores/intent-store";
 import { MessageIds } from "../engine/stores/message-ids";
 import { MetaStore } from "../engine/stores/meta-store";
 import { ScanStore } from "../engine/stores/scan-store";
+import { ExpiryStore } from "../engine/stores/expiry-store";
+import { SessionStore } from "../engine/stores/session-store";
 import { TaskQueue } from "../engine/task-queue";
 import type { ObjectState } from "../engine/write-kind";
 import { writeKind } from "../engine/write-table";
@@ -38,6 +40,8 @@ export class AgentState implements RunnerRuntime, ObjectState {
   readonly feedback: FeedbackStore;
   readonly imports: ImportStaging;
   readonly forgotten: ForgottenNodes;
+  readonly sessions: SessionStore;
+  readonly expiries: ExpiryStore;
   /** What the object spends of billed resources; only with BENCH_USAGE_COUNTERS (usage-meter.ts). */
   readonly usage: UsageMeter | undefined;
   /** The D1 shards, the placement, the repositories and the caches of the network. */
@@ -80,6 +84,8 @@ export class AgentState implements RunnerRuntime, ObjectState {
     this.feedback = new FeedbackStore(sql);
     this.imports = new ImportStaging(sql);
     this.forgotten = new ForgottenNodes(sql);
+    this.sessions = new SessionStore(sql);
+    this.expiries = new ExpiryStore(sql);
     this.models = new AgentModelSet(env, meta);
     this.network = new AgentNetworkAccess({
       storage: this.storage,
@@ -175,6 +181,15 @@ export class AgentState implements RunnerRuntime, ObjectState {
     writeKind(op.type).object?.(this, op);
   }
 
+  /** The expiries' schedule: an expiry due now queues its purge (once), a later one is the next due time. */
+  scheduleDue(now: number): number | null {
+    const at = this.expiries.earliest();
+    if (at === null) return null;
+    if (at > now) return at;
+    this.hooks.queueExpiry(this.queue, now);
+    return null;
+  }
+
   keepCopy(network: readonly NetworkOp[], purges: boolean): void {
     this.network.keepCopy(network, purges);
   }
@@ -200,6 +215,8 @@ export class AgentState implements RunnerRuntime, ObjectState {
     this.scans.clear();
     this.messages.clear();
     this.forgotten.clear();
+    this.sessions.clear();
+    this.expiries.clear();
     // Staged imports hold content too: an upload still under way finds its lines gone and is refused.
     this.imports.dropAll();
     this.focus.clearCache();

@@ -4,7 +4,7 @@
  * here, the status view lists these kinds, and the Durable Object's RPC methods accept any kind
  * whose lane fits them, validating the payload against the kind's own schema. An operation's kind
  * is its task.ts, listed by `npm run generate:sdk` (src/operations/operation-tasks.ts); the
- * object's own upkeep kinds (index, check) are listed here.
+ * object's own upkeep kinds (index, check, expireMemories) are listed here.
  */
 import type { z } from "zod";
 import type { TaskHooks } from "../engine/runtime";
@@ -14,6 +14,7 @@ import { checkTask } from "./check-task";
 import { OPERATION_TASKS } from "../operations/operation-tasks";
 import type { Lane, TaskDefinition } from "../engine/define-task";
 import { indexTask } from "./index-task";
+import { expireTask } from "./expire-task";
 import { TaskKinds } from "../engine/task-kinds";
 
 /** The kinds' definitions, for the refusal check (a function: the kinds hold that kind too). */
@@ -23,6 +24,7 @@ export const TASKS = {
   ...OPERATION_TASKS,
   index: indexTask,
   check: checkTask(definitionOf),
+  expireMemories: expireTask,
 } as const;
 
 /**
@@ -92,6 +94,10 @@ export const AGENT_TASKS = new TaskKinds(TASKS);
 /** What the agent's state needs of its kinds, so the state names none. */
 export const AGENT_TASK_HOOKS: TaskHooks = {
   queueIndexRetry: (queue, ids, now) => AGENT_TASKS.enqueue(queue, "index", ids, { now }),
+  queueExpiry: (queue, now) => {
+    // One at a time: a purge queued or running queues itself again while more are due.
+    if (queue.pendingAllocations(["expireMemories"]).writes === 0) AGENT_TASKS.enqueue(queue, "expireMemories", null, { now });
+  },
   resultCarriers: RESULT_CARRIERS,
 };
 

@@ -106,7 +106,8 @@ export class MemoryAgent extends DurableObject<Env> {
       this.state.queue.renameKinds(RENAMED_KINDS);
       await upgradeAgentData(this.state);
       this.state.queue.recoverAfterWake(Date.now());
-      if (this.state.queue.earliestDue() !== null) await this.runner.wake();
+      // Work left by the last instance: queued tasks, or an expiry whose alarm may be lost.
+      if (this.state.queue.earliestDue() !== null || this.state.expiries.earliest() !== null) await this.runner.wake();
     });
   }
 
@@ -252,6 +253,7 @@ export class MemoryAgent extends DurableObject<Env> {
           clock: s.meta.clock(),
           focus: new Set(s.focus.ids()),
           scanCount: s.scans.counts([nodeId], s.meta.scanCycles()).get(nodeId) ?? 0,
+          now: s.now(),
         },
         page,
       );

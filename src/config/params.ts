@@ -89,6 +89,16 @@ export const AgentParamsSchema = z
       .boolean()
       .default(true)
       .describe("Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."),
+    retention_days: z
+      .number()
+      .int()
+      .min(1)
+      .max(36_500)
+      .nullable()
+      .default(null)
+      .describe(
+        "Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only.",
+      ),
     model_policy: AgentModelPolicySchema.prefault({}).describe(
       'Which provider answers each kind of model work for this agent (docs/deploy.md, “Model policy”); "default" keeps the deployment\'s MODEL_POLICY. No effect where the deployment runs only the built-in model.',
     ),

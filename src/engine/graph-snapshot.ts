@@ -40,6 +40,9 @@ const NODE_FIELDS = {
   supersededBy: 0,
   meta: 0,
   pinned: 0,
+  sessionId: 0,
+  metadata: 0,
+  expiresAt: 0,
 } satisfies Record<keyof MemoryNode, 0>;
 
 /** The link's fields, each stored in its own array below: a new one must be stored too. */

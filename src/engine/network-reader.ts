@@ -10,6 +10,19 @@ import { isPinned, PINNED_LEVEL, strengthAt } from "../memory/strength";
 import type { NodeKind } from "../vocabulary/node-kinds";
 import type { LinkKey, LinkState, MemoryNode, NodeFilter } from "../vocabulary/records";
 import type { AgentNetwork, AgentRepos, AgentStores } from "./runtime";
+import { expired, passesAttributes } from "../memory/memory-filter";
+import type { MemoryFilter } from "../vocabulary/memory-filter";
+
+/** A read's scope over nodes of a kind: its filter at its clock. */
+export interface KindScope {
+  filter: MemoryFilter;
+  now: number;
+}
+
+/** A scope as a test of one node held in memory. */
+function inScope(scope: KindScope): (node: MemoryNode) => boolean {
+  return (n) => !expired(n, scope.now) && passesAttributes(n, scope.filter);
+}
 
 export interface NetworkReader {
   load(ids: readonly number[]): Promise<Map<number, MemoryNode>>;
@@ -34,10 +47,14 @@ export interface NetworkReader {
   breaking(belowLevel: number): Promise<LinkKey[]>;
   findEntities(keys: readonly string[]): Promise<Map<string, { nodeId: number; name: string }>>;
   count(): Promise<number>;
-  /** The nodes a filter selects (`{ pinned: true }`), newest first, at most `limit`. */
-  find(filter: NodeFilter, limit: number): Promise<MemoryNode[]>;
-  /** Nodes of one kind, newest first, at most `limit`. */
-  ofKind(kind: NodeKind, limit: number): Promise<MemoryNode[]>;
+  /**
+   * The nodes a filter selects (`{ pinned: true }`), newest first, at most `limit`; with a scope,
+   * only those not expired at its `now` that pass its filter (src/memory/memory-filter.ts;
+   * superseded ones are the caller's).
+   */
+  find(filter: NodeFilter, limit: number, scope?: KindScope): Promise<MemoryNode[]>;
+  /** Nodes of one kind, newest first, at most `limit`; a scope as for find. */
+  ofKind(kind: NodeKind, limit: number, scope?: KindScope): Promise<MemoryNode[]>;
   /** Outgoing links per node with their current strengths (dangling ones included). */
   outgoing(ids: readonly number[], clock: number): Promise<Map<number, { target: number; relation: string; strength: number }[]>>;
 }
@@ -105,8 +122,8 @@ function graphReader(graph: MemoryGraph): NetworkReader {
       return found;
     },
     count: async () => graph.nodeCount,
-    find: async (filter, limit) => graph.find(filter, limit),
-    ofKind: async (kind, limit) => graph.find({ kind }, limit),
+    find: async (filter, limit, scope) => graph.find(filter, limit, scope && inScope(scope)),
+    ofKind: async (kind, limit, scope) => graph.find({ kind }, limit, scope && inScope(scope)),
     outgoing: async (ids, clock) =>
       new Map(
         ids.map((id) => [
@@ -152,8 +169,8 @@ function d1Reader(repos: AgentRepos, focus: readonly number[]): NetworkReader {
     breaking: (belowLevel) => repos.links.breaking(belowLevel, focus),
     findEntities: (keys) => repos.nodes.findEntities(keys),
     count: () => repos.nodes.count(),
-    find: (filter, limit) => repos.nodes.find(filter, limit),
-    ofKind: (kind, limit) => repos.nodes.find({ kind }, limit),
+    find: (filter, limit, scope) => repos.nodes.find(filter, limit, scope),
+    ofKind: (kind, limit, scope) => repos.nodes.find({ kind }, limit, scope),
     outgoing: async (ids, clock) => {
       const out = new Map<number, { target: number; relation: string; strength: number }[]>(ids.map((id) => [id, []]));
       for (const link of await repos.links.outgoing(ids, focus))

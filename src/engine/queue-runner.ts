@@ -3,7 +3,8 @@
  * (src/engine/task-queue.ts), with one alarm per object as the durable backstop. Whatever is
  * queued when the object is evicted is picked up by the alarm on the next wake: "overdue rows
  * survive a restart, the alarm may not", so the alarm is re-armed from the queue after every drain
- * (wake-schedule.ts, with the registry's due time for the cron). Callers wait through task-waiters.ts.
+ * (wake-schedule.ts, with the registry's due time for the cron and the object's own schedule).
+ * Callers wait through task-waiters.ts.
  *
  * Outcomes are returned, faults are thrown: a task that throws is retried in place with backoff
  * (later tasks wait: the order is strict) and marked failed after MAX_TASK_ATTEMPTS, after which
@@ -151,6 +152,7 @@ export class QueueRunner {
 
   private async drain(): Promise<void> {
     this.kickAgain = false;
+    // The object's own schedule (an expiry due now) is queued here, behind the writes before it.
     await this.schedule.registerBusy();
     const started = Date.now();
     let durable = 0;

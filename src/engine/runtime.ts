@@ -17,6 +17,8 @@ import type { LinkRepo } from "../storage/link-repo";
 import type { NodeRepo } from "../storage/node-repo";
 import type { VectorIndex } from "../vectors/types";
 import type { FocusStore } from "./stores/focus-store";
+import type { ExpiryStore } from "./stores/expiry-store";
+import type { SessionStore } from "./stores/session-store";
 import type { ForgottenNodes } from "./stores/forgotten-nodes";
 import type { ResultCarrier } from "./result-scrub";
 import type { IdempotencyKeys } from "./stores/idempotency";
@@ -57,6 +59,10 @@ export interface AgentStores {
   readonly imports: ImportStaging;
   /** Memories deleted without a purge, and the tasks that wrote them (a later purge reads them). */
   readonly forgotten: ForgottenNodes;
+  /** The sessions remembered into (docs/design.md, "Sessions as a resource"). */
+  readonly sessions: SessionStore;
+  /** When memories expire: the alarm's schedule of purges (docs/design.md, "Expiry is a purge at a time set in advance"). */
+  readonly expiries: ExpiryStore;
   now(): number;
 }
 
@@ -134,6 +140,8 @@ export type TaskRuntime = AgentStores & AgentNetwork & AgentModels & TaskProgres
 export interface TaskHooks {
   /** Queues the task that retries failed vector writes. */
   queueIndexRetry(queue: TaskQueue, ids: { upsert: number[]; remove: number[] }, now: number): void;
+  /** Queues the purge of expired memories, unless one is queued or running. */
+  queueExpiry(queue: TaskQueue, now: number): void;
   /** The kinds whose results carry node ids or entity names, and where (scrubbed by a purge). */
   readonly resultCarriers: readonly ResultCarrier[];
 }
@@ -145,6 +153,11 @@ export interface RunnerRuntime extends AgentStores, AgentNetwork, AgentModels, T
   readonly keys: IdempotencyKeys;
   /** Forgets the cached graph (after a failed task or an agent reset). */
   dropGraph(): void;
+  /**
+   * The object's own schedule besides its queue (docs/design.md, "Expiry is a purge at a time set
+   * in advance"): work due at `now` is queued; answers when the next of it is due (null: none).
+   */
+  scheduleDue(now: number): number | null;
   /** The object's copy of the network goes (a commit given up after D1 may have applied it): rebuilt from D1. */
   dropCopy(): void;
 }

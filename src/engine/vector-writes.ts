@@ -52,7 +52,7 @@ export async function writeVectors(rt: VectorWriter, changes: VectorChanges): Pr
   await index.upsert(
     changes.upsert.flatMap((n, i) => {
       const vector = vectors[i];
-      return vector ? [{ nodeId: n.id, kind: n.kind, vector }] : [];
+      return vector ? [{ nodeId: n.id, kind: n.kind, session: n.sessionId ?? null, speaker: n.speaker, vector }] : [];
     }),
   );
 }

@@ -1,7 +1,9 @@
 /**
- * When the agent's object wakes next for its queue (queue-runner.ts): the one alarm per object, set
- * for the earliest due task ("overdue rows survive a restart, the alarm may not"), and the agent's
- * `due_at` in the D1 registry, which the cron reads as its safety net (src/scheduled.ts).
+ * When the agent's object wakes next (queue-runner.ts): the one alarm per object, set for the
+ * earliest due work ("overdue rows survive a restart, the alarm may not"): the queue's earliest
+ * task or the object's own schedule (an expiry, docs/design.md, "Expiry is a purge at a time set in
+ * advance"); and the agent's `due_at` in the D1 registry, which the cron reads as its safety net
+ * (src/scheduled.ts).
  */
 import type { RunnerRuntime } from "./runtime";
 
@@ -36,13 +38,15 @@ export class WakeSchedule {
    * a client sends one at a time.
    */
   async settle(cleanUp: boolean): Promise<void> {
-    const due = this.rt.queue.earliestDue();
+    const due = this.earliestDue();
     const current = await this.ctx.storage.getAlarm();
     if (due !== null) {
       const at = Math.max(due, Date.now());
       // A stored alarm in the past has already fired (or never will): set it again.
       if (current === null || current > at || current < Date.now()) await this.ctx.storage.setAlarm(at);
-      await this.registerBusy();
+      // Only the schedule is left (a later expiry): the registry tells the cron that time, not an older one.
+      if (cleanUp && this.rt.queue.earliestDue() === null) await this.registerDue(due);
+      else await this.registerBusy();
       return;
     }
     const registered = this.rt.meta.get("registeredDue") ?? null;
@@ -58,13 +62,36 @@ export class WakeSchedule {
     }
   }
 
-  /** Marks the agent busy in the D1 registry (for the cron safety net) when it is not already. */
+  /**
+   * The earliest due work: the queue's earliest task, or the object's own schedule (an expiry; one
+   * due now is queued by asking).
+   */
+  earliestDue(): number | null {
+    const scheduled = this.rt.scheduleDue(Date.now());
+    const queued = this.rt.queue.earliestDue();
+    if (queued === null) return scheduled;
+    return scheduled === null ? queued : Math.min(queued, scheduled);
+  }
+
+  /**
+   * Marks the agent busy in the D1 registry (for the cron safety net) when it is not already, or
+   * when its work is now due earlier than registered (an expiry sooner than the last one known).
+   */
   async registerBusy(): Promise<void> {
     const repos = this.rt.existingRepos();
     if (!repos) return;
-    const due = this.rt.queue.earliestDue();
-    if (due === null || (this.rt.meta.get("registeredDue") ?? null) !== null) return;
+    const due = this.earliestDue();
+    const registered = this.rt.meta.get("registeredDue") ?? null;
+    if (due === null || (registered !== null && registered <= due)) return;
     await repos.registry.setDue(repos.agentUid, Math.max(due, Date.now()), Date.now());
+    this.rt.meta.set("registeredDue", due);
+  }
+
+  /** Registers exactly `due` (unless the registry holds it already). */
+  private async registerDue(due: number): Promise<void> {
+    const repos = this.rt.existingRepos();
+    if (!repos || this.rt.meta.get("registeredDue") === due) return;
+    await repos.registry.setDue(repos.agentUid, due, Date.now());
     this.rt.meta.set("registeredDue", due);
   }
 }

@@ -21,6 +21,8 @@ import type { ForgottenNodes } from "./stores/forgotten-nodes";
 import type { MessageIds } from "./stores/message-ids";
 import type { MetaStore } from "./stores/meta-store";
 import type { ScanStore } from "./stores/scan-store";
+import type { ExpiryStore } from "./stores/expiry-store";
+import type { SessionStore } from "./stores/session-store";
 
 /** The operation of type `T`. */
 export type OpOf<T extends WriteOpType> = Extract<WriteOp, { type: T }>;
@@ -40,6 +42,8 @@ export interface IndexableNode {
   kind: NodeKind;
   content: string;
   speaker: string | null;
+  /** What a vector index filters on besides the kind (docs/design.md, "Scoping"); absent reads as none. */
+  sessionId?: string | null | undefined;
 }
 
 /** The vector index's changes of one commit, collected in the list's order (step 4). */
@@ -58,6 +62,8 @@ export interface ObjectState {
   readonly messages: MessageIds;
   readonly feedback: FeedbackStore;
   readonly forgotten: ForgottenNodes;
+  readonly sessions: SessionStore;
+  readonly expiries: ExpiryStore;
   /** Everything the object keeps of the agent's memory goes; its identity stays (a purge). */
   purgeMemory(): void;
   /** What a purge takes out of finished tasks' results and keys (docs/design.md, "Purge"). */

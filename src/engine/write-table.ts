@@ -42,11 +42,13 @@ export const WRITE_TABLE = {
     vectors: (changes, { nodes }) => {
       for (const node of nodes) changes.upsert(node);
     },
-    object: (state, { nodes }) =>
+    object: (state, { nodes }) => {
       state.scans.add(
         nodes.map((n) => n.id),
         state.meta.scanCycles(),
-      ),
+      );
+      state.expiries.set(nodes.filter((n) => n.expiresAt !== null));
+    },
   },
   createLinks: {
     schema: op("createLinks", { links: z.array(NewLinkSchema) }),
@@ -77,7 +79,11 @@ export const WRITE_TABLE = {
       for (const id of ids) graph.patchNode(id, fields);
     },
     vectors: null, // no field of a patch is embedded
-    object: null,
+    // The alarm's schedule follows a changed expiry.
+    object: (state, { ids, fields }) => {
+      const { expiresAt } = fields;
+      if (expiresAt !== undefined) state.expiries.set(ids.map((id) => ({ id, expiresAt })));
+    },
   },
   addAliases: {
     schema: op("addAliases", { aliases: z.array(EntityAliasSchema) }),
@@ -158,6 +164,7 @@ export const WRITE_TABLE = {
     object: (state, { ids }) => {
       state.scans.remove(ids);
       state.feedback.remove(ids);
+      state.expiries.remove(ids);
     },
   },
   /**
@@ -211,7 +218,9 @@ export const WRITE_TABLE = {
   /** Memories forgotten without a purge: who wrote them (a later purge of one retires that task's key). */
   recordForgotten: {
     schema: op("recordForgotten", {
-      nodes: z.array(z.object({ id: Id, taskId: z.string().nullable(), messageIds: z.array(z.string()) })),
+      nodes: z.array(
+        z.object({ id: Id, taskId: z.string().nullable(), messageIds: z.array(z.string()), sessionId: z.string().nullable().optional() }),
+      ),
     }),
     object: (state, { nodes }) => state.forgotten.record(nodes),
   },
@@ -220,6 +229,14 @@ export const WRITE_TABLE = {
     schema: op("scrubPurged", { nodeIds: z.array(Id), taskIds: z.array(z.string()), names: z.array(z.string()) }),
     object: (state, purged) => state.scrubPurged(purged),
     purges: true,
+  },
+  recordSession: {
+    schema: op("recordSession", { session: z.object({ id: z.string(), from: z.number(), to: z.number(), messages: Id }) }),
+    object: (state, { session }) => state.sessions.record(session),
+  },
+  forgetSession: {
+    schema: op("forgetSession", { id: z.string() }),
+    object: (state, { id }) => state.sessions.drop(id),
   },
   count: {
     schema: op("count", { counters: z.record(z.string(), z.number()) }),

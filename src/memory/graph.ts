@@ -49,10 +49,10 @@ export class MemoryGraph {
     return [...this.nodeMap.keys()];
   }
 
-  /** The nodes a filter selects (`{ kind: "episode" }`), newest (highest id) first, at most `limit`. */
-  find(filter: NodeFilter, limit: number): MemoryNode[] {
+  /** The nodes a filter selects (`{ kind: "episode" }`), newest (highest id) first, at most `limit`; only those `accept`ed when given. */
+  find(filter: NodeFilter, limit: number, accept?: (node: MemoryNode) => boolean): MemoryNode[] {
     const out: MemoryNode[] = [];
-    for (const node of this.nodeMap.values()) if (matchesFilter(node, filter)) out.push(node);
+    for (const node of this.nodeMap.values()) if (matchesFilter(node, filter) && (!accept || accept(node))) out.push(node);
     return out.sort((a, b) => b.id - a.id).slice(0, limit);
   }
 

@@ -14,6 +14,11 @@
  *    (ranking.ts). A segment that asks a question lends its words to the other speaker's segment
  *    after it (its answer) as the answer's own, and its own text counts less (field-score.ts).
  *
+ * A read's filter (docs/design.md, "Filters choose what a read returns, not what it walks") chooses
+ * what is returned (`returns`), never what is walked: a node that does not pass is still reached
+ * and still lends its words as context. An expired memory (`visible`) is neither returned nor
+ * lends anything, and a trace is shown only when its source follows the filter (`traceFrom`).
+ *
  * Reading only: the focus and every strength stay as they are.
  */
 import { MAX_RECALL_TRACES } from "../config/limits";
@@ -63,6 +68,12 @@ export interface RecallSettings {
   fields: FieldWeights;
   ranking: RankingWeights;
   maxTraces: number;
+  /** Which recallable memories may be returned (the read's filter); every one when absent. */
+  returns?: (node: MemoryNode) => boolean;
+  /** Which reached nodes take part at all (not expired); every one when absent. */
+  visible?: (node: MemoryNode) => boolean;
+  /** Which nodes' dangling links may be shown as traces; every one when absent. */
+  traceFrom?: (node: MemoryNode) => boolean;
 }
 
 export interface RecallOutcome {
@@ -128,9 +139,11 @@ export async function recallMemories(
   }
 
   const reached = bfs.reached;
+  const visible = settings.visible ?? (() => true);
+  const returns = settings.returns ?? (() => true);
   const fieldsOf = (id: number): DocumentFields | undefined => {
     const r = reached.get(id);
-    return r ? documentFields(r.node) : undefined;
+    return r && visible(r.node) ? documentFields(r.node) : undefined;
   };
   const matched = hasQuery ? matchedNodes(net, reached, terms, fieldsOf) : new Set<number>();
   const kinds = settings.kinds ?? RECALLED_KINDS;
@@ -141,9 +154,9 @@ export async function recallMemories(
   const candidates = hasQuery
     ? [...new Set([...matched, ...context.keys(), ...vectorHits])].filter((id) => {
         const node = reached.get(id)?.node;
-        return node !== undefined && isRecallable(node, kinds);
+        return node !== undefined && isRecallable(node, kinds) && visible(node) && returns(node);
       })
-    : [...reached].filter(([, r]) => isRecallable(r.node, kinds)).map(([id]) => id);
+    : [...reached].filter(([, r]) => isRecallable(r.node, kinds) && visible(r.node) && returns(r.node)).map(([id]) => id);
   const scorer = new FieldScorer(
     terms,
     hasQuery ? await net.statistics(terms) : { documents: 0, tokens: 0, documentFrequency: new Map() },
@@ -186,7 +199,7 @@ export async function recallMemories(
 
   return {
     memories: rankMemories(items, settings.limit),
-    traces: selectTraces(bfs, hits, hasQuery, settings.maxTraces),
+    traces: selectTraces(bfs, hits, hasQuery, settings.maxTraces, settings.traceFrom),
     startNodes,
     reachedNodes: reached.size,
   };

@@ -41,11 +41,13 @@ export function selectTraces(
   hits: ReadonlyMap<number, number>,
   requireHit: boolean,
   maxTraces: number,
+  /** Whose traces may be shown (the read's filter, by the node that holds the link); anyone's when absent. */
+  from: (source: MemoryNode) => boolean = () => true,
 ): ForgottenTrace[] {
   const traces = new Map<number, ForgottenTrace>();
   for (const link of bfs.dangling) {
     const source = bfs.reached.get(link.source);
-    if (!source) continue;
+    if (!source || !from(source.node)) continue;
     const sourceHits = hits.get(link.source) ?? 0;
     if (requireHit && sourceHits === 0) continue;
     const previous = traces.get(link.source);

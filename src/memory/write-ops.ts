@@ -83,19 +83,35 @@ export type BookkeepingOp =
    * `names` (purged entities and aliases) leave the name lists of every other result.
    */
   | { type: "scrubPurged"; nodeIds: number[]; taskIds: string[]; names: string[] }
+  /** A write into a session (docs/design.md, "Sessions as a resource"): its span and the messages it brought. */
+  | { type: "recordSession"; session: SessionRecord }
+  /** A session deleted: the object's record of it goes. */
+  | { type: "forgetSession"; id: string }
   /** Lifetime counters (stats). */
   | { type: "count"; counters: Record<string, number> };
+
+/** What one write adds to a session's record: the span of its messages' times and how many it stored. */
+export interface SessionRecord {
+  id: string;
+  from: number;
+  to: number;
+  messages: number;
+}
 
 /** A memory deleted without a purge: its id, the task that wrote it and the messages it came from. */
 export interface ForgottenNode {
   id: number;
   taskId: string | null;
   messageIds: string[];
+  /** Its session: a later purge of the session finds it (docs/design.md, "Sessions as a resource"). */
+  sessionId?: string | null;
 }
 
 /** What the object keeps of nodes it forgets without a purge: the memories' writers (entities are not memories). */
 export function forgottenNodes(nodes: Iterable<MemoryNode>): ForgottenNode[] {
-  return [...nodes].filter((n) => n.kind !== "entity").map((n) => ({ id: n.id, taskId: n.sourceTaskId, messageIds: n.sourceMessageIds }));
+  return [...nodes]
+    .filter((n) => n.kind !== "entity")
+    .map((n) => ({ id: n.id, taskId: n.sourceTaskId, messageIds: n.sourceMessageIds, sessionId: n.sessionId }));
 }
 
 export type WriteOp = NetworkOp | BookkeepingOp;

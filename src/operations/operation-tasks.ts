@@ -6,6 +6,7 @@ import { compressMemoriesTask } from "./compress-memories/task";
 import { createMemoryTask } from "./create-memory/task";
 import { deleteAgentTask } from "./delete-agent/task";
 import { deleteMemoryTask } from "./delete-memory/task";
+import { deleteSessionTask } from "./delete-session/task";
 import { exportAgentTask } from "./export-agent/task";
 import { getContextTask } from "./get-context/task";
 import { getMemoryTask } from "./get-memory/task";
@@ -14,6 +15,7 @@ import { getProfileTask } from "./get-profile/task";
 import { importAgentTask } from "./import-agent/task";
 import { linkMemoriesTask } from "./link-memories/task";
 import { listMemoriesTask } from "./list-memories/task";
+import { listSessionsTask } from "./list-sessions/task";
 import { mergeEntitiesTask } from "./merge-entities/task";
 import { pinMemoryTask } from "./pin-memory/task";
 import { rebuildEpisodesTask } from "./rebuild-episodes/task";
@@ -31,6 +33,7 @@ export const OPERATION_TASKS = {
   createMemory: createMemoryTask,
   deleteAgent: deleteAgentTask,
   deleteMemory: deleteMemoryTask,
+  deleteSession: deleteSessionTask,
   exportAgent: exportAgentTask,
   getContext: getContextTask,
   getMemory: getMemoryTask,
@@ -39,6 +42,7 @@ export const OPERATION_TASKS = {
   importAgent: importAgentTask,
   linkMemories: linkMemoriesTask,
   listMemories: listMemoriesTask,
+  listSessions: listSessionsTask,
   mergeEntities: mergeEntitiesTask,
   pinMemory: pinMemoryTask,
   rebuildEpisodes: rebuildEpisodesTask,

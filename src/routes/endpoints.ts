@@ -9,6 +9,7 @@ import { compressMemories } from "../operations/compress-memories/route";
 import { createMemory } from "../operations/create-memory/route";
 import { deleteAgent } from "../operations/delete-agent/route";
 import { deleteMemory } from "../operations/delete-memory/route";
+import { deleteSession } from "../operations/delete-session/route";
 import { exportAgent } from "../operations/export-agent/route";
 import { getConfig } from "../operations/get-config/route";
 import { getContext } from "../operations/get-context/route";
@@ -25,6 +26,7 @@ import { importAgent } from "../operations/import-agent/route";
 import { linkMemories } from "../operations/link-memories/route";
 import { listAgents } from "../operations/list-agents/route";
 import { listMemories } from "../operations/list-memories/route";
+import { listSessions } from "../operations/list-sessions/route";
 import { listTools } from "../operations/list-tools/route";
 import { mcp } from "../operations/mcp/route";
 import { mergeEntities } from "../operations/merge-entities/route";
@@ -46,6 +48,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   createMemory,
   deleteAgent,
   deleteMemory,
+  deleteSession,
   exportAgent,
   getConfig,
   getContext,
@@ -62,6 +65,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   linkMemories,
   listAgents,
   listMemories,
+  listSessions,
   mergeEntities,
   pinMemory,
   ping,

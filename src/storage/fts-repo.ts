@@ -11,7 +11,9 @@ import type { CorpusStats } from "../search/bm25-candidates";
 import type { NodeKind } from "../vocabulary/node-kinds";
 import { statement, type Statement } from "./batch";
 import type { Db } from "./db";
+import { filterConditions } from "./filter-sql";
 import { chunk, jsonList } from "./json-list";
+import type { MemoryFilter } from "../vocabulary/memory-filter";
 
 /** Node ids per agent in the rowid space: 2^30 ≈ 1.07 billion (node ids are never reused). */
 export const FTS_AGENT_STRIDE = MAX_NODE_ID + 1;
@@ -33,11 +35,14 @@ export interface FtsEntry {
   terms: string;
 }
 
+/** Which nodes a search may find (docs/design.md, "Filters choose what a read returns, not what it walks"). */
 export interface TextFilters {
   kinds: readonly NodeKind[];
-  /** Inclusive bounds on the node's time (its messages' timestamp, else when it was remembered). */
-  from?: number | undefined;
-  to?: number | undefined;
+  /** The read's filter (sessions, speakers, tags, alternatives, time range); expiry at `now` always applies. */
+  filter: MemoryFilter;
+  now: number;
+  /** Entities among `kinds` pass whatever the filter says (recall's hubs: walked through, never returned). */
+  hubs?: boolean;
 }
 
 export class FtsRepo {
@@ -94,7 +99,7 @@ export class FtsRepo {
       SELECT n.id AS id, nodes_fts.terms AS terms
       FROM nodes_fts JOIN nodes n ON n.agent = ${this.agentUid} AND n.id = nodes_fts.rowid - ${this.low}
       WHERE nodes_fts MATCH ${match} AND nodes_fts.rowid BETWEEN ${this.low} AND ${this.high}
-        AND n.kind IN ${jsonList(filters.kinds)} AND n.superseded_by IS NULL ${timeFilter(filters)}
+        AND n.kind IN ${jsonList(filters.kinds)} AND n.superseded_by IS NULL ${scopeFilter(filters)}
       ORDER BY nodes_fts.rowid DESC
       LIMIT ${cap}`);
   }
@@ -135,7 +140,7 @@ export class FtsRepo {
     for (const part of chunk(substrings, 20)) {
       const rows = await this.db.all<{ id: number }>(sql`
         SELECT n.id AS id FROM nodes n
-        WHERE n.agent = ${this.agentUid} AND n.kind IN ${jsonList(filters.kinds)} AND n.superseded_by IS NULL ${timeFilter(filters)}
+        WHERE n.agent = ${this.agentUid} AND n.kind IN ${jsonList(filters.kinds)} AND n.superseded_by IS NULL ${scopeFilter(filters)}
           AND EXISTS (SELECT 1 FROM json_each(${JSON.stringify(part)}) s WHERE instr(n.content, s.value) > 0)
         ORDER BY n.id DESC
         LIMIT ${limit}`);
@@ -145,8 +150,8 @@ export class FtsRepo {
   }
 }
 
-function timeFilter(filters: TextFilters) {
-  const from = filters.from === undefined ? sql`` : sql`AND coalesce(n.message_time, n.created_at) >= ${filters.from}`;
-  const to = filters.to === undefined ? sql`` : sql`AND coalesce(n.message_time, n.created_at) <= ${filters.to}`;
-  return sql`${from} ${to}`;
+/** The read's filter on the candidates (src/storage/filter-sql.ts); hubs (entities) pass it when asked for. */
+function scopeFilter(filters: TextFilters) {
+  const conditions = filterConditions(filters.filter, filters.now, "n");
+  return filters.hubs ? sql`AND (n.kind = 'entity' OR (1 ${conditions}))` : conditions;
 }

@@ -9,7 +9,7 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import { NodeSchema, type MemoryNode, type NodeFilter } from "../vocabulary/records";
 import { isMessageRole } from "../vocabulary/roles";
-import { parseJsonObject, parseStringArray } from "./row-parsing";
+import { parseJsonObject, parseMetadata, parseStringArray } from "./row-parsing";
 import { nodes, type NodeRow } from "./schema";
 
 const COLUMNS = getTableColumns(nodes);
@@ -72,6 +72,7 @@ export function toMemoryNode(row: NodeRow): MemoryNode {
     role: isMessageRole(row.role) ? row.role : null,
     sourceMessageIds: parseStringArray(row.sourceMessageIds),
     meta: parseJsonObject(row.meta),
+    metadata: parseMetadata(row.metadata),
   };
   return node;
 }

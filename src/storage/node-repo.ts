@@ -5,6 +5,8 @@
 import { and, asc, count, desc, eq, max, min, sql } from "drizzle-orm";
 import type { EntityAlias, MemoryNode, NodeFilter, NodePatch, TextUpdate } from "../vocabulary/records";
 import { statement, type Statement } from "./batch";
+import { filterConditions } from "./filter-sql";
+import type { MemoryFilter } from "../vocabulary/memory-filter";
 import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
 import { filterSql, insertNodesSql, setFieldsSql, toMemoryNode } from "./node-columns";
@@ -155,6 +157,48 @@ export class NodeRepo {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * The nodes of a session in id order, above `after`, at most `limit` (its deletion takes them
+   * chunk by chunk, by the index nodes_session); with `liveAt`, only those not expired then.
+   */
+  async ofSession(sessionId: string, after: number, limit: number, liveAt?: number): Promise<MemoryNode[]> {
+    const rows = await this.db
+      .select()
+      .from(nodes)
+      .where(
+        and(
+          eq(nodes.agentUid, this.agentUid),
+          eq(nodes.sessionId, sessionId),
+          sql`${nodes.id} > ${after}`,
+          liveAt === undefined ? undefined : sql`(${nodes.expiresAt} IS NULL OR ${nodes.expiresAt} > ${liveAt})`,
+        ),
+      )
+      .orderBy(asc(nodes.id))
+      .limit(limit);
+    return rows.map(toMemoryNode);
+  }
+
+  /** The nodes that one of `ids` superseded (their next versions are `ids`). */
+  async supersededByAny(ids: readonly number[]): Promise<MemoryNode[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .select()
+      .from(nodes)
+      .where(and(eq(nodes.agentUid, this.agentUid), sql`${nodes.supersededBy} IN ${jsonList(ids)}`));
+    return rows.map(toMemoryNode);
+  }
+
+  /** Per session among `sessionIds`, the memories it holds at `now`: current versions, not expired. */
+  async sessionCounts(sessionIds: readonly string[], now: number): Promise<Map<string, number>> {
+    if (sessionIds.length === 0) return new Map();
+    const rows = await this.db.all<{ session: string; n: number }>(sql`
+      SELECT session_id AS session, count(*) AS n FROM nodes
+      WHERE agent = ${this.agentUid} AND session_id IN ${jsonList(sessionIds)} AND kind <> 'entity'
+        AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ${now})
+      GROUP BY session_id`);
+    return new Map(rows.map((r) => [r.session, r.n]));
+  }
+
   /** Existing entity nodes by normalised key, or by an alias key that leads to one. */
   async findEntities(keys: readonly string[]): Promise<Map<string, { nodeId: number; name: string }>> {
     const found = new Map<string, { nodeId: number; name: string }>();
@@ -190,7 +234,8 @@ export class NodeRepo {
    * CROSS JOINs keep SQLite from scanning the agent's nodes once per step), so a chain of
    * thousands of versions is one round trip.
    */
-  async versions(nodeId: number, after: number, limit: number): Promise<{ total: number; page: Version[] }> {
+  async versions(nodeId: number, after: number, limit: number, now: number): Promise<{ total: number; page: Version[] }> {
+    const live = sql`(n.expires_at IS NULL OR n.expires_at > ${now})`;
     const rows = await this.db.all<Version & { total: number }>(sql`
       WITH RECURSIVE
         newer(id, next) AS (
@@ -202,9 +247,9 @@ export class NodeRepo {
           UNION
           SELECT n.id FROM chain CROSS JOIN nodes n WHERE n.agent = ${this.agentUid} AND n.superseded_by = chain.id)
       SELECT n.id AS id, n.content AS content, n.created_at AS createdAt, n.superseded_by AS supersededBy,
-             (SELECT count(*) FROM chain) AS total
+             (SELECT count(*) FROM chain CROSS JOIN nodes n WHERE n.agent = ${this.agentUid} AND n.id = chain.id AND ${live}) AS total
       FROM chain CROSS JOIN nodes n WHERE n.agent = ${this.agentUid} AND n.id = chain.id
-        AND n.id > ${after}
+        AND n.id > ${after} AND ${live}
       ORDER BY n.id
       LIMIT ${limit}`);
     return { total: rows[0]?.total ?? 0, page: rows.map(({ total: _total, ...v }) => v) };
@@ -243,6 +288,9 @@ export class NodeRepo {
     before?: number | undefined;
     limit: number;
     includeSuperseded: boolean;
+    /** The read's filter at its clock (expired memories are never listed). */
+    filter: MemoryFilter;
+    now: number;
   }): Promise<MemoryNode[]> {
     const rows = await this.db
       .select()
@@ -253,6 +301,7 @@ export class NodeRepo {
           sql`${nodes.kind} IN ${jsonList(filter.kinds)}`,
           filter.before === undefined ? undefined : sql`${nodes.id} < ${filter.before}`,
           filter.includeSuperseded ? undefined : sql`${nodes.supersededBy} IS NULL`,
+          sql`1 ${filterConditions(filter.filter, filter.now)}`,
         ),
       )
       .orderBy(desc(nodes.id))
@@ -274,12 +323,18 @@ export class NodeRepo {
     return out;
   }
 
-  /** The nodes a filter selects (`{ kind: "episode" }`), newest first, at most `limit`. */
-  async find(filter: NodeFilter, limit: number): Promise<MemoryNode[]> {
+  /** The nodes a filter selects (`{ kind: "episode" }`), newest first, at most `limit`; with a scope, those not expired that pass its filter. */
+  async find(filter: NodeFilter, limit: number, scope?: { filter: MemoryFilter; now: number }): Promise<MemoryNode[]> {
     const rows = await this.db
       .select()
       .from(nodes)
-      .where(and(eq(nodes.agentUid, this.agentUid), ...filterSql(filter)))
+      .where(
+        and(
+          eq(nodes.agentUid, this.agentUid),
+          ...filterSql(filter),
+          scope ? sql`1 ${filterConditions(scope.filter, scope.now)}` : undefined,
+        ),
+      )
       .orderBy(desc(nodes.id))
       .limit(limit);
     return rows.map(toMemoryNode);

@@ -3,11 +3,19 @@ import { z } from "zod";
 
 const StringArray = z.array(z.string());
 const JsonObject = z.record(z.string(), z.unknown());
+const Tags = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 
 /** A JSON object column (kind-specific facts), or null when absent or not an object. */
 export function parseJsonObject(raw: string | null | undefined): Readonly<Record<string, unknown>> | null {
   if (!raw) return null;
   const result = JsonObject.safeParse(parseJsonOrUndefined(raw));
+  return result.success ? result.data : null;
+}
+
+/** A memory's tags (a flat JSON object of strings, numbers and booleans), or null. */
+export function parseMetadata(raw: string | null | undefined): Record<string, string | number | boolean> | null {
+  if (!raw) return null;
+  const result = Tags.safeParse(parseJsonOrUndefined(raw));
   return result.success ? result.data : null;
 }
 

@@ -123,6 +123,10 @@ export const nodes = sqliteTable(
     meta: text("meta"),
     /** A standing instruction, outside forgetting (docs/design.md, "Pins"). */
     pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
+    /** Scoping (docs/design.md, "Scoping: sessions, speakers, tags and expiry"): the memory's session, its tags (JSON object), its expiry (ms). */
+    sessionId: text("session_id"),
+    metadata: text("metadata"),
+    expiresAt: integer("expires_at"),
   },
   // Partial: a segment has no name and is not superseded, so it writes no entry in either (D1
   // counts an index entry as a row written); every query that uses them names a value
@@ -137,6 +141,11 @@ export const nodes = sqliteTable(
       .where(sql`${t.supersededBy} IS NOT NULL`),
     // The few pinned memories of an agent, without a pass over its nodes (compression and the context block read them).
     index("nodes_pinned").on(t.agentUid, t.pinned, t.id),
+    // A session's memories in id order: its deletion, its count, listings filtered by it. Partial like
+    // the others: a memory outside any session writes no entry.
+    index("nodes_session")
+      .on(t.agentUid, t.sessionId, t.id)
+      .where(sql`${t.sessionId} IS NOT NULL`),
   ],
 );
 

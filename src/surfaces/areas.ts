@@ -9,6 +9,7 @@ export const AREAS = [
   { name: "context", description: "A context block for a prompt, the profile, episodes." },
   { name: "config", description: "The agent's parameters and compression cycles." },
   { name: "memories", description: "Explicit memories: write, read, correct, forget, list." },
+  { name: "sessions", description: "The conversations memories came from: list them, forget one." },
   { name: "links", description: "Explicit links between memories, reports of the memories used, entity merges." },
   { name: "tasks", description: "Queued writes and their results." },
   { name: "agents", description: "The agents of a tenant; deleting one." },

@@ -7,23 +7,25 @@
 import type { NodeKind } from "../vocabulary/node-kinds";
 import { dotAt, TopK } from "./top-k";
 import type { VectorHit, VectorIndex, VectorIndexStats, VectorQuery, VectorRecord } from "./types";
-import {
-  checkNodeId,
-  checkRecords,
-  checkTopK,
-  checkVector,
-  decodeVectorInto,
-  encodeVector,
-  kindCode,
-  kindMask,
-  parseKind,
-} from "./vector-codec";
+import { checkNodeId, checkRecords, checkTopK, checkVector, decodeVectorInto, encodeVector, kindCode, parseKind } from "./vector-codec";
+import { vectorRowFilter } from "./vector-filter";
+import { NODE_KINDS } from "../vocabulary/node-kinds";
 
-/** The cached matrix: row r holds node ids[r] of kind NODE_KINDS[kinds[r]] at data[r*dims, (r+1)*dims). */
+/** What a row is filtered by besides its kind (vector-filter.ts). */
+interface RowScope {
+  session: string | null;
+  speaker: string | null;
+}
+
+/**
+ * The cached matrix: row r holds node ids[r] of kind NODE_KINDS[kinds[r]], of scopes[r], at
+ * data[r*dims, (r+1)*dims).
+ */
 class VectorMatrix {
   private data: Float32Array;
   private ids: Float64Array;
   private kinds: Uint8Array;
+  private scopes: RowScope[] = [];
   private readonly rowOf = new Map<number, number>();
   count = 0;
 
@@ -37,14 +39,14 @@ class VectorMatrix {
   }
 
   /** Adds or replaces a node's row; the vector is copied, so the caller may reuse its array. */
-  set(nodeId: number, kind: NodeKind, vector: Float32Array): void {
-    const row = this.rowFor(nodeId, kind);
+  set(nodeId: number, kind: NodeKind, scope: RowScope, vector: Float32Array): void {
+    const row = this.rowFor(nodeId, kind, scope);
     this.data.set(vector, row * this.dims);
   }
 
   /** As set, straight from a stored blob (one copy: the load path). */
-  setBlob(nodeId: number, kind: NodeKind, blob: ArrayBuffer): void {
-    decodeVectorInto(blob, this.dims, this.data, this.rowFor(nodeId, kind) * this.dims);
+  setBlob(nodeId: number, kind: NodeKind, scope: RowScope, blob: ArrayBuffer): void {
+    decodeVectorInto(blob, this.dims, this.data, this.rowFor(nodeId, kind, scope) * this.dims);
   }
 
   /** Removes a node's row by moving the last row into its place (O(dims), order does not matter). */
@@ -57,22 +59,25 @@ class VectorMatrix {
       this.data.copyWithin(row * this.dims, last * this.dims, (last + 1) * this.dims);
       this.ids[row] = moved;
       this.kinds[row] = this.kinds[last] ?? 0;
+      this.scopes[row] = this.scopes[last] ?? NO_SCOPE;
       this.rowOf.set(moved, row);
     }
     this.rowOf.delete(nodeId);
     this.count = last;
   }
 
-  search(query: Float32Array, topK: number, mask: Uint8Array): VectorHit[] {
-    const best = new TopK(topK);
+  search(query: VectorQuery): VectorHit[] {
+    const best = new TopK(query.topK);
+    const passes = vectorRowFilter(query);
     for (let row = 0; row < this.count; row += 1) {
-      if (mask[this.kinds[row] ?? 0] !== 1) continue;
-      best.offer(this.ids[row] ?? 0, dotAt(query, this.data, row * this.dims));
+      const scope = this.scopes[row] ?? NO_SCOPE;
+      if (!passes(NODE_KINDS[this.kinds[row] ?? 0] ?? "segment", scope.session, scope.speaker)) continue;
+      best.offer(this.ids[row] ?? 0, dotAt(query.vector, this.data, row * this.dims));
     }
     return best.results();
   }
 
-  private rowFor(nodeId: number, kind: NodeKind): number {
+  private rowFor(nodeId: number, kind: NodeKind, scope: RowScope): number {
     let row = this.rowOf.get(nodeId);
     if (row === undefined) {
       if (this.count === this.ids.length) this.grow();
@@ -82,6 +87,7 @@ class VectorMatrix {
       this.ids[row] = nodeId;
     }
     this.kinds[row] = kindCode(kind);
+    this.scopes[row] = scope;
     return row;
   }
 
@@ -126,12 +132,15 @@ export class LocalVectorIndex implements VectorIndex {
     // each row as it is written, so it never holds what SQLite does not.
     for (const r of records) {
       this.sql.exec(
-        "INSERT INTO vectors (node_id, kind, vec) VALUES (?, ?, ?) ON CONFLICT (node_id) DO UPDATE SET kind = excluded.kind, vec = excluded.vec",
+        `INSERT INTO vectors (node_id, kind, vec, session, speaker) VALUES (?, ?, ?, ?, ?) ON CONFLICT (node_id)
+         DO UPDATE SET kind = excluded.kind, vec = excluded.vec, session = excluded.session, speaker = excluded.speaker`,
         r.nodeId,
         r.kind,
         encodeVector(r.vector),
+        r.session ?? null,
+        r.speaker ?? null,
       );
-      this.matrix?.set(r.nodeId, r.kind, r.vector);
+      this.matrix?.set(r.nodeId, r.kind, { session: r.session ?? null, speaker: r.speaker ?? null }, r.vector);
     }
   }
 
@@ -146,7 +155,7 @@ export class LocalVectorIndex implements VectorIndex {
     checkTopK(query.topK);
     checkVector(query.vector, this.dimensions, "query vector");
     if (query.topK === 0) return [];
-    return this.load().search(query.vector, query.topK, kindMask(query.kinds));
+    return this.load().search(query);
   }
 
   /** Counts from SQLite when the matrix is not loaded yet, so asking for stats never loads it. */
@@ -158,14 +167,20 @@ export class LocalVectorIndex implements VectorIndex {
   private load(): VectorMatrix {
     if (this.matrix !== null) return this.matrix;
     const matrix = new VectorMatrix(this.dimensions, countRows(this.sql));
-    for (const row of this.sql.exec("SELECT node_id, kind, vec FROM vectors")) {
+    for (const row of this.sql.exec("SELECT node_id, kind, vec, session, speaker FROM vectors")) {
       const { node_id: nodeId, vec } = row;
       if (typeof nodeId !== "number" || !(vec instanceof ArrayBuffer)) throw new TypeError("malformed row in vectors");
-      matrix.setBlob(nodeId, parseKind(row.kind), vec);
+      matrix.setBlob(nodeId, parseKind(row.kind), { session: textOrNull(row.session), speaker: textOrNull(row.speaker) }, vec);
     }
     this.matrix = matrix;
     return matrix;
   }
+}
+
+const NO_SCOPE: RowScope = { session: null, speaker: null };
+
+function textOrNull(value: SqlStorageValue | undefined): string | null {
+  return typeof value === "string" ? value : null;
 }
 
 function countRows(sql: SqlStorage): number {

@@ -17,7 +17,8 @@
  */
 import type { VectorHit, VectorQuery, VectorRecord } from "./types";
 import { dotAt, TopK } from "./top-k";
-import { checkRecords, checkTopK, checkVector, decodeVectorInto, encodeVector, kindCode, kindMask, parseKind } from "./vector-codec";
+import { checkRecords, checkTopK, checkVector, decodeVectorInto, encodeVector, parseKind } from "./vector-codec";
+import { vectorRowFilter } from "./vector-filter";
 
 /**
  * Slack between the Worker's clock and the index's when comparing processedUpToDatetime with the
@@ -57,13 +58,16 @@ export class RecentVectors {
     checkRecords(records, this.dimensions);
     for (const r of records) {
       this.sql.exec(
-        `INSERT INTO recent_vectors (node_id, kind, vec, written_at, mutation_id, accepted_at, mutation_seq) VALUES (?, ?, ?, ?, NULL, NULL, NULL)
+        `INSERT INTO recent_vectors (node_id, kind, vec, written_at, mutation_id, accepted_at, mutation_seq, session, speaker)
+         VALUES (?, ?, ?, ?, NULL, NULL, NULL, ?, ?)
          ON CONFLICT (node_id) DO UPDATE SET kind = excluded.kind, vec = excluded.vec, written_at = excluded.written_at,
-           mutation_id = NULL, accepted_at = NULL, mutation_seq = NULL`,
+           mutation_id = NULL, accepted_at = NULL, mutation_seq = NULL, session = excluded.session, speaker = excluded.speaker`,
         r.nodeId,
         r.kind,
         encodeVector(r.vector),
         now,
+        r.session ?? null,
+        r.speaker ?? null,
       );
     }
   }
@@ -127,18 +131,19 @@ export class RecentVectors {
     return n;
   }
 
-  /** Exact top-k over the buffer (ties: the higher node id first), with the kinds filter. */
+  /** Exact top-k over the buffer (ties: the higher node id first), with the index's filters (kind, session, speaker). */
   query(query: VectorQuery): VectorHit[] {
     checkTopK(query.topK);
     checkVector(query.vector, this.dimensions, "query vector");
     if (query.topK === 0) return [];
-    const mask = kindMask(query.kinds);
+    const passes = vectorRowFilter(query);
     const best = new TopK(query.topK);
     const scratch = new Float32Array(this.dimensions);
-    for (const row of this.sql.exec("SELECT node_id, kind, vec FROM recent_vectors")) {
-      const { node_id: nodeId, vec } = row;
+    for (const row of this.sql.exec("SELECT node_id, kind, vec, session, speaker FROM recent_vectors")) {
+      const { node_id: nodeId, vec, session, speaker } = row;
       if (typeof nodeId !== "number" || !(vec instanceof ArrayBuffer)) throw new TypeError("malformed row in recent_vectors");
-      if (mask[kindCode(parseKind(row.kind))] !== 1) continue;
+      if (!passes(parseKind(row.kind), typeof session === "string" ? session : null, typeof speaker === "string" ? speaker : null))
+        continue;
       decodeVectorInto(vec, this.dimensions, scratch, 0);
       best.offer(nodeId, dotAt(query.vector, scratch, 0));
     }

@@ -8,6 +8,9 @@ import type { NodeKind } from "../vocabulary/node-kinds";
 export interface VectorRecord {
   nodeId: number;
   kind: NodeKind;
+  /** What an index filters on besides the kind (docs/design.md, "Scoping"): the node's session and speaker. */
+  session?: string | null | undefined;
+  speaker?: string | null | undefined;
   vector: Float32Array;
 }
 
@@ -22,6 +25,9 @@ export interface VectorQuery {
   topK: number;
   /** Only nodes of these kinds (all kinds when absent). */
   kinds?: readonly NodeKind[];
+  /** Only nodes of these sessions, said by these speakers (any when absent): the filters an index applies itself. */
+  sessions?: readonly string[];
+  speakers?: readonly string[];
 }
 
 export interface VectorIndexStats {

@@ -22,7 +22,8 @@ import {
 } from "./types";
 import { TopK } from "./top-k";
 import type { RecentVectors } from "./recent-vectors";
-import { NODE_KINDS } from "../vocabulary/node-kinds";
+import { NODE_KINDS, type NodeKind } from "../vocabulary/node-kinds";
+import { indexedPrefix } from "./vector-filter";
 import { checkNodeId, checkTopK, checkVector, parseKind } from "./vector-codec";
 
 /**
@@ -94,6 +95,32 @@ function batches<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/**
+ * A vector's metadata: its kind, session and speaker, the three properties with metadata indexes
+ * (docs/deploy.md, "Vectorize metadata indexes"). A string is kept to the 64 bytes the index
+ * filters on; a node without a session or a speaker has no such property, so no filter on it matches.
+ */
+export function vectorMetadata(r: Pick<VectorRecord, "kind" | "session" | "speaker">): Record<string, string> {
+  return {
+    kind: r.kind,
+    ...(r.session ? { session: indexedPrefix(r.session) } : {}),
+    ...(r.speaker ? { speaker: indexedPrefix(r.speaker) } : {}),
+  };
+}
+
+/**
+ * The query's metadata filter: kinds (none when every kind is asked, so such queries work even
+ * without the metadata index), sessions and speakers (prefixes as stored: the caller checks the
+ * whole speaker when it looks the hit up).
+ */
+export function metadataFilter(query: VectorQuery, kinds: readonly NodeKind[] | undefined): VectorizeQueryOptions["filter"] {
+  const filter: NonNullable<VectorizeQueryOptions["filter"]> = {};
+  if (kinds !== undefined && kinds.length < NODE_KINDS.length) filter.kind = { $in: [...kinds] };
+  if (query.sessions) filter.session = { $in: [...new Set(query.sessions.map(indexedPrefix))] };
+  if (query.speakers) filter.speaker = { $in: [...new Set(query.speakers.map(indexedPrefix))] };
+  return Object.keys(filter).length > 0 ? filter : undefined;
+}
+
 /** The node id of a vector id from this prefix; null for another agent's id or any malformed id. */
 export function parseVectorId(id: string, idPrefix: string): number | null {
   if (!id.startsWith(idPrefix)) return null;
@@ -158,7 +185,7 @@ export class VectorizeVectorIndex implements VectorIndex {
       let answer: unknown;
       try {
         answer = await this.binding.upsert(
-          batch.map((r) => ({ id: this.vectorId(r.nodeId), values: r.vector, namespace: this.namespace, metadata: { kind: r.kind } })),
+          batch.map((r) => ({ id: this.vectorId(r.nodeId), values: r.vector, namespace: this.namespace, metadata: vectorMetadata(r) })),
         );
       } catch (err) {
         throw await this.refusal(err, batch.length);
@@ -243,7 +270,7 @@ export class VectorizeVectorIndex implements VectorIndex {
     // Asked alongside the query; what it releases leaves the buffer for the next queries.
     const releasing = this.releaseProcessed();
     // The whole buffer (it holds one agent's last minutes of writes), so every buffered node is known.
-    const buffered = this.recent.query({ vector: query.vector, topK: Math.max(query.topK, this.recent.count()), kinds });
+    const buffered = this.recent.query({ ...query, topK: Math.max(query.topK, this.recent.count()), ...(kinds ? { kinds } : {}) });
     const bufferedIds = new Set(this.recent.ids());
     const options: VectorizeQueryOptions = {
       topK: Math.min(query.topK, VECTORIZE_MAX_TOP_K),
@@ -251,8 +278,8 @@ export class VectorizeVectorIndex implements VectorIndex {
       returnValues: false,
       returnMetadata: "none",
     };
-    // Every kind requested: no filter, so such queries work even without the metadata index.
-    if (kinds !== undefined && kinds.length < NODE_KINDS.length) options.filter = { kind: { $in: kinds } };
+    const filter = metadataFilter(query, kinds);
+    if (filter) options.filter = filter;
     const [raw] = await Promise.all([this.binding.query(query.vector, options), releasing]);
     const answer = QueryAnswer.safeParse(raw);
     if (!answer.success) throw new TypeError(`malformed Vectorize query answer: ${answer.error.message}`);

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { NODE_KINDS } from "./node-kinds";
 import { MESSAGE_ROLES } from "./roles";
+import { MetadataSchema } from "./memory-filter";
 
 export const Id = z.number().int();
 
@@ -40,6 +41,13 @@ export const NodeSchema = z.object({
    * or deleted by cycles; deleted only on purpose), listed first by the context block.
    */
   pinned: z.boolean().default(false),
+  /**
+   * Scoping (docs/design.md, "Scoping: sessions, speakers, tags and expiry"): the conversation a
+   * memory came from, the application's tags, and when it stops existing (ms). Entities carry none.
+   */
+  sessionId: z.string().nullable().default(null),
+  metadata: MetadataSchema.nullable().default(null),
+  expiresAt: z.number().int().nullable().default(null),
 });
 
 export type MemoryNode = z.output<typeof NodeSchema>;
@@ -52,7 +60,12 @@ export type NodeInput = z.input<typeof NodeSchema>;
  * (updateText), its name and kind never.
  */
 export const NodePatchSchema = z
-  .object({ supersededBy: NodeSchema.shape.supersededBy.unwrap(), pinned: NodeSchema.shape.pinned.unwrap() })
+  .object({
+    supersededBy: NodeSchema.shape.supersededBy.unwrap(),
+    pinned: NodeSchema.shape.pinned.unwrap(),
+    metadata: NodeSchema.shape.metadata.unwrap(),
+    expiresAt: NodeSchema.shape.expiresAt.unwrap(),
+  })
   .partial()
   .strict();
 export type NodePatch = z.output<typeof NodePatchSchema>;
@@ -107,6 +120,8 @@ export const TextUpdateSchema = z.object({
   speaker: z.string().nullable(),
   /** The node's message time, unchanged: its full-text document keeps its time terms. */
   messageTime: z.number().nullable().optional(),
+  /** The node's session, unchanged: its vector keeps it as metadata (absent in intents written before sessions). */
+  sessionId: z.string().nullable().optional(),
   content: z.string(),
   phrase: z.string(),
   keywords: z.array(z.string()),

@@ -7,8 +7,8 @@ import type { Answer, FaultClient } from "./client";
 
 const int = z.number().int();
 
-/** Numbers and switches, and model_policy: a choice per operation. */
-export const ConfigSchema = z.record(z.string(), z.union([z.number(), z.boolean(), z.record(z.string(), z.string())]));
+/** Numbers and switches (retention_days may be null), and model_policy: a choice per operation. */
+export const ConfigSchema = z.record(z.string(), z.union([z.number(), z.boolean(), z.null(), z.record(z.string(), z.string())]));
 export type Config = z.infer<typeof ConfigSchema>;
 
 const RememberAccepted = z.looseObject({ task_id: z.string(), queued_ahead: int });
@@ -16,6 +16,12 @@ const CompressAccepted = z.looseObject({ task_ids: z.array(z.string()) });
 /** PUT config: 200 with the parameters in force, or 202 with the task while earlier writes run. */
 const ConfigAnswer = z.union([ConfigSchema, z.looseObject({ task_id: z.string(), status: z.string() })]);
 const DeleteAnswer = z.looseObject({ deleted: z.boolean(), task_id: z.string().optional() });
+/** DELETE sessions/{id}: 200 with what it deleted, or 202 with the task. */
+const SessionDeleteAnswer = z.looseObject({
+  deleted: z.boolean().optional(),
+  memories_deleted: int.optional(),
+  task_id: z.string().optional(),
+});
 /** A pin or unpin: the pin as it stands (200), queued (202), or refused as the memory stands (404, 409). */
 const PinAnswer = z.union([
   z.looseObject({ node_id: int, pinned: z.boolean() }),
@@ -133,8 +139,25 @@ export class Agent {
     this.base = `/v1/agents/${encodeURIComponent(id)}`;
   }
 
-  remember(messages: readonly Message[], key: string): Promise<Answer<z.infer<typeof RememberAccepted>>> {
-    return this.client.send("POST", `${this.base}/remember`, RememberAccepted, { body: { messages }, key, expect: [202] });
+  remember(
+    messages: readonly Message[],
+    key: string,
+    scope: { session_id?: string | undefined; expires_at?: number | undefined } = {},
+  ): Promise<Answer<z.infer<typeof RememberAccepted>>> {
+    const body = {
+      messages,
+      ...(scope.session_id === undefined ? {} : { session_id: scope.session_id }),
+      ...(scope.expires_at === undefined ? {} : { expires_at: scope.expires_at }),
+    };
+    return this.client.send("POST", `${this.base}/remember`, RememberAccepted, { body, key, expect: [202] });
+  }
+
+  /** DELETE one session (its memories forgotten); resolves once it ran (following its task on a 202). */
+  async deleteSession(sessionId: string, key: string): Promise<Answer<z.infer<typeof SessionDeleteAnswer>>> {
+    const path = `${this.base}/sessions/${encodeURIComponent(sessionId)}`;
+    const answer = await this.client.send("DELETE", path, SessionDeleteAnswer, { key, expect: [200, 202] });
+    if (answer.status === 202 && answer.value.task_id) await this.finishedTask(answer.value.task_id, false);
+    return answer;
   }
 
   /** PUT config; resolves once the change is applied (following its task when the API answered 202). */

@@ -11,8 +11,9 @@
  * A faulty run sends remembers (with message ids), parameter changes, compression requests, pins
  * and unpins, and agent deletions to several agents over HTTP, and kills the server's whole process tree with
  * SIGKILL at chosen moments: after N accepted writes while every agent is busy, while compression
- * passes run, right after a DELETE was accepted with writes queued behind it, and while bursts of
- * remembers are queued. Each time it restarts the server on the same persist directory, sends
+ * passes run, right after a DELETE was accepted with writes queued behind it, while bursts of
+ * remembers are queued, and (sessionPhase) right after a DELETE of one session was accepted behind
+ * remembers into the same sessions and just as memories expire with remembers in flight. Each time it restarts the server on the same persist directory, sends
  * again (same Idempotency-Key) every request whose answer the kill took, and goes on.
  *
  * A twin run then replays each agent's requests, in the same order and with the same keys, on an
@@ -23,8 +24,12 @@
  * every accepted task done, every accepted message held by exactly one remember and found exactly
  * once by search, nothing of before a deletion left, one vector per node.
  *
+ * The sessions agents are not replayed (an expiry is a time, not a request): every message outside
+ * the deleted session's earlier remembers and the expired ones must be held by a node, and nothing
+ * of the others may be held or found (checkNetwork, checkScoped).
+ *
  * The object's copy of the network (its snapshot and journal, from which a wake loads the graph)
- * is compared with D1 after the kills of every phase, once the queues are idle, and a fourth phase
+ * is compared with D1 after the kills of every phase, once the queues are idle, and a fifth phase
  * kills while the objects load their graphs and around snapshot writes (wake-phase.ts).
  *
  * Timing independence: the same 200 remembers sent as a burst on the uninterrupted server must end
@@ -50,6 +55,7 @@ import { checkNetwork, diffNetworks, listed, type Accounting } from "./compare";
 import { buildProbe, judgeProbe, PROBE_AGENT, readProbe, type ProbeVerdict } from "./known-bugs";
 import { readNetwork, type NetworkSnapshot } from "./network";
 import { KillableServer, ownDir, releaseDir } from "./server";
+import type { Message } from "./api";
 import { checkCopies, wakePhase } from "./wake-phase";
 import { AgentLog, chunks, MessageSource, mixedScript, send, type Step } from "./workload";
 
@@ -86,6 +92,9 @@ function checkFreshConfig(s: NetworkSnapshot): string[] {
         ],
   );
 }
+
+/** The sessions phase's agents: checked on their own, not replayed by the twin. */
+const isScoped = (id: string) => id.startsWith("sess-");
 
 /** Total tasks in an agent's table (queued, running, done, failed). */
 const totalTasks = (s: Stats) => s.queue.queued + s.queue.running + s.queue.done + s.queue.failed;
@@ -315,6 +324,98 @@ async function deletePhase(run: FaultyRun, source: MessageSource, id: string, co
   say(`copies after the deletion's kill: ${await checkCopies(run, `after the kill behind ${id}'s DELETE`)}`);
 }
 
+/** Sessions of the sessions phase; the one deleted; how long after they are sent expiring remembers expire. */
+const SESSIONS = ["s0", "s1", "s2"];
+const DELETED_SESSION = "s1";
+const EXPIRY_MS = 10_000;
+
+/**
+ * Phase 4: sessions and expiry (docs/design.md, "Sessions as a resource", "Expiry is a purge at a
+ * time set in advance"). An agent (automatic compression off: nothing but its requests and its
+ * expiries removes a memory) is written into three sessions in turn, every fourth remember
+ * expiring EXPIRY_MS after the phase starts. A DELETE of session s1 is accepted behind a backlog of
+ * remembers and the server is killed right after; remembers go on into the same sessions (s1's
+ * are kept: accepted after the deletion); once the expiry is due the server is killed again with
+ * remembers in flight. Not replayed by the twin (the expiry is a time, not a request): its checks
+ * are its own (checkScoped).
+ */
+async function sessionPhase(run: FaultyRun, source: MessageSource, id: string, seed: number): Promise<void> {
+  const log = run.log(id);
+  const agent = log.agent;
+  const batches = chunks(source.messages("en", 200, seed, `${id}-m`), () => 4);
+  const step = (i: number, messages: Message[], expiresAt?: number): Step => ({
+    op: "remember",
+    messages,
+    session_id: SESSIONS[i % SESSIONS.length] ?? "s0",
+    ...(expiresAt !== undefined && i % 4 === 3 ? { expires_at: expiresAt } : {}),
+  });
+  await log.run({ op: "config", patch: { auto_compress: false } });
+  await agent.idle();
+  // A backlog queued faster than it runs (every fourth expiring soon), then the DELETE behind it.
+  const first = Date.now() + EXPIRY_MS;
+  await pool([...batches.slice(0, 24).entries()], 8, async ([i, messages]) => {
+    await log.run(step(i, messages, first));
+  });
+  const before = totalTasks(await agent.stats());
+  const del = log.start({ op: "deleteSession", session_id: DELETED_SESSION });
+  let queued = 0;
+  await until(`${id}: the DELETE of ${DELETED_SESSION} is queued`, 30_000, async () => {
+    const stats = await agent.stats();
+    queued = stats.queue.queued;
+    return totalTasks(stats) !== before;
+  });
+  await run.kill("sessions", `${id}: right after DELETE sessions/${DELETED_SESSION} was accepted`, `${queued} tasks queued at the DELETE`);
+  await del.answer;
+  // More into the same sessions (s1's kept), every fourth expiring EXPIRY_MS from now; killed just
+  // as that expiry falls due, with remembers into the same sessions in flight.
+  const second = Date.now() + EXPIRY_MS;
+  await pool([...batches.slice(24, 40).entries()], 8, async ([i, messages]) => {
+    await log.run(step(24 + i, messages, second));
+  });
+  await sleep(Math.max(0, second - Date.now()) + 30);
+  const inFlight = batches.slice(40, 44).map((messages, i) => log.start(step(40 + i, messages)));
+  const late = Date.now() - second;
+  const expired = (await agent.stats()).counters.memories_expired ?? 0;
+  await run.kill(
+    "expiry",
+    `${id}: ${late} ms after an expiry fell due, 4 remembers in flight`,
+    `${expired} memories expired before the kill`,
+  );
+  for (const f of inFlight) await f.answer;
+  for (const [i, messages] of batches.slice(44).entries()) await log.run(step(44 + i, messages));
+  await agent.idle();
+}
+
+/**
+ * What must hold of a sessions agent: live (its messages outside the deleted session's remembers
+ * accepted before the DELETE, and not expired) and dead (the others) for checkNetwork, and every
+ * live message found by search (nothing else forgets in this agent).
+ */
+function scopedAccounting(log: AgentLog, codeOf: ReadonlyMap<string, string>, now: number): Accounting {
+  const live = new Map<string, string>();
+  const dead = new Map<string, string>();
+  let deletedAt = Infinity;
+  let remembers = 0;
+  for (const [i, { step }] of log.steps.entries()) {
+    if (step.op === "deleteSession") deletedAt = Math.min(deletedAt, i);
+    if (step.op !== "remember") continue;
+    remembers += 1;
+    const gone = (step.session_id === DELETED_SESSION && i < deletedAt) || (step.expires_at !== undefined && step.expires_at <= now);
+    for (const m of step.messages) (gone ? dead : live).set(m.id, codeOf.get(m.id) ?? "");
+  }
+  return { live, dead, remembers };
+}
+
+function checkScoped(s: NetworkSnapshot, acc: Accounting): string[] {
+  const out: string[] = [];
+  // Held: a node carries the message (search finds it while current: checkNetwork; a later
+  // memory may have superseded it, which is a write, not a loss).
+  const held = new Set(s.nodes.flatMap((n) => n.source_message_ids));
+  for (const [id, code] of acc.live) if (!held.has(id)) out.push(`message ${id} (${code}) lost: no node holds it`);
+  if (acc.dead.size === 0) out.push("nothing was deleted or expired: the scenario did not test what it should");
+  return out;
+}
+
 /** Every accepted task is done (or gone with a later deletion of the agent, and only then). */
 async function checkTasks(log: AgentLog): Promise<string[]> {
   const out: string[] = [];
@@ -375,7 +476,7 @@ function accounting(log: AgentLog, codeOf: ReadonlyMap<string, string>): Account
  * 20th of those sent before it (they must all be gone; a sample keeps the reading short).
  */
 function codesOf(log: AgentLog, codeOf: ReadonlyMap<string, string>): string[] {
-  const acc = accounting(log, codeOf);
+  const acc = isScoped(log.id) ? scopedAccounting(log, codeOf, Date.now()) : accounting(log, codeOf);
   const dead = [...acc.dead.values()].filter((_c, i) => i % 20 === 0);
   return [...new Set([...acc.live.values(), ...dead])].filter((c) => c !== "");
 }
@@ -433,8 +534,9 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
     { name: "burst of 200 remembers", agents: ["burst-200"] },
     { name: "inside compression passes", agents: ["pass-0", "pass-1"] },
     { name: "DELETE with writes queued behind", agents: ["del-0", "del-1"] },
+    { name: "session deleted, memories expiring (no twin)", agents: ["sess-0", "sess-1"] },
   ];
-  // Phase 4 (wake-phase.ts) kills with every agent above; its writes go to pass-0 and pass-1.
+  // Phase 5 (wake-phase.ts) kills with every agent above; its writes go to pass-0 and pass-1.
   // Twin-independent checks (`own`) always fail the run; the comparison with the twin (`twin`) too,
   // and the probes of bugs found earlier must not show them.
   const verdicts = new Map<string, { own: string[]; twin: string[] }>();
@@ -452,6 +554,7 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
   say(`faulty server on ${faultyServer.url}`);
   const run = new FaultyRun(faultyServer);
   let faulty: Map<string, NetworkSnapshot>;
+  let readAt = 0;
   const lost = new Map<string, { before: number; byRetry: number; unknown: number }>();
   let probe: ProbeVerdict;
   try {
@@ -464,6 +567,9 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
     say("phase 3: DELETE with writes queued behind it");
     await deletePhase(run, source, "del-0", true);
     await deletePhase(run, source, "del-1", false);
+    say("phase 4: a session deleted and memories expiring between remembers into the same sessions");
+    await Promise.all([sessionPhase(run, source, "sess-0", 61), sessionPhase(run, source, "sess-1", 62)]);
+    say(`copies after the sessions' kills: ${await checkCopies(run, "after the sessions' kills")}`);
     await wakePhase(run, source, say);
     say("faulty run done: checking tasks, reading every agent");
     for (const log of run.logs.values()) {
@@ -471,6 +577,7 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
       add(log.id, await checkTasks(log));
       lost.set(log.id, await lostAnswers(log, faultyServer.killedAt));
     }
+    readAt = Date.now();
     faulty = await readAll(
       [...run.logs.values()].map((l) => l.agent),
       (id) => codesOf(run.log(id), source.codeOf),
@@ -489,13 +596,15 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
   let twin: Map<string, NetworkSnapshot>;
   const burstTwin = "burst-200-nofault";
   try {
-    const replays = [...run.logs.values()].map(async (log) => {
-      const agent = new Agent(twinClient, log.id);
-      for (const logged of log.steps) {
-        await send(agent, { ...logged, taskIds: [], lostIn: [] });
-        await agent.idle();
-      }
-    });
+    const replays = [...run.logs.values()]
+      .filter((log) => !isScoped(log.id))
+      .map(async (log) => {
+        const agent = new Agent(twinClient, log.id);
+        for (const logged of log.steps) {
+          await send(agent, { ...logged, taskIds: [], lostIn: [] });
+          await agent.idle();
+        }
+      });
     const burst = run.log("burst-200");
     const burstAgent = new Agent(twinClient, burstTwin);
     const burstReplay = (async () => {
@@ -505,7 +614,7 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
       await burstAgent.idle();
     })();
     await Promise.all([...replays, burstReplay]);
-    twin = await readAll([...[...run.logs.keys()].map((id) => new Agent(twinClient, id)), burstAgent], (id) =>
+    twin = await readAll([...[...run.logs.keys()].filter((id) => !isScoped(id)).map((id) => new Agent(twinClient, id)), burstAgent], (id) =>
       codesOf(run.log(id === burstTwin ? "burst-200" : id), source.codeOf),
     );
   } catch (e) {
@@ -519,6 +628,15 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
   // Verdicts.
   for (const log of run.logs.values()) {
     const f = faulty.get(log.id);
+    if (isScoped(log.id)) {
+      if (!f) throw new Error(`${log.id}: not read`);
+      const acc = scopedAccounting(log, source.codeOf, readAt);
+      add(
+        log.id,
+        [...checkNetwork(f, acc), ...checkScoped(f, acc)].map((m) => `faulty run: ${m}`),
+      );
+      continue;
+    }
     const t = twin.get(log.id);
     if (!f || !t) throw new Error(`${log.id}: not read`);
     const acc = accounting(log, source.codeOf);

@@ -19,8 +19,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT, startLocalServer } from "../../scripts/local-server.mjs";
 
-/** Ports of the fault suite (the benchmarks use 8790–8799, `npm run dev` 8787). */
-export const FAULT_PORTS: readonly number[] = [8770, 8771, 8772, 8773, 8774, 8775, 8776, 8777, 8778, 8779];
+/**
+ * Ports of the fault suite (the benchmarks use 8790–8799, `npm run dev` 8787), moved by
+ * TEST_PORT_OFFSET as the tests' are: on a shared machine another run's server took 8770 between a
+ * kill and its restart ("Address already in use", the restart failed).
+ */
+const PORT_OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
+export const FAULT_PORTS: readonly number[] = Array.from({ length: 10 }, (_, i) => 8770 + i + PORT_OFFSET);
 
 const KEEP = process.env.FAULTS_KEEP === "1";
 

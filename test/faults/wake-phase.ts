@@ -48,11 +48,11 @@ function recallAll(agents: readonly Agent[]): Promise<unknown> {
 export async function wakePhase(run: KillingRun, source: MessageSource, say: (text: string) => void): Promise<void> {
   const agents = [...run.logs.values()].map((l) => l.agent);
   const writers = [run.log("pass-0"), run.log("pass-1")];
-  say("phase 4: kills while the objects load their graphs, and around snapshot writes");
+  say("phase 5: kills while the objects load their graphs, and around snapshot writes");
   // Copies exist: each agent's graph loaded (from D1 the first time) and its snapshot written.
   await recallAll(agents);
   await sleep(QUIET_MS * 2);
-  say(`copies before: ${await checkCopies(run, "before phase 4")}`);
+  say(`copies before: ${await checkCopies(run, "before phase 5")}`);
   for (const delay of [0, 15, 40]) {
     // The previous kill's restart left every object unloaded: these recalls make them load.
     const recalls = recallAll(agents);

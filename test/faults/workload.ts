@@ -14,10 +14,11 @@ import { chatStream, type StreamLang } from "../../bench/speed/streams";
 import type { Agent, Config, Message } from "./api";
 
 export type Step =
-  | { op: "remember"; messages: Message[] }
+  | { op: "remember"; messages: Message[]; session_id?: string; expires_at?: number }
   | { op: "config"; patch: Config }
   | { op: "compress"; cycles: number }
   | { op: "delete" }
+  | { op: "deleteSession"; session_id: string }
   /**
    * Pin (or unpin) the memory that holds a message's code word, found when the step is sent (the
    * queue idle first, as for a compression): `nodeId` is what was found (null: none, nothing sent),
@@ -209,7 +210,7 @@ export async function send(agent: Agent, logged: LoggedStep, answered: () => voi
   const { step, key } = logged;
   switch (step.op) {
     case "remember": {
-      const a = await agent.remember(step.messages, key);
+      const a = await agent.remember(step.messages, key, { session_id: step.session_id, expires_at: step.expires_at });
       logged.taskIds = [a.value.task_id];
       logged.lostIn = a.lostIn;
       break;
@@ -225,6 +226,9 @@ export async function send(agent: Agent, logged: LoggedStep, answered: () => voi
     }
     case "delete":
       logged.lostIn = (await agent.delete(key)).lostIn;
+      break;
+    case "deleteSession":
+      logged.lostIn = (await agent.deleteSession(step.session_id, key)).lostIn;
       break;
     case "pin":
       if (step.nodeId !== undefined && step.nodeId !== null) logged.lostIn = (await agent.pin(step.nodeId, step.pinned, key)).lostIn;

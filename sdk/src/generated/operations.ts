@@ -62,6 +62,11 @@ export interface Node {
     [key: string]: unknown;
   }) | null;
   pinned: boolean;
+  session_id: string | null;
+  metadata: ({
+    [key: string]: string | number | boolean;
+  }) | null;
+  expires_at: number | null;
   scan_count: number;
   in_focus: boolean;
   importance: number;
@@ -147,6 +152,10 @@ export interface MemoryItem {
   source_message_ids: string[];
   created_at: number;
   message_time: number | null;
+  session_id: string | null;
+  metadata: ({
+    [key: string]: string | number | boolean;
+  }) | null;
   depth: number;
   conflicts_with: number[];
   scores: {
@@ -188,6 +197,40 @@ export interface RecallRequest {
   locale?: "zh" | "en";
   /** Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries. */
   kinds?: ("segment" | "memory" | "episode")[];
+  /** Only memories of these sessions (conversations). Leave out to read across every session. */
+  session_ids?: string[];
+  /** Only memories said by one of these speakers (a message's name), exactly as remembered. */
+  speakers?: string[];
+  metadata?: MetadataFilter;
+  /** Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions. */
+  any?: FilterClause[];
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was written. */
+  time_range?: {
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    from?: number | string;
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    to?: number | string;
+  };
+}
+
+/** Per tag key a value (equal) or operators, e.g. {"project": "apollo", "priority": {"gte": 2}}; every key must hold. */
+export interface MetadataFilter {
+  [key: string]: string | number | boolean | ({
+    eq?: string | number | boolean;
+    in?: (string | number | boolean)[];
+    ne?: string | number | boolean;
+    exists?: boolean;
+    gt?: number;
+    gte?: number;
+    lt?: number;
+    lte?: number;
+  });
+}
+
+export interface FilterClause {
+  session_ids?: string[];
+  speakers?: string[];
+  metadata?: MetadataFilter;
 }
 
 export interface RememberAccepted {
@@ -198,6 +241,10 @@ export interface RememberAccepted {
 
 export interface RememberRequest {
   messages: Message[];
+  session_id?: SessionId;
+  metadata?: Metadata;
+  /** When these memories stop existing: from then on no read returns them, and they are purged within the hour. Default: the agent's retention_days, else never. */
+  expires_at?: number | string;
 }
 
 export interface Message {
@@ -209,6 +256,14 @@ export interface Message {
   timestamp?: number | string;
   /** Your id for the message: kept as provenance; a message whose id the agent holds is not stored again. Two different messages of one call cannot share an id. */
   id?: string;
+}
+
+/** The conversation these memories belong to: recall and search can then be scoped to it, and DELETE sessions/{sessionId} forgets it. */
+export type SessionId = string;
+
+/** The application's own tags: at most 16 keys of 1–64 characters, each value a string (at most 256 characters), a finite number or a boolean; never nested. */
+export interface Metadata {
+  [key: string]: string | number | boolean;
 }
 
 export interface SearchResponse {
@@ -227,6 +282,11 @@ export interface SearchItem {
   time: number;
   created_at: number;
   message_time: number | null;
+  session_id: string | null;
+  metadata: ({
+    [key: string]: string | number | boolean;
+  }) | null;
+  expires_at: number | null;
   conflicts_with: number[];
   score: number;
   scores: {
@@ -240,7 +300,14 @@ export interface SearchRequest {
   /** keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores. */
   mode?: "keyword" | "vector" | "hybrid";
   top_k?: number;
-  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered. */
+  /** Only memories of these sessions (conversations). Leave out to read across every session. */
+  session_ids?: string[];
+  /** Only memories said by one of these speakers (a message's name), exactly as remembered. */
+  speakers?: string[];
+  metadata?: MetadataFilter;
+  /** Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions. */
+  any?: FilterClause[];
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was written. */
   time_range?: {
     /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
     from?: number | string;
@@ -320,6 +387,20 @@ export interface ContextRequest {
   /** Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English. */
   locale?: "zh" | "en";
   format?: "text" | "json";
+  /** Only memories of these sessions (conversations). Leave out to read across every session. */
+  session_ids?: string[];
+  /** Only memories said by one of these speakers (a message's name), exactly as remembered. */
+  speakers?: string[];
+  metadata?: MetadataFilter;
+  /** Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions. */
+  any?: FilterClause[];
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was written. */
+  time_range?: {
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    from?: number | string;
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    to?: number | string;
+  };
 }
 
 export interface Profile {
@@ -400,6 +481,8 @@ export interface AgentConfig {
   recall_graph_prior: number;
   /** Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only. */
   recall_vectors: boolean;
+  /** Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only. */
+  retention_days: number | null;
   /** Which provider answers each kind of model work for this agent (docs/deploy.md, “Model policy”); "default" keeps the deployment's MODEL_POLICY. No effect where the deployment runs only the built-in model. */
   model_policy: {
     /** Who answers extraction (a remember's digest, entity identity and `expand` query keywords): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
@@ -456,6 +539,8 @@ export interface AgentConfigPatch {
   recall_graph_prior?: number;
   /** Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only. */
   recall_vectors?: boolean;
+  /** Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only. */
+  retention_days?: number | null;
   model_policy?: {
     /** Who answers extraction (a remember's digest, entity identity and `expand` query keywords): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
     extraction?: "default" | "local" | "workers-ai";
@@ -509,6 +594,10 @@ export interface MemoryRequest {
   importance?: number;
   /** When it was said (default: now): relative times are resolved against it. */
   timestamp?: number | string;
+  session_id?: SessionId;
+  metadata?: Metadata;
+  /** When these memories stop existing: from then on no read returns them, and they are purged within the hour. Default: the agent's retention_days, else never. */
+  expires_at?: number | string;
 }
 
 export interface MemoryDeleted {
@@ -539,6 +628,11 @@ export interface Memory {
     [key: string]: unknown;
   }) | null;
   pinned: boolean;
+  session_id: string | null;
+  metadata: ({
+    [key: string]: string | number | boolean;
+  }) | null;
+  expires_at: number | null;
   scan_count: number;
   in_focus: boolean;
   importance: number;
@@ -611,6 +705,11 @@ export interface MemoryList {
       [key: string]: unknown;
     }) | null;
     pinned: boolean;
+    session_id: string | null;
+    metadata: ({
+      [key: string]: string | number | boolean;
+    }) | null;
+    expires_at: number | null;
     importance: number;
     conflicts_with: number[];
   })[];
@@ -626,15 +725,46 @@ export interface MemoryPin {
   max_pins: number;
 }
 
-/** The new version's id; the old one is history now. */
+/** The new version's id (the old one is history now); without content, the memory's own id and supersedes null. */
 export interface MemoryUpdated {
   node_id: number;
-  supersedes: number;
+  supersedes: number | null;
   links_moved: number;
 }
 
 export interface MemoryUpdate {
-  content: string;
+  /** The corrected text: a new version supersedes the memory. */
+  content?: string;
+  /** The memory's tags, replaced whole (null: none). Without content, set on the memory itself (no new version). */
+  metadata?: ({
+    [key: string]: string | number | boolean;
+  }) | null;
+  /** When the memory stops existing (null: never). Without content, set on the memory itself. */
+  expires_at?: number | string | null;
+}
+
+export interface SessionDeleted {
+  session_id: string;
+  purged: boolean;
+  memories_deleted: number;
+  nodes_deleted: number;
+  links_deleted: number;
+  messages_released: number;
+  versions_restored: number;
+  deleted: true;
+}
+
+export interface SessionList {
+  sessions: Session[];
+  next_cursor: string | null;
+}
+
+export interface Session {
+  session_id: string;
+  first_time: number;
+  last_time: number;
+  messages: number;
+  memories: number;
 }
 
 export interface Link {
@@ -692,7 +822,7 @@ export type LinkDeleted = Link & ({
 export interface TaskStatus {
   task_id: string;
   sequence: number;
-  /** One of: compressMemories, createMemory, deleteAgent, deleteMemory, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, mergeEntities, pinMemory, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, unpinMemory, updateConfig, updateMemory, index, check. */
+  /** One of: compressMemories, createMemory, deleteAgent, deleteMemory, deleteSession, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, listSessions, mergeEntities, pinMemory, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, unpinMemory, updateConfig, updateMemory, index, check, expireMemories. */
   kind: string;
   status: "queued" | "running" | "done" | "failed";
   attempts: number;
@@ -733,7 +863,7 @@ export interface ToolResult {
 
 export interface ToolCall {
   /** The tool's name. */
-  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "pin_memory" | "unpin_memory" | "update_memory" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
+  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "pin_memory" | "unpin_memory" | "update_memory" | "delete_session" | "list_sessions" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -885,11 +1015,29 @@ export interface RecallInput {
   locale?: "zh" | "en";
   /** Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries. */
   kinds?: ("segment" | "memory" | "episode")[];
+  /** Only memories of these sessions (conversations). Leave out to read across every session. */
+  session_ids?: string[];
+  /** Only memories said by one of these speakers (a message's name), exactly as remembered. */
+  speakers?: string[];
+  metadata?: MetadataFilter;
+  /** Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions. */
+  any?: FilterClause[];
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was written. */
+  time_range?: {
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    from?: number | string;
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    to?: number | string;
+  };
 }
 export type RecallOutput = RecallResponse;
 
 export interface RememberInput {
   messages: Message[];
+  session_id?: SessionId;
+  metadata?: Metadata;
+  /** When these memories stop existing: from then on no read returns them, and they are purged within the hour. Default: the agent's retention_days, else never. */
+  expires_at?: number | string;
 }
 export type RememberOutput = RememberAccepted;
 
@@ -898,7 +1046,14 @@ export interface SearchMemoriesInput {
   /** keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores. */
   mode?: "keyword" | "vector" | "hybrid";
   top_k?: number;
-  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered. */
+  /** Only memories of these sessions (conversations). Leave out to read across every session. */
+  session_ids?: string[];
+  /** Only memories said by one of these speakers (a message's name), exactly as remembered. */
+  speakers?: string[];
+  metadata?: MetadataFilter;
+  /** Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions. */
+  any?: FilterClause[];
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was written. */
   time_range?: {
     /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
     from?: number | string;
@@ -925,6 +1080,20 @@ export interface GetContextInput {
   include?: ("memories" | "episodes" | "profile" | "traces")[];
   /** Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English. */
   locale?: "zh" | "en";
+  /** Only memories of these sessions (conversations). Leave out to read across every session. */
+  session_ids?: string[];
+  /** Only memories said by one of these speakers (a message's name), exactly as remembered. */
+  speakers?: string[];
+  metadata?: MetadataFilter;
+  /** Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions. */
+  any?: FilterClause[];
+  /** Inclusive bounds on a memory's time: its messages' timestamp, else when it was written. */
+  time_range?: {
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    from?: number | string;
+    /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+    to?: number | string;
+  };
 }
 export type GetContextOutput = Context;
 
@@ -985,6 +1154,8 @@ export interface UpdateConfigInput {
   recall_graph_prior?: number;
   /** Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only. */
   recall_vectors?: boolean;
+  /** Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only. */
+  retention_days?: number | null;
   model_policy?: {
     /** Who answers extraction (a remember's digest, entity identity and `expand` query keywords): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
     extraction?: "default" | "local" | "workers-ai";
@@ -1017,6 +1188,10 @@ export interface CreateMemoryInput {
   importance?: number;
   /** When it was said (default: now): relative times are resolved against it. */
   timestamp?: number | string;
+  session_id?: SessionId;
+  metadata?: Metadata;
+  /** When these memories stop existing: from then on no read returns them, and they are purged within the hour. Default: the agent's retention_days, else never. */
+  expires_at?: number | string;
 }
 export type CreateMemoryOutput = MemoryCreated | Pending;
 
@@ -1057,6 +1232,42 @@ export interface ListMemoriesInput {
   limit?: number;
   /** true: also versions a newer one corrected. */
   include_superseded?: boolean;
+  filter?: {
+    session_ids?: string[];
+    speakers?: string[];
+    metadata?: {
+      [key: string]: (string | number | boolean) | ({
+        eq?: string | number | boolean;
+        in?: (string | number | boolean)[];
+        ne?: string | number | boolean;
+        exists?: boolean;
+        gt?: number;
+        gte?: number;
+        lt?: number;
+        lte?: number;
+      });
+    };
+    any?: ({
+      session_ids?: string[];
+      speakers?: string[];
+      metadata?: {
+        [key: string]: (string | number | boolean) | ({
+          eq?: string | number | boolean;
+          in?: (string | number | boolean)[];
+          ne?: string | number | boolean;
+          exists?: boolean;
+          gt?: number;
+          gte?: number;
+          lt?: number;
+          lte?: number;
+        });
+      };
+    })[];
+    time_range?: {
+      from?: number | string;
+      to?: number | string;
+    };
+  };
 }
 export type ListMemoriesOutput = MemoryList;
 
@@ -1075,9 +1286,31 @@ export type UnpinMemoryOutput = MemoryPin | Pending;
 export interface UpdateMemoryInput {
   /** The memory's id: node_id in recall, search, context and create_memory answers. */
   node_id: number;
-  content: string;
+  /** The corrected text: a new version supersedes the memory. */
+  content?: string;
+  /** The memory's tags, replaced whole (null: none). Without content, set on the memory itself (no new version). */
+  metadata?: ({
+    [key: string]: string | number | boolean;
+  }) | null;
+  /** When the memory stops existing (null: never). Without content, set on the memory itself. */
+  expires_at?: number | string | null;
 }
 export type UpdateMemoryOutput = MemoryUpdated | Pending;
+
+export interface DeleteSessionInput {
+  session_id: string;
+  /** true: remove every trace of its memories too, as a purge does. */
+  purge?: boolean;
+}
+export type DeleteSessionOutput = SessionDeleted | Pending;
+
+export interface ListSessionsInput {
+  /** next_cursor of the previous page; omit for the first page. */
+  cursor?: string;
+  /** Sessions per page (1–200, default 50). */
+  limit?: number;
+}
+export type ListSessionsOutput = SessionList;
 
 export interface LinkMemoriesInput {
   /** A node id, or a description of the memory (resolved by the agent's own search). */
@@ -1140,7 +1373,7 @@ export type ListAgentsOutput = AgentList;
 
 export interface CallToolInput {
   /** The tool's name. */
-  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "pin_memory" | "unpin_memory" | "update_memory" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
+  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "pin_memory" | "unpin_memory" | "update_memory" | "delete_session" | "list_sessions" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -1380,7 +1613,8 @@ export const OPERATIONS = {
       "kind",
       "cursor",
       "limit",
-      "include_superseded"
+      "include_superseded",
+      "filter"
     ],
     "body": false,
     "fixedQuery": {},
@@ -1425,6 +1659,35 @@ export const OPERATIONS = {
     "fixedQuery": {},
     "fixedBody": {},
     "write": true
+  },
+  "deleteSession": {
+    "method": "DELETE",
+    "path": "/v1/agents/{agentId}/sessions/{sessionId}",
+    "scope": "agent",
+    "pathArgs": {
+      "session_id": "sessionId"
+    },
+    "queryArgs": [
+      "purge"
+    ],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "listSessions": {
+    "method": "GET",
+    "path": "/v1/agents/{agentId}/sessions",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [
+      "cursor",
+      "limit"
+    ],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": false
   },
   "linkMemories": {
     "method": "POST",
@@ -1601,6 +1864,8 @@ export interface OperationTypes {
   pinMemory: { input: PinMemoryInput; output: PinMemoryOutput };
   unpinMemory: { input: UnpinMemoryInput; output: UnpinMemoryOutput };
   updateMemory: { input: UpdateMemoryInput; output: UpdateMemoryOutput };
+  deleteSession: { input: DeleteSessionInput; output: DeleteSessionOutput };
+  listSessions: { input: ListSessionsInput; output: ListSessionsOutput };
   linkMemories: { input: LinkMemoriesInput; output: LinkMemoriesOutput };
   mergeEntities: { input: MergeEntitiesInput; output: MergeEntitiesOutput };
   reportFeedback: { input: ReportFeedbackInput; output: ReportFeedbackOutput };
@@ -1846,6 +2111,28 @@ export const RPC_METHODS = {
    * @example
    * ```ts
    * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.deleteSession("assistant-1", { session_id: "chat-2026-11-20", purge: true }));
+   * ```
+   */
+  "deleteSession": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { sessions } = unwrap(await env.MEMORY.listSessions("assistant-1", { limit: 20 }));
+   * ```
+   */
+  "listSessions": {
+    "input": "optional",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
    * unwrap(await env.MEMORY.linkMemories("assistant-1", { source: 12, target: 15, relation: "causes" }));
    * ```
    */
@@ -2084,6 +2371,37 @@ export const TOOLS: readonly ToolDefinition[] = [
         "pinned": {
           "type": "boolean"
         },
+        "session_id": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "metadata": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              }
+            ]
+          }
+        },
+        "expires_at": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
         "scan_count": {
           "type": "integer"
         },
@@ -2219,6 +2537,9 @@ export const TOOLS: readonly ToolDefinition[] = [
         "superseded_by",
         "meta",
         "pinned",
+        "session_id",
+        "metadata",
+        "expires_at",
         "scan_count",
         "in_focus",
         "importance",
@@ -2409,7 +2730,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     "name": "recall",
     "title": "Recall memories",
-    "description": "Recall what the agent remembers about some keywords or a question: starts from its current focus and follows the links of its memory network, plus word and meaning matches. Returns the memories as text (`[memory] …`, or `[记忆] …` for Chinese memories or locale \"zh\"; forgotten ones as traces) and as items with ids and scores. Call it before answering anything that may depend on earlier conversations. Memories may be Chinese or English (中文或英文均可).",
+    "description": "Recall what the agent remembers about some keywords or a question: starts from its current focus and follows the links of its memory network, plus word and meaning matches. Returns the memories as text (`[memory] …`, or `[记忆] …` for Chinese memories or locale \"zh\"; forgotten ones as traces) and as items with ids and scores. Call it before answering anything that may depend on earlier conversations. Across every conversation by default; session_ids, speakers and metadata narrow what is returned. Memories may be Chinese or English (中文或英文均可).",
     "operation": "recall",
     "inputSchema": {
       "type": "object",
@@ -2492,6 +2813,249 @@ export const TOOLS: readonly ToolDefinition[] = [
             "memory"
           ],
           "description": "Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries."
+        },
+        "session_ids": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+          },
+          "minItems": 1,
+          "maxItems": 100,
+          "description": "Only memories of these sessions (conversations). Leave out to read across every session."
+        },
+        "speakers": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "minItems": 1,
+          "maxItems": 100,
+          "description": "Only memories said by one of these speakers (a message's name), exactly as remembered."
+        },
+        "metadata": {
+          "type": "object",
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              },
+              {
+                "type": "object",
+                "properties": {
+                  "eq": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "in": {
+                    "type": "array",
+                    "items": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "number"
+                        },
+                        {
+                          "type": "boolean"
+                        }
+                      ]
+                    },
+                    "minItems": 1,
+                    "maxItems": 100
+                  },
+                  "ne": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "exists": {
+                    "type": "boolean"
+                  },
+                  "gt": {
+                    "type": "number"
+                  },
+                  "gte": {
+                    "type": "number"
+                  },
+                  "lt": {
+                    "type": "number"
+                  },
+                  "lte": {
+                    "type": "number"
+                  }
+                },
+                "additionalProperties": false
+              }
+            ]
+          },
+          "description": "Per tag key a value (equal) or operators, e.g. {\"project\": \"apollo\", \"priority\": {\"gte\": 2}}; every key must hold."
+        },
+        "any": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "session_ids": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+                },
+                "minItems": 1,
+                "maxItems": 100
+              },
+              "speakers": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "minItems": 1,
+                "maxItems": 100
+              },
+              "metadata": {
+                "type": "object",
+                "additionalProperties": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "boolean"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "eq": {
+                          "anyOf": [
+                            {
+                              "type": "string"
+                            },
+                            {
+                              "type": "number"
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ]
+                        },
+                        "in": {
+                          "type": "array",
+                          "items": {
+                            "anyOf": [
+                              {
+                                "type": "string"
+                              },
+                              {
+                                "type": "number"
+                              },
+                              {
+                                "type": "boolean"
+                              }
+                            ]
+                          },
+                          "minItems": 1,
+                          "maxItems": 100
+                        },
+                        "ne": {
+                          "anyOf": [
+                            {
+                              "type": "string"
+                            },
+                            {
+                              "type": "number"
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ]
+                        },
+                        "exists": {
+                          "type": "boolean"
+                        },
+                        "gt": {
+                          "type": "number"
+                        },
+                        "gte": {
+                          "type": "number"
+                        },
+                        "lt": {
+                          "type": "number"
+                        },
+                        "lte": {
+                          "type": "number"
+                        }
+                      },
+                      "additionalProperties": false
+                    }
+                  ]
+                },
+                "description": "Per tag key a value (equal) or operators, e.g. {\"project\": \"apollo\", \"priority\": {\"gte\": 2}}; every key must hold."
+              }
+            },
+            "additionalProperties": false
+          },
+          "minItems": 1,
+          "maxItems": 16,
+          "description": "Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions."
+        },
+        "time_range": {
+          "type": "object",
+          "properties": {
+            "from": {
+              "anyOf": [
+                {
+                  "type": "number"
+                },
+                {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              ],
+              "description": "Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time."
+            },
+            "to": {
+              "anyOf": [
+                {
+                  "type": "number"
+                },
+                {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              ],
+              "description": "Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time."
+            }
+          },
+          "additionalProperties": false,
+          "description": "Inclusive bounds on a memory's time: its messages' timestamp, else when it was written."
         }
       },
       "additionalProperties": false
@@ -2554,6 +3118,31 @@ export const TOOLS: readonly ToolDefinition[] = [
                       "null"
                     ]
                   },
+                  "session_id": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "metadata": {
+                    "type": [
+                      "object",
+                      "null"
+                    ],
+                    "additionalProperties": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "number"
+                        },
+                        {
+                          "type": "boolean"
+                        }
+                      ]
+                    }
+                  },
                   "depth": {
                     "type": "integer"
                   },
@@ -2601,6 +3190,8 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "source_message_ids",
                   "created_at",
                   "message_time",
+                  "session_id",
+                  "metadata",
                   "depth",
                   "conflicts_with",
                   "scores"
@@ -2678,7 +3269,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     "name": "remember",
     "title": "Remember messages",
-    "description": "Store conversation messages in the agent's long-term memory: what the user said that matters beyond this conversation (facts, decisions, preferences, events). The memory is built in the background; the answer is a task id (get_task waits for it), and recall, search and get_context called afterwards already see it. Memories may be Chinese or English (中文或英文均可). Give every message a stable `id`: a message whose id the memory holds is not stored again, so repeating a call is harmless.",
+    "description": "Store conversation messages in the agent's long-term memory: what the user said that matters beyond this conversation (facts, decisions, preferences, events). The memory is built in the background; the answer is a task id (get_task waits for it), and recall, search and get_context called afterwards already see it. Memories may be Chinese or English (中文或英文均可). Give every message a stable `id`: a message whose id the memory holds is not stored again, so repeating a call is harmless. Pass the conversation's `session_id` to be able to recall within it or forget it later.",
     "operation": "remember",
     "inputSchema": {
       "type": "object",
@@ -2732,6 +3323,40 @@ export const TOOLS: readonly ToolDefinition[] = [
             "additionalProperties": false
           },
           "minItems": 1
+        },
+        "session_id": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+          "description": "The conversation these memories belong to: recall and search can then be scoped to it, and DELETE sessions/{sessionId} forgets it."
+        },
+        "metadata": {
+          "type": "object",
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              }
+            ]
+          },
+          "description": "The application's own tags: at most 16 keys of 1–64 characters, each value a string (at most 256 characters), a finite number or a boolean; never nested."
+        },
+        "expires_at": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "string",
+              "format": "date-time"
+            }
+          ],
+          "description": "When these memories stop existing: from then on no read returns them, and they are purged within the hour. Default: the agent's retention_days, else never."
         }
       },
       "required": [
@@ -2771,7 +3396,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     "name": "search_memories",
     "title": "Search memories",
-    "description": "Search all of the agent's memories by words (keyword: BM25), meaning (vector) or both (hybrid, the default), optionally within a time range; returns ranked memories with their time, speaker and source message ids. Use it to look something up that recall does not reach, or to find when something was said. Memories may be Chinese or English (中文或英文均可).",
+    "description": "Search all of the agent's memories by words (keyword: BM25), meaning (vector) or both (hybrid, the default), optionally within one conversation (session_ids), by one speaker (speakers), with tags (metadata) or within a time range; returns ranked memories with their time, speaker and source message ids. Use it to look something up that recall does not reach, or to find when something was said. Memories may be Chinese or English (中文或英文均可).",
     "operation": "searchMemories",
     "inputSchema": {
       "type": "object",
@@ -2796,6 +3421,218 @@ export const TOOLS: readonly ToolDefinition[] = [
           "minimum": 1,
           "maximum": 100,
           "default": 10
+        },
+        "session_ids": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+          },
+          "minItems": 1,
+          "maxItems": 100,
+          "description": "Only memories of these sessions (conversations). Leave out to read across every session."
+        },
+        "speakers": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "minItems": 1,
+          "maxItems": 100,
+          "description": "Only memories said by one of these speakers (a message's name), exactly as remembered."
+        },
+        "metadata": {
+          "type": "object",
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              },
+              {
+                "type": "object",
+                "properties": {
+                  "eq": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "in": {
+                    "type": "array",
+                    "items": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "number"
+                        },
+                        {
+                          "type": "boolean"
+                        }
+                      ]
+                    },
+                    "minItems": 1,
+                    "maxItems": 100
+                  },
+                  "ne": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "exists": {
+                    "type": "boolean"
+                  },
+                  "gt": {
+                    "type": "number"
+                  },
+                  "gte": {
+                    "type": "number"
+                  },
+                  "lt": {
+                    "type": "number"
+                  },
+                  "lte": {
+                    "type": "number"
+                  }
+                },
+                "additionalProperties": false
+              }
+            ]
+          },
+          "description": "Per tag key a value (equal) or operators, e.g. {\"project\": \"apollo\", \"priority\": {\"gte\": 2}}; every key must hold."
+        },
+        "any": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "session_ids": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+                },
+                "minItems": 1,
+                "maxItems": 100
+              },
+              "speakers": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "minItems": 1,
+                "maxItems": 100
+              },
+              "metadata": {
+                "type": "object",
+                "additionalProperties": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "boolean"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "eq": {
+                          "anyOf": [
+                            {
+                              "type": "string"
+                            },
+                            {
+                              "type": "number"
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ]
+                        },
+                        "in": {
+                          "type": "array",
+                          "items": {
+                            "anyOf": [
+                              {
+                                "type": "string"
+                              },
+                              {
+                                "type": "number"
+                              },
+                              {
+                                "type": "boolean"
+                              }
+                            ]
+                          },
+                          "minItems": 1,
+                          "maxItems": 100
+                        },
+                        "ne": {
+                          "anyOf": [
+                            {
+                              "type": "string"
+                            },
+                            {
+                              "type": "number"
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ]
+                        },
+                        "exists": {
+                          "type": "boolean"
+                        },
+                        "gt": {
+                          "type": "number"
+                        },
+                        "gte": {
+                          "type": "number"
+                        },
+                        "lt": {
+                          "type": "number"
+                        },
+                        "lte": {
+                          "type": "number"
+                        }
+                      },
+                      "additionalProperties": false
+                    }
+                  ]
+                },
+                "description": "Per tag key a value (equal) or operators, e.g. {\"project\": \"apollo\", \"priority\": {\"gte\": 2}}; every key must hold."
+              }
+            },
+            "additionalProperties": false
+          },
+          "minItems": 1,
+          "maxItems": 16,
+          "description": "Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions."
         },
         "time_range": {
           "type": "object",
@@ -2826,7 +3663,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             }
           },
           "additionalProperties": false,
-          "description": "Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered."
+          "description": "Inclusive bounds on a memory's time: its messages' timestamp, else when it was written."
         },
         "kinds": {
           "type": "array",
@@ -2922,6 +3759,37 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "null"
                 ]
               },
+              "session_id": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "metadata": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "additionalProperties": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "boolean"
+                    }
+                  ]
+                }
+              },
+              "expires_at": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
               "conflicts_with": {
                 "type": "array",
                 "items": {
@@ -2964,6 +3832,9 @@ export const TOOLS: readonly ToolDefinition[] = [
               "time",
               "created_at",
               "message_time",
+              "session_id",
+              "metadata",
+              "expires_at",
               "conflicts_with",
               "score",
               "scores"
@@ -2986,7 +3857,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     "name": "get_context",
     "title": "Context block for a prompt",
-    "description": "A block ready to put in front of a prompt: the memories most relevant to a query (or to the latest messages), each with its importance (● strong, ○ medium, ◌ weak) and entities, conflicts marked; summaries of earlier conversations when the query asks about one (\"last time\", 上次); traces of forgotten memories; the profile when included. Never longer than `budget_tokens`. Memories may be Chinese or English (中文或英文均可).",
+    "description": "A block ready to put in front of a prompt: the memories most relevant to a query (or to the latest messages), each with its importance (● strong, ○ medium, ◌ weak) and entities, conflicts marked; summaries of earlier conversations when the query asks about one (\"last time\", 上次); traces of forgotten memories; the profile when included. Never longer than `budget_tokens`. Across every conversation by default; session_ids, speakers and metadata narrow it. Memories may be Chinese or English (中文或英文均可).",
     "operation": "getContext",
     "inputSchema": {
       "type": "object",
@@ -3064,6 +3935,249 @@ export const TOOLS: readonly ToolDefinition[] = [
             "en"
           ],
           "description": "Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English."
+        },
+        "session_ids": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+          },
+          "minItems": 1,
+          "maxItems": 100,
+          "description": "Only memories of these sessions (conversations). Leave out to read across every session."
+        },
+        "speakers": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "minItems": 1,
+          "maxItems": 100,
+          "description": "Only memories said by one of these speakers (a message's name), exactly as remembered."
+        },
+        "metadata": {
+          "type": "object",
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              },
+              {
+                "type": "object",
+                "properties": {
+                  "eq": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "in": {
+                    "type": "array",
+                    "items": {
+                      "anyOf": [
+                        {
+                          "type": "string"
+                        },
+                        {
+                          "type": "number"
+                        },
+                        {
+                          "type": "boolean"
+                        }
+                      ]
+                    },
+                    "minItems": 1,
+                    "maxItems": 100
+                  },
+                  "ne": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "boolean"
+                      }
+                    ]
+                  },
+                  "exists": {
+                    "type": "boolean"
+                  },
+                  "gt": {
+                    "type": "number"
+                  },
+                  "gte": {
+                    "type": "number"
+                  },
+                  "lt": {
+                    "type": "number"
+                  },
+                  "lte": {
+                    "type": "number"
+                  }
+                },
+                "additionalProperties": false
+              }
+            ]
+          },
+          "description": "Per tag key a value (equal) or operators, e.g. {\"project\": \"apollo\", \"priority\": {\"gte\": 2}}; every key must hold."
+        },
+        "any": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "session_ids": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+                },
+                "minItems": 1,
+                "maxItems": 100
+              },
+              "speakers": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "minItems": 1,
+                "maxItems": 100
+              },
+              "metadata": {
+                "type": "object",
+                "additionalProperties": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "boolean"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "eq": {
+                          "anyOf": [
+                            {
+                              "type": "string"
+                            },
+                            {
+                              "type": "number"
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ]
+                        },
+                        "in": {
+                          "type": "array",
+                          "items": {
+                            "anyOf": [
+                              {
+                                "type": "string"
+                              },
+                              {
+                                "type": "number"
+                              },
+                              {
+                                "type": "boolean"
+                              }
+                            ]
+                          },
+                          "minItems": 1,
+                          "maxItems": 100
+                        },
+                        "ne": {
+                          "anyOf": [
+                            {
+                              "type": "string"
+                            },
+                            {
+                              "type": "number"
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ]
+                        },
+                        "exists": {
+                          "type": "boolean"
+                        },
+                        "gt": {
+                          "type": "number"
+                        },
+                        "gte": {
+                          "type": "number"
+                        },
+                        "lt": {
+                          "type": "number"
+                        },
+                        "lte": {
+                          "type": "number"
+                        }
+                      },
+                      "additionalProperties": false
+                    }
+                  ]
+                },
+                "description": "Per tag key a value (equal) or operators, e.g. {\"project\": \"apollo\", \"priority\": {\"gte\": 2}}; every key must hold."
+              }
+            },
+            "additionalProperties": false
+          },
+          "minItems": 1,
+          "maxItems": 16,
+          "description": "Alternatives: a memory passes when at least one of them holds (OR), besides the other conditions."
+        },
+        "time_range": {
+          "type": "object",
+          "properties": {
+            "from": {
+              "anyOf": [
+                {
+                  "type": "number"
+                },
+                {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              ],
+              "description": "Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time."
+            },
+            "to": {
+              "anyOf": [
+                {
+                  "type": "number"
+                },
+                {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              ],
+              "description": "Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time."
+            }
+          },
+          "additionalProperties": false,
+          "description": "Inclusive bounds on a memory's time: its messages' timestamp, else when it was written."
         }
       },
       "additionalProperties": false
@@ -3758,6 +4872,16 @@ export const TOOLS: readonly ToolDefinition[] = [
           "default": true,
           "description": "Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."
         },
+        "retention_days": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 36500,
+          "default": null,
+          "description": "Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only."
+        },
         "model_policy": {
           "type": "object",
           "properties": {
@@ -3946,6 +5070,16 @@ export const TOOLS: readonly ToolDefinition[] = [
           "default": true,
           "description": "Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."
         },
+        "retention_days": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1,
+          "maximum": 36500,
+          "default": null,
+          "description": "Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only."
+        },
         "model_policy": {
           "type": "object",
           "properties": {
@@ -4119,6 +5253,16 @@ export const TOOLS: readonly ToolDefinition[] = [
               "default": true,
               "description": "Recall: fuse vector similarity with the text score, at the embedder's weight; false uses text and network only."
             },
+            "retention_days": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 1,
+              "maximum": 36500,
+              "default": null,
+              "description": "Days a new memory is kept when its write gives no expires_at (docs/design.md, “Expiry is a purge at a time set in advance”); null: kept until forgotten. Fixed when a memory is written: a change applies to later writes only."
+            },
             "model_policy": {
               "type": "object",
               "properties": {
@@ -4268,6 +5412,40 @@ export const TOOLS: readonly ToolDefinition[] = [
             }
           ],
           "description": "When it was said (default: now): relative times are resolved against it."
+        },
+        "session_id": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+          "description": "The conversation these memories belong to: recall and search can then be scoped to it, and DELETE sessions/{sessionId} forgets it."
+        },
+        "metadata": {
+          "type": "object",
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              }
+            ]
+          },
+          "description": "The application's own tags: at most 16 keys of 1–64 characters, each value a string (at most 256 characters), a finite number or a boolean; never nested."
+        },
+        "expires_at": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "string",
+              "format": "date-time"
+            }
+          ],
+          "description": "When these memories stop existing: from then on no read returns them, and they are purged within the hour. Default: the agent's retention_days, else never."
         }
       },
       "additionalProperties": false
@@ -4585,6 +5763,37 @@ export const TOOLS: readonly ToolDefinition[] = [
         "pinned": {
           "type": "boolean"
         },
+        "session_id": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "metadata": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              }
+            ]
+          }
+        },
+        "expires_at": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
         "scan_count": {
           "type": "integer"
         },
@@ -4779,6 +5988,9 @@ export const TOOLS: readonly ToolDefinition[] = [
         "superseded_by",
         "meta",
         "pinned",
+        "session_id",
+        "metadata",
+        "expires_at",
         "scan_count",
         "in_focus",
         "importance",
@@ -4888,7 +6100,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     "name": "list_memories",
     "title": "List memories",
-    "description": "Page through the agent's memories, newest first (never entities). To find something, search_memories or recall is better; this is for reviewing what is stored. Memories may be Chinese or English (中文或英文均可).",
+    "description": "Page through the agent's memories, newest first (never entities). To find something, search_memories or recall is better; this is for reviewing what is stored (filter: one conversation's, one speaker's, or by tags). Memories may be Chinese or English (中文或英文均可).",
     "operation": "listMemories",
     "inputSchema": {
       "type": "object",
@@ -4910,6 +6122,215 @@ export const TOOLS: readonly ToolDefinition[] = [
         "include_superseded": {
           "description": "true: also versions a newer one corrected.",
           "type": "boolean"
+        },
+        "filter": {
+          "type": "object",
+          "properties": {
+            "session_ids": {
+              "minItems": 1,
+              "maxItems": 100,
+              "type": "array",
+              "items": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+              }
+            },
+            "speakers": {
+              "minItems": 1,
+              "maxItems": 100,
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "metadata": {
+              "type": "object",
+              "propertyNames": {
+                "type": "string"
+              },
+              "additionalProperties": {
+                "anyOf": [
+                  {
+                    "type": [
+                      "string",
+                      "number",
+                      "boolean"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "properties": {
+                      "eq": {
+                        "type": [
+                          "string",
+                          "number",
+                          "boolean"
+                        ]
+                      },
+                      "in": {
+                        "minItems": 1,
+                        "maxItems": 100,
+                        "type": "array",
+                        "items": {
+                          "type": [
+                            "string",
+                            "number",
+                            "boolean"
+                          ]
+                        }
+                      },
+                      "ne": {
+                        "type": [
+                          "string",
+                          "number",
+                          "boolean"
+                        ]
+                      },
+                      "exists": {
+                        "type": "boolean"
+                      },
+                      "gt": {
+                        "type": "number"
+                      },
+                      "gte": {
+                        "type": "number"
+                      },
+                      "lt": {
+                        "type": "number"
+                      },
+                      "lte": {
+                        "type": "number"
+                      }
+                    },
+                    "additionalProperties": false
+                  }
+                ]
+              }
+            },
+            "any": {
+              "minItems": 1,
+              "maxItems": 16,
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "session_ids": {
+                    "minItems": 1,
+                    "maxItems": 100,
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+                    }
+                  },
+                  "speakers": {
+                    "minItems": 1,
+                    "maxItems": 100,
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "metadata": {
+                    "type": "object",
+                    "propertyNames": {
+                      "type": "string"
+                    },
+                    "additionalProperties": {
+                      "anyOf": [
+                        {
+                          "type": [
+                            "string",
+                            "number",
+                            "boolean"
+                          ]
+                        },
+                        {
+                          "type": "object",
+                          "properties": {
+                            "eq": {
+                              "type": [
+                                "string",
+                                "number",
+                                "boolean"
+                              ]
+                            },
+                            "in": {
+                              "minItems": 1,
+                              "maxItems": 100,
+                              "type": "array",
+                              "items": {
+                                "type": [
+                                  "string",
+                                  "number",
+                                  "boolean"
+                                ]
+                              }
+                            },
+                            "ne": {
+                              "type": [
+                                "string",
+                                "number",
+                                "boolean"
+                              ]
+                            },
+                            "exists": {
+                              "type": "boolean"
+                            },
+                            "gt": {
+                              "type": "number"
+                            },
+                            "gte": {
+                              "type": "number"
+                            },
+                            "lt": {
+                              "type": "number"
+                            },
+                            "lte": {
+                              "type": "number"
+                            }
+                          },
+                          "additionalProperties": false
+                        }
+                      ]
+                    }
+                  }
+                },
+                "additionalProperties": false
+              }
+            },
+            "time_range": {
+              "type": "object",
+              "properties": {
+                "from": {
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "string",
+                      "format": "date-time",
+                      "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+                    }
+                  ]
+                },
+                "to": {
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "string",
+                      "format": "date-time",
+                      "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+                    }
+                  ]
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          "additionalProperties": false
         }
       },
       "additionalProperties": false
@@ -5001,6 +6422,37 @@ export const TOOLS: readonly ToolDefinition[] = [
               "pinned": {
                 "type": "boolean"
               },
+              "session_id": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "metadata": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "additionalProperties": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "boolean"
+                    }
+                  ]
+                }
+              },
+              "expires_at": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
               "importance": {
                 "type": "number"
               },
@@ -5026,6 +6478,9 @@ export const TOOLS: readonly ToolDefinition[] = [
               "superseded_by",
               "meta",
               "pinned",
+              "session_id",
+              "metadata",
+              "expires_at",
               "importance",
               "conflicts_with"
             ]
@@ -5225,12 +6680,47 @@ export const TOOLS: readonly ToolDefinition[] = [
           "description": "The memory's id: node_id in recall, search, context and create_memory answers."
         },
         "content": {
-          "type": "string"
+          "type": "string",
+          "description": "The corrected text: a new version supersedes the memory."
+        },
+        "metadata": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "boolean"
+              }
+            ]
+          },
+          "description": "The memory's tags, replaced whole (null: none). Without content, set on the memory itself (no new version)."
+        },
+        "expires_at": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "When the memory stops existing (null: never). Without content, set on the memory itself."
         }
       },
       "required": [
-        "node_id",
-        "content"
+        "node_id"
       ],
       "additionalProperties": false
     },
@@ -5244,7 +6734,10 @@ export const TOOLS: readonly ToolDefinition[] = [
               "type": "integer"
             },
             "supersedes": {
-              "type": "integer"
+              "type": [
+                "integer",
+                "null"
+              ]
             },
             "links_moved": {
               "type": "integer"
@@ -5255,7 +6748,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             "supersedes",
             "links_moved"
           ],
-          "description": "The new version's id; the old one is history now."
+          "description": "The new version's id (the old one is history now); without content, the memory's own id and supersedes null."
         },
         {
           "type": "object",
@@ -5283,6 +6776,175 @@ export const TOOLS: readonly ToolDefinition[] = [
       "readOnlyHint": false,
       "destructiveHint": false,
       "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "delete_session",
+    "title": "Forget a session",
+    "description": "Forget every memory of one conversation (session_id), keeping the others; with purge also every trace. Only when the user asks to forget that conversation.",
+    "operation": "deleteSession",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "session_id": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+        },
+        "purge": {
+          "description": "true: remove every trace of its memories too, as a purge does.",
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "session_id"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "session_id": {
+              "type": "string"
+            },
+            "purged": {
+              "type": "boolean"
+            },
+            "memories_deleted": {
+              "type": "integer"
+            },
+            "nodes_deleted": {
+              "type": "integer"
+            },
+            "links_deleted": {
+              "type": "integer"
+            },
+            "messages_released": {
+              "type": "integer"
+            },
+            "versions_restored": {
+              "type": "integer"
+            },
+            "deleted": {
+              "type": "boolean",
+              "enum": [
+                true
+              ]
+            }
+          },
+          "required": [
+            "session_id",
+            "purged",
+            "memories_deleted",
+            "nodes_deleted",
+            "links_deleted",
+            "messages_released",
+            "versions_restored",
+            "deleted"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "list_sessions",
+    "title": "List sessions",
+    "description": "The conversations (sessions) the agent's memories came from, with when each began and ended and how many memories it holds: to find a session_id to recall within or to forget.",
+    "operation": "listSessions",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "cursor": {
+          "description": "next_cursor of the previous page; omit for the first page.",
+          "type": "string"
+        },
+        "limit": {
+          "description": "Sessions per page (1–200, default 50).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        }
+      },
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "sessions": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "session_id": {
+                "type": "string"
+              },
+              "first_time": {
+                "type": "integer"
+              },
+              "last_time": {
+                "type": "integer"
+              },
+              "messages": {
+                "type": "integer"
+              },
+              "memories": {
+                "type": "integer"
+              }
+            },
+            "required": [
+              "session_id",
+              "first_time",
+              "last_time",
+              "messages",
+              "memories"
+            ]
+          }
+        },
+        "next_cursor": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      },
+      "required": [
+        "sessions",
+        "next_cursor"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
       "openWorldHint": false
     }
   },
@@ -5703,7 +7365,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "kind": {
           "type": "string",
-          "description": "One of: compressMemories, createMemory, deleteAgent, deleteMemory, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, mergeEntities, pinMemory, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, unpinMemory, updateConfig, updateMemory, index, check."
+          "description": "One of: compressMemories, createMemory, deleteAgent, deleteMemory, deleteSession, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, listSessions, mergeEntities, pinMemory, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, unpinMemory, updateConfig, updateMemory, index, check, expireMemories."
         },
         "status": {
           "type": "string",
@@ -6097,7 +7759,7 @@ export abstract class AgentOperations {
   /**
    * List memories, newest first
    *
-   * Segments, explicit memories and episodes (never entities), newest first, paged by an opaque cursor that stays stable while memories are added. Superseded versions only with `include_superseded=true`.
+   * Segments, explicit memories and episodes (never entities), newest first, paged by an opaque cursor that stays stable while memories are added. Superseded versions only with `include_superseded=true`. `filter` (the JSON of a MemoryFilter: sessions, speakers, tags, alternatives, time range) lists only the memories it passes.
    *
    * `GET /v1/agents/{agentId}/memories`
    *
@@ -6151,7 +7813,7 @@ export abstract class AgentOperations {
   /**
    * Update a memory: the new content supersedes it
    *
-   * The new content becomes a new node that takes over the old one's links to entities and its explicit links (上文/下文 and episode links stay with the old version); 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).
+   * The new content becomes a new node that takes over the old one's links to entities and its explicit links (上文/下文 and episode links stay with the old version); 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. The new version keeps the memory's session, tags and expiry unless `metadata` or `expires_at` replace them; without `content`, those two are set on the memory itself. 409 for an entity or a version already superseded (the current one is named).
    *
    * `PATCH /v1/agents/{agentId}/memories/{nodeId}`
    *
@@ -6162,6 +7824,39 @@ export abstract class AgentOperations {
    */
   updateMemory(input: UpdateMemoryInput, options?: RequestOptions): Promise<UpdateMemoryOutput> {
     return this.invoke("updateMemory", input, options) as Promise<UpdateMemoryOutput>;
+  }
+
+  /**
+   * Forget a session, or purge every trace of it
+   *
+   * Forgets every memory of the session (segments, explicit memories, episodes) as DELETE memories/{nodeId} does: links into them stay as traces, the entities stay, the other sessions are untouched (a version one of its memories had superseded in another session is current again). `purge=true`: the memory purge of each, memories forgotten before included: no surface returns a byte of their text afterwards, and the Idempotency-Keys of the writes that made them answer 409. A remember into the session accepted before this request is deleted with it; one accepted after it starts the session again. 404 when the agent has nothing of the session.
+   *
+   * `DELETE /v1/agents/{agentId}/sessions/{sessionId}`
+   *
+   * @example
+   * ```ts
+   * await agent.deleteSession({ session_id: "chat-2026-11-20", purge: true });
+   * ```
+   */
+  deleteSession(input: DeleteSessionInput, options?: RequestOptions): Promise<DeleteSessionOutput> {
+    return this.invoke("deleteSession", input, options) as Promise<DeleteSessionOutput>;
+  }
+
+  /**
+   * List the agent's sessions
+   *
+   * The sessions (conversations) memories were remembered into, by session id: the times of the first and last message, the messages remembered into it and the memories it holds now. Paged by an opaque cursor.
+   *
+   * `GET /v1/agents/{agentId}/sessions`
+   *
+   * @example
+   * ```ts
+   * const { sessions } = await agent.listSessions({ limit: 20 });
+   * for (const s of sessions) console.log(s.session_id, s.messages, s.memories);
+   * ```
+   */
+  listSessions(input?: ListSessionsInput, options?: RequestOptions): Promise<ListSessionsOutput> {
+    return this.invoke("listSessions", input, options) as Promise<ListSessionsOutput>;
   }
 
   /**

@@ -74,6 +74,19 @@ const STEPS: readonly string[] = [
   // journal of the commits since, so a wake reads neither from D1.
   `CREATE TABLE graph_snapshot (part INTEGER PRIMARY KEY, body BLOB NOT NULL);
    CREATE TABLE graph_journal (seq INTEGER NOT NULL, part INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY (seq, part)) WITHOUT ROWID;`,
+  // Scoping (docs/design.md, "Scoping: sessions, speakers, tags and expiry"): the sessions remembered
+  // into (src/engine/stores/session-store.ts), the memories' expiries (expiry-store.ts: the alarm's
+  // schedule of purges), the session of a forgotten memory (a session's purge finds it), and the
+  // session and speaker the vector indexes filter on.
+  `CREATE TABLE sessions (id TEXT PRIMARY KEY, first_time INTEGER NOT NULL, last_time INTEGER NOT NULL, messages INTEGER NOT NULL);
+   CREATE TABLE expiries (node_id INTEGER PRIMARY KEY, expires_at INTEGER NOT NULL);
+   CREATE INDEX expiries_due ON expiries (expires_at, node_id);
+   ALTER TABLE forgotten ADD COLUMN session_id TEXT;
+   CREATE INDEX forgotten_session ON forgotten (session_id, node_id);
+   ALTER TABLE vectors ADD COLUMN session TEXT;
+   ALTER TABLE vectors ADD COLUMN speaker TEXT;
+   ALTER TABLE recent_vectors ADD COLUMN session TEXT;
+   ALTER TABLE recent_vectors ADD COLUMN speaker TEXT;`,
 ];
 
 /** Runs the steps not run yet, up to `target` (all of them; tests stop earlier to build an old layout). */

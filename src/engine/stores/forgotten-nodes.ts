@@ -13,10 +13,11 @@ export class ForgottenNodes {
   record(nodes: readonly ForgottenNode[]): void {
     if (nodes.length === 0) return;
     this.sql.exec(
-      `INSERT INTO forgotten (node_id, task_id, message_ids)
-       SELECT json_extract(value, '$.id'), json_extract(value, '$.taskId'), json_extract(value, '$.messageIds') FROM json_each(?)
-       WHERE true ON CONFLICT (node_id) DO UPDATE SET task_id = excluded.task_id, message_ids = excluded.message_ids`,
-      JSON.stringify(nodes.map((n) => ({ ...n, messageIds: JSON.stringify(n.messageIds) }))),
+      `INSERT INTO forgotten (node_id, task_id, message_ids, session_id)
+       SELECT json_extract(value, '$.id'), json_extract(value, '$.taskId'), json_extract(value, '$.messageIds'), json_extract(value, '$.sessionId')
+       FROM json_each(?)
+       WHERE true ON CONFLICT (node_id) DO UPDATE SET task_id = excluded.task_id, message_ids = excluded.message_ids, session_id = excluded.session_id`,
+      JSON.stringify(nodes.map((n) => ({ ...n, messageIds: JSON.stringify(n.messageIds), sessionId: n.sessionId ?? null }))),
     );
   }
 
@@ -24,12 +25,25 @@ export class ForgottenNodes {
   get(ids: readonly number[]): ForgottenNode[] {
     if (ids.length === 0) return [];
     return this.sql
-      .exec<{ node_id: number; task_id: string | null; message_ids: string }>(
-        "SELECT node_id, task_id, message_ids FROM forgotten WHERE node_id IN (SELECT value FROM json_each(?)) ORDER BY node_id",
+      .exec<Row>(
+        "SELECT node_id, task_id, message_ids, session_id FROM forgotten WHERE node_id IN (SELECT value FROM json_each(?)) ORDER BY node_id",
         JSON.stringify(ids),
       )
       .toArray()
-      .map((r) => ({ id: r.node_id, taskId: r.task_id, messageIds: stringArray(r.message_ids) }));
+      .map(toForgotten);
+  }
+
+  /** Up to `limit` records of memories of `sessionId`, above node id `after` (a session's purge, in chunks). */
+  ofSession(sessionId: string, after: number, limit: number): ForgottenNode[] {
+    return this.sql
+      .exec<Row>(
+        "SELECT node_id, task_id, message_ids, session_id FROM forgotten WHERE session_id = ? AND node_id > ? ORDER BY node_id LIMIT ?",
+        sessionId,
+        after,
+        limit,
+      )
+      .toArray()
+      .map(toForgotten);
   }
 
   drop(ids: readonly number[]): void {
@@ -45,6 +59,12 @@ export class ForgottenNodes {
   clear(): void {
     this.sql.exec("DELETE FROM forgotten");
   }
+}
+
+type Row = { node_id: number; task_id: string | null; message_ids: string; session_id: string | null };
+
+function toForgotten(r: Row): ForgottenNode {
+  return { id: r.node_id, taskId: r.task_id, messageIds: stringArray(r.message_ids), sessionId: r.session_id };
 }
 
 function stringArray(json: string): string[] {

@@ -1,8 +1,8 @@
 /**
  * Local semantic segmentation (语义切割, docs/design.md, "remember(messages)" step 1). A segment is a memory node, so it should
  * hold one complete thought: long messages are cut at sentence (then clause) boundaries into pieces
- * of balanced size, runs of very short messages (a greeting exchange) are merged into one segment,
- * and no visible character is ever dropped.
+ * of balanced size, runs of very short messages (a greeting exchange) are merged into one segment
+ * (in a group chat never two named speakers' lines), and no visible character is ever dropped.
  */
 import type { ModelMessage, SegmentDraft } from "../types";
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
@@ -49,8 +49,12 @@ export function segmentLimit(text: string): number {
   return Math.round(SEGMENT_MAX_LATIN - (SEGMENT_MAX_LATIN - SEGMENT_MAX_CJK) * share);
 }
 
+/** Named speakers from which a conversation is a group chat, whose speakers' short lines are kept apart. */
+const GROUP_CHAT_SPEAKERS = 3;
+
 export function segmentMessages(messages: readonly ModelMessage[]): SegmentDraft[] {
   const out: SegmentDraft[] = [];
+  const groupChat = new Set(messages.flatMap((m) => (m.name === undefined ? [] : [m.name]))).size >= GROUP_CHAT_SPEAKERS;
   let shortRun: ModelMessage[] = [];
   const flush = (): void => {
     out.push(...mergeShort(shortRun));
@@ -61,6 +65,7 @@ export function segmentMessages(messages: readonly ModelMessage[]): SegmentDraft
     const text = m.content.trim();
     if (text === "") continue;
     if (m.role !== "system" && codePointLength(text) < SHORT_MESSAGE) {
+      if (groupChat && otherVoice(shortRun, m)) flush();
       shortRun.push(m);
       continue;
     }
@@ -69,6 +74,18 @@ export function segmentMessages(messages: readonly ModelMessage[]): SegmentDraft
   }
   flush();
   return out;
+}
+
+/**
+ * Whether `m` is said by a named speaker other than one of the run's: in a group chat (three or more
+ * named speakers) two participants' short lines are never one segment, or the segment would have no
+ * speaker and a speaker filter ("what did Bo say") could not find either line (docs/design.md,
+ * "Scoping"). Unnamed turns (an assistant's reply, a greeting exchange) merge as before, and a
+ * two-person chat's short lines merge as they always did (its segments, and so the LoCoMo and
+ * MADial figures, are unchanged).
+ */
+function otherVoice(run: readonly ModelMessage[], m: ModelMessage): boolean {
+  return m.name !== undefined && run.some((r) => r.name !== undefined && r.name !== m.name);
 }
 
 /** One `name: text` line per message, packed into segments of at most the segment limit. */

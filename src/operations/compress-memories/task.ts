@@ -289,7 +289,16 @@ async function compress(rt: Runtime, node: MemoryNode, target: number): Promise<
         : await model.compress(node.content, target);
     if (codePointLength(content) > target || content.trim().length === 0) throw new Error("compression missed its target");
     if (node.kind === "entity")
-      return { id: node.id, kind: node.kind, speaker: null, messageTime: node.messageTime, content, phrase: content, keywords: [content] };
+      return {
+        id: node.id,
+        kind: node.kind,
+        speaker: null,
+        messageTime: node.messageTime,
+        sessionId: null,
+        content,
+        phrase: content,
+        keywords: [content],
+      };
     // The shortened text's phrase and keywords come from whoever compresses (model_policy).
     const [extraction] = await (model.extractCompressed ? model.extractCompressed([content]) : model.extract([content]));
     return {
@@ -297,6 +306,7 @@ async function compress(rt: Runtime, node: MemoryNode, target: number): Promise<
       kind: node.kind,
       speaker: node.speaker,
       messageTime: node.messageTime,
+      sessionId: node.sessionId,
       content,
       phrase: extraction?.phrase ?? "",
       keywords: extraction?.keywords ?? [],

@@ -9,6 +9,7 @@ import { AgentPathSchema, errorsOf, jsonAnswer, TextSchema } from "../../surface
 import { WriteHeadersSchema } from "../../surfaces/headers";
 import { MemoryContentSchema } from "../../surfaces/memory-routes";
 import { TimestampSchema } from "../../surfaces/messages";
+import { WRITE_SCOPE_FIELDS, writeScopeFields } from "../../surfaces/memory-filter";
 import { OPERATION_WAIT_MS, PENDING_ANSWER, pendingBody, whenFailed } from "../../surfaces/pending";
 import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { defineOperation } from "../../surfaces/operation";
@@ -46,6 +47,7 @@ const MemoryRequestSchema = z
     timestamp: TimestampSchema.optional().openapi({
       description: "When it was said (default: now): relative times are resolved against it.",
     }),
+    ...WRITE_SCOPE_FIELDS,
   })
   .strict()
   .superRefine((r, ctx) => {
@@ -95,7 +97,8 @@ const created = unwrap(await env.MEMORY.createMemory("assistant-1", { content: "
   }),
   routes: () =>
     subApp().openapi(route, async (c) => {
-      const { content, subject, memory_type, topic, object, attributes, importance, timestamp } = c.req.valid("json");
+      const request = c.req.valid("json");
+      const { content, subject, memory_type, topic, object, attributes, importance, timestamp } = request;
       const structure =
         subject !== undefined && memory_type !== undefined && topic !== undefined
           ? {
@@ -113,6 +116,7 @@ const created = unwrap(await env.MEMORY.createMemory("assistant-1", { content: "
           ...(structure ? { structure } : {}),
           ...(importance !== undefined ? { importance } : {}),
           ...(timestamp !== undefined ? { timestamp } : {}),
+          ...writeScopeFields(request),
         },
         { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
       );

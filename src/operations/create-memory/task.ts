@@ -28,6 +28,8 @@ import { commit } from "../../engine/write-path";
 import { afterWrite, afterWriteCheckpointSchema } from "../shared/after-write";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask, type RunningTask } from "../../engine/define-task";
+import { WRITE_SCOPE_SHAPE } from "../../vocabulary/memory-filter";
+import { scoped, sessionOps, writeScope, type WriteScope } from "../shared/write-scope";
 
 export const MemoryStructureSchema = z
   .object({
@@ -47,6 +49,7 @@ export const CreateMemoryPayloadSchema = z
     importance: z.number().min(0).max(1).default(0.5),
     /** When it was said: the reference of relative times ("yesterday"); default when the task runs. */
     timestamp: z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).optional(),
+    ...WRITE_SCOPE_SHAPE,
   })
   .strict()
   .refine((p) => (p.content === undefined) !== (p.structure === undefined), "either content or a structure, not both");
@@ -72,7 +75,7 @@ export const createMemoryTask = defineTask({
   async run(rt: TaskRuntime, task) {
     let checkpoint = readCheckpoint(task, CheckpointSchema);
     if (!checkpoint) {
-      const { plan, aliases, composed } = await buildPlan(rt, task);
+      const { plan, aliases, composed, scope } = await buildPlan(rt, task);
       const node = plan.nodes[0];
       if (!node) throw new Error("an explicit memory plans one node");
       checkpoint = {
@@ -94,6 +97,7 @@ export const createMemoryTask = defineTask({
           ...rememberOps(plan, task.seq),
           ...aliasOps,
           { type: "count", counters: { memories_written: 1, characters_remembered: node.originalLength } },
+          ...sessionOps(scope, plan.nodes, 0),
         ],
         { prepare: () => rt.meta.setNextNodeId(plan.nextNodeId), checkpoint },
       );
@@ -119,7 +123,7 @@ function isEntityName(name: string): boolean {
 async function buildPlan(
   rt: TaskRuntime,
   task: RunningTask<z.output<typeof CreateMemoryPayloadSchema>>,
-): Promise<{ plan: RememberPlan; aliases: EntityAlias[]; composed: ComposedMemory }> {
+): Promise<{ plan: RememberPlan; aliases: EntityAlias[]; composed: ComposedMemory; scope: WriteScope }> {
   const params = rt.meta.params();
   const repos = await rt.repos();
   const payload = task.payload;
@@ -203,11 +207,15 @@ async function buildPlan(
       : {}),
     ...(composed.resolvedTimes.length > 0 ? { resolved_times: composed.resolvedTimes } : {}),
   };
-  const nodes = plan.nodes.map((n): MemoryNode =>
-    n.id === memoryId ? { ...n, kind: "memory", sourceMessageIds: [], role: null, speaker: null, meta } : n,
+  const scope = writeScope(payload, params, now);
+  const nodes = scoped(
+    plan.nodes.map((n): MemoryNode =>
+      n.id === memoryId ? { ...n, kind: "memory", sourceMessageIds: [], role: null, speaker: null, meta } : n,
+    ),
+    scope,
   );
   const links = plan.links.map((l) => (l.source === memoryId && weightedIds.has(l.target) ? { ...l, level: importanceLevel } : l));
-  return { plan: { ...plan, nodes, links }, aliases: entities.aliases(focusPlan), composed };
+  return { plan: { ...plan, nodes, links }, aliases: entities.aliases(focusPlan), composed, scope };
 }
 
 const DATE_LIKE = /^[\d\s./:-]+$/;

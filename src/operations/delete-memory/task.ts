@@ -23,6 +23,7 @@ import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask } from "../../engine/define-task";
 import { planPurge, purgeable } from "../shared/purge";
+import { expired } from "../../memory/memory-filter";
 
 /** What a deletion uses of the agent's runtime (a purge's scrub of task results is a write of its commit). */
 type Runtime = AgentStores & WritePath;
@@ -58,6 +59,8 @@ async function refuseForget(rt: Runtime, payload: z.infer<typeof DeleteMemoryPay
   const node = repos ? (await (await networkReader(rt, repos)).load([id])).get(id) : undefined;
   // A memory forgotten before may still be purged: its traces remain.
   if (!node) return payload.purge && (await purgeable(rt, id)) ? undefined : { outcome: "not_found", node_id: id };
+  // An expired memory is gone: forgetting it would leave a trace of what must leave none; a purge takes it now.
+  if (expired(node, rt.now()) && !payload.purge) return { outcome: "not_found", node_id: id };
   if (node.kind === "entity") return { outcome: "not_a_memory", node_id: id, kind: node.kind };
   if (node.supersededBy !== null) return { outcome: "superseded", node_id: id, superseded_by: node.supersededBy };
   return undefined;

@@ -10,6 +10,7 @@ import type { AgentNetwork, AgentStores } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
 import { ExportSnapshotSchema, EXPORT_FORMAT, EXPORT_VERSION, type ExportSnapshot } from "../shared/export-format";
 import { nodeFields } from "../shared/node-fields";
+import { expired } from "../../memory/memory-filter";
 
 export const exportAgentTask = defineTask({
   lane: "read",
@@ -49,13 +50,19 @@ async function snapshot(rt: AgentStores & AgentNetwork): Promise<ExportSnapshot>
   };
   if (!repos) return out;
   const reinforced = new Map(rt.feedback.all().map((r) => [r.id, r.cycle]));
+  // An expired memory is gone (docs/design.md, "Expiry is a purge at a time set in advance"): not
+  // exported, nor any link from or to it (an import would show it as a trace).
+  const now = rt.now();
+  const gone = new Set<number>();
   for (let after = 0; ;) {
     const page = await repos.nodes.page(after, 2_000);
+    for (const n of page) if (expired(n, now)) gone.add(n.id);
     const scans = rt.scans.counts(
       page.map((n) => n.id),
       scanCycles,
     );
     for (const n of page) {
+      if (gone.has(n.id)) continue;
       out.nodes.push({
         type: "node",
         ...nodeFields(n),
@@ -71,6 +78,7 @@ async function snapshot(rt: AgentStores & AgentNetwork): Promise<ExportSnapshot>
   for (let after: { source: number; target: number; relation: string } | null = null; ;) {
     const page = await repos.links.page(after, 10_000, focusIds);
     for (const l of page) {
+      if (gone.has(l.source) || gone.has(l.target)) continue;
       const level = l.pinned ? clock : Math.min(l.level, clock);
       out.links.push({
         type: "link",

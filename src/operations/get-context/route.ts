@@ -8,6 +8,7 @@ import { LANGUAGES, READ } from "../../surfaces/tool-args";
 import { MAX_MESSAGE_CODE_POINTS } from "../../config/limits";
 import { localePreference } from "../../http/accept-language";
 import { LOCALES } from "../../vocabulary/locales";
+import { MEMORY_FILTER_FIELDS } from "../../surfaces/memory-filter";
 import { MESSAGE_ROLES } from "../../vocabulary/roles";
 import {
   CONTEXT_SECTIONS,
@@ -47,6 +48,7 @@ const ContextRequestSchema = z
       description: "Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English.",
     }),
     format: z.enum(["text", "json"]).default("text"),
+    ...MEMORY_FILTER_FIELDS,
   })
   .strict()
   .refine((r) => r.query === undefined || r.messages === undefined, {
@@ -91,7 +93,7 @@ const { text } = unwrap(await env.MEMORY.getContext("assistant-1", { query: "Pla
     tool: {
       name: "get_context",
       title: "Context block for a prompt",
-      description: `A block ready to put in front of a prompt: the memories most relevant to a query (or to the latest messages), each with its importance (● strong, ○ medium, ◌ weak) and entities, conflicts marked; summaries of earlier conversations when the query asks about one ("last time", 上次); traces of forgotten memories; the profile when included. Never longer than \`budget_tokens\`. ${LANGUAGES}`,
+      description: `A block ready to put in front of a prompt: the memories most relevant to a query (or to the latest messages), each with its importance (● strong, ○ medium, ◌ weak) and entities, conflicts marked; summaries of earlier conversations when the query asks about one ("last time", 上次); traces of forgotten memories; the profile when included. Never longer than \`budget_tokens\`. Across every conversation by default; session_ids, speakers and metadata narrow it. ${LANGUAGES}`,
       annotations: READ,
     },
   }),

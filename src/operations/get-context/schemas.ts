@@ -7,6 +7,7 @@ import { z } from "zod";
 import { ConversationTurnSchema } from "../../vocabulary/message";
 import { LocalePreferenceShape } from "../../vocabulary/locales";
 import { ProfileSchema } from "../get-profile/schemas";
+import { MEMORY_FILTER_SHAPE } from "../../vocabulary/memory-filter";
 import { viewFields } from "../shared/node-fields";
 
 export const CONTEXT_SECTIONS = ["memories", "episodes", "profile", "traces"] as const;
@@ -24,6 +25,7 @@ export const ContextQuerySchema = z
     budget_tokens: z.number().int().min(MIN_CONTEXT_BUDGET).max(MAX_CONTEXT_BUDGET),
     include: z.array(z.enum(CONTEXT_SECTIONS)).min(1),
     ...LocalePreferenceShape,
+    ...MEMORY_FILTER_SHAPE,
   })
   .strict();
 export type ContextQuery = z.infer<typeof ContextQuerySchema>;

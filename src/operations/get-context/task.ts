@@ -19,6 +19,7 @@ import { DEFAULT_PROFILE_CHARS } from "../get-profile/schemas";
 import { defineTask } from "../../engine/define-task";
 import { agentProfile } from "../get-profile/task";
 import { runRecall } from "../recall/task";
+import { filterOf } from "../../vocabulary/memory-filter";
 
 /** What the context block uses of the agent's runtime (a recall and the profile). */
 type Runtime = AgentStores & AgentNetwork & Pick<AgentModels, "model" | "embedder" | "queryVectors">;
@@ -69,6 +70,8 @@ async function buildContext(rt: Runtime, request: ContextQuery): Promise<Context
   const reader = await networkReader(rt, repos);
   const clock = rt.meta.clock();
   const locale = await labelLocale(rt, request);
+  // The same filter chooses the memories, the episodes and the traces (docs/design.md, "Scoping").
+  const filter = filterOf(request);
   const recall = await runRecall(rt, {
     keywords: [],
     ...(query.trim() !== "" ? { query } : {}),
@@ -78,10 +81,12 @@ async function buildContext(rt: Runtime, request: ContextQuery): Promise<Context
     start: "hybrid",
     locale,
     kinds: ["segment", "memory"],
+    ...filter,
   });
-  // Standing instructions first (docs/design.md, "Pins"): every pinned memory, whatever the query, then what recall ranks.
+  // Standing instructions first (docs/design.md, "Pins"): every pinned memory, whatever the query,
+  // that the read's filter keeps and that has not expired (docs/design.md, "Scoping"), then what recall ranks.
   const pinned = include.has("memories")
-    ? (await reader.find({ pinned: true, supersededBy: null }, MAX_PINS)).map((n) => ({
+    ? (await reader.find({ pinned: true, supersededBy: null }, MAX_PINS, { filter, now: rt.now() })).map((n) => ({
         node_id: n.id,
         content: n.content,
         speaker: n.speaker,
@@ -118,7 +123,7 @@ async function buildContext(rt: Runtime, request: ContextQuery): Promise<Context
   const pastFirst = asksAboutThePast(query);
   const episodes: ContextEpisode[] =
     include.has("episodes") && pastFirst
-      ? (await reader.ofKind("episode", LATEST_EPISODES * 4))
+      ? (await reader.ofKind("episode", LATEST_EPISODES * 4, { filter, now: rt.now() }))
           .filter((e) => e.supersededBy === null)
           .slice(0, LATEST_EPISODES)
           .map((e) => {

@@ -22,6 +22,6 @@ export const getMemoryHistoryTask = defineTask({
     const repos = rt.existingRepos();
     const { node_id: nodeId, after, limit } = task.payload;
     if (!repos) return { status: "done", result: { history: [], total: 0, next_cursor: null, found: false } };
-    return { status: "done", result: await historyPage(repos, nodeId, after, limit) };
+    return { status: "done", result: await historyPage(repos, nodeId, after, limit, rt.now()) };
   },
 });

@@ -36,6 +36,7 @@ async function readMemory(rt: AgentStores & AgentNetwork, repos: AgentRepos, nod
       clock: rt.meta.clock(),
       focus: new Set(rt.focus.ids()),
       scanCount: rt.scans.counts([nodeId], rt.meta.scanCycles()).get(nodeId) ?? 0,
+      now: rt.now(),
     },
     links,
   );
@@ -43,7 +44,7 @@ async function readMemory(rt: AgentStores & AgentNetwork, repos: AgentRepos, nod
   const [conflicts, aliases, history] = await Promise.all([
     conflictMarks(reader, [nodeId]),
     view.kind === "entity" ? repos.nodes.aliasesOf(nodeId) : Promise.resolve([]),
-    historyPage(repos, nodeId, 0, HISTORY_IN_VIEW),
+    historyPage(repos, nodeId, 0, HISTORY_IN_VIEW, rt.now()),
   ]);
   return {
     ...view,

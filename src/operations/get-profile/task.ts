@@ -106,7 +106,12 @@ export async function agentProfile(rt: AgentStores & AgentNetwork, request: Prof
   if (!repos) return buildProfile({ ...base, memories: [] });
   const reader = await networkReader(rt, repos);
   const clock = rt.meta.clock();
-  const [segments, memories] = await Promise.all([reader.ofKind("segment", PROFILE_MEMORIES), reader.ofKind("memory", PROFILE_MEMORIES)]);
+  // An expired memory is gone for every read (docs/design.md, "Expiry is a purge at a time set in advance").
+  const live = { filter: {}, now: rt.now() };
+  const [segments, memories] = await Promise.all([
+    reader.ofKind("segment", PROFILE_MEMORIES, live),
+    reader.ofKind("memory", PROFILE_MEMORIES, live),
+  ]);
   const held = oldestFirst(segments, memories);
   const profile = {
     ...builtProfile(rt, held, request, () => buildProfile({ ...base, memories: held })),

@@ -11,6 +11,7 @@
  *   aliases, message ids, scan counts, reinforcement marks, parameters and counters are restored
  *   as they were; links are written with the import's epoch, at the level they had.
  */
+import { sessionRecordsOf } from "../shared/write-scope";
 import { z } from "zod";
 import { MAX_NODE_ID } from "../../config/limits";
 import { AgentParamsSchema } from "../../config/params";
@@ -204,7 +205,7 @@ function pageOps(lines: readonly string[], clock: number, epoch: number): { ops:
     }
   }
   const ops: WriteOp[] = [...focusOps];
-  if (nodes.length > 0) ops.push({ type: "createNodes", nodes }, { type: "setScanCounts", counts: scans });
+  if (nodes.length > 0) ops.push({ type: "createNodes", nodes }, { type: "setScanCounts", counts: scans }, ...sessionRecordsOf(nodes));
   for (const [cycle, ids] of reinforced) ops.push({ type: "markReinforced", ids, cycle });
   if (links.length > 0) ops.push({ type: "setLinks", links });
   if (aliases.length > 0) ops.push({ type: "addAliases", aliases });

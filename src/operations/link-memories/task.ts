@@ -19,6 +19,7 @@ import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask } from "../../engine/define-task";
 import { searchNodes } from "../shared/search-lists";
+import { expired } from "../../memory/memory-filter";
 
 /** What linking uses of the agent's runtime: ends described by text are found by search. */
 type Runtime = AgentStores & WritePath & Pick<AgentModels, "embedder" | "queryVectors">;
@@ -134,7 +135,7 @@ function notFound(end: "source" | "target", ref: MemoryRef): LinkMemoriesResult 
 async function resolve(rt: Runtime, repos: AgentRepos, end: "source" | "target", ref: MemoryRef): Promise<Resolution> {
   if ("id" in ref) {
     const node = (await (await networkReader(rt, repos)).load([ref.id])).get(ref.id);
-    if (!node) return { ok: false, result: notFound(end, ref) };
+    if (!node || expired(node, rt.now())) return { ok: false, result: notFound(end, ref) };
     if (node.supersededBy !== null) {
       return { ok: false, result: { outcome: "superseded", end, node_id: node.id, superseded_by: node.supersededBy } };
     }
@@ -144,7 +145,7 @@ async function resolve(rt: Runtime, repos: AgentRepos, end: "source" | "target",
     query: ref.description,
     mode: "hybrid",
     limit: DESCRIPTION_CANDIDATES,
-    filters: { kinds: [...MEMORY_KINDS] },
+    filters: { kinds: [...MEMORY_KINDS], filter: {}, now: rt.now() },
   });
   const relevant = hits.filter((h) => h.keyword !== null || (h.vector ?? 0) >= MIN_VECTOR_ONLY_SIMILARITY);
   if (relevant.length === 0) return { ok: false, result: notFound(end, ref) };

@@ -7,6 +7,7 @@ import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { defineOperation } from "../../surfaces/operation";
 import { LANGUAGES, pageArgs, READ } from "../../surfaces/tool-args";
 import { MEMORY_KINDS } from "../../vocabulary/node-kinds";
+import { filterFields, MemoryFilterQuerySchema, MemoryFilterRequestSchema } from "../../surfaces/memory-filter";
 import { decodeIdCursor, encodeIdCursor } from "../shared/cursor";
 import { ListMemoriesResultSchema } from "./task";
 
@@ -32,6 +33,7 @@ const MemoryListQuerySchema = z
       .enum(["true", "false"])
       .optional()
       .openapi({ description: "Also list versions that a newer one corrected (default false)." }),
+    filter: MemoryFilterQuerySchema.optional(),
   })
   .strict();
 
@@ -51,7 +53,7 @@ const route = createRoute({
   tags: ["memories"],
   summary: "List memories, newest first",
   description:
-    "Segments, explicit memories and episodes (never entities), newest first, paged by an opaque cursor that stays stable while memories are added. Superseded versions only with `include_superseded=true`.",
+    "Segments, explicit memories and episodes (never entities), newest first, paged by an opaque cursor that stays stable while memories are added. Superseded versions only with `include_superseded=true`. `filter` (the JSON of a MemoryFilter: sessions, speakers, tags, alternatives, time range) lists only the memories it passes.",
   request: { params: AgentPathSchema, query: MemoryListQuerySchema },
   responses: { 200: jsonAnswer(MemoryListSchema, "One page"), ...errorResponses },
 });
@@ -72,11 +74,12 @@ const { items, next_cursor } = unwrap(await env.MEMORY.listMemories("assistant-1
       kind: z.string().optional().describe("Kinds to list, comma-separated: segment, memory (explicit), episode (default all three)."),
       ...pageArgs("Memories"),
       include_superseded: z.boolean().optional().describe("true: also versions a newer one corrected."),
+      filter: MemoryFilterRequestSchema.optional(),
     },
     tool: {
       name: "list_memories",
       title: "List memories",
-      description: `Page through the agent's memories, newest first (never entities). To find something, search_memories or recall is better; this is for reviewing what is stored. ${LANGUAGES}`,
+      description: `Page through the agent's memories, newest first (never entities). To find something, search_memories or recall is better; this is for reviewing what is stored (filter: one conversation's, one speaker's, or by tags). ${LANGUAGES}`,
       annotations: READ,
     },
   }),
@@ -90,6 +93,7 @@ const { items, next_cursor } = unwrap(await env.MEMORY.listMemories("assistant-1
         ...(before !== undefined ? { before } : {}),
         limit: query.limit ?? DEFAULT_MEMORY_PAGE,
         include_superseded: query.include_superseded === "true",
+        ...(query.filter ? filterFields(query.filter) : {}),
       });
       return c.json({ items: page.items, next_cursor: page.next_before === null ? null : encodeIdCursor(page.next_before) }, 200);
     }),

@@ -12,6 +12,7 @@ import { NODE_FIELDS, nodeFields, viewFields } from "../shared/node-fields";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentNetwork, AgentRepos, AgentStores } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
+import { filterOf, MEMORY_FILTER_SHAPE } from "../../vocabulary/memory-filter";
 
 const { id: _id, name: _name, original_length: _length, ...LISTED_FIELDS } = NODE_FIELDS;
 
@@ -30,6 +31,7 @@ export const ListMemoriesPayloadSchema = z
     before: z.number().int().min(1).optional(),
     limit: z.number().int().min(1).max(200),
     include_superseded: z.boolean(),
+    ...MEMORY_FILTER_SHAPE,
   })
   .strict();
 
@@ -52,6 +54,8 @@ export const listMemoriesTask = defineTask({
       before: q.before,
       limit: q.limit + 1,
       includeSuperseded: q.include_superseded,
+      filter: filterOf(q),
+      now: rt.now(),
     });
     const shown = page.slice(0, q.limit);
     const items = await listItems(rt, repos, shown);

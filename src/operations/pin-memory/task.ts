@@ -13,6 +13,7 @@ import type { AgentStores, WritePath } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask, type RunningTask } from "../../engine/define-task";
+import { expired } from "../../memory/memory-filter";
 
 type Runtime = AgentStores & WritePath;
 
@@ -48,7 +49,8 @@ async function judge(
   const repos = rt.existingRepos();
   const reader = repos ? await networkReader(rt, repos) : undefined;
   const node = (await reader?.load([id]))?.get(id);
-  if (!reader || !node) return { refusal: { outcome: "not_found", node_id: id } };
+  // An expired memory is gone (docs/design.md, "Expiry is a purge at a time set in advance").
+  if (!reader || !node || expired(node, rt.now())) return { refusal: { outcome: "not_found", node_id: id } };
   if (node.kind === "entity") return { refusal: { outcome: "not_a_memory", node_id: id, kind: node.kind } };
   if (node.supersededBy !== null) return { refusal: { outcome: "superseded", node_id: id, superseded_by: node.supersededBy } };
   const maxPins = rt.meta.params().max_pins;

@@ -9,6 +9,7 @@ import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL
 import { localePreference } from "../../http/accept-language";
 import { RECALL_KINDS, RecalledMemorySchema, RecalledTraceSchema } from "./schemas";
 import { LOCALES } from "../../vocabulary/locales";
+import { MEMORY_FILTER_FIELDS } from "../../surfaces/memory-filter";
 
 const RecallRequestSchema = z
   .object({
@@ -51,6 +52,7 @@ const RecallRequestSchema = z
       description:
         "Kinds of memory to return: conversation segments and explicit memories by default; add `episode` for episode summaries.",
     }),
+    ...MEMORY_FILTER_FIELDS,
   })
   .strict()
   .openapi("RecallRequest");
@@ -113,7 +115,7 @@ const { text } = unwrap(await env.MEMORY.recall("assistant-1", { query: "Where d
     tool: {
       name: "recall",
       title: "Recall memories",
-      description: `Recall what the agent remembers about some keywords or a question: starts from its current focus and follows the links of its memory network, plus word and meaning matches. Returns the memories as text (\`[memory] …\`, or \`[记忆] …\` for Chinese memories or locale "zh"; forgotten ones as traces) and as items with ids and scores. Call it before answering anything that may depend on earlier conversations. ${LANGUAGES}`,
+      description: `Recall what the agent remembers about some keywords or a question: starts from its current focus and follows the links of its memory network, plus word and meaning matches. Returns the memories as text (\`[memory] …\`, or \`[记忆] …\` for Chinese memories or locale "zh"; forgotten ones as traces) and as items with ids and scores. Call it before answering anything that may depend on earlier conversations. Across every conversation by default; session_ids, speakers and metadata narrow what is returned. ${LANGUAGES}`,
       annotations: READ,
     },
   }),

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../../config/limits";
 import { LOCALES } from "../../vocabulary/locales";
+import { MEMORY_FILTER_SHAPE } from "../../vocabulary/memory-filter";
 import { viewFields } from "../shared/node-fields";
 
 /** The kinds of memory recall can return (entities are hubs, never a memory of their own). */
@@ -26,12 +27,25 @@ export const RecallQuerySchema = z
     accept_language: z.enum(LOCALES).optional(),
     /** Kinds of memory returned: conversation segments and explicit memories unless episodes are asked for too. */
     kinds: z.array(z.enum(RECALL_KINDS)).min(1).default(["segment", "memory"]),
+    /** What is returned (docs/design.md, "Filters choose what a read returns, not what it walks"). */
+    ...MEMORY_FILTER_SHAPE,
   })
   .strict();
 
 export const RecalledMemorySchema = z.object({
   type: z.literal("memory"),
-  ...viewFields("node_id", "content", "phrase", "speaker", "role", "source_message_ids", "created_at", "message_time"),
+  ...viewFields(
+    "node_id",
+    "content",
+    "phrase",
+    "speaker",
+    "role",
+    "source_message_ids",
+    "created_at",
+    "message_time",
+    "session_id",
+    "metadata",
+  ),
   depth: z.number().int(),
   // The answer marks a conflict.
   ...viewFields("conflicts_with"),

@@ -19,6 +19,8 @@ import { defineTask } from "../../engine/define-task";
 import { RecallQuerySchema, RecallResultSchema, type RecallResult } from "./schemas";
 
 import { searchLists } from "../shared/search-lists";
+import { expired, passesScope, traceFollows } from "../../memory/memory-filter";
+import { filterOf, namesAttributes } from "../../vocabulary/memory-filter";
 
 /** What a recall uses of the agent's runtime. */
 type RecallRuntime = AgentStores & AgentNetwork & Pick<AgentModels, "model" | "embedder" | "queryVectors">;
@@ -47,6 +49,9 @@ export async function runRecall(rt: RecallRuntime, request: z.output<typeof Reca
   const terms = queryTerms([...request.keywords, request.query ?? "", ...modelKeywords].join("\n"));
   const reader = await networkReader(rt, repos);
   const graph = rt.loadedGraph();
+  const now = rt.now();
+  const filter = filterOf(request);
+  const attributesNamed = namesAttributes(filter);
   const source: BfsSource<MemoryNode> = {
     expand: (frontier) => reader.expand(frontier, relations, clock),
     load: (ids) => reader.load(ids),
@@ -59,7 +64,13 @@ export async function runRecall(rt: RecallRuntime, request: z.output<typeof Reca
     outgoingStrengths: (ids) => reader.outgoingStrengths(ids, clock),
     statistics: async (ts) => (textIndex ? textIndex.statistics(ts) : repos.fts.statistics(ts)),
     entryPoints: async (query, limit, vectors) =>
-      searchLists(rt, repos, { query, mode: vectors ? "hybrid" : "keyword", limit, filters: { kinds: [...request.kinds, "entity"] } }),
+      searchLists(rt, repos, {
+        query,
+        mode: vectors ? "hybrid" : "keyword",
+        limit,
+        // Entry points are memories that pass the filter, and entities (hubs walked through).
+        filters: { kinds: [...request.kinds, "entity"], filter, now, hubs: true },
+      }),
     ...(textIndex ? { withTerm: (term: string) => textIndex.withToken(term) } : {}),
   };
   const outcome = await recallMemories(net, rt.focus.ids(), terms, [request.query ?? "", ...request.keywords].join(" ").trim(), {
@@ -68,6 +79,9 @@ export async function runRecall(rt: RecallRuntime, request: z.output<typeof Reca
     start: request.start,
     kinds: new Set(request.kinds),
     ...recallSettingsOf(params, rt.embedder.name),
+    returns: (node) => passesScope(node, { filter, now }),
+    visible: (node) => !expired(node, now),
+    traceFrom: (node) => traceFollows(node, filter, attributesNamed, now),
   });
   const conflicts = await conflictMarks(
     reader,
@@ -92,6 +106,8 @@ export async function runRecall(rt: RecallRuntime, request: z.output<typeof Reca
       source_message_ids: m.node.sourceMessageIds,
       created_at: m.node.createdAt,
       message_time: m.node.messageTime,
+      session_id: m.node.sessionId,
+      metadata: m.node.metadata,
       depth: m.depth,
       conflicts_with: conflicts.get(m.id) ?? [],
       scores: {

@@ -5,6 +5,7 @@ import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../../surfaces/common-schemas";
 import { WriteHeadersSchema } from "../../surfaces/headers";
 import { MessageSchema } from "../../surfaces/messages";
+import { WRITE_SCOPE_FIELDS, writeScopeFields } from "../../surfaces/memory-filter";
 import { defineOperation } from "../../surfaces/operation";
 import { LANGUAGES } from "../../surfaces/tool-args";
 import { MAX_MESSAGES_PER_REMEMBER, MAX_REMEMBER_CODE_POINTS } from "../../config/limits";
@@ -44,6 +45,7 @@ const RememberRequestSchema = z
             params: { [TOO_LARGE]: true },
           });
       }),
+    ...WRITE_SCOPE_FIELDS,
   })
   .strict()
   .openapi("RememberRequest");
@@ -93,14 +95,18 @@ const { task_id } = unwrap(await env.MEMORY.remember("assistant-1", { messages: 
     tool: {
       name: "remember",
       title: "Remember messages",
-      description: `Store conversation messages in the agent's long-term memory: what the user said that matters beyond this conversation (facts, decisions, preferences, events). The memory is built in the background; the answer is a task id (get_task waits for it), and recall, search and get_context called afterwards already see it. ${LANGUAGES} Give every message a stable \`id\`: a message whose id the memory holds is not stored again, so repeating a call is harmless.`,
+      description: `Store conversation messages in the agent's long-term memory: what the user said that matters beyond this conversation (facts, decisions, preferences, events). The memory is built in the background; the answer is a task id (get_task waits for it), and recall, search and get_context called afterwards already see it. ${LANGUAGES} Give every message a stable \`id\`: a message whose id the memory holds is not stored again, so repeating a call is harmless. Pass the conversation's \`session_id\` to be able to recall within it or forget it later.`,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
   }),
   routes: () =>
     subApp().openapi(route, async (c) => {
-      const { messages } = c.req.valid("json");
-      const outcome = await agentOf(c, c.req.valid("param").agentId).submit("remember", { messages }, writeOptions(c.req.valid("header")));
+      const request = c.req.valid("json");
+      const outcome = await agentOf(c, c.req.valid("param").agentId).submit(
+        "remember",
+        { messages: request.messages, ...writeScopeFields(request) },
+        writeOptions(c.req.valid("header")),
+      );
       return c.json({ task_id: outcome.taskIds[0] ?? "", status: "queued" as const, queued_ahead: outcome.queuedAhead }, 202);
     }),
 };

@@ -29,8 +29,10 @@ import { embeddingText } from "../../engine/vector-writes";
 import { afterWrite, afterWriteCheckpointSchema } from "../shared/after-write";
 import { defineTask, type RunningTask } from "../../engine/define-task";
 import { readCheckpoint } from "../../engine/checkpoint";
+import { WRITE_SCOPE_SHAPE } from "../../vocabulary/memory-filter";
+import { scoped, sessionOps, writeScope, type WriteScope } from "../shared/write-scope";
 
-export const RememberPayloadSchema = z.object({ messages: z.array(MessageSchema).min(1) }).strict();
+export const RememberPayloadSchema = z.object({ messages: z.array(MessageSchema).min(1), ...WRITE_SCOPE_SHAPE }).strict();
 export type RememberPayload = z.infer<typeof RememberPayloadSchema>;
 
 export const RememberResultSchema = z.object({
@@ -61,16 +63,21 @@ export const rememberTask = defineTask({
   async run(rt: TaskRuntime, task) {
     let checkpoint = readCheckpoint(task, CheckpointSchema);
     if (!checkpoint) {
-      const { plan, skipped, aliases } = await buildPlan(rt, task);
+      const { plan, skipped, aliases, stored, scope } = await buildPlan(rt, task);
       const result = resultOf(plan, skipped);
       const segments = plan.nodes.filter((n) => n.kind === "segment").map((n) => n.id);
       checkpoint = { result, evicted: false, conflicts: { phase: "pending", ids: segments } };
       const aliasOps = aliases.length > 0 ? [{ type: "addAliases" as const, aliases }] : [];
-      await commit(rt, task.id, [...rememberOps(plan, task.seq), ...aliasOps, ...bookkeeping(plan, task.payload)], {
-        // The ids the plan allocated are taken before anything is written.
-        prepare: () => rt.meta.setNextNodeId(plan.nextNodeId),
-        checkpoint,
-      });
+      await commit(
+        rt,
+        task.id,
+        [...rememberOps(plan, task.seq), ...aliasOps, ...bookkeeping(plan, task.payload), ...sessionOps(scope, plan.nodes, stored)],
+        {
+          // The ids the plan allocated are taken before anything is written.
+          prepare: () => rt.meta.setNextNodeId(plan.nextNodeId),
+          checkpoint,
+        },
+      );
     }
     const result = await afterWrite(
       rt,
@@ -92,7 +99,7 @@ export const rememberTask = defineTask({
 async function buildPlan(
   rt: TaskRuntime,
   task: RunningTask<RememberPayload>,
-): Promise<{ plan: RememberPlan; skipped: number; aliases: EntityAlias[] }> {
+): Promise<{ plan: RememberPlan; skipped: number; aliases: EntityAlias[]; stored: number; scope: WriteScope }> {
   const params = rt.meta.params();
   const repos = await rt.repos();
   const { messages, modelMessages } = conversationOf(rt, task.id, task.payload);
@@ -161,7 +168,15 @@ async function buildPlan(
       plan.nextNodeId += 1;
     }
   }
-  return { plan, skipped: task.payload.messages.length - messages.length, aliases: entities.aliases(focusPlan) };
+  // Every memory of the submission carries its session, tags and expiry (docs/design.md, "Attributes, not networks").
+  const scope = writeScope(task.payload, params, now);
+  return {
+    plan: { ...plan, nodes: scoped(plan.nodes, scope) },
+    skipped: task.payload.messages.length - messages.length,
+    aliases: entities.aliases(focusPlan),
+    stored: segmentNodes.length > 0 ? messages.length : 0,
+    scope,
+  };
 }
 
 /** A remember's messages to store, and as the model sees them. */

@@ -5,6 +5,7 @@
  * per link. A memory is reinforced at most once per compression cycle: the cycle it was last
  * reinforced in is kept in the object (`markReinforced`, committed with the links).
  */
+import { expired } from "../../memory/memory-filter";
 import { z } from "zod";
 import { importanceOf } from "../../memory/importance";
 import { reinforceLinks } from "../../memory/link-moves";
@@ -57,7 +58,7 @@ export const reportFeedbackTask = defineTask({
     for (const id of ids) {
       const node = nodes.get(id);
       const skip = (reason: (typeof SKIP_REASONS)[number]) => result.skipped.push({ node_id: id, reason });
-      if (!node) skip("not_found");
+      if (!node || expired(node, rt.now())) skip("not_found");
       else if (node.kind === "entity") skip("not_a_memory");
       else if (node.supersededBy !== null) skip("superseded");
       else if (last.get(id) === cycle) skip("already_reinforced");

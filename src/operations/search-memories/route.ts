@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { agentOf } from "../../surfaces/agent-of";
 import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { AgentPathSchema, EmptyQuerySchema, errorsOf, TextSchema } from "../../surfaces/common-schemas";
-import { TimestampSchema } from "../../surfaces/messages";
+import { filterFields, MEMORY_FILTER_FIELDS } from "../../surfaces/memory-filter";
 import { defineOperation } from "../../surfaces/operation";
 import { LANGUAGES, READ } from "../../surfaces/tool-args";
 import { SEARCH_MODES } from "../../vocabulary/search-modes";
@@ -17,12 +17,7 @@ const SearchRequestSchema = z
       description: "keyword: BM25 full-text; vector: embedding cosine; hybrid: both, fused by a weighted sum of normalised scores.",
     }),
     top_k: z.number().int().min(1).max(100).default(10),
-    time_range: z
-      .object({ from: TimestampSchema.optional(), to: TimestampSchema.optional() })
-      .strict()
-      .refine((r) => r.from === undefined || r.to === undefined || r.from <= r.to, "time_range.from must not be after time_range.to")
-      .optional()
-      .openapi({ description: "Inclusive bounds on a memory's time: its messages' timestamp, else when it was remembered." }),
+    ...MEMORY_FILTER_FIELDS,
     kinds: z
       .array(z.enum(NODE_KINDS))
       .min(1)
@@ -66,24 +61,20 @@ const { items } = unwrap(await env.MEMORY.searchMemories("assistant-1", { query:
     tool: {
       name: "search_memories",
       title: "Search memories",
-      description: `Search all of the agent's memories by words (keyword: BM25), meaning (vector) or both (hybrid, the default), optionally within a time range; returns ranked memories with their time, speaker and source message ids. Use it to look something up that recall does not reach, or to find when something was said. ${LANGUAGES}`,
+      description: `Search all of the agent's memories by words (keyword: BM25), meaning (vector) or both (hybrid, the default), optionally within one conversation (session_ids), by one speaker (speakers), with tags (metadata) or within a time range; returns ranked memories with their time, speaker and source message ids. Use it to look something up that recall does not reach, or to find when something was said. ${LANGUAGES}`,
       annotations: READ,
     },
   }),
   routes: () =>
     subApp().openapi(route, async (c) => {
-      const request = c.req.valid("json");
-      const { time_range, ...rest } = request;
+      const { query, mode, top_k, kinds, ...filter } = c.req.valid("json");
       // The agent takes times as milliseconds already (TimestampSchema converted them).
-      const timeRange = time_range
-        ? {
-            ...(time_range.from !== undefined ? { from: time_range.from } : {}),
-            ...(time_range.to !== undefined ? { to: time_range.to } : {}),
-          }
-        : undefined;
       const result = await agentOf(c, c.req.valid("param").agentId).ask("searchMemories", {
-        ...rest,
-        ...(timeRange ? { time_range: timeRange } : {}),
+        query,
+        mode,
+        top_k,
+        kinds,
+        ...filterFields(filter),
       });
       return c.json(result, 200);
     }),

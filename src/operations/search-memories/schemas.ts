@@ -4,20 +4,18 @@
  * nothing but zod and the vocabulary.
  */
 import { z } from "zod";
-import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
+import { MEMORY_FILTER_SHAPE } from "../../vocabulary/memory-filter";
 import { NODE_KINDS } from "../../vocabulary/node-kinds";
 import { SEARCH_MODES } from "../../vocabulary/search-modes";
 import { viewFields } from "../shared/node-fields";
-
-const Time = z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS);
 
 export const SearchQuerySchema = z
   .object({
     query: z.string().min(1).max(2000),
     mode: z.enum(SEARCH_MODES),
     top_k: z.number().int().min(1).max(100),
-    time_range: z.object({ from: Time.optional(), to: Time.optional() }).strict().optional(),
     kinds: z.array(z.enum(NODE_KINDS)).min(1),
+    ...MEMORY_FILTER_SHAPE,
   })
   .strict();
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
@@ -25,7 +23,7 @@ export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 export const SearchHitSchema = z.object({
   ...viewFields("node_id", "kind", "content", "phrase", "speaker", "role", "source_message_ids"),
   time: z.number().int(),
-  ...viewFields("created_at", "message_time", "conflicts_with"),
+  ...viewFields("created_at", "message_time", "session_id", "metadata", "expires_at", "conflicts_with"),
   score: z.number(),
   scores: z.object({ keyword: z.number().nullable(), vector: z.number().nullable() }),
 });

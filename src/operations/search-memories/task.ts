@@ -6,6 +6,7 @@ import { conflictMarks } from "../shared/conflict-marks";
 import { searchNodes, type SearchRuntime } from "../shared/search-lists";
 import { networkReader } from "../../engine/network-reader";
 import { defineTask } from "../../engine/define-task";
+import { filterOf } from "../../vocabulary/memory-filter";
 import { SearchQuerySchema, SearchResultSchema, type SearchQuery, type SearchResult } from "./schemas";
 
 export const searchMemoriesTask = defineTask({
@@ -24,7 +25,7 @@ export async function runSearch(rt: SearchRuntime, request: SearchQuery): Promis
     query: request.query,
     mode: request.mode,
     limit: request.top_k,
-    filters: { kinds: request.kinds, from: request.time_range?.from, to: request.time_range?.to },
+    filters: { kinds: request.kinds, filter: filterOf(request), now: rt.now() },
   });
   const conflicts = await conflictMarks(
     await networkReader(rt, repos),
@@ -43,6 +44,9 @@ export async function runSearch(rt: SearchRuntime, request: SearchQuery): Promis
       time: node.messageTime ?? node.createdAt,
       created_at: node.createdAt,
       message_time: node.messageTime,
+      session_id: node.sessionId,
+      metadata: node.metadata,
+      expires_at: node.expiresAt,
       conflicts_with: conflicts.get(node.id) ?? [],
       score,
       scores: { keyword, vector },

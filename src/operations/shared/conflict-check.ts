@@ -15,6 +15,7 @@
  * after a crash neither judges nor applies anything twice.
  */
 import { z } from "zod";
+import { expired } from "../../memory/memory-filter";
 import { farEnds, supersedeOps } from "../../memory/link-moves";
 import { memoryText } from "../../memory/format";
 import { levelOf } from "../../memory/strength";
@@ -67,8 +68,9 @@ export const ConflictStateSchema = z.discriminatedUnion("phase", [
 ]);
 export type ConflictState = z.infer<typeof ConflictStateSchema>;
 
+/** A current memory: a segment or explicit memory, not superseded, not expired (it is gone then). */
 export const isMemory = (n: MemoryNode | undefined): n is MemoryNode =>
-  n !== undefined && (n.kind === "segment" || n.kind === "memory") && n.supersededBy === null;
+  n !== undefined && (n.kind === "segment" || n.kind === "memory") && n.supersededBy === null && !expired(n, Date.now());
 
 /**
  * Runs the check from `state` to the end. `wrap(state)` is the task's whole checkpoint with this

@@ -33,6 +33,16 @@ export function decodeIdCursor(cursor: string): number | undefined {
   return match?.[1] && Number.isSafeInteger(Number(match[1])) ? Number(match[1]) : undefined;
 }
 
+/** A session id as a cursor: "s<id>" (the session listing pages after it). */
+export function encodeSessionCursor(sessionId: string): string {
+  return encode(`s${sessionId}`);
+}
+
+export function decodeSessionCursor(cursor: string): string | undefined {
+  const match = /^s([A-Za-z0-9][A-Za-z0-9_.-]{0,63})$/.exec(decode(cursor, 120) ?? "");
+  return match?.[1];
+}
+
 /** Where a page of a node's links ended in one direction: after this (other end, relation), or done. */
 const PositionSchema = z.union([z.literal("end"), z.tuple([z.number().int().min(0), z.string().max(200)])]);
 export type LinkPosition = z.infer<typeof PositionSchema>;

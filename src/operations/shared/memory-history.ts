@@ -18,11 +18,11 @@ export type HistoryPage = z.infer<typeof HistoryPageSchema>;
 
 /**
  * The versions of a memory, oldest first: those it superseded (and theirs, recursively) and those
- * that superseded it, as long as they exist (forgetting takes old versions like any node). One
- * statement (NodeRepo.versions), a page at a time.
+ * that superseded it, as long as they exist (forgetting takes old versions like any node) and have
+ * not expired at `now`. One statement (NodeRepo.versions), a page at a time.
  */
-export async function historyPage(repos: AgentRepos, nodeId: number, after: number, limit: number): Promise<HistoryPage> {
-  const { total, page } = await repos.nodes.versions(nodeId, after, limit + 1);
+export async function historyPage(repos: AgentRepos, nodeId: number, after: number, limit: number, now: number): Promise<HistoryPage> {
+  const { total, page } = await repos.nodes.versions(nodeId, after, limit + 1, now);
   const shown = page.slice(0, limit);
   const last = shown.at(-1);
   return {

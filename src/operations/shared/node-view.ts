@@ -11,6 +11,7 @@ import { strengthAt } from "../../memory/strength";
 import { encodeLinksCursor, type LinkPosition } from "./cursor";
 import type { NetworkReader } from "../../engine/network-reader";
 import { NODE_FIELDS, nodeFields, viewFields } from "./node-fields";
+import { expired } from "../../memory/memory-filter";
 
 /** Links per direction in one node view, unless asked otherwise (at most MAX_LINKS_PAGE). */
 export const DEFAULT_LINKS_PAGE = 200;
@@ -39,7 +40,7 @@ const { id: _id, ...VIEWED_FIELDS } = NODE_FIELDS;
 
 export const NodeViewSchema = z.object({
   node_id: z.number().int(),
-  /** Every field of the record (node-fields.ts): content, provenance, meta, superseded_by, … */
+  /** Every field of the record (node-fields.ts): content, provenance, meta, superseded_by, scoping, … */
   ...VIEWED_FIELDS,
   scan_count: z.number().int(),
   in_focus: z.boolean(),
@@ -64,11 +65,12 @@ type LinkView = NodeView["links"]["outgoing"][number];
 export async function buildNodeView(
   reader: NetworkReader,
   nodeId: number,
-  state: { clock: number; focus: ReadonlySet<number>; scanCount: number },
+  state: { clock: number; focus: ReadonlySet<number>; scanCount: number; now: number },
   page: LinksPage = FIRST_LINKS_PAGE,
 ): Promise<NodeView | null> {
   const node = (await reader.load([nodeId])).get(nodeId);
-  if (!node) return null;
+  // An expired memory is gone for every read (docs/design.md, "Expiry is a purge at a time set in advance").
+  if (!node || expired(node, state.now)) return null;
   const links = await reader.linksOf(nodeId);
   const existing = await reader.load([...new Set(links.map((l) => (l.source === nodeId ? l.target : l.source)))]);
   const view = (l: (typeof links)[number]): LinkView => ({

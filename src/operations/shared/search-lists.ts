@@ -4,6 +4,12 @@
  * Vector hits may name nodes deleted since they were indexed (and Vectorize answers lag its
  * writes), so every hit is looked up before it is returned. Used by searchMemories, as the
  * entry points of hybrid recall, and to find the memory a description names (linkMemories).
+ *
+ * The read's filter (docs/design.md, "Filters choose what a read returns, not what it walks") is
+ * applied where each list finds its candidates: inside the BM25 index's postings walk, in the D1
+ * full-text query's SQL, and by the vector index on what it indexes (kind, session, speaker); what
+ * the vector index cannot express is checked when its hits are looked up, from a pool enlarged to
+ * FILTERED_VECTOR_POOL.
  */
 import { vectorFusionWeight } from "../../config/retrieval";
 import { fuseScores } from "../../memory/fusion";
@@ -14,10 +20,12 @@ import type { TextFilters } from "../../storage/fts-repo";
 import type { MemoryNode } from "../../vocabulary/records";
 import type { SearchMode } from "../../vocabulary/search-modes";
 import { networkReader } from "../../engine/network-reader";
+import { passesScope } from "../../memory/memory-filter";
+import { VECTORIZE_MAX_TOP_K } from "../../vectors/vectorize-index";
 import type { AgentModels, AgentNetwork, AgentRepos, AgentStores } from "../../engine/runtime";
 
 /** What a search uses of the agent's runtime. */
-export type SearchRuntime = Pick<AgentStores, "focus"> & AgentNetwork & Pick<AgentModels, "embedder" | "queryVectors">;
+export type SearchRuntime = Pick<AgentStores, "focus" | "now"> & AgentNetwork & Pick<AgentModels, "embedder" | "queryVectors">;
 
 export interface RankedHit {
   node: MemoryNode;
@@ -38,6 +46,13 @@ export interface SearchSpec {
 function poolSize(limit: number): number {
   return Math.max(30, limit * 3);
 }
+
+/**
+ * The vector list's pool when the filter has conditions the index cannot apply (tags, time ranges,
+ * alternatives, hubs under a session or speaker filter): as many hits as Vectorize answers at once,
+ * each checked exactly on lookup. Bounded, so a filter never makes a search read everything.
+ */
+export const FILTERED_VECTOR_POOL = VECTORIZE_MAX_TOP_K;
 
 /** Keyword and vector scores of the nodes that pass the filters, each list best first. */
 export interface SearchLists {
@@ -84,6 +99,7 @@ export async function searchNodes(rt: SearchRuntime, repos: AgentRepos, spec: Se
 /** As keywordHits, from the agent's in-memory graph: BM25 with the agent's own statistics (src/search/bm25-index.ts). */
 function keywordHitsInMemory(graph: MemoryGraph, spec: SearchSpec, pool: number): Map<number, number> {
   const terms = ftsQueryTerms(spec.query);
+  // The filter is the postings walk's own test: the best `pool` are the best that pass it.
   const accept = (id: number) => {
     const node = graph.node(id);
     return node !== undefined && passes(node, spec.filters);
@@ -127,19 +143,23 @@ async function vectorHits(rt: SearchRuntime, spec: SearchSpec, pool: number): Pr
   if (!index) return new Map();
   const vector = await rt.queryVectors.vector(spec.query);
   if (!vector) return new Map();
-  // Over-fetch when filtering by time: the index knows kinds, not times.
-  const topK = spec.filters.from !== undefined || spec.filters.to !== undefined ? pool * 4 : pool;
-  const hits = await index.query({ vector, topK, kinds: spec.filters.kinds });
+  const { filter, kinds, hubs } = spec.filters;
+  // The index filters kinds, sessions and speakers itself (hubs have neither: then only kinds).
+  const indexed = hubs
+    ? {}
+    : { ...(filter.session_ids ? { sessions: filter.session_ids } : {}), ...(filter.speakers ? { speakers: filter.speakers } : {}) };
+  const exact = filter.metadata !== undefined || filter.any !== undefined || filter.time_range !== undefined;
+  const topK = exact || (hubs && (filter.session_ids || filter.speakers)) ? Math.max(pool, FILTERED_VECTOR_POOL) : pool;
+  const hits = await index.query({ vector, topK, kinds, ...indexed });
   return new Map(hits.map((h) => [h.nodeId, h.score]));
 }
 
-/** A superseded memory is history (docs/design.md, "Memory operations"): search never returns it. */
+/**
+ * Whether a search may return the node (src/memory/memory-filter.ts): not superseded (history,
+ * docs/design.md, "Memory operations"), not expired, of the kinds asked, passing the filter; a hub
+ * (an entity, for recall's entry points) passes on its kind alone.
+ */
 function passes(node: MemoryNode, filters: TextFilters): boolean {
-  const time = node.messageTime ?? node.createdAt;
-  return (
-    node.supersededBy === null &&
-    filters.kinds.includes(node.kind) &&
-    (filters.from === undefined || time >= filters.from) &&
-    (filters.to === undefined || time <= filters.to)
-  );
+  if (filters.hubs && node.kind === "entity") return filters.kinds.includes("entity");
+  return passesScope(node, { filter: filters.filter, kinds: filters.kinds, now: filters.now });
 }

@@ -8,12 +8,27 @@ import { OPERATION_WAIT_MS, PENDING_ANSWER, pendingBody, whenFailed } from "../.
 import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { defineOperation } from "../../surfaces/operation";
 import { LANGUAGES, nodeIdArgument, WRITE } from "../../surfaces/tool-args";
+import { WRITE_SCOPE_FIELDS } from "../../surfaces/memory-filter";
 
-const UpdateRequestSchema = z.object({ content: MemoryContentSchema }).strict().openapi("MemoryUpdate");
+const UpdateRequestSchema = z
+  .object({
+    content: MemoryContentSchema.optional().openapi({ description: "The corrected text: a new version supersedes the memory." }),
+    metadata: WRITE_SCOPE_FIELDS.metadata.unwrap().nullable().optional().openapi({
+      description: "The memory's tags, replaced whole (null: none). Without content, set on the memory itself (no new version).",
+    }),
+    expires_at: WRITE_SCOPE_FIELDS.expires_at.unwrap().nullable().optional().openapi({
+      description: "When the memory stops existing (null: never). Without content, set on the memory itself.",
+    }),
+  })
+  .strict()
+  .refine((r) => r.content !== undefined || r.metadata !== undefined || r.expires_at !== undefined, "give content, metadata or expires_at")
+  .openapi("MemoryUpdate");
 
 const UpdatedSchema = z
-  .object({ node_id: z.number().int(), supersedes: z.number().int(), links_moved: z.number().int() })
-  .openapi("MemoryUpdated", { description: "The new version's id; the old one is history now." });
+  .object({ node_id: z.number().int(), supersedes: z.number().int().nullable(), links_moved: z.number().int() })
+  .openapi("MemoryUpdated", {
+    description: "The new version's id (the old one is history now); without content, the memory's own id and supersedes null.",
+  });
 
 const route = createRoute({
   operationId: "updateMemory",
@@ -22,7 +37,7 @@ const route = createRoute({
   tags: ["memories"],
   summary: "Update a memory: the new content supersedes it",
   description:
-    "The new content becomes a new node that takes over the old one's links to entities and its explicit links (上文/下文 and episode links stay with the old version); 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).",
+    "The new content becomes a new node that takes over the old one's links to entities and its explicit links (上文/下文 and episode links stay with the old version); 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. The new version keeps the memory's session, tags and expiry unless `metadata` or `expires_at` replace them; without `content`, those two are set on the memory itself. 409 for an entity or a version already superseded (the current one is named).",
   request: {
     params: MemoryPathSchema,
     headers: WriteHeadersSchema,
@@ -55,9 +70,15 @@ unwrap(await env.MEMORY.updateMemory("assistant-1", { node_id: 12, content: "Ine
   routes: () =>
     subApp().openapi(route, async (c) => {
       const { agentId, nodeId } = c.req.valid("param");
+      const { content, metadata, expires_at } = c.req.valid("json");
       const outcome = await agentOf(c, agentId).submit(
         "updateMemory",
-        { node_id: nodeId, content: c.req.valid("json").content.trim() },
+        {
+          node_id: nodeId,
+          ...(content !== undefined ? { content: content.trim() } : {}),
+          ...(metadata !== undefined ? { metadata } : {}),
+          ...(expires_at !== undefined ? { expires_at } : {}),
+        },
         { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
       );
       whenFailed(outcome, "updateMemory");

@@ -14,16 +14,33 @@ import { farEnds, supersedeOps } from "../../memory/link-moves";
 import { PHRASE_MAX_CODE_POINTS } from "../../models/types";
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
 import { newNode } from "../../vocabulary/records";
+import { expired } from "../../memory/memory-filter";
+import { WRITE_SCOPE_SHAPE } from "../../vocabulary/memory-filter";
+import type { NodePatch } from "../../vocabulary/records";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentModels, AgentStores, WritePath } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
 import { readCheckpoint } from "../../engine/checkpoint";
 import { defineTask } from "../../engine/define-task";
 
-export const UpdateMemoryPayloadSchema = z.object({ node_id: z.number().int().min(1), content: z.string().min(1) }).strict();
+export const UpdateMemoryPayloadSchema = z
+  .object({
+    node_id: z.number().int().min(1),
+    content: z.string().min(1).optional(),
+    /** The tags replaced whole, and the expiry (docs/design.md, "Attributes, not networks"); null clears. */
+    metadata: WRITE_SCOPE_SHAPE.metadata.unwrap().nullable().optional(),
+    expires_at: WRITE_SCOPE_SHAPE.expires_at.unwrap().nullable().optional(),
+  })
+  .strict();
 
 export const UpdateMemoryResultSchema = z.discriminatedUnion("outcome", [
-  z.object({ outcome: z.literal("updated"), node_id: z.number().int(), supersedes: z.number().int(), links_moved: z.number().int() }),
+  z.object({
+    outcome: z.literal("updated"),
+    node_id: z.number().int(),
+    /** null: no new version (only the tags or the expiry changed, in place). */
+    supersedes: z.number().int().nullable(),
+    links_moved: z.number().int(),
+  }),
   z.object({ outcome: z.literal("not_found"), node_id: z.number().int() }),
   z.object({ outcome: z.literal("not_a_memory"), node_id: z.number().int(), kind: z.string() }),
   z.object({ outcome: z.literal("superseded"), node_id: z.number().int(), superseded_by: z.number().int() }),
@@ -39,7 +56,7 @@ async function refuseUpdate(
   const { node_id: id } = payload;
   const repos = rt.existingRepos();
   const old = repos ? (await (await networkReader(rt, repos)).load([id])).get(id) : undefined;
-  if (!old) return { outcome: "not_found", node_id: id };
+  if (!old || expired(old, rt.now())) return { outcome: "not_found", node_id: id };
   if (old.kind === "entity") return { outcome: "not_a_memory", node_id: id, kind: old.kind };
   if (old.supersededBy !== null) return { outcome: "superseded", node_id: id, superseded_by: old.supersededBy };
   return undefined;
@@ -57,10 +74,27 @@ export const updateMemoryTask = defineTask({
     if (done) return { status: "done", result: done };
     const refused = await refuseUpdate(rt, task.payload);
     if (refused) return finish(refused);
-    const { node_id: oldId } = task.payload;
+    const { node_id: oldId, metadata, expires_at: expiresAt } = task.payload;
     const reader = await networkReader(rt, await rt.repos());
     const old = (await reader.load([oldId])).get(oldId);
     if (!old) return finish({ outcome: "not_found", node_id: oldId });
+    const patch: NodePatch = { ...(metadata !== undefined ? { metadata } : {}), ...(expiresAt !== undefined ? { expiresAt } : {}) };
+    if (task.payload.content === undefined) {
+      // Tags or expiry alone: set on the memory itself, no new version.
+      const result: UpdateMemoryResult = { outcome: "updated", node_id: oldId, supersedes: null, links_moved: 0 };
+      await commit(
+        rt,
+        task.id,
+        [
+          { type: "patchNodes", ids: [oldId], fields: patch },
+          { type: "count", counters: { memories_tagged: 1 } },
+        ],
+        {
+          checkpoint: result,
+        },
+      );
+      return finish(result);
+    }
     const now = rt.now();
     const content = prepareContent(task.payload.content, now).content;
     const [extraction] = await rt.model.extract([content]);
@@ -80,6 +114,10 @@ export const updateMemoryTask = defineTask({
       messageTime: null,
       createdAt: now,
       meta: { supersedes: oldId },
+      // The version keeps the memory's session, tags and expiry, unless the patch replaces them.
+      sessionId: old.sessionId,
+      metadata: patch.metadata !== undefined ? patch.metadata : old.metadata,
+      expiresAt: patch.expiresAt !== undefined ? patch.expiresAt : old.expiresAt,
     });
     const params = rt.meta.params();
     const fromLinks = await reader.linksOf(oldId);

@@ -1,6 +1,6 @@
 /**
  * The node indexes are partial (src/storage/schema.ts: a segment has no name and is not
- * superseded, so it writes no entry in either). Every query of src/storage that filters nodes by
+ * superseded, so it writes no entry in either; a memory outside any session writes none in nodes_session). Every query of src/storage that filters nodes by
  * `name` or `superseded_by` (NodeRepo.findEntities, versions, olderVersions, listMemories;
  * FtsRepo.candidates, substrings, statistics) is captured as the repositories send it and planned
  * by SQLite over the migrated schema: the lookups by value still use the partial index, and the
@@ -56,7 +56,8 @@ async function plansOf(run: (nodes: NodeRepo, fts: FtsRepo) => Promise<unknown>)
   );
 }
 
-const filters = { kinds: ["segment", "memory"] as const };
+const NOW = 1_800_000_000_000;
+const filters = { kinds: ["segment", "memory"] as const, filter: {}, now: NOW };
 
 describe("the partial node indexes serve every query that filters nodes by name or superseded_by", () => {
   it("an entity is found by name through nodes_entity_name", async () => {
@@ -66,7 +67,7 @@ describe("the partial node indexes serve every query that filters nodes by name 
 
   it("the chain of versions and the older versions are walked through nodes_superseded, one lookup a step", async () => {
     const plans = await plansOf(async (nodes) => {
-      await nodes.versions(5, 0, 50);
+      await nodes.versions(5, 0, 50, NOW);
       await nodes.olderVersions([5, 6]);
     });
     for (const plan of plans)
@@ -75,16 +76,26 @@ describe("the partial node indexes serve every query that filters nodes by name 
 
   it("listings, full-text candidates and statistics keep to the agent's rows: no scan of the whole table", async () => {
     const plans = await plansOf(async (nodes, fts) => {
-      await nodes.listMemories({ kinds: ["segment"], limit: 50, includeSuperseded: false });
-      await nodes.listMemories({ kinds: ["segment"], before: 90, limit: 50, includeSuperseded: true });
+      await nodes.listMemories({ kinds: ["segment"], limit: 50, includeSuperseded: false, filter: {}, now: NOW });
+      await nodes.listMemories({ kinds: ["segment"], before: 90, limit: 50, includeSuperseded: true, filter: {}, now: NOW });
+      await nodes.listMemories({ kinds: ["segment"], limit: 50, includeSuperseded: false, filter: { session_ids: ["s1"] }, now: NOW });
       await fts.candidates('"zoe"', filters, 100);
       await fts.substrings(["储蓄"], filters, 20);
       await fts.statistics(["zoe"]);
     });
-    expect(plans).toHaveLength(6);
+    expect(plans).toHaveLength(7);
     for (const plan of plans) {
       expect(plan.join("\n")).not.toMatch(/SCAN (nodes|n)\b(?! USING)/);
       expect(plan.filter((d) => /\b(nodes|n) USING/.test(d)).every((d) => /\(agent=\?/.test(d))).toBe(true);
     }
+  });
+
+  it("a session's memories and its count go through nodes_session (partial: where session_id IS NOT NULL)", async () => {
+    const plans = await plansOf(async (nodes) => {
+      await nodes.ofSession("s1", 0, 500);
+      await nodes.sessionCounts(["s1", "s2"], NOW);
+    });
+    expect(plans).toHaveLength(2);
+    for (const plan of plans) expect(plan).toContainEqual(expect.stringMatching(/USING INDEX nodes_session \(agent=\? AND session_id=\?/));
   });
 });

@@ -57,6 +57,10 @@ export const NodeViewSchema = z.object({
   meta: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   /** A standing instruction: never forgotten, listed first by the context block. */
   pinned: z.optional(z.boolean()),
+  /** Scoping (docs/design.md, "Scoping"): the memory's session, the application's tags, when it expires. */
+  session_id: z.optional(z.nullable(z.string())),
+  metadata: z.optional(z.nullable(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])))),
+  expires_at: z.optional(z.nullable(z.number())),
   importance: z.number(),
   // A page of each direction (the API caps a view's links); `total` counts them all.
   links: z.object({

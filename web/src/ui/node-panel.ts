@@ -19,6 +19,12 @@ const LINK_ROWS = 60;
 /** Terms of the importance sum written out. */
 const IMPORTANCE_TERMS = 24;
 
+/** A memory's tags as one line, "key: value" in their stored order, or a dash. */
+function tagsText(metadata: Record<string, string | number | boolean> | null | undefined): string {
+  const entries = Object.entries(metadata ?? {});
+  return entries.length === 0 ? "—" : entries.map(([k, v]) => `${k}: ${String(v)}`).join(", ");
+}
+
 export interface NodePanelDeps {
   model: GraphModel;
   actions: ActionContext;
@@ -104,6 +110,12 @@ export class NodePanel {
       h("dd", { lang: langOf(view.keywords.join(" ")) }, view.keywords.length > 0 ? view.keywords.join(", ") : "—"),
       h("dt", {}, "Speaker"),
       h("dd", {}, [view.speaker, view.role].filter(Boolean).join(" · ") || "—"),
+      h("dt", {}, "Session"),
+      h("dd", { "data-testid": "node-session" }, view.session_id ?? "—"),
+      h("dt", {}, "Tags"),
+      h("dd", { "data-testid": "node-tags" }, tagsText(view.metadata)),
+      view.expires_at != null ? h("dt", {}, "Expires") : null,
+      view.expires_at != null ? h("dd", { "data-testid": "node-expires" }, formatTime(view.expires_at)) : null,
       h("dt", {}, "Source messages"),
       h("dd", { "data-testid": "node-sources" }, view.source_message_ids.length > 0 ? view.source_message_ids.join(", ") : "—"),
       h("dt", {}, "Source task"),

@@ -138,12 +138,14 @@ export async function fillAgent(
   submissions: readonly (readonly string[])[],
   config?: Record<string, unknown>,
   idPrefix = "msg",
+  /** Given to every submission: a session_id, metadata (attributes only: the network is the same). */
+  scope: Record<string, unknown> = {},
 ) {
   if (config) await api(base, "PUT", `/v1/agents/${agent}/config`, config);
   let id = 0;
   for (const contents of submissions) {
     const messages = contents.map((content) => ({ role: "user", content, id: `${idPrefix}-${++id}` }));
-    const { task_id } = await api<{ task_id: string }>(base, "POST", `/v1/agents/${agent}/remember`, { messages });
+    const { task_id } = await api<{ task_id: string }>(base, "POST", `/v1/agents/${agent}/remember`, { messages, ...scope });
     const task = await api<{ status: string }>(base, "GET", `/v1/agents/${agent}/tasks/${task_id}?wait_ms=30000`);
     if (task.status !== "done") throw new Error(`remember for ${agent} ended ${task.status}`);
   }

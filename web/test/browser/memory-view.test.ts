@@ -33,7 +33,7 @@ const CAROL = "Carol reviews the budget with Dave.";
 // Each test reads an agent of its own; the forgetting one runs with a fast decay and no automatic cycles.
 const suite = browserSuite(PORT, async (url) => {
   await Promise.all([
-    fillAgent(url, "view-team", TEAM),
+    fillAgent(url, "view-team", TEAM, undefined, "msg", { session_id: "standup-1", metadata: { team: "mobile", sprint: 12 } }),
     fillAgent(url, "recall-team", TEAM),
     fillAgent(url, "forget-team", TEAM, { auto_compress: false, decay_rate: 0.5 }),
   ]);
@@ -140,6 +140,10 @@ describe("the web view", () => {
     expect(await content.getAttribute("lang")).toBe("zh");
     expect(await page.locator('[data-testid="node-length"]').textContent()).toBe("27 of 27 characters (100% held)");
     expect(await page.locator('[data-testid="node-sources"]').textContent()).toBe("msg-3");
+    // Its session and tags (docs/design.md, "Scoping"); it never expires.
+    expect(await page.locator('[data-testid="node-session"]').textContent()).toBe("standup-1");
+    expect(await page.locator('[data-testid="node-tags"]').textContent()).toBe("team: mobile, sprint: 12");
+    expect(await page.locator('[data-testid="node-expires"]').count()).toBe(0);
     expect(await page.locator('[data-testid="pinned-memory"]').textContent()).toBe("pinned memory");
     expect(await page.locator('[data-testid="links-in"] tbody tr').count()).toBeGreaterThan(0);
 

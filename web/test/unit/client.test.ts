@@ -61,6 +61,8 @@ describe("ApiClient", () => {
           source_message_ids: ["m1"],
           created_at: 1,
           message_time: null,
+          session_id: null,
+          metadata: null,
           depth: 1,
           conflicts_with: [],
           scores: { hits: 1, keyword_score: 1, path_strength: 1, importance: 1, similarity: 0 },

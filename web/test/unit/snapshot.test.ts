@@ -25,6 +25,9 @@ function node(id: number, kind: "segment" | "entity", content: string, pinned = 
     superseded_by: null,
     meta: null,
     pinned,
+    session_id: null,
+    metadata: null,
+    expires_at: null,
     scan_count: 2,
     reinforced_cycle: null,
   };

@@ -101,7 +101,7 @@ describe("segment", () => {
     ]);
   });
 
-  it("merges runs of short messages into one segment, never across a system message", async () => {
+  it("merges runs of short messages into one segment, never across a system message; two named speakers' lines too", async () => {
     const segments = await model.segment([
       user(0, "Hi!", "Isabella"),
       { index: 1, role: "assistant", content: "Hello, how are you?", name: "Rosalie" },
@@ -119,6 +119,33 @@ describe("segment", () => {
       { text: "user: 你好！\nassistant: 你好，有什么可以帮你？", messageIndexes: [5, 6] },
       { text: "I want to talk about the adoption agencies I researched last week for our family.", messageIndexes: [7] },
       { text: "Thanks!", messageIndexes: [8] },
+    ]);
+  });
+
+  it("in a group chat (three or more named speakers) never merges two named speakers' short lines", async () => {
+    const segments = await model.segment([
+      user(0, "Hi!", "Isabella"),
+      { index: 1, role: "assistant", content: "Hello, how are you?" },
+      user(2, "   "),
+      user(3, "Good, thanks!", "Isabella"),
+      { index: 4, role: "assistant", content: "Glad to hear.", name: "Rosalie" },
+      user(5, "Me too!", "Marco"),
+      { index: 6, role: "system", content: "Be brief." },
+      user(7, "你好！"),
+      { index: 8, role: "assistant", content: "你好，有什么可以帮你？" },
+      user(9, "I want to talk about the adoption agencies I researched last week for our family."),
+      user(10, "Thanks!"),
+    ]);
+    expect(segments).toEqual([
+      // Isabella, Rosalie and Marco: a group chat. An unnamed reply joins a speaker's short lines;
+      // another named speaker's line does not (the speaker filter finds each participant's own lines).
+      { text: "Isabella: Hi!\nassistant: Hello, how are you?\nIsabella: Good, thanks!", messageIndexes: [0, 1, 3] },
+      { text: "Glad to hear.", messageIndexes: [4] },
+      { text: "Me too!", messageIndexes: [5] },
+      { text: "Be brief.", messageIndexes: [6] },
+      { text: "user: 你好！\nassistant: 你好，有什么可以帮你？", messageIndexes: [7, 8] },
+      { text: "I want to talk about the adoption agencies I researched last week for our family.", messageIndexes: [9] },
+      { text: "Thanks!", messageIndexes: [10] },
     ]);
   });
 
