@@ -10,7 +10,7 @@ import { D1Shards } from "../storage/d1-shards";
 import { createDb, type Db } from "../storage/db";
 import { FtsRepo } from "../storage/fts-repo";
 import { LinkRepo } from "../storage/link-repo";
-import { meteredD1 } from "../storage/metered-d1";
+import { meteredD1, type D1Usage } from "../storage/metered-d1";
 import { NodeRepo } from "../storage/node-repo";
 import { meteredVectorIndex } from "../vectors/metered-vector-index";
 import { createVectorIndex, vectorIndexNames } from "../vectors/providers";
@@ -20,6 +20,7 @@ import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "../engine/graph-loa
 import type { AgentNetwork, AgentRepos } from "../engine/runtime";
 import type { FocusStore } from "../engine/stores/focus-store";
 import { DATA_VERSION, type MetaStore } from "../engine/stores/meta-store";
+import type { UsageDays } from "../engine/stores/usage-days";
 import { d1Counters, vectorCounters, type UsageMeter } from "./usage-meter";
 
 /** What the network needs of the rest of the object. */
@@ -29,6 +30,8 @@ interface NetworkContext {
   readonly meta: MetaStore;
   readonly focus: FocusStore;
   readonly usage: UsageMeter | undefined;
+  /** The agent's usage per day: every D1 statement's rows are counted there. */
+  readonly days: UsageDays;
   /** The embedder's dimensions (the local vector index is created with them). */
   readonly dimensions: number;
   identity(): AgentIdentity;
@@ -115,6 +118,18 @@ export class AgentNetworkAccess implements AgentNetwork {
     return this.vectorCache.index;
   }
 
+  /**
+   * The nodes the agent holds: the graph's count when it is loaded, else one count on its shard,
+   * read past the usage meter (the usage report asks, and must not count itself as usage).
+   */
+  async nodesHeld(): Promise<number | undefined> {
+    const placement = this.placement();
+    if (placement === undefined) return undefined;
+    const graph = this.loadedGraph();
+    if (graph) return graph.nodeCount;
+    return new NodeRepo(createDb(D1Shards.fromEnv(this.context.env).get(placement.d1)), placement.key).count();
+  }
+
   /** The registry, in the primary database. */
   registry(): AgentRegistry {
     return new AgentRegistry(this.d1Shards.primary);
@@ -142,9 +157,11 @@ export class AgentNetworkAccess implements AgentNetwork {
    * records the placement in the object: from now on every row of the agent is read and written there.
    */
   private async register(): Promise<void> {
+    const limits = this.context.meta.get("tenantLimits");
     const placement = await this.registry().ensure(this.context.identity(), Date.now(), {
       d1: this.d1Shards.names,
       vectors: vectorIndexNames(this.context.env),
+      ...(limits ? { maxAgents: limits.agents } : {}),
     });
     const meta = this.context.meta;
     // A new agent starts at the current data layout: nothing to upgrade.
@@ -155,13 +172,14 @@ export class AgentNetworkAccess implements AgentNetwork {
     });
   }
 
-  /** The shards, each reporting its rows to the usage meter when there is one. */
+  /** The shards, each reporting its rows to the day's usage, and to the usage meter when there is one. */
   private metered(shards: D1Shards): D1Shards {
-    const usage = this.context.usage;
-    if (!usage) return shards;
-    return shards.with(
-      Object.fromEntries(shards.names.map((name) => [name, meteredD1(shards.get(name), (u) => usage.add(d1Counters(u)))])),
-    );
+    const { usage, days } = this.context;
+    const meter = (u: D1Usage): void => {
+      usage?.add(d1Counters(u));
+      days.add({ d1_rows_read: u.rowsRead, d1_rows_written: u.rowsWritten });
+    };
+    return shards.with(Object.fromEntries(shards.names.map((name) => [name, meteredD1(shards.get(name), meter)])));
   }
 
   private reposFor(placement: Placement): AgentRepos {

@@ -21,6 +21,8 @@ import type { ObjectState } from "../engine/write-kind";
 import { writeKind } from "../engine/write-table";
 import { AgentModelSet } from "./agent-models";
 import { AgentNetworkAccess } from "./agent-network";
+import { UsageDays } from "../engine/stores/usage-days";
+import { reportIntervalMs, TenantTerms } from "./tenant-terms";
 import { UsageMeter, usageMetered } from "./usage-meter";
 
 export class AgentState implements RunnerRuntime, ObjectState {
@@ -36,6 +38,8 @@ export class AgentState implements RunnerRuntime, ObjectState {
   readonly imports: ImportStaging;
   /** What the object spends of billed resources; only with BENCH_USAGE_COUNTERS (usage-meter.ts). */
   readonly usage: UsageMeter | undefined;
+  /** The tenant's limits, its daily messages charge and the agent's usage per day (tenant-terms.ts). */
+  readonly terms: TenantTerms;
   /** The D1 shards, the placement, the repositories and the caches of the network. */
   readonly network: AgentNetworkAccess;
   readonly models: AgentModelSet;
@@ -57,16 +61,19 @@ export class AgentState implements RunnerRuntime, ObjectState {
     this.intents = new IntentStore(storage.sql);
     this.feedback = new FeedbackStore(storage.sql);
     this.imports = new ImportStaging(storage.sql);
-    this.models = new AgentModelSet(env, meta);
+    const days = new UsageDays(storage.sql, reportIntervalMs(env));
+    this.models = new AgentModelSet(env, meta, (kind) => days.add({ [`model_calls.${kind}`]: 1 }));
     this.network = new AgentNetworkAccess({
       storage,
       env,
       meta,
       focus: this.focus,
       usage: this.usage,
+      days,
       dimensions: this.models.embedder.dimensions,
       identity: () => this.identity(),
     });
+    this.terms = new TenantTerms(env, meta, days, this.network, () => this.identity());
   }
 
   // The network (agent-network.ts).

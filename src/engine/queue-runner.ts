@@ -62,6 +62,8 @@ export class QueueRunner {
   drainBudget: { tasks: number; ms: number } = { tasks: DRAIN_MAX_TASKS, ms: DRAIN_BUDGET_MS };
   /** Told of every drain as it starts (the object's usage meter counts its time as active). */
   observeDrain: ((drain: Promise<void>) => void) | undefined;
+  /** When the object's own upkeep (its usage report) is due, or null: the alarm is armed for it too (not a task). */
+  upkeepDue: (() => number | null) | undefined;
   /** Drains that ended at their budget with work left, since the object woke (tests read it). */
   handovers = 0;
   /** Requests the object has served since it woke: the drain gives way to them (giveWay). */
@@ -367,14 +369,16 @@ export class QueueRunner {
   private async settle(): Promise<void> {
     const due = this.rt.queue.earliestDue();
     const current = await this.ctx.storage.getAlarm();
+    const upkeep = this.upkeepDue?.() ?? null;
     if (due !== null) {
-      const at = Math.max(due, Date.now());
+      const at = Math.max(Math.min(due, upkeep ?? Infinity), Date.now());
       // A stored alarm in the past has already fired (or never will): set it again.
       if (current === null || current > at || current < Date.now()) await this.ctx.storage.setAlarm(at);
       await this.registerBusy();
       return;
     }
     const registered = this.rt.meta.get("registeredDue") ?? null;
+    let alarm = this.cleanUpWhenIdle ? null : current;
     if (this.cleanUpWhenIdle) {
       this.cleanUpWhenIdle = false;
       if (current !== null) await this.ctx.storage.deleteAlarm();
@@ -384,8 +388,11 @@ export class QueueRunner {
         this.rt.meta.set("registeredDue", null);
       }
     } else if (registered !== null && (current === null || current < Date.now())) {
-      await this.ctx.storage.setAlarm(Date.now() + ALARM_BACKSTOP_MS);
+      await this.ctx.storage.setAlarm((alarm = Date.now() + ALARM_BACKSTOP_MS));
     }
+    // The upkeep's own time, unless an alarm comes first anyway.
+    const upkeepAt = upkeep === null ? null : Math.max(upkeep, Date.now());
+    if (upkeepAt !== null && (alarm === null || alarm < Date.now() || alarm > upkeepAt)) await this.ctx.storage.setAlarm(upkeepAt);
   }
 
   /** Marks the agent busy in the D1 registry (for the cron safety net) when it is not already. */

@@ -11,6 +11,7 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/app-env";
+import { scopeGuard } from "../http/scope-guard";
 import type { Endpoint } from "../surfaces/endpoint";
 import { isTool, type OperationDefinition } from "../surfaces/operation";
 import { toolsOf } from "../surfaces/tool-catalog";
@@ -34,6 +35,7 @@ import { getTask } from "../operations/get-task/route";
 import { importAgent } from "../operations/import-agent/route";
 import { linkMemories } from "../operations/link-memories/route";
 import { listAgents } from "../operations/list-agents/route";
+import { listKeys } from "../operations/list-keys/route";
 import { listMemories } from "../operations/list-memories/route";
 import { listTools } from "../operations/list-tools/route";
 import { mcp } from "../operations/mcp/route";
@@ -43,6 +45,7 @@ import { rebuildEpisodes } from "../operations/rebuild-episodes/route";
 import { recall } from "../operations/recall/route";
 import { remember } from "../operations/remember/route";
 import { reportFeedback } from "../operations/report-feedback/route";
+import { revokeKey } from "../operations/revoke-key/route";
 import { searchMemories } from "../operations/search-memories/route";
 import { unlinkMemories } from "../operations/unlink-memories/route";
 import { updateConfig } from "../operations/update-config/route";
@@ -81,6 +84,7 @@ const TOOLS = toolsOf(MEMORY_AREAS.flatMap((area) => area.endpoints.map((e) => e
 
 const AREAS: readonly Area[] = [
   ...MEMORY_AREAS,
+  { endpoints: [listKeys, revokeKey] },
   { endpoints: [listTools(TOOLS), callTool(TOOLS), mcp(TOOLS)] },
   { endpoints: [getOpenApi] },
 ];
@@ -92,7 +96,21 @@ export const OPERATIONS: readonly OperationDefinition[] = [...ALL.filter(isTool)
 
 export const TOOL_NAMES = TOOLS.names;
 
-/** Mounts every operation's route on the root app (after its middleware, so that runs first). */
+/** `/v1/agents/{agentId}` (OpenAPI) → `/v1/agents/:agentId` (hono). */
+function honoPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ":$1");
+}
+
+/**
+ * Mounts every operation's route on the root app (after its middleware, so that runs first),
+ * each behind the check of its scope (src/http/scope-guard.ts), the one place it is enforced.
+ */
 export function mountAreas(app: OpenAPIHono<AppEnv>): void {
-  for (const area of AREAS) for (const endpoint of area.mounted ?? area.endpoints) app.route("/", endpoint.routes(app));
+  for (const area of AREAS) {
+    for (const endpoint of area.mounted ?? area.endpoints) {
+      const { route, scope, name } = endpoint.operation;
+      app.on(route.method.toUpperCase(), honoPath(route.path), scopeGuard(name, scope, route.path.includes("{agentId}")));
+      app.route("/", endpoint.routes(app));
+    }
+  }
 }

@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   "idempotency_conflict": 422,
   "conflict": 409,
   "queue_full": 429,
+  "quota_exceeded": 429,
   "internal": 500,
   "unavailable": 503
 } as const;
@@ -33,7 +34,7 @@ export interface RememberAccepted {
 
 export interface Error {
   error: {
-    code: "invalid_json" | "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "conflict" | "queue_full" | "internal" | "unavailable";
+    code: "invalid_json" | "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "conflict" | "queue_full" | "quota_exceeded" | "internal" | "unavailable";
     message: string;
     details?: unknown;
   };
@@ -755,6 +756,33 @@ export interface DeepHealth {
   warnings: string[];
 }
 
+export interface ApiKeyList {
+  keys: ApiKey[];
+}
+
+export interface ApiKey {
+  /** The key's first 12 characters (null for a key created before prefixes, until its next use). */
+  prefix: string | null;
+  label: string | null;
+  /** read, write (read and every write) or admin (write, deleting agents, purging). */
+  scopes: "read" | "write" | "admin";
+  /** The key reaches only agents whose id starts with this. */
+  agent_prefix: string | null;
+  status: "valid" | "revoked" | "expired";
+  created_at: number;
+  /** Its latest use, to the hour. */
+  last_used_at: number | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+  /** The prefix of the key that replaced it by rotation. */
+  replaced_by: string | null;
+}
+
+export interface RevokedKey {
+  revoked: true;
+  key: ApiKey;
+}
+
 export interface ToolList {
   format: "openai" | "anthropic";
   tools: (OpenAiTool | AnthropicTool)[];
@@ -1104,6 +1132,13 @@ export interface GetHealthInput {
   deep?: "0" | "1";
 }
 export type GetHealthOutput = Health | DeepHealth;
+
+export type ListKeysOutput = ApiKeyList;
+
+export interface RevokeKeyInput {
+  prefix: string;
+}
+export type RevokeKeyOutput = RevokedKey;
 
 export interface ListToolsInput {
   /** openai (default) or anthropic. */
@@ -1471,6 +1506,30 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
+  "listKeys": {
+    "method": "GET",
+    "path": "/v1/keys",
+    "scope": "service",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": false
+  },
+  "revokeKey": {
+    "method": "DELETE",
+    "path": "/v1/keys/{prefix}",
+    "scope": "service",
+    "pathArgs": {
+      "prefix": "prefix"
+    },
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": false
+  },
   "listTools": {
     "method": "GET",
     "path": "/v1/tools",
@@ -1539,6 +1598,8 @@ export interface OperationTypes {
   ping: { input: undefined; output: PingOutput };
   listAgents: { input: ListAgentsInput; output: ListAgentsOutput };
   getHealth: { input: GetHealthInput; output: GetHealthOutput };
+  listKeys: { input: undefined; output: ListKeysOutput };
+  revokeKey: { input: RevokeKeyInput; output: RevokeKeyOutput };
   listTools: { input: ListToolsInput; output: ListToolsOutput };
   callTool: { input: CallToolInput; output: CallToolOutput };
   getOpenApi: { input: undefined; output: GetOpenApiOutput };
@@ -5497,7 +5558,7 @@ export abstract class ServiceOperations {
   /**
    * List the agents of the caller's tenant
    *
-   * Agents appear once they have been written to (remember, config, compress) and disappear when deleted. Ordered by agent id; `next_cursor` continues after the last agent of the page, so paging stays stable while agents are added or removed. Only the API key's own tenant is listed.
+   * Agents appear once they have been written to (remember, config, compress) and disappear when deleted. Ordered by agent id; `next_cursor` continues after the last agent of the page, so paging stays stable while agents are added or removed. Only the API key's own tenant is listed, and of it only the agents within the key's agent-id prefix.
    *
    * `GET /v1/agents`
    */
@@ -5514,6 +5575,28 @@ export abstract class ServiceOperations {
    */
   getHealth(input?: GetHealthInput, options?: RequestOptions): Promise<GetHealthOutput> {
     return this.invoke("getHealth", input, options) as Promise<GetHealthOutput>;
+  }
+
+  /**
+   * List the tenant's API keys
+   *
+   * The keys of the caller's tenant, oldest first, each by its public prefix with its label, scope, agent-id prefix, status, creation, last use (to the hour), expiry and revocation. No secret is ever shown. A key of scope admin sees every key within its own agent-id prefix; any other key sees only itself.
+   *
+   * `GET /v1/keys`
+   */
+  listKeys(options?: RequestOptions): Promise<ListKeysOutput> {
+    return this.invoke("listKeys", undefined, options) as Promise<ListKeysOutput>;
+  }
+
+  /**
+   * Revoke one of the tenant's API keys
+   *
+   * Revokes the key with this public prefix (as `GET /v1/keys` lists it): it stops working on every surface (REST, tools, MCP and the OAuth connections made with it, Workers RPC bindings that name it) within 30 seconds. Needs a key of scope admin, and the key must be within its agent-id prefix; revoking a revoked key answers it as it stands. The revocation is in the audit log.
+   *
+   * `DELETE /v1/keys/{prefix}`
+   */
+  revokeKey(input: RevokeKeyInput, options?: RequestOptions): Promise<RevokeKeyOutput> {
+    return this.invoke("revokeKey", input, options) as Promise<RevokeKeyOutput>;
   }
 
   /**

@@ -70,7 +70,10 @@ function callToolRoute(toolNames: readonly [string, ...string[]]) {
 export function callTool(tools: Tools): Endpoint {
   const route = callToolRoute(tools.names);
   return {
-    operation: defineOperation(route, { tool: { reason: "executes the tools" } }),
+    operation: defineOperation(route, {
+      scope: "read",
+      tool: { reason: "executes the tools" },
+    }),
     routes: (root: OpenAPIHono<AppEnv>) =>
       subApp().openapi(route, async (c) => {
         const { name, arguments: args } = c.req.valid("json");

@@ -39,6 +39,7 @@ const route = createRoute({
 
 export const compressMemories: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     tool: {
       name: "compress_memories",
       title: "Run forgetting cycles",

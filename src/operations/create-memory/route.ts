@@ -80,6 +80,7 @@ const route = createRoute({
 export const createMemory: Endpoint = {
   // Memory operations (docs/design.md, "Memory operations (as built)"), the tools a model writes its memory with.
   operation: defineOperation(route, {
+    scope: "write",
     tool: {
       name: "create_memory",
       title: "Create a memory",

@@ -22,6 +22,7 @@ const route = createRoute({
 
 export const getConfig: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     tool: {
       name: "get_config",
       title: "Memory parameters",

@@ -82,6 +82,7 @@ const route = createRoute({
 
 export const getContext: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     fixedBody: { format: "json" },
     tool: {
       name: "get_context",

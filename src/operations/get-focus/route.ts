@@ -24,6 +24,7 @@ const route = createRoute({
 
 export const getFocus: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     tool: {
       name: "get_focus",
       title: "Current focus",

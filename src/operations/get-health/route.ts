@@ -44,7 +44,7 @@ const route = createRoute({
   request: { query: HealthQuerySchema },
   responses: {
     200: { description: "Healthy", content: { "application/json": { schema: z.union([HealthSchema, DeepHealthView]) } } },
-    ...errorsWithout(401, 503),
+    ...errorsWithout(401, 429, 503),
     401: { description: "deep=1 without a valid API key", content: { "application/json": { schema: ErrorSchema } } },
     503: {
       description:
@@ -57,6 +57,7 @@ const route = createRoute({
 
 export const getHealth: Endpoint = {
   operation: defineOperation(route, {
+    scope: "public",
     queryArgs: { deep: z.enum(["0", "1"]).optional().describe("1: check every dependency (needs an API key).") },
     tool: { reason: "service liveness, not memory" },
   }),

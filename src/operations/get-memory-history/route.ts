@@ -42,6 +42,7 @@ const route = createRoute({
 
 export const getMemoryHistory: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     pathArgs: nodeIdArgument("The id of any version of the memory."),
     queryArgs: pageArgs("Versions"),
     tool: {

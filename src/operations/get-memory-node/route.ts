@@ -28,6 +28,7 @@ const route = createRoute({
 
 export const getMemoryNode: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     queryArgs: linksPageArgs,
     pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, focus and context answers.", Number.MAX_SAFE_INTEGER),
     tool: {

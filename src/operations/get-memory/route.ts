@@ -26,6 +26,7 @@ const route = createRoute({
 
 export const getMemory: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     pathArgs: nodeIdArgument("The memory's id (node_id in recall, search and create_memory answers)."),
     queryArgs: linksPageArgs,
     tool: {

@@ -35,6 +35,7 @@ const TAGS = [
   { name: "config", description: "The agent's parameters and compression cycles." },
   { name: "tasks", description: "Queued writes and their results." },
   { name: "agents", description: "The agents of a tenant; deleting one." },
+  { name: "keys", description: "The tenant's API keys: listing them, revoking one." },
   { name: "integration", description: "Function-calling tools and the MCP server over the same operations." },
   { name: "service", description: "Liveness." },
 ];
@@ -47,7 +48,7 @@ export function openApiConfig(server: string) {
       title: "Agent Memory API",
       version: "0.1.0",
       description:
-        "A per-agent memory network that forgets gracefully. Authenticate with `Authorization: Bearer <key>`. Every error is `{error: {code, message, details?}}` with a code from a closed list (the `Error` schema). Writes take an `Idempotency-Key`; retry 429 and 503 after `Retry-After` seconds. A path answers 405 with `Allow` to a method it does not take, and `OPTIONS` with 204 and `Allow` (no CORS grant).",
+        "A per-agent memory network that forgets gracefully. Authenticate with `Authorization: Bearer <key>`; a key's scope (read, write or admin) and agent-id prefix bound what it may do (403 `forbidden` otherwise), and the tenant's quotas answer 429 `quota_exceeded`. Every error is `{error: {code, message, details?}}` with a code from a closed list (the `Error` schema). Writes take an `Idempotency-Key`; retry 429 and 503 after `Retry-After` seconds. A path answers 405 with `Allow` to a method it does not take, and `OPTIONS` with 204 and `Allow` (no CORS grant).",
     },
     servers: [{ url: server }],
     security: [{ [BEARER_SCHEME]: [] }],
@@ -56,7 +57,10 @@ export function openApiConfig(server: string) {
 }
 
 export const getOpenApi: Endpoint = {
-  operation: defineOperation(route, { tool: { reason: "describes the API, not the memory" } }),
+  operation: defineOperation(route, {
+    scope: "public",
+    tool: { reason: "describes the API, not the memory" },
+  }),
   routes: (root: OpenAPIHono<AppEnv>) => {
     const app = subApp();
     app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME, {

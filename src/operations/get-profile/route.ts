@@ -35,6 +35,7 @@ const route = createRoute({
 
 export const getProfile: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     queryArgs: {
       locale: z.enum(LOCALES).optional().describe("Language of the profile's labels: zh or en (default: the language of the memories)."),
     },

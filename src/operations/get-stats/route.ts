@@ -26,6 +26,7 @@ const route = createRoute({
 
 export const getStats: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     queryArgs: { wait_ms: waitMs },
     tool: {
       name: "get_stats",

@@ -29,6 +29,7 @@ const route = createRoute({
 
 export const getTask: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     pathArgs: {
       task_id: {
         param: "taskId",

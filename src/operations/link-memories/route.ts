@@ -67,6 +67,7 @@ const route = createRoute({
 
 export const linkMemories: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     tool: {
       name: "link_memories",
       title: "Link two memories",

@@ -58,6 +58,7 @@ const route = createRoute({
 
 export const listMemories: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     queryArgs: {
       kind: z.string().optional().describe("Kinds to list, comma-separated: segment, memory (explicit), episode (default all three)."),
       ...pageArgs("Memories"),

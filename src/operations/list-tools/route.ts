@@ -52,6 +52,7 @@ const route = createRoute({
 export function listTools(tools: Tools): Endpoint {
   return {
     operation: defineOperation(route, {
+      scope: "public",
       queryArgs: { format: z.enum(TOOL_FORMATS).optional().describe("openai (default) or anthropic.") },
       tool: { reason: "lists the tools" },
     }),

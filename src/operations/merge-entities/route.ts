@@ -50,6 +50,7 @@ const route = createRoute({
 
 export const mergeEntities: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     pathArgs: nodeIdArgument("The entity to merge away (an entity's node_id, e.g. from get_focus)."),
     tool: {
       name: "merge_entities",

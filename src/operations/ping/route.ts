@@ -23,7 +23,10 @@ const route = createRoute({
 });
 
 export const ping: Endpoint = {
-  operation: defineOperation(route, { tool: { reason: "a latency probe of the agent's object, nothing a model needs" } }),
+  operation: defineOperation(route, {
+    scope: "read",
+    tool: { reason: "a latency probe of the agent's object, nothing a model needs" },
+  }),
   routes: () =>
     subApp().openapi(route, async (c) => {
       const agent = agentOf(c, c.req.valid("param").agentId);

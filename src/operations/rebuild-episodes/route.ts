@@ -30,6 +30,7 @@ const route = createRoute({
 
 export const rebuildEpisodes: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     tool: {
       name: "rebuild_episodes",
       title: "Rebuild episodes",

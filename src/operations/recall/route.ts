@@ -103,6 +103,7 @@ const route = createRoute({
 
 export const recall: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     fixedBody: { format: "json" },
     tool: {
       name: "recall",

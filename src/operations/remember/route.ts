@@ -79,6 +79,7 @@ const route = createRoute({
 
 export const remember: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     tool: {
       name: "remember",
       title: "Remember messages",

@@ -46,6 +46,7 @@ const route = createRoute({
 
 export const reportFeedback: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     tool: {
       name: "report_feedback",
       title: "Report which memories helped",

@@ -57,6 +57,7 @@ const route = createRoute({
 
 export const searchMemories: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     tool: {
       name: "search_memories",
       title: "Search memories",

@@ -44,6 +44,7 @@ const route = createRoute({
 
 export const unlinkMemories: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     queryArgs: {
       source: z.number().int().min(1).describe("The link's source node id."),
       target: z.number().int().min(1).describe("The link's target node id."),

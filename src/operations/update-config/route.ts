@@ -6,7 +6,7 @@ import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../../surfaces/comm
 import { WriteHeadersSchema } from "../../surfaces/headers";
 import { defineOperation } from "../../surfaces/operation";
 import { AgentParamsPatchSchema } from "../../config/params";
-import { ApiError } from "../../http/errors";
+import { ApiError, COUNT_QUOTA_RETRY_S, quotaExceeded } from "../../http/errors";
 import { ConfigSchema } from "../../surfaces/agent-config";
 
 /** How long a config change waits for the writes queued before it (it applies in order). */
@@ -44,6 +44,7 @@ const route = createRoute({
 
 export const updateConfig: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     tool: {
       name: "update_config",
       title: "Change memory parameters",
@@ -55,6 +56,10 @@ export const updateConfig: Endpoint = {
   routes: () =>
     subApp().openapi(route, async (c) => {
       const agent = agentOf(c, c.req.valid("param").agentId);
+      const { capacity } = c.req.valid("json");
+      const { nodesPerAgent } = c.get("principal").limits;
+      // The capacity is the agent's share of its tenant's nodes-per-agent quota: never above it.
+      if (capacity !== undefined && capacity > nodesPerAgent) throw quotaExceeded("nodes_per_agent", nodesPerAgent, COUNT_QUOTA_RETRY_S);
       // A queued write: it applies after whatever was accepted before it (a pending deletion included).
       const outcome = await agent.submit("updateConfig", c.req.valid("json"), {
         waitMs: CONFIG_WAIT_MS,

@@ -40,6 +40,7 @@ const route = createRoute({
 
 export const updateMemory: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
     tool: {
       name: "update_memory",
