@@ -117,6 +117,8 @@ async function main(): Promise<void> {
       "production-only": { type: "boolean", default: false },
       "time-scale": { type: "string" },
       "model-policy": { type: "string", default: "" },
+      // The production run without the account's fair share (AI_FAIR_SHARE off): the comparison.
+      "no-fair-share": { type: "boolean", default: false },
     },
   });
   const quick = values.quick;
@@ -145,12 +147,21 @@ async function main(): Promise<void> {
 
   const production = async (): Promise<void> => {
     result.production = await productionBench(
-      { timeScale, modelPolicy: values["model-policy"], ...(quick ? PRODUCTION_QUICK : PRODUCTION_FULL) },
+      {
+        timeScale,
+        modelPolicy: values["model-policy"],
+        fairShareOn: !values["no-fair-share"],
+        ...(quick ? PRODUCTION_QUICK : PRODUCTION_FULL),
+      },
       progress.update,
     );
     const p = result.production;
     progress.note(
       `production: ${p.ingest.messagesPerSecond.toFixed(1)} messages/s, ${p.calls.textPerRemember.toFixed(2)} text calls/remember, recall p95 ${p.recall.p95Ms?.toFixed(0)} ms`,
+    );
+    const f = p.fairShare;
+    progress.note(
+      `fair share${f.settings.fairShare ? "" : " (off)"}: steady remember-to-done p95 ${f.steadyAloneP95Ms?.toFixed(0)} ms alone, ${f.steadyP95Ms?.toFixed(0)} ms beside the backlog (×${f.p95Ratio?.toFixed(2)}); backlog ${f.backlogMessagesPerMinute.toFixed(0)} messages/min, account ${f.accountTextCallsPerMinute.toFixed(0)} of ${f.accountTextLimitPerMinute} text calls/min`,
     );
   };
   if (productionOnly) await production();
@@ -245,7 +256,7 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const outFile = path.join(
     outDir,
-    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : productionOnly ? `-production${policyTag(values["model-policy"])}` : ""}${quick ? "-quick" : ""}.json`,
+    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : productionOnly ? `-production${policyTag(values["model-policy"])}${values["no-fair-share"] ? "-no-fair-share" : ""}` : ""}${quick ? "-quick" : ""}.json`,
   );
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
   writeFileSync(outFile, `${json}\n`);

@@ -14,6 +14,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     otherTenantKey: string;
+    /** The server's local state directory (the operator's CLI writes its database there). */
+    persistTo: string;
   }
 }
 
@@ -38,5 +40,6 @@ export default async function setup(project: TestProject) {
   const server = await startLocalServer({ port, persistTo, quiet: true });
   project.provide("baseUrl", server.url);
   project.provide("otherTenantKey", OTHER_TENANT_KEY);
+  project.provide("persistTo", persistTo);
   return () => server.stop();
 }

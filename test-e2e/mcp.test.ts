@@ -130,7 +130,9 @@ describe("MCP server", () => {
   it("another agent's path, or the same path with another tenant's key, sees nothing of this agent", async () => {
     const agent = freshAgent("mcp-own");
     const mine = await connect(agent);
-    const remembered = await callTool(mine, "remember", { messages: [{ role: "user", content: "The vault code is amber-falcon-42.", id: "s1" }] });
+    const remembered = await callTool(mine, "remember", {
+      messages: [{ role: "user", content: "The vault code is amber-falcon-42.", id: "s1" }],
+    });
     await waitDone(mine, String(remembered.structuredContent?.task_id));
     const found = await callTool(mine, "search_memories", { query: "vault code amber falcon", mode: "keyword" });
     const nodeId = (found.structuredContent?.items as { node_id: number }[])[0]?.node_id;

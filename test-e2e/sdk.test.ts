@@ -29,7 +29,10 @@ function freshAgent(prefix: string): string {
 }
 
 /** A fetch that records what it sends (method, path, Idempotency-Key, body). */
-function recordingFetch(log: { method: string; path: string; key: string | null; body: string }[], inner: FetchLike = (r) => fetch(r)): FetchLike {
+function recordingFetch(
+  log: { method: string; path: string; key: string | null; body: string }[],
+  inner: FetchLike = (r) => fetch(r),
+): FetchLike {
   return async (request) => {
     const body = request.method === "GET" ? "" : await request.clone().text();
     log.push({ method: request.method, path: new URL(request.url).pathname, key: request.headers.get("idempotency-key"), body });
@@ -124,7 +127,14 @@ describe("every operation of the list is a method", () => {
     // clients: test-e2e/mcp.test.ts). An operation added to the list later is a method at once (the
     // generated module); its calls are covered by test/properties.test.ts until a case is added here.
     expect([...called].sort()).toEqual([...BASELINE].sort());
-    const client = { ...Object.fromEntries(Object.keys(OPERATIONS).map((n) => [n, (agent as unknown as Record<string, unknown>)[n] ?? (memory as unknown as Record<string, unknown>)[n]])) };
+    const client = {
+      ...Object.fromEntries(
+        Object.keys(OPERATIONS).map((n) => [
+          n,
+          (agent as unknown as Record<string, unknown>)[n] ?? (memory as unknown as Record<string, unknown>)[n],
+        ]),
+      ),
+    };
     for (const [name, method] of Object.entries(client)) expect(typeof method, name).toBe("function");
     // Every write carried an Idempotency-Key the client made; reads none.
     const writes = log.filter((e) => /\/(remember|compress|config|episodes\/rebuild)$/.test(e.path) && e.method !== "GET");
@@ -278,11 +288,19 @@ describe("function-calling tools in the SDK", () => {
     const stored = await agent.handleToolCall({
       id: "call_1",
       type: "function",
-      function: { name: "remember", arguments: JSON.stringify({ messages: [{ role: "user", content: "Eve keeps bees in Ghent.", id: "e1" }] }) },
+      function: {
+        name: "remember",
+        arguments: JSON.stringify({ messages: [{ role: "user", content: "Eve keeps bees in Ghent.", id: "e1" }] }),
+      },
     });
     expect(stored).toMatchObject({ id: "call_1", name: "remember", isError: false });
     await agent.waitForTask((stored.result as { task_id: string }).task_id);
-    const found = await agent.handleToolCall({ type: "tool_use", id: "toolu_1", name: "search_memories", input: { query: "bees Ghent", mode: "keyword" } });
+    const found = await agent.handleToolCall({
+      type: "tool_use",
+      id: "toolu_1",
+      name: "search_memories",
+      input: { query: "bees Ghent", mode: "keyword" },
+    });
     expect(found.isError).toBe(false);
     expect(found.content).toContain("Ghent");
     const wrong = await agent.handleToolCall({ name: "search_memories", arguments: { q: "bees" } });
@@ -306,7 +324,9 @@ describe("context-window helper", () => {
       const topic = topics[turn % topics.length]!;
       const role = turn % 2 === 0 ? "user" : "assistant";
       const content =
-        role === "user" ? `第${turn}轮：我想聊聊${topic}，你还记得我们之前说过什么吗？ (turn ${turn})` : `Turn ${turn}: about ${topic}, here is what I suggest for your trip, step by step.`;
+        role === "user"
+          ? `第${turn}轮：我想聊聊${topic}，你还记得我们之前说过什么吗？ (turn ${turn})`
+          : `Turn ${turn}: about ${topic}, here is what I suggest for your trip, step by step.`;
       conversation.push({ role, content });
       const prepared = await window.prepare(conversation);
       if (prepared.remembered > 0) trims++;

@@ -11,7 +11,9 @@
  *   - recall: free-text recalls on that agent (~1,000 nodes), each next to a floor ping;
  *   - accounts: `accountAgents` agents ingesting `accountMessages` each at once, sharing the
  *     account's limits; stopped at `accountCapMs` of simulated time if not done (the figure is then
- *     the messages remembered by the cap, per minute).
+ *     the messages remembered by the cap, per minute);
+ *   - fair share: tenants remembering at a steady pace, alone and beside another tenant's backlog
+ *     that makes text generation the bound (fair-share-bench.ts).
  *
  * With `timeScale` < 1 every simulated latency and the limits' minute shrink alike (the Worker's
  * request budgets get the same minute through AI_RATE_WINDOW_MS), and times are reported in
@@ -26,6 +28,7 @@ import { AiSimulator, ACCOUNT_TEXT_PER_MINUTE, EMBEDDING_LATENCY_MS, TEXT_LATENC
 import { sampleWithFloor, warmUp } from "./floor";
 import { workerdCpuMs } from "./process-cpu";
 import { chatStream, searchQueries } from "./streams";
+import { FAIR_SHARE_FULL, FAIR_SHARE_QUICK, fairShareBench, type FairShareResult, type FairShareSettings } from "./fair-share-bench";
 
 export interface ProductionSettings {
   timeScale: number;
@@ -38,23 +41,28 @@ export interface ProductionSettings {
   accountMessages: number;
   /** Longest the accounts run may take, in simulated ms. */
   accountCapMs: number;
+  fairShare: FairShareSettings;
+  /** AI_FAIR_SHARE: false runs the Worker without the account's coordinator (a comparison). */
+  fairShareOn: boolean;
 }
 
-export const PRODUCTION_FULL: Omit<ProductionSettings, "timeScale" | "modelPolicy"> = {
+export const PRODUCTION_FULL: Omit<ProductionSettings, "timeScale" | "modelPolicy" | "fairShareOn"> = {
   streamMessages: 1000,
   batch: 10,
   recallSamples: 100,
   accountAgents: 20,
   accountMessages: 500,
   accountCapMs: 5 * 60_000,
+  fairShare: FAIR_SHARE_FULL,
 };
-export const PRODUCTION_QUICK: Omit<ProductionSettings, "timeScale" | "modelPolicy"> = {
+export const PRODUCTION_QUICK: Omit<ProductionSettings, "timeScale" | "modelPolicy" | "fairShareOn"> = {
   streamMessages: 200,
   batch: 10,
   recallSamples: 20,
   accountAgents: 5,
   accountMessages: 100,
   accountCapMs: 2 * 60_000,
+  fairShare: FAIR_SHARE_QUICK,
 };
 
 export interface OperationFigures {
@@ -130,6 +138,7 @@ export interface ProductionResult {
     fallbacks: number;
     failedTasks: number;
   };
+  fairShare: FairShareResult;
 }
 
 const TEXT = (op: string): boolean => op !== "embedding";
@@ -202,6 +211,7 @@ export async function productionBench(settings: ProductionSettings, step: (text:
     AI_SIMULATOR_URL: url,
     AI_RATE_WINDOW_MS: String(sim.windowMs),
     BENCH_USAGE_COUNTERS: "1",
+    AI_FAIR_SHARE: settings.fairShareOn ? "on" : "off",
     ...(settings.modelPolicy === "" ? {} : { MODEL_POLICY: settings.modelPolicy }),
   };
   try {
@@ -269,6 +279,13 @@ export async function productionBench(settings: ProductionSettings, step: (text:
         };
 
         const accounts = await accountsRun(http, sim, settings, step);
+        const fairShare = await fairShareBench(
+          server.url,
+          sim,
+          settings.fairShare,
+          { timeScale: scale, fairShare: settings.fairShareOn, accountTextPerMinute: ACCOUNT_TEXT_PER_MINUTE },
+          step,
+        );
         return {
           settings: {
             ...settings,
@@ -300,6 +317,7 @@ export async function productionBench(settings: ProductionSettings, step: (text:
           },
           usage,
           accounts,
+          fairShare,
         };
       },
       vars,
