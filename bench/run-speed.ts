@@ -2,7 +2,7 @@
  * Speed of the memory API, driven over HTTP against a local `wrangler dev --local` that this script
  * starts and stops:
  *
- *   npm run bench:speed [-- --quick] [-- --load-only] [-- --ingest-only] [-- --production-only] [-- --time-scale S]
+ *   npm run bench:speed [-- --quick] [-- --load-only] [-- --ingest-only] [-- --production-only] [-- --cold-only] [-- --time-scale S]
  *
  * Every latency is reported beside a floor measured in the same run (speed/floor.ts): remember
  * acknowledgement and ingestion throughput (English and Chinese streams), recall and search latency
@@ -19,6 +19,10 @@
  * bench/results/speed-production(-quick).json and leaves docs/BENCHMARKS.md alone. --time-scale S
  * shrinks the simulated latencies and the limits' minute by S (default 1, real time; --quick uses
  * 0.1 so the smoke check takes about a minute): a scaled run is a smoke check, not a figure.
+ * --cold-only: only the cold path (speed/cold-bench.ts: the first call after the agent's object was
+ * evicted, beside the warm call, with simulated D1 round trips of 0, 50 and 150 ms; its own servers);
+ * it writes bench/results/speed-cold(-quick).json and leaves docs/BENCHMARKS.md alone. The full
+ * run and --quick (smaller: one 1k agent, 0 and 50 ms, two rounds) include it.
  * --model-policy P sets the run's MODEL_POLICY (e.g. "conflicts=local"; default: the deployment's).
  * Exits non-zero on any HTTP error, on any cross-agent leakage and on any message the load run
  * cannot account for.
@@ -35,6 +39,7 @@ import { runInfo, runInfoMarkdown } from "./driver/run-info";
 import { vectorIndexBytes, type Stats } from "./driver/schemas";
 import { describeError, withBenchServer } from "./driver/server";
 import { renderTables } from "./lib/table";
+import { COLD_FULL, COLD_QUICK, coldBench } from "./speed/cold-bench";
 import { compressBench } from "./speed/compress-bench";
 import { ingestBench } from "./speed/ingest-bench";
 import { isolationBench } from "./speed/isolation-bench";
@@ -115,6 +120,7 @@ async function main(): Promise<void> {
       "load-only": { type: "boolean", default: false },
       "ingest-only": { type: "boolean", default: false },
       "production-only": { type: "boolean", default: false },
+      "cold-only": { type: "boolean", default: false },
       "time-scale": { type: "string" },
       "model-policy": { type: "string", default: "" },
       // The production run without the account's fair share (AI_FAIR_SHARE off): the comparison.
@@ -125,6 +131,7 @@ async function main(): Promise<void> {
   const loadOnly = values["load-only"];
   const ingestOnly = values["ingest-only"];
   const productionOnly = values["production-only"];
+  const coldOnly = values["cold-only"];
   const timeScale = Number(values["time-scale"] ?? (quick ? "0.1" : "1"));
   if (!(timeScale > 0 && timeScale <= 1)) throw new Error(`--time-scale must be in (0, 1], got ${values["time-scale"]}`);
   const settings: SpeedSettings = { quick, ...(quick ? QUICK : FULL), floor: FLOOR };
@@ -140,6 +147,7 @@ async function main(): Promise<void> {
     load: null,
     storage: null,
     production: null,
+    cold: null,
     goals: [],
     stalls: {},
     run: null,
@@ -164,7 +172,16 @@ async function main(): Promise<void> {
       `fair share${f.settings.fairShare ? "" : " (off)"}: steady remember-to-done p95 ${f.steadyAloneP95Ms?.toFixed(0)} ms alone, ${f.steadyP95Ms?.toFixed(0)} ms beside the backlog (×${f.p95Ratio?.toFixed(2)}); backlog ${f.backlogMessagesPerMinute.toFixed(0)} messages/min, account ${f.accountTextCallsPerMinute.toFixed(0)} of ${f.accountTextLimitPerMinute} text calls/min`,
     );
   };
+  const cold = async (): Promise<void> => {
+    result.cold = await coldBench(quick ? COLD_QUICK : COLD_FULL, progress.update);
+    const at10k = result.cold.runs.find((r) => r.size === "10k" && r.rttMs === 0 && r.call === "recall");
+    if (at10k)
+      progress.note(
+        `cold: first recall at ${at10k.nodes} nodes p95 ${at10k.coldP95Ms?.toFixed(0)} ms (warm ${at10k.warmP95Ms?.toFixed(0)} ms)`,
+      );
+  };
   if (productionOnly) await production();
+  else if (coldOnly) await cold();
   else
     await withBenchServer("speed", async (server) => {
       const http = new HttpClient(server.url);
@@ -227,8 +244,11 @@ async function main(): Promise<void> {
       progress.note(`load: ${result.load.throughput.toFixed(0)} messages/s, ${result.load.accounting.lost} lost`);
       result.stalls = Object.fromEntries(http.stalls);
     });
-  // Its own server (other vars); after the local runs so their figures are not disturbed.
-  if (!productionOnly && !loadOnly && !ingestOnly) await production();
+  // Their own servers (other vars); after the local runs so their figures are not disturbed.
+  if (!productionOnly && !loadOnly && !ingestOnly && !coldOnly) {
+    await cold();
+    await production();
+  }
   progress.done();
 
   result.goals = speedGoals(result);
@@ -244,11 +264,13 @@ async function main(): Promise<void> {
   ];
   const tables = productionOnly
     ? speedTables(result).filter((t) => t.title.startsWith("production") || t.title === "Speed goals")
-    : loadOnly
-      ? speedTables(result).filter((t) => t.title.startsWith("load") || t.title === "Speed goals")
-      : ingestOnly
-        ? speedTables(result).filter((t) => t.title.startsWith("remember: acknowledgement"))
-        : speedTables(result);
+    : coldOnly
+      ? speedTables(result).filter((t) => t.title.startsWith("cold path") || t.title === "Speed goals")
+      : loadOnly
+        ? speedTables(result).filter((t) => t.title.startsWith("load") || t.title === "Speed goals")
+        : ingestOnly
+          ? speedTables(result).filter((t) => t.title.startsWith("remember: acknowledgement"))
+          : speedTables(result);
   console.log(notes.join("\n"));
   console.log();
   console.log(renderTables(tables, "text"));
@@ -256,11 +278,11 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const outFile = path.join(
     outDir,
-    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : productionOnly ? `-production${policyTag(values["model-policy"])}${values["no-fair-share"] ? "-no-fair-share" : ""}` : ""}${quick ? "-quick" : ""}.json`,
+    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : coldOnly ? "-cold" : productionOnly ? `-production${policyTag(values["model-policy"])}${values["no-fair-share"] ? "-no-fair-share" : ""}` : ""}${quick ? "-quick" : ""}.json`,
   );
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
   writeFileSync(outFile, `${json}\n`);
-  const partial = loadOnly || ingestOnly || productionOnly;
+  const partial = loadOnly || ingestOnly || productionOnly || coldOnly;
   if (!quick && !partial) {
     writeDocSection(
       "speed",

@@ -25,6 +25,7 @@ import { mountAreas } from "./routes";
 import type { AppEnv } from "./http/app-env";
 import { requireApiKey } from "./http/auth";
 import { readBody } from "./http/body";
+import { drainRefused } from "./http/drain";
 import { errorResponse, handleError } from "./http/errors";
 import { localOriginOnly, noSniff } from "./http/local-origin";
 import { requestRate } from "./http/request-rate";
@@ -42,6 +43,8 @@ const AUTHENTICATED_PATHS = ["/v1/agents/*", "/v1/keys", "/v1/keys/*"];
  */
 export function createApp(options: { authenticate?: MiddlewareHandler<AppEnv> } = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  // First: whatever refuses the request below, the client's body is read before the answer.
+  app.use("*", drainRefused());
   app.use("*", requestId());
   app.use("*", noSniff);
   app.use("*", localOriginOnly);

@@ -151,6 +151,33 @@ describe("withMemory", () => {
     expect(stored.find((m) => m.content.includes("She teaches violin in Porto."))).toBeDefined();
   });
 
+  it("issue 34 finding 8: a generateText call of three tool steps remembers its exchange once, with its final answer", async () => {
+    const agentId = await seeded("ai-steps");
+    const writes: Promise<RememberOutput | undefined>[] = [];
+    // Steps that say something and call a tool: each is a model call of the same user turn.
+    const step = (toolName: string, input: unknown) => {
+      const call = toolCall(toolName, input);
+      return { ...call, content: [{ type: "text" as const, text: `Checking ${toolName}.` }, ...call.content] };
+    };
+    const mock = new MockLanguageModelV4({
+      doGenerate: [
+        step("get_focus", {}),
+        step("get_profile", {}),
+        step("recall", { query: "Clara violin" }),
+        answer("Clara teaches violin at the conservatory in Porto."),
+      ],
+    });
+    const model = withMemory(mock, { agentId, client, context: { locale: "en" }, waitUntil: (p) => writes.push(p) });
+    const tools = memoryTools({ agentId, client, tools: ["get_focus", "get_profile", "recall"] });
+    const result = await generateText({ model, tools, stopWhen: stepCountIs(6), prompt: "Where does Clara teach violin?" });
+    expect(result.steps).toHaveLength(4);
+    expect(mock.doGenerateCalls).toHaveLength(4);
+    await remembered(agentId, writes);
+    const stored = (await client.agent(agentId).listMemories({ kind: "segment", limit: 50 })).items.map((m) => m.content);
+    expect(stored.filter((c) => c.includes("Where does Clara teach violin?"))).toHaveLength(1);
+    expect(stored.some((c) => c.includes("Checking"))).toBe(false);
+  });
+
   it("a memory that cannot be reached does not fail the call: the model answers without the block", async () => {
     const errors: unknown[] = [];
     const mock = new MockLanguageModelV4({ doGenerate: answer("Hello.") });

@@ -7,7 +7,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { TOOLS } from "../sdk/src";
+import { TOOL_RESULT_FRAME, TOOLS } from "../sdk/src";
 
 const DEV_KEY = "dev-key-local-only";
 const baseUrl = inject("baseUrl");
@@ -31,6 +31,13 @@ async function connect(agentId: string, key = DEV_KEY): Promise<Client> {
   await client.connect(transport);
   open.push(client);
   return client;
+}
+
+/** A tool error as the model reads it: the frame (issue 34 finding 6), then the API's error envelope. */
+function framedError(text: string | undefined): { error: { code: string; message: string } } {
+  const [frame, ...rest] = (text ?? "").split("\n");
+  expect(frame).toBe(TOOL_RESULT_FRAME);
+  return JSON.parse(rest.join("\n")) as { error: { code: string; message: string } };
 }
 
 type ToolAnswer = { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
@@ -104,12 +111,12 @@ describe("MCP server", () => {
     const client = await connect(agent);
     const bad = await callTool(client, "remember", { messages: [{ role: "robot", content: "x" }], agent_id: "victim" });
     expect(bad.isError).toBe(true);
-    const envelope = JSON.parse(bad.content[0]?.text ?? "{}") as { error: { code: string; message: string } };
+    const envelope = framedError(bad.content[0]?.text);
     expect(envelope.error.code).toBe("validation_failed");
     expect(envelope.error.message).toMatch(/agent_id|role/);
     const missing = await callTool(client, "get_memory_node", { node_id: 999_999 });
     expect(missing.isError).toBe(true);
-    expect(JSON.parse(missing.content[0]?.text ?? "{}").error.code).toBe("not_found");
+    expect(framedError(missing.content[0]?.text).error.code).toBe("not_found");
     const unknown = await callTool(client, "create_memory", {});
     expect(unknown.isError).toBe(true);
     const stats = await callTool(client, "get_stats", {});
@@ -146,7 +153,7 @@ describe("MCP server", () => {
       expect(JSON.stringify(recall)).not.toContain("amber");
       const node = await callTool(other, "get_memory_node", { node_id: nodeId });
       expect(node.isError).toBe(true);
-      expect(JSON.parse(node.content[0]?.text ?? "{}").error.code).toBe("not_found");
+      expect(framedError(node.content[0]?.text).error.code).toBe("not_found");
       const task = await callTool(other, "get_task", { task_id: String(remembered.structuredContent?.task_id) });
       expect(task.isError).toBe(true);
     }

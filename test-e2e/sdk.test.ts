@@ -11,6 +11,7 @@ import {
   OPERATIONS,
   PayloadTooLargeError,
   TimeoutError,
+  TOOL_RESULT_FRAME,
   UnauthorizedError,
   ValidationError,
   estimateTokens,
@@ -305,7 +306,10 @@ describe("function-calling tools in the SDK", () => {
     expect(found.content).toContain("Ghent");
     const wrong = await agent.handleToolCall({ name: "search_memories", arguments: { q: "bees" } });
     expect(wrong.isError).toBe(true);
-    expect(JSON.parse(wrong.content).error.code).toBe("validation_failed");
+    // Framed (issue 34 finding 6): the frame's line, then the API's error envelope.
+    const [frame, ...envelope] = wrong.content.split("\n");
+    expect(frame).toBe(TOOL_RESULT_FRAME);
+    expect(JSON.parse(envelope.join("\n")).error.code).toBe("validation_failed");
     expect(wrong.content).toMatch(/query|q: unknown argument/);
   });
 });

@@ -152,3 +152,23 @@ export async function expectUntouched(agentId: string): Promise<void> {
   expect(footprint.uid).toBeNull();
   expect(footprint.stats).toMatchObject({ queue: { queued: 0, running: 0, done: 0, failed: 0 }, nodes: { total: 0 } });
 }
+
+/**
+ * Sends until a rate limit answers 429 (at most 2·limit + 2 tries), checking every other answer has
+ * `status`: the refusal, after between `limit` and 2·limit served (Workers Rate Limiting counts in
+ * fixed windows on the clock, so a loop may straddle one boundary).
+ */
+export async function untilRateLimited(send: () => Promise<Response>, limit: number, status: number): Promise<Response> {
+  let served = 0;
+  for (let i = 0; i < 2 * limit + 2; i++) {
+    const res = await send();
+    if (res.status === 429) {
+      expect(served).toBeGreaterThanOrEqual(limit);
+      expect(served).toBeLessThanOrEqual(2 * limit);
+      return res;
+    }
+    expect(res.status).toBe(status);
+    served += 1;
+  }
+  throw new Error(`no 429 in ${2 * limit + 2} requests`);
+}

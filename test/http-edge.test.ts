@@ -420,3 +420,46 @@ describe("issue 28 finding 18: API responses are never sniffed", () => {
     }
   });
 });
+
+describe("issue 34 finding 13: NUL content is taken as text", () => {
+  it("content of NULs, or of only spaces, control and format characters, or holding a NUL, is refused (400 naming content) by remember, create and update; text with a tab or a line break is taken", async () => {
+    const agent = freshAgent("nul");
+    const created = await json<{ node_id: number }>(
+      await call(`/v1/agents/${agent}/memories`, { body: { content: "Nell plays the oboe." } }),
+    );
+    const before = await agentFootprint(agent, 30_000);
+    for (const content of ["\u0000\u0000\u0000", "Nell\u0000 sings.", " \u0007\u200b\u00ad "]) {
+      for (const [path, method, body] of [
+        [`/v1/agents/${agent}/remember`, "POST", { messages: [{ role: "user", content }] }],
+        [`/v1/agents/${agent}/memories`, "POST", { content }],
+        [`/v1/agents/${agent}/memories/${created.node_id}`, "PATCH", { content }],
+      ] as const) {
+        const envelope = await expectEnvelope(await call(path, { method, body }), 400, "validation_failed");
+        expect(envelope?.error.message, `${method} ${path} ${JSON.stringify(content)}`).toMatch(/content/);
+      }
+    }
+    expect(await agentFootprint(agent, 30_000)).toEqual(before);
+    expect((await call(`/v1/agents/${agent}/memories`, { body: { content: "Nell\tplays\nthe flute." } })).status).toBe(201);
+  });
+});
+
+describe("issue 34 finding 11: a POST that takes no body takes any", () => {
+  it("POST episodes/rebuild with a text/plain body or a JSON body naming another agent is refused (400) and queues nothing; no body or {} runs it; GET /v1/health ignores a cache-busting parameter, as the README says, but checks deep", async () => {
+    const agent = freshAgent("rebuild-body");
+    await rememberAndWait(agent, [{ role: "user", content: "Petra fixed the bicycle." }]);
+    const before = await agentFootprint(agent, 30_000);
+    const path = `/v1/agents/${agent}/episodes/rebuild`;
+    for (const options of [
+      { rawBody: "rebuild please", headers: { "Content-Type": "text/plain" } },
+      { body: { agentId: "other" } },
+      { rawBody: "[]" },
+    ]) {
+      await expectEnvelope(await call(path, { method: "POST", ...options }), 400, "validation_failed");
+    }
+    expect(await agentFootprint(agent, 30_000)).toEqual(before);
+    expect((await call(path, { method: "POST" })).status).toBe(200);
+    expect((await call(path, { method: "POST", rawBody: "{ }" })).status).toBe(200);
+    expect((await call("/v1/health?foo=bar", { key: null })).status).toBe(200);
+    await expectEnvelope(await call("/v1/health?deep=yes", { key: null }), 400, "validation_failed");
+  });
+});

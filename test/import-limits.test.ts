@@ -6,6 +6,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { META_MAX_DEPTH } from "../src/operations/shared/export-format";
 import { MAX_IMPORT_LINE_BYTES } from "../src/config/limits";
+import { DRAIN_MAX_BYTES } from "../src/http/drain";
 import { JsonLinesError, jsonLines, type JsonLine } from "../src/surfaces/json-lines";
 import { expectEnvelope } from "./edge-helpers";
 import { call, freshAgent, json, stubOf } from "./helpers";
@@ -62,14 +63,14 @@ async function linesOf(chunks: (string | number[])[]): Promise<JsonLine[]> {
 }
 
 describe("issue 28 finding 2: quadratic import parser", () => {
-  it("a line without end is refused (413 naming it) once it passes the line limit: the rest of the body is never read", async () => {
+  it("a line without end is refused (413 naming it) once it passes the line limit: the rest of the body is never parsed, only drained up to a bound", async () => {
     const agent = freshAgent("endless");
-    const { body, sent } = endlessLine(8 * 1024 * 1024);
+    const { body, sent } = endlessLine(32 * 1024 * 1024);
     const res = await fetchStream(`/v1/agents/${agent}/import`, body);
     const envelope = await expectEnvelope(res, 413, "payload_too_large");
     expect(envelope?.error.message).toMatch(/^line 1: the line is longer than 524288 bytes/);
-    // Read up to the limit and a few chunks in flight, not the 8 MiB sent.
-    expect(sent()).toBeLessThan(MAX_IMPORT_LINE_BYTES + 1024 * 1024);
+    // Read up to the limit, then drained (issue 34 finding 14) up to DRAIN_MAX_BYTES and a few chunks in flight, not the 32 MiB sent.
+    expect(sent()).toBeLessThan(MAX_IMPORT_LINE_BYTES + DRAIN_MAX_BYTES + 1024 * 1024);
     expect(await stagedRows(agent)).toBe(0);
   });
 
@@ -145,8 +146,9 @@ describe("issue 28 finding 9: an import line over ~2.2 MB answers 500", () => {
     const good = Array.from({ length: 1045 }, (_, i) => nodeLine(i + 1));
     const file = await fileOf([...good, nodeLine(2000, { content: "x".repeat(2_500_000) })], { next_node_id: 3000 });
     await expectRefused(agent, file, 413, 1048, /longer than 524288 bytes/);
-    // A line just under the limit goes in (as staged, re-serialised: still under it).
-    const fits = await fileOf([nodeLine(1, { content: "y".repeat(MAX_IMPORT_LINE_BYTES - 1000) })], { next_node_id: 2 });
+    // A line just under the limit goes in (as staged, re-serialised: still under it); its content
+    // within the 32,000 characters a write takes (issue 34 finding 10), its keywords making the length.
+    const fits = await fileOf([nodeLine(1, { keywords: ["y".repeat(MAX_IMPORT_LINE_BYTES - 1000)] })], { next_node_id: 2 });
     const res = await importInto(freshAgent("fits"), fits);
     expect(res.status, await res.clone().text()).toBe(200);
   });
@@ -229,5 +231,65 @@ describe("issue 28 finding 17: import and export take no query parameters", () =
     const res = await call(`/v1/agents/${agent}/import?dry_run=1`, { rawBody: await fileOf([], { next_node_id: 1 }), headers: NDJSON });
     expect((await expectEnvelope(res, 400, "validation_failed"))?.error.message).toContain("dry_run");
     expect(await stagedRows(agent)).toBe(0);
+  });
+});
+
+describe("issue 34 finding 10: imports are not validated like writes", () => {
+  it("refuses (400 naming the line) nodes that name each other in superseded_by, a version naming a node the file lacks or an entity, an entity superseded, content over 32,000 characters, blank or NUL content; nothing is written", async () => {
+    const next = { next_node_id: 10 };
+    const entity = (id: number) => nodeLine(id, { kind: "entity", name: `e${id}`, content: `E${id}`, role: null });
+    // line numbers: header 1, focus 2, then these; whole-file checks name the line of the node that says it.
+    const cases: { lines: Line[]; line: number; message: RegExp }[] = [
+      { lines: [nodeLine(1, { superseded_by: 2 }), nodeLine(2, { superseded_by: 1 })], line: 3, message: /versions form a cycle/ },
+      {
+        lines: [nodeLine(1, { superseded_by: 2 }), nodeLine(2, { superseded_by: 3 }), nodeLine(3, { superseded_by: 2 })],
+        line: 4,
+        message: /versions form a cycle/,
+      },
+      { lines: [nodeLine(1, { superseded_by: 7 })], line: 3, message: /names node 7, which no node line of the file holds/ },
+      { lines: [entity(1), nodeLine(2, { superseded_by: 1 })], line: 4, message: /names node 1, an entity/ },
+      { lines: [nodeLine(1), { ...entity(2), superseded_by: 1 }], line: 4, message: /an entity is never superseded/ },
+      {
+        lines: [nodeLine(1, { content: "x".repeat(32_001), original_length: 32_001 })],
+        line: 3,
+        message: /content exceeds 32000 characters/,
+      },
+      { lines: [nodeLine(1, { content: "x".repeat(400_000), original_length: 400_000 })], line: 3, message: /content exceeds/ },
+      { lines: [nodeLine(1, { content: "\u0000\u0000\u0000" })], line: 3, message: /content must not hold a NUL/ },
+      { lines: [nodeLine(1, { content: "  \u200b " })], line: 3, message: /content must not be empty/ },
+    ];
+    for (const c of cases) await expectRefused(freshAgent("versions"), await fileOf(c.lines, next), 400, c.line, c.message);
+  });
+
+  it("a chain of versions ending in its current one is taken, and its current version can be purged with its history", async () => {
+    const agent = freshAgent("chain");
+    const file = await fileOf([nodeLine(1, { superseded_by: 2 }), nodeLine(2, { superseded_by: 3 }), nodeLine(3)], { next_node_id: 4 });
+    expect((await importInto(agent, file)).status).toBe(200);
+    const purged = await call(`/v1/agents/${agent}/memories/3?purge=true`, { method: "DELETE" });
+    expect(await json(purged)).toMatchObject({ purged: true, nodes_deleted: [1, 2, 3] });
+  });
+});
+
+describe("issue 34 finding 14: a refused body is answered before it is read", () => {
+  it("a 5 MB import line, six at once, and a 2 MiB remember body are read to their end before the 413, so every client reads its answer", async () => {
+    const uploads = Array.from({ length: 6 }, () => endlessLine(5 * 1024 * 1024));
+    const answers = await Promise.all(uploads.map((u) => fetchStream(`/v1/agents/${freshAgent("drained")}/import`, u.body)));
+    for (const [i, res] of answers.entries()) {
+      await expectEnvelope(res, 413, "payload_too_large");
+      expect(uploads[i]?.sent()).toBeGreaterThanOrEqual(5 * 1024 * 1024);
+    }
+    // Declared too long (Content-Length): refused unread before; now read, then refused.
+    const big = endlessLine(2 * 1024 * 1024);
+    const remember = await call(`/v1/agents/${freshAgent("drained")}/remember`, { rawStream: big.body });
+    await expectEnvelope(remember, 413, "payload_too_large");
+    expect(big.sent()).toBeGreaterThanOrEqual(2 * 1024 * 1024);
+    // Refused before authentication: drained too.
+    const anonymous = endlessLine(1024 * 1024);
+    await expectEnvelope(
+      await call(`/v1/agents/${freshAgent("drained")}/remember`, { key: null, rawStream: anonymous.body }),
+      401,
+      "unauthorized",
+    );
+    expect(anonymous.sent()).toBeGreaterThanOrEqual(1024 * 1024);
   });
 });

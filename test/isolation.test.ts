@@ -14,6 +14,7 @@ import { storeKey } from "../src/storage/api-keys";
 import { runBatch, type Statement } from "../src/storage/batch";
 import { FtsRepo } from "../src/storage/fts-repo";
 import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
+import { expectEnvelope, untilRateLimited } from "./edge-helpers";
 import { exportOf, fileOf, importInto } from "./transfer-helpers";
 import { MemoryAgent } from "../src/agent/memory-agent";
 
@@ -286,5 +287,18 @@ describe("issue 28 finding 16: deep health shows shared figures", () => {
     await call(`/v1/agents/${other}/tasks/${task_id}?wait_ms=30000`, { key: "key-health-other" });
     expect(await deep()).toBe(before);
     expect(before).not.toMatch(/"bytes"|"vectors"|"processed_up_to"/);
+  });
+});
+
+describe("issue 34 finding 16: the deep health check costs model calls without limit", () => {
+  it("one tenant's GET /v1/health?deep=1 in a loop is refused (429 rate_limited, Retry-After) after 3 a minute; another tenant's is not", async () => {
+    const stamp = Math.random().toString(36).slice(2, 8);
+    await storeKey(createDb(env.DB), `key-deep-a-${stamp}`, `tenant-deep-a-${stamp}`, "test", Date.now());
+    await storeKey(createDb(env.DB), `key-deep-b-${stamp}`, `tenant-deep-b-${stamp}`, "test", Date.now());
+    const refused = await untilRateLimited(() => call("/v1/health?deep=1", { key: `key-deep-a-${stamp}` }), 3, 200);
+    expect(refused.headers.get("Retry-After")).toBe("60");
+    const envelope = await expectEnvelope(refused, 429, "rate_limited");
+    expect(envelope?.error.message).toMatch(/too often/);
+    expect((await call("/v1/health?deep=1", { key: `key-deep-b-${stamp}` })).status).toBe(200);
   });
 });

@@ -9,8 +9,9 @@ import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../src/storage/db";
 import { storeKey } from "../src/storage/api-keys";
+import { untilRateLimited } from "./edge-helpers";
 import { call, freshAgent, json, rememberAndWait, revokeByKey } from "./helpers";
-import { connect, mcp, ORIGIN } from "./oauth-client";
+import { connect, mcp, ORIGIN, REDIRECT } from "./oauth-client";
 
 const OTHER_KEY = "key-oauth-other";
 
@@ -112,5 +113,83 @@ describe("MCP connector (OAuth 2.1)", () => {
     expect(fake.status).toBe(401);
     const withKey = await mcp(freshAgent("oauth-key"), "dev-key-local-only", { method: "tools/list" });
     expect(withKey.status).toBe(200);
+  });
+});
+
+describe("issue 34 finding 4: OAuth routes skip the local Origin rule", () => {
+  it("on the local server, a page of another origin gets 403 from registration, the token endpoint's preflight and the consent form: no CORS grant, no client, no code", async () => {
+    const evil = { Origin: "https://evil.example" };
+    const register = await SELF.fetch(`${ORIGIN}/oauth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...evil },
+      body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", client_name: "Evil" }),
+    });
+    const preflight = await SELF.fetch(`${ORIGIN}/oauth/token`, {
+      method: "OPTIONS",
+      headers: { ...evil, "Access-Control-Request-Method": "POST" },
+    });
+    const consent = await SELF.fetch(`${ORIGIN}/oauth/authorize?client_id=x&response_type=code`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", ...evil },
+      body: new URLSearchParams({ handle: "h", decision: "approve", api_key: "dev-key-local-only" }),
+    });
+    const rebound = await SELF.fetch("http://localhost/oauth/register", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Host: "attacker.example" },
+      body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+    });
+    for (const res of [register, preflight, consent, rebound]) {
+      expect(res.status).toBe(403);
+      expect(res.headers.get("Access-Control-Allow-Origin")).toBeNull();
+      expect(res.headers.get("Location")).toBeNull();
+      expect((await json<{ error: { code: string } }>(res)).error.code).toBe("forbidden");
+    }
+    // The server's own origin is served as before.
+    const own = await SELF.fetch(`${ORIGIN}/oauth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: ORIGIN },
+      body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
+    });
+    expect(own.status).toBe(201);
+  });
+});
+
+describe("issue 34 finding 12: dynamic client registration is unbounded", () => {
+  const register = (metadata: unknown, address = "192.0.2.1") =>
+    SELF.fetch(`${ORIGIN}/oauth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": address },
+      body: typeof metadata === "string" ? metadata : JSON.stringify(metadata),
+    });
+
+  it("refuses a 50 KB name (413), a name over 200 characters, more than 10 redirect URIs or a URI over 2,048 characters (400 invalid_client_metadata); stores none of them", async () => {
+    const address = `198.51.100.${Math.floor(Math.random() * 200)}`;
+    const base = { redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" };
+    const huge = await register({ ...base, client_name: "n".repeat(50_000) }, address);
+    expect(huge.status).toBe(413);
+    expect(await json(huge)).toMatchObject({ error: "invalid_client_metadata" });
+    for (const metadata of [
+      { ...base, client_name: "n".repeat(201) },
+      { ...base, redirect_uris: Array.from({ length: 11 }, (_, i) => `http://127.0.0.1:3999/cb${i}`) },
+      { ...base, redirect_uris: [`http://127.0.0.1:3999/${"p".repeat(2100)}`] },
+      { ...base, client_uri: `https://example.com/${"u".repeat(2100)}` },
+    ]) {
+      const res = await register(metadata, address);
+      expect(res.status, JSON.stringify(metadata).slice(0, 80)).toBe(400);
+      expect(await json(res)).toMatchObject({ error: "invalid_client_metadata" });
+    }
+    expect((await register({ ...base, client_name: "n".repeat(200) }, address)).status).toBe(201);
+  });
+
+  it("refuses registrations past 10 a minute from one address (429, Retry-After); another address is served", async () => {
+    const address = `203.0.113.${Math.floor(Math.random() * 200)}`;
+    const refused = await untilRateLimited(
+      () => register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }, address),
+      10,
+      201,
+    );
+    expect(refused.headers.get("Retry-After")).toBe("60");
+    expect((await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }, `${address}1`)).status).toBe(201);
   });
 });

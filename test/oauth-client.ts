@@ -8,7 +8,7 @@ import { expect } from "vitest";
 import { json } from "./helpers";
 
 export const ORIGIN = "http://localhost";
-const REDIRECT = "http://127.0.0.1:3999/callback";
+export const REDIRECT = "http://127.0.0.1:3999/callback";
 async function sha256url(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return btoa(String.fromCharCode(...digest))

@@ -13,11 +13,11 @@ import { MemoryEntrypoint } from "../src/rpc/memory-entrypoint";
 import { unwrap, ValidationError } from "../sdk/src";
 import { call, freshAgent, json, rememberAndWait } from "./helpers";
 
-function entrypoint(props: unknown): MemoryEntrypoint {
+function entrypoint(props: unknown, environment: Env = env): MemoryEntrypoint {
   const ctx = createExecutionContext();
   // What workerd hands an entrypoint reached through a binding with `props`.
   Object.defineProperty(ctx, "props", { value: props });
-  return new MemoryEntrypoint(ctx, env);
+  return new MemoryEntrypoint(ctx, environment);
 }
 
 const MESSAGES = [{ role: "user" as const, content: "Ines keeps bees on the roof of her bakery in Lyon.", id: "b1" }];
@@ -49,6 +49,18 @@ describe("MemoryEntrypoint", () => {
     const other = entrypoint({ tenant: "someone-else" });
     expect(unwrap(await other.recall(agentId, { query: "bees bakery", locale: "en" })).items).toEqual([]);
     expect(unwrap(await other.searchMemories(agentId, { query: "bees", mode: "keyword" })).items).toEqual([]);
+  });
+
+  it("issue 34 finding 7: a binding names any tenant unless BINDING_TENANTS lists the ones bindings may name", async () => {
+    const agentId = freshAgent("rpc-allowed");
+    // Unrestricted (the default, as the README says): any tenant a binding's props name.
+    expect((await entrypoint({ tenant: "tenant-anyone" }).getStats(agentId)).ok).toBe(true);
+    const restricted = { ...env, BINDING_TENANTS: "acme, dev" };
+    const refused = await entrypoint({ tenant: "tenant-anyone" }, restricted).remember(agentId, { messages: MESSAGES });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error).toMatchObject({ code: "unauthorized", status: 401 });
+    expect((await entrypoint({ tenant: "dev" }, restricted).getStats(agentId)).ok).toBe(true);
+    expect((await entrypoint({ tenant: "tenant-anyone" }).getStats(agentId)).ok).toBe(true);
   });
 
   it("props that name no tenant refuse every call with unauthorized, writing nothing", async () => {

@@ -2,7 +2,8 @@
  * The counters of the production-shaped benchmark's cost table (src/agent/usage-meter.ts): each
  * seam counts what it should (D1 rows, vector writes and queries, the object's requests and active
  * time), a metered D1 answers exactly as the binding, and without BENCH_USAGE_COUNTERS nothing is
- * metered.
+ * metered. The cold-path benchmark's additions: round trips (delayed when asked, sequential ones
+ * apart), rows by kind of statement, and its hooks (src/agent/bench-hooks.ts).
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -11,18 +12,23 @@ import { MemoryAgent } from "../src/agent/memory-agent";
 import { AGENT_TASK_HOOKS } from "../src/agent/agent-tasks";
 import { requestCounter, USAGE_COUNTERS, type UsageEnv } from "../src/agent/usage-meter";
 import { EMBEDDING_DIMENSIONS } from "../src/models/local/local-embedder";
-import { meteredD1, type D1Usage } from "../src/storage/metered-d1";
+import { meteredD1, RoundTrips, type D1Usage } from "../src/storage/metered-d1";
+import { meteredObjectStorage, type DoSqlUsage } from "../src/storage/metered-do-sql";
 import { freshAgent, stubOf } from "./helpers";
 
 /** A D1 meter that adds up what it is told. */
 function totals() {
-  const sum: D1Usage = { rowsRead: 0, rowsWritten: 0, unmetered: 0 };
+  const sum = { rowsRead: 0, rowsWritten: 0, unmetered: 0, roundTrips: 0, sequentialRoundTrips: 0 };
+  const byKind: Record<string, number> = {};
   const meter = (u: D1Usage): void => {
     sum.rowsRead += u.rowsRead;
     sum.rowsWritten += u.rowsWritten;
     sum.unmetered += u.unmetered;
+    sum.roundTrips += u.roundTrips ?? 0;
+    sum.sequentialRoundTrips += u.sequentialRoundTrips ?? 0;
+    if (u.kind !== undefined) byKind[u.kind] = (byKind[u.kind] ?? 0) + u.rowsWritten;
   };
-  return { sum, meter };
+  return { sum, byKind, meter };
 }
 
 describe("a metered D1 binding", () => {
@@ -64,6 +70,52 @@ describe("a metered D1 binding", () => {
   });
 });
 
+describe("a metered D1 binding's round trips", () => {
+  it("counts a statement or a batch as one round trip, sequential only when none is in flight, each delayed", async () => {
+    await env.DB.exec("CREATE TABLE IF NOT EXISTS trips_probe (id INTEGER PRIMARY KEY, a TEXT)");
+    await env.DB.exec("DELETE FROM trips_probe");
+    const { sum, byKind, meter } = totals();
+    const d1 = meteredD1(env.DB, meter, { roundTrips: new RoundTrips(40) });
+    const started = Date.now();
+    await d1.batch([1, 2, 3].map((i) => d1.prepare("INSERT INTO trips_probe (id, a) VALUES (?, ?)").bind(i, `row ${i}`)));
+    expect(sum).toMatchObject({ roundTrips: 1, sequentialRoundTrips: 1 });
+    // Two at once: two round trips, one waited for in sequence.
+    await Promise.all([d1.prepare("SELECT * FROM trips_probe").all(), d1.prepare("SELECT count(*) FROM trips_probe").first()]);
+    expect(sum).toMatchObject({ roundTrips: 3, sequentialRoundTrips: 2 });
+    await d1.prepare("DELETE FROM trips_probe WHERE id = ?").bind(1).run();
+    expect(sum).toMatchObject({ roundTrips: 4, sequentialRoundTrips: 3 });
+    // Three sequential round trips of 40 ms each at least.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(120);
+    expect(byKind["insert trips_probe"]).toBe(3);
+    expect(byKind["delete trips_probe"]).toBe(1);
+  });
+});
+
+describe("the object's own SQLite, metered", () => {
+  it("reports a statement's rows written when it runs, its rows read when the cursor is read to the end", async () => {
+    await runInDurableObject(stubOf(freshAgent("do-sql")), async (_instance, ctx) => {
+      const seen: DoSqlUsage[] = [];
+      const storage = meteredObjectStorage(ctx.storage, (u) => seen.push(u));
+      const sum = (kind: string, pick: (u: DoSqlUsage) => number) => seen.filter((u) => u.kind === kind).reduce((a, u) => a + pick(u), 0);
+      storage.sql.exec("CREATE TABLE probe (id INTEGER PRIMARY KEY, a TEXT, b TEXT)");
+      storage.sql.exec("CREATE INDEX probe_a ON probe (a)");
+      // Two rows and their two index entries.
+      storage.sql.exec("INSERT INTO probe (a, b) VALUES ('x', 'y'), ('z', 'w')");
+      expect(sum("insert probe", (u) => u.rowsWritten)).toBe(4);
+      const cursor = storage.sql.exec<{ id: number; a: string }>("SELECT id, a FROM probe ORDER BY id");
+      expect(cursor.toArray()).toEqual([
+        { id: 1, a: "x" },
+        { id: 2, a: "z" },
+      ]);
+      expect(sum("select", (u) => u.rowsRead)).toBeGreaterThanOrEqual(2);
+      // Everything else is the storage itself: a transaction, the same data.
+      storage.transactionSync(() => storage.sql.exec("UPDATE probe SET b = 'n' WHERE id = 1"));
+      expect(sum("update probe.b", (u) => u.rowsWritten)).toBe(1);
+      expect(ctx.storage.sql.exec("SELECT b FROM probe WHERE id = 1").one().b).toBe("n");
+    });
+  });
+});
+
 describe("an agent with BENCH_USAGE_COUNTERS", () => {
   it("counts its requests, active time, D1 rows and vector writes and queries in its stats", async () => {
     const agentId = freshAgent("usage");
@@ -100,6 +152,8 @@ describe("an agent with BENCH_USAGE_COUNTERS", () => {
     expect(c[USAGE_COUNTERS.d1RowsWritten]).toBeGreaterThanOrEqual(before.nodes.total);
     expect(c[USAGE_COUNTERS.d1RowsRead]).toBeGreaterThan(0);
     expect(c[USAGE_COUNTERS.d1Unmetered] ?? 0).toBe(0);
+    // The object's own rows: the task, the message ids, the scan rows at least.
+    expect(c[USAGE_COUNTERS.doRowsWritten]).toBeGreaterThan(before.nodes.total);
     // One vector per node, as the index itself reports, and one more per node compressed since
     // (its vector is replaced), each of the embedder's length.
     const vectors = before.vector_index?.vectors ?? 0;
@@ -131,6 +185,7 @@ describe("an agent with BENCH_USAGE_COUNTERS", () => {
       const rows = state.terms.usage.unreported();
       expect(rows.find((r) => r.metric === "d1_rows_written")?.value).toBeGreaterThanOrEqual(1);
       expect(state.meta.counters()).toEqual({});
+      expect(state.storage).toBe(ctx.storage);
     });
   });
 });

@@ -2,13 +2,16 @@
  * `withMemory(model, { agentId })`: the model, wrapped (AI SDK `wrapLanguageModel`) so that every
  * call first puts the memory's context block for the latest user turn into the system prompt, and
  * after the answer remembers the exchange (that user turn and the answer's text), in the
- * background: the answer is never held up by the write, nor failed by it. Works for
+ * background: the answer is never held up by the write, nor failed by it. A call of several steps
+ * (generateText with tools: each step is a model call) is one exchange, remembered once: with the
+ * step that ends it, not with those that end in tool calls (the call goes on with their results). Works for
  * generateText and streamText alike (a stream's answer is remembered when it has been read to its
  * end). In a Worker, pass `waitUntil: (p) => ctx.waitUntil(p)` so the write outlives the response.
  */
 import type { GetContextInput, RememberOutput } from "@agent-memory/sdk";
 import type {
   LanguageModelV4CallOptions,
+  LanguageModelV4FinishReason,
   LanguageModelV4Middleware,
   LanguageModelV4Prompt,
   LanguageModelV4StreamPart,
@@ -26,6 +29,11 @@ export type WithMemoryOptions = MemoryOptions & {
   /** A failed context read or write (the call goes on without it). Default: console.warn. */
   onError?: (error: unknown) => void;
 };
+
+/** A model call that ended in tool calls: its step is not the exchange's last (the caller runs the tools and calls again). */
+function continues(reason: LanguageModelV4FinishReason | undefined): boolean {
+  return reason?.unified === "tool-calls";
+}
 
 type LanguageModelV4 = Parameters<NonNullable<LanguageModelV4Middleware["transformParams"]>>[0]["model"];
 
@@ -89,19 +97,23 @@ export function memoryMiddleware(options: WithMemoryOptions): LanguageModelV4Mid
     transformParams: async ({ params }) => injectContext(params),
     wrapGenerate: async ({ doGenerate, params }) => {
       const result = await doGenerate();
-      rememberLater(params, result.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join(""));
+      if (!continues(result.finishReason)) {
+        rememberLater(params, result.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join(""));
+      }
       return result;
     },
     wrapStream: async ({ doStream, params }) => {
       const result = await doStream();
       let answer = "";
+      let finish: LanguageModelV4FinishReason | undefined;
       const watch = new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
         transform(part, controller) {
           if (part.type === "text-delta") answer += part.delta;
+          if (part.type === "finish") finish = part.finishReason;
           controller.enqueue(part);
         },
         flush() {
-          rememberLater(params, answer);
+          if (!continues(finish)) rememberLater(params, answer);
         },
       });
       return { ...result, stream: result.stream.pipeThrough(watch) };

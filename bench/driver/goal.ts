@@ -3,7 +3,7 @@
  * what was asked, what was measured, and whether it was met (null: not evaluated in this run, e.g.
  * a configuration it needs was not run, or the search endpoint is missing).
  */
-import { fmt, type Table } from "../lib/table";
+import type { Table } from "../lib/table";
 
 export interface Goal {
   id: string;

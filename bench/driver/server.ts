@@ -89,22 +89,34 @@ function waitForExit(child: ChildProcess, ms: number): Promise<void> {
   });
 }
 
-/** Starts a fresh local API for the benchmark `name` (used in the directory name). */
-export async function startBenchServer(name: string, extraArgs: readonly string[] = []): Promise<BenchServer> {
+/**
+ * Starts a local API for the benchmark `name` (used in the directory name): on a fresh persist
+ * directory, or with `persistDir` on that one as it stands (a restart: a fresh isolate over the
+ * same storage and the same frozen build, `<persistDir>-build`, made by the first start; the caller
+ * deletes both with removeKeptServerDirs when done, stop() leaves them).
+ */
+export async function startBenchServer(
+  name: string,
+  extraArgs: readonly string[] = [],
+  options: { persistDir?: string } = {},
+): Promise<BenchServer> {
   installHandlers();
-  const persistDir = path.join(ROOT, ".wrangler", `bench-${name}-${process.pid}`);
+  const kept = options.persistDir;
+  const persistDir = kept ?? path.join(ROOT, ".wrangler", `bench-${name}-${process.pid}`);
   // The frozen build lives beside, not inside, the persist directory: wrangler reloads the Worker
   // when files appear next to its configuration, and the storage creates files all the time.
   const buildDir = `${persistDir}-build`;
   const removeDir = (): void => {
-    for (const dir of [persistDir, buildDir]) if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+    if (kept === undefined) for (const dir of [persistDir, buildDir]) if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
   };
+  const migrate = kept === undefined || !existsSync(kept);
   removeDir();
   const port = await freePort();
   let server: Awaited<ReturnType<typeof startLocalServer>>;
   try {
-    const config = buildSnapshot(buildDir);
-    server = await startLocalServer({ port, persistTo: persistDir, quiet: true, config, extraArgs: [...extraArgs] });
+    const frozen = path.join(buildDir, "wrangler.bench.toml");
+    const config = kept !== undefined && existsSync(frozen) ? frozen : buildSnapshot(buildDir);
+    server = await startLocalServer({ port, persistTo: persistDir, quiet: true, config, extraArgs: [...extraArgs], migrate });
     // Another server took the port between the check and the start: what answered is not ours.
     if (server.output().includes("Address already in use")) {
       server.stop();
@@ -135,6 +147,11 @@ export async function startBenchServer(name: string, extraArgs: readonly string[
       removeDir();
     },
   };
+}
+
+/** Deletes what servers started with `persistDir` left: the storage and the frozen build. */
+export function removeKeptServerDirs(persistDir: string): void {
+  for (const dir of [persistDir, `${persistDir}-build`]) if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** An error with its causes (fetch's "fetch failed" says why only in `cause`). */

@@ -7,7 +7,7 @@
  * whose only changes are the paths. The run measures the code as it was when it started.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { offlineEnv, ROOT } from "../../scripts/local-server.mjs";
 import { snapshotConfig } from "./snapshot-config";
@@ -28,13 +28,12 @@ export function buildSnapshot(dir: string): string {
   if (result.status !== 0) {
     throw new Error(`bundling the Worker failed (exit ${result.status})\n${result.stdout}\n${result.stderr}`);
   }
+  // The web view's assets are copied too: wrangler reloads when the directory it serves changes,
+  // and the tests rebuild web/dist (vitest.workers.config.ts), which ended a run mid-request.
+  const assets = path.join(dir, "assets");
+  cpSync(path.join(ROOT, "web", "dist"), assets, { recursive: true });
   const config = path.join(dir, "wrangler.bench.toml");
-  const toml = snapshotConfig(
-    readFileSync(LOCAL_CONFIG, "utf8"),
-    path.join(outdir, "index.js"),
-    path.join(ROOT, "migrations"),
-    path.join(ROOT, "web", "dist"),
-  );
+  const toml = snapshotConfig(readFileSync(LOCAL_CONFIG, "utf8"), path.join(outdir, "index.js"), path.join(ROOT, "migrations"), assets);
   writeFileSync(config, toml);
   return config;
 }

@@ -88,6 +88,13 @@ export interface UsageFigures {
   doActiveMs: number;
   d1RowsRead: number;
   d1RowsWritten: number;
+  /** The same rows by kind of statement (src/storage/metered-d1.ts, statementKind), largest first. */
+  d1RowsWrittenByKind: Record<string, number>;
+  d1RowsReadByKind: Record<string, number>;
+  /** The object's own SQLite rows (src/storage/metered-do-sql.ts; billed at D1's prices), alarms not included. */
+  doRowsRead: number;
+  doRowsWritten: number;
+  doRowsWrittenByKind: Record<string, number>;
   /** D1 statements whose rows could not be counted (0 expected; metered-d1.ts). */
   d1StatementsUnmetered: number;
   vectorQueries: number;
@@ -179,6 +186,13 @@ function usageBetween(
   scale: number,
 ): UsageFigures {
   const delta = (name: string): number => (counter(after, name) - counter(before, name)) * scale;
+  const byKind = (prefix: string): Record<string, number> =>
+    Object.fromEntries(
+      Object.keys(after.counters)
+        .filter((name) => name.startsWith(prefix) && delta(name) > 0)
+        .map((name): [string, number] => [name.slice(prefix.length), delta(name)])
+        .sort((a, b) => b[1] - a[1]),
+    );
   const byMethod: Record<string, number> = {};
   for (const name of Object.keys(after.counters)) {
     if (!name.startsWith(REQUEST_PREFIX)) continue;
@@ -192,6 +206,11 @@ function usageBetween(
     doActiveMs: delta("do_active_ms"),
     d1RowsRead: delta("d1_rows_read"),
     d1RowsWritten: delta("d1_rows_written"),
+    d1RowsWrittenByKind: byKind("d1_rows_written:"),
+    d1RowsReadByKind: byKind("d1_rows_read:"),
+    doRowsRead: delta("do_rows_read"),
+    doRowsWritten: delta("do_rows_written"),
+    doRowsWrittenByKind: byKind("do_rows_written:"),
     d1StatementsUnmetered: delta("d1_statements_unmetered"),
     vectorQueries: delta("vector_queries"),
     vectorsUpserted: delta("vectors_upserted"),

@@ -15,6 +15,11 @@
  *   "isolation": IsolationResult,                                   (isolation-bench.ts)
  *   "load": LoadResult,                                             (load-bench.ts)
  *   "storage": Storage,
+ *   "production": ProductionResult,                                 (production-bench.ts)
+ *   "cold": { "settings", "limits", "agents", "runs": [ { "size", "nodes", "links", "cached",
+ *             "rttMs", "call", "rounds", "coldP50Ms", "coldP95Ms", "warmP50Ms", "warmP95Ms",
+ *             "sequentialStatements", "statements", "rowsRead", "warmSequentialStatements",
+ *             "warmRowsRead" } ], "freshIsolate": [...], "wallMs" }  (cold-bench.ts)
  *   "goals": [Goal], "stalls": { endpoint: re-sends }, "run": { command, date, machine, commit, wallMs }
  * }
  * LatencySummary = { "ms": {count,p50,p95,p99}, "floorMs": {same}, "ratio": {p50,p95,p99} }.
@@ -22,6 +27,8 @@
 import type { Goal } from "../driver/goal";
 import type { RunInfo } from "../driver/run-info";
 import { fmt } from "../lib/table";
+import type { ColdResult } from "./cold-result";
+import { coldGoals } from "./cold-report";
 import type { CompressResult } from "./compress-bench";
 import type { IngestResult } from "./ingest-bench";
 import type { IsolationResult } from "./isolation-bench";
@@ -88,6 +95,8 @@ export interface SpeedResult {
   storage: Storage | null;
   /** The production-shaped run (production-bench.ts); null when not run. */
   production: ProductionResult | null;
+  /** The cold path (cold-bench.ts); null when not run. */
+  cold: ColdResult | null;
   goals: Goal[];
   stalls: Record<string, number>;
   run: (RunInfo & { wallMs: number }) | null;
@@ -189,5 +198,6 @@ export function speedGoals(r: SpeedResult): Goal[] {
     note: load ? `${load.agents} agents × ${load.messagesPerAgent} messages${r.settings.quick ? "; --quick" : ""}` : "not measured",
   });
   goals.push(...productionGoals(r.production));
+  goals.push(...coldGoals(r.cold, r.settings.quick));
   return goals;
 }

@@ -3,6 +3,7 @@ import { goalTable } from "../driver/goal";
 import { fmt, type Table } from "../lib/table";
 import type { LatencySummary } from "./floor";
 import type { ProductionResult, UsageFigures } from "./production-bench";
+import { coldTables } from "./cold-report";
 import type { SpeedResult } from "./result";
 
 const pct = ["p50", "p95", "p99"] as const;
@@ -277,6 +278,8 @@ function productionTables(r: SpeedResult): Table[] {
       ],
     },
     usageTable(p),
+    rowsByKindTable(p),
+    objectRowsByKindTable(p),
   ];
 }
 
@@ -300,11 +303,51 @@ function usageTable(p: ProductionResult): Table {
       row("D1 rows read", (u) => u.d1RowsRead),
       row("D1 rows written", (u) => u.d1RowsWritten),
       row("D1 statements not metered", (u) => u.d1StatementsUnmetered),
+      row("Durable Object SQLite rows read", (u) => u.doRowsRead),
+      row("Durable Object SQLite rows written (alarms not included)", (u) => u.doRowsWritten),
       row("vector queries", (u) => u.vectorQueries),
       row("vectors upserted", (u) => u.vectorsUpserted),
       row("vector dimensions upserted", (u) => u.vectorDimensionsUpserted),
       row("workerd CPU (s, upper bound)", (u) => (u.workerdCpuMs === null ? null : u.workerdCpuMs / 1000), 1),
     ],
+  };
+}
+
+/** Where the object's own SQLite rows written go, by kind of statement (metered-do-sql.ts). */
+function objectRowsByKindTable(p: ProductionResult): Table {
+  const m = p.usage.perThousandMessages;
+  const r = p.usage.perThousandRecalls;
+  const kinds = [...new Set([...Object.keys(m.doRowsWrittenByKind), ...Object.keys(r.doRowsWrittenByKind)])];
+  kinds.sort((a, b) => (m.doRowsWrittenByKind[b] ?? 0) - (m.doRowsWrittenByKind[a] ?? 0) || a.localeCompare(b));
+  return {
+    title: "production: the Durable Object's own SQLite rows written by kind of statement, per 1,000 messages and per 1,000 recalls",
+    headers: ["statement", "per 1,000 messages", "per 1,000 recalls"],
+    align: ["left"],
+    rows: kinds.map((k) => [k, fmt(m.doRowsWrittenByKind[k] ?? 0, 0), fmt(r.doRowsWrittenByKind[k] ?? 0, 0)]),
+  };
+}
+
+/** Where the D1 rows written (and read) go, by kind of statement (metered-d1.ts, statementKind). */
+function rowsByKindTable(p: ProductionResult): Table {
+  const m = p.usage.perThousandMessages;
+  const r = p.usage.perThousandRecalls;
+  const kinds = [
+    ...new Set([...Object.keys(m.d1RowsWrittenByKind), ...Object.keys(m.d1RowsReadByKind), ...Object.keys(r.d1RowsReadByKind)]),
+  ];
+  kinds.sort((a, b) => (m.d1RowsWrittenByKind[b] ?? 0) - (m.d1RowsWrittenByKind[a] ?? 0) || a.localeCompare(b));
+  const share = (n: number | undefined): string =>
+    n === undefined || m.d1RowsWritten === 0 ? "" : `${fmt((100 * n) / m.d1RowsWritten, 1)} %`;
+  return {
+    title: "production: D1 rows by kind of statement, per 1,000 messages remembered (written, read) and per 1,000 recalls (read)",
+    headers: ["statement", "rows written", "share", "rows read (messages)", "rows read (recalls)"],
+    align: ["left"],
+    rows: kinds.map((k) => [
+      k,
+      fmt(m.d1RowsWrittenByKind[k] ?? 0, 0),
+      share(m.d1RowsWrittenByKind[k]),
+      fmt(m.d1RowsReadByKind[k] ?? 0, 0),
+      fmt(r.d1RowsReadByKind[k] ?? 0, 0),
+    ]),
   };
 }
 
@@ -321,6 +364,7 @@ export function speedTables(r: SpeedResult): Table[] {
     loadTable(r),
     storageTable(r),
     ...productionTables(r),
+    ...coldTables(r.cold),
     goalTable("Speed goals", r.goals),
   ];
 }

@@ -22,6 +22,7 @@ import { HttpCore, type ClientOptions, type RequestOptions } from "./http.js";
 import { sleep } from "./retry.js";
 import {
   formatTools,
+  framedToolText,
   normalizeToolCall,
   type AnthropicTool,
   type OpenAiTool,
@@ -147,7 +148,8 @@ export class AgentClient extends AgentOperations {
         const envelope = {
           error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) },
         };
-        return { id, name, content: JSON.stringify(envelope), isError: true };
+        // The refusal may quote stored memory (a missing node's neighbours, an ambiguous description's candidates).
+        return { id, name, content: framedToolText(JSON.stringify(envelope)), isError: true };
       }
       throw error;
     }

@@ -90,14 +90,24 @@ export interface PreparedContext {
 /** The API's limit of messages per remember request. */
 const MAX_MESSAGES_PER_REMEMBER = 500;
 
-/** FNV-1a of a text, as 8 hex digits: a stable, dependency-free fingerprint. */
-function fingerprint(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, "0");
+const FNV128_PRIME = 0x0000000001000000000000000000013bn;
+const FNV128_OFFSET = 0x6c62272e07bb014262b821756295c58dn;
+const MASK128 = (1n << 128n) - 1n;
+
+/**
+ * FNV-1a, 128 bits, of a text's UTF-8 bytes, as 32 hex digits: a stable, dependency-free
+ * fingerprint that two different texts do not share in practice (32 bits made message ids of two
+ * conversations collide: the second message was skipped as already held).
+ */
+export function fingerprint128(text: string): string {
+  let hash = FNV128_OFFSET;
+  for (const byte of new TextEncoder().encode(text)) hash = ((hash ^ BigInt(byte)) * FNV128_PRIME) & MASK128;
+  return hash.toString(16).padStart(32, "0");
+}
+
+/** A batch's Idempotency-Key: a fingerprint of every message id in it (first and last alone let two batches meet). */
+function batchKey(batch: readonly Message[]): string {
+  return `cw-${batch.length}-${fingerprint128(batch.map((m) => m.id ?? "").join("\n"))}`;
 }
 
 export class ContextWindow {
@@ -154,7 +164,7 @@ export class ContextWindow {
 
   /** The id a message is remembered under: its own, or one from its position and content. */
   idOf(message: ChatMessage, position: number): string {
-    return message.id ?? `${this.options.conversationId ?? "cw"}-${position}-${fingerprint(`${message.role}\u0000${message.content}`)}`;
+    return message.id ?? `${this.options.conversationId ?? "cw"}-${position}-${fingerprint128(`${message.role}\u0000${message.content}`)}`;
   }
 
   /** Messages to send and the block to inject for the conversation so far (see the module's comment). */
@@ -185,8 +195,7 @@ export class ContextWindow {
           ...(message.timestamp === undefined ? {} : { timestamp: message.timestamp }),
         }));
         // A stable Idempotency-Key per batch: a retry, or the same call again, is applied once.
-        const key = `${batch[0]?.id ?? ""}..${batch[batch.length - 1]?.id ?? ""}`;
-        const accepted = await this.agent.remember({ messages: batch }, { ...this.options.request, idempotencyKey: key.slice(0, 255) });
+        const accepted = await this.agent.remember({ messages: batch }, { ...this.options.request, idempotencyKey: batchKey(batch) });
         taskIds.push(accepted.task_id);
         remembered += batch.length;
       }
@@ -209,10 +218,7 @@ export class ContextWindow {
       const batch: Message[] = rest
         .slice(i, i + MAX_MESSAGES_PER_REMEMBER)
         .map(({ message, position }) => ({ role: message.role, content: message.content, id: this.idOf(message, position) }));
-      const key = `${batch[0]?.id ?? ""}..${batch[batch.length - 1]?.id ?? ""}`;
-      taskIds.push(
-        (await this.agent.remember({ messages: batch }, { ...this.options.request, idempotencyKey: key.slice(0, 255) })).task_id,
-      );
+      taskIds.push((await this.agent.remember({ messages: batch }, { ...this.options.request, idempotencyKey: batchKey(batch) })).task_id);
     }
     this.cut = turns.length;
     return taskIds;

@@ -89,6 +89,10 @@ export class QueueFullError extends MemoryApiError {
 export class QuotaExceededError extends MemoryApiError {
   override name = "QuotaExceededError";
 }
+/** 429: an operation that spends what every tenant shares (the deep health check) was asked too often; Retry-After. */
+export class RateLimitedError extends MemoryApiError {
+  override name = "RateLimitedError";
+}
 export class InternalServerError extends MemoryApiError {
   override name = "InternalServerError";
 }
@@ -112,6 +116,7 @@ export const ERROR_CLASSES: Record<ErrorCode, ApiErrorClass> = {
   conflict: ConflictError,
   queue_full: QueueFullError,
   quota_exceeded: QuotaExceededError,
+  rate_limited: RateLimitedError,
   internal: InternalServerError,
   unavailable: UnavailableError,
 };

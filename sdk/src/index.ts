@@ -19,6 +19,8 @@ export {
   formatTools,
   normalizeToolCall,
   TOOL_FORMATS,
+  TOOL_RESULT_FRAME,
+  framedToolText,
   type JsonObject,
   type NormalizedToolCall,
   type ToolAnnotations,

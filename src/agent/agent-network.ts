@@ -10,7 +10,7 @@ import { D1Shards } from "../storage/d1-shards";
 import { createDb, type Db } from "../storage/db";
 import { FtsRepo } from "../storage/fts-repo";
 import { LinkRepo } from "../storage/link-repo";
-import { meteredD1, type D1Usage } from "../storage/metered-d1";
+import { meteredD1, RoundTrips, type D1Usage } from "../storage/metered-d1";
 import { NodeRepo } from "../storage/node-repo";
 import { meteredVectorIndex } from "../vectors/metered-vector-index";
 import { createVectorIndex, vectorIndexNames } from "../vectors/providers";
@@ -21,7 +21,7 @@ import type { AgentNetwork, AgentRepos } from "../engine/runtime";
 import type { FocusStore } from "../engine/stores/focus-store";
 import { DATA_VERSION, type MetaStore } from "../engine/stores/meta-store";
 import type { UsageDays } from "../engine/stores/usage-days";
-import { d1Counters, vectorCounters, type UsageMeter } from "./usage-meter";
+import { benchD1DelayMs, d1Counters, vectorCounters, type UsageMeter } from "./usage-meter";
 
 /** What the network needs of the rest of the object. */
 interface NetworkContext {
@@ -172,14 +172,19 @@ export class AgentNetworkAccess implements AgentNetwork {
     });
   }
 
-  /** The shards, each reporting its rows to the day's usage, and to the usage meter when there is one. */
+  /**
+   * The shards, each reporting its rows to the day's usage and to the usage meter when there is
+   * one, and with a simulated round trip when the cold-path benchmark asks for one
+   * (BENCH_D1_RTT_MS, usage-meter.ts).
+   */
   private metered(shards: D1Shards): D1Shards {
     const { usage, days } = this.context;
     const meter = (u: D1Usage): void => {
       usage?.add(d1Counters(u));
       days.add({ d1_rows_read: u.rowsRead, d1_rows_written: u.rowsWritten });
     };
-    return shards.with(Object.fromEntries(shards.names.map((name) => [name, meteredD1(shards.get(name), meter)])));
+    const roundTrips = new RoundTrips(benchD1DelayMs(this.context.env));
+    return shards.with(Object.fromEntries(shards.names.map((name) => [name, meteredD1(shards.get(name), meter, { roundTrips })])));
   }
 
   private reposFor(placement: Placement): AgentRepos {

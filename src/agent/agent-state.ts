@@ -10,6 +10,8 @@ import type { AgentIdentity } from "../vocabulary/identity";
 import type { RunnerRuntime, TaskHooks } from "../engine/runtime";
 import { FeedbackStore } from "../engine/stores/feedback-store";
 import { FocusStore } from "../engine/stores/focus-store";
+import { ForgottenNodes } from "../engine/stores/forgotten-nodes";
+import { scrubPurged } from "../engine/stores/purged-results";
 import { IdempotencyKeys } from "../engine/stores/idempotency";
 import { ImportStaging } from "../engine/stores/import-staging";
 import { IntentStore } from "../engine/stores/intent-store";
@@ -22,8 +24,9 @@ import { writeKind } from "../engine/write-table";
 import { AgentModelSet } from "./agent-models";
 import { AgentNetworkAccess } from "./agent-network";
 import { UsageDays } from "../engine/stores/usage-days";
+import { meteredObjectStorage } from "../storage/metered-do-sql";
 import { reportIntervalMs, TenantTerms } from "./tenant-terms";
-import { UsageMeter, usageMetered } from "./usage-meter";
+import { doSqlCounters, UsageMeter, usageMetered } from "./usage-meter";
 
 export class AgentState implements RunnerRuntime, ObjectState {
   readonly storage: DurableObjectStorage;
@@ -36,6 +39,7 @@ export class AgentState implements RunnerRuntime, ObjectState {
   readonly intents: IntentStore;
   readonly feedback: FeedbackStore;
   readonly imports: ImportStaging;
+  readonly forgotten: ForgottenNodes;
   /** What the object spends of billed resources; only with BENCH_USAGE_COUNTERS (usage-meter.ts). */
   readonly usage: UsageMeter | undefined;
   /** The tenant's limits, its daily messages charge and the agent's usage per day (tenant-terms.ts). */
@@ -49,22 +53,41 @@ export class AgentState implements RunnerRuntime, ObjectState {
     env: Env,
     private readonly hooks: TaskHooks,
   ) {
-    this.storage = storage;
-    const meta = new MetaStore(storage.sql);
+    // With the meter on, the object's own rows are counted too (their writes are billed like
+    // D1's), but not the meter's own: its counters exist only in the benchmark.
+    let flushing = false;
+    const metered = usageMetered(env);
+    this.storage = metered
+      ? meteredObjectStorage(storage, (u) => {
+          if (!flushing) this.usage?.add(doSqlCounters(u));
+        })
+      : storage;
+    const sql = this.storage.sql;
+    const meta = new MetaStore(sql);
     this.meta = meta;
-    this.usage = usageMetered(env) ? new UsageMeter((deltas) => meta.bump(deltas)) : undefined;
-    this.focus = new FocusStore(storage.sql);
-    this.queue = new TaskQueue(storage.sql);
-    this.scans = new ScanStore(storage.sql);
-    this.messages = new MessageIds(storage.sql);
-    this.keys = new IdempotencyKeys(storage.sql);
-    this.intents = new IntentStore(storage.sql);
-    this.feedback = new FeedbackStore(storage.sql);
-    this.imports = new ImportStaging(storage.sql);
-    const days = new UsageDays(storage.sql, reportIntervalMs(env));
+    this.usage = metered
+      ? new UsageMeter((deltas) => {
+          flushing = true;
+          try {
+            meta.bump(deltas);
+          } finally {
+            flushing = false;
+          }
+        })
+      : undefined;
+    this.focus = new FocusStore(sql);
+    this.queue = new TaskQueue(sql);
+    this.scans = new ScanStore(sql);
+    this.messages = new MessageIds(sql);
+    this.keys = new IdempotencyKeys(sql);
+    this.intents = new IntentStore(sql);
+    this.feedback = new FeedbackStore(sql);
+    this.imports = new ImportStaging(sql);
+    this.forgotten = new ForgottenNodes(sql);
+    const days = new UsageDays(sql, reportIntervalMs(env));
     this.models = new AgentModelSet(env, meta, (kind) => days.add({ [`model_calls.${kind}`]: 1 }));
     this.network = new AgentNetworkAccess({
-      storage,
+      storage: this.storage,
       env,
       meta,
       focus: this.focus,
@@ -164,8 +187,9 @@ export class AgentState implements RunnerRuntime, ObjectState {
     this.hooks.queueIndexRetry(this.queue, ids, this.now());
   }
 
-  scrubPurged(nodeIds: readonly number[]): void {
-    this.storage.transactionSync(() => this.keys.forgetTasks(this.queue.scrubResults(nodeIds, this.hooks.resultNodePaths)));
+  /** The object's side of a purge (src/engine/stores/purged-results.ts), inside its commit's transaction. */
+  scrubPurged(purged: { nodeIds: readonly number[]; taskIds: readonly string[]; names: readonly string[] }): void {
+    scrubPurged(this.storage.sql, { keys: this.keys, forgotten: this.forgotten }, this.hooks.resultCarriers, purged);
   }
 
   /** The object's memory state goes; its identity stays, so tasks queued after a deletion still run. */
@@ -174,6 +198,7 @@ export class AgentState implements RunnerRuntime, ObjectState {
     for (const table of ["focus", "vectors", "recent_vectors", "reinforced"]) this.storage.sql.exec(`DELETE FROM ${table}`);
     this.scans.clear();
     this.messages.clear();
+    this.forgotten.clear();
     // Staged imports hold content too: an upload still under way finds its lines gone and is refused.
     this.imports.dropAll();
     this.focus.clearCache();

@@ -7,6 +7,7 @@
  */
 import type { z } from "zod";
 import type { TaskHooks } from "../engine/runtime";
+import type { ResultCarrier } from "../engine/result-scrub";
 import type { TaskQueue, TaskRecord } from "../engine/task-queue";
 import { checkTask } from "./check-task";
 import { compressMemoriesTask } from "../operations/compress-memories/task";
@@ -117,11 +118,12 @@ export const ALLOCATING_KINDS: readonly string[] = Object.entries(TASKS)
   .filter(([, definition]) => "allocatesNodes" in definition && definition.allocatesNodes === true)
   .map(([kind]) => kind);
 
-/** Where each kind's result names nodes whose content it carries (a purge scrubs those results). */
-export const RESULT_NODE_PATHS: readonly { kind: string; paths: readonly string[] }[] = Object.entries(TASKS).flatMap(
-  ([kind, definition]) =>
-    "resultNodes" in definition && definition.resultNodes !== undefined ? [{ kind, paths: definition.resultNodes }] : [],
-);
+/** Where each kind's result carries nodes and entity names (a purge scrubs them: src/engine/result-scrub.ts). */
+export const RESULT_CARRIERS: readonly ResultCarrier[] = Object.entries(TASKS).flatMap(([kind, definition]) => {
+  const nodes = "resultNodes" in definition ? definition.resultNodes : undefined;
+  const names = "resultNames" in definition ? definition.resultNames : undefined;
+  return nodes === undefined && names === undefined ? [] : [{ kind, nodes: nodes ?? [], names: names ?? [] }];
+});
 
 /** The agent's kinds: what its queue runs and its RPC entry points accept. */
 export const AGENT_TASKS = new TaskKinds(TASKS);
@@ -129,7 +131,7 @@ export const AGENT_TASKS = new TaskKinds(TASKS);
 /** What the agent's state needs of its kinds, so the state names none. */
 export const AGENT_TASK_HOOKS: TaskHooks = {
   queueIndexRetry: (queue, ids, now) => AGENT_TASKS.enqueue(queue, "index", ids, { now }),
-  resultNodePaths: RESULT_NODE_PATHS,
+  resultCarriers: RESULT_CARRIERS,
 };
 
 /**

@@ -49,6 +49,7 @@ import {
 import type { TaskStatus } from "../engine/task-queue";
 import { upgradeAgentData } from "./upgrade";
 import { taskView, type TaskStatusView } from "./task-status";
+import { benchHooksOn, type BenchAction, type RequestUsage } from "./usage-meter";
 
 export type SubmitOutcome<R> =
   /**
@@ -357,6 +358,19 @@ export class MemoryAgent extends DurableObject<Env> {
       await this.state.d1.prepare("SELECT 1").first();
       return { ok: true, agent_id: identity.agentId };
     });
+  }
+
+  /**
+   * The benchmark's hooks (BENCH_HOOKS = "1" only, bench-hooks.ts): "evict" resets the object as
+   * an eviction does, "usage" answers what the usage meter counted since the last ask. Not a
+   * request the meter counts (serve), so it leaves the last call's figures as they are. With the
+   * hooks off it does nothing and answers null.
+   */
+  async benchHook(identity: AgentIdentity, action: BenchAction): Promise<RequestUsage | null> {
+    if (!benchHooksOn(this.env)) return null;
+    await this.bind(identity);
+    if (action === "evict") this.ctx.abort("evicted by the benchmark");
+    return this.state.usage?.readRequests() ?? null;
   }
 
   /** Cron safety net: make sure overdue work is being done (and an idle agent's entry tidied). */

@@ -55,10 +55,14 @@ export interface TaskDefinition<P, R> {
    */
   allocatesNodes?: true;
   /**
-   * Where its result names a node whose content it carries (JSON paths, `$.node_id`): a purge of
-   * that node scrubs the result and retires its Idempotency-Key (src/operations/delete-memory/task.ts).
+   * Where its result names a node whose content it carries or names (JSON paths, `$.node_id`,
+   * `$.candidates[*].node_id`): a purge of that node takes the result and retires its
+   * Idempotency-Key (src/engine/result-scrub.ts). A result of a task that wrote a purged node is
+   * taken whatever its paths.
    */
   resultNodes?: readonly string[];
+  /** Where its result lists entity names (`$.focus`): a purge takes its entities' names out of them. */
+  resultNames?: readonly string[];
   /** The next node id the task sets (an import): reserved like the ids of allocating writes. */
   setsNextNodeId?(payload: P): number | undefined;
 }

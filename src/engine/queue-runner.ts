@@ -195,6 +195,7 @@ export class QueueRunner {
     }
     if (this.finishedSincePrune >= PRUNE_EVERY) {
       this.rt.queue.prune();
+      this.rt.forgotten.pruneOrphans();
       this.finishedSincePrune = 0;
     }
     await this.settle();

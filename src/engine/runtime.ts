@@ -17,6 +17,8 @@ import type { LinkRepo } from "../storage/link-repo";
 import type { NodeRepo } from "../storage/node-repo";
 import type { VectorIndex } from "../vectors/types";
 import type { FocusStore } from "./stores/focus-store";
+import type { ForgottenNodes } from "./stores/forgotten-nodes";
+import type { ResultCarrier } from "./result-scrub";
 import type { IdempotencyKeys } from "./stores/idempotency";
 import type { ImportStaging } from "./stores/import-staging";
 import type { IntentStore } from "./stores/intent-store";
@@ -53,6 +55,8 @@ export interface AgentStores {
   readonly feedback: FeedbackStore;
   /** Import lines validated and waiting for their import task. */
   readonly imports: ImportStaging;
+  /** Memories deleted without a purge, and the tasks that wrote them (a later purge reads them). */
+  readonly forgotten: ForgottenNodes;
   now(): number;
 }
 
@@ -92,16 +96,12 @@ export interface AgentModels {
 
 /**
  * What a task may see of the queue: its own progress (a checkpoint, saved with the object's other
- * writes in one transaction), the tasks behind it, and the scrub that follows a purge.
+ * writes in one transaction) and the tasks behind it. (What a purge takes of finished tasks is a
+ * write of its commit: `scrubPurged`, src/engine/write-table.ts.)
  */
 export interface TaskProgress {
   readonly queue: Pick<TaskQueue, "saveCheckpoint" | "upcoming" | "readWaiting" | "absorbFollowingCycles">;
   readonly storage: Pick<DurableObjectStorage, "transactionSync">;
-  /**
-   * After a purge of `nodeIds`: the finished tasks whose results carry them lose those results and
-   * their Idempotency-Keys are retired (a purge leaves no copy of the content in the object).
-   */
-  scrubPurged(nodeIds: readonly number[]): void;
 }
 
 /** What commit() needs (write-path.ts): the intent store, every target of the write table, the checkpoint. */
@@ -129,8 +129,8 @@ export type TaskRuntime = AgentStores & AgentNetwork & AgentModels & TaskProgres
 export interface TaskHooks {
   /** Queues the task that retries failed vector writes. */
   queueIndexRetry(queue: TaskQueue, ids: { upsert: number[]; remove: number[] }, now: number): void;
-  /** The kinds whose results carry node ids, and where (scrubbed after a purge). */
-  readonly resultNodePaths: readonly { kind: string; paths: readonly string[] }[];
+  /** The kinds whose results carry node ids or entity names, and where (scrubbed by a purge). */
+  readonly resultCarriers: readonly ResultCarrier[];
 }
 
 /** What the queue runner needs beyond the tasks' runtime: the whole queue, the idempotency keys and the graph cache. */

@@ -192,30 +192,6 @@ export class TaskQueue {
       .one();
   }
 
-  /**
-   * Finished tasks whose result names any of `nodeIds` at one of its kind's `paths`: their
-   * results are replaced by `{"purged": true}` (a purge leaves no copy of the content). Returns
-   * their ids.
-   */
-  scrubResults(nodeIds: readonly number[], carriers: readonly { kind: string; paths: readonly string[] }[]): string[] {
-    const scrubbed: string[] = [];
-    for (const { kind, paths } of carriers) {
-      for (const path of paths) {
-        const rows = this.sql
-          .exec<{ id: string }>(
-            `UPDATE tasks SET result = '{"purged":true}'
-             WHERE kind = ? AND status = 'done' AND json_extract(result, ?) IN (SELECT value FROM json_each(?)) RETURNING id`,
-            kind,
-            path,
-            JSON.stringify(nodeIds),
-          )
-          .toArray();
-        scrubbed.push(...rows.map((r) => r.id));
-      }
-    }
-    return scrubbed;
-  }
-
   /** Whether an import task of `importId` is queued or running (it reads that staging). */
   importQueued(importId: string): boolean {
     return (

@@ -17,6 +17,7 @@ import type { NodeKind } from "../vocabulary/node-kinds";
 import type { AgentRepos } from "./runtime";
 import type { FeedbackStore } from "./stores/feedback-store";
 import type { FocusStore } from "./stores/focus-store";
+import type { ForgottenNodes } from "./stores/forgotten-nodes";
 import type { MessageIds } from "./stores/message-ids";
 import type { MetaStore } from "./stores/meta-store";
 import type { ScanStore } from "./stores/scan-store";
@@ -56,8 +57,11 @@ export interface ObjectState {
   readonly scans: ScanStore;
   readonly messages: MessageIds;
   readonly feedback: FeedbackStore;
+  readonly forgotten: ForgottenNodes;
   /** Everything the object keeps of the agent's memory goes; its identity stays (a purge). */
   purgeMemory(): void;
+  /** What a purge takes out of finished tasks' results and keys (docs/design.md, "Purge"). */
+  scrubPurged(purged: { nodeIds: readonly number[]; taskIds: readonly string[]; names: readonly string[] }): void;
 }
 type ObjectColumn<O> = (state: ObjectState, op: O) => void;
 

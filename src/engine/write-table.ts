@@ -78,6 +78,14 @@ export const WRITE_TABLE = {
     vectors: null,
     object: null,
   },
+  /** Aliases removed by key (a purge: names only purged memories used). */
+  deleteAliases: {
+    schema: op("deleteAliases", { keys: z.array(z.string()) }),
+    d1: each((repos, { keys }) => (keys.length === 0 ? [] : [repos.nodes.deleteAliasesStatement(keys)])),
+    graph: (graph, { keys }) => graph.deleteAliases(keys),
+    vectors: null,
+    object: null,
+  },
   /** Only a release writes rows (the levels its links restart from); the focus itself is the object's. */
   setFocus: {
     schema: op("setFocus", {
@@ -129,6 +137,7 @@ export const WRITE_TABLE = {
             repos.links.settleReleasesStatement(ids),
             repos.links.deleteOutgoingStatement(ids),
             repos.nodes.deleteStatement(ids),
+            repos.nodes.deleteAliasesOfStatement(ids),
             repos.fts.deleteStatement(ids),
           ],
     ),
@@ -187,6 +196,18 @@ export const WRITE_TABLE = {
   setScanCounts: {
     schema: op("setScanCounts", { counts: z.array(z.object({ id: Id, count: Id })) }),
     object: (state, { counts }) => state.scans.setCounts(counts, state.meta.scanCycles()),
+  },
+  /** Memories forgotten without a purge: who wrote them (a later purge of one retires that task's key). */
+  recordForgotten: {
+    schema: op("recordForgotten", {
+      nodes: z.array(z.object({ id: Id, taskId: z.string().nullable(), messageIds: z.array(z.string()) })),
+    }),
+    object: (state, { nodes }) => state.forgotten.record(nodes),
+  },
+  /** The object's side of a purge: task results, keys and forgotten-node notes (docs/design.md, "Purge"). */
+  scrubPurged: {
+    schema: op("scrubPurged", { nodeIds: z.array(Id), taskIds: z.array(z.string()), names: z.array(z.string()) }),
+    object: (state, purged) => state.scrubPurged(purged),
   },
   count: {
     schema: op("count", { counters: z.record(z.string(), z.number()) }),

@@ -21,6 +21,19 @@ export const BindingPropsSchema = z.object({ tenant: TenantIdSchema, key: z.stri
 
 export type BindingProps = z.infer<typeof BindingPropsSchema>;
 
+/**
+ * Whether a binding may name `tenant`: BINDING_TENANTS lists the tenants bindings may name (empty:
+ * any). A binding is configured by whoever deploys the calling Worker, so on an account where
+ * others deploy Workers, any of them could name any tenant: the list is how a deployment says which.
+ */
+export function bindingMayName(tenant: string, allowed: string | undefined): boolean {
+  const list = (allowed ?? "")
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
+  return list.length === 0 || list.includes(tenant);
+}
+
 export const requireBindingTenant: MiddlewareHandler<AppEnv> = async (c, next) => {
   const props = BindingPropsSchema.safeParse(c.executionCtx.props);
   if (!props.success) {
@@ -30,6 +43,9 @@ export const requireBindingTenant: MiddlewareHandler<AppEnv> = async (c, next) =
     );
   }
   const { tenant, key } = props.data;
+  if (!bindingMayName(tenant, c.env.BINDING_TENANTS)) {
+    throw new ApiError("unauthorized", `service bindings may not name tenant ${tenant} (BINDING_TENANTS of this deployment)`);
+  }
   const principal = await lookingUpKeys(() =>
     key === undefined ? tenantPrincipal(c.env, tenant, "binding", Date.now()) : principalOfPrefix(c.env, tenant, key, Date.now()),
   );

@@ -18,8 +18,8 @@ const BODILESS_METHODS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
 /** The media types hono's JSON validator parses (application/json, application/*+json). */
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
-/** The body's bytes, or undefined as soon as they exceed `maxBytes`. */
-async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | undefined> {
+/** The body's bytes, or undefined as soon as they exceed `maxBytes` (the stream is left for src/http/drain.ts). */
+export async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | undefined> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -28,7 +28,8 @@ async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): P
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel();
+      // Not cancelled: the rest is drained before the 413 (src/http/drain.ts).
+      reader.releaseLock();
       return undefined;
     }
     chunks.push(value);
@@ -50,6 +51,20 @@ function isUtf8(bytes: Uint8Array): boolean {
     return false;
   }
 }
+
+/**
+ * A POST that takes no body (its meaning is its path): a body is refused with 400, as on a DELETE,
+ * never ignored (`{"agentId": "other"}` must not seem to choose anything); an empty JSON object is
+ * taken as nothing. Runs after readBody, which left the bytes in the request.
+ */
+export const noBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const text = c.req.raw.body === null ? "" : (await c.req.raw.clone().text()).trim();
+  const json = JSON_MEDIA_TYPE.test((c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "");
+  if (text !== "" && !(json && /^\{\s*\}$/.test(text))) {
+    return errorResponse(c, "validation_failed", `a ${c.req.method} to this path takes no body (its meaning is its path)`);
+  }
+  return next();
+};
 
 export function readBody(maxBytes: number): MiddlewareHandler<AppEnv> {
   const tooLarge = `the request body exceeds ${maxBytes} bytes`;

@@ -38,6 +38,8 @@ export const ERROR_CODE_LIST = [
   "queue_full",
   /** A quota of the tenant (src/config/quotas.ts): `details` names it and its limit; Retry-After says when to try again. */
   "quota_exceeded",
+  /** The caller's rate of an operation that spends what every tenant shares (the deep health check) is used up; Retry-After. */
+  "rate_limited",
   "internal",
   "unavailable",
 ] as const;
@@ -57,6 +59,7 @@ export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   conflict: 409,
   queue_full: 429,
   quota_exceeded: 429,
+  rate_limited: 429,
   internal: 500,
   unavailable: 503,
 };

@@ -27,18 +27,27 @@ function hostnameOf(host: string): string | undefined {
   }
 }
 
+/**
+ * Why the local server refuses `request` (not addressed to this machine, or sent by a page of
+ * another origin), or undefined. The one rule of every route, the OAuth ones included
+ * (src/oauth/connector.ts).
+ */
+export function localRefusal(request: Request): string | undefined {
+  const url = new URL(request.url);
+  const header = request.headers.get("host");
+  const host = header === null ? url.hostname : hostnameOf(header);
+  if (!isLoopbackHost(url.hostname) || host === undefined || !isLoopbackHost(host)) {
+    return "the local development server answers only requests to localhost, 127.0.0.1 or [::1]";
+  }
+  const origin = request.headers.get("origin");
+  if (origin !== null && origin !== url.origin) return `the local development server answers pages of its own origin (${url.origin}) only`;
+  return undefined;
+}
+
 export const localOriginOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!c.env.DEV_API_KEY) return next();
-  const url = new URL(c.req.url);
-  const header = c.req.header("host");
-  const host = header === undefined ? url.hostname : hostnameOf(header);
-  if (!isLoopbackHost(url.hostname) || host === undefined || !isLoopbackHost(host)) {
-    throw new ApiError("forbidden", "the local development server answers only requests to localhost, 127.0.0.1 or [::1]");
-  }
-  const origin = c.req.header("origin");
-  if (origin !== undefined && origin !== url.origin) {
-    throw new ApiError("forbidden", `the local development server answers pages of its own origin (${url.origin}) only`);
-  }
+  const refusal = localRefusal(c.req.raw);
+  if (refusal !== undefined) throw new ApiError("forbidden", refusal);
   await next();
 };
 

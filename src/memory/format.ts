@@ -6,7 +6,7 @@
  * Memories are data, never structure (docs/design.md, "Stored text is data"): every stored string
  * is shown so that it cannot start an item, a separator or a section. A memory's text is an item's
  * body, its later lines indented (`itemBody`); a name, a phrase, a speaker is one line inside a
- * line (`oneLine`). Every line break a reader may honour counts (CR, LF, VT, FF, NEL, LS, PS).
+ * line (`oneLine`). Every line break a reader may honour counts (LINE_BREAK below).
  */
 import type { Locale } from "../vocabulary/locales";
 import type { MemoryNode } from "../vocabulary/records";
@@ -28,7 +28,11 @@ const LABELS = {
 
 export const RECALL_SEPARATOR = "\n---\n";
 
-const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
+/**
+ * Every line break a reader may honour: LF, VT, FF, CR (and CR LF), the information separators
+ * FS, GS, RS (U+001C–U+001E, line boundaries for Python's `str.splitlines`), NEL, LS and PS.
+ */
+const LINE_BREAK = /\r\n|[\n\v\f\r\u001c-\u001e\u0085\u2028\u2029]/g;
 
 /** Stored text inside a line (a name, a phrase): its line breaks, and the spaces around them, are one space. */
 export function oneLine(text: string): string {

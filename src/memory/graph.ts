@@ -11,6 +11,7 @@ import type { BfsResult, Edge, Reached } from "./bfs";
 import type { NodeKind } from "../vocabulary/node-kinds";
 import type { LinkKey, LinkRecord, MemoryNode } from "../vocabulary/records";
 import { Bm25Index } from "../search/bm25-index";
+import { EntityNames } from "./entity-names";
 import { ftsDocument } from "../search/fts-text";
 import { PINNED_LEVEL, strengthAt } from "./strength";
 import type { NewLink, TextUpdate } from "../vocabulary/records";
@@ -27,9 +28,8 @@ export class MemoryGraph {
   /** The focus nodes: every link incident to one is pinned (docs/design.md, "The model"). */
   private readonly focused = new Set<number>();
   private readonly nodeMap = new Map<number, MemoryNode>();
-  private readonly entities = new Map<string, number>();
-  /** Alias keys of entities (docs/design.md, "Memory operations"): another name leads to the entity that absorbed it. */
-  private readonly aliases = new Map<string, number>();
+  /** Entity keys and alias keys (docs/design.md, "Memory operations"): another name leads to the entity that absorbed it. */
+  private readonly names = new EntityNames();
   /** Every link by "source|target|relation" (the unique key of the table). */
   private readonly byKey = new Map<string, StoredLink>();
   /** Adjacency as arrays: traversals iterate them much faster than Map iterators. */
@@ -96,12 +96,17 @@ export class MemoryGraph {
 
   /** The entity stored under `key`, or the one an alias `key` leads to. */
   entityId(key: string): number | undefined {
-    return this.entities.get(key) ?? this.aliases.get(key);
+    return this.names.lookup(key);
   }
 
   /** An alias loaded with the graph (later ones come through addAliases operations). */
   addAlias(key: string, nodeId: number): void {
-    this.aliases.set(key, nodeId);
+    this.names.addAlias(key, nodeId);
+  }
+
+  /** Aliases removed by key (a purge: names only purged memories used). */
+  deleteAliases(keys: readonly string[]): void {
+    this.names.deleteAliases(keys);
   }
 
   /** The focus as loaded with the graph (later changes come through setFocus operations). */
@@ -160,10 +165,10 @@ export class MemoryGraph {
   /** INSERT … ON CONFLICT DO NOTHING: an existing node (same id or entity key) is kept. */
   addNode(node: MemoryNode): void {
     if (this.nodeMap.has(node.id)) return;
-    if (node.name !== null && this.entities.has(node.name)) return;
+    if (node.name !== null && this.names.hasEntity(node.name)) return;
     this.linksChanged();
     this.nodeMap.set(node.id, node);
-    if (node.name !== null) this.entities.set(node.name, node.id);
+    if (node.name !== null) this.names.addEntity(node.name, node.id);
     this.fullText?.add(node.id, ftsDocument(node));
     const slot = this.freeSlots.pop() ?? this.slotIds.length;
     this.slotOf.set(node.id, slot);
@@ -206,13 +211,16 @@ export class MemoryGraph {
     this.fullText?.add(update.id, ftsDocument(update));
   }
 
-  /** Deletes nodes and their outgoing links; links into them stay, dangling (docs/design.md, "The model"). */
+  /**
+   * Deletes nodes, their outgoing links and the aliases that lead to them; links into them stay,
+   * dangling (docs/design.md, "The model").
+   */
   deleteNodes(ids: readonly number[]): void {
     // Every scan page calls this, mostly with nothing to delete: keep the traversal's copy then.
-    if (ids.length > 0) this.linksChanged();
+    if (ids.length === 0) return;
+    this.linksChanged();
+    this.names.deleteNodes(new Map(ids.map((id) => [id, this.nodeMap.get(id)?.name ?? null])));
     for (const id of ids) {
-      const node = this.nodeMap.get(id);
-      if (node?.name != null && this.entities.get(node.name) === id) this.entities.delete(node.name);
       this.nodeMap.delete(id);
       this.fullText?.remove(id);
       const outgoing = new Set(this.outgoing.get(id) ?? []);

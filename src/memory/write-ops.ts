@@ -36,9 +36,14 @@ export type NetworkOp =
   | { type: "supersede"; id: number; by: number }
   /** Other names that lead to an entity (a merge keeps the absorbed entity's names). */
   | { type: "addAliases"; aliases: EntityAlias[] }
+  /** Aliases removed by key (a purge: names that only purged memories mentioned). */
+  | { type: "deleteAliases"; keys: string[] }
   /** A node's content replaced by its compression. */
   | { type: "updateText"; update: TextUpdate }
-  /** Nodes deleted with their outgoing links; links into them stay, dangling (docs/design.md, "The model"). */
+  /**
+   * Nodes deleted with their outgoing links and the aliases that lead to them; links into them
+   * stay, dangling (docs/design.md, "The model").
+   */
   | { type: "deleteNodes"; ids: number[] }
   /**
    * Everything of the agent goes (docs/design.md, "Execution model"): rows, index entries, `nodeIds`' vectors, the
@@ -64,8 +69,31 @@ export type BookkeepingOp =
   | { type: "markReinforced"; ids: number[]; cycle: number }
   /** Scan counts restored (an import, docs/design.md, "Memory operations"): each node's count is set, absolutely. */
   | { type: "setScanCounts"; counts: { id: number; count: number }[] }
+  /**
+   * Memories forgotten (deleted, not purged) and what wrote them: a later purge of one finds the
+   * task whose result and Idempotency-Key it must take (docs/design.md, "Purge"). No text.
+   */
+  | { type: "recordForgotten"; nodes: ForgottenNode[] }
+  /**
+   * The object's side of a purge (docs/design.md, "Purge"): finished tasks that wrote a purged node
+   * (`taskIds`) or whose result names one (`nodeIds`) lose their results and Idempotency-Keys;
+   * `names` (purged entities and aliases) leave the name lists of every other result.
+   */
+  | { type: "scrubPurged"; nodeIds: number[]; taskIds: string[]; names: string[] }
   /** Lifetime counters (stats). */
   | { type: "count"; counters: Record<string, number> };
+
+/** A memory deleted without a purge: its id, the task that wrote it and the messages it came from. */
+export interface ForgottenNode {
+  id: number;
+  taskId: string | null;
+  messageIds: string[];
+}
+
+/** What the object keeps of nodes it forgets without a purge: the memories' writers (entities are not memories). */
+export function forgottenNodes(nodes: Iterable<MemoryNode>): ForgottenNode[] {
+  return [...nodes].filter((n) => n.kind !== "entity").map((n) => ({ id: n.id, taskId: n.sourceTaskId, messageIds: n.sourceMessageIds }));
+}
 
 export type WriteOp = NetworkOp | BookkeepingOp;
 export type WriteOpType = WriteOp["type"];

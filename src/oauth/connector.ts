@@ -21,7 +21,8 @@ import { bearerKey } from "../http/auth";
 import { principalOfKey } from "../http/principal";
 import { requireGrantTenant, type GrantProps } from "../http/grant-auth";
 import { hashKey } from "../storage/api-keys";
-import { isLoopbackHost } from "../http/local-origin";
+import { isLoopbackHost, localRefusal } from "../http/local-origin";
+import { boundedRegistration } from "./registration";
 import { consentPage } from "./consent-page";
 
 export const AUTHORIZE_PATH = "/oauth/authorize";
@@ -161,15 +162,28 @@ export function withMcpConnector(app: OpenAPIHono<AppEnv>): (request: Request, e
     const url = new URL(request.url);
     const token = bearerKey(request.headers.get("Authorization") ?? undefined);
     const toProvider = OAUTH_PATH.test(url.pathname) || (MCP_PATH.test(url.pathname) && token !== undefined && isIssuedToken(token));
-    // The local server answers this machine only, OAuth included (src/http/local-origin.ts).
-    if (!toProvider || (env.DEV_API_KEY && !isLoopbackHost(url.hostname))) {
+    if (!toProvider) {
       const response = await app.fetch(request, env, ctx);
       return response.status === 401 && MCP_PATH.test(url.pathname) ? withResourceMetadata(response, url.origin) : response;
+    }
+    // The local server answers this machine and pages of its own origin only, on every OAuth
+    // route too (src/http/local-origin.ts): no grant of CORS, no registration, no consent for a foreign page.
+    const refusal = env.DEV_API_KEY ? localRefusal(request) : undefined;
+    if (refusal !== undefined) {
+      return Response.json(
+        { error: { code: "forbidden", message: refusal } },
+        { status: 403, headers: { "X-Content-Type-Options": "nosniff" } },
+      );
     }
     const { OAuthProvider } = await oauthLibrary();
     const provider = new OAuthProvider<Env>(providerOptions(url.origin));
     if (OTHER_METADATA_PATH.test(url.pathname)) {
       return provider.fetch(new Request(new URL(RESOURCE_METADATA_PATH, url), request), env, ctx);
+    }
+    if (url.pathname === REGISTER_PATH) {
+      const checked = await boundedRegistration(request, env);
+      if ("refused" in checked) return checked.refused;
+      return provider.fetch(checked.request, env, ctx);
     }
     return provider.fetch(request, env, ctx);
   };

@@ -139,6 +139,16 @@ export class NodeRepo {
     return statement(this.db.delete(nodes).where(and(eq(nodes.agentUid, this.agentUid), sql`${nodes.id} IN ${jsonList(ids)}`)));
   }
 
+  /** Deletes the aliases that lead to `ids` (deleted entities take their other names with them). */
+  deleteAliasesOfStatement(ids: readonly number[]): Statement {
+    return statement(sql`DELETE FROM entity_aliases WHERE agent = ${this.agentUid} AND node_id IN ${jsonList(ids)}`);
+  }
+
+  /** Deletes aliases by key. */
+  deleteAliasesStatement(keys: readonly string[]): Statement {
+    return statement(sql`DELETE FROM entity_aliases WHERE agent = ${this.agentUid} AND key IN ${jsonList(keys)}`);
+  }
+
   /** Sets the full-text document lengths of existing nodes (the upgrade of older rows). */
   ftsTokensStatement(lengths: readonly { id: number; tokens: number }[]): Statement {
     // Materialised first, as in updateTextStatements: otherwise every node is walked per length.
@@ -185,8 +195,14 @@ export class NodeRepo {
 
   /** The aliases that lead to one entity. */
   async aliasesOf(nodeId: number): Promise<EntityAlias[]> {
+    return this.aliasesOfNodes([nodeId]);
+  }
+
+  /** The aliases that lead to any of `nodeIds`, by key. */
+  async aliasesOfNodes(nodeIds: readonly number[]): Promise<EntityAlias[]> {
+    if (nodeIds.length === 0) return [];
     return this.db.all<EntityAlias>(
-      sql`SELECT key, name, node_id AS nodeId FROM entity_aliases WHERE agent = ${this.agentUid} AND node_id = ${nodeId} ORDER BY key`,
+      sql`SELECT key, name, node_id AS nodeId FROM entity_aliases WHERE agent = ${this.agentUid} AND node_id IN ${jsonList(nodeIds)} ORDER BY key`,
     );
   }
 
@@ -218,14 +234,18 @@ export class NodeRepo {
     return { total: rows[0]?.total ?? 0, page: rows.map(({ total: _total, ...v }) => v) };
   }
 
-  /** The versions `nodeId` superseded, recursively (one statement; a purge takes them all). */
-  async olderVersions(nodeId: number): Promise<number[]> {
+  /**
+   * The versions `nodeIds` superseded, recursively (one statement; a purge takes them all). A
+   * deleted node's earlier versions still name it, so they are found too.
+   */
+  async olderVersions(nodeIds: readonly number[]): Promise<number[]> {
+    if (nodeIds.length === 0) return [];
     const rows = await this.db.all<{ id: number }>(sql`
       WITH RECURSIVE older(id) AS (
-        SELECT id FROM nodes WHERE agent = ${this.agentUid} AND superseded_by = ${nodeId}
+        SELECT id FROM nodes WHERE agent = ${this.agentUid} AND superseded_by IN ${jsonList(nodeIds)}
         UNION
         SELECT n.id FROM older CROSS JOIN nodes n WHERE n.agent = ${this.agentUid} AND n.superseded_by = older.id)
-      SELECT id FROM older WHERE id <> ${nodeId} ORDER BY id`);
+      SELECT id FROM older WHERE id NOT IN ${jsonList(nodeIds)} ORDER BY id`);
     return rows.map((r) => r.id);
   }
 

@@ -86,7 +86,7 @@ const ERROR_MEANINGS: Partial<
   422: { description: "The Idempotency-Key was used with a different request. Nothing was written." },
   429: {
     description:
-      "A quota of the tenant is reached (`quota_exceeded`: `details.quota` names it, `details.limit` is its limit), or the agent's queue is full (`queue_full`): retry after `Retry-After` seconds. Nothing was written.",
+      "A quota of the tenant is reached (`quota_exceeded`: `details.quota` names it, `details.limit` is its limit), the agent's queue is full (`queue_full`), or (the deep health check) a rate that spends what every tenant shares was used up (`rate_limited`): retry after `Retry-After` seconds. Nothing was written.",
     headers: RETRY_AFTER,
   },
   503: {

@@ -4,18 +4,12 @@
  * path, the cursor of a page, and the answers for a memory that is missing or not applicable.
  */
 import { z } from "@hono/zod-openapi";
-import { MAX_MESSAGE_CODE_POINTS } from "../config/limits";
 import { decodeIdCursor } from "../operations/shared/cursor";
-import { codePointLength } from "../text/code-points";
-import { AgentIdSchema, ErrorSchema, jsonAnswer, NodeIdSchema, TextSchema } from "./common-schemas";
-import { TOO_LARGE } from "../http/errors";
+import { AgentIdSchema, ErrorSchema, jsonAnswer, NodeIdSchema } from "./common-schemas";
+import { ContentSchema } from "./messages";
 
-/** A memory's text: non-blank, at most as long as one message. */
-export const MemoryContentSchema = TextSchema.superRefine((s, ctx) => {
-  if (s.trim().length === 0) ctx.addIssue({ code: "custom", message: "content must not be empty" });
-  if (codePointLength(s) > MAX_MESSAGE_CODE_POINTS)
-    ctx.addIssue({ code: "custom", message: `content exceeds ${MAX_MESSAGE_CODE_POINTS} characters`, params: { [TOO_LARGE]: true } });
-});
+/** A memory's text: as a message's (src/text/memory-text.ts), at most as long as one message. */
+export const MemoryContentSchema = ContentSchema;
 
 export const MemoryPathSchema = z.object({ agentId: AgentIdSchema, nodeId: NodeIdSchema });
 

@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { MAX_MESSAGE_CODE_POINTS, MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../config/limits";
 import { TOO_LARGE } from "../http/errors";
 import { codePointLength } from "../text/code-points";
+import { memoryTextProblem } from "../text/memory-text";
 import { MESSAGE_ROLES } from "../vocabulary/roles";
 import { TextSchema } from "./common-schemas";
 
@@ -36,14 +37,18 @@ export const TimestampSchema = z
  */
 const ONE_LINE = /^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$/; // \p{Cc}, spelt out: the OpenAPI pattern takes no flags
 
+/** A memory's text as a client sends it (a message's, an explicit memory's, a correction's): src/text/memory-text.ts, and at most MAX_MESSAGE_CODE_POINTS. */
+export const ContentSchema = TextSchema.superRefine((s, ctx) => {
+  const problem = memoryTextProblem(s);
+  if (problem !== undefined) ctx.addIssue({ code: "custom", message: `content ${problem}` });
+  if (codePointLength(s) > MAX_MESSAGE_CODE_POINTS)
+    ctx.addIssue({ code: "custom", message: `content exceeds ${MAX_MESSAGE_CODE_POINTS} characters`, params: { [TOO_LARGE]: true } });
+});
+
 export const MessageSchema = z
   .object({
     role: z.enum(MESSAGE_ROLES),
-    content: TextSchema.superRefine((s, ctx) => {
-      if (s.trim().length === 0) ctx.addIssue({ code: "custom", message: "content must not be empty" });
-      if (codePointLength(s) > MAX_MESSAGE_CODE_POINTS)
-        ctx.addIssue({ code: "custom", message: `content exceeds ${MAX_MESSAGE_CODE_POINTS} characters`, params: { [TOO_LARGE]: true } });
-    }),
+    content: ContentSchema,
     name: TextSchema.trim()
       .min(1)
       .max(128)

@@ -12,7 +12,8 @@ import type { HttpCore } from "../../sdk/src/http";
 import { argumentsSchemaOf, httpSpecOf, isTool, type OperationDefinition, type ToolSpec } from "./operation";
 import type { IssueDetail } from "../http/validation-hook";
 import type { ErrorCode } from "../http/errors";
-import { isFramed, TOOL_RESULT_FRAME } from "../vocabulary/frames";
+import { isFramed } from "../vocabulary/frames";
+import { framedToolText } from "../../sdk/src/tools";
 
 export type ToolOutcome =
   | { ok: true; name: string; result: unknown; content: string }
@@ -56,7 +57,12 @@ export function toolText(result: unknown): string {
     typeof result === "object" && result !== null && "text" in result && typeof result.text === "string" && result.text !== ""
       ? result.text
       : JSON.stringify(result);
-  return isFramed(text) ? text : `${TOOL_RESULT_FRAME}\n${text}`;
+  return isFramed(text) ? text : framedToolText(text);
+}
+
+/** What the model reads of a refused tool call: the API's error envelope, framed (it may quote stored memory). */
+export function toolErrorText(error: { code: string; message: string; details?: unknown }): string {
+  return framedToolText(JSON.stringify({ error }));
 }
 
 function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: false; message: string } {

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   "conflict": 409,
   "queue_full": 429,
   "quota_exceeded": 429,
+  "rate_limited": 429,
   "internal": 500,
   "unavailable": 503
 } as const;
@@ -34,7 +35,7 @@ export interface RememberAccepted {
 
 export interface Error {
   error: {
-    code: "invalid_json" | "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "conflict" | "queue_full" | "quota_exceeded" | "internal" | "unavailable";
+    code: "invalid_json" | "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "conflict" | "queue_full" | "quota_exceeded" | "rate_limited" | "internal" | "unavailable";
     message: string;
     details?: unknown;
   };
@@ -1037,7 +1038,7 @@ export type UpdateMemoryOutput = MemoryUpdated | Pending;
 export interface DeleteMemoryInput {
   /** The memory's id: node_id in recall, search, context and create_memory answers. */
   node_id: number;
-  /** true: remove every trace too (links into it, earlier versions). */
+  /** true: remove every trace too (links into it, earlier versions, entities only it named); works on a memory forgotten before. */
   purge?: boolean;
 }
 export type DeleteMemoryOutput = MemoryDeleted | Pending;
@@ -4177,7 +4178,7 @@ export const TOOLS: readonly ToolDefinition[] = [
           "description": "The memory's id: node_id in recall, search, context and create_memory answers."
         },
         "purge": {
-          "description": "true: remove every trace too (links into it, earlier versions).",
+          "description": "true: remove every trace too (links into it, earlier versions, entities only it named); works on a memory forgotten before.",
           "type": "boolean"
         }
       },
@@ -5434,7 +5435,7 @@ export abstract class AgentOperations {
   /**
    * Forget a memory now, or purge every trace of it
    *
-   * Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, the message ids only it came from (a re-sent message is remembered again), and the results of the tasks that wrote it (their Idempotency-Keys then answer 409). 409 for an entity or a superseded version (delete the current one).
+   * Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there (a trace may name what it was about). `purge=true`: no surface returns a byte of its text afterwards: also every link into it, its earlier versions, the episodes holding them, the entities and aliases only they named, the message ids only they came from (a re-sent message is remembered again), and the results of the tasks that wrote them (their Idempotency-Keys then answer 409). A memory forgotten before can be purged by its id (its traces go). 409 for an entity or a superseded version (delete the current one).
    *
    * `DELETE /v1/agents/{agentId}/memories/{nodeId}`
    */
@@ -5569,7 +5570,7 @@ export abstract class ServiceOperations {
   /**
    * Liveness, with the configured providers and a database round trip; ?deep=1 checks every dependency
    *
-   * Without `deep`: one round trip to the primary database, no key needed. With `deep=1` (an API key is required, any tenant's): one embedding, one vector query per Vectorize index on an empty canary namespace, one small-model call and a round trip to every D1 shard; 503 when a check fails or no shard or index takes new agents. Full shards and indexes are listed under `warnings`.
+   * Without `deep`: one round trip to the primary database, no key needed. With `deep=1` (an API key is required, any tenant's; at most 3 a minute per tenant, then 429): one embedding, one vector query per Vectorize index on an empty canary namespace, one small-model call and a round trip to every D1 shard; 503 when a check fails or no shard or index takes new agents. Full shards and indexes are listed under `warnings`.
    *
    * `GET /v1/health`
    */

@@ -66,6 +66,10 @@ const STEPS: readonly string[] = [
   // A key whose write was deleted since (an agent deletion, a purge) answers that, never a replay
   // (src/engine/stores/idempotency.ts).
   `ALTER TABLE idempotency ADD COLUMN gone INTEGER NOT NULL DEFAULT 0;`,
+  // Memories forgotten without a purge and the task that wrote each (src/engine/stores/forgotten-nodes.ts):
+  // a later purge of one retires that task's result and key. Ids, task ids and message ids only.
+  `CREATE TABLE forgotten (node_id INTEGER PRIMARY KEY, task_id TEXT, message_ids TEXT NOT NULL);
+   CREATE INDEX forgotten_task ON forgotten (task_id);`,
   // The agent's usage per UTC day and what of it D1 has been told (src/engine/stores/usage-days.ts).
   `CREATE TABLE usage_days (day TEXT NOT NULL, metric TEXT NOT NULL, value INTEGER NOT NULL, reported INTEGER NOT NULL DEFAULT 0,
      PRIMARY KEY (day, metric));`,

@@ -29,7 +29,7 @@
 import { z } from "zod";
 import { planScan } from "../../memory/compression-plan";
 import { advanceClock, breakLevel } from "../../memory/strength";
-import type { WriteOp } from "../../memory/write-ops";
+import { forgottenNodes, type WriteOp } from "../../memory/write-ops";
 import { codePointLength } from "../../text/code-points";
 import type { MemoryNode, TextUpdate } from "../../vocabulary/records";
 import { yieldToEventLoop } from "../../engine/event-loop";
@@ -213,8 +213,10 @@ async function commitPage(rt: Runtime, taskId: string, cp: Checkpoint, ops: Writ
   cp.counted = { links_broken: c.links_broken, scanned: c.scanned, compressed: c.compressed, deleted: c.deleted };
   // One deletion for the page's nodes: three statements instead of three per node.
   const deleted = ops.flatMap((op) => (op.type === "deleteNodes" ? op.ids : []));
-  const rest = ops.filter((op) => op.type !== "deleteNodes");
+  const forgotten = ops.flatMap((op) => (op.type === "recordForgotten" ? op.nodes : []));
+  const rest = ops.filter((op) => op.type !== "deleteNodes" && op.type !== "recordForgotten");
   const batch: WriteOp[] = deleted.length > 0 ? [...rest, { type: "deleteNodes", ids: deleted }] : rest;
+  if (forgotten.length > 0) batch.push({ type: "recordForgotten", nodes: forgotten });
   await commit(rt, taskId, [...batch, { type: "count", counters }], { checkpoint: cp });
 }
 
@@ -246,6 +248,7 @@ async function scanNode(rt: Runtime, node: MemoryNode, importance: number, cp: C
     case "delete":
       counts.deleted += 1;
       pending.push({ type: "deleteNodes", ids: [node.id] });
+      pending.push({ type: "recordForgotten", nodes: forgottenNodes([node]) });
       return;
     case "compress": {
       const update = await compress(rt, node, plan.target);

@@ -66,6 +66,7 @@ export const createMemoryTask = defineTask({
   lane: "write",
   allocatesNodes: true,
   resultNodes: ["$.node_id"],
+  resultNames: ["$.entities", "$.focus"],
   payload: CreateMemoryPayloadSchema,
   result: CreateMemoryResultSchema,
   async run(rt: TaskRuntime, task) {

@@ -33,7 +33,7 @@ const route = createRoute({
   tags: ["memories"],
   summary: "Forget a memory now, or purge every trace of it",
   description:
-    "Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there. `purge=true`: also every link into it, its earlier versions, the message ids only it came from (a re-sent message is remembered again), and the results of the tasks that wrote it (their Idempotency-Keys then answer 409). 409 for an entity or a superseded version (delete the current one).",
+    "Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there (a trace may name what it was about). `purge=true`: no surface returns a byte of its text afterwards: also every link into it, its earlier versions, the episodes holding them, the entities and aliases only they named, the message ids only they came from (a re-sent message is remembered again), and the results of the tasks that wrote them (their Idempotency-Keys then answer 409). A memory forgotten before can be purged by its id (its traces go). 409 for an entity or a superseded version (delete the current one).",
   request: { params: MemoryPathSchema, query: DeleteQuerySchema, headers: WriteHeadersSchema },
   responses: {
     200: jsonAnswer(ForgottenSchema, "Deleted"),
@@ -49,7 +49,14 @@ export const deleteMemory: Endpoint = {
     // Forgetting is a write; a purge removes every trace, so it needs an admin key.
     scope: (query) => (query("purge") === "true" ? "admin" : "write"),
     pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
-    queryArgs: { purge: z.boolean().optional().describe("true: remove every trace too (links into it, earlier versions).") },
+    queryArgs: {
+      purge: z
+        .boolean()
+        .optional()
+        .describe(
+          "true: remove every trace too (links into it, earlier versions, entities only it named); works on a memory forgotten before.",
+        ),
+    },
     tool: {
       name: "delete_memory",
       title: "Forget a memory",

@@ -5,6 +5,7 @@ import { defineOperation } from "../../surfaces/operation";
 import { checkDatabase, DeepHealthSchema, deepHealth } from "../../service/health-check";
 import { ErrorSchema, errorsOf, RETRY_AFTER } from "../../surfaces/common-schemas";
 import { requireApiKey } from "../../http/auth";
+import { RATE_LIMIT_RETRY_AFTER_S, withinRate } from "../../http/rate-limit";
 import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "../../http/errors";
 
 const HealthSchema = z
@@ -40,12 +41,17 @@ const route = createRoute({
   tags: ["service"],
   summary: "Liveness, with the configured providers and a database round trip; ?deep=1 checks every dependency",
   description:
-    "Without `deep`: one round trip to the primary database, no key needed. With `deep=1` (an API key is required, any tenant's): one embedding, one vector query per Vectorize index on an empty canary namespace, one small-model call and a round trip to every D1 shard; 503 when a check fails or no shard or index takes new agents. Full shards and indexes are listed under `warnings`.",
+    "Without `deep`: one round trip to the primary database, no key needed. With `deep=1` (an API key is required, any tenant's; at most 3 a minute per tenant, then 429): one embedding, one vector query per Vectorize index on an empty canary namespace, one small-model call and a round trip to every D1 shard; 503 when a check fails or no shard or index takes new agents. Full shards and indexes are listed under `warnings`.",
   request: { query: HealthQuerySchema },
   responses: {
     200: { description: "Healthy", content: { "application/json": { schema: z.union([HealthSchema, DeepHealthView]) } } },
     ...errorsWithout(401, 429, 503),
     401: { description: "deep=1 without a valid API key", content: { "application/json": { schema: ErrorSchema } } },
+    429: {
+      description: "deep=1 asked more than 3 times a minute for one tenant (`rate_limited`): retry after `Retry-After` seconds",
+      headers: RETRY_AFTER,
+      content: { "application/json": { schema: ErrorSchema } },
+    },
     503: {
       description:
         "The database cannot be reached (an error, with Retry-After), or with deep=1 a dependency failed or no room for new agents",
@@ -67,6 +73,12 @@ export const getHealth: Endpoint = {
     app.use("/v1/health", async (c, next) => (c.req.query("deep") === "1" ? requireApiKey(c, next) : next()));
     return app.openapi(route, async (c) => {
       if (c.req.valid("query").deep === "1") {
+        // Each check spends a model call and an embedding of the account's budget, which every tenant shares.
+        if (!(await withinRate(c.env.DEEP_HEALTH_CHECKS, c.get("tenantId")))) {
+          throw new ApiError("rate_limited", "the deep health check was asked too often for this tenant: retry in a minute", {
+            headers: { "Retry-After": String(RATE_LIMIT_RETRY_AFTER_S) },
+          });
+        }
         const health = await deepHealth(c.env);
         return c.json(health, health.status === "ok" ? 200 : 503);
       }

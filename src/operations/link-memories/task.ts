@@ -96,6 +96,8 @@ export const linkMemoriesTask = defineTask({
   lane: "write",
   payload: LinkMemoriesPayloadSchema,
   result: LinkMemoriesResultSchema,
+  // An ambiguous description's candidates carry their text; a purged end takes the link.
+  resultNodes: ["$.source", "$.target", "$.candidates[*].node_id"],
   async refuse(rt: Runtime, payload): Promise<LinkMemoriesResult | undefined> {
     const ends = await resolveEnds(rt, payload);
     return ends.ok ? undefined : ends.result;

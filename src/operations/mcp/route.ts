@@ -20,7 +20,8 @@ import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../../surfaces/common-schemas";
 import { WriteHeadersSchema } from "../../surfaces/headers";
 import { inProcessCore } from "../../surfaces/in-process";
-import { runTool } from "../../surfaces/tool-call";
+import { runTool, toolErrorText } from "../../surfaces/tool-call";
+import { framedOutputSchema, framedStructure } from "../../surfaces/structured-frame";
 import type { Tools } from "../../surfaces/tool-catalog";
 import type { AppEnv } from "../../http/app-env";
 import { errorResponse } from "../../http/errors";
@@ -142,7 +143,7 @@ export function mcp(tools: Tools): Endpoint {
             title: t.title,
             description: t.description,
             inputSchema: { ...t.inputSchema, type: "object" as const },
-            outputSchema: { ...t.outputSchema, type: "object" as const },
+            outputSchema: { ...framedOutputSchema(t.outputSchema), type: "object" as const },
             annotations: { title: t.title, ...t.annotations },
           })),
         }));
@@ -154,7 +155,7 @@ export function mcp(tools: Tools): Endpoint {
             const structured = typeof outcome.result === "object" && outcome.result !== null && !Array.isArray(outcome.result);
             return {
               content: [{ type: "text" as const, text: outcome.content }],
-              ...(structured ? { structuredContent: outcome.result as Record<string, unknown> } : {}),
+              ...(structured ? { structuredContent: framedStructure(outcome.result as Record<string, unknown>) } : {}),
             };
           }
           const error = {
@@ -162,7 +163,7 @@ export function mcp(tools: Tools): Endpoint {
             message: outcome.message,
             ...(outcome.details === undefined ? {} : { details: outcome.details }),
           };
-          return { isError: true, content: [{ type: "text" as const, text: JSON.stringify({ error }) }] };
+          return { isError: true, content: [{ type: "text" as const, text: toolErrorText(error) }] };
         });
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         await server.connect(transport);

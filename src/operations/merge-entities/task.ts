@@ -55,6 +55,9 @@ export const mergeEntitiesTask = defineTask({
   payload: MergeEntitiesPayloadSchema,
   result: MergeEntitiesResultSchema,
   refuse: refuseMerge,
+  // A purge of the survivor takes the merge's result; a purged name leaves its list of aliases.
+  resultNodes: ["$.survivor"],
+  resultNames: ["$.aliases"],
   async run(rt: AgentStores & WritePath, task) {
     const done = readCheckpoint(task, MergeEntitiesResultSchema);
     if (done) return finish(done);

@@ -5,6 +5,7 @@ import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../../surfaces/common-schemas";
 import { WriteHeadersSchema } from "../../surfaces/headers";
 import { defineOperation } from "../../surfaces/operation";
+import { noBody } from "../../http/body";
 
 /** How long a rebuild request waits before answering with its task. */
 const REBUILD_WAIT_MS = 25_000;
@@ -39,8 +40,11 @@ export const rebuildEpisodes: Endpoint = {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
   }),
-  routes: () =>
-    subApp().openapi(route, async (c) => {
+  routes: () => {
+    const app = subApp();
+    // Its meaning is its path: a body is refused, never ignored (issue 34 finding 11).
+    app.use("/v1/agents/:agentId/episodes/rebuild", noBody);
+    return app.openapi(route, async (c) => {
       const agent = agentOf(c, c.req.valid("param").agentId);
       const outcome = await agent.submit("rebuildEpisodes", {}, { waitMs: REBUILD_WAIT_MS, ...writeOptions(c.req.valid("header")) });
       const body = {
@@ -49,5 +53,6 @@ export const rebuildEpisodes: Endpoint = {
         episodes_created: outcome.result?.episodes_created ?? null,
       };
       return body.status === "done" ? c.json(body, 200) : c.json(body, 202);
-    }),
+    });
+  },
 };

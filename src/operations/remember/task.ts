@@ -56,6 +56,8 @@ export const rememberTask = defineTask({
   allocatesNodes: true,
   payload: RememberPayloadSchema,
   result: RememberResultSchema,
+  // The focus after it: a purge takes out the names of entities only purged memories named.
+  resultNames: ["$.focus"],
   async run(rt: TaskRuntime, task) {
     let checkpoint = readCheckpoint(task, CheckpointSchema);
     if (!checkpoint) {

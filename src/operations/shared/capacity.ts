@@ -7,6 +7,7 @@
  */
 import { pickEvictions, sampleIds, sampleSize, seededRandom } from "../../memory/capacity";
 import { importanceOf } from "../../memory/importance";
+import { forgottenNodes } from "../../memory/write-ops";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentStores, WritePath } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
@@ -36,11 +37,13 @@ export async function enforceCapacity(
     excess,
   );
   if (victims.length === 0) return 0;
+  const forgotten = forgottenNodes((await reader.load(victims)).values());
   await commit(
     rt,
     taskId,
     [
       { type: "deleteNodes", ids: victims },
+      { type: "recordForgotten", nodes: forgotten },
       { type: "count", counters: { nodes_evicted: victims.length } },
     ],
     { checkpoint: checkpoint(victims.length) },

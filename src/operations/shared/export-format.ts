@@ -17,7 +17,9 @@
  */
 import { z } from "zod";
 import { AgentParamsSchema } from "../../config/params";
-import { MAX_NODE_ID, MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
+import { MAX_MESSAGE_CODE_POINTS, MAX_NODE_ID, MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
+import { codePointLength } from "../../text/code-points";
+import { memoryTextProblem } from "../../text/memory-text";
 import { malformedPath } from "../../text/well-formed";
 import { NODE_KINDS } from "../../vocabulary/node-kinds";
 import { MESSAGE_ROLES } from "../../vocabulary/roles";
@@ -163,7 +165,9 @@ export const META_MAX_BYTES = 384 * 1024;
  * Checks an import file line by line, then as a whole (docs/design.md, "Memory operations", export and import):
  * well-formed Unicode in every string; a header first (this format and version); the sections in
  * export order; node ids unique and below the header's next_node_id, entity names unique,
- * `superseded_by` below next_node_id; every link from a node of the file to an id below
+ * `superseded_by` naming another memory of the file, with no cycle (a version chain ends in the
+ * current version); content as a write takes it (src/text/memory-text.ts, at most
+ * MAX_MESSAGE_CODE_POINTS); every link from a node of the file to an id below
  * next_node_id (a dangling one to a forgotten node is fine), in (source, target) order, none twice,
  * its level at most the header's clock; every alias naming an entity of the file, each key once;
  * meta at most META_MAX_DEPTH deep and META_MAX_BYTES long; the focus naming entities of the file;
@@ -184,6 +188,8 @@ export class ImportValidator {
   private lastPair: { source: number; target: number } | undefined;
   private readonly pairRelations = new Set<string>();
   private readonly counts = { nodes: 0, links: 0, aliases: 0, messages: 0 };
+  /** Each superseded node's successor, and the line that says so (checked once every node is known). */
+  private readonly successors = new Map<number, { by: number; line: number }>();
   private accepted = 0;
 
   accept(raw: string, line: number): { ok: true; line: string } | { ok: false; problem: LineProblem } {
@@ -237,6 +243,12 @@ export class ImportValidator {
         if (data.superseded_by !== null && (data.superseded_by >= next || data.superseded_by === data.id)) {
           return `superseded_by: node ${data.id} cannot be superseded by ${data.superseded_by} (itself, or not below next_node_id ${next})`;
         }
+        if (data.superseded_by !== null) {
+          if (data.kind === "entity") return "superseded_by: an entity is never superseded (merge entities instead)";
+          this.successors.set(data.id, { by: data.superseded_by, line });
+        }
+        const text = contentProblem(data);
+        if (text !== undefined) return text;
         if (data.name !== null) {
           const other = this.entities.get(data.name);
           if (other !== undefined) return `entity name ${JSON.stringify(data.name)} is already node ${other}'s: an entity name is unique`;
@@ -290,6 +302,31 @@ export class ImportValidator {
     if (!this.ended) return { line, message: "the end line is missing (a truncated file?)" };
     const notEntity = this.focusIds.find((id) => this.kinds.get(id) !== "entity");
     if (notEntity !== undefined) return { line: this.focusLine, message: `the focus names node ${notEntity}, not an entity of the file` };
+    return this.versionProblem();
+  }
+
+  /**
+   * Version chains as a write leaves them: each superseded memory names a memory of the file that
+   * supersedes it, and every chain ends in a current version (no cycle: two nodes naming each other
+   * could be neither deleted, purged nor recalled).
+   */
+  private versionProblem(): LineProblem | undefined {
+    for (const [id, { by, line }] of this.successors) {
+      const kind = this.kinds.get(by);
+      if (kind === undefined) return { line, message: `superseded_by: node ${id} names node ${by}, which no node line of the file holds` };
+      if (kind === "entity") return { line, message: `superseded_by: node ${id} names node ${by}, an entity` };
+    }
+    const settled = new Set<number>();
+    for (const start of this.successors.keys()) {
+      const path = new Set<number>();
+      for (let id: number | undefined = start; id !== undefined && !settled.has(id); id = this.successors.get(id)?.by) {
+        if (path.has(id)) {
+          return { line: this.successors.get(id)?.line ?? 0, message: `superseded_by: node ${id}'s versions form a cycle` };
+        }
+        path.add(id);
+      }
+      for (const id of path) settled.add(id);
+    }
     return undefined;
   }
 
@@ -297,6 +334,14 @@ export class ImportValidator {
   get nextNodeId(): number | undefined {
     return this.header?.next_node_id;
   }
+}
+
+/** Why a node's text is refused as a write would refuse it, or undefined. */
+function contentProblem(node: Pick<z.infer<typeof NodeLineSchema>, "content">): string | undefined {
+  const problem = memoryTextProblem(node.content);
+  if (problem !== undefined) return `content ${problem}`;
+  if (codePointLength(node.content) > MAX_MESSAGE_CODE_POINTS) return `content exceeds ${MAX_MESSAGE_CODE_POINTS} characters`;
+  return undefined;
 }
 
 /** Why a node's meta is refused (too deep or too long), or undefined. Walks no deeper than the cap. */

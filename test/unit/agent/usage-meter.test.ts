@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { requestCounter, USAGE_COUNTERS, UsageMeter } from "../../../src/agent/usage-meter";
+import {
+  benchD1DelayMs,
+  d1Counters,
+  d1RowsWrittenCounter,
+  requestCounter,
+  USAGE_COUNTERS,
+  UsageMeter,
+} from "../../../src/agent/usage-meter";
+import { statementKind } from "../../../src/storage/metered-d1";
 
 /** A meter on a clock the test moves, recording what it flushes. */
 function meter() {
@@ -95,5 +103,68 @@ describe("the usage meter", () => {
     await Promise.resolve();
     turn();
     expect(flushed).toEqual([{ [requestCounter("ask")]: 1, [USAGE_COUNTERS.activeMs]: 8 }, { [USAGE_COUNTERS.activeMs]: 12 }]);
+  });
+
+  it("reports the last request's counts as they stood when it ended, then starts afresh when read", async () => {
+    const { usage } = meter();
+    usage.add({ [USAGE_COUNTERS.d1RoundTrips]: 1 });
+    await usage.request("ask", async () => {
+      usage.add(d1Counters({ rowsRead: 30, rowsWritten: 0, unmetered: 0, roundTrips: 1, sequentialRoundTrips: 1, kind: "select" }));
+    });
+    // Counted after the request ended: in what was counted since, not in the request's figures.
+    usage.add({ [USAGE_COUNTERS.d1RoundTrips]: 5 });
+    const read = usage.readRequests();
+    expect(read.lastRequest).toEqual({
+      name: "ask",
+      counts: {
+        [USAGE_COUNTERS.d1RoundTrips]: 2,
+        [USAGE_COUNTERS.d1SequentialRoundTrips]: 1,
+        [USAGE_COUNTERS.d1RowsRead]: 30,
+        [`${USAGE_COUNTERS.d1RowsRead}:select`]: 30,
+        [requestCounter("ask")]: 1,
+      },
+    });
+    expect(read.sinceRead[USAGE_COUNTERS.d1RoundTrips]).toBe(7);
+    expect(usage.readRequests()).toEqual({ instance: usage.instance, sinceRead: {}, lastRequest: null });
+  });
+
+  it("counts D1 rows written per kind of statement beside the totals", () => {
+    expect(d1Counters({ rowsRead: 2, rowsWritten: 8, unmetered: 0, kind: "insert links" })).toMatchObject({
+      [USAGE_COUNTERS.d1RowsWritten]: 8,
+      [d1RowsWrittenCounter("insert links")]: 8,
+    });
+  });
+
+  it("takes a simulated D1 round trip only from a positive number", () => {
+    const env = (v?: string) => ({ DB: {} as D1Database, ...(v === undefined ? {} : { BENCH_D1_RTT_MS: v }) });
+    expect(benchD1DelayMs(env())).toBe(0);
+    expect(benchD1DelayMs(env("50"))).toBe(50);
+    expect(benchD1DelayMs(env("-5"))).toBe(0);
+    expect(benchD1DelayMs(env("x"))).toBe(0);
+  });
+});
+
+describe("a D1 statement's kind (for the rows-written breakdown)", () => {
+  it.each([
+    ["INSERT INTO links (agent, source) SELECT 1 FROM json_each(?) WHERE true ON CONFLICT DO NOTHING", "insert links"],
+    [
+      "INSERT INTO links (agent) SELECT 1 FROM json_each(?) ON CONFLICT (agent, source, target, relation) DO UPDATE SET level = excluded.level",
+      "upsert links",
+    ],
+    ["INSERT OR REPLACE INTO nodes_fts (rowid, terms) SELECT r, t FROM x", "replace nodes_fts"],
+    [
+      'update "nodes" set "released_clock" = ?, "released_epoch" = ? where ("nodes"."agent" = ? and "nodes"."id" IN (select value from json_each(?)))',
+      "update nodes.released_clock",
+    ],
+    ["WITH u AS MATERIALIZED (SELECT 1) UPDATE nodes SET content = u.content FROM u WHERE nodes.agent = ?", "update nodes.content"],
+    ["UPDATE links SET\n level = max(1, 2), epoch = 3 WHERE agent = ?", "update links.level"],
+    ["DELETE FROM links WHERE agent = ? AND (source, target, relation) IN (SELECT 1)", "delete links by key"],
+    ["DELETE FROM links WHERE agent = ? AND source IN (SELECT value FROM json_each(?))", "delete links by source"],
+    ['delete from "nodes" where ("nodes"."agent" = ? and "nodes"."id" IN (select value from json_each(?)))', "delete nodes by id"],
+    ["DELETE FROM nodes_fts WHERE rowid BETWEEN ? AND ? AND rowid IN (SELECT ? + value FROM json_each(?))", "delete nodes_fts by id"],
+    ["DELETE FROM links WHERE agent = ?", "delete links all of the agent"],
+    ["SELECT count(*) AS n FROM links WHERE agent = ?", "select"],
+  ])("%s → %s", (sql, kind) => {
+    expect(statementKind(sql)).toBe(kind);
   });
 });

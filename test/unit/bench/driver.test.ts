@@ -9,6 +9,9 @@ import { selectPresets } from "../../../bench/quality/presets";
 import { everyNth } from "../../../bench/quality/quick";
 import { splitEntries } from "../../../bench/quality/split";
 import { perBudget, perK, type ModeScores, type QuestionScores } from "../../../bench/lib/metrics";
+import { callD1 } from "../../../bench/driver/bench-hooks";
+import { COLD_QUICK, type ColdCall, type ColdResult, type ColdRun } from "../../../bench/speed/cold-result";
+import { coldGoals } from "../../../bench/speed/cold-report";
 import { summarize } from "../../../bench/speed/floor";
 import { agentMessages, marker } from "../../../bench/speed/isolation-bench";
 import { chatStream, keywordQueries, prng } from "../../../bench/speed/streams";
@@ -169,5 +172,71 @@ describe("tuning and held-back conversations", () => {
       { name: "default/question", rows: new Map([["conv-99", rows(0.5)]]) },
     ]);
     expect(entries.map((e) => e.group)).toEqual(["held back", "held back"]);
+  });
+});
+
+describe("the cold path's goals and D1 figures (bench/speed/cold-report.ts, bench/driver/bench-hooks.ts)", () => {
+  const run = (rttMs: number, call: ColdCall, coldP95Ms: number, sequentialStatements: number): ColdRun => ({
+    size: "10k",
+    nodes: 10_000,
+    links: 138_000,
+    cached: true,
+    rttMs,
+    call,
+    rounds: 10,
+    coldP50Ms: coldP95Ms,
+    coldP95Ms,
+    warmP50Ms: 30,
+    warmP95Ms: 40,
+    sequentialStatements,
+    statements: sequentialStatements,
+    rowsRead: 0,
+    warmSequentialStatements: 0,
+    warmRowsRead: 0,
+  });
+  const result = (runs: ColdRun[]): ColdResult => ({
+    settings: { ...COLD_QUICK, rttsMs: [0, 50] },
+    limits: { graphMaxNodes: 60_000, graphMaxLinks: 600_000 },
+    agents: [],
+    runs,
+    freshIsolate: [],
+    wallMs: 0,
+  });
+  const first = (goals: ReturnType<typeof coldGoals>, id: string) => goals.find((g) => g.id === id);
+
+  it("holds each first read at 150 ms + 3 round trips and at most three sequential statements", () => {
+    const goals = coldGoals(
+      result([
+        run(0, "recall", 140, 0),
+        run(0, "search", 150, 3),
+        run(0, "context", 120, 1),
+        run(50, "recall", 290, 3),
+        run(50, "search", 310, 3),
+        run(50, "context", 200, 2),
+      ]),
+      false,
+    );
+    expect(first(goals, "cold-first-read-10k-rtt-0")?.met).toBe(true);
+    // 310 ms > 150 + 3 × 50.
+    expect(first(goals, "cold-first-read-10k-rtt-50")?.met).toBe(false);
+    const tooMany = coldGoals(result([run(0, "recall", 100, 4), run(0, "search", 100, 0), run(0, "context", 100, 0)]), false);
+    expect(first(tooMany, "cold-first-read-10k-rtt-0")?.met).toBe(false);
+  });
+
+  it("leaves a goal unjudged when its agent was not measured", () => {
+    const goals = coldGoals(result([run(0, "recall", 100, 0)]), true);
+    expect(first(goals, "cold-first-read-10k-rtt-0")?.met).toBeNull();
+    expect(first(goals, "past-cache-recall-rtt-50")?.met).toBeNull();
+    expect(coldGoals(null, false).every((g) => g.met === null)).toBe(true);
+  });
+
+  it("reads a call's D1 figures from the object's counters", () => {
+    expect(callD1({ d1_sequential_round_trips: 3, d1_round_trips: 5, d1_rows_read: 70, d1_rows_written: 2 })).toEqual({
+      sequentialStatements: 3,
+      statements: 5,
+      rowsRead: 70,
+      rowsWritten: 2,
+    });
+    expect(callD1({})).toEqual({ sequentialStatements: 0, statements: 0, rowsRead: 0, rowsWritten: 0 });
   });
 });

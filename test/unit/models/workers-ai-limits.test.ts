@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { joinWindowSegments } from "../../../src/models/window-join";
+import { createModel } from "../../../src/models/providers";
 import { LocalModel } from "../../../src/models/local/local-model";
 import { RequestBudget } from "../../../src/models/rate/request-budget";
 import { ResilientModel, type ModelEvents } from "../../../src/models/resilient-model";
@@ -317,5 +318,27 @@ describe("each model family gets its request shape", () => {
     );
     await expect(ai.run(GEMMA, asGuided)).rejects.toThrow(/^3003: Incomplete request/);
     expect(ai.calls.map((c) => c.outcome)).toEqual(["bad_shape"]);
+  });
+});
+
+describe("issue 34 finding 15 (confirmed): the model budget is per agent, the account's limit shared", () => {
+  it("two agents' models, each built as the object builds it (createModel), start twice AI_REQUESTS_PER_MINUTE in one minute against the one account; max_retries does not raise one agent's rate", async () => {
+    const clock = new SimClock();
+    const ai = new FakeWorkersAi({ clock, models: FAKE_MODELS });
+    const env = { MODEL_PROVIDER: "workers-ai", AI: ai, AI_TEXT_MODEL: LLAMA, AI_REQUESTS_PER_MINUTE: "5", MODEL_POLICY: "" };
+    // Every operation on Workers AI, as PUT config's model_policy may ask for.
+    const everything = () =>
+      ({ extraction: "workers-ai", compression: "workers-ai", conflicts: "workers-ai", summaries: "workers-ai" }) as const;
+    const agents = [createModel(env, everything, clock), createModel(env, everything, clock)];
+    for (const model of agents) for (let i = 0; i < 5; i++) await model.queryKeywords(`question ${i} about the JWT migration`);
+    // One minute, one account: 10 requests started, twice one agent's budget, none waited.
+    expect(ai.calls).toHaveLength(10);
+    expect(clock.slept).toBe(0);
+    // One agent alone never starts more than its budget in a window, however many retries it may make.
+    const { clock: own, ai: single, resilient } = setup({ serviceLimit: 1, budget: 5 });
+    await resilient.segment([user(0, chineseText(6_000))]);
+    const starts = single.calls.map((c) => c.at).sort((a, b) => a - b);
+    for (let i = 5; i < starts.length; i++) expect((starts[i] ?? 0) - (starts[i - 5] ?? 0)).toBeGreaterThanOrEqual(60_000);
+    expect(own.slept).toBeGreaterThan(0);
   });
 });

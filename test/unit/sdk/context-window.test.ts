@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ContextWindowTooSmallError, MemoryClient, MemoryError, MIN_BLOCK_TOKENS } from "../../../sdk/src";
+import { ContextWindow, fingerprint128 } from "../../../sdk/src/context-window";
 import { assembleContext, type ContextMemory } from "../../../src/memory/context-block";
 import { estimateTokens } from "../../../src/text/token-estimate";
 import type { Locale } from "../../../src/vocabulary/locales";
@@ -78,5 +79,39 @@ describe("contextWindow: the smallest window", () => {
       expect(assembleContext(pieces, MIN_BLOCK_TOKENS, locale).memories, locale).toHaveLength(1);
       expect(assembleContext(pieces, 40, locale).text, locale).toBe("");
     }
+  });
+});
+
+describe("issue 34 finding 9: the context window's message ids collide", () => {
+  it("ids and Idempotency-Keys carry a 128-bit fingerprint: two texts whose 32-bit FNV-1a met get different ids, and two batches of different messages never share a key", async () => {
+    // FNV-1a 128's published vectors.
+    expect(fingerprint128("")).toBe("6c62272e07bb014262b821756295c58d");
+    expect(fingerprint128("a")).toBe("d228cb696f1a8caf78912b704e4a8964");
+    // "note 96249" and "note 114006" had the same 32-bit id (found by search), so the second conversation's was skipped.
+    const window = agent.contextWindow({ contextMaxTokens: 8000 });
+    const first = window.idOf({ role: "user", content: "note 96249" }, 0);
+    const second = window.idOf({ role: "user", content: "note 114006" }, 0);
+    expect(first).not.toBe(second);
+    expect(first).toMatch(/^cw-0-[0-9a-f]{32}$/);
+    // Keys: two flushes whose first and last messages are the same but not the middle one.
+    const keys: string[] = [];
+    const recorder = {
+      remember: async (_input: unknown, options?: { idempotencyKey?: string }) => {
+        keys.push(options?.idempotencyKey ?? "");
+        return { task_id: `tsk_${keys.length}`, status: "queued" as const };
+      },
+    };
+    const conversation = (middle: string) => [
+      { role: "user" as const, content: "Hello." },
+      { role: "assistant" as const, content: middle },
+      { role: "user" as const, content: "Bye." },
+    ];
+    for (const middle of ["The train leaves at six.", "The bus leaves at seven."]) {
+      const w = new ContextWindow(recorder as unknown as ConstructorParameters<typeof ContextWindow>[0], { contextMaxTokens: 8000 });
+      await w.flush(conversation(middle));
+    }
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys[0]?.length).toBeLessThanOrEqual(255);
   });
 });

@@ -171,17 +171,19 @@ describe("corrections in the web view", () => {
     expect(await node(chinese)).toBeNull();
     expect((await node(heidi2))?.links.outgoing.find((l) => l.target === chinese)?.dangling).toBe(true);
 
-    // Purge: the memory and its earlier version leave the graph with every trace.
+    // Purge: the memory and its earlier version leave the graph with every trace, and the entities
+    // only they named (Stavanger, the lighthouse lamp…: docs/design.md, "Purge").
     await selectNode(page, heidi2);
     const nodesBefore = Number((await graphData(page)).nodes);
     await page.click('button[data-action="purge"]');
     expect(await confirm.textContent()).toContain(`Purge memory #${heidi2}?`);
     await page.click('[data-testid="confirm-yes"]');
-    await waitForStatus(page, new RegExp(`^Purged memory #${heidi2}: 2 node`));
+    const status = await waitForStatus(page, new RegExp(`^Purged memory #${heidi2}: \\d+ node`));
+    expect(Number(/: (\d+) node/.exec(status)?.[1])).toBeGreaterThan(2);
     expect(await page.locator(`#node-list button[data-node-id="${heidi2}"]`).count()).toBe(0);
     expect(await page.locator(`#node-list button[data-node-id="${heidi}"]`).count()).toBe(0);
     const after = await graphData(page);
-    expect(Number(after.nodes)).toBe(nodesBefore - 2);
+    expect(Number(after.nodes)).toBeLessThanOrEqual(nodesBefore - 2);
     expect(after.selected).toBe("");
     expect(ids(after.superseded)).not.toContain(heidi);
     expect(await node(heidi2)).toBeNull();
