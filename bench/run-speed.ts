@@ -125,6 +125,8 @@ async function main(): Promise<void> {
       "model-policy": { type: "string", default: "" },
       // The production run without the account's fair share (AI_FAIR_SHARE off): the comparison.
       "no-fair-share": { type: "boolean", default: false },
+      // The fair-share run's backlog in messages (default 20,000; --quick 1,000): smaller where the full one takes too long.
+      "fair-share-backlog": { type: "string" },
     },
   });
   const quick = values.quick;
@@ -153,13 +155,20 @@ async function main(): Promise<void> {
     run: null,
   };
 
+  const sizes = quick ? PRODUCTION_QUICK : PRODUCTION_FULL;
+  const backlogArg = values["fair-share-backlog"];
+  const backlog = backlogArg === undefined ? undefined : Number(backlogArg);
+  if (backlog !== undefined && !(Number.isInteger(backlog) && backlog >= 10)) {
+    throw new Error(`--fair-share-backlog must be a whole number of messages, at least 10, got ${backlogArg}`);
+  }
   const production = async (): Promise<void> => {
     result.production = await productionBench(
       {
         timeScale,
         modelPolicy: values["model-policy"],
         fairShareOn: !values["no-fair-share"],
-        ...(quick ? PRODUCTION_QUICK : PRODUCTION_FULL),
+        ...sizes,
+        fairShare: { ...sizes.fairShare, ...(backlog === undefined ? {} : { backlogMessages: backlog }) },
       },
       progress.update,
     );

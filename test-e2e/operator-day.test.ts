@@ -10,11 +10,11 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { ROOT } from "../scripts/local-server.mjs";
+import { LOCAL_OPERATOR_SECRET, ROOT } from "../scripts/local-server.mjs";
 
 const baseUrl = inject("baseUrl");
 const persistTo = inject("persistTo");
-const OPERATOR_SECRET = "operator-secret-local-only";
+const OPERATOR_SECRET = LOCAL_OPERATOR_SECRET;
 
 let counter = 0;
 function fresh(prefix: string): string {

@@ -38,8 +38,8 @@ export async function call(path: string, options: CallOptions = {}): Promise<Res
   return SELF.fetch(`${BASE}${path}`, { method: options.method ?? (body === undefined ? "GET" : "POST"), headers, body });
 }
 
-/** The local operator secret (wrangler.local.toml): the admin API's credential in tests. */
-export const OPERATOR_SECRET = "operator-secret-local-only";
+/** The operator secret vitest.workers.config.ts gives the Worker: the admin API's credential in tests. */
+export const OPERATOR_SECRET: string = (env as { OPERATOR_SECRET?: string }).OPERATOR_SECRET ?? "";
 
 /** A call to the admin API (/v1/admin/…) with the operator secret. */
 export function operatorCall(path: string, options: Omit<CallOptions, "key"> = {}): Promise<Response> {

@@ -291,3 +291,50 @@ describe("the audit log", () => {
     for (const forbidden of [secret, "vault", "31-7-12", admin.key, writer.key, rotated.key]) expect(text).not.toContain(forbidden);
   });
 });
+
+describe("a key never leaks", () => {
+  it("no log line, error body or header holds a key, whatever the failure: wrong scope, outside its prefix, unknown, revoked, in a query", async () => {
+    const tenant = freshTenant("leaks");
+    const reader = await createKey(tenant, { scopes: "read", agent_prefix: "mine-" });
+    const revoked = await createKey(tenant, { scopes: "write" });
+    expect((await operatorCall("/v1/admin/keys/revoke", { body: { prefix: revoked.prefix } })).status).toBe(200);
+    // Well-formed keys no one issued, one sharing a real key's prefix.
+    const unknown = `amk_${"Q".repeat(32)}`;
+    const samePrefix = `${reader.key.slice(0, 12)}${"Z".repeat(20)}`;
+    const keys = [reader.key, revoked.key, unknown, samePrefix, OPERATOR_SECRET];
+
+    const lines: string[] = [];
+    const methods = ["log", "info", "warn", "error", "debug"] as const;
+    const originals = methods.map((m) => console[m]);
+    for (const m of methods)
+      console[m] = (...args: unknown[]) => {
+        lines.push(
+          args.map((a) => (a instanceof Error ? `${a.message} ${a.stack ?? ""}` : typeof a === "string" ? a : JSON.stringify(a))).join(" "),
+        );
+      };
+    const answers: string[] = [];
+    const keep = async (res: Response, status: number) => {
+      expect(res.status).toBe(status);
+      answers.push(`${[...res.headers].map(([k, v]) => `${k}: ${v}`).join("\n")}\n${await res.text()}`);
+    };
+    try {
+      await keep(await remember("mine-bot", reader.key), 403);
+      await keep(await call("/v1/agents/other-bot/search", { key: reader.key, body: { query: "pot" } }), 403);
+      await keep(await toolCall("mine-bot", reader.key, "remember", { messages: [{ role: "user", content: "x" }] }), 403);
+      for (const key of [revoked.key, unknown, samePrefix]) {
+        await keep(await call("/v1/agents/mine-bot/search", { key, body: { query: "pot" } }), 401);
+        await keep(await mcp("mine-bot", key, { method: "tools/list" }), 401);
+      }
+      await keep(await call(`/v1/agents/mine-bot/search?api_key=${reader.key}`, { key: reader.key, body: { query: "pot" } }), 400);
+      await keep(await call(`/v1/keys/${reader.key}`, { key: reader.key, method: "DELETE" }), 403);
+      await keep(await operatorCall("/v1/admin/keys/revoke", { body: { key: unknown } }), 404);
+      await keep(await call("/v1/admin/tenants/x/keys", { key: reader.key }), 401);
+      await keep(await operatorCall(`/v1/admin/keys/${reader.key}/rotate`, { body: { grace: "1h" } }), 400);
+    } finally {
+      methods.forEach((m, i) => (console[m] = originals[i] as (typeof console)[typeof m]));
+    }
+    for (const text of [...answers, ...lines]) for (const key of keys) expect(text).not.toContain(key);
+    // The prefix identifies a key where one must be named; the secret part never appears.
+    for (const text of answers) expect(text).not.toContain(reader.key.slice(12));
+  });
+});

@@ -16,6 +16,7 @@
  * time scale: their work is the Worker's own CPU), reported in simulated milliseconds (÷ time
  * scale) like the rest of the production run.
  */
+import { LOCAL_OPERATOR_SECRET } from "../../scripts/local-server.mjs";
 import { AgentApi } from "../driver/agent-api";
 import { HttpClient } from "../driver/http";
 import { counter } from "../driver/schemas";
@@ -81,13 +82,12 @@ export interface FairShareResult {
   steadyFallbacks: number;
 }
 
-const OPERATOR_SECRET = "operator-secret-local-only";
 const ALL_REMOTE = { extraction: "workers-ai", compression: "workers-ai", conflicts: "workers-ai", summaries: "workers-ai" } as const;
 
 async function tenantKey(baseUrl: string, tenant: string): Promise<string> {
   const res = await fetch(`${baseUrl}/v1/admin/tenants/${tenant}/keys`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${OPERATOR_SECRET}`, "Content-Type": "application/json" },
+    headers: { Authorization: `Bearer ${LOCAL_OPERATOR_SECRET}`, "Content-Type": "application/json" },
     body: JSON.stringify({ scopes: "write" }),
   });
   if (res.status !== 201) throw new Error(`creating a key for ${tenant}: HTTP ${res.status} ${await res.text()}`);

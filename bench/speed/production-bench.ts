@@ -20,6 +20,7 @@
  * simulated milliseconds (measured ÷ timeScale). The Worker's own work does not shrink, so a
  * scaled run understates throughput and overstates latency: it is a smoke check, not a figure.
  */
+import { LOCAL_OPERATOR_SECRET } from "../../scripts/local-server.mjs";
 import { AgentApi } from "../driver/agent-api";
 import { HttpClient } from "../driver/http";
 import { counter, type Stats } from "../driver/schemas";
@@ -230,6 +231,8 @@ export async function productionBench(settings: ProductionSettings, step: (text:
     AI_SIMULATOR_URL: url,
     AI_RATE_WINDOW_MS: String(sim.windowMs),
     BENCH_USAGE_COUNTERS: "1",
+    // The fair-share run creates its tenants' keys through the admin API.
+    OPERATOR_SECRET: LOCAL_OPERATOR_SECRET,
     AI_FAIR_SHARE: settings.fairShareOn ? "on" : "off",
     ...(settings.modelPolicy === "" ? {} : { MODEL_POLICY: settings.modelPolicy }),
   };

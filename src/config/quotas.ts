@@ -68,12 +68,15 @@ export interface QuotaEnv {
   readonly QUOTA_REQUESTS_PER_MINUTE?: string;
 }
 
-/** What a deployment allows when its configuration says nothing. */
+/**
+ * What a deployment allows when its configuration says nothing (wrangler.local.toml: the local
+ * server). Requests per minute: none beyond the binding's own limit; wrangler.toml sets 1,200.
+ */
 const BUILT_IN: TenantLimits = {
   agents: 10_000,
   nodesPerAgent: 100_000,
   messagesPerDay: 1_000_000,
-  requestsPerMinute: 1_200,
+  requestsPerMinute: REQUEST_RATE_UNITS,
   modelWeight: 1,
 };
 

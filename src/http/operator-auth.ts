@@ -1,6 +1,7 @@
 /**
  * The operator's credential (docs/deploy.md, "The admin API"): OPERATOR_SECRET, set with
- * `wrangler secret put OPERATOR_SECRET` (locally, wrangler.local.toml's local-only value), sent as
+ * `wrangler secret put OPERATOR_SECRET` (locally: `OPERATOR_SECRET=… npm run dev`; the tests' servers pass a
+ * local-only value, scripts/local-server.mjs), sent as
  * `Authorization: Bearer <secret>` and compared in constant time. No tenant key is ever accepted
  * here. Without the secret the admin API does not exist: every path under it answers 404 like any
  * unknown path, whatever the method or credential.

@@ -54,6 +54,8 @@ describe("quota defaults and overrides", () => {
       agents: 3,
       messagesPerDay: 1_000_000,
     });
+    // Unset: no per-tenant rate beyond the binding's own (one unit a request); wrangler.toml sets one.
+    expect(quotaDefaults({}).requestsPerMinute).toBe(REQUEST_RATE_UNITS);
     expect(() => quotaDefaults({ QUOTA_REQUESTS_PER_MINUTE: "0" })).toThrow(/QUOTA_REQUESTS_PER_MINUTE/);
     expect(() => quotaDefaults({ QUOTA_NODES_PER_AGENT: "ten" })).toThrow(/QUOTA_NODES_PER_AGENT/);
   });
