@@ -14,6 +14,8 @@
  *   engine      src/engine                                   queue, runner, write path, runtime and the object's stores
  *   memory      src/memory                                   the pure domain
  *   infra       src/storage, src/models, src/vectors, src/search
+ *   language    src/language                                 the language library: tokens, tagging, word tables,
+ *                                                            salience, conflict frames, entity names, times
  *   base        src/text, src/config, src/vocabulary
  *   sdk         sdk/src                                      the published client, shared with the endpoints
  *
@@ -36,6 +38,7 @@ const layer = {
   engine: "^src/engine/",
   memory: "^src/memory/",
   infra: "^src/(storage|models|vectors|search)/",
+  language: "^src/language/",
   base: "^src/(text|config|vocabulary)/",
   sdk: "^sdk/src/",
 };
@@ -52,6 +55,7 @@ const order = [
   "engine",
   "memory",
   "infra",
+  "language",
   "base",
   "sdk",
 ];

@@ -9,5 +9,8 @@ export default defineConfig({
     include: ["test/unit/**/*.test.ts"],
     environment: "node",
     execArgv: ["--import", "./scripts/wasm-hooks.mjs"],
+    // Some pure tests run the TypeScript compiler or a simulated minute of rate limits: seconds on
+    // a quiet machine, many more on CI's two shared cores; vitest's 5 s default makes them flaky.
+    testTimeout: 60_000,
   },
 });

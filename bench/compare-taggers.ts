@@ -16,7 +16,7 @@ import nlp from "compromise";
 import { loadLocomo } from "./lib/load";
 import { loadEntityAnnotations } from "./quality/annotations-load";
 import { poolEntityScores, scoreText } from "./quality/entity-score";
-import { loadEnglishTagger, tagEnglish } from "../src/text/english-tagger";
+import { loadEnglishTagger, tagEnglish } from "../src/language/tagging/english-tagger";
 
 const { values } = parseArgs({ options: { locomo: { type: "string" } } });
 if (!values.locomo) throw new Error("--locomo FILE");
@@ -57,7 +57,7 @@ function compromiseEntities(text: string): string[] {
 async function main(): Promise<void> {
   await loadEnglishTagger();
   const turns = loadLocomo(values.locomo ?? "").conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map((t) => t.content)));
-  const items = loadEntityAnnotations({ locomo: values.locomo ?? "" }).filter((i) => i.lang === "en" && i.split === "tune");
+  const items = loadEntityAnnotations({ locomo: values.locomo ?? "" }).items.filter((i) => i.lang === "en" && i.split === "tune");
   for (const [name, extract] of [
     ["wink-nlp 2.4.0 + wink-eng-lite-web-model 1.8.1", winkEntities],
     ["compromise 14.17.0", compromiseEntities],

@@ -129,7 +129,7 @@ async function* retentionCurve(
 
 /** The entity benchmark in process: a fresh agent per annotated text, its entity nodes scored. */
 async function entities(): Promise<void> {
-  const items = loadEntityAnnotations({
+  const { items } = loadEntityAnnotations({
     ...(values.locomo ? { locomo: values.locomo } : {}),
     ...(values.madial ? { madial: values.madial } : {}),
   });

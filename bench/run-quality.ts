@@ -56,6 +56,7 @@ import { splitEntries } from "./quality/split";
 import { forgettingAtPressure, forgettingCurve } from "./quality/forgetting";
 import { runSemanticLane, startSemanticArm } from "./quality/semantic-arm";
 import { qualityTables } from "./quality/tables";
+import { profileSection } from "./quality/profile-bench";
 
 const USAGE = "usage: npm run bench:quality -- --locomo FILE [--madial DIR|FILE] [--config NAME[,NAME…]] [--quick]";
 
@@ -103,9 +104,20 @@ async function main(): Promise<void> {
   notes.push(`Configurations: ${opts.presets.map((p) => `${p.name} (${p.description})`).join("; ")}`);
   process.stderr.write(`${notes.join("\n")}\n`);
 
-  const entityItems = opts.quick
-    ? []
-    : loadEntityAnnotations({ ...(opts.locomo ? { locomo: opts.locomo } : {}), ...(opts.madial ? { madial: opts.madial } : {}) });
+  // Loaded (and held to the data: annotations-check.ts) in a quick run too; only a full run scores them.
+  const annotations = loadEntityAnnotations({
+    ...(opts.locomo ? { locomo: opts.locomo } : {}),
+    ...(opts.madial ? { madial: opts.madial } : {}),
+  });
+  const entityItems = opts.quick ? [] : annotations.items;
+  if (annotations.skipped.length > 0) {
+    const reasons = [...new Set(annotations.skipped.map((s) => s.reason))]
+      .map((r) => `${annotations.skipped.filter((s) => s.reason === r).length} ${r}`)
+      .join(", ");
+    notes.push(
+      `Entity annotations: ${annotations.items.length} annotated texts present and scored, ${annotations.skipped.length} skipped (${reasons} in the data given)`,
+    );
+  }
   // The semantic arm (quality/semantic-arm.ts): MADial on `default` again, on a server of its own
   // whose embedder is the word vectors, when they can be had.
   const embeddings = madial && opts.presets.some((p) => p.name === "default") ? await startSemanticArm(notes) : null;
@@ -239,12 +251,22 @@ async function main(): Promise<void> {
     });
   }
   result.forgetting.curve = forgettingCurve(conversations, baselineByConversation, noForgettingRun?.retention ?? []);
+  const profileRun = locomoRuns.find((r) => r.preset.profile) ?? madialRuns.find((r) => r.preset.profile);
+  result.profile = profileRun
+    ? profileSection(conversations, profileRun.profiles, madialRuns.find((r) => r.preset.profile)?.madialProfile ?? null)
+    : null;
+  if (result.profile && result.profile.withoutFacts.length > 0) {
+    notes.push(
+      `Profile: ${result.profile.withoutFacts.length} conversation(s) without annotated facts, not scored: ${result.profile.withoutFacts.join(", ")}`,
+    );
+  }
   result.goals = qualityGoals({
     locomo: result.locomo?.configs ?? [],
     madial: result.madial?.configs ?? [],
     entryPoints: result.entryPoints,
     split: result.split,
     forgetting: result.forgetting.atPressure,
+    profile: result.profile,
     quick: opts.quick,
   });
   const wallMs = performance.now() - started;

@@ -14,7 +14,8 @@
  * shared machine slows every tree alike; each run imports the tree's sim-agent afresh, so its model
  * and tag memo start empty. conv-30 and conv-41 warm each tree up first. The first tree is the
  * reference of the ratios. Trees older than this script need only their agent harness and
- * bench/lib (load.ts, locomo.ts); a tree with src/text/tagged-words.ts has its taggers loaded first.
+ * bench/lib (load.ts, locomo.ts); a tree with tagged words (src/language/tagging/tagged-words.ts, or
+ * src/text/ before the language library) has its taggers loaded first.
  */
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -94,7 +95,9 @@ async function agentOf(tree: string): Promise<unknown> {
 }
 
 for (const tree of trees) {
-  const taggers: unknown = await import(url(tree, "src/text/tagged-words.ts")).catch(() => undefined);
+  const taggers: unknown = await import(url(tree, "src/language/tagging/tagged-words.ts"))
+    .catch(() => import(url(tree, "src/text/tagged-words.ts")))
+    .catch(() => undefined);
   if (typeof field(taggers, "loadTaggers") === "function") await fn(taggers, "loadTaggers", tree)();
   await run(tree, "conv-30");
   await run(tree, "conv-41");

@@ -2,7 +2,7 @@
  * Speed of the memory API, driven over HTTP against a local `wrangler dev --local` that this script
  * starts and stops:
  *
- *   npm run bench:speed [-- --quick] [-- --load-only] [-- --ingest-only] [-- --production-only] [-- --cold-only] [-- --time-scale S]
+ *   npm run bench:speed [-- --quick] [-- --load-only] [-- --ingest-only] [-- --latency-only] [-- --production-only] [-- --cold-only] [-- --time-scale S]
  *
  * Every latency is reported beside a floor measured in the same run (speed/floor.ts): remember
  * acknowledgement and ingestion throughput (English and Chinese streams), recall and search latency
@@ -14,6 +14,9 @@
  * --ingest-only: only the two ingestion streams (acknowledgement, remember tasks' time per message),
  * for paired comparisons of builds; it writes bench/results/speed-ingest.json and leaves
  * docs/BENCHMARKS.md alone.
+ * --latency-only: only the agents of ~1k and ~10k nodes and what is measured on them (recall,
+ * search, context, profile, compression), for paired comparisons of builds; it writes
+ * bench/results/speed-latency(-quick).json and leaves docs/BENCHMARKS.md alone.
  * --production-only: only the production-shaped run (speed/production-bench.ts: the Workers AI
  * provider against a simulated service with its latency and account limits); it writes
  * bench/results/speed-production(-quick).json and leaves docs/BENCHMARKS.md alone. --time-scale S
@@ -84,6 +87,9 @@ const QUICK: typeof FULL = {
   loadMessagesPerAgent: 100,
 };
 
+/** The tables of a --latency-only run: what is measured on the agents of ~1k and ~10k nodes. */
+const LATENCY_TABLES = ["recall latency", "search latency", "context block", "compression cycle", "recall sent while", "Speed goals"];
+
 const perNode = (bytes: number | null, nodes: number): number | null => (bytes === null || nodes === 0 ? null : bytes / nodes);
 
 function storageOf(persistDir: string, empty: StorageBytes, stats: readonly Stats[]): Storage {
@@ -119,6 +125,7 @@ async function main(): Promise<void> {
       quick: { type: "boolean", default: false },
       "load-only": { type: "boolean", default: false },
       "ingest-only": { type: "boolean", default: false },
+      "latency-only": { type: "boolean", default: false },
       "production-only": { type: "boolean", default: false },
       "cold-only": { type: "boolean", default: false },
       "time-scale": { type: "string" },
@@ -132,6 +139,7 @@ async function main(): Promise<void> {
   const quick = values.quick;
   const loadOnly = values["load-only"];
   const ingestOnly = values["ingest-only"];
+  const latencyOnly = values["latency-only"];
   const productionOnly = values["production-only"];
   const coldOnly = values["cold-only"];
   const timeScale = Number(values["time-scale"] ?? (quick ? "0.1" : "1"));
@@ -201,7 +209,7 @@ async function main(): Promise<void> {
       }
       const emptyD1 = storageBytes(server.persistDir, "d1");
       const agents: AgentApi[] = [];
-      for (const lang of ["en", "zh"] as const) {
+      for (const lang of latencyOnly ? [] : (["en", "zh"] as const)) {
         const agent = new AgentApi(http, `ingest-${lang}`);
         agents.push(agent);
         result.ingest[lang] = await ingestBench(agent, lang, settings.streamMessages, settings.batch, progress.update);
@@ -211,10 +219,12 @@ async function main(): Promise<void> {
         result.stalls = Object.fromEntries(http.stalls);
         return;
       }
-      const single = new AgentApi(http, "single-ops");
-      agents.push(single);
-      result.singleOps = await singleOpsBench(single, settings.singleOpSamples, progress.update);
-      progress.note(`remember of ${result.singleOps.messages} messages: p50 ${result.singleOps.remember.ms?.p50.toFixed(0)} ms`);
+      if (!latencyOnly) {
+        const single = new AgentApi(http, "single-ops");
+        agents.push(single);
+        result.singleOps = await singleOpsBench(single, settings.singleOpSamples, progress.update);
+        progress.note(`remember of ${result.singleOps.messages} messages: p50 ${result.singleOps.remember.ms?.p50.toFixed(0)} ms`);
+      }
       const networks: { agent: AgentApi; network: Network }[] = [];
       for (const target of settings.networkTargets) {
         const agent = new AgentApi(http, `net-${target}`);
@@ -247,6 +257,10 @@ async function main(): Promise<void> {
         });
         progress.note(`agent of ${s.nodes.total} nodes: recall p95 ${recall.latency.ms?.p95.toFixed(0)} ms`);
       }
+      if (latencyOnly) {
+        result.stalls = Object.fromEntries(http.stalls);
+        return;
+      }
       result.isolation = await isolationBench(http, settings.agents, settings.messagesPerAgent, settings.batch, progress.update);
       // Last: it fills the database with ~100k nodes, which would weigh on everything measured after it.
       result.load = await loadBench(http, settings.loadAgents, settings.loadMessagesPerAgent, settings.batch, progress.update);
@@ -254,7 +268,7 @@ async function main(): Promise<void> {
       result.stalls = Object.fromEntries(http.stalls);
     });
   // Their own servers (other vars); after the local runs so their figures are not disturbed.
-  if (!productionOnly && !loadOnly && !ingestOnly && !coldOnly) {
+  if (!productionOnly && !loadOnly && !ingestOnly && !latencyOnly && !coldOnly) {
     await cold();
     await production();
   }
@@ -279,7 +293,9 @@ async function main(): Promise<void> {
         ? speedTables(result).filter((t) => t.title.startsWith("load") || t.title === "Speed goals")
         : ingestOnly
           ? speedTables(result).filter((t) => t.title.startsWith("remember: acknowledgement"))
-          : speedTables(result);
+          : latencyOnly
+            ? speedTables(result).filter((t) => LATENCY_TABLES.some((prefix) => t.title.startsWith(prefix)))
+            : speedTables(result);
   console.log(notes.join("\n"));
   console.log();
   console.log(renderTables(tables, "text"));
@@ -287,11 +303,15 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const outFile = path.join(
     outDir,
-    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : coldOnly ? "-cold" : productionOnly ? `-production${policyTag(values["model-policy"])}${values["no-fair-share"] ? "-no-fair-share" : ""}` : ""}${quick ? "-quick" : ""}.json`,
+    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : latencyOnly ? "-latency" : coldOnly ? "-cold" : productionOnly ? `-production${policyTag(values["model-policy"])}${values["no-fair-share"] ? "-no-fair-share" : ""}` : ""}${quick ? "-quick" : ""}.json`,
   );
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
-  writeFileSync(outFile, `${json}\n`);
-  const partial = loadOnly || ingestOnly || productionOnly || coldOnly;
+  writeFileSync(
+    outFile,
+    `${json}
+`,
+  );
+  const partial = loadOnly || ingestOnly || latencyOnly || productionOnly || coldOnly;
   if (!quick && !partial) {
     writeDocSection(
       "speed",

@@ -13,7 +13,7 @@
  * process, as once per isolate). The machine may be shared: compare figures from one run only.
  */
 import { execFileSync } from "node:child_process";
-/// <reference path="../src/text/wasm-module.d.ts" />
+/// <reference path="../src/language/tagging/wasm-module.d.ts" />
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
@@ -47,7 +47,7 @@ async function child(): Promise<Sample> {
   jieba.initSync({ module });
   jieba.tag(ZH, false);
   const firstChineseMs = performance.now() - t;
-  const { loadEnglishTagger, tagEnglish } = await import("../src/text/english-tagger");
+  const { loadEnglishTagger, tagEnglish } = await import("../src/language/tagging/english-tagger");
   t = performance.now();
   await loadEnglishTagger();
   tagEnglish(EN);

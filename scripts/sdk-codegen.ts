@@ -6,7 +6,7 @@
  * test-e2e/generated.test.ts (and .ci/run) fail when the committed file differs from it.
  */
 import { inputSchemaOf, outputSchemaOf, toolDefinitions, type JsonSchema, type OpenApiDocument } from "../src/surfaces/operation-schemas";
-import { httpSpecOf, type OperationDefinition } from "../src/surfaces/operation";
+import { httpSpecOf, onSdk, type OperationDefinition, type SdkSpec } from "../src/surfaces/operation";
 
 function isRecord(value: unknown): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -133,11 +133,12 @@ function isEmptyObject(schema: JsonSchema): boolean {
   return !isRecord(schema.properties) || Object.keys(schema.properties).length === 0;
 }
 
-function method(definition: OperationDefinition, input: JsonSchema): string {
+function method(definition: OperationDefinition & { sdk: SdkSpec }, input: JsonSchema): string {
   const name = definition.name;
   const route = definition.route;
   const lines = [route.summary, route.description].filter((t): t is string => typeof t === "string" && t !== "");
-  const comment = docComment(`${lines.join("\n\n")}\n\n\`${route.method.toUpperCase()} ${route.path}\``, "  ");
+  const example = `@example\n\`\`\`ts\n${definition.sdk.example.trim()}\n\`\`\``;
+  const comment = docComment(`${lines.join("\n\n")}\n\n\`${route.method.toUpperCase()} ${route.path}\`\n\n${example}`, "  ");
   const output = `${pascal(name)}Output`;
   if (isEmptyObject(input)) {
     return `${comment}  ${name}(options?: RequestOptions): Promise<${output}> {\n    return this.invoke("${name}", undefined, options) as Promise<${output}>;\n  }\n`;
@@ -155,7 +156,7 @@ export function generateSdkModule(
   definitions: readonly OperationDefinition[],
   errorStatus: Readonly<Record<string, number>>,
 ): string {
-  const onSdk = definitions.filter((d) => d.sdk === true);
+  const sdkMethods = definitions.filter(onSdk);
   const out: string[] = [HEADER];
   out.push(
     `import type { OperationSpec } from "../binding.js";\nimport type { RequestOptions } from "../options.js";\nimport type { ToolDefinition } from "../tools.js";\n\n`,
@@ -170,18 +171,18 @@ export function generateSdkModule(
   }
   out.push(`// Each operation's arguments (one flat object: path, query and body fields) and answer.\n\n`);
   const inputs = new Map<string, JsonSchema>();
-  for (const d of onSdk) {
+  for (const d of sdkMethods) {
     const input = inputSchemaOf(d, doc, { inline: false });
     inputs.set(d.name, input);
     if (!isEmptyObject(input)) out.push(typeDeclaration(`${pascal(d.name)}Input`, input));
     out.push(`${typeDeclaration(`${pascal(d.name)}Output`, withDefaultsRequired(outputSchemaOf(d, doc, { inline: false })))}\n`);
   }
-  const specs = Object.fromEntries(onSdk.map((d) => [d.name, httpSpecOf(d)]));
+  const specs = Object.fromEntries(sdkMethods.map((d) => [d.name, httpSpecOf(d)]));
   out.push(
     `/** How each operation's arguments travel over HTTP (sdk/src/binding.ts). */\nexport const OPERATIONS = ${JSON.stringify(specs, null, 2)} as const satisfies Record<string, OperationSpec>;\n\n`,
   );
   out.push(`export type OperationName = keyof typeof OPERATIONS;\n\n`);
-  const io = onSdk.map(
+  const io = sdkMethods.map(
     (d) =>
       `  ${d.name}: { input: ${isEmptyObject(inputs.get(d.name) ?? {}) ? "undefined" : `${pascal(d.name)}Input`}; output: ${pascal(d.name)}Output };\n`,
   );
@@ -190,7 +191,7 @@ export function generateSdkModule(
     `/** The function-calling and MCP tools (GET /v1/tools serves the same). */\nexport const TOOLS: readonly ToolDefinition[] = ${JSON.stringify(toolDefinitions(definitions, doc), null, 2)};\n\n`,
   );
   for (const scope of ["agent", "service"] as const) {
-    const members = onSdk.filter((d) => httpSpecOf(d).scope === scope);
+    const members = sdkMethods.filter((d) => httpSpecOf(d).scope === scope);
     const className = scope === "agent" ? "AgentOperations" : "ServiceOperations";
     const what = scope === "agent" ? "one agent's operations (the agent of the path)" : "the operations of the API itself";
     out.push(`/** Methods for ${what}: one per operation. */\nexport abstract class ${className} {\n`);

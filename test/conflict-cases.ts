@@ -1,7 +1,7 @@
 /**
  * The conflict table (docs/design.md §11, conflicts on write): pairs of memories about a shared
  * entity, in English and Chinese, with the verdict a careful reader gives. The local model's rules
- * (src/models/local/local-conflicts.ts) are measured against it in test/conflicts.test.ts; the
+ * (src/language/conflicts/judge.ts) are measured against it in test/conflicts.test.ts; the
  * cases were written before the rules were run on them and are not adjusted to the rules: the
  * ones the rules get wrong are listed in `LOCAL_MISSES` with the reason.
  */
@@ -374,7 +374,7 @@ export function markOf(verdict: ConflictVerdict | undefined): Mark {
 
 /**
  * The real changes and contradictions only world knowledge tells. The local rules take what WordNet
- * holds (src/models/local/noun-kinds.ts): a vegetarian eats no meat and steak is meat (en-19), a
+ * holds (src/language/noun-kinds.ts): a vegetarian eats no meat and steak is meat (en-19), a
  * guitar is an instrument (dlg-en-28). These are what it does not hold (WordNet files "pet" beside
  * "domestic animal", not above "dog" or "cat"; a grand opening ending a search, a gift not being
  * bought), and no maintained Chinese lexical resource is bundled: the rules leave them unmarked,

@@ -5,17 +5,13 @@
 import { CONTEXT_FRAME } from "../src/vocabulary/frames";
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { assembleContext, type ContextMemory } from "../src/memory/context-block";
 import { energyOf } from "../src/memory/energy";
-import { EPISODE_SUMMARY_MAX, episodeMeta } from "../src/memory/episode";
-import { asksAboutThePast } from "../src/memory/past-question";
-import { buildProfile } from "../src/memory/profile";
+import { EPISODE_SUMMARY_MAX } from "../src/memory/episode";
 import type { SmallModel } from "../src/models/types";
 import { storeKey } from "../src/storage/api-keys";
 import { createDb } from "../src/storage/db";
 import { codePointLength } from "../src/text/code-points";
 import { estimateTokens } from "../src/text/token-estimate";
-import type { MemoryNode } from "../src/vocabulary/records";
 import { RELATION } from "../src/vocabulary/relations";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, messages } from "./fixtures";
 import { call, drainAlarms, freshAgent, json, rememberAndWait, stubOf, type Msg } from "./helpers";
@@ -36,6 +32,7 @@ const context = async (agent: string, body: Record<string, unknown>) =>
   call(`/v1/agents/${agent}/context`, { body: { format: "json", ...body } });
 
 const DAY = 86_400_000;
+
 const T0 = Date.UTC(2026, 2, 10, 9, 0, 0);
 
 /** A team chat in English over several submissions, with names, times and a recurring topic. */
@@ -85,137 +82,6 @@ async function swapSummary(agent: string, summarize: SmallModel["summarize"]): P
     return previous;
   });
 }
-
-describe("the pure pieces", () => {
-  it("energy indicators switch exactly at 0.7 and 0.3 of min(importance, 1)", () => {
-    expect([2, 1, 0.7000001, 0.7, 0.5, 0.3000001, 0.3, 0.1, 0].map(energyOf)).toEqual(["●", "●", "●", "○", "○", "○", "◌", "◌", "◌"]);
-  });
-
-  it("tells questions about an earlier conversation from topic questions, in English and Chinese", () => {
-    for (const q of [
-      "What did we talk about last time?",
-      "Remind me what we discussed earlier",
-      "上次我们聊了什么？",
-      "之前说过的那个项目",
-    ])
-      expect(asksAboutThePast(q), q).toBe(true);
-    for (const q of ["When is the Phoenix launch?", "Who owns the payment audit?", "登录模块用什么方案？"])
-      expect(asksAboutThePast(q), q).toBe(false);
-  });
-
-  it("an episode's participants are counted by messages and its span comes from the messages' times", () => {
-    const meta = episodeMeta(sessions[0] ?? [], 3);
-    expect(meta.participants).toEqual([
-      { name: "Alice", messages: 2 },
-      { name: "Bob", messages: 1 },
-    ]);
-    expect(meta).toMatchObject({ from: T0, to: T0 + 120_000, segments: 3, messages: 3 });
-  });
-
-  it("a profile entity shows the memories that name it before those it was only in focus for; lists stay one item per line", () => {
-    const node = (id: number, kind: MemoryNode["kind"], content: string): MemoryNode => ({
-      id,
-      kind,
-      name: kind === "entity" ? content.toLowerCase() : null,
-      content,
-      originalLength: content.length,
-      phrase: content,
-      keywords: [],
-      speaker: null,
-      role: "user",
-      sourceMessageIds: [`m${id}`],
-      sourceTaskId: null,
-      messageTime: null,
-      createdAt: T0,
-      supersededBy: null,
-      meta: null,
-    });
-    const jwt = node(10, "entity", "JWT");
-    const profile = buildProfile({
-      memories: [
-        node(1, "segment", "We chose JWT."),
-        node(2, "segment", "Frontend wants SSO.\nLater."),
-        node(3, "segment", "Short tokens."),
-      ],
-      entities: [
-        {
-          node: jwt,
-          links: [
-            { target: 2, relation: RELATION.context, strength: 1 },
-            { target: 3, relation: RELATION.context, strength: 1 },
-            { target: 1, relation: RELATION.about, strength: 0.97 },
-          ],
-        },
-      ],
-      focus: [],
-      limits: { participants: 5, entities: 5, memoriesPerEntity: 2 },
-    });
-    expect(profile.entities[0]?.memories.map((m) => m.node_id)).toEqual([1, 3]);
-    const block = assembleContext(
-      {
-        memories: [],
-        episodes: [
-          { node_id: 20, summary: "Alice: one\nBob: two", participants: ["Alice", "Bob"], from: null, to: null, remembered_at: T0 },
-        ],
-        profile: {
-          ...profile,
-          entities: [
-            {
-              node_id: 10,
-              name: "JWT",
-              importance: 3,
-              memories: [
-                { node_id: 2, content: "Frontend wants SSO.\nLater.", strength: 1 },
-                { node_id: 1, content: "We chose JWT", strength: 1 },
-              ],
-            },
-          ],
-        },
-        traces: [],
-        pastFirst: true,
-      },
-      1000,
-      "en",
-    );
-    expect(block.text).toContain("- JWT: Frontend wants SSO. Later. We chose JWT");
-    expect(block.text).toContain(`- Alice: one\n  Bob: two (Alice, Bob; ${new Date(T0).toISOString().slice(0, 10)})`);
-  });
-
-  it("never exceeds the budget, drops the least relevant pieces first and never cuts one", () => {
-    const memories: ContextMemory[] = Array.from({ length: 30 }, (_, i) => ({
-      node_id: i + 1,
-      content: `${i % 2 ? "登录模块" : "The Phoenix launch"} memory number ${i} with some words`,
-      speaker: i % 3 ? null : "Alice",
-      energy: energyOf(i / 30),
-      entities: i % 4 ? [] : ["Phoenix"],
-      conflicts_with: i === 2 ? [9] : [],
-    }));
-    const traces = [{ phrase: "payment audit" }, { phrase: "登录模块" }];
-    for (const budget of [20, 50, 200, 1000, 5000]) {
-      for (const locale of ["zh", "en"] as const) {
-        const block = assembleContext({ memories, episodes: [], profile: null, traces, pastFirst: false }, budget, locale);
-        expect(estimateTokens(block.text), `${budget} ${locale}`).toBeLessThanOrEqual(budget);
-        expect(block.usedTokens).toBe(estimateTokens(block.text));
-        // A prefix of the ranked memories, each line whole.
-        expect(block.memories.map((m) => m.node_id)).toEqual(memories.slice(0, block.memories.length).map((m) => m.node_id));
-        for (const m of block.memories) expect(block.text).toContain(m.content);
-        if (block.memories.length < memories.length) {
-          // Tight: one more memory would not fit.
-          const more = assembleContext(
-            { memories: memories.slice(0, block.memories.length + 1), episodes: [], profile: null, traces: [], pastFirst: false },
-            Number.MAX_SAFE_INTEGER,
-            locale,
-          );
-          expect(estimateTokens(more.text), `${budget} ${locale}`).toBeGreaterThan(budget);
-          expect(block.traces).toEqual([]);
-        }
-      }
-    }
-    const wide = assembleContext({ memories, episodes: [], profile: null, traces, pastFirst: false }, 5000, "en");
-    expect(wide.text).toContain("(conflicts with another memory)");
-    expect(wide.text.indexOf("## Once known")).toBeGreaterThan(wide.text.indexOf("## Relevant memories"));
-  });
-});
 
 describe("episodes", () => {
   it("each remember yields one episode: a summary within its bound, its participants and span, linked both ways", async () => {
@@ -297,34 +163,109 @@ describe("episodes", () => {
 });
 
 describe("the profile", () => {
-  it("lists the main participants by messages and the entities by importance, with their strongest memories", async () => {
+  interface ProfileJson {
+    participant: string | null;
+    participants: { name: string; messages: number }[];
+    lines: { participant: string; text: string; memory_ids: number[] }[];
+    entities: { node_id: number; name: string; importance: number; memory_ids: number[] }[];
+    focus: { name: string }[];
+    text: string;
+    max_chars: number;
+  }
+
+  it("lists the participants by messages and, for each, lines of their own words backed by their memories", async () => {
     const agent = freshAgent("profile");
     for (const s of sessions) await rememberAndWait(agent, s);
     await drainAlarms(agent);
-    const profile = await json<{
-      participants: { name: string; messages: number }[];
-      entities: { name: string; importance: number; memories: { content: string; strength: number }[] }[];
-      focus: { name: string }[];
-      text: string;
-    }>(await call(`/v1/agents/${agent}/profile?locale=en`));
+    const profile = await json<ProfileJson>(await call(`/v1/agents/${agent}/profile?locale=en`));
     expect(profile.participants).toEqual([
       { name: "Alice", messages: 2 },
       { name: "Bob", messages: 2 },
       { name: "Dave", messages: 1 },
     ]);
-    expect(profile.entities.length).toBeGreaterThan(2);
-    const importance = profile.entities.map((e) => e.importance);
-    expect([...importance].sort((a, b) => b - a)).toEqual(importance);
+    expect(profile).toMatchObject({ participant: null, max_chars: 2000 });
+    expect(profile.lines.length).toBeGreaterThan(0);
+    const said = new Map(sessions.flat().map((m) => [m.id, m]));
+    for (const line of profile.lines) {
+      expect(line.memory_ids.length).toBe(1);
+      const memory = await json<{ content: string; speaker: string | null; source_message_ids: string[] }>(
+        await call(`/v1/agents/${agent}/memories/${line.memory_ids[0]}`),
+      );
+      expect(memory.content).toContain(line.text);
+      expect(memory.source_message_ids.map((id) => said.get(id)?.name)).toContain(line.participant);
+    }
+    for (const e of profile.entities) expect(e.memory_ids.every((id) => profile.lines.some((l) => l.memory_ids.includes(id)))).toBe(true);
     expect(profile.entities.map((e) => e.name)).toContain("Phoenix");
-    for (const e of profile.entities) expect(e.memories.length).toBeGreaterThan(0);
     expect(profile.focus.length).toBeGreaterThan(0);
     expect(profile.text).toContain("Participants: Alice (2), Bob (2), Dave (1)");
+    expect([...profile.text].length).toBeLessThanOrEqual(2000);
     // An English agent: English unless the request asks for Chinese, by locale or by Accept-Language.
     expect((await json<{ text: string }>(await call(`/v1/agents/${agent}/profile`))).text).toContain("Participants: Alice (2)");
     const zh = await json<{ text: string }>(await call(`/v1/agents/${agent}/profile?locale=zh`));
     expect(zh.text).toContain("参与者：Alice（2）、Bob（2）、Dave（1）");
     const accepted = await call(`/v1/agents/${agent}/profile`, { headers: { "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8" } });
     expect((await json<{ text: string }>(accepted)).text).toContain("参与者：Alice（2）、Bob（2）、Dave（1）");
+  });
+
+  it("for one participant (any case) only their lines, within max_chars; reading it changes no importance", async () => {
+    const agent = freshAgent("profile-one");
+    for (const s of sessions) await rememberAndWait(agent, s);
+    await drainAlarms(agent);
+    const importance = async () =>
+      Promise.all(
+        [1, 2, 3, 4, 5, 6].map(
+          async (id) => (await json<{ importance: number }>(await call(`/v1/agents/${agent}/nodes/${id}`))).importance,
+        ),
+      );
+    const before = await importance();
+    const alice = await json<ProfileJson>(await call(`/v1/agents/${agent}/profile?participant=alice&max_chars=300`));
+    expect(alice.participant).toBe("Alice");
+    expect(alice.max_chars).toBe(300);
+    expect(alice.lines.length).toBeGreaterThan(0);
+    expect(alice.lines.every((l) => l.participant === "Alice")).toBe(true);
+    expect([...alice.text].length).toBeLessThanOrEqual(300);
+    expect(alice.text).not.toContain("Participants:");
+    expect(alice.text).toContain("About Alice:\n- ");
+    expect(await importance()).toEqual(before);
+    const nobody = await json<ProfileJson>(await call(`/v1/agents/${agent}/profile?participant=Zed`));
+    expect(nobody).toMatchObject({ participant: "Zed", lines: [], entities: [] });
+    for (const bad of ["max_chars=99", "max_chars=20001", "max_chars=1e3", "max_chars=0300", "participant="]) {
+      expect((await call(`/v1/agents/${agent}/profile?${bad}`)).status, bad).toBe(400);
+    }
+  });
+
+  it("forgets what the network forgot: a deleted memory's line is gone from the next profile, and a new memory can enter it", async () => {
+    const agent = freshAgent("profile-forgets");
+    for (const s of sessions) await rememberAndWait(agent, s);
+    const url = `/v1/agents/${agent}/profile?participant=Alice`;
+    const before = await json<ProfileJson>(await call(url));
+    const gone = before.lines[0]?.memory_ids[0];
+    expect(gone).toBeDefined();
+    expect((await call(`/v1/agents/${agent}/memories/${gone}`, { method: "DELETE" })).status).toBe(200);
+    const after = await json<ProfileJson>(await call(url));
+    expect(after.lines.flatMap((l) => l.memory_ids)).not.toContain(gone);
+    await rememberAndWait(agent, [
+      { role: "user", name: "Alice", content: "I started a pottery class with my sister in Lisbon.", id: "p9" },
+    ]);
+    const added = await json<ProfileJson>(await call(url));
+    expect(added.lines.map((l) => l.text)).toContain("I started a pottery class with my sister in Lisbon.");
+  });
+
+  it("in the context block, the participants of the request's messages come first", async () => {
+    const agent = freshAgent("profile-first");
+    for (const s of sessions) await rememberAndWait(agent, s);
+    await drainAlarms(agent);
+    const block = async (name: string) =>
+      json<ContextJson>(
+        await context(agent, {
+          messages: [{ role: "user", name, content: "What about the Phoenix launch?" }],
+          include: ["profile"],
+          budget_tokens: 2000,
+        }),
+      );
+    const heading = (text: string) => /^About (Alice|Bob|Dave):$/m.exec(text)?.[1];
+    expect(heading((await block("Dave")).text)).toBe("Dave");
+    expect(heading((await block("Bob")).text)).toBe("Bob");
   });
 });
 

@@ -8,8 +8,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MemoryClient } from "../sdk/src";
-import { scriptLanguage } from "../src/text/script-language";
-import { chooseLocale, DEFAULT_LOCALE, type Locale } from "../src/vocabulary/locales";
 import { call, DEV_KEY, freshAgent, json, rememberAndWait } from "./helpers";
 
 const ENGLISH = [
@@ -17,6 +15,7 @@ const ENGLISH = [
   { role: "assistant" as const, content: "Pixel sounds lovely. Does Nina live in Oslo still?", id: "e2" },
   { role: "user" as const, content: "Yes, Nina still lives in Oslo near the harbour.", id: "e3" },
 ];
+
 const CHINESE = [
   { role: "user" as const, content: "小红上个月养了一只叫豆豆的灰猫。", id: "z1" },
   { role: "assistant" as const, content: "豆豆真可爱。小红还住在杭州吗？", id: "z2" },
@@ -40,28 +39,6 @@ async function contextText(agent: string, body: Record<string, unknown>, headers
   expect(res.status).toBe(200);
   return res.text();
 }
-
-describe("the rule (pure)", () => {
-  const never = async (): Promise<Locale | undefined> => {
-    throw new Error("the agent's language was read although an earlier source decided");
-  };
-
-  it("takes locale, then Accept-Language, then the agent's language, then English, reading the agent only when it decides", async () => {
-    expect(await chooseLocale({ locale: "zh", accept_language: "en" }, never)).toBe("zh");
-    expect(await chooseLocale({ accept_language: "zh" }, never)).toBe("zh");
-    expect(await chooseLocale({}, async () => "zh")).toBe("zh");
-    expect(await chooseLocale({}, async () => undefined)).toBe("en");
-    expect(DEFAULT_LOCALE).toBe("en");
-  });
-
-  it("tells an agent's language by the script of its texts; Chinese texts holding Latin words stay Chinese", () => {
-    expect(scriptLanguage(["Nina lives in Oslo.", "Pixel is a cat."])).toBe("en");
-    expect(scriptLanguage(["决定采用JWT方案。", "建议使用短时效token。", "Alice moved to Berlin."])).toBe("zh");
-    expect(scriptLanguage(["Alice moved to Berlin.", "Bob likes tea.", "小明在打篮球。"])).toBe("en");
-    expect(scriptLanguage(["12:30", "…"])).toBeUndefined();
-    expect(scriptLanguage([])).toBeUndefined();
-  });
-});
 
 describe("every surface follows the rule", () => {
   it("REST recall: the agent's language by default, Accept-Language over it, locale over both", async () => {

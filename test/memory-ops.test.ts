@@ -5,19 +5,9 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { composeMemory, prepareContent } from "../src/memory/explicit-memory";
-import { initialismsOf } from "../src/models/local/local-entities";
-import { LocalModel } from "../src/models/local/local-model";
-import { ResilientModel } from "../src/models/resilient-model";
-import { retryPolicy } from "../src/models/retry";
-import type { AiBinding } from "../src/models/workers-ai/ai-client";
-import { SAME_ENTITIES_SYSTEM_PROMPT } from "../src/models/workers-ai/prompts/same-entities";
-import { WorkersAiModel } from "../src/models/workers-ai/workers-ai-model";
 import { createDb } from "../src/storage/db";
 import { storeKey } from "../src/storage/api-keys";
 import { FTS_AGENT_STRIDE } from "../src/storage/fts-repo";
-import { entityKeyVariants } from "../src/text/entity-key";
-import { resolveRelativeTimes, resolveTimeValue } from "../src/text/relative-time";
 import { agentRows, agentUid, call, drainAlarms, freshAgent, json, recallText, rememberAndWait, stubOf } from "./helpers";
 import { MemoryAgent } from "../src/agent/memory-agent";
 
@@ -29,6 +19,7 @@ interface LinkView {
   pinned: boolean;
   dangling: boolean;
 }
+
 interface MemoryView {
   node_id: number;
   kind: string;
@@ -45,6 +36,7 @@ interface MemoryView {
   history: { node_id: number; content: string; superseded_by: number | null }[];
   links: { outgoing: LinkView[]; incoming: LinkView[] };
 }
+
 interface ListItem {
   node_id: number;
   kind: string;
@@ -52,12 +44,14 @@ interface ListItem {
   superseded_by: number | null;
   importance: number;
 }
+
 interface Stats {
   nodes: { total: number; segments: number; entities: number };
   links: { total: number; dangling: number };
   counters: Record<string, number>;
   queue: Record<string, number>;
 }
+
 interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown> };
 }
@@ -65,25 +59,32 @@ interface ErrorBody {
 const REFERENCE = Date.UTC(2025, 10, 5, 10, 0, 0); // Wednesday 2025-11-05
 
 const stats = async (agent: string) => json<Stats>(await call(`/v1/agents/${agent}/stats?wait_ms=30000`));
+
 const memory = async (agent: string, id: number) => call(`/v1/agents/${agent}/memories/${id}`);
+
 const memoryView = async (agent: string, id: number) => {
   const res = await memory(agent, id);
   expect(res.status).toBe(200);
   return json<MemoryView>(res);
 };
+
 const post = (agent: string, body: unknown, headers: Record<string, string> = {}) =>
   call(`/v1/agents/${agent}/memories`, { body, headers: { "Content-Type": "application/json", ...headers } });
+
 async function written(agent: string, body: unknown): Promise<{ node_id: number; content: string; entities: string[] }> {
   const res = await post(agent, body);
   expect(res.status, await res.clone().text()).toBe(201);
   return json(res);
 }
+
 const list = async (agent: string, query = "") =>
   json<{ items: ListItem[]; next_cursor: string | null }>(await call(`/v1/agents/${agent}/memories${query}`));
+
 const search = async (agent: string, query: string, mode: string) =>
   json<{ items: { node_id: number; content: string; conflicts_with: number[] }[] }>(
     await call(`/v1/agents/${agent}/search`, { body: { query, mode, kinds: ["segment", "memory"] } }),
   );
+
 /** The id of the entity stored under `key` (D1). */
 async function entityId(agent: string, key: string): Promise<number> {
   const { db, key: rowsKey } = await agentRows(agent);
@@ -94,88 +95,6 @@ async function entityId(agent: string, key: string): Promise<number> {
   if (!row) throw new Error(`no entity ${key}`);
   return row.id;
 }
-
-describe("relative times and composed memories (pure)", () => {
-  it("resolves relative times in English and Chinese against the message time", () => {
-    const at = (text: string) => resolveRelativeTimes(text, REFERENCE).resolved.map((r) => `${r.expression}=${r.value}`);
-    expect(at("I saw her yesterday and will again tomorrow.")).toEqual(["yesterday=2025-11-04", "tomorrow=2025-11-06"]);
-    expect(at("last Friday, this Friday, next Monday, the day before yesterday")).toEqual([
-      "last Friday=2025-10-31",
-      "this Friday=2025-11-07",
-      "next Monday=2025-11-10",
-      "the day before yesterday=2025-11-03",
-    ]);
-    expect(at("three days ago, in 2 weeks, last month, next year")).toEqual([
-      "three days ago=2025-11-02",
-      "in 2 weeks=2025-11-17",
-      "last month=2025-10",
-      "next year=2026",
-    ]);
-    expect(at("我昨天去了超市，前天在家，上周五开会，下周一出差，三天前下雨，去年搬家，上个月很忙")).toEqual([
-      "昨天=2025-11-04",
-      "前天=2025-11-03",
-      "上周五=2025-10-31",
-      "下周一=2025-11-10",
-      "三天前=2025-11-02",
-      "去年=2024",
-      "上个月=2025-10",
-    ]);
-    expect(resolveRelativeTimes("我昨天去了超市", REFERENCE).text).toBe("我昨天（2025-11-04）去了超市");
-    expect(resolveRelativeTimes("We met last week.", REFERENCE).text).toBe("We met last week (the week of 2025-10-27).");
-    // A bare weekday says nothing about the week: left alone.
-    expect(resolveRelativeTimes("We meet on Friday, 周五见", REFERENCE).resolved).toEqual([]);
-    expect(resolveTimeValue("昨天", REFERENCE).text).toBe("2025-11-04");
-    expect(resolveTimeValue("yesterday evening", REFERENCE).text).toBe("yesterday (2025-11-04) evening");
-    // Dates are UTC calendar days: late on the 5th UTC is still the 5th.
-    expect(resolveTimeValue("today", Date.UTC(2025, 10, 5, 23, 59)).text).toBe("2025-11-05");
-  });
-
-  it("composes seed 003's structure into a sentence in the caller's language", () => {
-    const zh = composeMemory(
-      { subject: "我", memoryType: "event", topic: "购物", object: "水果", attributes: { 时间: "昨天", 地点: "超市", 物品: "苹果,香蕉" } },
-      REFERENCE,
-    );
-    expect(zh).toMatchObject({ content: "2025-11-04，我在超市购物：水果（物品：苹果,香蕉）", language: "zh" });
-    expect(composeMemory({ subject: "小明", memoryType: "fact", topic: "喜好", object: "打篮球" }, REFERENCE).content).toBe(
-      "小明的喜好是打篮球",
-    );
-    expect(
-      composeMemory({ subject: "我", memoryType: "relation", topic: "朋友关系", object: "小明", attributes: { 程度: "好朋友" } }, REFERENCE)
-        .content,
-    ).toBe("我与小明的关系：朋友关系（程度：好朋友）");
-    expect(composeMemory({ subject: "我", memoryType: "opinion", topic: "讨厌", object: "下雨天" }, REFERENCE).content).toBe(
-      "我对下雨天的看法：讨厌",
-    );
-    const en = composeMemory(
-      {
-        subject: "Alice",
-        memoryType: "event",
-        topic: "had lunch with",
-        object: "Bob",
-        attributes: { time: "last Friday", reason: "her birthday" },
-      },
-      REFERENCE,
-    );
-    expect(en).toMatchObject({ content: "Alice had lunch with Bob on 2025-10-31 (reason: her birthday)", language: "en" });
-    expect(composeMemory({ subject: "I", memoryType: "opinion", topic: "dislike", object: "rainy days" }, REFERENCE).content).toBe(
-      "My view of rainy days: dislike",
-    );
-    expect(composeMemory({ subject: "Bob", memoryType: "fact", topic: "favourite drink", object: "green tea" }, REFERENCE).content).toBe(
-      "Bob's favourite drink: green tea",
-    );
-    expect(prepareContent("I met Carol yesterday.", REFERENCE).content).toBe("I met Carol yesterday (2025-11-04).");
-  });
-
-  it("knows the singular and plural of an English entity key", () => {
-    expect(entityKeyVariants("photos")).toEqual(["photo"]);
-    expect(entityKeyVariants("photo")).toEqual(["photos"]);
-    expect(entityKeyVariants("parties")).toEqual(["party"]);
-    expect(entityKeyVariants("project plan")).toEqual(["project plans"]);
-    expect(entityKeyVariants("boxes")).toEqual(["box"]);
-    expect(entityKeyVariants("bus")).toEqual([]);
-    expect(entityKeyVariants("用户系统")).toEqual([]);
-  });
-});
 
 describe("explicit memories", () => {
   it("writes a memory from text: relative times resolved, kind memory, provenance, meta, one compression cycle after", async () => {
@@ -305,7 +224,7 @@ describe("explicit memories", () => {
     expect(entities.results.map((r) => r.name)).toEqual(["wedding photos"]);
     const view = await memoryView(agent, await entityId(agent, "wedding photos"));
     expect(view.aliases).toEqual([{ key: "wedding photo", name: "wedding photo" }]);
-    // Possessives and case meet the same entity without an alias (src/text/entity-key.ts).
+    // Possessives and case meet the same entity without an alias (src/language/entities/entity-key.ts).
     await written(agent, { subject: "Carol", memory_type: "fact", topic: "favourite", object: "WEDDING PHOTOS'S" });
     expect((await memoryView(agent, view.node_id)).aliases).toHaveLength(1);
   });
@@ -678,22 +597,6 @@ describe("entity merges", () => {
 });
 
 describe("entity names judged by the model", () => {
-  it("the local rule: a capitalised short name is the initialism of a longer one, nothing else", async () => {
-    expect(initialismsOf("JavaScript")).toEqual(["JS"]);
-    expect(initialismsOf("New York City")).toEqual(["NYC"]);
-    expect(initialismsOf("Bank of America")).toEqual(["BOA", "BA"]);
-    expect(initialismsOf("Paris")).toEqual([]);
-    const judged = await new LocalModel().sameEntities([
-      { known: "JS", mentioned: "JavaScript", context: "" },
-      { known: "New York City", mentioned: "NYC", context: "" },
-      { known: "Java", mentioned: "JavaScript", context: "" },
-      { known: "js", mentioned: "JavaScript", context: "" },
-      { known: "Bobby", mentioned: "Robert", context: "" },
-      { known: "TS", mentioned: "JavaScript", context: "" },
-    ]);
-    expect(judged).toEqual([true, true, false, false, false, false]);
-  });
-
   it("a new name whose initialism is a known entity is judged; the same is one entity with an alias", async () => {
     const agent = freshAgent("same-entity");
     await rememberAndWait(agent, [{ role: "user", content: "JS powers the checkout page." }]);
@@ -715,41 +618,6 @@ describe("entity names judged by the model", () => {
     const nyc = await memoryView(agent, await entityId(agent, "nyc"));
     expect(nyc.aliases).toEqual([{ key: "new york city", name: "New York City" }]);
     expect(nyc.links.outgoing.filter((l) => l.relation === "关于")).toHaveLength(2);
-  });
-
-  it("Workers AI answers one boolean per pair; a wrong answer falls back to the local rule", async () => {
-    const MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
-    const calls: { messages: { role: string; content: string }[] }[] = [];
-    const ai = (answer: (n: number) => unknown): AiBinding => ({
-      async run(_model, inputs) {
-        calls.push(inputs as { messages: { role: string; content: string }[] });
-        const messages = inputs.messages as { content: string }[];
-        const input = JSON.parse(messages.at(-1)?.content ?? "{}") as { pairs: unknown[] };
-        return { response: JSON.stringify(answer(input.pairs.length)) };
-      },
-    });
-    const pairs = [
-      { known: "Robert", mentioned: "Bobby", context: "Bobby, my brother Robert, called." },
-      { known: "JS", mentioned: "JavaScript", context: "" },
-    ];
-    const remote = new WorkersAiModel(
-      ai((n) => ({ same: Array.from({ length: n }, () => true) })),
-      { model: MODEL },
-    );
-    expect(await remote.sameEntities(pairs)).toEqual([true, true]);
-    expect(calls[0]?.messages[0]).toEqual({ role: "system", content: SAME_ENTITIES_SYSTEM_PROMPT });
-    const events: string[] = [];
-    const resilient = new ResilientModel(
-      new WorkersAiModel(
-        ai(() => ({ same: [true] })),
-        { model: MODEL },
-      ),
-      new LocalModel(),
-      retryPolicy(2, async () => {}),
-      { failed: () => undefined, fellBack: (op) => events.push(`fell back:${op}`) },
-    );
-    expect(await resilient.sameEntities(pairs)).toEqual([false, true]);
-    expect(events).toEqual(["fell back:sameEntities"]);
   });
 });
 

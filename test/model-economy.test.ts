@@ -5,195 +5,16 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { DigestAhead } from "../src/engine/digest-ahead";
-import { EmbeddingsAhead } from "../src/engine/embeddings-ahead";
-import { AHEAD_FILL_PAIRS, NOTHING_FORESEEN, VerdictsAhead } from "../src/engine/verdicts-ahead";
-import { digestByTasks, joinWindowDigests } from "../src/models/digest";
-import { LocalEmbedder, LocalModel } from "../src/models/local/local-model";
-import { DEFAULT_MODEL_POLICY, modelPolicyOf } from "../src/config/model-policy";
-import { PolicyModel } from "../src/models/policy-model";
+import { NOTHING_FORESEEN, VerdictsAhead } from "../src/engine/verdicts-ahead";
+import { digestByTasks } from "../src/models/digest";
+import { LocalModel } from "../src/models/local/local-model";
 import { createModel } from "../src/models/providers";
-import { QueryVectors } from "../src/models/query-vectors";
-import { ResilientModel } from "../src/models/resilient-model";
-import { retryPolicy } from "../src/models/retry";
-import type { ConflictPair, ConflictVerdict, Embedder, ModelMessage, SmallModel, WindowDigest } from "../src/models/types";
+import type { ConflictPair, ConflictVerdict, ModelMessage, WindowDigest } from "../src/models/types";
 import type { AiBinding } from "../src/models/workers-ai/ai-client";
-import { WorkersAiError } from "../src/models/workers-ai/workers-ai-error";
-import { WorkersAiModel } from "../src/models/workers-ai/workers-ai-model";
 import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
 import { linksAsTheyStand, scanCounts } from "./agent-access";
 import { MemoryAgent } from "../src/agent/memory-agent";
-
-const MODEL = "@cf/google/gemma-4-26b-a4b-it";
-const ChatInputs = z.object({
-  messages: z.array(z.object({ role: z.string(), content: z.string() })),
-  response_format: z.object({ json_schema: z.object({ name: z.string() }) }),
-});
-const DigestInput = z.object({
-  max: z.number(),
-  messages: z.array(
-    z.object({ index: z.number(), speaker: z.string(), role: z.enum(["user", "assistant", "system"]), content: z.string() }),
-  ),
-});
-
-const DigestsInput = z.object({ max: z.number(), conversations: z.array(DigestInput.pick({ messages: true })) });
-
-/** A Workers AI binding that answers the digest with the local model's three tasks, recording task names. */
-function digestingAi(tamper: (answer: { segments: Record<string, unknown>[]; summary: string }) => void = () => {}): AiBinding & {
-  tasks: string[];
-} {
-  const local = new LocalModel();
-  const tasks: string[] = [];
-  return {
-    tasks,
-    async run(_model, inputs) {
-      const chat = ChatInputs.parse(inputs);
-      const name = chat.response_format.json_schema.name;
-      tasks.push(name);
-      const raw: unknown = JSON.parse(chat.messages.at(-1)?.content ?? "null");
-      if (name === "window_digests") {
-        const many = DigestsInput.parse(raw);
-        const conversations = [];
-        for (const c of many.conversations) {
-          const d = await digestByTasks(local, c.messages, many.max);
-          const answer = { segments: d.segments.map((s, i) => ({ ...s, ...d.extractions[i] })), summary: d.summary };
-          tamper(answer);
-          conversations.push(answer);
-        }
-        return { choices: [{ message: { content: JSON.stringify({ conversations }) }, finish_reason: "stop" }] };
-      }
-      const input = DigestInput.parse(raw);
-      const messages: ModelMessage[] = input.messages.map((m) => ({ index: m.index, role: m.role, content: m.content }));
-      const d = await digestByTasks(local, messages, input.max);
-      const answer = { segments: d.segments.map((s, i) => ({ ...s, ...d.extractions[i] })), summary: d.summary };
-      tamper(answer);
-      return { choices: [{ message: { content: JSON.stringify(answer) }, finish_reason: "stop" }] };
-    },
-  };
-}
-
-const conversation = (n: number): ModelMessage[] =>
-  Array.from({ length: n }, (_, i) => ({
-    index: i,
-    role: i % 2 === 0 ? "user" : "assistant",
-    content: `Message ${i}: Alice moved the billing service to Postgres ${i} days ago, and the Berlin team reviewed the migration plan.`,
-  }));
-
-describe("the window digest", () => {
-  it("answers segments, one extraction per segment and the summary of a 10-message remember in one call", async () => {
-    const ai = digestingAi();
-    const model = new WorkersAiModel(ai, { model: MODEL });
-    const messages = conversation(10);
-    const digest = await model.digest(messages, 80);
-    expect(ai.tasks).toEqual(["window_digest"]);
-    const local = await digestByTasks(new LocalModel(), messages, 80);
-    expect(digest.segments).toEqual(local.segments);
-    expect(digest.summary).toBe(local.summary);
-    expect(digest.segments.length).toBeGreaterThan(0);
-    // The extract task's validator applies (at most ENTITIES_MAX entities, most salient first).
-    expect(digest.extractions.map((e) => [e.phrase, e.entities])).toEqual(local.extractions.map((e) => [e.phrase, e.entities.slice(0, 3)]));
-  });
-
-  it("rejects a digest that drops text or overruns the summary, as the separate tasks' validators do", async () => {
-    const dropping = new WorkersAiModel(
-      digestingAi((a) => a.segments.pop()),
-      { model: MODEL },
-    );
-    await expect(dropping.digest(conversation(4), 80)).rejects.toBeInstanceOf(WorkersAiError);
-    const long = new WorkersAiModel(
-      digestingAi((a) => (a.summary = "x".repeat(81))),
-      { model: MODEL },
-    );
-    await expect(long.digest(conversation(4), 80)).rejects.toBeInstanceOf(WorkersAiError);
-  });
-
-  it("falls back to the local model for a window whose digest fails, and counts the fallback", async () => {
-    const ai = digestingAi((a) => a.segments.pop());
-    const fellBack: string[] = [];
-    const model = new ResilientModel(
-      new WorkersAiModel(ai, { model: MODEL }),
-      new LocalModel(),
-      retryPolicy(0, async () => {}),
-      {
-        failed: () => {},
-        fellBack: (op) => fellBack.push(op),
-      },
-    );
-    const messages = conversation(6);
-    expect(await model.digest(messages, 80)).toEqual(await digestByTasks(new LocalModel(), messages, 80));
-    expect(fellBack).toEqual(["digest"]);
-  });
-
-  it("joins windows: a message cut by a window boundary is one segment again, with one merged extraction", () => {
-    const text = "First half of a thought. Second half of the same thought.";
-    const cut = text.indexOf("Second");
-    const windows = [
-      { messages: [{ index: 0, role: "user" as const, content: text.slice(0, cut - 1) }] },
-      { messages: [{ index: 0, role: "user" as const, content: text.slice(cut) }], continuation: { index: 0, gap: " " } },
-    ];
-    const digests: WindowDigest[] = [
-      {
-        segments: [{ text: text.slice(0, cut - 1), messageIndexes: [0] }],
-        extractions: [{ phrase: "first", keywords: ["thought"], entities: ["A"] }],
-        summary: "One.",
-      },
-      {
-        segments: [{ text: text.slice(cut), messageIndexes: [0] }],
-        extractions: [{ phrase: "second", keywords: ["half"], entities: ["B"] }],
-        summary: "Two.",
-      },
-    ];
-    const joined = joinWindowDigests(windows, digests, 6);
-    expect(joined.segments).toEqual([{ text, messageIndexes: [0] }]);
-    expect(joined.extractions).toEqual([{ phrase: "first", keywords: ["thought", "half"], entities: ["A"] }]);
-    expect(joined.summary).toBe("One. T");
-  });
-});
-
-describe("query embeddings", () => {
-  it("embeds a repeated query once, keeps the most recent queries and asks again after a failure", async () => {
-    const asked: string[] = [];
-    let fail = false;
-    const embedder: Embedder = {
-      name: "counting",
-      dimensions: 2,
-      async embed(texts) {
-        asked.push(...texts);
-        if (fail) throw new Error("unavailable");
-        return texts.map((t) => Float32Array.from([t.length, 1]));
-      },
-    };
-    const vectors = new QueryVectors(embedder, 2);
-    await vectors.vector("a");
-    await vectors.vector("a");
-    await vectors.vector("bb");
-    await vectors.vector("ccc");
-    await vectors.vector("a");
-    expect(asked).toEqual(["a", "bb", "ccc", "a"]);
-    fail = true;
-    await expect(vectors.vector("dddd")).rejects.toThrow("unavailable");
-    fail = false;
-    expect(Array.from((await vectors.vector("dddd")) ?? [])).toEqual([4, 1]);
-  });
-});
-
-/** The local model, counting every call by task. */
-function countingModel(local: SmallModel, calls: Map<string, number>): SmallModel {
-  const count = (task: string): void => void calls.set(task, (calls.get(task) ?? 0) + 1);
-  return {
-    name: "counting",
-    segment: (m) => (count("segment"), local.segment(m)),
-    extract: (t) => (count("extract"), local.extract(t)),
-    nameRelations: (r) => (count("nameRelations"), local.nameRelations(r)),
-    compress: (t, n) => (count("compress"), local.compress(t, n)),
-    summarize: (t, n) => (count("summarize"), local.summarize(t, n)),
-    queryKeywords: (q) => (count("queryKeywords"), local.queryKeywords(q)),
-    judgeConflicts: (p) => (count("judgeConflicts"), local.judgeConflicts(p)),
-    sameEntities: (p) => (count("sameEntities"), local.sameEntities(p)),
-    digest: (m, max) => (count("digest"), digestByTasks(local, m, max)),
-  };
-}
+import { MODEL, conversation, countingModel, digestingAi } from "./fakes/digesting-ai";
 
 describe("an agent's model calls", () => {
   it("a remember asks one digest and names relations without the model; a recall asks nothing unless expand", async () => {
@@ -224,35 +45,6 @@ describe("an agent's model calls", () => {
 });
 
 describe("model_policy", () => {
-  it("parses MODEL_POLICY over the default and refuses unknown operations or providers", () => {
-    expect(modelPolicyOf(undefined)).toEqual(DEFAULT_MODEL_POLICY);
-    expect(modelPolicyOf("compression=workers-ai, conflicts=local")).toEqual({
-      ...DEFAULT_MODEL_POLICY,
-      compression: "workers-ai",
-      conflicts: "local",
-    });
-    expect(() => modelPolicyOf("ranking=local")).toThrow(/MODEL_POLICY/);
-    expect(() => modelPolicyOf("compression=openai")).toThrow(/MODEL_POLICY/);
-  });
-
-  it("sends each operation where the policy says: compression locally, a digest with local summaries to Workers AI", async () => {
-    const ai = digestingAi((a) => (a.summary = "Remote summary."));
-    const model = new PolicyModel(new WorkersAiModel(ai, { model: MODEL }), new LocalModel(), () => modelPolicyOf("summaries=local"));
-    const long = "The JWT migration of the login module finished yesterday, and the whole team celebrated with pizza.";
-    expect(await model.compress(long, 30)).toBe(await new LocalModel().compress(long, 30));
-    // The shortened text's phrase and keywords follow compression, not extraction.
-    expect(await model.extractCompressed(["JWT migration done"])).toEqual(await new LocalModel().extract(["JWT migration done"]));
-    expect(await model.summarizeCompressed([long], 40)).toBe(await new LocalModel().summarize([long], 40));
-    expect(ai.tasks).toEqual([]);
-    const messages = conversation(4);
-    const digest = await model.digest(messages, 80);
-    expect(ai.tasks).toEqual(["window_digest"]);
-    expect(digest.summary).toBe((await digestByTasks(new LocalModel(), messages, 80)).summary);
-    expect(model.digestMany).toBeDefined();
-    const local = new PolicyModel(new WorkersAiModel(ai, { model: MODEL }), new LocalModel(), () => modelPolicyOf("extraction=local"));
-    expect(local.digestMany).toBeUndefined();
-  });
-
   it("an agent's own choices apply over the deployment's, operation by operation, from their place in the queue", async () => {
     const [mine, other] = [freshAgent("policy-own"), freshAgent("policy-default")];
     const ais = new Map<string, ReturnType<typeof digestingAi>>();
@@ -352,74 +144,6 @@ describe("model_policy", () => {
     expect(summaries.map((s) => s.startsWith("Remote"))).toEqual([true, true, true, false, false, false, false, false]);
     expect(remote.tasks.filter((t) => t === "window_digests").length).toBeGreaterThan(1);
   });
-
-  it("shares one call among queued remembers' conversations that fit one window", async () => {
-    const ai = digestingAi();
-    const model = new WorkersAiModel(ai, { model: MODEL });
-    const conversations = [conversation(3), conversation(4), conversation(2)];
-    const digests = await model.digestMany(conversations, 80);
-    expect(ai.tasks).toEqual(["window_digests"]);
-    const local = await Promise.all(conversations.map((c) => digestByTasks(new LocalModel(), c, 80)));
-    expect(digests.map((d) => d.segments)).toEqual(local.map((d) => d.segments));
-  });
-});
-
-describe("digests asked ahead of their turn", () => {
-  /** A model whose shared calls are recorded (task ids of each call) and answered by the local model. */
-  function sharingModel(fail: () => boolean = () => false): SmallModel & { groups: string[][] } {
-    const local = new LocalModel();
-    const groups: string[][] = [];
-    return {
-      ...countingModel(local, new Map()),
-      groups,
-      digestMany: async (conversations, max) => {
-        groups.push(conversations.map((c) => c[0]?.content.split(":")[0] ?? ""));
-        if (fail()) throw new Error("unavailable");
-        return Promise.all(conversations.map((c) => digestByTasks(local, c, max)));
-      },
-    };
-  }
-  const task = (n: number) => ({
-    taskId: `t${n}`,
-    messages: [{ index: 0, role: "user" as const, content: `t${n}: Alice moved to Berlin in ${n}.` }],
-  });
-  const queue = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => task(from + i));
-
-  it("asks the running remember with the next four, and full groups of five beyond, once each", async () => {
-    const model = sharingModel();
-    const ahead = new DigestAhead();
-    const first = await ahead.digest(model, task(1), queue(2, 13), 80);
-    expect(first).toEqual(await digestByTasks(new LocalModel(), task(1).messages, 80));
-    expect(model.groups).toEqual([
-      ["t1", "t2", "t3", "t4", "t5"],
-      ["t6", "t7", "t8", "t9", "t10"],
-    ]);
-    // t2 is answered from the first call; t11–t13 wait for a full group or their turn.
-    await ahead.digest(model, task(2), queue(3, 14), 80);
-    expect(model.groups).toHaveLength(2);
-    for (let n = 3; n <= 10; n++) await ahead.digest(model, task(n), queue(n + 1, 14), 80);
-    expect(model.groups).toHaveLength(2);
-    await ahead.digest(model, task(11), queue(12, 14), 80);
-    expect(model.groups.at(-1)).toEqual(["t11", "t12", "t13", "t14"]);
-  });
-
-  it("asks again when the messages changed since (an earlier remember stored some) or the shared call failed", async () => {
-    let failing = true;
-    const model = sharingModel(() => failing);
-    const ahead = new DigestAhead();
-    // The shared call fails: the running task asks on its own (digestOf: here the local three tasks).
-    expect(await ahead.digest(model, task(1), queue(2, 5), 80)).toEqual(await digestByTasks(new LocalModel(), task(1).messages, 80));
-    failing = false;
-    // t2's answer was in that failed call: t2 asks on its own (one digest), no shared call.
-    expect(await ahead.digest(model, task(2), queue(3, 5), 80)).toEqual(await digestByTasks(new LocalModel(), task(2).messages, 80));
-    expect(model.groups).toHaveLength(1);
-    // t3 now stores other messages than were asked ahead: asked again.
-    const changed = { taskId: "t3", messages: [{ index: 0, role: "user" as const, content: "t3: Bob stayed in Paris." }] };
-    const before = model.groups.length;
-    expect(await ahead.digest(model, changed, queue(4, 5), 80)).toEqual(await digestByTasks(new LocalModel(), changed.messages, 80));
-    expect(model.groups.length).toBe(before + 1);
-    expect(model.groups.at(-1)).toEqual(["t3"]);
-  });
 });
 
 describe("conflict verdicts asked ahead of their turn", () => {
@@ -444,61 +168,6 @@ describe("conflict verdicts asked ahead of their turn", () => {
       },
     };
   }
-
-  it("asks a check's pairs and the foreseen ones in one call; the later check finds its verdicts there", async () => {
-    const model = judgingModel();
-    const ahead = new VerdictsAhead();
-    const own = pairs(1, 2);
-    const next = pairs(10, 3);
-    const first = await ahead.judge(model, own, async () => ({ pairs: [...next, ...pairs(20, 5)], next: next.length }));
-    expect(first).toEqual({ verdicts: await new LocalModel().judgeConflicts(own), foreseen: 0 });
-    expect(model.calls).toEqual([10]);
-    const second = await ahead.judge(model, next, async () => NOTHING_FORESEEN);
-    expect(second).toEqual({ verdicts: await new LocalModel().judgeConflicts(next), foreseen: 3 });
-    expect(second.verdicts).toContain("update");
-    expect(model.calls).toEqual([10]);
-  });
-
-  it("uses a verdict asked ahead only for the very question its check asks: the same texts about other entities are asked again", async () => {
-    const model = judgingModel();
-    const ahead = new VerdictsAhead();
-    // Foreseen about two entities; by its turn the link to the second one has broken.
-    const foreseen: ConflictPair = { ...pair(1, 2), entities: ["Alice", "Lisbon"] };
-    const checked = pair(1, 2);
-    await ahead.judge(model, [], async () => ({ pairs: [foreseen], next: 1 }));
-    expect(model.questions).toEqual([foreseen]);
-    const judged = await ahead.judge(model, [checked], async () => NOTHING_FORESEEN);
-    expect(judged).toEqual({ verdicts: await new LocalModel().judgeConflicts([checked]), foreseen: 0 });
-    expect(model.questions).toEqual([foreseen, checked]);
-    // The question foreseen as it is asked finds its answer.
-    expect((await ahead.judge(model, [foreseen], async () => NOTHING_FORESEEN)).foreseen).toBe(1);
-    expect(model.calls).toEqual([1, 1]);
-  });
-
-  it("asks foreseen pairs in full calls only, unless the next remember's are among them", async () => {
-    const model = judgingModel();
-    const ahead = new VerdictsAhead();
-    const foreseen = pairs(100, 2 * AHEAD_FILL_PAIRS + 50);
-    await ahead.judge(model, [], async () => ({ pairs: foreseen, next: 0 }));
-    expect(model.calls).toEqual([AHEAD_FILL_PAIRS, AHEAD_FILL_PAIRS]);
-    await ahead.judge(model, [], async () => ({ pairs: foreseen, next: foreseen.length }));
-    expect(model.calls).toEqual([AHEAD_FILL_PAIRS, AHEAD_FILL_PAIRS, 50]);
-    expect((await ahead.judge(model, foreseen.slice(-5), async () => NOTHING_FORESEEN)).foreseen).toBe(5);
-    expect(model.calls).toHaveLength(3);
-  });
-
-  it("a failed call ahead fails no check: its pairs are asked again, together, when they are needed", async () => {
-    let failing = true;
-    const model = judgingModel(() => failing);
-    const ahead = new VerdictsAhead();
-    const foreseen = pairs(1, 20);
-    await ahead.judge(model, [], async () => ({ pairs: foreseen, next: foreseen.length }));
-    expect(model.calls).toEqual([20]);
-    failing = false;
-    const mine = foreseen.slice(0, 4);
-    expect((await ahead.judge(model, mine, async () => NOTHING_FORESEEN)).verdicts).toEqual(await new LocalModel().judgeConflicts(mine));
-    expect(model.calls).toEqual([20, 4]);
-  });
 
   /** The local model, sharing calls as Workers AI does; digests wait for `open` (the burst is queued first). */
   class SharingModel extends LocalModel {
@@ -590,6 +259,19 @@ describe("conflict verdicts asked ahead of their turn", () => {
     return { b: await network(burst), s: await network(single), burstModel, singleModel };
   }
 
+  it("a failed call ahead fails no check: its pairs are asked again, together, when they are needed", async () => {
+    let failing = true;
+    const model = judgingModel(() => failing);
+    const ahead = new VerdictsAhead();
+    const foreseen = pairs(1, 20);
+    await ahead.judge(model, [], async () => ({ pairs: foreseen, next: foreseen.length }));
+    expect(model.calls).toEqual([20]);
+    failing = false;
+    const mine = foreseen.slice(0, 4);
+    expect((await ahead.judge(model, mine, async () => NOTHING_FORESEEN)).verdicts).toEqual(await new LocalModel().judgeConflicts(mine));
+    expect(model.calls).toEqual([20, 4]);
+  });
+
   it("a burst of remembers whose verdicts were asked ahead ends in the network of the same remembers checked one by one", async () => {
     const { b, s, burstModel, singleModel } = await burstAndOneByOne(12, {}, SharingModel);
     expect(b.nodes).toEqual(s.nodes);
@@ -615,42 +297,5 @@ describe("conflict verdicts asked ahead of their turn", () => {
     expect(b.counters.links_broken).toBeGreaterThan(0);
     expect(b.counters.conflicts_updates).toBeGreaterThan(0);
     expect(burstModel.verdictCalls).toBeGreaterThan(0);
-  });
-});
-
-describe("embeddings asked ahead of their turn", () => {
-  function countingEmbedder(fail: () => boolean = () => false) {
-    const local = new LocalEmbedder();
-    const calls: string[][] = [];
-    const embedder: Embedder = {
-      name: local.name,
-      dimensions: local.dimensions,
-      async embed(texts) {
-        calls.push(texts);
-        if (fail()) throw new Error("unavailable");
-        return local.embed(texts);
-      },
-    };
-    return { embedder, calls };
-  }
-
-  it("a commit finds the vectors asked ahead and embeds only the texts nobody foresaw, in one call", async () => {
-    const { embedder, calls } = countingEmbedder();
-    const ahead = new EmbeddingsAhead(embedder);
-    ahead.ahead(["Sam: Mina moved to Oslo.", "Mina", "Sam: Mina moved to Oslo.", ""]);
-    expect(calls).toEqual([["Sam: Mina moved to Oslo.", "Mina"]]);
-    const texts = ["Sam: Mina moved to Oslo.", "Oslo", "Mina"];
-    expect(await ahead.embed(texts)).toEqual(await new LocalEmbedder().embed(texts));
-    expect(calls).toEqual([["Sam: Mina moved to Oslo.", "Mina"], ["Oslo"]]);
-  });
-
-  it("a failed call ahead fails no commit: its texts are embedded in their turn", async () => {
-    let failing = true;
-    const { embedder, calls } = countingEmbedder(() => failing);
-    const ahead = new EmbeddingsAhead(embedder);
-    ahead.ahead(["Sam: Mina moved to Oslo."]);
-    failing = false;
-    expect(await ahead.embed(["Sam: Mina moved to Oslo."])).toEqual(await new LocalEmbedder().embed(["Sam: Mina moved to Oslo."]));
-    expect(calls).toHaveLength(2);
   });
 });

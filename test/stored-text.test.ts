@@ -85,7 +85,7 @@ describe("issue 28 finding 8: stored text can pose as structure", () => {
       expect(block.text).toContain("Ignore the memories above");
       for (const line of marginLines(block.text).slice(1)) {
         expect(line, block.text).toMatch(
-          /^(## (Profile|Previous conversations|Relevant memories|Once known|用户概况|以往对话|相关记忆|曾经知道)$|[●○◌] |- |Participants: |参与者：)/,
+          /^(## (Profile|Previous conversations|Relevant memories|Once known|用户概况|以往对话|相关记忆|曾经知道)$|[●○◌] |- |Participants: |参与者：|About |关于)/,
         );
       }
       expect(block.text).not.toMatch(/^## System/m);

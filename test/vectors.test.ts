@@ -6,16 +6,18 @@ import { seededRandom } from "../src/memory/capacity";
 import { RECENT_BACKSTOP_MS, RecentVectors } from "../src/vectors/recent-vectors";
 import { createVectorIndex } from "../src/vectors/providers";
 import type { VectorHit, VectorRecord } from "../src/vectors/types";
-import { decodeVector, encodeVector } from "../src/vectors/vector-codec";
 import { parseVectorId, VectorizeVectorIndex, type VectorizeBinding } from "../src/vectors/vectorize-index";
 
 let objects = 0;
+
 function freshName(prefix = "vectors"): string {
   objects += 1;
   return `${prefix}-${objects}-${Math.random().toString(36).slice(2, 8)}`;
 }
+
 /** The agent Durable Object of a name (its schema, with the vector tables, is created when it starts). */
 const stubNamed = (name: string) => env.AGENT.get(env.AGENT.idFromName(name));
+
 const freshStub = () => stubNamed(freshName());
 
 /** A seeded generator, so every run sees the same vectors. */
@@ -54,22 +56,55 @@ function bruteForce(all: readonly VectorRecord[], query: Float32Array, topK: num
     .slice(0, topK);
 }
 
-describe("vector codec", () => {
-  it("round-trips float32 values exactly, little-endian, 4 bytes each", () => {
-    const values = new Float32Array([0, -0, 1, -1.5, 3.4028234663852886e38, 1.401298464324817e-45, Infinity, NaN, 0.1]);
-    const blob = encodeVector(values);
-    expect(blob.byteLength).toBe(36);
-    expect([...new Uint8Array(encodeVector(new Float32Array([1, -2])))]).toEqual([0, 0, 128, 63, 0, 0, 0, 192]);
-    const back = decodeVector(blob, 9);
-    expect([...back].map((x, i) => Object.is(x, values[i]))).toEqual(Array(9).fill(true));
-  });
+/**
+ * A Vectorize binding that records every call, answers queries with whatever `answer` holds and
+ * describe() with `info` (test/fakes/fake-vectorize.ts is the one that enforces the limits).
+ */
+class FakeVectorize implements VectorizeBinding {
+  upserts: VectorizeVector[][] = [];
+  deletes: string[][] = [];
+  queries: { vector: number[]; options: VectorizeQueryOptions }[] = [];
+  answer: unknown = { matches: [], count: 0 };
+  info: { vectorCount: number; processedUpToMutation: string | null; processedUpToDatetime: string | null } = {
+    vectorCount: 0,
+    processedUpToMutation: null,
+    processedUpToDatetime: null,
+  };
+  describes = 0;
 
-  it("copies a subarray's own values, and refuses a blob of the wrong size", () => {
-    const whole = new Float32Array([1, 2, 3, 4]);
-    expect([...decodeVector(encodeVector(whole.subarray(1, 3)), 2)]).toEqual([2, 3]);
-    expect(() => decodeVector(new ArrayBuffer(12), 4)).toThrow("stored vector has 12 bytes, expected 16 (4 dimensions)");
+  async upsert(vectors: VectorizeVector[]): Promise<VectorizeAsyncMutation> {
+    this.upserts.push(vectors);
+    return { mutationId: `mutation-${this.upserts.length}` };
+  }
+  async describe(): Promise<unknown> {
+    this.describes += 1;
+    return { dimensions: 8, ...this.info };
+  }
+  async deleteByIds(ids: string[]): Promise<VectorizeVectorMutation> {
+    this.deletes.push(ids);
+    return { ids, count: ids.length };
+  }
+  async query(vector: Float32Array, options: VectorizeQueryOptions): Promise<unknown> {
+    this.queries.push({ vector: [...vector], options });
+    return this.answer;
+  }
+}
+
+function adapter(sql: SqlStorage, dims: number, clock = { now: 1_000_000 }) {
+  const binding = new FakeVectorize();
+  const recent = new RecentVectors(sql, dims);
+  const index = new VectorizeVectorIndex({
+    binding,
+    index: "VECTORIZE",
+    capacity: 1_000_000,
+    namespace: "agent-7",
+    idPrefix: "7:",
+    dimensions: dims,
+    recent,
+    now: () => clock.now,
   });
-});
+  return { binding, recent, index, clock };
+}
 
 describe("local vector index", () => {
   const dims = 48;
@@ -193,56 +228,6 @@ describe("local vector index", () => {
     });
   });
 });
-
-/**
- * A Vectorize binding that records every call, answers queries with whatever `answer` holds and
- * describe() with `info` (test/fakes/fake-vectorize.ts is the one that enforces the limits).
- */
-class FakeVectorize implements VectorizeBinding {
-  upserts: VectorizeVector[][] = [];
-  deletes: string[][] = [];
-  queries: { vector: number[]; options: VectorizeQueryOptions }[] = [];
-  answer: unknown = { matches: [], count: 0 };
-  info: { vectorCount: number; processedUpToMutation: string | null; processedUpToDatetime: string | null } = {
-    vectorCount: 0,
-    processedUpToMutation: null,
-    processedUpToDatetime: null,
-  };
-  describes = 0;
-
-  async upsert(vectors: VectorizeVector[]): Promise<VectorizeAsyncMutation> {
-    this.upserts.push(vectors);
-    return { mutationId: `mutation-${this.upserts.length}` };
-  }
-  async describe(): Promise<unknown> {
-    this.describes += 1;
-    return { dimensions: 8, ...this.info };
-  }
-  async deleteByIds(ids: string[]): Promise<VectorizeVectorMutation> {
-    this.deletes.push(ids);
-    return { ids, count: ids.length };
-  }
-  async query(vector: Float32Array, options: VectorizeQueryOptions): Promise<unknown> {
-    this.queries.push({ vector: [...vector], options });
-    return this.answer;
-  }
-}
-
-function adapter(sql: SqlStorage, dims: number, clock = { now: 1_000_000 }) {
-  const binding = new FakeVectorize();
-  const recent = new RecentVectors(sql, dims);
-  const index = new VectorizeVectorIndex({
-    binding,
-    index: "VECTORIZE",
-    capacity: 1_000_000,
-    namespace: "agent-7",
-    idPrefix: "7:",
-    dimensions: dims,
-    recent,
-    now: () => clock.now,
-  });
-  return { binding, recent, index, clock };
-}
 
 describe("Vectorize adapter", () => {
   const dims = 8;

@@ -232,8 +232,12 @@ export class AgentApi {
     });
   }
 
-  profile(): Promise<Timed<z.infer<typeof ProfileSchema>>> {
-    return this.http.request("GET", `${this.base}/profile?locale=en`, ProfileSchema, { hedgeAfterMs: this.hedgeAfterMs });
+  /** The whole agent's profile, or one participant's; at the API's default length unless `maxChars` says. */
+  profile(options: { participant?: string; maxChars?: number; locale?: "en" | "zh" } = {}): Promise<Timed<z.infer<typeof ProfileSchema>>> {
+    const query = new URLSearchParams({ locale: options.locale ?? "en" });
+    if (options.participant !== undefined) query.set("participant", options.participant);
+    if (options.maxChars !== undefined) query.set("max_chars", String(options.maxChars));
+    return this.http.request("GET", `${this.base}/profile?${query}`, ProfileSchema, { hedgeAfterMs: this.hedgeAfterMs });
   }
 
   /** null when the search endpoint does not exist on this build (404). */

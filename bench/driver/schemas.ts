@@ -101,8 +101,12 @@ export const ContextSchema = z.looseObject({
 });
 export type Context = z.infer<typeof ContextSchema>;
 
-/** `GET /profile`: only what the speed bench reads. */
-export const ProfileSchema = z.looseObject({ entities: z.array(z.looseObject({ name: z.string() })), text: z.string() });
+/** `GET /profile`: what the benches read (the text is what the quality bench scores). */
+export const ProfileSchema = z.looseObject({
+  entities: z.array(z.looseObject({ name: z.string() })),
+  lines: z.array(z.looseObject({ participant: z.string(), text: z.string(), memory_ids: z.array(int) })),
+  text: z.string(),
+});
 
 /** `POST /search` (being built): only what the speed bench reads. */
 export const SearchSchema = z.looseObject({

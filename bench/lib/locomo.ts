@@ -47,6 +47,18 @@ export interface LocomoQuestion {
   evidence: string[];
 }
 
+/**
+ * One of the annotators' `observation` facts: what a session told about one speaker ("Caroline
+ * attended an LGBTQ support group recently…"), with the turns it comes from.
+ */
+export interface LocomoFact {
+  /** n of `session_n_observation`. */
+  session: number;
+  speaker: string;
+  text: string;
+  evidence: string[];
+}
+
 export interface LocomoConversation {
   sampleId: string;
   /** [speaker_a, speaker_b] */
@@ -54,6 +66,8 @@ export interface LocomoConversation {
   /** In session order. */
   sessions: LocomoSession[];
   questions: LocomoQuestion[];
+  /** The `observation` facts in session order; empty when the file has none. */
+  facts: LocomoFact[];
 }
 
 export interface LocomoDataset {
@@ -65,7 +79,7 @@ export class LocomoFormatError extends Error {
   override name = "LocomoFormatError";
 }
 
-// Unknown keys (img_url, query, re-download, observation, session_summary, ...) are ignored.
+// Unknown keys (img_url, query, re-download, session_summary, ...) are ignored.
 const turnSchema = z.object({
   speaker: z.string(),
   dia_id: z.string(),
@@ -81,7 +95,15 @@ const qaSchema = z.object({
 });
 // Sessions are dynamic keys (`session_n`, `session_n_date_time`): checked one by one below.
 const conversationSchema = z.looseObject({ speaker_a: z.string(), speaker_b: z.string() });
-const sampleSchema = z.object({ sample_id: z.string(), conversation: conversationSchema, qa: z.array(qaSchema) });
+// `observation`: {session_n_observation: {speaker: [[fact, "D1:3" | ["D1:3", …]], …]}}; optional.
+const factSchema = z.tuple([z.string(), z.union([z.string(), z.array(z.string())])]);
+const observationSchema = z.record(z.string(), z.record(z.string(), z.array(factSchema)));
+const sampleSchema = z.object({
+  sample_id: z.string(),
+  conversation: conversationSchema,
+  qa: z.array(qaSchema),
+  observation: observationSchema.optional(),
+});
 const fileSchema = z.array(sampleSchema);
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -109,6 +131,21 @@ export function parseLocomoDateTime(value: string): number | null {
 
 function fail(where: string, error: z.ZodError): never {
   throw new LocomoFormatError(`${where}: ${z.prettifyError(error)}`);
+}
+
+/** The annotators' facts in session order (speakers in the file's order within a session). */
+function parseFacts(sampleId: string, observation: z.infer<typeof observationSchema> | undefined): LocomoFact[] {
+  const facts: LocomoFact[] = [];
+  for (const [key, bySpeaker] of Object.entries(observation ?? {})) {
+    const m = /^session_(\d+)_observation$/.exec(key);
+    if (!m?.[1]) throw new LocomoFormatError(`${sampleId}.observation: unexpected key "${key}"`);
+    const session = Number(m[1]);
+    for (const [speaker, list] of Object.entries(bySpeaker)) {
+      for (const [text, evidence] of list)
+        facts.push({ session, speaker, text, evidence: typeof evidence === "string" ? [evidence] : evidence });
+    }
+  }
+  return facts.sort((a, b) => a.session - b.session);
 }
 
 function parseSessions(sampleId: string, conv: Record<string, unknown>): LocomoSession[] {
@@ -187,6 +224,7 @@ export function parseLocomo(value: unknown): LocomoDataset {
       speakers: [sample.conversation.speaker_a, sample.conversation.speaker_b],
       sessions,
       questions,
+      facts: parseFacts(sample.sample_id, sample.observation),
     };
   });
   return { conversations, evidenceReport: report };

@@ -16,6 +16,7 @@ import { QueueRunner } from "../../src/engine/queue-runner";
 import { migrateAgentSchema } from "../../src/engine/stores/do-schema";
 import type { Message } from "../../src/vocabulary/message";
 import { RecallResultSchema } from "../../src/operations/recall/schemas";
+import { ProfileResultSchema, type ProfileResult } from "../../src/operations/get-profile/schemas";
 import { codePointLength } from "../../src/text/code-points";
 import { d1Database, objectStorage, type OfflineObjectStorage } from "./sqlite-bindings";
 
@@ -105,6 +106,12 @@ export class OfflineAgent {
     const task = AGENT_TASKS.enqueue(queue, "recall", { query, keywords: [], relations: [], limit, start: "hybrid" }, { now: Date.now() });
     const result = RecallResultSchema.parse(await this.runner.waitForResult(task.id));
     return result.memories.map((m) => ({ sourceIds: m.source_message_ids, text: m.content }));
+  }
+
+  /** The profile operation (GET /profile) with its query as the route passes it. */
+  async profile(query: Record<string, unknown>): Promise<ProfileResult> {
+    const task = AGENT_TASKS.enqueue(this.state.queue, "getProfile", query, { now: Date.now() });
+    return ProfileResultSchema.parse(await this.runner.waitForResult(task.id));
   }
 
   /** The entity names the agent holds. */

@@ -4,7 +4,15 @@
  */
 import path from "node:path";
 import { BenchDataError, findMadialFiles, loadLocomo, loadMadial, readJson } from "../lib/load";
-import { parseEntityAnnotations, parseMadialDialogues, resolveAnnotations, type AnnotationData, type ResolvedItem } from "./annotations";
+import {
+  AnnotationError,
+  parseEntityAnnotations,
+  parseMadialDialogues,
+  resolveAnnotations,
+  type AnnotationData,
+  type Resolution,
+} from "./annotations";
+import { annotationProblems } from "./annotations-check";
 
 export const ENTITY_ANNOTATIONS_FILE = path.join(import.meta.dirname, "annotations", "entities.json");
 
@@ -17,8 +25,12 @@ export interface AnnotationPaths {
   annotations?: string;
 }
 
-/** The annotated items of the sources given, each with its text; throws BenchDataError or AnnotationError. */
-export function loadEntityAnnotations(paths: AnnotationPaths): ResolvedItem[] {
+/**
+ * The annotated items of the sources given, each with its text, and those the data does not hold
+ * (skipped). Throws BenchDataError, or AnnotationError when the annotations contradict data that
+ * holds their texts (annotations-check.ts).
+ */
+export function loadEntityAnnotations(paths: AnnotationPaths): Resolution {
   const file = paths.annotations ?? ENTITY_ANNOTATIONS_FILE;
   const annotations = parseEntityAnnotations(readJson(file, "entity annotations"));
   const data: AnnotationData = {};
@@ -32,5 +44,8 @@ export function loadEntityAnnotations(paths: AnnotationPaths): ResolvedItem[] {
     const dialogues = parseMadialDialogues(readJson(findMadialFiles(paths.madial).dialogue, "MADial dialogue"));
     data.madial = { memories: madial.memories, dialogues, userName };
   }
-  return resolveAnnotations(annotations, data);
+  const resolution = resolveAnnotations(annotations, data);
+  const problems = annotationProblems(annotations, data, resolution);
+  if (problems.length > 0) throw new AnnotationError(`entity annotations against ${file}:\n${problems.join("\n")}`);
+  return resolution;
 }

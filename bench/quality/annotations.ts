@@ -193,19 +193,32 @@ export function lookUpRef(ref: TextRef, data: AnnotationData): { speaker: string
 
 export type ResolvedItem = AnnotatedItem & { text: string };
 
+/** An annotated text the data given does not hold as annotated (another file, another split). */
+export interface SkippedItem {
+  ref: string;
+  reason: "no such text" | "another speaker";
+}
+
+export interface Resolution {
+  items: ResolvedItem[];
+  skipped: SkippedItem[];
+}
+
 /**
  * The annotated items with their texts, for the sources the data holds (items of a source not given
- * are left out). A ref its source does not hold, or a speaker that differs from the data's, throws:
- * the annotations were made on other data.
+ * are left out, uncounted). An item whose text the data does not hold, or holds with another
+ * speaker, is skipped and counted: any LoCoMo or MADial file may be given, and the annotations
+ * were made on the dev split (annotations-check.ts holds them to it where its texts are present).
  */
-export function resolveAnnotations(annotations: EntityAnnotations, data: AnnotationData): ResolvedItem[] {
-  return annotations.items.flatMap((item) => {
+export function resolveAnnotations(annotations: EntityAnnotations, data: AnnotationData): Resolution {
+  const items: ResolvedItem[] = [];
+  const skipped: SkippedItem[] = [];
+  for (const item of annotations.items) {
     const found = lookUpRef(item.ref, data);
-    if (found === undefined) return [];
-    if (found === null) throw new AnnotationError(`${refKey(item.ref)}: no such text in the data`);
-    if (found.speaker !== item.speaker) {
-      throw new AnnotationError(`${refKey(item.ref)}: annotated speaker ${item.speaker}, the data says ${found.speaker}`);
-    }
-    return [{ ...item, text: found.text }];
-  });
+    if (found === undefined) continue;
+    if (found === null) skipped.push({ ref: refKey(item.ref), reason: "no such text" });
+    else if (found.speaker !== item.speaker) skipped.push({ ref: refKey(item.ref), reason: "another speaker" });
+    else items.push({ ...item, text: found.text });
+  }
+  return { items, skipped };
 }

@@ -14,7 +14,10 @@
  * - with the semantic arm's embedder (semantic-arm.ts), MADial `default` reaches ≥ 1.15 × BM25's
  *   hit@5, and the search endpoint's hybrid mode ≥ the better of keyword and vector;
  * - the same LoCoMo figures of `default` (R@10, R@1) hold on the conversations held back from tuning
- *   (quality/split.ts), against BM25 on the same questions.
+ *   (quality/split.ts), against BM25 on the same questions;
+ * - on the held-back conversations, the profile covers ≥ 1.6 × the annotators' facts that the better
+ *   of recency and random turns of its length covers, and each participant's ≥ 1.4 × (pooled over
+ *   participants, profile-bench.ts).
  * Held against, never tuned to: a miss is reported as a miss.
  */
 import type { Goal } from "../driver/goal";
@@ -24,6 +27,7 @@ import type { EntryPointEntry, LocomoEntry, MadialEntry } from "./result";
 import { entryName, SEMANTIC } from "./result";
 import type { SplitEntry } from "./split";
 import type { ForgettingEntry } from "./forgetting";
+import type { ProfileCell, ProfileSection } from "./profile-bench";
 
 export type { Goal };
 
@@ -59,7 +63,21 @@ export interface GoalInputs {
   split: readonly SplitEntry[];
   /** forgetting.ts's comparison at the characters `pressure` held, per group. */
   forgetting: readonly ForgettingEntry[];
+  /** profile-bench.ts's section; null when not run. */
+  profile: ProfileSection | null;
   quick: boolean;
+}
+
+function profileGoal(id: string, goal: string, c: ProfileCell | undefined, min: number, note: string | null): Goal {
+  if (!c) return notRun(id, goal);
+  const best = Math.max(c.recency, c.random);
+  return {
+    id,
+    goal,
+    measured: `${fmt(100 * c.profile, 1)}% vs ${fmt(100 * best, 1)}% (×${fmt(c.ratio, 2)}) at ${fmt(c.chars, 0)} chars`,
+    met: c.ratio === null ? null : c.ratio >= min,
+    note,
+  };
 }
 
 export function qualityGoals(inputs: GoalInputs): Goal[] {
@@ -143,6 +161,25 @@ export function qualityGoals(inputs: GoalInputs): Goal[] {
     goals.push(
       ratioGoal("held-back-r10", "LoCoMo held back from tuning: default R@10 ≥ 1.15 × BM25", def?.recall[10], base?.recall[10], 1.15, note),
       ratioGoal("held-back-r1", "LoCoMo held back from tuning: default R@1 ≥ 1.2 × BM25", def?.recall[1], base?.recall[1], 1.2, note),
+    );
+  }
+  const heldProfile = inputs.profile?.groups.find((g) => g.group === "held back");
+  if (heldProfile) {
+    goals.push(
+      profileGoal(
+        "profile-pooled",
+        "LoCoMo held back: the profile covers ≥ 1.6 × the facts the better of recency and random turns of its length cover",
+        heldProfile.pooled,
+        1.6,
+        note,
+      ),
+      profileGoal(
+        "profile-participants",
+        "LoCoMo held back: each participant's profile covers ≥ 1.4 × the better of their recent and random turns (pooled over participants)",
+        heldProfile.participants,
+        1.4,
+        note,
+      ),
     );
   }
   if (inputs.madial.length > 0) {

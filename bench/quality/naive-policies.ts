@@ -53,16 +53,22 @@ export function recencyWindow(turns: readonly HeldTurn[], share: number): HeldTu
   return takeWhileFits([...turns].reverse(), budgetOf(turns, share)).reverse();
 }
 
-/** Turns in a random order (Fisher–Yates with `seed`) while they fit, returned in conversation order. */
-export function randomTurns(turns: readonly HeldTurn[], share: number, seed: number): HeldTurn[] {
+/** `xs` in a random order: Fisher–Yates with `seed`. */
+export function shuffled<T>(xs: readonly T[], seed: number): T[] {
   const next = seededRandom(seed);
-  const order = [...turns];
+  const order = [...xs];
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
     const a = order[i];
     const b = order[j];
-    if (a && b) [order[i], order[j]] = [b, a];
+    if (a !== undefined && b !== undefined) [order[i], order[j]] = [b, a];
   }
+  return order;
+}
+
+/** Turns in a random order (Fisher–Yates with `seed`) while they fit, returned in conversation order. */
+export function randomTurns(turns: readonly HeldTurn[], share: number, seed: number): HeldTurn[] {
+  const order = shuffled(turns, seed);
   const kept = new Set(takeWhileFits(order, budgetOf(turns, share)));
   return turns.filter((t) => kept.has(t));
 }

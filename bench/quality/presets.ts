@@ -33,6 +33,8 @@ export interface Preset {
   extras: readonly Extra[];
   /** Also ask the context block at 256/512/1024 tokens (context-block.ts): the product as shipped only. */
   contextBlock: boolean;
+  /** Also ask the profiles (profile-bench.ts): the product as shipped only. */
+  profile: boolean;
 }
 
 export const PRESETS: readonly Preset[] = [
@@ -43,6 +45,7 @@ export const PRESETS: readonly Preset[] = [
     cyclePerTurn: false,
     extras: ["ablations", "search"],
     contextBlock: true,
+    profile: true,
   },
   {
     name: "no-forgetting",
@@ -51,6 +54,7 @@ export const PRESETS: readonly Preset[] = [
     cyclePerTurn: false,
     extras: ["retention"],
     contextBlock: false,
+    profile: false,
   },
   {
     name: "pressure",
@@ -59,6 +63,7 @@ export const PRESETS: readonly Preset[] = [
     cyclePerTurn: true,
     extras: [],
     contextBlock: false,
+    profile: false,
   },
 ];
 

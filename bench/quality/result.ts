@@ -16,7 +16,9 @@
  * characters they held), "split" (quality/split.ts: question mode per tuning/held-back group of
  * conversations, with BM25 on the same questions), "contextBlock" (context-block.ts: per dataset
  * and budget, the block's evidence recall next to BM25's within the same budget), "forgetting"
- * (forgetting.ts: `pressure` beside naive policies at the same characters held), "goals" (see
+ * (forgetting.ts: `pressure` beside naive policies at the same characters held), "profile"
+ * (profile-bench.ts: perConversation, pooled {profile, recency, random, oracle, chars}, participants,
+ * groups, madial), "goals" (see
  * goals.ts), "stalls" (driver/http.ts) and "run" (command, date, machine, commit, wallMs, quick).
  * Timing fields ("ingestionMs", "latencyMs", "stalls", "run") differ between
  * runs; every other number is deterministic.
@@ -45,6 +47,7 @@ import type { Held, PresetRun } from "./runs";
 import type { SplitEntry } from "./split";
 import { CONTEXT_BASELINE_LIMIT, summarizeContexts, type ContextSummary } from "./context-block";
 import type { CurvePoint, ForgettingEntry } from "./forgetting";
+import type { ProfileSection } from "./profile-bench";
 
 export interface ApiExtras {
   preset: string | null;
@@ -106,6 +109,8 @@ export interface QualityResult extends BenchResult {
   stalls: Record<string, number>;
   /** Entities, conflict marks and summaries (quality/meaning.ts). */
   meaning: MeaningSection;
+  /** The profile's coverage of the annotators' facts (profile-bench.ts); null where not run. */
+  profile: ProfileSection | null;
   run: (RunInfo & { wallMs: number; quick: boolean }) | null;
 }
 
@@ -281,6 +286,7 @@ export const emptyQualityResult = (): QualityResult => ({
   goals: [],
   stalls: {},
   meaning: { entities: null, conflicts: [], summaries: [] },
+  profile: null,
   run: null,
 });
 

@@ -26,6 +26,7 @@ import { askContexts, emptyContextRows, scoreContexts, type ContextAnswers, type
 import { ingest } from "./ingest";
 import type { Preset } from "./presets";
 import { checkSummaries, conflictMarks, type ConflictMarks, type SummaryCheck } from "./meaning";
+import { askLocomoProfiles, askMadialProfile, type MadialProfile, type ProfileTexts } from "./profile-bench";
 
 /** Counters summed over a preset's agents once their queues were idle. */
 export interface Held {
@@ -71,6 +72,10 @@ export interface PresetRun {
   conflicts: ConflictMarks;
   /** Episode summaries checked against the texts told (meaning.ts). */
   summaries: SummaryCheck;
+  /** LoCoMo: the profiles of each conversation's agent (sample id); empty unless the preset asks. */
+  profiles: Map<string, ProfileTexts>;
+  /** MADial: its user's profile; null unless the preset asks. */
+  madialProfile: MadialProfile | null;
 }
 
 /** What feedAndAsk collected beyond the two query modes, unscored. */
@@ -115,6 +120,8 @@ function emptyRun(preset: Preset): PresetRun {
     context: preset.contextBlock ? emptyContextRows() : null,
     conflicts: { memories: 0, marked: 0 },
     summaries: { episodes: 0, wordBags: 0, examples: [] },
+    profiles: new Map(),
+    madialProfile: null,
   };
 }
 
@@ -235,6 +242,10 @@ export async function runLocomoPreset(
     const label = `${preset.name} · ${conv.sampleId} (${i + 1}/${conversations.length})`;
     const { items, extras, contexts, stats } = await feedAndAsk(run, agent, submissions, texts, "en", (s) => step(`${label} · ${s}`), true);
     run.charactersByConversation.set(conv.sampleId, { held: stats.characters.held, remembered: stats.characters.remembered });
+    if (preset.profile) {
+      step(`${label} · profiles`);
+      run.profiles.set(conv.sampleId, await askLocomoProfiles(agent, conv));
+    }
     const score = (answers: RetrievedItem[][]) => scoreLocomoConversation(conv, lookup<LocomoQuestion>(conv.questions, answers));
     for (const mode of QUERY_MODES) run.rows[mode].push(...score(items[mode]));
     run.byConversation.set(conv.sampleId, score(items.question));
@@ -265,6 +276,8 @@ export async function runMadialPreset(http: HttpClient, preset: Preset, ds: Madi
     (s) => step(`${preset.name} · MADial · ${s}`),
     false,
   );
+  const user = ds.userNames[0];
+  if (preset.profile && user !== undefined) run.madialProfile = await askMadialProfile(agent, user);
   const score = (answers: RetrievedItem[][]) => scoreMadial(ds, lookup<MadialItem>(ds.items, answers));
   for (const mode of QUERY_MODES) run.rows[mode] = score(items[mode]);
   addExtras(run, extras, items.question, score);

@@ -11,6 +11,7 @@ import type { LocomoConfigResult, MadialConfigResult } from "../lib/report";
 import { contextTable } from "./context-block";
 import { forgettingTables } from "./forgetting";
 import { splitTable } from "./split";
+import { profileTables } from "./profile-bench";
 import type { AblationEntry, EntryPointEntry, LocomoEntry, MadialEntry, QualityResult, RetentionEntry } from "./result";
 
 /** One row per preset (the query modes share the agents): memory held and ingestion. */
@@ -233,6 +234,7 @@ export function qualityTables(result: QualityResult): Table[] {
     ...retentionTable(result.retention),
     ...forgettingTables(result.forgetting.atPressure, result.forgetting.curve),
     ...(result.contextBlock ? contextSection(result.contextBlock) : []),
+    ...profileTables(result.profile),
     ...(result.goals.length > 0 ? [goalTable("Quality goals", result.goals)] : []),
   ];
 }

@@ -8,8 +8,9 @@
  * part is skipped with a note and the rest of the run goes on.
  *
  * context: one free-text query per sample, budget 1,024 tokens, the default sections. profile: the
- * whole profile, derived from the network at every request (docs/design.md §12 decides not to
- * cache it; this is the measurement behind that).
+ * whole profile and the stream's user's (PROFILE_PARTICIPANT), at the API's default length, derived
+ * from the network at every request (docs/design.md, "The profile", decides not to cache it; this
+ * is the measurement behind that), each after WARM_UP requests (warm).
  */
 import type { AgentApi, SearchRequest } from "../driver/agent-api";
 import { DEFAULT_HEDGE_MS } from "../driver/agent-api";
@@ -35,8 +36,15 @@ export interface ContextLatency {
   meanMemories: number;
   meanUsedTokens: number;
   latency: LatencySummary;
-  profile: LatencySummary & { meanEntities: number };
+  profile: ProfileLatency;
+  /** One participant's profile (PROFILE_PARTICIPANT). */
+  participantProfile: ProfileLatency & { participant: string };
 }
+
+export type ProfileLatency = LatencySummary & { meanEntities: number; meanLines: number; meanChars: number };
+
+/** The user of the speed bench's English stream (streams.ts). */
+export const PROFILE_PARTICIPANT = "Sam";
 
 export type SearchLatency = { skipped: string } | { skipped: null; modes: Record<string, LatencySummary & { meanItems: number }> };
 
@@ -128,25 +136,44 @@ export async function contextLatency(agent: AgentApi, samples: number, step: (t:
     },
     (d, t) => step(`${agent.agentId}: context ${d}/${t}`),
   );
-  const warmProfile: number[] = [];
-  for (let i = 0; i < WARM_UP; i += 1) warmProfile.push((await agent.profile()).ms);
-  calibrateHedge(agent, warmProfile);
-  const entities: number[] = [];
-  const profile = await sampleWithFloor(
-    agent,
-    samples,
-    async () => {
-      const r = await agent.profile();
-      entities.push(r.value.entities.length);
-      return r.ms;
-    },
-    (d, t) => step(`${agent.agentId}: profile ${d}/${t}`),
-  );
   return {
     budget: CONTEXT_BUDGET,
     meanMemories: mean(memories),
     meanUsedTokens: mean(tokens),
     latency: context.summary,
-    profile: { ...profile.summary, meanEntities: mean(entities) },
+    ...(await profileLatency(agent, samples, step)),
   };
+}
+
+/** Warm latency of the whole profile and of one participant's (see the module comment). */
+export async function profileLatency(
+  agent: AgentApi,
+  samples: number,
+  step: (t: string) => void,
+): Promise<Pick<ContextLatency, "profile" | "participantProfile">> {
+  const measure = async (participant: string | undefined): Promise<ProfileLatency> => {
+    const ask = () => agent.profile(participant === undefined ? {} : { participant });
+    const warm: number[] = [];
+    for (let i = 0; i < WARM_UP; i += 1) warm.push((await ask()).ms);
+    calibrateHedge(agent, warm);
+    const entities: number[] = [];
+    const lines: number[] = [];
+    const chars: number[] = [];
+    const { summary } = await sampleWithFloor(
+      agent,
+      samples,
+      async () => {
+        const r = await ask();
+        entities.push(r.value.entities.length);
+        lines.push(r.value.lines.length);
+        chars.push([...r.value.text].length);
+        return r.ms;
+      },
+      (d, t) => step(`${agent.agentId}: profile${participant === undefined ? "" : ` (${participant})`} ${d}/${t}`),
+    );
+    return { ...summary, meanEntities: mean(entities), meanLines: mean(lines), meanChars: mean(chars) };
+  };
+  const profile = await measure(undefined);
+  const participantProfile = { ...(await measure(PROFILE_PARTICIPANT)), participant: PROFILE_PARTICIPANT };
+  return { profile, participantProfile };
 }

@@ -161,6 +161,17 @@ export function speedGoals(r: SpeedResult): Goal[] {
     met: p95 === null ? null : p95 <= 3,
     note: largest ? note(largest.nodes) : "not measured",
   });
+  const profiles = largest ? [largest.context.profile, largest.context.participantProfile] : [];
+  const profileP95 = profiles.length === 0 ? null : Math.max(...profiles.map((p) => p.ms?.p95 ?? Infinity));
+  goals.push({
+    id: "profile-p95-10k",
+    goal: "profile p95 at 10k nodes, warm, < 50 ms (the whole agent's and one participant's)",
+    measured: largest
+      ? `whole ${fmt(largest.context.profile.ms?.p95, 0)} ms, ${largest.context.participantProfile.participant} ${fmt(largest.context.participantProfile.ms?.p95, 0)} ms`
+      : "–",
+    met: profileP95 === null ? null : profileP95 < 50,
+    note: largest ? note(largest.nodes) : "not measured",
+  });
   goals.push({
     id: "remember-ack-p99",
     goal: "remember acknowledgement p99 ≤ 2 × the floor",

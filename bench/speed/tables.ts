@@ -2,6 +2,7 @@
 import { goalTable } from "../driver/goal";
 import { fmt, type Table } from "../lib/table";
 import type { LatencySummary } from "./floor";
+import type { ProfileLatency } from "./latency-bench";
 import type { ProductionResult, UsageFigures } from "./production-bench";
 import { coldTables } from "./cold-report";
 import type { SpeedResult } from "./result";
@@ -66,6 +67,17 @@ function searchTable(r: SpeedResult): Table {
   };
 }
 
+function profileRow(nodes: string, read: string, p: ProfileLatency): string[] {
+  return [
+    nodes,
+    read,
+    "–",
+    `${fmt(p.meanLines, 1)} lines, ${fmt(p.meanChars, 0)} chars, ${fmt(p.meanEntities, 1)} entities`,
+    "–",
+    ...latencyCells(p),
+  ];
+}
+
 function contextTable(r: SpeedResult): Table {
   return {
     title: "context block (free-text query, default sections) and profile latency",
@@ -80,7 +92,8 @@ function contextTable(r: SpeedResult): Table {
         fmt(n.context.meanUsedTokens, 0),
         ...latencyCells(n.context.latency),
       ],
-      [String(n.nodes), "profile", "–", `${fmt(n.context.profile.meanEntities, 1)} entities`, "–", ...latencyCells(n.context.profile)],
+      profileRow(String(n.nodes), "profile", n.context.profile),
+      profileRow(String(n.nodes), `profile (${n.context.participantProfile.participant})`, n.context.participantProfile),
     ]),
   };
 }

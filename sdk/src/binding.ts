@@ -45,7 +45,16 @@ function present(value: unknown): boolean {
   return value !== undefined;
 }
 
-/** The HTTP request for `input` (flat arguments) of the operation `spec`, for `agentId` when it is one agent's. */
+/**
+ * The HTTP request for `input` (flat arguments) of the operation `spec`, for `agentId` when it is one agent's.
+ *
+ * @example
+ * ```ts
+ * import { bindCall, OPERATIONS } from "@agent-memory/sdk";
+ * const request = bindCall(OPERATIONS.getMemory, "assistant-1", { node_id: 12, links_limit: 50 });
+ * console.log(request.method, request.target); // GET /v1/agents/assistant-1/memories/12?links_limit=50
+ * ```
+ */
 export function bindCall(spec: OperationSpec, agentId: string | undefined, input: Readonly<Record<string, unknown>> = {}): HttpCall {
   let path = spec.path;
   if (spec.scope === "agent") {

@@ -40,12 +40,27 @@ export class MemoryClient extends ServiceOperations {
     this.core = new HttpCore(options);
   }
 
-  /** The client of one agent (created on first write; agent ids: 1–64 of `A-Za-z0-9_.-`). */
+  /**
+   * The client of one agent (created on first write; agent ids: 1–64 of `A-Za-z0-9_.-`).
+   *
+   * @example
+   * ```ts
+   * const assistant = memory.agent("assistant-1");
+   * const { text } = await assistant.recall({ query: "Where does Ines live?" });
+   * ```
+   */
   agent(agentId: string): AgentClient {
     return new AgentClient(this.core, agentId);
   }
 
-  /** Every agent of the tenant, page after page (`listAgents` with its cursor). */
+  /**
+   * Every agent of the tenant, page after page (`listAgents` with its cursor).
+   *
+   * @example
+   * ```ts
+   * for await (const summary of memory.agents({ limit: 100 })) console.log(summary.agent_id, summary.last_active_at);
+   * ```
+   */
   async *agents(input: Omit<ListAgentsInput, "cursor"> = {}, options?: RequestOptions): AsyncGenerator<AgentSummary, void, undefined> {
     let cursor: string | undefined;
     do {
@@ -55,7 +70,15 @@ export class MemoryClient extends ServiceOperations {
     } while (cursor !== undefined);
   }
 
-  /** The function-calling tools, as the server's GET /v1/tools serves them (no request made). */
+  /**
+   * The function-calling tools, as the server's GET /v1/tools serves them (no request made).
+   *
+   * @example
+   * ```ts
+   * const tools = memory.tools("openai"); // pass as `tools` to chat.completions.create
+   * console.log(tools.map((t) => t.function.name));
+   * ```
+   */
   tools(format: "openai"): OpenAiTool[];
   tools(format: "anthropic"): AnthropicTool[];
   tools(format: ToolFormat): OpenAiTool[] | AnthropicTool[] {
@@ -104,6 +127,13 @@ export class AgentClient extends AgentOperations {
   /**
    * Waits until a task is done and resolves with its status; rejects with TaskFailedError when it
    * failed, TimeoutError after `timeoutMs`. Long-polls (`wait_ms`), so it makes few requests.
+   *
+   * @example
+   * ```ts
+   * const { task_id } = await agent.remember({ messages: [{ role: "user", content: "I moved to Porto in May." }] });
+   * const task = await agent.waitForTask(task_id, { timeoutMs: 30_000 });
+   * console.log(task.status, task.result);
+   * ```
    */
   async waitForTask(taskId: string, options: WaitOptions = {}): Promise<TaskStatus> {
     const deadline = Date.now() + (options.timeoutMs ?? 120_000);
@@ -118,14 +148,29 @@ export class AgentClient extends AgentOperations {
     }
   }
 
-  /** The function-calling tools (the same for every agent; no request made). */
+  /**
+   * The function-calling tools (the same for every agent; no request made).
+   *
+   * @example
+   * ```ts
+   * const tools = agent.tools("anthropic"); // pass as `tools` to messages.create
+   * console.log(tools.map((t) => t.name));
+   * ```
+   */
   tools(format: "openai"): OpenAiTool[];
   tools(format: "anthropic"): AnthropicTool[];
   tools(format: ToolFormat): OpenAiTool[] | AnthropicTool[] {
     return formatTools(TOOLS, format);
   }
 
-  /** The tools independent of format (names, schemas, annotations). */
+  /**
+   * The tools independent of format (names, schemas, annotations).
+   *
+   * @example
+   * ```ts
+   * for (const tool of agent.toolDefinitions()) console.log(tool.name, tool.annotations.readOnlyHint);
+   * ```
+   */
   toolDefinitions(): readonly ToolDefinition[] {
     return TOOLS;
   }
@@ -135,6 +180,15 @@ export class AgentClient extends AgentOperations {
    * this agent, on the server (POST tools/call validates it with the operation's own schemas). A
    * call the model got wrong resolves with `isError` and a message naming the argument, to hand
    * back so that it corrects itself; failures of the service (auth, outage after retries) throw.
+   *
+   * @example
+   * ```ts
+   * // A tool call as OpenAI returns it (Anthropic's tool_use blocks are taken too).
+   * const call = { id: "call_1", type: "function" as const, function: { name: "recall", arguments: '{"query":"Where does Ines live?"}' } };
+   * const { id, content, isError } = await agent.handleToolCall(call);
+   * const reply = { role: "tool" as const, tool_call_id: id, content }; // hand back to the model, isError or not
+   * console.log(reply, isError);
+   * ```
    */
   async handleToolCall(call: ToolCallLike, options?: RequestOptions): Promise<ToolCallResult> {
     const { id, name, arguments: args } = normalizeToolCall(call);
@@ -155,7 +209,16 @@ export class AgentClient extends AgentOperations {
     }
   }
 
-  /** Seed 001 §9.1's trigger for this agent: see ContextWindow. */
+  /**
+   * Seed 001 §9.1's trigger for this agent: see ContextWindow.
+   *
+   * @example
+   * ```ts
+   * const window = agent.contextWindow({ contextMaxTokens: 128_000 });
+   * const { messages, block } = await window.prepare([{ role: "user", content: "Where does Ines live now?" }]);
+   * console.log(messages.length, block);
+   * ```
+   */
   contextWindow(options: ContextWindowOptions): ContextWindow {
     return new ContextWindow(this, options);
   }

@@ -157,17 +157,47 @@ export class ContextWindow {
     return this.cut;
   }
 
-  /** Estimated tokens of one message as sent. */
+  /**
+   * Estimated tokens of one message as sent.
+   *
+   * @example
+   * ```ts
+   * const window = agent.contextWindow({ contextMaxTokens: 8_000 });
+   * console.log(window.tokensOf({ role: "user", content: "I moved to Porto in May." }));
+   * ```
+   */
   tokensOf(message: ChatMessage): number {
     return this.count(message.content) + this.overhead;
   }
 
-  /** The id a message is remembered under: its own, or one from its position and content. */
+  /**
+   * The id a message is remembered under: its own, or one from its position and content.
+   *
+   * @example
+   * ```ts
+   * const window = agent.contextWindow({ contextMaxTokens: 8_000, conversationId: "chat-42" });
+   * console.log(window.idOf({ role: "user", content: "Hello" }, 0)); // the id it is remembered under
+   * ```
+   */
   idOf(message: ChatMessage, position: number): string {
     return message.id ?? `${this.options.conversationId ?? "cw"}-${position}-${fingerprint128(`${message.role}\u0000${message.content}`)}`;
   }
 
-  /** Messages to send and the block to inject for the conversation so far (see the module's comment). */
+  /**
+   * Messages to send and the block to inject for the conversation so far (see the module's comment).
+   *
+   * @example
+   * ```ts
+   * const window = agent.contextWindow({ contextMaxTokens: 32_000, inject: "context" });
+   * const conversation = [
+   *   { role: "system" as const, content: "You are a helpful assistant." },
+   *   { role: "user" as const, content: "Where does Ines live now?" },
+   * ];
+   * const { messages, block, remembered } = await window.prepare(conversation);
+   * const prompt = block === "" ? messages : [{ role: "system" as const, content: block }, ...messages];
+   * console.log(prompt.length, remembered);
+   * ```
+   */
   async prepare(conversation: readonly ChatMessage[]): Promise<PreparedContext> {
     const system = conversation.filter((m) => m.role === "system");
     const turns = conversation.map((message, position) => ({ message, position })).filter((t) => t.message.role !== "system");
@@ -209,7 +239,16 @@ export class ContextWindow {
     return { messages, block, tokens, remembered, taskIds };
   }
 
-  /** Remembers every turn not remembered yet (at the end of a conversation); resolves with their tasks. */
+  /**
+   * Remembers every turn not remembered yet (at the end of a conversation); resolves with their tasks.
+   *
+   * @example
+   * ```ts
+   * const window = agent.contextWindow({ contextMaxTokens: 32_000 });
+   * const taskIds = await window.flush([{ role: "user", content: "Bye! Talk tomorrow." }]);
+   * for (const taskId of taskIds) await agent.waitForTask(taskId);
+   * ```
+   */
   async flush(conversation: readonly ChatMessage[]): Promise<string[]> {
     const turns = conversation.map((message, position) => ({ message, position })).filter((t) => t.message.role !== "system");
     const rest = turns.slice(this.cut);

@@ -171,7 +171,15 @@ function codeOfStatus(status: number): ErrorCode | "unknown" {
   return "unknown";
 }
 
-/** Parses `Retry-After`: delay-seconds or an HTTP date (RFC 9110 §10.2.3), as milliseconds. */
+/**
+ * Parses `Retry-After`: delay-seconds or an HTTP date (RFC 9110 §10.2.3), as milliseconds.
+ *
+ * @example
+ * ```ts
+ * import { parseRetryAfter } from "@agent-memory/sdk";
+ * console.log(parseRetryAfter("3"), parseRetryAfter("Wed, 21 Oct 2026 07:28:00 GMT"), parseRetryAfter(null)); // 3000, ms until then, undefined
+ * ```
+ */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (value === null) return undefined;
   const trimmed = value.trim();
@@ -180,7 +188,16 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The typed error of an error answer (its body already read as text). */
+/**
+ * The typed error of an error answer (its body already read as text).
+ *
+ * @example
+ * ```ts
+ * import { errorFromAnswer } from "@agent-memory/sdk";
+ * const response = await fetch("http://127.0.0.1:8787/v1/agents/assistant-1/memories/999", { headers: { Authorization: "Bearer dev-key-local-only" } });
+ * if (!response.ok) throw errorFromAnswer(response.status, response.headers, await response.text()); // NotFoundError, …
+ * ```
+ */
 export function errorFromAnswer(status: number, headers: Headers, text: string): MemoryApiError {
   let envelope: unknown;
   try {

@@ -13,7 +13,16 @@ export type { ClientOptions, FetchLike, RequestOptions };
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-/** A random key: crypto.randomUUID where the platform offers it (browsers only in secure contexts). */
+/**
+ * A random key: crypto.randomUUID where the platform offers it (browsers only in secure contexts).
+ *
+ * @example
+ * ```ts
+ * import { newIdempotencyKey } from "@agent-memory/sdk";
+ * const idempotencyKey = newIdempotencyKey(); // one per logical write, reused by its retries
+ * await agent.createMemory({ content: "Ines prefers tea." }, { idempotencyKey });
+ * ```
+ */
 export function newIdempotencyKey(): string {
   const c = (globalThis as { crypto?: Crypto }).crypto;
   if (c && typeof c.randomUUID === "function") return c.randomUUID();

@@ -6,6 +6,15 @@
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/gu;
 const ASCII = /[\u0000-\u007f]/g;
 
+/**
+ * The API's token estimate of a text (see the module's comment).
+ *
+ * @example
+ * ```ts
+ * import { estimateTokens } from "@agent-memory/sdk";
+ * console.log(estimateTokens("Ines moved to Porto."), estimateTokens("她搬到了波尔图。"));
+ * ```
+ */
 export function estimateTokens(text: string): number {
   if (text === "") return 0;
   const cjk = text.match(CJK)?.length ?? 0;

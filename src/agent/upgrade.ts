@@ -9,7 +9,7 @@
  *   counts are not carried over: every node starts at zero, which only reorders the next scans
  *   (an approximate order is allowed, docs/design.md, "Compression").
  * - layout 3 (the agent's own full-text statistics): every node's full-text document length.
- * - layout 4 (one analyzer for memories and queries, src/text/index-terms.ts; a node's time in its
+ * - layout 4 (one analyzer for memories and queries, src/language/tokens/index-terms.ts; a node's time in its
  *   document): every node's full-text row and document length are written again.
  */
 import { PINNED_LEVEL } from "../memory/strength";

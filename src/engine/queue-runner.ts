@@ -2,7 +2,8 @@
  * Drains the agent's task queue: one task at a time (single-flight), in the queue's order
  * (src/engine/task-queue.ts), with one alarm per object as the durable backstop. Whatever is
  * queued when the object is evicted is picked up by the alarm on the next wake: "overdue rows
- * survive a restart, the alarm may not", so the alarm is re-armed from the queue after every drain.
+ * survive a restart, the alarm may not", so the alarm is re-armed from the queue after every drain
+ * (wake-schedule.ts, with the registry's due time for the cron). Callers wait through task-waiters.ts.
  *
  * Outcomes are returned, faults are thrown: a task that throws is retried in place with backoff
  * (later tasks wait: the order is strict) and marked failed after MAX_TASK_ATTEMPTS, after which
@@ -24,17 +25,11 @@ import type { RunnerRuntime } from "./runtime";
 import type { TaskRecord } from "./task-queue";
 import type { TaskOutcome } from "./define-task";
 import type { TaskKinds } from "./task-kinds";
+import { TaskWaiters } from "./task-waiters";
+import { WakeSchedule } from "./wake-schedule";
 import { redoIntent } from "./write-path";
 
-interface Waiter {
-  resolve: (value: unknown) => void;
-  reject: (reason: unknown) => void;
-}
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** How far ahead the backstop alarm is set while the queue drains in-process. */
-export const ALARM_BACKSTOP_MS = 5_000;
 
 /** Backoff before retry n (1-based) of a failing task. */
 export function retryDelayMs(attempt: number): number {
@@ -54,8 +49,8 @@ export class QueueRunner {
    * unless a read that arrived meanwhile goes first.
    */
   private started: TaskRecord | undefined;
-  private readonly waiters = new Map<string, Waiter>();
-  private readonly finishListeners = new Map<string, Set<() => void>>();
+  private readonly waiters = new TaskWaiters();
+  private readonly schedule: WakeSchedule;
   /** Replaceable in tests, so retries need no real waiting. */
   retryDelay: (attempt: number) => number = retryDelayMs;
   /** The work one drain does before handing the rest to the alarm; replaceable in tests. */
@@ -74,19 +69,13 @@ export class QueueRunner {
     private readonly ctx: DurableObjectState,
     /** The kinds this runner dispatches (the agent's; tests run kinds of their own). */
     private readonly tasks: TaskKinds,
-  ) {}
+  ) {
+    this.schedule = new WakeSchedule(rt, ctx);
+  }
 
-  /**
-   * After an enqueue: make sure an alarm exists (durability) and start draining now (latency).
-   * The alarm is only a backstop while this instance drains, so it is set a little in the future:
-   * an alarm due now would fire at once and compete with the requests it is meant to protect.
-   * If the object is evicted, the alarm brings it back; a wake re-arms it for now.
-   */
+  /** After an enqueue: make sure an alarm exists (durability) and start draining now (latency). */
   async wake(): Promise<void> {
-    const alarm = await this.ctx.storage.getAlarm();
-    // An alarm in the past that has not fired is stale (it was set while its own handler ran):
-    // replace it, or queued work would wait for an unrelated request.
-    if (alarm === null || alarm < Date.now() - ALARM_BACKSTOP_MS) await this.ctx.storage.setAlarm(Date.now() + ALARM_BACKSTOP_MS);
+    await this.schedule.armBackstop();
     setTimeout(() => this.kick(), 0);
   }
 
@@ -109,7 +98,7 @@ export class QueueRunner {
 
   /** Resolves with the result of the read task `taskId` once it has run. */
   waitForResult(taskId: string): Promise<unknown> {
-    const result = new Promise<unknown>((resolve, reject) => this.waiters.set(taskId, { resolve, reject }));
+    const result = this.waiters.result(taskId);
     this.kick();
     return result;
   }
@@ -140,17 +129,7 @@ export class QueueRunner {
   async waitForFinish(taskId: string, timeoutMs: number): Promise<void> {
     const task = this.rt.queue.get(taskId);
     if (!task || task.status === "done" || task.status === "failed") return;
-    let listener: (() => void) | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await new Promise<void>((resolve) => {
-      listener = resolve;
-      timer = setTimeout(resolve, timeoutMs);
-      const set = this.finishListeners.get(taskId) ?? new Set();
-      set.add(resolve);
-      this.finishListeners.set(taskId, set);
-    });
-    clearTimeout(timer);
-    if (listener) this.finishListeners.get(taskId)?.delete(listener);
+    await this.waiters.finish(taskId, timeoutMs);
   }
 
   private kick(): void {
@@ -174,7 +153,7 @@ export class QueueRunner {
 
   private async drain(): Promise<void> {
     this.kickAgain = false;
-    await this.registerBusy();
+    await this.schedule.registerBusy();
     const started = Date.now();
     let durable = 0;
     for (;;) {
@@ -198,7 +177,9 @@ export class QueueRunner {
       this.rt.forgotten.pruneOrphans();
       this.finishedSincePrune = 0;
     }
-    await this.settle();
+    const cleanUp = this.cleanUpWhenIdle && this.rt.queue.earliestDue() === null;
+    if (cleanUp) this.cleanUpWhenIdle = false;
+    await this.schedule.settle(cleanUp, this.upkeepDue?.() ?? null);
   }
 
   /** Whether a task may run now (only a read once the drain's budget is spent). */
@@ -274,9 +255,8 @@ export class QueueRunner {
           else this.rt.queue.fail(task.id, message, Date.now());
           this.rt.intents.delete(task.id);
         });
-        this.waiters.get(task.id)?.reject(err);
-        this.waiters.delete(task.id);
-        this.notifyFinished(task.id);
+        this.waiters.reject(task.id, err);
+        this.waiters.finished(task.id);
         console.error(`task ${task.kind} ${task.id} failed after ${attempt} attempt(s)`, err);
       } else {
         this.rt.queue.retryLater(task.id, message, Date.now() + this.retryDelay(attempt));
@@ -291,7 +271,7 @@ export class QueueRunner {
     const payload = definition.payload.safeParse(parseJsonOrUndefined(task.payload));
     if (!payload.success) throw new PermanentTaskError(`unreadable ${task.kind} payload: ${payload.error.message}`);
     // A read nobody waits for any more (its caller gave up) is dropped unrun.
-    if (task.lane === "read" && !this.waiters.has(task.id)) return { status: "done", result: null };
+    if (task.lane === "read" && !this.waiters.awaited(task.id)) return { status: "done", result: null };
     // An intent redone moves the checkpoint on: read it again.
     const redone = await redoIntent(this.rt, task.id);
     const checkpoint = redone ? (this.rt.queue.get(task.id)?.checkpoint ?? null) : task.checkpoint;
@@ -315,8 +295,7 @@ export class QueueRunner {
     }
     if (task.lane === "read") {
       this.rt.queue.remove(task.id);
-      this.waiters.get(task.id)?.resolve(outcome.result);
-      this.waiters.delete(task.id);
+      this.waiters.resolve(task.id, outcome.result);
       return;
     }
     this.rt.storage.transactionSync(() => {
@@ -330,8 +309,12 @@ export class QueueRunner {
       this.startNext(now);
     });
     if (outcome.resetsAgent) this.rt.dropGraph();
-    this.notifyFinished(task.id);
-    this.notifyMerged();
+    this.waiters.finished(task.id);
+    // Tasks finished by another (cycles merged into a pass) release their waiters too.
+    this.waiters.finishedAmong((id) => {
+      const status = this.rt.queue.get(id)?.status;
+      return status === "done" || status === "failed";
+    });
   }
 
   /**
@@ -344,66 +327,6 @@ export class QueueRunner {
     if (!next || next.lane === "read") return;
     // Kept as marked: nothing but this runner changes a running task's row.
     this.started = this.rt.queue.markRunning(next.id, now);
-  }
-
-  private notifyFinished(taskId: string): void {
-    for (const listener of this.finishListeners.get(taskId) ?? []) listener();
-    this.finishListeners.delete(taskId);
-  }
-
-  /** Tasks finished by another (cycles merged into a pass) release their waiters too. */
-  private notifyMerged(): void {
-    for (const taskId of this.finishListeners.keys()) {
-      const status = this.rt.queue.get(taskId)?.status;
-      if (status === "done" || status === "failed") this.notifyFinished(taskId);
-    }
-  }
-
-  /**
-   * After a drain. Work still due: the one alarm at the earliest due task, and the D1
-   * registry marked busy for the cron. An idle queue: a drain that the alarm or the cron started
-   * deletes the alarm and marks the agent idle in the registry; a drain that a request started
-   * leaves both to that cleanup (an alarm is armed for it while the registry says busy). Writing
-   * the registry on every busy→idle→busy turn would cost two D1 writes per remember when a client
-   * sends one at a time.
-   */
-  private async settle(): Promise<void> {
-    const due = this.rt.queue.earliestDue();
-    const current = await this.ctx.storage.getAlarm();
-    const upkeep = this.upkeepDue?.() ?? null;
-    if (due !== null) {
-      const at = Math.max(Math.min(due, upkeep ?? Infinity), Date.now());
-      // A stored alarm in the past has already fired (or never will): set it again.
-      if (current === null || current > at || current < Date.now()) await this.ctx.storage.setAlarm(at);
-      await this.registerBusy();
-      return;
-    }
-    const registered = this.rt.meta.get("registeredDue") ?? null;
-    let alarm = this.cleanUpWhenIdle ? null : current;
-    if (this.cleanUpWhenIdle) {
-      this.cleanUpWhenIdle = false;
-      if (current !== null) await this.ctx.storage.deleteAlarm();
-      const repos = this.rt.existingRepos();
-      if (repos && registered !== null) {
-        await repos.registry.setDue(repos.agentUid, null, Date.now());
-        this.rt.meta.set("registeredDue", null);
-      }
-    } else if (registered !== null && (current === null || current < Date.now())) {
-      await this.ctx.storage.setAlarm((alarm = Date.now() + ALARM_BACKSTOP_MS));
-    }
-    // The upkeep's own time, unless an alarm comes first anyway.
-    const upkeepAt = upkeep === null ? null : Math.max(upkeep, Date.now());
-    if (upkeepAt !== null && (alarm === null || alarm < Date.now() || alarm > upkeepAt)) await this.ctx.storage.setAlarm(upkeepAt);
-  }
-
-  /** Marks the agent busy in the D1 registry (for the cron safety net) when it is not already. */
-  private async registerBusy(): Promise<void> {
-    const repos = this.rt.existingRepos();
-    if (!repos) return;
-    const due = this.rt.queue.earliestDue();
-    if (due === null || (this.rt.meta.get("registeredDue") ?? null) !== null) return;
-    await repos.registry.setDue(repos.agentUid, Math.max(due, Date.now()), Date.now());
-    this.rt.meta.set("registeredDue", due);
   }
 }
 

@@ -5,7 +5,7 @@
  * names (`$.focus`). A result is taken whole when its task wrote a purged node or it names one at
  * a node path; otherwise purged names leave its name lists. Pure: the store applies it.
  */
-import { entityKey } from "../text/entity-key";
+import { entityKey } from "../language/entities/entity-key";
 
 /** Where one kind's results carry node ids and entity names (JSON paths: `$.a.b`, `$.a[*].b`). */
 export interface ResultCarrier {
@@ -18,7 +18,7 @@ export interface ResultCarrier {
 export interface PurgedContent {
   nodeIds: ReadonlySet<number>;
   taskIds: ReadonlySet<string>;
-  /** Entity keys (src/text/entity-key.ts) of the purged names. */
+  /** Entity keys (src/language/entities/entity-key.ts) of the purged names. */
   nameKeys: ReadonlySet<string>;
 }
 

@@ -10,7 +10,8 @@
  * as asked (another candidate, a text that changed, a link to an entity that broke since) is simply
  * asked. An eviction or crash loses nothing but the answers.
  */
-import { judgeConflict, mayConflict, ParseCache } from "../models/local/local-conflicts";
+import { judgeConflict, mayConflict } from "../language/conflicts/judge";
+import { ParseCache } from "../language/conflicts/parse";
 import type { ConflictPair, ConflictVerdict, SmallModel } from "../models/types";
 
 /** Verdicts kept (asked ahead or already used); a remember asks about a few dozen pairs. */
@@ -56,7 +57,7 @@ export class VerdictsAhead {
   likelyVerdict(pair: Pick<ConflictPair, "earlier" | "later">): ConflictVerdict {
     const known = this.settled.get(textsOf(pair));
     if (known !== undefined) return known;
-    return mayConflict(pair, this.parses) ? judgeConflict({ ...pair, entities: [] }, this.parses) : "unrelated";
+    return mayConflict(pair, this.parses) ? judgeConflict(pair, this.parses) : "unrelated";
   }
 
   /**

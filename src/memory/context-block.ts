@@ -14,7 +14,8 @@ import { CONTEXT_FRAME } from "../vocabulary/frames";
 import type { Locale } from "../vocabulary/locales";
 import type { Energy } from "./energy";
 import { conflictMark, itemBody, memoryText, oneLine, traceSentence } from "./format";
-import type { Profile } from "./profile";
+import type { Profile } from "./profile-types";
+import { PROFILE_HEADER, profilePieces } from "./profile-text";
 
 export interface ContextMemory {
   node_id: number;
@@ -50,7 +51,7 @@ export interface ContextBlock {
   usedTokens: number;
   memories: ContextMemory[];
   episodes: ContextEpisode[];
-  /** Profile lines taken (participants first, then one per entity). */
+  /** Profile pieces taken (profile-text.ts: the participants, then the lines). */
   profileLines: number;
   traces: { phrase: string }[];
 }
@@ -59,8 +60,8 @@ type Section = "profile" | "episodes" | "memories" | "traces";
 const ORDER: readonly Section[] = ["profile", "episodes", "memories", "traces"];
 
 const HEADERS: Readonly<Record<Locale, Record<Section, string>>> = {
-  zh: { profile: "## 用户概况", episodes: "## 以往对话", memories: "## 相关记忆", traces: "## 曾经知道" },
-  en: { profile: "## Profile", episodes: "## Previous conversations", memories: "## Relevant memories", traces: "## Once known" },
+  zh: { profile: PROFILE_HEADER.zh, episodes: "## 以往对话", memories: "## 相关记忆", traces: "## 曾经知道" },
+  en: { profile: PROFILE_HEADER.en, episodes: "## Previous conversations", memories: "## Relevant memories", traces: "## Once known" },
 };
 
 interface Piece {
@@ -104,7 +105,7 @@ function prioritise(pieces: ContextPieces, locale: Locale): Piece[] {
     take: (b) => b.episodes.push(e),
   }));
   const profile: Piece[] = pieces.profile
-    ? profileLines(pieces.profile, locale).map((line) => ({ section: "profile", line, take: (b) => (b.profileLines += 1) }))
+    ? profilePieces(pieces.profile, locale).map((line) => ({ section: "profile", line, take: (b) => (b.profileLines += 1) }))
     : [];
   const traces: Piece[] = pieces.traces.map((t) => ({
     section: "traces",
@@ -127,11 +128,6 @@ function memoryLine(m: ContextMemory, locale: Locale): string {
   return `${m.energy} ${itemBody(memoryText(m))}${entities}${m.conflicts_with.length > 0 ? conflictMark(locale) : ""}`;
 }
 
-/** Texts one after another: a space after one that ends a sentence, a semicolon otherwise. */
-function joinSentences(texts: readonly string[], locale: Locale): string {
-  return texts.reduce((out, t, i) => (i === 0 ? t : `${out}${/[。！？.!?；;]$/u.test(out) ? " " : locale === "zh" ? "；" : "; "}${t}`), "");
-}
-
 function episodeLine(e: ContextEpisode, locale: Locale): string {
   const dates = e.from === null && e.to === null ? span(e.remembered_at, e.remembered_at) : span(e.from, e.to);
   const who = e.participants.map(oneLine).join(locale === "zh" ? "、" : ", ");
@@ -139,25 +135,6 @@ function episodeLine(e: ContextEpisode, locale: Locale): string {
   const summary = itemBody(e.summary);
   if (about.length === 0) return `- ${summary}`;
   return locale === "zh" ? `- ${summary}（${about.join("；")}）` : `- ${summary} (${about.join("; ")})`;
-}
-
-function profileLines(profile: Profile, locale: Locale): string[] {
-  const out: string[] = [];
-  if (profile.participants.length > 0) {
-    const people = profile.participants.map((p) =>
-      locale === "zh" ? `${oneLine(p.name)}（${p.messages}）` : `${oneLine(p.name)} (${p.messages})`,
-    );
-    out.push(locale === "zh" ? `参与者：${people.join("、")}` : `Participants: ${people.join(", ")}`);
-  }
-  for (const entity of profile.entities) {
-    const memories = joinSentences(
-      entity.memories.map((m) => oneLine(m.content)),
-      locale,
-    );
-    const name = oneLine(entity.name);
-    out.push(memories === "" ? `- ${name}` : `- ${name}${locale === "zh" ? "：" : ": "}${memories}`);
-  }
-  return out;
 }
 
 /** A time span as ISO dates: one date when both ends fall on the same day. */

@@ -5,7 +5,7 @@
  * dates against the message time. Pure: the same input gives the same text and facts.
  */
 import { type MemoryType } from "../vocabulary/memory-types";
-import { resolveRelativeTimes, resolveTimeValue, type ResolvedTime } from "../text/relative-time";
+import { resolveRelativeTimes, resolveTimeValue, type ResolvedTime } from "../language/time/relative-time";
 
 export interface MemoryStructure {
   subject: string;

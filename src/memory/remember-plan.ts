@@ -10,7 +10,7 @@ import { codePointLength, sliceCodePoints } from "../text/code-points";
 import type { MemoryNode, NewLink } from "../vocabulary/records";
 import { RELATION, type RelationName } from "../vocabulary/relations";
 import type { MessageRole } from "../vocabulary/roles";
-import { entityKey } from "../text/entity-key";
+import { entityKey } from "../language/entities/entity-key";
 import { touchFocus, type FocusEntry } from "./focus-lru";
 import { levelOf } from "./strength";
 import type { NetworkOp } from "./write-ops";

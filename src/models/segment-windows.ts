@@ -10,7 +10,7 @@
  */
 import type { SegmentWindow } from "./call-planner";
 import type { ModelMessage } from "./types";
-import { splitClauses, splitSentences } from "../text/sentences";
+import { splitClauses, splitSentences } from "../language/sentences";
 
 export interface WindowBudget {
   /** Most tokens one window may carry: its messages' text plus their overhead. */

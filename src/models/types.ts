@@ -3,6 +3,7 @@
  * through it: the built-in local model (src/models/local) for local runs, tests and benchmarks,
  * Workers AI in production. Implementations return well-formed answers or throw; callers retry.
  */
+import type { ConflictVerdict } from "../vocabulary/conflict-verdicts";
 import type { RelationName } from "../vocabulary/relations";
 import type { MessageRole } from "../vocabulary/roles";
 
@@ -54,13 +55,7 @@ export interface ConflictPair {
   entities: string[];
 }
 
-/**
- * unrelated: both hold, about different things; same: the same fact again (both kept, copies are
- * independent); update: the same subject and attribute with a newer value (the later supersedes
- * the earlier); contradiction: both cannot hold at once and nothing says it changed over time.
- */
-export const CONFLICT_VERDICTS = ["unrelated", "same", "update", "contradiction"] as const;
-export type ConflictVerdict = (typeof CONFLICT_VERDICTS)[number];
+export { CONFLICT_VERDICTS, type ConflictVerdict } from "../vocabulary/conflict-verdicts";
 
 /**
  * A name just mentioned and an entity the agent already holds that it may be another name of

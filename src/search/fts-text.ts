@@ -1,6 +1,6 @@
 /**
  * Text prepared for the full-text index (migrations/0001_fts.sql). Documents and queries go through
- * the same analyzer (src/text/index-terms.ts): English words lower-cased and stemmed ("paintings" →
+ * the same analyzer (src/language/tokens/index-terms.ts): English words lower-cased and stemmed ("paintings" →
  * "paint"), only function words dropped, hyphenated words by their parts too; Chinese as characters
  * and character pairs (plus segmenter words of three characters and more), so a word matches
  * however the segmenter cut it. The index then only splits on spaces.
@@ -10,7 +10,7 @@
  * is the keyword search; recall weighs the fields apart (src/memory/field-score.ts), from the same
  * terms, so both read one set of statistics.
  */
-import { indexTerms, queryTerms } from "../text/index-terms";
+import { indexTerms, queryTerms } from "../language/tokens/index-terms";
 
 /** A node's terms by field; `length` is the document's length (all of them). */
 export interface DocumentFields {

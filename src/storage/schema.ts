@@ -263,7 +263,7 @@ export const entityAliases = sqliteTable(
   "entity_aliases",
   {
     agentUid: integer("agent").notNull(),
-    /** The alias's normalised key (src/text/entity-key.ts). */
+    /** The alias's normalised key (src/language/entities/entity-key.ts). */
     key: text("key").notNull(),
     /** The alias as written. */
     name: text("name").notNull(),

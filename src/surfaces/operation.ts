@@ -42,6 +42,15 @@ export interface NotOnSurface {
   reason: string;
 }
 
+/**
+ * The operation as an SDK method: `example` is the method called as a developer would, with
+ * `memory` (a MemoryClient) and `agent` (one agent's client) given; the generated method carries it
+ * as its `@example`, and test/unit/sdk/examples.test.ts type-checks it.
+ */
+export interface SdkSpec {
+  example: string;
+}
+
 export interface PathArgument {
   /** The path parameter it fills. */
   param: string;
@@ -58,8 +67,8 @@ export interface OperationDefinition {
   fixedQuery: Readonly<Record<string, string>>;
   fixedBody: Readonly<Record<string, unknown>>;
   tool: ToolSpec | NotOnSurface;
-  /** An SDK method unless a reason says otherwise. */
-  sdk: true | NotOnSurface;
+  /** An SDK method with its example, or the reason it is none. */
+  sdk: SdkSpec | NotOnSurface;
 }
 
 /** `nodeId` → `node_id`: how a path parameter is named as an argument. */
@@ -86,7 +95,7 @@ export function defineOperation(
     fixedQuery?: Record<string, string>;
     fixedBody?: Record<string, unknown>;
     tool: ToolSpec | NotOnSurface;
-    sdk?: NotOnSurface;
+    sdk: SdkSpec | NotOnSurface;
   },
 ): OperationDefinition {
   const pathArgs: Record<string, PathArgument> = { ...spec.pathArgs };
@@ -106,8 +115,12 @@ export function defineOperation(
     fixedQuery: spec.fixedQuery ?? {},
     fixedBody: spec.fixedBody ?? {},
     tool: spec.tool,
-    sdk: spec.sdk ?? true,
+    sdk: spec.sdk,
   };
+}
+
+export function onSdk(definition: OperationDefinition): definition is OperationDefinition & { sdk: SdkSpec } {
+  return "example" in definition.sdk;
 }
 
 export function isTool(definition: OperationDefinition): definition is OperationDefinition & { tool: ToolSpec } {

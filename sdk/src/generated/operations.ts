@@ -182,19 +182,21 @@ export interface Context {
     source_message_ids: string[];
   })[];
   profile: ({
+    participant: string | null;
     participants: ({
       name: string;
       messages: number;
+    })[];
+    lines: ({
+      participant: string;
+      text: string;
+      memory_ids: number[];
     })[];
     entities: ({
       node_id: number;
       name: string;
       importance: number;
-      memories: ({
-        node_id: number;
-        content: string;
-        strength: number;
-      })[];
+      memory_ids: number[];
     })[];
     focus: ({
       node_id: number;
@@ -217,7 +219,7 @@ export interface ContextRequest {
   })[];
   /** The block never exceeds this many tokens (an upper-bound estimate: 1.5 per CJK character, 0.34 per ASCII character, 1 per other). */
   budget_tokens?: number;
-  /** Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces. */
+  /** Sections: memories, episodes (when the query asks about an earlier conversation), profile (the participants of `messages` first), traces. */
   include?: ("memories" | "episodes" | "profile" | "traces")[];
   /** Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English. */
   locale?: "zh" | "en";
@@ -225,25 +227,28 @@ export interface ContextRequest {
 }
 
 export interface Profile {
+  participant: string | null;
   participants: ({
     name: string;
     messages: number;
+  })[];
+  lines: ({
+    participant: string;
+    text: string;
+    memory_ids: number[];
   })[];
   entities: ({
     node_id: number;
     name: string;
     importance: number;
-    memories: ({
-      node_id: number;
-      content: string;
-      strength: number;
-    })[];
+    memory_ids: number[];
   })[];
   focus: ({
     node_id: number;
     name: string;
   })[];
   text: string;
+  max_chars: number;
 }
 
 export interface EpisodesRebuild {
@@ -909,7 +914,7 @@ export interface GetContextInput {
   })[];
   /** The block never exceeds this many tokens (an upper-bound estimate: 1.5 per CJK character, 0.34 per ASCII character, 1 per other). */
   budget_tokens?: number;
-  /** Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces. */
+  /** Sections: memories, episodes (when the query asks about an earlier conversation), profile (the participants of `messages` first), traces. */
   include?: ("memories" | "episodes" | "profile" | "traces")[];
   /** Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English. */
   locale?: "zh" | "en";
@@ -919,6 +924,10 @@ export type GetContextOutput = Context;
 export interface GetProfileInput {
   /** Language of the profile's labels: zh or en (default: the language of the memories). */
   locale?: "zh" | "en";
+  /** Only this participant (a speaker's name); default: everyone. */
+  participant?: string;
+  /** Length of the text at most, in characters (default 2000). */
+  max_chars?: number;
 }
 export type GetProfileOutput = Profile;
 
@@ -1215,7 +1224,9 @@ export const OPERATIONS = {
     "scope": "agent",
     "pathArgs": {},
     "queryArgs": [
-      "locale"
+      "locale",
+      "participant",
+      "max_chars"
     ],
     "body": false,
     "fixedQuery": {},
@@ -2257,7 +2268,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             "episodes",
             "traces"
           ],
-          "description": "Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces."
+          "description": "Sections: memories, episodes (when the query asks about an earlier conversation), profile (the participants of `messages` first), traces."
         },
         "locale": {
           "type": "string",
@@ -2407,6 +2418,12 @@ export const TOOLS: readonly ToolDefinition[] = [
             "null"
           ],
           "properties": {
+            "participant": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
             "participants": {
               "type": "array",
               "items": {
@@ -2425,6 +2442,31 @@ export const TOOLS: readonly ToolDefinition[] = [
                 ]
               }
             },
+            "lines": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "participant": {
+                    "type": "string"
+                  },
+                  "text": {
+                    "type": "string"
+                  },
+                  "memory_ids": {
+                    "type": "array",
+                    "items": {
+                      "type": "integer"
+                    }
+                  }
+                },
+                "required": [
+                  "participant",
+                  "text",
+                  "memory_ids"
+                ]
+              }
+            },
             "entities": {
               "type": "array",
               "items": {
@@ -2439,26 +2481,10 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "importance": {
                     "type": "number"
                   },
-                  "memories": {
+                  "memory_ids": {
                     "type": "array",
                     "items": {
-                      "type": "object",
-                      "properties": {
-                        "node_id": {
-                          "type": "integer"
-                        },
-                        "content": {
-                          "type": "string"
-                        },
-                        "strength": {
-                          "type": "number"
-                        }
-                      },
-                      "required": [
-                        "node_id",
-                        "content",
-                        "strength"
-                      ]
+                      "type": "integer"
                     }
                   }
                 },
@@ -2466,7 +2492,7 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "node_id",
                   "name",
                   "importance",
-                  "memories"
+                  "memory_ids"
                 ]
               }
             },
@@ -2490,7 +2516,9 @@ export const TOOLS: readonly ToolDefinition[] = [
             }
           },
           "required": [
+            "participant",
             "participants",
+            "lines",
             "entities",
             "focus"
           ]
@@ -2530,8 +2558,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     "name": "get_profile",
-    "title": "Profile of the memory",
-    "description": "Who and what the agent's memory is mostly about: its main participants (by messages), its most important entities with their strongest memories, and its current focus; as data and as text.",
+    "title": "Profile of the people in the memory",
+    "description": "What the memory says about the people in it, for one participant or everyone: the participants (by messages), the statements that together say the most about each (their own words, each with the ids of its memories), the entities those are about, and the current focus; as data and as text within `max_chars`.",
     "operation": "getProfile",
     "inputSchema": {
       "type": "object",
@@ -2543,6 +2571,18 @@ export const TOOLS: readonly ToolDefinition[] = [
             "zh",
             "en"
           ]
+        },
+        "participant": {
+          "description": "Only this participant (a speaker's name); default: everyone.",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 128
+        },
+        "max_chars": {
+          "description": "Length of the text at most, in characters (default 2000).",
+          "type": "integer",
+          "minimum": 100,
+          "maximum": 20000
         }
       },
       "additionalProperties": false
@@ -2550,6 +2590,12 @@ export const TOOLS: readonly ToolDefinition[] = [
     "outputSchema": {
       "type": "object",
       "properties": {
+        "participant": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
         "participants": {
           "type": "array",
           "items": {
@@ -2568,6 +2614,31 @@ export const TOOLS: readonly ToolDefinition[] = [
             ]
           }
         },
+        "lines": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "participant": {
+                "type": "string"
+              },
+              "text": {
+                "type": "string"
+              },
+              "memory_ids": {
+                "type": "array",
+                "items": {
+                  "type": "integer"
+                }
+              }
+            },
+            "required": [
+              "participant",
+              "text",
+              "memory_ids"
+            ]
+          }
+        },
         "entities": {
           "type": "array",
           "items": {
@@ -2582,26 +2653,10 @@ export const TOOLS: readonly ToolDefinition[] = [
               "importance": {
                 "type": "number"
               },
-              "memories": {
+              "memory_ids": {
                 "type": "array",
                 "items": {
-                  "type": "object",
-                  "properties": {
-                    "node_id": {
-                      "type": "integer"
-                    },
-                    "content": {
-                      "type": "string"
-                    },
-                    "strength": {
-                      "type": "number"
-                    }
-                  },
-                  "required": [
-                    "node_id",
-                    "content",
-                    "strength"
-                  ]
+                  "type": "integer"
                 }
               }
             },
@@ -2609,7 +2664,7 @@ export const TOOLS: readonly ToolDefinition[] = [
               "node_id",
               "name",
               "importance",
-              "memories"
+              "memory_ids"
             ]
           }
         },
@@ -2633,13 +2688,19 @@ export const TOOLS: readonly ToolDefinition[] = [
         },
         "text": {
           "type": "string"
+        },
+        "max_chars": {
+          "type": "integer"
         }
       },
       "required": [
+        "participant",
         "participants",
+        "lines",
         "entities",
         "focus",
-        "text"
+        "text",
+        "max_chars"
       ]
     },
     "annotations": {
@@ -5281,6 +5342,17 @@ export abstract class AgentOperations {
    * Validates the messages, appends one task to the agent's durable queue and answers at once. The queue then segments the text, extracts phrases, keywords and entities, updates the focus and links the new memories into the network, then runs one compression cycle. A message whose `id` the agent already holds is not stored again.
    *
    * `POST /v1/agents/{agentId}/remember`
+   *
+   * @example
+   * ```ts
+   * const { task_id } = await agent.remember({
+   *   messages: [
+   *     { role: "user", name: "Ines", content: "I moved to Porto in May.", id: "m1" },
+   *     { role: "assistant", content: "Noted: you live in Porto now.", id: "m2" },
+   *   ],
+   * });
+   * await agent.waitForTask(task_id);
+   * ```
    */
   remember(input: RememberInput, options?: RequestOptions): Promise<RememberOutput> {
     return this.invoke("remember", input, options) as Promise<RememberOutput>;
@@ -5292,6 +5364,12 @@ export abstract class AgentOperations {
    * Breadth-first search from the agent's focus, `depth` layers out, optionally along the given relations only; memories matching the keywords are ranked (keyword hits, path strength, importance). Plain text by default (`[memory] …` or `[记忆] …` separated by `---`, forgotten traces last; the labels' language: `locale`, else Accept-Language, else the language of the agent's memories, else English); `format: json` (or `?format=json`) returns the items with ids, provenance and scores. Goes through the agent's queue, so it sees every remember accepted before it.
    *
    * `POST /v1/agents/{agentId}/recall`
+   *
+   * @example
+   * ```ts
+   * const { text, items } = await agent.recall({ query: "Where does Ines live?", limit: 5 });
+   * console.log(text, items.length);
+   * ```
    */
   recall(input?: RecallInput, options?: RequestOptions): Promise<RecallOutput> {
     return this.invoke("recall", input, options) as Promise<RecallOutput>;
@@ -5303,6 +5381,12 @@ export abstract class AgentOperations {
    * Unlike recall, search does not start from the focus: it ranks every memory of the agent. keyword: BM25 over full-text (Chinese characters and character pairs, English stems); vector: cosine over embeddings; hybrid: both, fused by a weighted sum of normalised scores. Optional time range and node kinds. Items carry their source message ids.
    *
    * `POST /v1/agents/{agentId}/search`
+   *
+   * @example
+   * ```ts
+   * const { items } = await agent.searchMemories({ query: "Porto", mode: "hybrid", top_k: 5 });
+   * for (const hit of items) console.log(hit.node_id, hit.score, hit.content);
+   * ```
    */
   searchMemories(input: SearchMemoriesInput, options?: RequestOptions): Promise<SearchMemoriesOutput> {
     return this.invoke("searchMemories", input, options) as Promise<SearchMemoriesOutput>;
@@ -5314,17 +5398,29 @@ export abstract class AgentOperations {
    * The memories recall ranks for the query (or for the latest messages), each with its energy (● ○ ◌ from min(importance, 1)) and the entities it is about, conflicts marked; the latest episodes first when the query asks about an earlier conversation; traces of forgotten memories; the profile when asked. Never longer than `budget_tokens`: pieces are taken whole, most relevant first. Plain text by default, JSON with `format: json`.
    *
    * `POST /v1/agents/{agentId}/context`
+   *
+   * @example
+   * ```ts
+   * const { text, used_tokens } = await agent.getContext({ query: "Plan Ines's visit", budget_tokens: 800 });
+   * console.log(used_tokens, text);
+   * ```
    */
   getContext(input?: GetContextInput, options?: RequestOptions): Promise<GetContextOutput> {
     return this.invoke("getContext", input, options) as Promise<GetContextOutput>;
   }
 
   /**
-   * The agent's profile: main participants, most important entities with their strongest memories, the focus
+   * What the memory says about the people in it: per participant, the statements that together say the most, each with its memories
    *
-   * Derived from the network when asked (it forgets as the network does).
+   * Derived from the network when asked (it forgets as the network does; reading it changes nothing). For one participant (`participant`) or everyone: the participants by messages; lines chosen together within `max_chars` (statements about the speaker over questions and reactions, spread over sessions, no two lines saying the same), each with the ids of the memories it comes from, in the language it was said; the entities those memories are about; the focus. `text` is the profile as the context block shows it, never longer than `max_chars`.
    *
    * `GET /v1/agents/{agentId}/profile`
+   *
+   * @example
+   * ```ts
+   * const profile = await agent.getProfile({ participant: "John", max_chars: 1000 });
+   * for (const line of profile.lines) console.log(line.text, line.memory_ids);
+   * ```
    */
   getProfile(input?: GetProfileInput, options?: RequestOptions): Promise<GetProfileOutput> {
     return this.invoke("getProfile", input, options) as Promise<GetProfileOutput>;
@@ -5336,6 +5432,11 @@ export abstract class AgentOperations {
    * Runs in order with the agent's writes; waits up to 25 s, then answers 202 with the task.
    *
    * `POST /v1/agents/{agentId}/episodes/rebuild`
+   *
+   * @example
+   * ```ts
+   * console.log(await agent.rebuildEpisodes());
+   * ```
    */
   rebuildEpisodes(options?: RequestOptions): Promise<RebuildEpisodesOutput> {
     return this.invoke("rebuildEpisodes", undefined, options) as Promise<RebuildEpisodesOutput>;
@@ -5345,6 +5446,12 @@ export abstract class AgentOperations {
    * The focus LRU, most recent first
    *
    * `GET /v1/agents/{agentId}/focus`
+   *
+   * @example
+   * ```ts
+   * const { focus } = await agent.getFocus();
+   * console.log(focus.map((entity) => entity.name));
+   * ```
    */
   getFocus(options?: RequestOptions): Promise<GetFocusOutput> {
     return this.invoke("getFocus", undefined, options) as Promise<GetFocusOutput>;
@@ -5356,6 +5463,12 @@ export abstract class AgentOperations {
    * The links are a page of each direction (by the far end's id, then the relation; `links_limit` per direction, default 200), with their totals; `links.next_cursor`, passed back as `links_cursor`, gives the next page.
    *
    * `GET /v1/agents/{agentId}/nodes/{nodeId}`
+   *
+   * @example
+   * ```ts
+   * const node = await agent.getMemoryNode({ node_id: 12, links_limit: 50 });
+   * console.log(node.kind, node.content, node.links.total.outgoing);
+   * ```
    */
   getMemoryNode(input: GetMemoryNodeInput, options?: RequestOptions): Promise<GetMemoryNodeOutput> {
     return this.invoke("getMemoryNode", input, options) as Promise<GetMemoryNodeOutput>;
@@ -5367,6 +5480,12 @@ export abstract class AgentOperations {
    * `wait_ms` waits (up to 30 s) until the agent's queue is idle, compression cycles included, before answering.
    *
    * `GET /v1/agents/{agentId}/stats`
+   *
+   * @example
+   * ```ts
+   * const stats = await agent.getStats();
+   * console.log(stats.nodes.total, stats.links.total, stats.focus);
+   * ```
    */
   getStats(input?: GetStatsInput, options?: RequestOptions): Promise<GetStatsOutput> {
     return this.invoke("getStats", input, options) as Promise<GetStatsOutput>;
@@ -5376,6 +5495,12 @@ export abstract class AgentOperations {
    * Status of a queued task
    *
    * `GET /v1/agents/{agentId}/tasks/{taskId}`
+   *
+   * @example
+   * ```ts
+   * const task = await agent.getTask({ task_id: "tsk_1", wait_ms: 5_000 });
+   * if (task.status === "failed") console.error(task.error);
+   * ```
    */
   getTask(input: GetTaskInput, options?: RequestOptions): Promise<GetTaskOutput> {
     return this.invoke("getTask", input, options) as Promise<GetTaskOutput>;
@@ -5385,6 +5510,12 @@ export abstract class AgentOperations {
    * The agent's parameters
    *
    * `GET /v1/agents/{agentId}/config`
+   *
+   * @example
+   * ```ts
+   * const config = await agent.getConfig();
+   * console.log(config.decay_rate, config.focus_limit);
+   * ```
    */
   getConfig(options?: RequestOptions): Promise<GetConfigOutput> {
     return this.invoke("getConfig", undefined, options) as Promise<GetConfigOutput>;
@@ -5394,6 +5525,11 @@ export abstract class AgentOperations {
    * Change some of the agent's parameters
    *
    * `PUT /v1/agents/{agentId}/config`
+   *
+   * @example
+   * ```ts
+   * await agent.updateConfig({ decay_rate: 0.95, focus_limit: 40, model_policy: { compression: "local" } });
+   * ```
    */
   updateConfig(input?: UpdateConfigInput, options?: RequestOptions): Promise<UpdateConfigOutput> {
     return this.invoke("updateConfig", input, options) as Promise<UpdateConfigOutput>;
@@ -5405,6 +5541,12 @@ export abstract class AgentOperations {
    * Each cycle decays every link not incident to the focus and scans the nodes (docs/design.md, “Compression”). Cycles also run after every remember.
    *
    * `POST /v1/agents/{agentId}/compress`
+   *
+   * @example
+   * ```ts
+   * const { task_ids } = await agent.compressMemories({ cycles: 3 });
+   * for (const taskId of task_ids) await agent.waitForTask(taskId);
+   * ```
    */
   compressMemories(input?: CompressMemoriesInput, options?: RequestOptions): Promise<CompressMemoriesOutput> {
     return this.invoke("compressMemories", input, options) as Promise<CompressMemoriesOutput>;
@@ -5416,6 +5558,12 @@ export abstract class AgentOperations {
    * A remember of one pre-cut segment: `{content}` or the structured form `{subject, memory_type, topic, object?, attributes?}`, whose sentence is composed in the language of its words. Relative times (yesterday, last Friday, 昨天, 上周五…) are resolved to dates against `timestamp`. The memory is extracted, moves the focus and links to it like a remember; its links to its subject and object entities start at `importance`. It is checked for conflicts with the memories it shares an entity with (an update supersedes, a contradiction is linked), then one compression cycle follows. Answers 201 with the node when done within the wait, else 202 with the task.
    *
    * `POST /v1/agents/{agentId}/memories`
+   *
+   * @example
+   * ```ts
+   * const created = await agent.createMemory({ subject: "Ines", memory_type: "fact", topic: "lives in", object: "Porto" });
+   * if (created.status === "done") console.log(created.node_id, created.entities);
+   * ```
    */
   createMemory(input?: CreateMemoryInput, options?: RequestOptions): Promise<CreateMemoryOutput> {
     return this.invoke("createMemory", input, options) as Promise<CreateMemoryOutput>;
@@ -5427,6 +5575,11 @@ export abstract class AgentOperations {
    * The new content becomes a new node that takes over the old one's links; 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).
    *
    * `PATCH /v1/agents/{agentId}/memories/{nodeId}`
+   *
+   * @example
+   * ```ts
+   * await agent.updateMemory({ node_id: 12, content: "Ines moved to Lisbon in June." });
+   * ```
    */
   updateMemory(input: UpdateMemoryInput, options?: RequestOptions): Promise<UpdateMemoryOutput> {
     return this.invoke("updateMemory", input, options) as Promise<UpdateMemoryOutput>;
@@ -5438,6 +5591,11 @@ export abstract class AgentOperations {
    * Forget: the node goes at once; links pointing at it stay dangling, so a recall passing by shows that the agent once knew something there (a trace may name what it was about). `purge=true`: no surface returns a byte of its text afterwards: also every link into it, its earlier versions, the episodes holding them, the entities and aliases only they named, the message ids only they came from (a re-sent message is remembered again), and the results of the tasks that wrote them (their Idempotency-Keys then answer 409). A memory forgotten before can be purged by its id (its traces go). 409 for an entity or a superseded version (delete the current one).
    *
    * `DELETE /v1/agents/{agentId}/memories/{nodeId}`
+   *
+   * @example
+   * ```ts
+   * await agent.deleteMemory({ node_id: 12, purge: true });
+   * ```
    */
   deleteMemory(input: DeleteMemoryInput, options?: RequestOptions): Promise<DeleteMemoryOutput> {
     return this.invoke("deleteMemory", input, options) as Promise<DeleteMemoryOutput>;
@@ -5449,6 +5607,12 @@ export abstract class AgentOperations {
    * Its links are a page of each direction with their totals (`links_limit`, `links_cursor`: as GET nodes/{nodeId}); its history lists up to 50 versions, oldest first, and `history_next_cursor` continues through GET …/history.
    *
    * `GET /v1/agents/{agentId}/memories/{nodeId}`
+   *
+   * @example
+   * ```ts
+   * const memory12 = await agent.getMemory({ node_id: 12 });
+   * console.log(memory12.content, memory12.conflicts_with, memory12.history.length);
+   * ```
    */
   getMemory(input: GetMemoryInput, options?: RequestOptions): Promise<GetMemoryOutput> {
     return this.invoke("getMemory", input, options) as Promise<GetMemoryOutput>;
@@ -5460,6 +5624,12 @@ export abstract class AgentOperations {
    * Earlier versions were corrected by a later one (更正); they stay readable until forgetting takes them. A page of at most `limit` (default 50, at most 200) with the total; `next_cursor`, passed back as `cursor`, gives the next page.
    *
    * `GET /v1/agents/{agentId}/memories/{nodeId}/history`
+   *
+   * @example
+   * ```ts
+   * const history = await agent.getMemoryHistory({ node_id: 12, limit: 20 });
+   * console.log(history);
+   * ```
    */
   getMemoryHistory(input: GetMemoryHistoryInput, options?: RequestOptions): Promise<GetMemoryHistoryOutput> {
     return this.invoke("getMemoryHistory", input, options) as Promise<GetMemoryHistoryOutput>;
@@ -5471,6 +5641,16 @@ export abstract class AgentOperations {
    * Segments, explicit memories and episodes (never entities), newest first, paged by an opaque cursor that stays stable while memories are added. Superseded versions only with `include_superseded=true`.
    *
    * `GET /v1/agents/{agentId}/memories`
+   *
+   * @example
+   * ```ts
+   * let cursor: string | undefined;
+   * do {
+   *   const page = await agent.listMemories({ limit: 100, ...(cursor === undefined ? {} : { cursor }) });
+   *   for (const item of page.items) console.log(item.node_id, item.content);
+   *   cursor = page.next_cursor ?? undefined;
+   * } while (cursor !== undefined);
+   * ```
    */
   listMemories(input?: ListMemoriesInput, options?: RequestOptions): Promise<ListMemoriesOutput> {
     return this.invoke("listMemories", input, options) as Promise<ListMemoriesOutput>;
@@ -5482,6 +5662,11 @@ export abstract class AgentOperations {
    * `source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.
    *
    * `POST /v1/agents/{agentId}/links`
+   *
+   * @example
+   * ```ts
+   * await agent.linkMemories({ source: 12, target: 15, relation: "causes", strength: 0.8 });
+   * ```
    */
   linkMemories(input: LinkMemoriesInput, options?: RequestOptions): Promise<LinkMemoriesOutput> {
     return this.invoke("linkMemories", input, options) as Promise<LinkMemoriesOutput>;
@@ -5493,6 +5678,11 @@ export abstract class AgentOperations {
    * Recall never changes strengths. Reporting memories as used (`used: true`) raises each of their outgoing links by `reinforce_step` (default 0.3, capped at 1), at most once per memory per compression cycle; ids that are not memories of this agent are skipped with a reason.
    *
    * `POST /v1/agents/{agentId}/feedback`
+   *
+   * @example
+   * ```ts
+   * await agent.reportFeedback({ node_ids: [12, 15], used: true });
+   * ```
    */
   reportFeedback(input: ReportFeedbackInput, options?: RequestOptions): Promise<ReportFeedbackOutput> {
     return this.invoke("reportFeedback", input, options) as Promise<ReportFeedbackOutput>;
@@ -5502,6 +5692,11 @@ export abstract class AgentOperations {
    * Delete one link by its source, target and relation
    *
    * `DELETE /v1/agents/{agentId}/links`
+   *
+   * @example
+   * ```ts
+   * await agent.unlinkMemories({ source: 12, target: 15, relation: "causes" });
+   * ```
    */
   unlinkMemories(input: UnlinkMemoriesInput, options?: RequestOptions): Promise<UnlinkMemoriesOutput> {
     return this.invoke("unlinkMemories", input, options) as Promise<UnlinkMemoriesOutput>;
@@ -5513,6 +5708,11 @@ export abstract class AgentOperations {
    * The entity `nodeId` is absorbed by `into`: its links move to the survivor, its name (and aliases) become aliases of the survivor, it is deleted, and the focus follows.
    *
    * `POST /v1/agents/{agentId}/entities/{nodeId}/merge`
+   *
+   * @example
+   * ```ts
+   * await agent.mergeEntities({ node_id: 31, into: 7 });
+   * ```
    */
   mergeEntities(input: MergeEntitiesInput, options?: RequestOptions): Promise<MergeEntitiesOutput> {
     return this.invoke("mergeEntities", input, options) as Promise<MergeEntitiesOutput>;
@@ -5524,6 +5724,12 @@ export abstract class AgentOperations {
    * Runs after the tasks already queued. Answers 200 when done, or 202 with the task id if it takes longer.
    *
    * `DELETE /v1/agents/{agentId}`
+   *
+   * @example
+   * ```ts
+   * const answer = await agent.deleteAgent();
+   * if (!answer.deleted) await agent.waitForTask(answer.task_id);
+   * ```
    */
   deleteAgent(options?: RequestOptions): Promise<DeleteAgentOutput> {
     return this.invoke("deleteAgent", undefined, options) as Promise<DeleteAgentOutput>;
@@ -5535,6 +5741,11 @@ export abstract class AgentOperations {
    * A per-agent liveness check; benchmarks use it as the latency floor of any agent request.
    *
    * `GET /v1/agents/{agentId}/ping`
+   *
+   * @example
+   * ```ts
+   * console.log(await agent.ping());
+   * ```
    */
   ping(options?: RequestOptions): Promise<PingOutput> {
     return this.invoke("ping", undefined, options) as Promise<PingOutput>;
@@ -5546,6 +5757,12 @@ export abstract class AgentOperations {
    * `name` is a tool of `GET /v1/tools`, `arguments` its arguments as the model produced them (an object, or the JSON text OpenAI returns). A call whose name or arguments are wrong is a 400 whose message names the argument and the problem, for the model to correct. Otherwise the operation runs for the agent of the path (never one named in the arguments) and answers like its REST endpoint; `content` is the text to hand back to the model. An Idempotency-Key is passed to the write the tool makes.
    *
    * `POST /v1/agents/{agentId}/tools/call`
+   *
+   * @example
+   * ```ts
+   * const { content } = await agent.callTool({ name: "recall", arguments: { query: "Where does Ines live?" } });
+   * console.log(content);
+   * ```
    */
   callTool(input: CallToolInput, options?: RequestOptions): Promise<CallToolOutput> {
     return this.invoke("callTool", input, options) as Promise<CallToolOutput>;
@@ -5562,6 +5779,12 @@ export abstract class ServiceOperations {
    * Agents appear once they have been written to (remember, config, compress) and disappear when deleted. Ordered by agent id; `next_cursor` continues after the last agent of the page, so paging stays stable while agents are added or removed. Only the API key's own tenant is listed, and of it only the agents within the key's agent-id prefix.
    *
    * `GET /v1/agents`
+   *
+   * @example
+   * ```ts
+   * const { agents, next_cursor } = await memory.listAgents({ limit: 50 });
+   * console.log(agents.map((a) => a.agent_id), next_cursor);
+   * ```
    */
   listAgents(input?: ListAgentsInput, options?: RequestOptions): Promise<ListAgentsOutput> {
     return this.invoke("listAgents", input, options) as Promise<ListAgentsOutput>;
@@ -5573,6 +5796,12 @@ export abstract class ServiceOperations {
    * Without `deep`: one round trip to the primary database, no key needed. With `deep=1` (an API key is required, any tenant's; at most 3 a minute per tenant, then 429): one embedding, one vector query per Vectorize index on an empty canary namespace, one small-model call and a round trip to every D1 shard; 503 when a check fails or no shard or index takes new agents. Full shards and indexes are listed under `warnings`.
    *
    * `GET /v1/health`
+   *
+   * @example
+   * ```ts
+   * const health = await memory.getHealth();
+   * console.log(health.status, health.model_provider);
+   * ```
    */
   getHealth(input?: GetHealthInput, options?: RequestOptions): Promise<GetHealthOutput> {
     return this.invoke("getHealth", input, options) as Promise<GetHealthOutput>;
@@ -5584,6 +5813,12 @@ export abstract class ServiceOperations {
    * The keys of the caller's tenant, oldest first, each by its public prefix with its label, scope, agent-id prefix, status, creation, last use (to the hour), expiry and revocation. No secret is ever shown. A key of scope admin sees every key within its own agent-id prefix; any other key sees only itself.
    *
    * `GET /v1/keys`
+   *
+   * @example
+   * ```ts
+   * const { keys } = await memory.listKeys();
+   * console.log(keys.map((k) => `${k.prefix} ${k.scopes} ${k.status}`));
+   * ```
    */
   listKeys(options?: RequestOptions): Promise<ListKeysOutput> {
     return this.invoke("listKeys", undefined, options) as Promise<ListKeysOutput>;
@@ -5595,6 +5830,12 @@ export abstract class ServiceOperations {
    * Revokes the key with this public prefix (as `GET /v1/keys` lists it): it stops working on every surface (REST, tools, MCP and the OAuth connections made with it, Workers RPC bindings that name it) within 30 seconds. Needs a key of scope admin, and the key must be within its agent-id prefix; revoking a revoked key answers it as it stands. The revocation is in the audit log.
    *
    * `DELETE /v1/keys/{prefix}`
+   *
+   * @example
+   * ```ts
+   * const { key } = await memory.revokeKey({ prefix: "amk_AbCd1234" });
+   * console.log(key.status); // "revoked"
+   * ```
    */
   revokeKey(input: RevokeKeyInput, options?: RequestOptions): Promise<RevokeKeyOutput> {
     return this.invoke("revokeKey", input, options) as Promise<RevokeKeyOutput>;
@@ -5606,6 +5847,12 @@ export abstract class ServiceOperations {
    * Every operation a model may call, with a JSON Schema of its arguments, in OpenAI's or Anthropic's format. Execute a call the model produced with `POST /v1/agents/{agentId}/tools/call`. The same tools are served over MCP at `/v1/agents/{agentId}/mcp`.
    *
    * `GET /v1/tools`
+   *
+   * @example
+   * ```ts
+   * const tools = await memory.listTools({ format: "anthropic" });
+   * console.log(tools);
+   * ```
    */
   listTools(input?: ListToolsInput, options?: RequestOptions): Promise<ListToolsOutput> {
     return this.invoke("listTools", input, options) as Promise<ListToolsOutput>;
@@ -5617,6 +5864,12 @@ export abstract class ServiceOperations {
    * Every operation of the API; `servers` names the local server's origin under `npm run dev`, and `/` (the host the document came from) in a deployment.
    *
    * `GET /v1/openapi.json`
+   *
+   * @example
+   * ```ts
+   * const document = await memory.getOpenApi();
+   * console.log(document);
+   * ```
    */
   getOpenApi(options?: RequestOptions): Promise<GetOpenApiOutput> {
     return this.invoke("getOpenApi", undefined, options) as Promise<GetOpenApiOutput>;

@@ -14,10 +14,10 @@
  * always meets the target, so the compression cycle never has to retry the local model.
  */
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
-import { splitClauses, splitSentences } from "../../text/sentences";
+import { splitClauses, splitSentences } from "../../language/sentences";
 import { BinaryHeap } from "./binary-heap";
-import type { TagMemo } from "../../text/tagged-words";
-import { analyze, contentLemmas, type Analysis, type Candidate } from "./local-salience";
+import type { TagMemo } from "../../language/tagging/tagged-words";
+import { analyze, contentLemmas, type Analysis, type Candidate } from "../../language/salience/analysis";
 
 /** A term already kept elsewhere still counts this much: repeating it adds little information. */
 const COVERED_WEIGHT = 0.25;

@@ -14,8 +14,8 @@
  * and the vector is L2-normalised. A text with no features gives the zero vector.
  */
 import { normalizeText } from "../../text/normalize";
-import { ZH_STOP_WORDS } from "../../text/stopwords-zh";
-import { isContent, tokenize } from "../../text/tokenize";
+import { ZH_STOP_WORDS } from "../../language/tokens/stopwords-zh";
+import { isContent, tokenize } from "../../language/tokens/tokenize";
 
 export const EMBEDDING_DIMENSIONS = 256;
 

@@ -1,20 +1,21 @@
 /**
  * Local extraction (docs/design.md, "remember(messages)" step 2): a phrase, keywords and key entities for one text, from
- * term salience over its tagged words (local-salience.ts). Entities become focus nodes, so they must
+ * term salience over its tagged words (src/language/salience/analysis.ts). Entities become focus nodes, so they must
  * be what the text is *about* (docs/design.md, "The model", "What an entity is"): names, noun compounds and
  * nouns, most salient first; a compound is preferred to the nouns inside it ("adoption agency", not
  * "agency"), and a noun far less salient than the first entity is left out.
  */
 import type { Extraction } from "../types";
 import { PHRASE_MAX_CODE_POINTS } from "../types";
-import { entityKey } from "../../text/entity-key";
-import { isCalendarWord } from "../../text/calendar-words";
+import { entityKey } from "../../language/entities/entity-key";
+import { isCalendarWord } from "../../language/time/calendar-words";
 import { codePointLength } from "../../text/code-points";
 import { normalizeText } from "../../text/normalize";
-import { splitClauses } from "../../text/sentences";
+import { splitClauses } from "../../language/sentences";
 import { cutAtWordBoundary } from "./local-compressor";
-import { analyze, isContentWord, termWeights, type Analysis, type Candidate } from "./local-salience";
-import type { TagMemo, TaggedWord } from "../../text/tagged-words";
+import { analyze, termWeights, type Analysis, type Candidate } from "../../language/salience/analysis";
+import { isContentWord } from "../../language/salience/content-words";
+import type { TagMemo, TaggedWord } from "../../language/tagging/tagged-words";
 
 export const KEYWORDS_MAX = 12;
 export const ENTITIES_MAX = 5;

@@ -16,20 +16,22 @@ import type {
   SegmentDraft,
   SmallModel,
 } from "../types";
-import { ParseCache, judgeConflict } from "./local-conflicts";
+import { judgeConflict } from "../../language/conflicts/judge";
+import { ParseCache } from "../../language/conflicts/parse";
 import { compressText, summarizeText } from "./local-compressor";
 import { EMBEDDING_DIMENSIONS, embedText } from "./local-embedder";
-import { sameEntity } from "./local-entities";
+import { sameEntity } from "../../language/entities/initialisms";
 import { extractOne } from "./local-extractor";
-import { LocalTagMemo } from "./local-tag-memo";
-import { localQueryKeywords, localRelations } from "./local-query";
+import { LineTagMemo } from "../../language/tagging/tag-memo";
+import { mentionRelations } from "../../language/entities/mentions";
+import { queryKeywords } from "../../language/salience/query-keywords";
 import { segmentMessages } from "./local-segmenter";
-import { loadTaggersFor } from "../../text/tagged-words";
+import { loadTaggersFor } from "../../language/tagging/tagged-words";
 
 export class LocalModel implements SmallModel {
   readonly name = "local";
   /** Tagged lines, shared by every task below; the instance is the agent's own (agent-state.ts). */
-  private readonly tags = new LocalTagMemo();
+  private readonly tags = new LineTagMemo();
   /** Parsed texts of the conflict judgement. */
   private readonly conflictParses = new ParseCache(this.tags);
 
@@ -43,7 +45,7 @@ export class LocalModel implements SmallModel {
   }
 
   async nameRelations(requests: RelationRequest[]): Promise<RelationName[]> {
-    return localRelations(requests);
+    return mentionRelations(requests);
   }
 
   async compress(text: string, target: number): Promise<string> {
@@ -59,7 +61,7 @@ export class LocalModel implements SmallModel {
 
   async queryKeywords(query: string): Promise<string[]> {
     await loadTaggersFor([query]);
-    return localQueryKeywords(query, this.tags);
+    return queryKeywords(query, this.tags);
   }
 
   async judgeConflicts(pairs: ConflictPair[]): Promise<ConflictVerdict[]> {

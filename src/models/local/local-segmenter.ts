@@ -6,7 +6,7 @@
  */
 import type { ModelMessage, SegmentDraft } from "../types";
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
-import { splitClauses, splitSentences } from "../../text/sentences";
+import { splitClauses, splitSentences } from "../../language/sentences";
 
 /**
  * Longest segment for English text, in code points: about two or three chat sentences. Chinese packs

@@ -4,12 +4,12 @@
  * policy and then the local fallback take over; harmless excess (a long phrase, blank keywords,
  * a fourth entity) is trimmed instead, since a retry would cost a call and gain nothing.
  */
-import { entityKey } from "../../text/entity-key";
+import { entityKey } from "../../language/entities/entity-key";
 import { SEGMENT_ENTITY_RELATIONS, type RelationName } from "../../vocabulary/relations";
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
 import { normalizeText } from "../../text/normalize";
-import { EN_STOP_WORDS } from "../../text/stopwords-en";
-import { ZH_STOP_WORDS } from "../../text/stopwords-zh";
+import { EN_STOP_WORDS } from "../../language/tokens/stopwords-en";
+import { ZH_STOP_WORDS } from "../../language/tokens/stopwords-zh";
 import { PHRASE_MAX_CODE_POINTS, type Extraction, type ModelMessage, type SegmentDraft } from "../types";
 import { WorkersAiError } from "./workers-ai-error";
 import { ENTITIES_MAX, type ExtractItem } from "./prompts/extract";

@@ -48,8 +48,9 @@ import { buildSummarizeMessages, summarizeAnswerSchema } from "./prompts/summari
 import { requestInputs } from "./request-shapes";
 import { ThrottledAi, type ThrottleOptions } from "./throttled-ai";
 import { tokenWeight } from "../../text/token-estimate";
-import { loadTaggersFor } from "../../text/tagged-words";
-import { mayConflict, ParseCache } from "../local/local-conflicts";
+import { loadTaggersFor } from "../../language/tagging/tagged-words";
+import { mayConflict } from "../../language/conflicts/judge";
+import { ParseCache } from "../../language/conflicts/parse";
 import {
   validateCompression,
   validateExtractions,

@@ -72,6 +72,10 @@ export function callTool(tools: Tools): Endpoint {
   return {
     operation: defineOperation(route, {
       scope: "read",
+      sdk: {
+        example: `const { content } = await agent.callTool({ name: "recall", arguments: { query: "Where does Ines live?" } });
+console.log(content);`,
+      },
       tool: { reason: "executes the tools" },
     }),
     routes: (root: OpenAPIHono<AppEnv>) =>

@@ -31,6 +31,10 @@ const route = createRoute({
 export const deleteAgent: Endpoint = {
   operation: defineOperation(route, {
     scope: "admin",
+    sdk: {
+      example: `const answer = await agent.deleteAgent();
+if (!answer.deleted) await agent.waitForTask(answer.task_id);`,
+    },
     tool: {
       name: "delete_agent",
       title: "Erase the whole memory",

@@ -48,6 +48,9 @@ export const deleteMemory: Endpoint = {
   operation: defineOperation(route, {
     // Forgetting is a write; a purge removes every trace, so it needs an admin key.
     scope: (query) => (query("purge") === "true" ? "admin" : "write"),
+    sdk: {
+      example: `await agent.deleteMemory({ node_id: 12, purge: true });`,
+    },
     pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
     queryArgs: {
       purge: z

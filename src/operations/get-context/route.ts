@@ -39,11 +39,10 @@ const ContextRequestSchema = z
       description:
         "The block never exceeds this many tokens (an upper-bound estimate: 1.5 per CJK character, 0.34 per ASCII character, 1 per other).",
     }),
-    include: z
-      .array(z.enum(CONTEXT_SECTIONS))
-      .min(1)
-      .default(["memories", "episodes", "traces"])
-      .openapi({ description: "Sections: memories, episodes (when the query asks about an earlier conversation), profile, traces." }),
+    include: z.array(z.enum(CONTEXT_SECTIONS)).min(1).default(["memories", "episodes", "traces"]).openapi({
+      description:
+        "Sections: memories, episodes (when the query asks about an earlier conversation), profile (the participants of `messages` first), traces.",
+    }),
     locale: z.enum(LOCALES).optional().openapi({
       description: "Language of the block's labels; default: Accept-Language, else the language of the agent's memories, else English.",
     }),
@@ -83,6 +82,10 @@ const route = createRoute({
 export const getContext: Endpoint = {
   operation: defineOperation(route, {
     scope: "read",
+    sdk: {
+      example: `const { text, used_tokens } = await agent.getContext({ query: "Plan Ines's visit", budget_tokens: 800 });
+console.log(used_tokens, text);`,
+    },
     fixedBody: { format: "json" },
     tool: {
       name: "get_context",

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { ConversationTurnSchema } from "../../vocabulary/message";
 import { LocalePreferenceShape } from "../../vocabulary/locales";
 import { ProfileSchema } from "../get-profile/schemas";
+import { nodeFields } from "../shared/node-fields";
 
 export const CONTEXT_SECTIONS = ["memories", "episodes", "profile", "traces"] as const;
 export const DEFAULT_CONTEXT_BUDGET = 1_000;
@@ -28,16 +29,12 @@ export const ContextQuerySchema = z
 export type ContextQuery = z.infer<typeof ContextQuerySchema>;
 
 const ContextMemorySchema = z.object({
-  node_id: z.number().int(),
-  content: z.string(),
-  speaker: z.string().nullable(),
+  ...nodeFields("node_id", "content", "speaker"),
   /** ● above 0.7, ○ above 0.3, ◌ 0.3 or below, of min(importance, 1). */
   energy: z.enum(["●", "○", "◌"]),
-  importance: z.number(),
+  ...nodeFields("importance"),
   entities: z.array(z.string()),
-  conflicts_with: z.array(z.number().int()),
-  source_message_ids: z.array(z.string()),
-  message_time: z.number().int().nullable(),
+  ...nodeFields("conflicts_with", "source_message_ids", "message_time"),
 });
 
 const ContextEpisodeSchema = z.object({

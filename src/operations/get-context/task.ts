@@ -14,6 +14,7 @@ import { labelLocale } from "../shared/label-locale";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentModels, AgentNetwork, AgentStores } from "../../engine/runtime";
 import { ContextQuerySchema, ContextResultSchema, type ContextQuery, type ContextResult } from "./schemas";
+import { DEFAULT_PROFILE_CHARS } from "../get-profile/schemas";
 import { defineTask } from "../../engine/define-task";
 import { agentProfile } from "../get-profile/task";
 import { runRecall } from "../recall/task";
@@ -117,7 +118,12 @@ async function buildContext(rt: Runtime, request: ContextQuery): Promise<Context
             };
           })
       : [];
-  const profile = include.has("profile") ? await agentProfile(rt) : null;
+  // The participants of the conversation at hand come first in the profile, the latest speaker
+  // first (docs/design.md, "The profile").
+  const first = [...new Set((request.messages ?? []).flatMap((m) => (m.name ? [m.name] : [])).reverse())];
+  const profile = include.has("profile")
+    ? await agentProfile(rt, { participant: null, first, maxChars: DEFAULT_PROFILE_CHARS, locale })
+    : null;
   const traces = include.has("traces") ? recall.traces.map((t) => ({ phrase: t.phrase })) : [];
   const block = assembleContext({ memories, episodes, profile, traces, pastFirst }, request.budget_tokens, locale);
   const byId = new Map(recall.memories.map((m) => [m.node_id, m]));

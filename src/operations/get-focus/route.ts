@@ -25,6 +25,10 @@ const route = createRoute({
 export const getFocus: Endpoint = {
   operation: defineOperation(route, {
     scope: "read",
+    sdk: {
+      example: `const { focus } = await agent.getFocus();
+console.log(focus.map((entity) => entity.name));`,
+    },
     tool: {
       name: "get_focus",
       title: "Current focus",

@@ -64,6 +64,10 @@ const route = createRoute({
 export const getHealth: Endpoint = {
   operation: defineOperation(route, {
     scope: "public",
+    sdk: {
+      example: `const health = await memory.getHealth();
+console.log(health.status, health.model_provider);`,
+    },
     queryArgs: { deep: z.enum(["0", "1"]).optional().describe("1: check every dependency (needs an API key).") },
     tool: { reason: "service liveness, not memory" },
   }),

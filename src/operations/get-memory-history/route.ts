@@ -43,6 +43,10 @@ const route = createRoute({
 export const getMemoryHistory: Endpoint = {
   operation: defineOperation(route, {
     scope: "read",
+    sdk: {
+      example: `const history = await agent.getMemoryHistory({ node_id: 12, limit: 20 });
+console.log(history);`,
+    },
     pathArgs: nodeIdArgument("The id of any version of the memory."),
     queryArgs: pageArgs("Versions"),
     tool: {

@@ -29,6 +29,10 @@ const route = createRoute({
 export const getMemoryNode: Endpoint = {
   operation: defineOperation(route, {
     scope: "read",
+    sdk: {
+      example: `const node = await agent.getMemoryNode({ node_id: 12, links_limit: 50 });
+console.log(node.kind, node.content, node.links.total.outgoing);`,
+    },
     queryArgs: linksPageArgs,
     pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, focus and context answers.", Number.MAX_SAFE_INTEGER),
     tool: {

@@ -59,6 +59,10 @@ export function openApiConfig(server: string) {
 export const getOpenApi: Endpoint = {
   operation: defineOperation(route, {
     scope: "public",
+    sdk: {
+      example: `const document = await memory.getOpenApi();
+console.log(document);`,
+    },
     tool: { reason: "describes the API, not the memory" },
   }),
   routes: (root: OpenAPIHono<AppEnv>) => {

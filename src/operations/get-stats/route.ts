@@ -27,6 +27,10 @@ const route = createRoute({
 export const getStats: Endpoint = {
   operation: defineOperation(route, {
     scope: "read",
+    sdk: {
+      example: `const stats = await agent.getStats();
+console.log(stats.nodes.total, stats.links.total, stats.focus);`,
+    },
     queryArgs: { wait_ms: waitMs },
     tool: {
       name: "get_stats",

@@ -68,6 +68,9 @@ const route = createRoute({
 export const linkMemories: Endpoint = {
   operation: defineOperation(route, {
     scope: "write",
+    sdk: {
+      example: `await agent.linkMemories({ source: 12, target: 15, relation: "causes", strength: 0.8 });`,
+    },
     tool: {
       name: "link_memories",
       title: "Link two memories",

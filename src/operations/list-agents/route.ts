@@ -87,6 +87,10 @@ const route = createRoute({
 export const listAgents: Endpoint = {
   operation: defineOperation(route, {
     scope: "read",
+    sdk: {
+      example: `const { agents, next_cursor } = await memory.listAgents({ limit: 50 });
+console.log(agents.map((a) => a.agent_id), next_cursor);`,
+    },
     queryArgs: pageArgs("Agents"),
     tool: { reason: "spans the whole tenant, while tools and MCP act for the one agent of their path" },
   }),

@@ -26,6 +26,10 @@ const route = createRoute({
 export const listKeys: Endpoint = {
   operation: defineOperation(route, {
     scope: "read",
+    sdk: {
+      example: `const { keys } = await memory.listKeys();
+console.log(keys.map((k) => \`\${k.prefix} \${k.scopes} \${k.status}\`));`,
+    },
     tool: { reason: "key management is for the tenant's operators, not for a model" },
   }),
   routes: () =>

@@ -59,6 +59,14 @@ const route = createRoute({
 export const listMemories: Endpoint = {
   operation: defineOperation(route, {
     scope: "read",
+    sdk: {
+      example: `let cursor: string | undefined;
+do {
+  const page = await agent.listMemories({ limit: 100, ...(cursor === undefined ? {} : { cursor }) });
+  for (const item of page.items) console.log(item.node_id, item.content);
+  cursor = page.next_cursor ?? undefined;
+} while (cursor !== undefined);`,
+    },
     queryArgs: {
       kind: z.string().optional().describe("Kinds to list, comma-separated: segment, memory (explicit), episode (default all three)."),
       ...pageArgs("Memories"),

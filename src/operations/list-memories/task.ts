@@ -5,32 +5,33 @@
 import { z } from "zod";
 import { importanceOf } from "../../memory/importance";
 import { strengthAt } from "../../memory/strength";
-import { MEMORY_KINDS, NODE_KINDS } from "../../vocabulary/node-kinds";
+import { MEMORY_KINDS } from "../../vocabulary/node-kinds";
 import type { MemoryNode } from "../../vocabulary/records";
-import { MESSAGE_ROLES } from "../../vocabulary/roles";
 import { conflictMarks } from "../shared/conflict-marks";
+import { nodeFields } from "../shared/node-fields";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentNetwork, AgentRepos, AgentStores } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
 
-const MemoryListItemSchema = z.object({
-  node_id: z.number().int(),
-  kind: z.enum(NODE_KINDS),
-  content: z.string(),
-  phrase: z.string(),
-  keywords: z.array(z.string()),
-  speaker: z.string().nullable(),
-  role: z.enum(MESSAGE_ROLES).nullable(),
-  source_message_ids: z.array(z.string()),
-  source_task_id: z.string().nullable(),
-  message_time: z.number().int().nullable(),
-  created_at: z.number().int(),
-  superseded_by: z.number().int().nullable(),
-  meta: z.record(z.string(), z.unknown()).nullable(),
-  /** The sum of its outgoing link strengths (docs/design.md, "The model"). */
-  importance: z.number(),
-  conflicts_with: z.array(z.number().int()),
-});
+const MemoryListItemSchema = z.object(
+  nodeFields(
+    "node_id",
+    "kind",
+    "content",
+    "phrase",
+    "keywords",
+    "speaker",
+    "role",
+    "source_message_ids",
+    "source_task_id",
+    "message_time",
+    "created_at",
+    "superseded_by",
+    "meta",
+    "importance",
+    "conflicts_with",
+  ),
+);
 type MemoryListItem = z.infer<typeof MemoryListItemSchema>;
 
 export const ListMemoriesPayloadSchema = z

@@ -53,6 +53,10 @@ export function listTools(tools: Tools): Endpoint {
   return {
     operation: defineOperation(route, {
       scope: "public",
+      sdk: {
+        example: `const tools = await memory.listTools({ format: "anthropic" });
+console.log(tools);`,
+      },
       queryArgs: { format: z.enum(TOOL_FORMATS).optional().describe("openai (default) or anthropic.") },
       tool: { reason: "lists the tools" },
     }),

@@ -51,6 +51,9 @@ const route = createRoute({
 export const mergeEntities: Endpoint = {
   operation: defineOperation(route, {
     scope: "write",
+    sdk: {
+      example: `await agent.mergeEntities({ node_id: 31, into: 7 });`,
+    },
     pathArgs: nodeIdArgument("The entity to merge away (an entity's node_id, e.g. from get_focus)."),
     tool: {
       name: "merge_entities",

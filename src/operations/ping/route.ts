@@ -25,6 +25,9 @@ const route = createRoute({
 export const ping: Endpoint = {
   operation: defineOperation(route, {
     scope: "read",
+    sdk: {
+      example: `console.log(await agent.ping());`,
+    },
     tool: { reason: "a latency probe of the agent's object, nothing a model needs" },
   }),
   routes: () =>

@@ -32,6 +32,9 @@ const route = createRoute({
 export const rebuildEpisodes: Endpoint = {
   operation: defineOperation(route, {
     scope: "write",
+    sdk: {
+      example: `console.log(await agent.rebuildEpisodes());`,
+    },
     tool: {
       name: "rebuild_episodes",
       title: "Rebuild episodes",

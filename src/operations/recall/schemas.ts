@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../../config/limits";
 import { LOCALES } from "../../vocabulary/locales";
-import { MESSAGE_ROLES } from "../../vocabulary/roles";
+import { nodeFields } from "../shared/node-fields";
 
 /** The kinds of memory recall can return (entities are hubs, never a memory of their own). */
 export const RECALL_KINDS = ["segment", "memory", "episode"] as const;
@@ -31,17 +31,10 @@ export const RecallQuerySchema = z
 
 export const RecalledMemorySchema = z.object({
   type: z.literal("memory"),
-  node_id: z.number().int(),
-  content: z.string(),
-  phrase: z.string(),
-  speaker: z.string().nullable(),
-  role: z.enum(MESSAGE_ROLES).nullable(),
-  source_message_ids: z.array(z.string()),
-  created_at: z.number().int(),
-  message_time: z.number().int().nullable(),
+  ...nodeFields("node_id", "content", "phrase", "speaker", "role", "source_message_ids", "created_at", "message_time"),
   depth: z.number().int(),
-  /** Memories this one contradicts (docs/design.md, "Memory operations"): the answer marks the conflict. */
-  conflicts_with: z.array(z.number().int()),
+  // The answer marks a conflict.
+  ...nodeFields("conflicts_with"),
   scores: z.object({
     hits: z.number().int(),
     keyword_score: z.number(),

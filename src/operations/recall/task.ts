@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { breadthFirst, type BfsSource } from "../../memory/bfs";
 import { formatRecall } from "../../memory/format";
 import { recallMemories, recallSettingsOf, type RecallNetwork } from "../../memory/recall-engine";
-import { queryTerms } from "../../text/index-terms";
+import { queryTerms } from "../../language/tokens/index-terms";
 import type { MemoryNode } from "../../vocabulary/records";
 import { RELATION, resolveRelation } from "../../vocabulary/relations";
 import { conflictMarks } from "../shared/conflict-marks";
@@ -43,7 +43,7 @@ export async function runRecall(rt: RecallRuntime, request: z.output<typeof Reca
   // No text-model call on the read path unless asked (docs/design.md, "Model economy"): the query's
   // own words through the analyzer are its keywords; `expand` adds the model's.
   const modelKeywords = request.query && request.expand ? await rt.model.queryKeywords(request.query) : [];
-  // The query's own words and the model's keywords, through the one analyzer (src/text/index-terms.ts).
+  // The query's own words and the model's keywords, through the one analyzer (src/language/tokens/index-terms.ts).
   const terms = queryTerms([...request.keywords, request.query ?? "", ...modelKeywords].join("\n"));
   const reader = await networkReader(rt, repos);
   const graph = rt.loadedGraph();

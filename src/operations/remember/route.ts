@@ -80,6 +80,15 @@ const route = createRoute({
 export const remember: Endpoint = {
   operation: defineOperation(route, {
     scope: "write",
+    sdk: {
+      example: `const { task_id } = await agent.remember({
+  messages: [
+    { role: "user", name: "Ines", content: "I moved to Porto in May.", id: "m1" },
+    { role: "assistant", content: "Noted: you live in Porto now.", id: "m2" },
+  ],
+});
+await agent.waitForTask(task_id);`,
+    },
     tool: {
       name: "remember",
       title: "Remember messages",

@@ -14,7 +14,7 @@ import { planFocus, planRemember, relationPairs, rememberOps, type RememberPlan 
 import { digestOf } from "../../models/digest";
 import { parseJsonOrUndefined } from "../../storage/row-parsing";
 import { DIGEST_AHEAD_TASKS, type Conversation } from "../../engine/digest-ahead";
-import { localRelations } from "../../models/local/local-query";
+import { mentionRelations } from "../../language/entities/mentions";
 import type { ModelMessage } from "../../models/types";
 import { EPISODE_SUMMARY_MAX, planEpisode } from "../../memory/episode";
 import { MessageSchema, type Message } from "../../vocabulary/message";
@@ -124,7 +124,7 @@ async function buildPlan(
   const pairs = relationPairs(focusPlan);
   // Classical, never a model call: a segment is about an entity it mentions (by the name it was
   // spoken under, aliases resolved above), else only in its context.
-  const relations = localRelations(
+  const relations = mentionRelations(
     pairs.map((p) => ({ segment: segments[p.segmentIndex]?.text ?? "", entity: entities.spokenName(p.segmentIndex, p.entity.name) })),
   );
   const now = rt.now();

@@ -47,6 +47,9 @@ const route = createRoute({
 export const reportFeedback: Endpoint = {
   operation: defineOperation(route, {
     scope: "write",
+    sdk: {
+      example: `await agent.reportFeedback({ node_ids: [12, 15], used: true });`,
+    },
     tool: {
       name: "report_feedback",
       title: "Report which memories helped",

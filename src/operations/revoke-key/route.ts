@@ -28,6 +28,10 @@ const route = createRoute({
 export const revokeKey: Endpoint = {
   operation: defineOperation(route, {
     scope: "admin",
+    sdk: {
+      example: `const { key } = await memory.revokeKey({ prefix: "amk_AbCd1234" });
+console.log(key.status); // "revoked"`,
+    },
     tool: { reason: "key management is for the tenant's operators, not for a model" },
   }),
   routes: () =>

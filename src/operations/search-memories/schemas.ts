@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
 import { NODE_KINDS } from "../../vocabulary/node-kinds";
-import { MESSAGE_ROLES } from "../../vocabulary/roles";
 import { SEARCH_MODES } from "../../vocabulary/search-modes";
+import { nodeFields } from "../shared/node-fields";
 
 const Time = z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS);
 
@@ -23,18 +23,9 @@ export const SearchQuerySchema = z
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
 export const SearchHitSchema = z.object({
-  node_id: z.number().int(),
-  kind: z.enum(NODE_KINDS),
-  content: z.string(),
-  phrase: z.string(),
-  speaker: z.string().nullable(),
-  role: z.enum(MESSAGE_ROLES).nullable(),
-  source_message_ids: z.array(z.string()),
+  ...nodeFields("node_id", "kind", "content", "phrase", "speaker", "role", "source_message_ids"),
   time: z.number().int(),
-  created_at: z.number().int(),
-  message_time: z.number().int().nullable(),
-  /** Memories this one contradicts (docs/design.md, "Memory operations"). */
-  conflicts_with: z.array(z.number().int()),
+  ...nodeFields("created_at", "message_time", "conflicts_with"),
   score: z.number(),
   scores: z.object({ keyword: z.number().nullable(), vector: z.number().nullable() }),
 });

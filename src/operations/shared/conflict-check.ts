@@ -20,7 +20,7 @@ import { memoryText } from "../../memory/format";
 import { levelOf } from "../../memory/strength";
 import type { WriteOp } from "../../memory/write-ops";
 import type { ConflictPair, ConflictVerdict } from "../../models/types";
-import { contentTerms } from "../../text/tokenize";
+import { contentTerms } from "../../language/tokens/tokenize";
 import type { MemoryNode, NewLink } from "../../vocabulary/records";
 import { RELATION } from "../../vocabulary/relations";
 import { networkReader, type NetworkReader } from "../../engine/network-reader";

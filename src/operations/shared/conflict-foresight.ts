@@ -13,11 +13,11 @@
  */
 import { memoryText } from "../../memory/format";
 import type { ConflictPair, ConflictVerdict, ModelMessage, WindowDigest } from "../../models/types";
-import { entityKey } from "../../text/entity-key";
+import { entityKey } from "../../language/entities/entity-key";
 import { touchFocus, type FocusEntry } from "../../memory/focus-lru";
-import { localRelations } from "../../models/local/local-query";
+import { mentionRelations } from "../../language/entities/mentions";
 import { RELATION } from "../../vocabulary/relations";
-import { loadTaggersFor } from "../../text/tagged-words";
+import { loadTaggersFor } from "../../language/tagging/tagged-words";
 import type { NetworkReader } from "../../engine/network-reader";
 import { NOTHING_FORESEEN, type Foreseen } from "../../engine/verdicts-ahead";
 import { CANDIDATES_PER_ENTITY, isMemory, nodesAbout } from "./conflict-check";
@@ -127,14 +127,14 @@ export async function foreseenPairs(
     return -placeholder.size;
   };
   // The focus replayed segment by segment, as planFocus does: a segment is about the entities in
-  // focus after it that it mentions (src/operations/remember/task.ts, localRelations).
+  // focus after it that it mentions (src/operations/remember/task.ts, mentionRelations).
   let current: FocusEntry[] = [...focus.entries];
   const pairs = new Map<string, ConflictPair>();
   let next = 0;
   for (const segment of segments) {
     const mentioned = [...segment.mentioned].map(([key, name]) => ({ nodeId: nodeIdOf(key), key, name: found.get(key)?.name ?? name }));
     current = touchFocus(current, mentioned, focus.limit).focus;
-    const relations = localRelations(current.map((f) => ({ segment: segment.text, entity: segment.mentioned.get(f.key) ?? f.name })));
+    const relations = mentionRelations(current.map((f) => ({ segment: segment.text, entity: segment.mentioned.get(f.key) ?? f.name })));
     const aboutKeys = current.filter((_f, i) => relations[i] === RELATION.about).map((f) => f.key);
     const earliers = new Set<string>();
     for (const key of aboutKeys) {

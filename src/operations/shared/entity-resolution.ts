@@ -1,6 +1,6 @@
 /**
  * Entity resolution on write (docs/design.md, "Memory operations"): entity nodes are keyed by their normalised name
- * (src/text/entity-key.ts: case, width, quotes, possessives), and an English name also meets the
+ * (src/language/entities/entity-key.ts: case, width, quotes, possessives), and an English name also meets the
  * entity stored under its singular or plural ("Photos" finds "photo"). A mention that reaches an
  * entity through such a variant is rewritten to that entity's name before the focus is planned, and
  * its own key is recorded as an alias of the entity, so the next mention finds it directly. Two
@@ -15,9 +15,9 @@
  */
 import type { FocusPlan } from "../../memory/remember-plan";
 import { mentionedEntityKeys } from "../../memory/remember-plan";
-import { initialismsOf } from "../../models/local/local-entities";
+import { initialismsOf } from "../../language/entities/initialisms";
 import type { Extraction, SmallModel } from "../../models/types";
-import { entityKey, entityKeyVariants } from "../../text/entity-key";
+import { entityKey, entityKeyVariants } from "../../language/entities/entity-key";
 import type { EntityAlias } from "../../vocabulary/records";
 import type { NetworkReader } from "../../engine/network-reader";
 

@@ -4,15 +4,11 @@
  * them OpenAPI names and serve them as they are.
  */
 import { z } from "zod";
+import { nodeFields } from "./node-fields";
 import { NodeViewSchema } from "./node-view";
 
-export const HistoryEntrySchema = z.object({
-  node_id: z.number().int(),
-  content: z.string(),
-  created_at: z.number().int(),
-  /** The version that corrected this one; null for the current version. */
-  superseded_by: z.number().int().nullable(),
-});
+/** A version of a memory: the one that corrected it is `superseded_by` (null for the current version). */
+export const HistoryEntrySchema = z.object(nodeFields("node_id", "content", "created_at", "superseded_by"));
 
 /** Versions a memory view lists; the history endpoint pages through the rest. */
 export const HISTORY_IN_VIEW = 50;
@@ -20,8 +16,7 @@ export const DEFAULT_HISTORY_PAGE = 50;
 export const MAX_HISTORY_PAGE = 200;
 
 export const MemoryViewSchema = NodeViewSchema.extend({
-  /** Memories this one contradicts (a 矛盾 link to a memory that still holds). */
-  conflicts_with: z.array(z.number().int()),
+  ...nodeFields("conflicts_with"),
   /** Other names that lead to this entity (empty for a memory). */
   aliases: z.array(z.object({ key: z.string(), name: z.string() })),
   /**

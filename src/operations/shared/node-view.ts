@@ -10,8 +10,7 @@ import { importanceOf } from "../../memory/importance";
 import { strengthAt } from "../../memory/strength";
 import { encodeLinksCursor, type LinkPosition } from "./cursor";
 import type { NetworkReader } from "../../engine/network-reader";
-import { NODE_KINDS } from "../../vocabulary/node-kinds";
-import { MESSAGE_ROLES } from "../../vocabulary/roles";
+import { nodeFields } from "./node-fields";
 
 /** Links per direction in one node view, unless asked otherwise (at most MAX_LINKS_PAGE). */
 export const DEFAULT_LINKS_PAGE = 200;
@@ -37,26 +36,24 @@ const LinkViewSchema = z.object({
 });
 
 export const NodeViewSchema = z.object({
-  node_id: z.number().int(),
-  kind: z.enum(NODE_KINDS),
-  name: z.string().nullable(),
-  content: z.string(),
-  original_length: z.number().int(),
-  phrase: z.string(),
-  keywords: z.array(z.string()),
-  role: z.enum(MESSAGE_ROLES).nullable(),
-  speaker: z.string().nullable(),
-  source_message_ids: z.array(z.string()),
-  source_task_id: z.string().nullable(),
-  message_time: z.number().int().nullable(),
-  created_at: z.number().int(),
+  ...nodeFields(
+    "node_id",
+    "kind",
+    "name",
+    "content",
+    "original_length",
+    "phrase",
+    "keywords",
+    "role",
+    "speaker",
+    "source_message_ids",
+    "source_task_id",
+    "message_time",
+    "created_at",
+  ),
   scan_count: z.number().int(),
   in_focus: z.boolean(),
-  /** The memory that corrected this one (it is history), or null. */
-  superseded_by: z.number().int().nullable(),
-  /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
-  meta: z.record(z.string(), z.unknown()).nullable(),
-  importance: z.number(),
+  ...nodeFields("superseded_by", "meta", "importance"),
   /**
    * A page of the node's links in each direction (by the far end's id, then the relation), how
    * many there are, and the cursor of the next page (null when both lists are complete).

@@ -105,7 +105,7 @@ const FTS_CANDIDATES = 5_000;
 /**
  * BM25 hits with the agent's own statistics: FTS5 finds the candidates, the scores are the same as
  * the in-memory index's. Chinese needs no substring search: it is indexed by characters and
- * character pairs (src/text/index-terms.ts), so a word matches however it was segmented.
+ * character pairs (src/language/tokens/index-terms.ts), so a word matches however it was segmented.
  */
 async function keywordHits(repos: AgentRepos, spec: SearchSpec, pool: number): Promise<Map<number, number>> {
   const terms = ftsQueryTerms(spec.query);

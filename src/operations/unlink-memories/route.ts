@@ -45,6 +45,9 @@ const route = createRoute({
 export const unlinkMemories: Endpoint = {
   operation: defineOperation(route, {
     scope: "write",
+    sdk: {
+      example: `await agent.unlinkMemories({ source: 12, target: 15, relation: "causes" });`,
+    },
     queryArgs: {
       source: z.number().int().min(1).describe("The link's source node id."),
       target: z.number().int().min(1).describe("The link's target node id."),

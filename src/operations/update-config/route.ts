@@ -45,6 +45,9 @@ const route = createRoute({
 export const updateConfig: Endpoint = {
   operation: defineOperation(route, {
     scope: "write",
+    sdk: {
+      example: `await agent.updateConfig({ decay_rate: 0.95, focus_limit: 40, model_policy: { compression: "local" } });`,
+    },
     tool: {
       name: "update_config",
       title: "Change memory parameters",

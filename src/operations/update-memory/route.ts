@@ -41,6 +41,9 @@ const route = createRoute({
 export const updateMemory: Endpoint = {
   operation: defineOperation(route, {
     scope: "write",
+    sdk: {
+      example: `await agent.updateMemory({ node_id: 12, content: "Ines moved to Lisbon in June." });`,
+    },
     pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
     tool: {
       name: "update_memory",

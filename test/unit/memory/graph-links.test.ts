@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { GraphLinks } from "../../../src/memory/graph-links";
+import { PINNED_LEVEL } from "../../../src/memory/strength";
+
+const link = (source: number, target: number, level = 0, relation = "相关") => ({ source, target, relation, level, createdAt: 0 });
+
+describe("the graph's links", () => {
+  it("follows INSERT … DO NOTHING and DO UPDATE by (source, target, relation), and deletes by key", () => {
+    const links = new GraphLinks();
+    links.add(link(1, 2, 0));
+    links.add(link(1, 2, 5)); // kept as it was
+    links.add(link(1, 2, 0, "关于"));
+    expect(links.count).toBe(2);
+    links.set(link(1, 2, 7));
+    expect(links.of(1).map((l) => [l.relation, l.level])).toEqual([
+      ["相关", 7],
+      ["关于", 0],
+    ]);
+    links.delete([
+      { source: 1, target: 2, relation: "关于" },
+      { source: 9, target: 9, relation: "x" },
+    ]);
+    expect(links.all().map((l) => l.relation)).toEqual(["相关"]);
+  });
+
+  it("gives a link named before its node existed that node's slot, and deletes a node's outgoing links but keeps incoming ones dangling", () => {
+    const links = new GraphLinks();
+    links.add(link(1, 2));
+    links.add(link(3, 1));
+    for (const id of [1, 2, 3]) links.addNode(id);
+    const reach = () => {
+      const t = links.traverse(new Map([[1, 1]]), 1, [], 0);
+      return { ids: t.order.map((slot) => t.idOf(slot)).sort(), dangling: t.dangling.length };
+    };
+    expect(reach()).toEqual({ ids: [1, 2, 3], dangling: 0 });
+    links.deleteNodes([2]);
+    expect(reach()).toEqual({ ids: [1, 3], dangling: 1 });
+    links.deleteNodes([3]);
+    expect(links.all().map((l) => [l.source, l.target])).toEqual([[1, 2]]);
+  });
+
+  it("pins the links of a node that enters the focus, restarts those of one that leaves at the clock, and breaks only links below a level", () => {
+    const links = new GraphLinks();
+    links.add(link(1, 2, 3));
+    links.add(link(2, 3, 4));
+    links.refocus([2], [], (id) => id === 2, 10);
+    expect(links.all().map((l) => l.level)).toEqual([PINNED_LEVEL, PINNED_LEVEL]);
+    expect(links.below(100)).toEqual([]);
+    links.refocus([], [2], () => false, 10);
+    expect(links.all().map((l) => l.level)).toEqual([10, 10]);
+    expect(links.below(11)).toHaveLength(2);
+    expect(links.below(10)).toEqual([]);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { documentFields, ftsDocument, timeTerms } from "../../../src/search/fts-text";
+import type { MemoryNode } from "../../../src/vocabulary/records";
+
+/** A stored node for the in-memory graph's tests: a segment unless told otherwise. */
+function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
+  return {
+    id,
+    kind: "segment",
+    name: null,
+    content: `node ${id}`,
+    originalLength: 6,
+    phrase: "",
+    keywords: [],
+    role: null,
+    speaker: null,
+    sourceMessageIds: [],
+    sourceTaskId: null,
+    messageTime: null,
+    createdAt: 0,
+    supersededBy: null,
+    meta: null,
+    ...fields,
+  };
+}
+
+describe("query and memory terms (one analyzer)", () => {
+  it("puts a memory's speaker, text and time in its document, each as its own field", () => {
+    const node = memoryNode(1, {
+      content: "Camping at the lake.",
+      phrase: "camping lake",
+      keywords: ["camping", "lake"],
+      speaker: "Melanie",
+      messageTime: Date.UTC(2023, 4, 8, 13, 56),
+    });
+    expect(timeTerms(node.messageTime)).toEqual(["may", "8", "2023"]);
+    const fields = documentFields(node);
+    expect([...fields.speaker]).toEqual(["melanie"]);
+    expect([...fields.time]).toEqual(["may", "8", "2023"]);
+    expect(fields.text.get("camp")).toBe(3);
+    expect(ftsDocument(node)).toBe("melanie camp lake camp lake camp lake may 8 2023");
+    expect(fields.length).toBe(10);
+  });
+});
