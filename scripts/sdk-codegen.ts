@@ -1,12 +1,12 @@
 /**
  * Writes the SDK's generated module (sdk/src/generated/operations.ts) from the server's operation
  * list and its OpenAPI document: the error codes, a TypeScript type per schema of the document,
- * each operation's input and output types and HTTP binding, the tools, and one method per
- * operation. A pure function of its inputs: `npm run generate:sdk` writes its output, and
+ * each operation's input and output types and HTTP binding, the tools, one method per
+ * operation, and how each tool operation's Workers RPC method takes its arguments. A pure function of its inputs: `npm run generate:sdk` writes its output, and
  * test-e2e/generated.test.ts (and .ci/run) fail when the committed file differs from it.
  */
 import { inputSchemaOf, outputSchemaOf, toolDefinitions, type JsonSchema, type OpenApiDocument } from "../src/surfaces/operation-schemas";
-import { httpSpecOf, onSdk, type OperationDefinition, type SdkSpec } from "../src/surfaces/operation";
+import { httpSpecOf, isTool, onSdk, type OperationDefinition, type SdkSpec } from "../src/surfaces/operation";
 
 function isRecord(value: unknown): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -187,6 +187,16 @@ export function generateSdkModule(
       `  ${d.name}: { input: ${isEmptyObject(inputs.get(d.name) ?? {}) ? "undefined" : `${pascal(d.name)}Input`}; output: ${pascal(d.name)}Output };\n`,
   );
   out.push(`/** Input and output types by operation. */\nexport interface OperationTypes {\n${io.join("")}}\n\n`);
+  const rpc = sdkMethods.filter(isTool).map((d) => {
+    const input = inputs.get(d.name) ?? {};
+    const args = { input: isEmptyObject(input) ? "none" : hasRequired(input) ? "required" : "optional", write: httpSpecOf(d).write };
+    if (d.sdk.binding === undefined) throw new Error(`${d.name}: a Workers RPC method needs sdk.binding, its example through env.MEMORY`);
+    const example = docComment(`@example\n\`\`\`ts\n${d.sdk.binding.trim()}\n\`\`\``, "  ");
+    return `${example}  ${JSON.stringify(d.name)}: ${JSON.stringify(args, null, 2).replaceAll("\n", "\n  ")},\n`;
+  });
+  out.push(
+    `/**\n * The Workers RPC entrypoint's methods (sdk/src/rpc-binding.ts): one per tool operation, the agent id\n * first, then its input (none, optional or required) and, for a write, the Idempotency-Key; each\n * with its call through a service binding as its \`@example\` (what MemoryBinding's method shows).\n */\nexport const RPC_METHODS = {\n${rpc.join("")}} as const;\n\n`,
+  );
   out.push(
     `/** The function-calling and MCP tools (GET /v1/tools serves the same). */\nexport const TOOLS: readonly ToolDefinition[] = ${JSON.stringify(toolDefinitions(definitions, doc), null, 2)};\n\n`,
   );

@@ -4,7 +4,7 @@
  * with its operationId, security and error statuses; the function-calling tools are those of the
  * list, their schemas those of the document, in both formats; POST tools/call runs good calls and
  * refuses bad ones with a 400 a model can read, writing nothing, for the agent of its path only.
- * (That the generated SDK module is current: test-e2e/generated.test.ts.)
+ * (That the operation lists and the generated SDK module are current: test-e2e/generated.test.ts.)
  */
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";

@@ -321,8 +321,10 @@ describe("updating a memory", () => {
     const stale = await memoryView(agent, old.node_id);
     expect(stale.superseded_by).toBe(updated.node_id);
     expect(stale.content).toBe("Zoe keeps her savings at Harbor Bank.");
-    // The old version keeps only its 被更正 link (it fades as history).
-    expect(stale.links.outgoing.map((l) => l.relation)).toEqual(["被更正"]);
+    // The old version keeps the links of the conversation it was said in (下文 to the next segment,
+    // 属于 its episode) and gains 被更正; the new one takes over only the entity links (DESIGN §11).
+    expect(stale.links.outgoing.map((l) => l.relation).sort()).toEqual(["下文", "属于", "被更正"].sort());
+    expect(fresh.links.outgoing.map((l) => l.relation).filter((r) => r !== "关于" && r !== "相关")).toEqual(["更正"]);
     // The entity hub Zoe reaches the new node, no longer the old one.
     const zoe = await memoryView(agent, await entityId(agent, "zoe"));
     const neighbours = [...zoe.links.outgoing.map((l) => l.target), ...zoe.links.incoming.map((l) => l.source)];

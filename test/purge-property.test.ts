@@ -6,12 +6,16 @@
  * (over REST, tools/call or MCP), forgotten first or not, superseded or not, in two rounds with new
  * writes between them. Then every surface (test/purge-surfaces.ts) is searched: no marker of a
  * purged memory may be readable anywhere, every Idempotency-Key of a purged write answers 409, and
- * every kept memory's markers are still in the export (the search is not blind). Seeded; at least
- * 200 purges in all.
+ * every kept memory's markers are still in the export (the search is not blind). The object's own
+ * tables are searched too, its copy of the network (snapshot and journal) among them, written
+ * before the corrections and purges so that they reach its journal. Seeded; at least 200 purges
+ * in all.
  */
+import { runInDurableObject } from "cloudflare:test";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, freshAgent, json } from "./helpers";
+import { MemoryAgent } from "../src/agent/memory-agent";
+import { call, freshAgent, json, stubOf } from "./helpers";
 import { everySurface, memoriesOf, occurrences, type Replay } from "./purge-surfaces";
 
 type Via = "remember" | "remember-named" | "create" | "create-structured" | "create-tool";
@@ -187,6 +191,42 @@ async function settle(agent: string, written: Written): Promise<number[]> {
   return deleted;
 }
 
+/** Every row of the object's own tables as text (blobs decoded as UTF-8), by table, through the test interface. */
+async function objectTables(agent: string): Promise<Map<string, string>> {
+  return runInDurableObject(stubOf(agent), (instance) => {
+    const sql = MemoryAgent.testAccess(instance).state.storage.sql;
+    const tables = sql
+      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+      .toArray();
+    const decoder = new TextDecoder();
+    return new Map(
+      tables.map(({ name }) => {
+        const rows = sql.exec(`SELECT * FROM "${name}"`).toArray();
+        const text = rows
+          .map((row) =>
+            Object.values(row)
+              .map((v) => (v instanceof ArrayBuffer ? decoder.decode(v) : String(v)))
+              .join(" "),
+          )
+          .join("\n");
+        return [name, text];
+      }),
+    );
+  });
+}
+
+/** Writes the object's copy of the network now (the quiet-second timer does it in service). */
+async function writeCopy(agent: string): Promise<void> {
+  await runInDurableObject(stubOf(agent), async (instance) => {
+    const state = MemoryAgent.testAccess(instance).state;
+    // Never folded by time or length here: what the purges leave in the journal stays to be searched.
+    state.network.snapshotPolicy = { journalEntries: Infinity, quietMs: Infinity };
+    await state.graph();
+    state.network.writeSnapshot();
+    if (!state.network.snapshots.exists()) throw new Error("no snapshot written");
+  });
+}
+
 /** The node ids holding each marker now (segments, memories, episodes, every version). */
 async function holders(agent: string, markers: readonly string[]): Promise<Map<string, Set<number>>> {
   const out = new Map<string, Set<number>>();
@@ -229,6 +269,8 @@ async function runAgent(plans: Plan[]): Promise<void> {
       if (w.nodeId === 0) w.nodeId = Math.min(...(found.get(w.plan.markers[0] ?? "") ?? [0]));
       expect(w.nodeId, `no node holds ${w.plan.markers[0]}`).toBeGreaterThan(0);
     }
+    // The copy exists from here: corrections, forgets and purges reach its journal.
+    await writeCopy(agent);
     for (const [i, w] of fresh.entries()) if (w.plan.update !== "none") await correct(agent, w, start + i);
     await followHeads(agent, fresh);
     for (const [m, ids] of await holders(agent, allMarkers)) markerHolders.set(m, new Set([...(markerHolders.get(m) ?? []), ...ids]));
@@ -250,6 +292,11 @@ async function runAgent(plans: Plan[]): Promise<void> {
     nodeIds: written.filter((w) => w.plan.fate !== "keep").map((w) => w.nodeId),
   });
   expect(occurrences(said, purged), "a purged memory's marker is readable").toEqual([]);
+  const tables = await objectTables(agent);
+  expect(tables.get("graph_snapshot")?.length ?? 0, "the object's copy was searched").toBeGreaterThan(0);
+  const copy = `${tables.get("graph_snapshot") ?? ""}\n${tables.get("graph_journal") ?? ""}`;
+  expect(occurrences(copy, kept).length, "the copy holds the kept markers").toBe(kept.length);
+  for (const [table, text] of tables) expect(occurrences(text, purged), `a purged marker in the object's table ${table}`).toEqual([]);
   // Every replay of a purged write's key is refused; the search sees what was kept.
   for (const w of written.filter((x) => x.plan.fate === "purge" || x.plan.fate === "forget-then-purge")) {
     for (const replay of w.replays) {

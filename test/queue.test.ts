@@ -117,6 +117,31 @@ describe("the durable FIFO queue", () => {
     expect(order).toEqual(["answer a", "run a", "answer b", "run b"]);
   });
 
+  it("keeps a read in memory, without a row, behind every write accepted before it", async () => {
+    const agentId = freshAgent("read-order");
+    const identity = { tenantId: "dev", agentId };
+    const found = await runInDurableObject(stubOf(agentId), async (agent: MemoryAgent, ctx) => {
+      // Accepted (durable), not applied yet: the read below must wait for it.
+      await agent.submit(identity, "remember", { messages: [{ role: "user", content: "Quentin repaired the zephyrine boiler." }] });
+      let answered = false;
+      const asked = agent
+        .ask(identity, "recall", { query: "Who repaired the zephyrine boiler?", keywords: [], relations: [], start: "hybrid" })
+        .finally(() => (answered = true));
+      // Until the read is queued (the remember runs the local model meanwhile).
+      const queue = MemoryAgent.testAccess(agent).state.queue;
+      const pending = () => queue.counts().queued + queue.counts().running;
+      for (let i = 0; i < 200 && !answered && pending() < 2; i++) await new Promise((r) => setTimeout(r, 5));
+      const readRows = ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE lane = 'read'").one().n;
+      const waiting = { answered, pending: pending() };
+      const result = await asked;
+      return { readRows, waiting, result: JSON.stringify(result) };
+    });
+    expect(found.readRows).toBe(0);
+    // The read waits in memory (counted), the remember in the table.
+    expect(found.waiting).toEqual({ answered: false, pending: 2 });
+    expect(found.result).toContain("zephyrine");
+  });
+
   it("completes every queued task once after the object is evicted", async () => {
     const agent = freshAgent("evict");
     const identity = { tenantId: "dev", agentId: agent };

@@ -169,6 +169,13 @@ describe("an agent with BENCH_USAGE_COUNTERS", () => {
     expect(d[USAGE_COUNTERS.vectorQueries]).toBe(1);
     expect(d[USAGE_COUNTERS.d1RowsRead]).toBeGreaterThan(c[USAGE_COUNTERS.d1RowsRead] ?? 0);
     expect(d[USAGE_COUNTERS.d1RowsWritten]).toBe(c[USAGE_COUNTERS.d1RowsWritten]);
+    // A read is kept in memory: it writes no row of the object's task table (it wrote 9 before).
+    const taskRows = (counters: Record<string, number>) =>
+      Object.entries(counters)
+        .filter(([key]) => key.startsWith(`${USAGE_COUNTERS.doRowsWritten}:`) && /\btasks\b/.test(key))
+        .reduce((n, [, v]) => n + v, 0);
+    expect(taskRows(c), "the remember's task rows are counted").toBeGreaterThan(0);
+    expect(taskRows(d), "rows of the task table written by the recall").toBe(taskRows(c));
     expect(d[USAGE_COUNTERS.activeMs]).toBeGreaterThan(c[USAGE_COUNTERS.activeMs] ?? 0);
   });
 

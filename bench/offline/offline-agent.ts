@@ -118,7 +118,7 @@ export class OfflineAgent {
   async entityNames(): Promise<string[]> {
     const graph = await this.state.graph();
     if (!graph) throw new Error("the agent's graph is not loaded");
-    return graph.ofKind("entity", 100_000).map((n) => n.content);
+    return graph.find({ kind: "entity" }, 100_000).map((n) => n.content);
   }
 
   /** Characters of segment text the agent holds now. */

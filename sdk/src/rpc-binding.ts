@@ -6,7 +6,7 @@
  * the typed error class of this SDK.
  */
 import { ERROR_CLASSES, type MemoryApiError } from "./errors.js";
-import type { ErrorCode, OperationTypes } from "./generated/operations.js";
+import type { ErrorCode, OperationTypes, RPC_METHODS } from "./generated/operations.js";
 
 /** JSON data: what RPC passes between Workers with its type intact. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -33,224 +33,21 @@ export interface BindingCallOptions {
 type In<N extends keyof OperationTypes> = OperationTypes[N]["input"];
 type Out<N extends keyof OperationTypes> = Promise<BindingResult<OperationTypes[N]["output"]>>;
 
-/** The methods of the entrypoint: the SDK's agent methods, with the agent id first. */
-export interface MemoryBinding {
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const { task_id } = unwrap(await env.MEMORY.remember("assistant-1", { messages: [{ role: "user", content: "I moved to Porto in May." }] }, { idempotencyKey: "req-1" }));
-   * ```
-   */
-  remember(agentId: string, input: In<"remember">, options?: BindingCallOptions): Out<"remember">;
+type RpcMethods = typeof RPC_METHODS;
+type Options<N extends keyof RpcMethods> = RpcMethods[N]["write"] extends true ? [options?: BindingCallOptions] : [];
+/** One method's arguments after the agent id: its input (none, optional, required), then a write's options. */
+type Args<N extends keyof RpcMethods> = RpcMethods[N]["input"] extends "none"
+  ? Options<N>
+  : RpcMethods[N]["input"] extends "optional"
+    ? [input?: In<N>, ...Options<N>]
+    : [input: In<N>, ...Options<N>];
 
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const { text } = unwrap(await env.MEMORY.recall("assistant-1", { query: "Where does Ines live?" }));
-   * ```
-   */
-  recall(agentId: string, input?: In<"recall">): Out<"recall">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const { items } = unwrap(await env.MEMORY.searchMemories("assistant-1", { query: "Porto", mode: "keyword" }));
-   * ```
-   */
-  searchMemories(agentId: string, input: In<"searchMemories">): Out<"searchMemories">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const { text } = unwrap(await env.MEMORY.getContext("assistant-1", { query: "Plan Ines's visit", budget_tokens: 600 }));
-   * ```
-   */
-  getContext(agentId: string, input?: In<"getContext">): Out<"getContext">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const profile = unwrap(await env.MEMORY.getProfile("assistant-1"));
-   * ```
-   */
-  getProfile(agentId: string, input?: In<"getProfile">): Out<"getProfile">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const { focus } = unwrap(await env.MEMORY.getFocus("assistant-1"));
-   * ```
-   */
-  getFocus(agentId: string): Out<"getFocus">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const node = unwrap(await env.MEMORY.getMemoryNode("assistant-1", { node_id: 12 }));
-   * ```
-   */
-  getMemoryNode(agentId: string, input: In<"getMemoryNode">): Out<"getMemoryNode">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const stats = unwrap(await env.MEMORY.getStats("assistant-1"));
-   * ```
-   */
-  getStats(agentId: string, input?: In<"getStats">): Out<"getStats">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const task = unwrap(await env.MEMORY.getTask("assistant-1", { task_id: "tsk_1", wait_ms: 5_000 }));
-   * ```
-   */
-  getTask(agentId: string, input: In<"getTask">): Out<"getTask">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const config = unwrap(await env.MEMORY.getConfig("assistant-1"));
-   * ```
-   */
-  getConfig(agentId: string): Out<"getConfig">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * unwrap(await env.MEMORY.updateConfig("assistant-1", { decay_rate: 0.95 }));
-   * ```
-   */
-  updateConfig(agentId: string, input: In<"updateConfig">, options?: BindingCallOptions): Out<"updateConfig">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const { task_ids } = unwrap(await env.MEMORY.compressMemories("assistant-1", { cycles: 2 }));
-   * ```
-   */
-  compressMemories(agentId: string, input?: In<"compressMemories">, options?: BindingCallOptions): Out<"compressMemories">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const created = unwrap(await env.MEMORY.createMemory("assistant-1", { content: "Ines prefers tea." }, { idempotencyKey: "req-2" }));
-   * ```
-   */
-  createMemory(agentId: string, input: In<"createMemory">, options?: BindingCallOptions): Out<"createMemory">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const memory12 = unwrap(await env.MEMORY.getMemory("assistant-1", { node_id: 12 }));
-   * ```
-   */
-  getMemory(agentId: string, input: In<"getMemory">): Out<"getMemory">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const history = unwrap(await env.MEMORY.getMemoryHistory("assistant-1", { node_id: 12 }));
-   * ```
-   */
-  getMemoryHistory(agentId: string, input: In<"getMemoryHistory">): Out<"getMemoryHistory">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const { items, next_cursor } = unwrap(await env.MEMORY.listMemories("assistant-1", { limit: 50 }));
-   * ```
-   */
-  listMemories(agentId: string, input?: In<"listMemories">): Out<"listMemories">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * unwrap(await env.MEMORY.updateMemory("assistant-1", { node_id: 12, content: "Ines moved to Lisbon in June." }));
-   * ```
-   */
-  updateMemory(agentId: string, input: In<"updateMemory">, options?: BindingCallOptions): Out<"updateMemory">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * unwrap(await env.MEMORY.deleteMemory("assistant-1", { node_id: 12, purge: true }));
-   * ```
-   */
-  deleteMemory(agentId: string, input: In<"deleteMemory">, options?: BindingCallOptions): Out<"deleteMemory">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * unwrap(await env.MEMORY.linkMemories("assistant-1", { source: 12, target: 15, relation: "causes" }));
-   * ```
-   */
-  linkMemories(agentId: string, input: In<"linkMemories">, options?: BindingCallOptions): Out<"linkMemories">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * unwrap(await env.MEMORY.unlinkMemories("assistant-1", { source: 12, target: 15, relation: "causes" }));
-   * ```
-   */
-  unlinkMemories(agentId: string, input: In<"unlinkMemories">, options?: BindingCallOptions): Out<"unlinkMemories">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * unwrap(await env.MEMORY.reportFeedback("assistant-1", { node_ids: [12], used: true }));
-   * ```
-   */
-  reportFeedback(agentId: string, input: In<"reportFeedback">, options?: BindingCallOptions): Out<"reportFeedback">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * unwrap(await env.MEMORY.mergeEntities("assistant-1", { node_id: 31, into: 7 }));
-   * ```
-   */
-  mergeEntities(agentId: string, input: In<"mergeEntities">, options?: BindingCallOptions): Out<"mergeEntities">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const rebuilt = unwrap(await env.MEMORY.rebuildEpisodes("assistant-1"));
-   * ```
-   */
-  rebuildEpisodes(agentId: string, options?: BindingCallOptions): Out<"rebuildEpisodes">;
-
-  /**
-   * @example
-   * ```ts
-   * import { unwrap } from "@agent-memory/sdk";
-   * const answer = unwrap(await env.MEMORY.deleteAgent("assistant-1"));
-   * ```
-   */
-  deleteAgent(agentId: string, options?: BindingCallOptions): Out<"deleteAgent">;
-
+/**
+ * The methods of the entrypoint: the SDK's agent methods, with the agent id first, one per tool
+ * operation (RPC_METHODS, generated from the server's operation list, each method's `@example` with
+ * it), and the export as a stream.
+ */
+export type MemoryBinding = { [N in keyof RpcMethods]: (agentId: string, ...args: Args<N>) => Out<N> } & {
   /**
    * The agent's whole memory as JSON Lines (what GET /v1/agents/{agentId}/export streams).
    *
@@ -262,7 +59,7 @@ export interface MemoryBinding {
    * ```
    */
   exportAgent(agentId: string): Promise<BindingResult<ReadableStream<Uint8Array>>>;
-}
+};
 
 /**
  * The answer of a binding call, or its error thrown as this SDK's typed class (QueueFullError…).

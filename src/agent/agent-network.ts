@@ -5,6 +5,7 @@
  * memory and the vector index object.
  */
 import type { MemoryGraph } from "../memory/graph";
+import type { NetworkOp } from "../memory/write-ops";
 import { AgentRegistry, legacyPlacement, type Placement } from "../storage/agent-registry";
 import { D1Shards } from "../storage/d1-shards";
 import { createDb, type Db } from "../storage/db";
@@ -19,9 +20,23 @@ import type { AgentIdentity } from "../vocabulary/identity";
 import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "../engine/graph-loader";
 import type { AgentNetwork, AgentRepos } from "../engine/runtime";
 import type { FocusStore } from "../engine/stores/focus-store";
+import { GraphSnapshotStore } from "../engine/stores/graph-snapshot-store";
 import { DATA_VERSION, type MetaStore } from "../engine/stores/meta-store";
 import type { UsageDays } from "../engine/stores/usage-days";
 import { benchD1DelayMs, d1Counters, vectorCounters, type UsageMeter } from "./usage-meter";
+
+/**
+ * When the snapshot is written again (docs/design.md, "The cold path and the storage layout"):
+ * once the journal holds more entries than `journalEntries`, or once the agent has been quiet for
+ * `quietMs` after a commit or a load (so a wake after a silence replays little).
+ */
+export interface SnapshotPolicy {
+  journalEntries: number;
+  quietMs: number;
+}
+const SNAPSHOT_POLICY: SnapshotPolicy = { journalEntries: 64, quietMs: 1_000 };
+/** Loads from D1 before one that no commit ended during is kept unwritten (as before the copy existed). */
+const D1_LOAD_ATTEMPTS = 3;
 
 /** What the network needs of the rest of the object. */
 interface NetworkContext {
@@ -47,37 +62,104 @@ export class AgentNetworkAccess implements AgentNetwork {
   private vectorCache: { agentUid: number; index: VectorIndex } | undefined;
   /** null: the agent is too large to cache; the D1 path serves it until the next wake. */
   private graphCache: { agentUid: number; graph: MemoryGraph | null } | undefined;
+  /** The object's own copy of the network: what a wake loads the graph from. */
+  readonly snapshots: GraphSnapshotStore;
+  private snapshotTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Replaceable in tests (Infinity: never), to see a journal that service would have folded. */
+  snapshotPolicy: SnapshotPolicy = SNAPSHOT_POLICY;
+  /** Commits ended since the object woke (a load from D1 that saw one end is read again). */
+  private commits = 0;
 
   constructor(private readonly context: NetworkContext) {
     this.d1Shards = this.metered(D1Shards.fromEnv(context.env));
+    this.snapshots = new GraphSnapshotStore(context.storage.sql);
   }
 
   async graph(): Promise<MemoryGraph | undefined> {
     const repos = this.existingRepos();
     if (!repos) return undefined;
     if (this.graphCache?.agentUid !== repos.agentUid) {
-      this.graphCache = { agentUid: repos.agentUid, graph: (await loadGraph(repos, this.context.focus.ids())) ?? null };
+      this.graphCache = { agentUid: repos.agentUid, graph: (await this.loadGraph(repos)) ?? null };
     }
     return this.graphCache.graph ?? undefined;
+  }
+
+  /**
+   * From the object's snapshot and journal when it has them (no D1 statement), else rebuilt from
+   * D1 (the first wake after this layout, or after a data upgrade), then a snapshot is written.
+   */
+  private async loadGraph(repos: AgentRepos): Promise<MemoryGraph | undefined> {
+    const loaded = this.snapshots.load();
+    if (loaded) {
+      if (loaded.replayed > 0) this.scheduleSnapshot();
+      return loaded.graph;
+    }
+    // A commit that ends while the pages are read may be in some of them and not in others: such a
+    // load is read again, and never written to the snapshot.
+    for (let attempt = 1; ; attempt++) {
+      const commits = this.commits;
+      const graph = await loadGraph(repos, this.context.focus.ids());
+      if (this.commits === commits && graph) this.scheduleSnapshot();
+      if (this.commits === commits || attempt === D1_LOAD_ATTEMPTS) return graph;
+    }
   }
 
   loadedGraph(): MemoryGraph | undefined {
     const graph = this.graphCache?.graph ?? undefined;
     if (graph && (graph.nodeCount > GRAPH_MAX_NODES || graph.linkCount > GRAPH_MAX_LINKS) && this.graphCache) {
-      // Grown past what the object should hold: stop caching until the next wake.
+      // Grown past what the object should hold: stop caching until the next wake, and serve the
+      // next wake from D1 too.
       this.graphCache.graph = null;
+      this.snapshots.drop();
       return undefined;
     }
     return graph;
   }
 
+  /**
+   * Step 5 of a commit, inside its transaction: its network writes join the journal; a purge
+   * writes the snapshot again instead (from the graph, which has the purge applied) and empties
+   * the journal, so neither keeps what it took (docs/design.md, "Purge").
+   */
+  keepCopy(network: readonly NetworkOp[], purges: boolean): void {
+    if (network.length > 0 || purges) this.commits += 1;
+    if (purges) {
+      clearTimeout(this.snapshotTimer);
+      const graph = this.loadedGraph();
+      if (graph) this.snapshots.write(graph);
+      else this.snapshots.drop();
+      return;
+    }
+    if (network.length === 0 || !this.snapshots.exists()) return;
+    this.snapshots.append(network);
+    this.scheduleSnapshot(this.snapshots.journalLength() > this.snapshotPolicy.journalEntries ? 0 : this.snapshotPolicy.quietMs);
+  }
+
+  /** The snapshot, written from the loaded graph once the journal is long or the agent quiet. */
+  private scheduleSnapshot(afterMs = this.snapshotPolicy.quietMs): void {
+    clearTimeout(this.snapshotTimer);
+    if (!Number.isFinite(afterMs)) return;
+    this.snapshotTimer = setTimeout(() => {
+      this.snapshotTimer = undefined;
+      this.writeSnapshot();
+    }, afterMs);
+  }
+
+  /** Writes the snapshot now from the loaded graph (nothing when none is loaded). */
+  writeSnapshot(): void {
+    const graph = this.loadedGraph();
+    if (graph) this.context.storage.transactionSync(() => this.snapshots.write(graph));
+  }
+
   /** The graph is rebuilt on next use (it may have missed a committed write). */
   dropGraph(): void {
     this.graphCache = undefined;
+    this.snapshots.forget();
   }
 
   /** After a purge: nothing cached of the agent's network is kept. */
   forget(): void {
+    clearTimeout(this.snapshotTimer);
     this.repoCache = undefined;
     this.vectorCache = undefined;
     this.graphCache = undefined;

@@ -5,7 +5,7 @@
  * (agent-models.ts). Task runners receive this as the few interfaces each names, never the Durable
  * Object class, so nothing here is reachable over RPC.
  */
-import type { WriteOp } from "../memory/write-ops";
+import type { NetworkOp, WriteOp } from "../memory/write-ops";
 import type { AgentIdentity } from "../vocabulary/identity";
 import type { RunnerRuntime, TaskHooks } from "../engine/runtime";
 import { FeedbackStore } from "../engine/stores/feedback-store";
@@ -180,6 +180,14 @@ export class AgentState implements RunnerRuntime, ObjectState {
   /** The object's column of the write table (src/engine/write-table.ts). */
   applyLocal(op: WriteOp): void {
     writeKind(op.type).object?.(this, op);
+  }
+
+  keepCopy(network: readonly NetworkOp[], purges: boolean): void {
+    this.network.keepCopy(network, purges);
+  }
+
+  dropCopy(): void {
+    this.network.snapshots.drop();
   }
 
   queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void {

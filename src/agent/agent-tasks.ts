@@ -2,65 +2,26 @@
  * The task kinds: every kind of work an agent does, declared once (docs/design.md, "Task
  * kinds"). The queue stores a kind's name and lane from here, the runner dispatches through
  * here, the status view lists these kinds, and the Durable Object's RPC methods accept any kind
- * whose lane fits them, validating the payload against the kind's own schema. Adding a kind is a
- * runner file, one line here, and the route that submits it.
+ * whose lane fits them, validating the payload against the kind's own schema. An operation's kind
+ * is its task.ts, listed by `npm run generate:sdk` (src/operations/operation-tasks.ts); the
+ * object's own upkeep kinds (index, check) are listed here.
  */
 import type { z } from "zod";
 import type { TaskHooks } from "../engine/runtime";
 import type { ResultCarrier } from "../engine/result-scrub";
 import type { TaskQueue, TaskRecord } from "../engine/task-queue";
 import { checkTask } from "./check-task";
-import { compressMemoriesTask } from "../operations/compress-memories/task";
-import { updateConfigTask } from "../operations/update-config/task";
-import { getContextTask } from "../operations/get-context/task";
+import { OPERATION_TASKS } from "../operations/operation-tasks";
 import type { Lane, TaskDefinition } from "../engine/define-task";
-import { deleteAgentTask } from "../operations/delete-agent/task";
-import { exportAgentTask } from "../operations/export-agent/task";
-import { importAgentTask } from "../operations/import-agent/task";
-import { deleteMemoryTask } from "../operations/delete-memory/task";
 import { indexTask } from "./index-task";
-import { linkMemoriesTask } from "../operations/link-memories/task";
-import { unlinkMemoriesTask } from "../operations/unlink-memories/task";
-import { createMemoryTask } from "../operations/create-memory/task";
-import { getMemoryTask } from "../operations/get-memory/task";
-import { getMemoryHistoryTask } from "../operations/get-memory-history/task";
-import { listMemoriesTask } from "../operations/list-memories/task";
-import { mergeEntitiesTask } from "../operations/merge-entities/task";
-import { getProfileTask } from "../operations/get-profile/task";
-import { rebuildEpisodesTask } from "../operations/rebuild-episodes/task";
-import { recallTask } from "../operations/recall/task";
-import { reportFeedbackTask } from "../operations/report-feedback/task";
-import { rememberTask } from "../operations/remember/task";
-import { searchMemoriesTask } from "../operations/search-memories/task";
 import { TaskKinds } from "../engine/task-kinds";
-import { updateMemoryTask } from "../operations/update-memory/task";
 
 /** The kinds' definitions, for the refusal check (a function: the kinds hold that kind too). */
 const definitionOf = (kind: string): TaskDefinition<unknown, unknown> => AGENT_TASKS.definition(kind);
 
 export const TASKS = {
-  remember: rememberTask,
-  recall: recallTask,
-  searchMemories: searchMemoriesTask,
-  compressMemories: compressMemoriesTask,
+  ...OPERATION_TASKS,
   index: indexTask,
-  updateConfig: updateConfigTask,
-  deleteAgent: deleteAgentTask,
-  createMemory: createMemoryTask,
-  getMemory: getMemoryTask,
-  listMemories: listMemoriesTask,
-  getMemoryHistory: getMemoryHistoryTask,
-  updateMemory: updateMemoryTask,
-  deleteMemory: deleteMemoryTask,
-  linkMemories: linkMemoriesTask,
-  unlinkMemories: unlinkMemoriesTask,
-  reportFeedback: reportFeedbackTask,
-  mergeEntities: mergeEntitiesTask,
-  exportAgent: exportAgentTask,
-  importAgent: importAgentTask,
-  getContext: getContextTask,
-  getProfile: getProfileTask,
-  rebuildEpisodes: rebuildEpisodesTask,
   check: checkTask(definitionOf),
 } as const;
 

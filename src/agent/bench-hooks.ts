@@ -7,7 +7,9 @@
  *                                         graph, the caches) goes, its storage stays, and the next
  *                                         call constructs it afresh (DurableObjectState.abort);
  *   POST /__bench/agents/:agentId/usage   what its usage meter counted since the last ask
- *                                         (RequestUsage: D1 round trips and rows of the last call).
+ *                                         (RequestUsage: D1 round trips and rows of the last call);
+ *   POST /__bench/agents/:agentId/copy    its copy of the network (snapshot and journal) loaded
+ *                                         afresh and compared with D1 (copy-check.ts; the fault suite).
  *
  * Only with the local development key, for its tenant; they sit outside the API (no route, no
  * OpenAPI entry), so nothing a client of a deployment sees changes.
@@ -16,7 +18,7 @@ import type { AgentIdentity } from "../vocabulary/identity";
 import { agentStub } from "./naming";
 import { benchHooksOn, type BenchAction, type UsageEnv } from "./usage-meter";
 
-const HOOK_PATH = /^\/__bench\/agents\/([^/]+)\/(evict|usage)$/;
+const HOOK_PATH = /^\/__bench\/agents\/([^/]+)\/(evict|usage|copy)$/;
 
 /** The hook's answer, or undefined when the request is not one (or the hooks are off). */
 export function benchHookResponse(request: Request, env: Env & UsageEnv, devTenant: string): Promise<Response> | undefined {
@@ -24,7 +26,7 @@ export function benchHookResponse(request: Request, env: Env & UsageEnv, devTena
   const match = HOOK_PATH.exec(new URL(request.url).pathname);
   const agentId = match?.[1];
   const action = match?.[2];
-  if (agentId === undefined || (action !== "evict" && action !== "usage")) return undefined;
+  if (agentId === undefined || (action !== "evict" && action !== "usage" && action !== "copy")) return undefined;
   if (!env.DEV_API_KEY || request.headers.get("Authorization") !== `Bearer ${env.DEV_API_KEY}`) {
     return Promise.resolve(new Response(null, { status: 401 }));
   }
@@ -34,7 +36,7 @@ export function benchHookResponse(request: Request, env: Env & UsageEnv, devTena
 
 async function run(env: Env, identity: AgentIdentity, action: BenchAction): Promise<Response> {
   const stub = agentStub(env, identity);
-  if (action === "usage") return Response.json(await stub.benchHook(identity, "usage"));
+  if (action !== "evict") return Response.json(await stub.benchHook(identity, action));
   try {
     await stub.benchHook(identity, "evict");
   } catch {

@@ -19,9 +19,9 @@ import { DurableObject } from "cloudflare:workers";
 import { MAX_QUEUED_TASKS } from "../config/limits";
 import type { AgentParams } from "../config/params";
 import type { AgentIdentity } from "../vocabulary/identity";
-import { AgentQuotaError, RegistryFullError } from "../storage/agent-registry";
 import type { TenantLimits } from "../config/quotas";
-import { quotaRefusal, type QuotaRefusal } from "./refusal";
+import type { QuotaRefusal } from "./refusal";
+import { admitWrite } from "./admit-write";
 import { AgentState } from "./agent-state";
 import { exportLines, exportStream } from "../operations/shared/export-format";
 import { fingerprint } from "../engine/stores/idempotency";
@@ -48,8 +48,9 @@ import {
 } from "./agent-tasks";
 import type { TaskStatus } from "../engine/task-queue";
 import { upgradeAgentData } from "./upgrade";
+import { checkCopy, type BenchAnswer } from "./copy-check";
 import { taskView, type TaskStatusView } from "./task-status";
-import { benchHooksOn, type BenchAction, type RequestUsage } from "./usage-meter";
+import { benchHooksOn, type BenchAction } from "./usage-meter";
 
 export type SubmitOutcome<R> =
   /**
@@ -171,22 +172,9 @@ export class MemoryAgent extends DurableObject<Env> {
       if (waiting > MAX_QUEUED_TASKS) {
         return { ok: false, code: "queue_full", message: `the agent has ${waiting - repeat} tasks waiting; retry later` };
       }
-      // The daily messages quota, charged once nothing else refuses the write (a registration that
-      // fails gives the charge back): a refused write has registered and charged nothing.
-      const now = Date.now();
-      const overQuota = await terms.chargeFor(kind, payload, now);
-      if (overQuota) return quotaRefusal(overQuota);
-      // Registered in D1 before its first task is queued, so the cron safety net can find its work.
-      if (!this.state.existingRepos()) {
-        try {
-          await this.state.repos();
-        } catch (err) {
-          if (!(err instanceof AgentQuotaError || err instanceof RegistryFullError)) throw err;
-          await terms.refund(kind, payload, now);
-          if (err instanceof AgentQuotaError) return quotaRefusal({ name: "agents", limit: err.limit, retryAfterS: err.retryAfterS });
-          return { ok: false, code: "capacity", message: err.message };
-        }
-      }
+      // The daily messages quota and the agent's registration in D1 (a refused write did neither).
+      const refused = await admitWrite(this.state, kind, payload);
+      if (refused) return refused;
       // The tasks and the key that names them commit together: a retry finds both or neither.
       const tasks = this.state.storage.transactionSync(() => {
         const queued = Array.from({ length: repeat }, () => enqueueTyped(queue, kind, payload, { now: Date.now() }));
@@ -224,7 +212,6 @@ export class MemoryAgent extends DurableObject<Env> {
   ask<K extends KindOf<"read">>(identity: AgentIdentity, kind: K, payload: PayloadIn<K>): Promise<ResultOf<K>> {
     return this.serve("ask", async () => {
       await this.bind(identity, true); // the day's usage names the agent
-
       if (AGENT_TASKS.definition(kind).lane !== "read") throw new Error(`${kind} is not a read`);
       this.state.terms.usage.add({ [`requests.${kind}`]: 1 });
       const task = enqueueTyped(this.state.queue, kind, payload, { now: Date.now() });
@@ -362,15 +349,17 @@ export class MemoryAgent extends DurableObject<Env> {
 
   /**
    * The benchmark's hooks (BENCH_HOOKS = "1" only, bench-hooks.ts): "evict" resets the object as
-   * an eviction does, "usage" answers what the usage meter counted since the last ask. Not a
+   * an eviction does, "usage" answers what the usage meter counted since the last ask, "copy"
+   * compares the object's copy of the network with D1. Not a
    * request the meter counts (serve), so it leaves the last call's figures as they are. With the
    * hooks off it does nothing and answers null.
    */
-  async benchHook(identity: AgentIdentity, action: BenchAction): Promise<RequestUsage | null> {
+  async benchHook<A extends BenchAction>(identity: AgentIdentity, action: A): Promise<BenchAnswer<A> | null> {
     if (!benchHooksOn(this.env)) return null;
     await this.bind(identity);
+    if (action === "copy") return (await checkCopy(this.state)) as BenchAnswer<A>;
     if (action === "evict") this.ctx.abort("evicted by the benchmark");
-    return this.state.usage?.readRequests() ?? null;
+    return (this.state.usage?.readRequests() ?? null) as BenchAnswer<A> | null;
   }
 
   /** Cron safety net: make sure overdue work is being done (and an idle agent's entry tidied). */

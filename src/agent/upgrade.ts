@@ -26,6 +26,8 @@ export async function upgradeAgentData(state: AgentState): Promise<void> {
   const repos = state.existingRepos();
   const version = state.meta.get("dataVersion") ?? 1;
   if (!repos || version >= DATA_VERSION) return;
+  // The upgrade writes D1 outside the write path: the object's copy is rebuilt from D1 after it.
+  state.network.snapshots.drop();
   if (version < 2) {
     await runBatch(state.d1, [repos.links.relevelStatement(PINNED_LEVEL, state.meta.clock())]);
     const ids = await repos.nodes.allIds();

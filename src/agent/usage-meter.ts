@@ -39,7 +39,7 @@ export function benchHooksOn(env: UsageEnv): boolean {
   return env.BENCH_HOOKS === "1";
 }
 
-export type BenchAction = "evict" | "usage";
+export type BenchAction = "evict" | "usage" | "copy";
 
 /** The simulated D1 round trip in milliseconds (0: none). */
 export function benchD1DelayMs(env: UsageEnv): number {

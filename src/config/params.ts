@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { AgentModelPolicyPatchSchema, AgentModelPolicySchema } from "./model-policy";
 
+/** The largest `max_pins` an agent may set: what the context block reads of its pinned memories at most. */
+export const MAX_PINS = 1_000;
+
 /**
  * Per-agent parameters (docs/design.md, "Parameters"). One zod schema is the single source of defaults, validation
  * and the OpenAPI description of GET/PUT /v1/agents/:agentId/config.
@@ -38,6 +41,15 @@ export const AgentParamsSchema = z
       .boolean()
       .default(true)
       .describe("Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."),
+    max_pins: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_PINS)
+      .default(50)
+      .describe(
+        "Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing.",
+      ),
     reinforce_step: z
       .number()
       .gt(0)

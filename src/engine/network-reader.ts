@@ -8,7 +8,7 @@ import type { MemoryGraph } from "../memory/graph";
 import { importanceOf, PROTECTED_MARGIN } from "../memory/importance";
 import { isPinned, PINNED_LEVEL, strengthAt } from "../memory/strength";
 import type { NodeKind } from "../vocabulary/node-kinds";
-import type { LinkKey, LinkState, MemoryNode } from "../vocabulary/records";
+import type { LinkKey, LinkState, MemoryNode, NodeFilter } from "../vocabulary/records";
 import type { AgentNetwork, AgentRepos, AgentStores } from "./runtime";
 
 export interface NetworkReader {
@@ -34,6 +34,8 @@ export interface NetworkReader {
   breaking(belowLevel: number): Promise<LinkKey[]>;
   findEntities(keys: readonly string[]): Promise<Map<string, { nodeId: number; name: string }>>;
   count(): Promise<number>;
+  /** The nodes a filter selects (`{ pinned: true }`), newest first, at most `limit`. */
+  find(filter: NodeFilter, limit: number): Promise<MemoryNode[]>;
   /** Nodes of one kind, newest first, at most `limit`. */
   ofKind(kind: NodeKind, limit: number): Promise<MemoryNode[]>;
   /** Outgoing links per node with their current strengths (dangling ones included). */
@@ -103,7 +105,8 @@ function graphReader(graph: MemoryGraph): NetworkReader {
       return found;
     },
     count: async () => graph.nodeCount,
-    ofKind: async (kind, limit) => graph.ofKind(kind, limit),
+    find: async (filter, limit) => graph.find(filter, limit),
+    ofKind: async (kind, limit) => graph.find({ kind }, limit),
     outgoing: async (ids, clock) =>
       new Map(
         ids.map((id) => [
@@ -149,7 +152,8 @@ function d1Reader(repos: AgentRepos, focus: readonly number[]): NetworkReader {
     breaking: (belowLevel) => repos.links.breaking(belowLevel, focus),
     findEntities: (keys) => repos.nodes.findEntities(keys),
     count: () => repos.nodes.count(),
-    ofKind: (kind, limit) => repos.nodes.ofKind(kind, limit),
+    find: (filter, limit) => repos.nodes.find(filter, limit),
+    ofKind: (kind, limit) => repos.nodes.find({ kind }, limit),
     outgoing: async (ids, clock) => {
       const out = new Map<number, { target: number; relation: string; strength: number }[]>(ids.map((id) => [id, []]));
       for (const link of await repos.links.outgoing(ids, focus))

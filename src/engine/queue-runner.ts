@@ -253,6 +253,8 @@ export class QueueRunner {
         this.rt.storage.transactionSync(() => {
           if (task.lane === "read") this.rt.queue.remove(task.id);
           else this.rt.queue.fail(task.id, message, Date.now());
+          // A commit given up after its D1 batch may be in D1 and never in the object's copy.
+          if (this.rt.intents.get(task.id) !== undefined) this.rt.dropCopy();
           this.rt.intents.delete(task.id);
         });
         this.waiters.reject(task.id, err);

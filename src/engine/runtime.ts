@@ -5,7 +5,7 @@
  * free of the class itself.
  */
 import type { MemoryGraph } from "../memory/graph";
-import type { WriteOp } from "../memory/write-ops";
+import type { NetworkOp, WriteOp } from "../memory/write-ops";
 import type { Embedder, SmallModel } from "../models/types";
 import type { QueryVectors } from "../models/query-vectors";
 import type { DigestAhead } from "./digest-ahead";
@@ -114,6 +114,11 @@ export interface WritePath extends AgentNetwork {
   applyLocal(op: WriteOp): void;
   /** Queues a retry of vector writes that failed (inside the commit's transaction). */
   queueIndexRetry(ids: { upsert: number[]; remove: number[] }): void;
+  /**
+   * The object's copy of the network (its snapshot and journal) follows the commit, inside its
+   * transaction: the network writes journalled, or the copy written again after a purge.
+   */
+  keepCopy(network: readonly NetworkOp[], purges: boolean): void;
 }
 
 /**
@@ -140,6 +145,8 @@ export interface RunnerRuntime extends AgentStores, AgentNetwork, AgentModels, T
   readonly keys: IdempotencyKeys;
   /** Forgets the cached graph (after a failed task or an agent reset). */
   dropGraph(): void;
+  /** The object's copy of the network goes (a commit given up after D1 may have applied it): rebuilt from D1. */
+  dropCopy(): void;
 }
 
 /** Random, URL-safe ids (task ids). */

@@ -12,7 +12,8 @@
  * A task interrupted by eviction is found `running` on wake and re-queued in place; its attempt
  * was counted when it started (the start is committed before the task runs), so a task the
  * platform keeps killing fails after MAX_TASK_ATTEMPTS instead of wedging the queue. Reads have
- * a caller waiting in memory: after eviction nobody waits for them, so they are dropped on wake.
+ * a caller waiting in memory (after an eviction nobody waits): they are kept in memory and write
+ * no row; a read runs once no write accepted before it waits or runs, reads in arrival order.
  */
 import { FINISHED_TASKS_KEPT, MAX_TASK_ATTEMPTS } from "../config/limits";
 
@@ -81,18 +82,22 @@ export interface NewTask {
   now: number;
 }
 
+const READ_FIELDS = {
+  ...{ lane: "read", status: "queued", attempts: 0, notBefore: 0 },
+  ...{ error: null, result: null, checkpoint: null, startedAt: null, finishedAt: null },
+} satisfies Partial<TaskRecord>;
+
 export class TaskQueue {
   /**
-   * False only when no read can be waiting: every way a read is queued goes through enqueue().
-   * A compression scan asks readWaiting() between any two nodes, so at 10k nodes this spares
-   * ~10k queries per cycle.
+   * Reads waiting or running, in arrival order (never stored: see above). A read's `seq` and
+   * `position` are those of the last task accepted before it: it runs after every write up to it.
    */
-  private readMaybeQueued = true;
+  private readonly reads: TaskRecord[] = [];
 
   constructor(private readonly sql: SqlStorage) {}
 
   enqueue(task: NewTask): TaskRecord {
-    if (task.lane === "read") this.readMaybeQueued = true;
+    if (task.lane === "read") return this.enqueueRead(task);
     const row = this.sql
       .exec<TaskRow>(
         `INSERT INTO tasks (id, kind, lane, payload, status, created_at) VALUES (?, ?, ?, ?, 'queued', ?) RETURNING *`,
@@ -106,6 +111,23 @@ export class TaskQueue {
     const position = task.after ? task.after.position : row.seq;
     this.sql.exec("UPDATE tasks SET position = ? WHERE seq = ?", position, row.seq);
     return toRecord({ ...row, position });
+  }
+
+  private enqueueRead(task: NewTask): TaskRecord {
+    // Every write accepted so far has a seq up to this one (AUTOINCREMENT: later ones are larger).
+    const last = this.sql.exec<{ seq: number | null }>("SELECT max(seq) AS seq FROM tasks").one().seq ?? 0;
+    const { id, kind, now } = task;
+    const read: TaskRecord = {
+      ...READ_FIELDS,
+      seq: last,
+      position: last,
+      id,
+      kind,
+      payload: JSON.stringify(task.payload ?? null),
+      createdAt: now,
+    };
+    this.reads.push(read);
+    return read;
   }
 
   /** The task to run now, or undefined (nothing runnable, or the head waits for a retry backoff). */
@@ -129,24 +151,18 @@ export class TaskQueue {
 
   /** True when a read could run now: background work should yield to it. */
   readWaiting(): boolean {
-    if (!this.readMaybeQueued) return false;
-    const waiting = this.runnableRead() !== undefined;
-    if (!waiting && this.first("SELECT seq FROM tasks WHERE status = 'queued' AND lane = 'read' LIMIT 1") === undefined) {
-      this.readMaybeQueued = false;
-    }
-    return waiting;
+    return this.runnableRead() !== undefined;
   }
 
-  /** The oldest queued read, if no write that arrived before it is still waiting or running. */
+  /** The oldest waiting read, if no write accepted before it is still waiting or running. */
   runnableRead(): TaskRecord | undefined {
-    if (!this.readMaybeQueued) return undefined;
-    const read = this.first("SELECT * FROM tasks WHERE status = 'queued' AND lane = 'read' ORDER BY seq LIMIT 1");
+    const read = this.reads.find((r) => r.status === "queued");
     if (!read) return undefined;
     const earlierWrite = this.first(
-      "SELECT seq FROM tasks WHERE status IN ('queued', 'running') AND lane = 'write' AND seq < ? LIMIT 1",
+      "SELECT seq FROM tasks WHERE status IN ('queued', 'running') AND lane = 'write' AND seq <= ? LIMIT 1",
       read.seq,
     );
-    return earlierWrite ? undefined : toRecord(read);
+    return earlierWrite ? undefined : { ...read };
   }
 
   /**
@@ -214,6 +230,13 @@ export class TaskQueue {
 
   /** Marks the task running (one more attempt); returns it as its row now stands. */
   markRunning(id: string, now: number): TaskRecord | undefined {
+    const read = this.reads.find((r) => r.id === id);
+    if (read) {
+      read.status = "running";
+      read.attempts += 1;
+      read.startedAt ??= now;
+      return { ...read };
+    }
     const row = this.first(
       "UPDATE tasks SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?) WHERE id = ? RETURNING *",
       now,
@@ -246,13 +269,11 @@ export class TaskQueue {
 
   /** Back to the queue, in place, not before `notBefore` (retry backoff). */
   retryLater(id: string, error: string, notBefore: number): void {
-    this.readMaybeQueued = true;
     this.sql.exec("UPDATE tasks SET status = 'queued', error = ?, not_before = ? WHERE id = ?", error, notBefore, id);
   }
 
   /** Background work that yielded goes back to the queue in place; the slice is not an attempt. */
   yieldInPlace(id: string): void {
-    this.readMaybeQueued = true;
     this.sql.exec(
       "UPDATE tasks SET status = 'queued', attempts = max(attempts - 1, 0), not_before = 0 WHERE id = ? AND status = 'running'",
       id,
@@ -293,7 +314,9 @@ export class TaskQueue {
   }
 
   remove(id: string): void {
-    this.sql.exec("DELETE FROM tasks WHERE id = ?", id);
+    const read = this.reads.findIndex((r) => r.id === id);
+    if (read >= 0) this.reads.splice(read, 1);
+    else this.sql.exec("DELETE FROM tasks WHERE id = ?", id);
   }
 
   /**
@@ -302,7 +325,7 @@ export class TaskQueue {
    * invocation killed would otherwise hold the queue forever).
    */
   recoverAfterWake(now: number): { requeued: number; dropped: number; failed: number } {
-    this.readMaybeQueued = true;
+    // Reads stored by an earlier version of the queue.
     const dropped = this.sql.exec("DELETE FROM tasks WHERE lane = 'read' AND status IN ('queued', 'running')").rowsWritten;
     const failed = this.sql.exec(
       `UPDATE tasks SET status = 'failed', finished_at = ?,
@@ -328,6 +351,7 @@ export class TaskQueue {
       const status = STATUSES.find((s) => s === row.status);
       if (status) counts[status] = row.n;
     }
+    for (const read of this.reads) counts[read.status] += 1;
     return counts;
   }
 

@@ -79,12 +79,16 @@ interface NetworkWrite<O extends NetworkOp> {
   vectors: VectorColumn<O> | null;
   /** What the object tracks of it (scan rows, the focus, a purge). */
   object: ObjectColumn<O> | null;
+  /** A purge: its commit writes the object's copy of the network again instead of journalling it. */
+  purges?: true;
 }
 
 /** Bookkeeping: the object's own state, nothing else (never D1, the graph or the index). */
 interface BookkeepingWrite<O extends BookkeepingOp> {
   schema: z.ZodType<O>;
   object: ObjectColumn<O>;
+  /** A purge's side in the object: its commit writes the object's copy of the network again. */
+  purges?: true;
 }
 
 /** The table's type: one row per operation type, of the shape its kind takes. */
@@ -104,4 +108,5 @@ export interface WriteKind<O extends WriteOp> {
   graph?: GraphColumn<O>;
   vectors?: VectorColumn<O> | null;
   object?: ObjectColumn<O> | null;
+  purges?: true;
 }

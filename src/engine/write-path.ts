@@ -9,7 +9,9 @@
  *   3. the in-memory graph, if loaded (the same operations);
  *   4. the vector index (vector-writes.ts), or an `index` task queued to retry it;
  *   5. in one object transaction: the object's own state (focus, scan bookkeeping, clock, message
- *      ids, counters), the task's checkpoint, and the intent cleared.
+ *      ids, counters), its copy of the network (the commit journalled, or the snapshot written
+ *      again after a purge: stores/graph-snapshot-store.ts), the task's checkpoint, and the
+ *      intent cleared.
  *
  * A task whose intent is still stored when it runs again (the object was evicted, or a step
  * failed) has it redone first: steps 2–4 are idempotent and step 5 happens exactly once. So a
@@ -78,8 +80,16 @@ async function apply(rt: WritePath, taskId: string, intent: Intent): Promise<voi
       vectorsFailed = true;
     }
   }
+  // A graph loaded while the vectors were written may come from the object's copy, which has no
+  // entry of this commit yet: it gets the writes now (applying one twice changes nothing).
+  const loaded = rt.loadedGraph();
+  if (loaded && loaded !== graph) for (const op of network) writeKind(op.type).graph?.(loaded, op);
   rt.storage.transactionSync(() => {
     for (const op of ops) rt.applyLocal(op);
+    rt.keepCopy(
+      network,
+      ops.some((op) => writeKind(op.type).purges === true),
+    );
     if (vectorsFailed) rt.queueIndexRetry({ upsert: changes.upsert.map((n) => n.id), remove: changes.remove });
     if (intent.checkpoint !== undefined) rt.queue.saveCheckpoint(taskId, intent.checkpoint);
     rt.intents.delete(taskId);

@@ -14,7 +14,7 @@ import type { WriteOp, WriteOpType } from "../memory/write-ops";
 import { indexTokens } from "../search/bm25-index";
 import { ftsDocument } from "../search/fts-text";
 import type { Statement } from "../storage/batch";
-import { Id, LinkKeySchema, NewLinkSchema, NodeSchema, TextUpdateSchema } from "./record-schemas";
+import { EntityAliasSchema, Id, LinkKeySchema, NewLinkSchema, NodePatchSchema, NodeSchema, TextUpdateSchema } from "../vocabulary/records";
 import type { AgentRepos } from "./runtime";
 import type { D1Column, OpOf, WriteKind, WriteTable } from "./write-kind";
 
@@ -62,15 +62,25 @@ export const WRITE_TABLE = {
     vectors: null,
     object: null,
   },
-  supersede: {
-    schema: op("supersede", { id: Id, by: Id }),
-    d1: each((repos, { id, by }) => [repos.nodes.supersedeStatement(id, by)]),
-    graph: (graph, { id, by }) => graph.patchNode(id, { supersededBy: by }),
-    vectors: null,
+  patchNodes: {
+    schema: z.union([
+      op("patchNodes", { ids: z.array(Id), fields: NodePatchSchema }),
+      // An intent stored before patchNodes replaced it (a supersession), redone after the upgrade.
+      op("supersede", { id: Id, by: Id }).transform(({ id, by }) => ({
+        type: "patchNodes" as const,
+        ids: [id],
+        fields: { supersededBy: by },
+      })),
+    ]),
+    d1: each((repos, { ids, fields }) => repos.nodes.patchStatements(ids, fields)),
+    graph: (graph, { ids, fields }) => {
+      for (const id of ids) graph.patchNode(id, fields);
+    },
+    vectors: null, // no field of a patch is embedded
     object: null,
   },
   addAliases: {
-    schema: op("addAliases", { aliases: z.array(z.object({ key: z.string(), name: z.string(), nodeId: Id })) }),
+    schema: op("addAliases", { aliases: z.array(EntityAliasSchema) }),
     d1: each((repos, { aliases }) => repos.nodes.aliasStatements(aliases, Date.now())),
     graph: (graph, { aliases }) => {
       for (const alias of aliases) graph.addAlias(alias.key, alias.nodeId);
@@ -169,6 +179,7 @@ export const WRITE_TABLE = {
       for (const id of nodeIds) changes.remove(id);
     },
     object: (state) => state.purgeMemory(),
+    purges: true,
   },
   setClock: {
     schema: op("setClock", { clock: z.number() }),
@@ -208,6 +219,7 @@ export const WRITE_TABLE = {
   scrubPurged: {
     schema: op("scrubPurged", { nodeIds: z.array(Id), taskIds: z.array(z.string()), names: z.array(z.string()) }),
     object: (state, purged) => state.scrubPurged(purged),
+    purges: true,
   },
   count: {
     schema: op("count", { counters: z.record(z.string(), z.number()) }),

@@ -19,6 +19,8 @@ import { PROFILE_HEADER, profilePieces } from "./profile-text";
 
 export interface ContextMemory {
   node_id: number;
+  /** Pinned: a standing instruction (docs/design.md, "Pins"), listed first, in a section of its own. */
+  pinned: boolean;
   content: string;
   speaker: string | null;
   energy: Energy;
@@ -56,12 +58,19 @@ export interface ContextBlock {
   traces: { phrase: string }[];
 }
 
-type Section = "profile" | "episodes" | "memories" | "traces";
-const ORDER: readonly Section[] = ["profile", "episodes", "memories", "traces"];
+type Section = "pinned" | "profile" | "episodes" | "memories" | "traces";
+const ORDER: readonly Section[] = ["pinned", "profile", "episodes", "memories", "traces"];
 
 const HEADERS: Readonly<Record<Locale, Record<Section, string>>> = {
-  zh: { profile: PROFILE_HEADER.zh, episodes: "## 以往对话", memories: "## 相关记忆", traces: "## 曾经知道" },
-  en: { profile: PROFILE_HEADER.en, episodes: "## Previous conversations", memories: "## Relevant memories", traces: "## Once known" },
+  // Pinned, not "instructions": the frame says stored text is information (docs/design.md, "Pins").
+  zh: { pinned: "## 置顶记忆", profile: PROFILE_HEADER.zh, episodes: "## 以往对话", memories: "## 相关记忆", traces: "## 曾经知道" },
+  en: {
+    pinned: "## Pinned memories",
+    profile: PROFILE_HEADER.en,
+    episodes: "## Previous conversations",
+    memories: "## Relevant memories",
+    traces: "## Once known",
+  },
 };
 
 interface Piece {
@@ -94,11 +103,14 @@ export function assembleContext(pieces: ContextPieces, budgetTokens: number, loc
 }
 
 function prioritise(pieces: ContextPieces, locale: Locale): Piece[] {
-  const memories: Piece[] = pieces.memories.map((m) => ({
-    section: "memories",
+  const line = (m: ContextMemory): Piece => ({
+    section: m.pinned ? "pinned" : "memories",
     line: memoryLine(m, locale),
     take: (b) => b.memories.push(m),
-  }));
+  });
+  // Standing instructions first, whatever the query asks about (docs/design.md, "Pins").
+  const pinned = pieces.memories.filter((m) => m.pinned).map(line);
+  const memories = pieces.memories.filter((m) => !m.pinned).map(line);
   const episodes: Piece[] = pieces.episodes.map((e) => ({
     section: "episodes",
     line: episodeLine(e, locale),
@@ -112,7 +124,9 @@ function prioritise(pieces: ContextPieces, locale: Locale): Piece[] {
     line: `- ${traceSentence(t.phrase, locale)}`,
     take: (b) => b.traces.push(t),
   }));
-  return pieces.pastFirst ? [...episodes, ...memories, ...profile, ...traces] : [...memories, ...profile, ...episodes, ...traces];
+  return pieces.pastFirst
+    ? [...pinned, ...episodes, ...memories, ...profile, ...traces]
+    : [...pinned, ...memories, ...profile, ...episodes, ...traces];
 }
 
 function render(lines: ReadonlyMap<Section, readonly string[]>, locale: Locale): string {

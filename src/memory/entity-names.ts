@@ -29,6 +29,11 @@ export class EntityNames {
     for (const key of keys) this.aliases.delete(key);
   }
 
+  /** Every alias and the node it leads to (the graph's snapshot stores them). */
+  aliasEntries(): [string, number][] {
+    return [...this.aliases];
+  }
+
   /** Nodes deleted: their entity keys and every alias leading to them go (as NodeRepo.deleteAliasesOfStatement). */
   deleteNodes(deleted: ReadonlyMap<number, string | null>): void {
     for (const [id, key] of deleted) if (key !== null && this.entities.get(key) === id) this.entities.delete(key);

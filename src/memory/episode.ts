@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { PHRASE_MAX_CODE_POINTS } from "../models/types";
 import { codePointLength, sliceCodePoints } from "../text/code-points";
-import type { MemoryNode, NewLink } from "../vocabulary/records";
+import { newNode, type MemoryNode, type NewLink } from "../vocabulary/records";
 import { RELATION } from "../vocabulary/relations";
 import { levelOf } from "./strength";
 
@@ -71,7 +71,7 @@ export function planEpisode(input: EpisodeInput): { node: MemoryNode; links: New
     .sort((a, b) => b[1] - a[1])
     .slice(0, EPISODE_KEYWORDS)
     .map(([k]) => k);
-  const node: MemoryNode = {
+  const node = newNode({
     id: input.id,
     kind: "episode",
     name: null,
@@ -85,9 +85,8 @@ export function planEpisode(input: EpisodeInput): { node: MemoryNode; links: New
     sourceTaskId: input.taskId,
     messageTime: meta.from,
     createdAt: input.now,
-    supersededBy: null,
     meta: { ...meta },
-  };
+  });
   const level = levelOf(input.linkInitialStrength, input.clock);
   const link = (source: number, target: number, relation: string): NewLink => ({
     source,

@@ -8,8 +8,7 @@
  */
 import type { BfsResult, Edge, Reached } from "./bfs";
 import { GraphLinks, type GraphLink } from "./graph-links";
-import type { NodeKind } from "../vocabulary/node-kinds";
-import type { LinkKey, MemoryNode } from "../vocabulary/records";
+import { matchesFilter, type LinkKey, type MemoryNode, type NodeFilter } from "../vocabulary/records";
 import { Bm25Index } from "../search/bm25-index";
 import { EntityNames } from "./entity-names";
 import { ftsDocument } from "../search/fts-text";
@@ -50,10 +49,10 @@ export class MemoryGraph {
     return [...this.nodeMap.keys()];
   }
 
-  /** Nodes of one kind, newest (highest id) first, at most `limit`. */
-  ofKind(kind: NodeKind, limit: number): MemoryNode[] {
+  /** The nodes a filter selects (`{ kind: "episode" }`), newest (highest id) first, at most `limit`. */
+  find(filter: NodeFilter, limit: number): MemoryNode[] {
     const out: MemoryNode[] = [];
-    for (const node of this.nodeMap.values()) if (node.kind === kind) out.push(node);
+    for (const node of this.nodeMap.values()) if (matchesFilter(node, filter)) out.push(node);
     return out.sort((a, b) => b.id - a.id).slice(0, limit);
   }
 
@@ -80,6 +79,15 @@ export class MemoryGraph {
   /** Aliases removed by key (a purge: names only purged memories used). */
   deleteAliases(keys: readonly string[]): void {
     this.names.deleteAliases(keys);
+  }
+
+  /** The focus and the aliases as the graph holds them (its snapshot, src/engine/graph-snapshot.ts). */
+  focusIds(): number[] {
+    return [...this.focused];
+  }
+
+  aliasEntries(): [string, number][] {
+    return this.names.aliasEntries();
   }
 
   /** The focus as loaded with the graph (later changes come through setFocus operations). */

@@ -1,13 +1,16 @@
 /**
  * Moving a node's links to another node (docs/design.md, "Memory operations"): an update by supersession (the new
- * memory takes over the old one's links) and an entity merge (the survivor takes over the absorbed
- * entity's links). Each link from → X becomes to → X and each Y → from becomes Y → to, at its
+ * memory takes over the old one's links to entities and its explicit links) and an entity merge (the
+ * survivor takes over all of the absorbed entity's links). Each link from → X becomes to → X and each Y → from becomes Y → to, at its
  * current strength, written with the current task's epoch; links between the two nodes are dropped
  * (they would point at themselves). When `to` already has a link of the same key, the stronger
- * level stays. Pure: the caller reads the links as they stand and commits the operations.
+ * level stays; one `to` holds at least as strong is left as it stands, not rewritten (its
+ * effective level is the same either way, and D1 counts every rewrite as rows written). Pure: the
+ * caller reads the links as they stand and commits the operations.
  */
-import type { LinkKey, LinkState, NewLink } from "../vocabulary/records";
-import { RELATION } from "../vocabulary/relations";
+import type { NodeKind } from "../vocabulary/node-kinds";
+import type { LinkKey, LinkState, MemoryNode, NewLink } from "../vocabulary/records";
+import { EXPLICIT_LINK_RELATIONS, RELATION } from "../vocabulary/relations";
 import { levelOf } from "./strength";
 import type { WriteOp } from "./write-ops";
 
@@ -26,8 +29,10 @@ export interface MoveInput {
 export interface LinkMove {
   /** Every link of `from` (each is deleted: moved or dropped). */
   removed: LinkKey[];
-  /** The moved links at their levels (a pinned link at strength 1: level = clock). */
+  /** The moved links to write, at their levels (a pinned link at strength 1: level = clock). */
   moved: NewLink[];
+  /** Moved links `to` already held at least as strong: nothing to write. */
+  kept: number;
 }
 
 const keyOf = (l: LinkKey) => `${l.source}|${l.target}|${l.relation}`;
@@ -42,6 +47,7 @@ export function moveLinks(input: MoveInput): LinkMove {
   const existing = new Map(input.toLinks.map((l) => [keyOf(l), storableLevel(l, clock)]));
   const moved = new Map<string, NewLink>();
   const removed: LinkKey[] = [];
+  let kept = 0;
   for (const link of input.fromLinks) {
     removed.push({ source: link.source, target: link.target, relation: link.relation });
     const source = link.source === from ? to : link.source;
@@ -49,28 +55,57 @@ export function moveLinks(input: MoveInput): LinkMove {
     if (source === target) continue;
     const level = storableLevel(link, clock);
     const key = keyOf({ source, target, relation: link.relation });
-    const best = Math.max(level, existing.get(key) ?? -Infinity, moved.get(key)?.level ?? -Infinity);
+    const held = existing.get(key);
+    if (held !== undefined && held >= level) {
+      kept += 1;
+      continue;
+    }
+    const best = Math.max(level, moved.get(key)?.level ?? -Infinity);
     moved.set(key, { source, target, relation: link.relation, level: best, epoch, createdAt: link.createdAt });
   }
-  return { removed, moved: [...moved.values()] };
+  return { removed, moved: [...moved.values()], kept };
+}
+
+/** The other end of each of `id`'s links: what a caller loads to give supersedeOps their kinds. */
+export function farEnds(links: readonly LinkKey[], id: number): number[] {
+  return [...new Set(links.map((l) => (l.source === id ? l.target : l.source)))];
+}
+
+const EXPLICIT: ReadonlySet<string> = new Set(EXPLICIT_LINK_RELATIONS);
+
+/**
+ * Whether an update takes a link of the old version over (DESIGN §11): its links to entities and its
+ * explicit links do; 上文/下文, the episode's 包含/属于, its own 更正/被更正 history and 矛盾 marks
+ * stay with the version they were said or judged of. A dangling end has no kind: the relation decides.
+ */
+export function takenOver(link: LinkKey, oldId: number, kindOf: (id: number) => NodeKind | undefined): boolean {
+  const other = link.source === oldId ? link.target : link.source;
+  return kindOf(other) === "entity" || EXPLICIT.has(link.relation);
 }
 
 export interface SupersedeInput extends Omit<MoveInput, "from" | "to"> {
-  oldId: number;
+  /** The old version as it stands. */
+  old: MemoryNode;
   newId: number;
   now: number;
   linkInitialStrength: number;
+  /** The kinds of the far ends of `fromLinks` (farEnds); a missing one is a dangling end. */
+  kinds: ReadonlyMap<number, { kind: NodeKind }>;
 }
 
 /**
  * An update by supersession (docs/design.md, "Memory operations"): the new node takes over the old
- * one's links, a 更正 (corrects) link new → old at strength 1 and a 被更正 (corrected_by) link
- * old → new at link_initial_strength record the correction, and the old node is marked superseded.
- * The old node keeps only its 被更正 link: it fades as history and is forgotten like any node.
+ * one's links to entities and its explicit links (takenOver), a 更正 (corrects) link new → old at
+ * strength 1 and a 被更正 (corrected_by) link old → new at link_initial_strength record the
+ * correction, and the old node is marked superseded. The old node keeps the links of the
+ * conversation it was said in and its history: a chain of corrections stays a chain instead of
+ * piling every link on the newest version. A pin moves to the new version.
  */
 export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: number } {
-  const { oldId, newId, clock, epoch, now } = input;
-  const move = moveLinks({ ...input, from: oldId, to: newId });
+  const { newId, clock, epoch, now, kinds } = input;
+  const oldId = input.old.id;
+  const fromLinks = input.fromLinks.filter((l) => takenOver(l, oldId, (id) => kinds.get(id)?.kind));
+  const move = moveLinks({ ...input, fromLinks, from: oldId, to: newId });
   const correction: NewLink[] = [
     { source: newId, target: oldId, relation: RELATION.corrects, level: levelOf(1, clock), epoch, createdAt: now },
     {
@@ -85,8 +120,14 @@ export function supersedeOps(input: SupersedeInput): { ops: WriteOp[]; moved: nu
   const ops: WriteOp[] = [];
   if (move.removed.length > 0) ops.push({ type: "deleteLinks", keys: move.removed });
   ops.push({ type: "setLinks", links: [...move.moved, ...correction] });
-  ops.push({ type: "supersede", id: oldId, by: newId });
-  return { ops, moved: move.moved.length };
+  // A pin moves to the new version (docs/design.md, "Pins"): history is forgotten like any node.
+  ops.push({
+    type: "patchNodes",
+    ids: [oldId],
+    fields: input.old.pinned ? { supersededBy: newId, pinned: false } : { supersededBy: newId },
+  });
+  if (input.old.pinned) ops.push({ type: "patchNodes", ids: [newId], fields: { pinned: true } });
+  return { ops, moved: move.moved.length + move.kept };
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { Extraction, SegmentDraft } from "../models/types";
 import { PHRASE_MAX_CODE_POINTS } from "../models/types";
 import { codePointLength, sliceCodePoints } from "../text/code-points";
-import type { MemoryNode, NewLink } from "../vocabulary/records";
+import { newNode, type MemoryNode, type NewLink } from "../vocabulary/records";
 import { RELATION, type RelationName } from "../vocabulary/relations";
 import type { MessageRole } from "../vocabulary/roles";
 import { entityKey } from "../language/entities/entity-key";
@@ -184,7 +184,7 @@ function segmentNode(id: number, segment: SegmentDraft, extraction: Extraction, 
   const times = sources.map((s) => s.message?.timestamp).filter((t): t is number => t !== undefined);
   const [role] = roles;
   const [speaker] = speakers;
-  return {
+  return newNode({
     id,
     kind: "segment",
     name: null,
@@ -198,13 +198,11 @@ function segmentNode(id: number, segment: SegmentDraft, extraction: Extraction, 
     sourceTaskId: input.taskId,
     messageTime: times.length > 0 ? Math.min(...times) : null,
     createdAt: input.now,
-    supersededBy: null,
-    meta: null,
-  };
+  });
 }
 
 function entityNode(entity: FocusEntry, input: RememberPlanInput): MemoryNode {
-  return {
+  return newNode({
     id: entity.nodeId,
     kind: "entity",
     name: entity.key,
@@ -218,7 +216,5 @@ function entityNode(entity: FocusEntry, input: RememberPlanInput): MemoryNode {
     sourceTaskId: input.taskId,
     messageTime: null,
     createdAt: input.now,
-    supersededBy: null,
-    meta: null,
-  };
+  });
 }

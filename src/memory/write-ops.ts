@@ -16,7 +16,7 @@
  * nothing). That is what lets an interrupted commit be redone from its stored intent.
  */
 import type { FocusEntry } from "./focus-lru";
-import type { EntityAlias, LinkKey, MemoryNode, NewLink, TextUpdate } from "../vocabulary/records";
+import type { EntityAlias, LinkKey, MemoryNode, NewLink, NodePatch, TextUpdate } from "../vocabulary/records";
 
 export type NetworkOp =
   /** New nodes (with their full-text rows, vectors and scan bookkeeping). */
@@ -32,8 +32,11 @@ export type NetworkOp =
   | { type: "deleteLinks"; keys: LinkKey[] }
   /** Links created, or an existing link's level set (reinforcement, an explicit strength). */
   | { type: "setLinks"; links: NewLink[] }
-  /** `id` was corrected by `by`: it is history now (docs/design.md, "Memory operations"). */
-  | { type: "supersede"; id: number; by: number }
+  /**
+   * Fields of nodes set to the given values (a correction's `supersededBy`: the node is history now,
+   * docs/design.md, "Memory operations"); fields the patch does not name stay as they are.
+   */
+  | { type: "patchNodes"; ids: number[]; fields: NodePatch }
   /** Other names that lead to an entity (a merge keeps the absorbed entity's names). */
   | { type: "addAliases"; aliases: EntityAlias[] }
   /** Aliases removed by key (a purge: names that only purged memories mentioned). */

@@ -18,18 +18,17 @@
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { errorFromAnswer } from "../../sdk/src/errors";
-import type { OperationTypes } from "../../sdk/src/generated/operations";
+import { OPERATIONS as SDK_OPERATIONS, RPC_METHODS, type OperationTypes } from "../../sdk/src/generated/operations";
 import { HttpCore } from "../../sdk/src/http";
 import { isTool } from "../surfaces/operation";
 import { createApp } from "../app";
 import { requireBindingTenant, type BindingProps } from "../http/binding-auth";
 import { OPERATIONS } from "../routes";
 import { runTool, toolBox } from "../surfaces/tool-call";
-import type { BindingCallOptions, BindingError, BindingResult, MemoryBinding } from "../../sdk/src/rpc-binding";
+import type { BindingError, BindingResult, MemoryBinding } from "../../sdk/src/rpc-binding";
 import { failure, failureOf } from "./binding-result";
 
 type Name = keyof OperationTypes;
-type Input<N extends Name> = OperationTypes[N]["input"];
 type Output<N extends Name> = OperationTypes[N]["output"];
 
 /** Never reached by an HTTP request: only this entrypoint's methods call it. */
@@ -42,6 +41,10 @@ const TOOLS = toolBox(OPERATIONS);
 
 const ORIGIN = "http://localhost";
 
+function isOperation(name: string): name is Name {
+  return Object.hasOwn(SDK_OPERATIONS, name);
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -52,78 +55,25 @@ function invalid(where: string, message: string): { ok: false; error: BindingErr
   });
 }
 
+/** The operations' methods, declared by MemoryBinding and defined from RPC_METHODS in the class below. */
+export interface MemoryEntrypoint extends Omit<MemoryBinding, "exportAgent"> {}
+
 export class MemoryEntrypoint extends WorkerEntrypoint<Env, BindingProps> implements MemoryBinding {
-  remember(agentId: string, input: Input<"remember">, options?: BindingCallOptions) {
-    return this.#run("remember", agentId, input, options);
-  }
-  recall(agentId: string, input?: Input<"recall">) {
-    return this.#run("recall", agentId, input);
-  }
-  searchMemories(agentId: string, input: Input<"searchMemories">) {
-    return this.#run("searchMemories", agentId, input);
-  }
-  getContext(agentId: string, input?: Input<"getContext">) {
-    return this.#run("getContext", agentId, input);
-  }
-  getProfile(agentId: string, input?: Input<"getProfile">) {
-    return this.#run("getProfile", agentId, input);
-  }
-  getFocus(agentId: string) {
-    return this.#run("getFocus", agentId, undefined);
-  }
-  getMemoryNode(agentId: string, input: Input<"getMemoryNode">) {
-    return this.#run("getMemoryNode", agentId, input);
-  }
-  getStats(agentId: string, input?: Input<"getStats">) {
-    return this.#run("getStats", agentId, input);
-  }
-  getTask(agentId: string, input: Input<"getTask">) {
-    return this.#run("getTask", agentId, input);
-  }
-  getConfig(agentId: string) {
-    return this.#run("getConfig", agentId, undefined);
-  }
-  updateConfig(agentId: string, input: Input<"updateConfig">, options?: BindingCallOptions) {
-    return this.#run("updateConfig", agentId, input, options);
-  }
-  compressMemories(agentId: string, input?: Input<"compressMemories">, options?: BindingCallOptions) {
-    return this.#run("compressMemories", agentId, input, options);
-  }
-  createMemory(agentId: string, input: Input<"createMemory">, options?: BindingCallOptions) {
-    return this.#run("createMemory", agentId, input, options);
-  }
-  getMemory(agentId: string, input: Input<"getMemory">) {
-    return this.#run("getMemory", agentId, input);
-  }
-  getMemoryHistory(agentId: string, input: Input<"getMemoryHistory">) {
-    return this.#run("getMemoryHistory", agentId, input);
-  }
-  listMemories(agentId: string, input?: Input<"listMemories">) {
-    return this.#run("listMemories", agentId, input);
-  }
-  updateMemory(agentId: string, input: Input<"updateMemory">, options?: BindingCallOptions) {
-    return this.#run("updateMemory", agentId, input, options);
-  }
-  deleteMemory(agentId: string, input: Input<"deleteMemory">, options?: BindingCallOptions) {
-    return this.#run("deleteMemory", agentId, input, options);
-  }
-  linkMemories(agentId: string, input: Input<"linkMemories">, options?: BindingCallOptions) {
-    return this.#run("linkMemories", agentId, input, options);
-  }
-  unlinkMemories(agentId: string, input: Input<"unlinkMemories">, options?: BindingCallOptions) {
-    return this.#run("unlinkMemories", agentId, input, options);
-  }
-  reportFeedback(agentId: string, input: Input<"reportFeedback">, options?: BindingCallOptions) {
-    return this.#run("reportFeedback", agentId, input, options);
-  }
-  mergeEntities(agentId: string, input: Input<"mergeEntities">, options?: BindingCallOptions) {
-    return this.#run("mergeEntities", agentId, input, options);
-  }
-  rebuildEpisodes(agentId: string, options?: BindingCallOptions) {
-    return this.#run("rebuildEpisodes", agentId, undefined, options);
-  }
-  deleteAgent(agentId: string, options?: BindingCallOptions) {
-    return this.#run("deleteAgent", agentId, undefined, options);
+  /**
+   * One method per tool operation (RPC_METHODS, generated from the operation list): the agent id,
+   * then the input when the operation takes one, then a write's options. Defined on the prototype,
+   * as RPC requires of a method, so no operation is added here by hand.
+   */
+  static {
+    for (const [name, args] of Object.entries(RPC_METHODS)) {
+      if (!isOperation(name)) continue;
+      const method = function (this: MemoryEntrypoint, agentId: unknown, first?: unknown, second?: unknown) {
+        return args.input === "none"
+          ? this.#run(name, agentId, undefined, args.write ? first : undefined)
+          : this.#run(name, agentId, first, args.write ? second : undefined);
+      };
+      Object.defineProperty(this.prototype, name, { value: method, writable: true, configurable: true });
+    }
   }
 
   /** The agent's whole memory as JSON Lines (GET /v1/agents/{agentId}/export), streamed. */

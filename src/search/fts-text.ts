@@ -54,8 +54,16 @@ const fieldMemo = new WeakMap<object, DocumentFields>();
 export function documentFields(parts: DocumentParts): DocumentFields {
   const known = fieldMemo.get(parts);
   if (known) return known;
+  return primeDocumentFields(parts, indexTerms([parts.content, parts.phrase, parts.keywords.join(" ")].join("\n")));
+}
+
+/**
+ * The fields of `parts` from its own terms (content, phrase and keywords) analysed before, kept for
+ * it: a graph's snapshot stores them (src/engine/graph-snapshot.ts), so a wake does not run the
+ * analyzer over every node again.
+ */
+export function primeDocumentFields(parts: DocumentParts, own: readonly string[]): DocumentFields {
   const speaker = indexTerms(parts.speaker ?? "");
-  const own = indexTerms([parts.content, parts.phrase, parts.keywords.join(" ")].join("\n"));
   const time = timeTerms(parts.messageTime);
   const text = new Map<string, number>();
   for (const t of own) text.set(t, (text.get(t) ?? 0) + 1);
@@ -69,6 +77,14 @@ export function documentFields(parts: DocumentParts): DocumentFields {
   };
   fieldMemo.set(parts, fields);
   return fields;
+}
+
+/** The own terms of `parts` in order, as documentFields analysed them (the document between speaker and time). */
+export function ownTerms(parts: DocumentParts): string[] {
+  const { document, length } = documentFields(parts);
+  if (length === 0) return [];
+  const all = document.split(" ");
+  return all.slice(indexTerms(parts.speaker ?? "").length, all.length - timeTerms(parts.messageTime).length);
 }
 
 /** Space-separated index terms of a node: its speaker, content, phrase, keywords and time. */

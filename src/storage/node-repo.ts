@@ -2,15 +2,13 @@
  * Node rows of one agent. Every statement filters on the agent's registry id given at
  * construction: a repo cannot read or write another agent's rows.
  */
-import { and, asc, count, desc, eq, max, min, sql, type SQL } from "drizzle-orm";
-import type { NodeKind } from "../vocabulary/node-kinds";
-import type { EntityAlias, MemoryNode, TextUpdate } from "../vocabulary/records";
-import { isMessageRole } from "../vocabulary/roles";
+import { and, asc, count, desc, eq, max, min, sql } from "drizzle-orm";
+import type { EntityAlias, MemoryNode, NodeFilter, NodePatch, TextUpdate } from "../vocabulary/records";
 import { statement, type Statement } from "./batch";
 import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
-import { parseJsonObject, parseStringArray } from "./row-parsing";
-import { nodes, type NodeRow } from "./schema";
+import { filterSql, insertNodesSql, setFieldsSql, toMemoryNode } from "./node-columns";
+import { nodes } from "./schema";
 
 export interface NodeSummary {
   total: number;
@@ -47,26 +45,7 @@ export class NodeRepo {
    * node's full-text document length (the agent's own BM25 statistics, FtsRepo.statistics).
    */
   insertStatements(created: readonly (MemoryNode & { ftsTokens: number })[]): Statement[] {
-    return chunk(created).map((rows) => {
-      const json = JSON.stringify(
-        rows.map((n) => ({
-          ...n,
-          keywords: JSON.stringify(n.keywords),
-          sourceMessageIds: JSON.stringify(n.sourceMessageIds),
-          meta: n.meta === null ? null : JSON.stringify(n.meta),
-        })),
-      );
-      const field = (name: string): SQL => sql`json_extract(value, ${`$.${name}`})`;
-      return statement(sql`
-        INSERT INTO nodes (agent, id, kind, name, content, original_length, phrase, keywords, role, speaker,
-                           source_message_ids, source_task_id, message_time, created_at, fts_tokens, superseded_by, meta)
-        SELECT ${this.agentUid}, ${field("id")}, ${field("kind")}, ${field("name")}, ${field("content")},
-               ${field("originalLength")}, ${field("phrase")}, ${field("keywords")}, ${field("role")},
-               ${field("speaker")}, ${field("sourceMessageIds")}, ${field("sourceTaskId")}, ${field("messageTime")},
-               ${field("createdAt")}, ${field("ftsTokens")}, ${field("supersededBy")}, ${field("meta")}
-        FROM json_each(${json}) WHERE true
-        ON CONFLICT DO NOTHING`);
-    });
+    return chunk(created).map((rows) => statement(insertNodesSql(this.agentUid, rows)));
   }
 
   /** Records that `ids` left the focus at `clock` in task `epoch` (absolute values: idempotent). */
@@ -95,14 +74,11 @@ export class NodeRepo {
     return this.db.all<EntityAlias>(sql`SELECT key, name, node_id AS nodeId FROM entity_aliases WHERE agent = ${this.agentUid}`);
   }
 
-  /** Marks `id` as superseded by `by` (absolute: idempotent). */
-  supersedeStatement(id: number, by: number): Statement {
-    return statement(
-      this.db
-        .update(nodes)
-        .set({ supersededBy: by })
-        .where(and(eq(nodes.agentUid, this.agentUid), eq(nodes.id, id))),
-    );
+  /** Sets the fields of a patch on nodes (absolute values: idempotent); none for an empty patch. */
+  patchStatements(ids: readonly number[], fields: NodePatch): Statement[] {
+    const set = setFieldsSql(fields);
+    if (!set || ids.length === 0) return [];
+    return [statement(sql`UPDATE nodes SET ${set} WHERE agent = ${this.agentUid} AND id IN ${jsonList(ids)}`)];
   }
 
   /**
@@ -298,12 +274,12 @@ export class NodeRepo {
     return out;
   }
 
-  /** Nodes of one kind, newest first, at most `limit`. */
-  async ofKind(kind: NodeKind, limit: number): Promise<MemoryNode[]> {
+  /** The nodes a filter selects (`{ kind: "episode" }`), newest first, at most `limit`. */
+  async find(filter: NodeFilter, limit: number): Promise<MemoryNode[]> {
     const rows = await this.db
       .select()
       .from(nodes)
-      .where(and(eq(nodes.agentUid, this.agentUid), eq(nodes.kind, kind)))
+      .where(and(eq(nodes.agentUid, this.agentUid), ...filterSql(filter)))
       .orderBy(desc(nodes.id))
       .limit(limit);
     return rows.map(toMemoryNode);
@@ -365,24 +341,4 @@ export class NodeRepo {
       .limit(limit);
     return rows.map(toMemoryNode);
   }
-}
-
-export function toMemoryNode(row: NodeRow): MemoryNode {
-  return {
-    id: row.id,
-    kind: row.kind,
-    name: row.name,
-    content: row.content,
-    originalLength: row.originalLength,
-    phrase: row.phrase,
-    keywords: parseStringArray(row.keywords),
-    role: isMessageRole(row.role) ? row.role : null,
-    speaker: row.speaker,
-    sourceMessageIds: parseStringArray(row.sourceMessageIds),
-    sourceTaskId: row.sourceTaskId,
-    messageTime: row.messageTime,
-    createdAt: row.createdAt,
-    supersededBy: row.supersededBy,
-    meta: parseJsonObject(row.meta),
-  };
 }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { AUDIT_ACTIONS } from "../vocabulary/audit-actions";
 import { NODE_KINDS } from "../vocabulary/node-kinds";
@@ -221,11 +222,22 @@ export const nodes = sqliteTable(
     supersededBy: integer("superseded_by"),
     /** Kind-specific facts as a JSON object (an explicit memory's structure, an episode's span). */
     meta: text("meta"),
+    /** A standing instruction, outside forgetting (docs/design.md, "Pins"). */
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
   },
+  // Partial: a segment has no name and is not superseded, so it writes no entry in either (D1
+  // counts an index entry as a row written); every query that uses them names a value
+  // (test/unit/storage/schema.test.ts).
   (t) => [
     primaryKey({ columns: [t.agentUid, t.id] }),
-    uniqueIndex("nodes_entity_name").on(t.agentUid, t.name),
-    index("nodes_superseded").on(t.agentUid, t.supersededBy),
+    uniqueIndex("nodes_entity_name")
+      .on(t.agentUid, t.name)
+      .where(sql`${t.name} IS NOT NULL`),
+    index("nodes_superseded")
+      .on(t.agentUid, t.supersededBy)
+      .where(sql`${t.supersededBy} IS NOT NULL`),
+    // The few pinned memories of an agent, without a pass over its nodes (compression and the context block read them).
+    index("nodes_pinned").on(t.agentUid, t.pinned, t.id),
   ],
 );
 

@@ -1,9 +1,11 @@
 /**
  * What the routes of one memory share (createMemory, getMemory, getMemoryHistory, listMemories,
  * updateMemory, deleteMemory; docs/design.md, "Memory operations (as built)"): a memory's text, its
- * path, the cursor of a page, and the answers for a memory that is missing or not applicable.
+ * path, the cursor of a page, and the answers for a memory that is missing or not applicable (a
+ * write refused as the memory stands).
  */
 import { z } from "@hono/zod-openapi";
+import { ApiError } from "../http/errors";
 import { decodeIdCursor } from "../operations/shared/cursor";
 import { AgentIdSchema, ErrorSchema, jsonAnswer, NodeIdSchema } from "./common-schemas";
 import { ContentSchema } from "./messages";
@@ -22,6 +24,28 @@ export const PageCursorQuery = z
 
 export const MEMORY_NOT_FOUND = jsonAnswer(ErrorSchema, "No such memory in this agent");
 export const NOT_APPLICABLE = jsonAnswer(ErrorSchema, "Not applicable to this node as it stands");
+
+/** A write on one memory refused as the memory stands (its task's result). */
+export type MemoryRefusal =
+  { outcome: "not_found" } | { outcome: "not_a_memory"; kind: string } | { outcome: "superseded"; superseded_by: number };
+
+/**
+ * The answer to a refused write on one memory: 404 when there is none, 409 for an entity (not a
+ * memory) or a superseded version (naming the current one, `details.superseded_by`). `instead`: what
+ * the caller can do instead, for each 409.
+ */
+export function memoryRefused(nodeId: number, refusal: MemoryRefusal, instead: { entity?: string; superseded: string }): never {
+  switch (refusal.outcome) {
+    case "not_found":
+      throw new ApiError("not_found", `memory ${nodeId} not found`);
+    case "not_a_memory":
+      throw new ApiError("conflict", `node ${nodeId} is an ${refusal.kind}, not a memory${instead.entity ? `: ${instead.entity}` : ""}`);
+    case "superseded":
+      throw new ApiError("conflict", `memory ${nodeId} was superseded by ${refusal.superseded_by}: ${instead.superseded}`, {
+        details: { superseded_by: refusal.superseded_by },
+      });
+  }
+}
 
 /** A link as linkMemories and unlinkMemories answer it. */
 export const LinkSchema = z

@@ -13,6 +13,7 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { OperationSpec } from "../../sdk/src/binding";
+import { snakeCase } from "../text/snake-case";
 import type { ScopeRule } from "../vocabulary/scopes";
 
 /** MCP tool annotations (hints a host shows or acts on; MCP specification, "Tool annotations"). */
@@ -49,6 +50,11 @@ export interface NotOnSurface {
  */
 export interface SdkSpec {
   example: string;
+  /**
+   * A tool operation's Workers RPC method called through a service binding (`env.MEMORY`, a
+   * MemoryBinding): the generated RPC_METHODS entry carries it as its `@example`, checked by the same test.
+   */
+  binding?: string;
 }
 
 export interface PathArgument {
@@ -69,11 +75,6 @@ export interface OperationDefinition {
   tool: ToolSpec | NotOnSurface;
   /** An SDK method with its example, or the reason it is none. */
   sdk: SdkSpec | NotOnSurface;
-}
-
-/** `nodeId` → `node_id`: how a path parameter is named as an argument. */
-function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 function shapeOf(schema: unknown): Record<string, z.ZodType> {

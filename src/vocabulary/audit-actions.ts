@@ -9,7 +9,6 @@ export const AUDIT_ACTIONS = [
   "key.revoked",
   "agent.deleted",
   "memory.purged",
-  "session.purged",
   "agent.imported",
   "quota.changed",
 ] as const;

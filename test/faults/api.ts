@@ -16,6 +16,12 @@ const CompressAccepted = z.looseObject({ task_ids: z.array(z.string()) });
 /** PUT config: 200 with the parameters in force, or 202 with the task while earlier writes run. */
 const ConfigAnswer = z.union([ConfigSchema, z.looseObject({ task_id: z.string(), status: z.string() })]);
 const DeleteAnswer = z.looseObject({ deleted: z.boolean(), task_id: z.string().optional() });
+/** A pin or unpin: the pin as it stands (200), queued (202), or refused as the memory stands (404, 409). */
+const PinAnswer = z.union([
+  z.looseObject({ node_id: int, pinned: z.boolean() }),
+  z.looseObject({ task_id: z.string(), status: z.string() }),
+  z.looseObject({ error: z.looseObject({ code: z.string() }) }),
+]);
 
 export const TaskSchema = z.looseObject({
   task_id: z.string(),
@@ -30,6 +36,15 @@ export const TaskSchema = z.looseObject({
   result: z.record(z.string(), z.unknown()).nullable(),
 });
 export type Task = z.infer<typeof TaskSchema>;
+
+const CopyCheckSchema = z.object({
+  copy: z.boolean(),
+  journal: int,
+  nodes: int,
+  links: int,
+  mismatches: z.array(z.string()),
+});
+export type CopyCheck = z.infer<typeof CopyCheckSchema>;
 
 export const StatsSchema = z.looseObject({
   nodes: z.looseObject({ total: int, segments: int, entities: int }),
@@ -70,6 +85,8 @@ export const NodeSchema = z.looseObject({
   importance: z.number(),
   /** A newer version of the memory replaced it (docs/design.md §11): search no longer finds it. */
   superseded_by: int.nullable(),
+  /** Outside forgetting (docs/design.md, "Pins"). */
+  pinned: z.boolean(),
   links: z.looseObject({ outgoing: z.array(LinkSchema), incoming: z.array(LinkSchema) }),
 });
 export type NodeView = z.infer<typeof NodeSchema>;
@@ -130,6 +147,17 @@ export class Agent {
 
   compress(cycles: number, key: string): Promise<Answer<z.infer<typeof CompressAccepted>>> {
     return this.client.send("POST", `${this.base}/compress`, CompressAccepted, { body: { cycles }, key, expect: [202] });
+  }
+
+  /** Pins (or unpins) a memory; resolves once the write ran (following its task when the API answered 202). */
+  async pin(nodeId: number, pinned: boolean, key: string): Promise<Answer<z.infer<typeof PinAnswer>>> {
+    const answer = await this.client.send(pinned ? "POST" : "DELETE", `${this.base}/memories/${nodeId}/pin`, PinAnswer, {
+      key,
+      expect: [200, 202, 404, 409],
+    });
+    const v = answer.value;
+    if (answer.status === 202 && "task_id" in v && typeof v.task_id === "string") await this.finishedTask(v.task_id, true);
+    return answer;
   }
 
   /** DELETE the agent; resolves once the deletion ran (following its task when the API answered 202). */
@@ -199,6 +227,14 @@ export class Agent {
 
   async search(query: string, mode: "keyword" | "vector" | "hybrid", topK: number): Promise<SearchItem[]> {
     return (await this.client.send("POST", `${this.base}/search`, SearchSchema, { body: { query, mode, top_k: topK } })).value.items;
+  }
+
+  /**
+   * The object's copy of the network (snapshot and journal) loaded afresh and compared with D1
+   * (the benchmark hook src/agent/copy-check.ts; the server runs with BENCH_HOOKS). Ask it idle.
+   */
+  async copyCheck(): Promise<CopyCheck> {
+    return (await this.client.send("POST", `/__bench/agents/${encodeURIComponent(this.id)}/copy`, CopyCheckSchema)).value;
   }
 
   async recall(keywords: string[], limit: number): Promise<Recall> {

@@ -46,6 +46,7 @@ export interface CanonNode {
   in_focus: boolean;
   importance: number;
   superseded_by: number | null;
+  pinned: boolean;
   outgoing: CanonLink[];
   incoming: CanonLink[];
 }
@@ -159,6 +160,7 @@ export async function readNetwork(agent: Agent, codes: readonly string[]): Promi
       in_focus: v.in_focus,
       importance: v.importance,
       superseded_by: v.superseded_by,
+      pinned: v.pinned,
       outgoing: v.links.outgoing.map(canonLink).sort(byLink),
       incoming: v.links.incoming.map(canonLink).sort(byLink),
     };

@@ -8,8 +8,8 @@
  * service (bench/speed/ai-simulator.ts, time scaled ×0.05), so remembers digest queued remembers
  * ahead of their turn (src/engine/digest-ahead.ts) and the kills land during pipelined model work.
  *
- * A faulty run sends remembers (with message ids), parameter changes, compression requests and
- * agent deletions to several agents over HTTP, and kills the server's whole process tree with
+ * A faulty run sends remembers (with message ids), parameter changes, compression requests, pins
+ * and unpins, and agent deletions to several agents over HTTP, and kills the server's whole process tree with
  * SIGKILL at chosen moments: after N accepted writes while every agent is busy, while compression
  * passes run, right after a DELETE was accepted with writes queued behind it, and while bursts of
  * remembers are queued. Each time it restarts the server on the same persist directory, sends
@@ -22,6 +22,10 @@
  * recall answers (network.ts, compare.ts). Each agent must also pass checks that need no twin:
  * every accepted task done, every accepted message held by exactly one remember and found exactly
  * once by search, nothing of before a deletion left, one vector per node.
+ *
+ * The object's copy of the network (its snapshot and journal, from which a wake loads the graph)
+ * is compared with D1 after the kills of every phase, once the queues are idle, and a fourth phase
+ * kills while the objects load their graphs and around snapshot writes (wake-phase.ts).
  *
  * Timing independence: the same 200 remembers sent as a burst on the uninterrupted server must end
  * in the network the twin built one by one (and the faulty run, burst and kills, too).
@@ -46,6 +50,7 @@ import { checkNetwork, diffNetworks, listed, type Accounting } from "./compare";
 import { buildProbe, judgeProbe, PROBE_AGENT, readProbe, type ProbeVerdict } from "./known-bugs";
 import { readNetwork, type NetworkSnapshot } from "./network";
 import { KillableServer, ownDir, releaseDir } from "./server";
+import { checkCopies, wakePhase } from "./wake-phase";
 import { AgentLog, chunks, MessageSource, mixedScript, send, type Step } from "./workload";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -218,6 +223,7 @@ async function busyPhase(run: FaultyRun, source: MessageSource): Promise<void> {
   await runAll([...mix, burst, ...passes, ...dels], [...mixScripts, burstScript, ...passScripts, ...delScripts]);
   await run.settled();
   await Promise.all([...run.logs.values()].map((log) => log.agent.idle()));
+  say(`copies after the busy phase's kills: ${await checkCopies(run, "after the busy phase")}`);
 }
 
 /** Phase 2: compression passes on two ~380-node agents, killed while they run. */
@@ -243,6 +249,7 @@ async function passPhase(run: FaultyRun): Promise<void> {
     );
     const interrupted = found.filter((f) => f.attempts >= 2);
     record.evidence = found.map((f) => `${f.id}: ${f.status}, attempts ${f.attempts}, slices ${f.slices}`).join("; ");
+    say(`copies after the kill: ${await checkCopies(run, `after the compression kill of round ${round + 1}`)}`);
     if (interrupted.length > 0) return;
     say(`round ${round + 1}: no pass was running at the kill (${record.evidence}); again`);
   }
@@ -305,6 +312,7 @@ async function deletePhase(run: FaultyRun, source: MessageSource, id: string, co
   for (const batch of after) await log.run({ op: "remember", messages: batch });
   await log.run({ op: "compress", cycles: 2 });
   await agent.idle();
+  say(`copies after the deletion's kill: ${await checkCopies(run, `after the kill behind ${id}'s DELETE`)}`);
 }
 
 /** Every accepted task is done (or gone with a later deletion of the agent, and only then). */
@@ -426,6 +434,7 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
     { name: "inside compression passes", agents: ["pass-0", "pass-1"] },
     { name: "DELETE with writes queued behind", agents: ["del-0", "del-1"] },
   ];
+  // Phase 4 (wake-phase.ts) kills with every agent above; its writes go to pass-0 and pass-1.
   // Twin-independent checks (`own`) always fail the run; the comparison with the twin (`twin`) too,
   // and the probes of bugs found earlier must not show them.
   const verdicts = new Map<string, { own: string[]; twin: string[] }>();
@@ -438,7 +447,8 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
   const addTwin = (agent: string, items: readonly string[]) => verdict(agent).twin.push(...items);
 
   // The faulty run.
-  const faultyServer = await KillableServer.start("faulty", config, vars);
+  // BENCH_HOOKS: the check of the objects' copies (wake-phase.ts).
+  const faultyServer = await KillableServer.start("faulty", config, { ...vars, BENCH_HOOKS: "1" });
   say(`faulty server on ${faultyServer.url}`);
   const run = new FaultyRun(faultyServer);
   let faulty: Map<string, NetworkSnapshot>;
@@ -454,6 +464,7 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
     say("phase 3: DELETE with writes queued behind it");
     await deletePhase(run, source, "del-0", true);
     await deletePhase(run, source, "del-1", false);
+    await wakePhase(run, source, say);
     say("faulty run done: checking tasks, reading every agent");
     for (const log of run.logs.values()) {
       await log.agent.idle();
@@ -618,6 +629,15 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
   out.push(probe.text);
   const counts = run.client.counts;
   const tasksDone = [...faulty.values()].reduce((a, f) => a + f.stats.queue.done, 0);
+  // Pins: sent among the other writes (a pin of a memory forgotten by then finds none and sends nothing).
+  const pinSteps = [...run.logs.values()].flatMap((log) => log.steps.map((l) => l.step)).filter((step) => step.op === "pin");
+  const pinsSent = pinSteps.filter((step) => step.nodeId !== undefined && step.nodeId !== null).length;
+  const pinnedAtEnd = [...faulty.values()].reduce((a, f) => a + f.nodes.filter((n) => n.pinned).length, 0);
+  out.push(`${pinsSent} pins and unpins sent (${pinSteps.length - pinsSent} found no memory), ${pinnedAtEnd} memories pinned at the end`);
+  if (pinsSent === 0) {
+    run.failures.push("the workload sent no pin: the mixed scripts no longer exercise pins");
+    out.push("FAILED: the workload sent no pin: the mixed scripts no longer exercise pins");
+  }
   out.push(
     `${run.kills.length} kills, ${run.accepted} writes accepted, ${tasksDone} tasks done, ${counts.lostToKill} answers lost to kills and sent again, ` +
       `${counts.resentWhileUp} re-sends while up; ${mismatches} mismatches vs the twin` +

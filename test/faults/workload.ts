@@ -14,7 +14,16 @@ import { chatStream, type StreamLang } from "../../bench/speed/streams";
 import type { Agent, Config, Message } from "./api";
 
 export type Step =
-  { op: "remember"; messages: Message[] } | { op: "config"; patch: Config } | { op: "compress"; cycles: number } | { op: "delete" };
+  | { op: "remember"; messages: Message[] }
+  | { op: "config"; patch: Config }
+  | { op: "compress"; cycles: number }
+  | { op: "delete" }
+  /**
+   * Pin (or unpin) the memory that holds a message's code word, found when the step is sent (the
+   * queue idle first, as for a compression): `nodeId` is what was found (null: none, nothing sent),
+   * and the twin sends exactly that.
+   */
+  | { op: "pin"; code: string; pinned: boolean; nodeId?: number | null };
 
 export interface LoggedStep {
   step: Step;
@@ -78,7 +87,9 @@ export function chunks<T>(xs: readonly T[], size: (i: number) => number): T[][] 
 /**
  * A mixed script for one agent: remembers of 1–6 messages (some repeating an earlier message,
  * id and all, as an overlapping client submission would), parameter changes, compression
- * requests and, when `deleteAt` is given, an agent deletion at that step. Seeded.
+ * requests and, when `deleteAt` is given, an agent deletion at that step. Seeded. Behind every
+ * eighth step a pin of the memory its last remember wrote first, and four steps later an unpin of
+ * it (added without drawing from the seeded sequence, so the rest of the script is unchanged).
  */
 export function mixedScript(
   source: MessageSource,
@@ -101,6 +112,7 @@ export function mixedScript(
     { decay_rate: 0.9, delete_threshold: 8 },
   ];
   let at = 0;
+  let pinnedCode: string | undefined;
   for (let i = 0; i < steps; i++) {
     if (i === deleteAt) {
       script.push({ op: "delete" });
@@ -119,8 +131,25 @@ export function mixedScript(
       sent.push(...messages);
       script.push({ op: "remember", messages });
     }
+    const code = codesIn(messages0(script)?.content ?? "")[0];
+    if (i % 8 === 3 && code !== undefined) {
+      script.push({ op: "pin", code, pinned: true });
+      pinnedCode = code;
+    } else if (i % 8 === 7 && pinnedCode !== undefined) {
+      script.push({ op: "pin", code: pinnedCode, pinned: false });
+      pinnedCode = undefined;
+    }
   }
   return script;
+}
+
+/** The first message of the script's last remember. */
+function messages0(script: readonly Step[]): Message | undefined {
+  for (let i = script.length - 1; i >= 0; i--) {
+    const step = script[i];
+    if (step?.op === "remember") return step.messages[0];
+  }
+  return undefined;
 }
 
 /**
@@ -148,7 +177,8 @@ export class AgentLog {
 
   /** Sends one step; `idleFirst` for a compression request (see above). */
   async run(step: Step): Promise<LoggedStep> {
-    if (step.op === "compress") await this.agent.idle();
+    if (step.op === "compress" || step.op === "pin") await this.agent.idle();
+    if (step.op === "pin") step.nodeId = (await this.agent.search(step.code, "keyword", 5))[0]?.node_id ?? null;
     const logged: LoggedStep = { step, key: `${this.id}.${this.steps.length}`, taskIds: [], lostIn: [] };
     this.steps.push(logged);
     await send(this.agent, logged, () => this.answered(logged));
@@ -195,6 +225,9 @@ export async function send(agent: Agent, logged: LoggedStep, answered: () => voi
     }
     case "delete":
       logged.lostIn = (await agent.delete(key)).lostIn;
+      break;
+    case "pin":
+      if (step.nodeId !== undefined && step.nodeId !== null) logged.lostIn = (await agent.pin(step.nodeId, step.pinned, key)).lostIn;
       break;
   }
   answered();

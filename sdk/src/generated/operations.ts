@@ -27,10 +27,13 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 // Schemas of the API's OpenAPI document.
 
-export interface RememberAccepted {
-  task_id: string;
-  status: "queued";
-  queued_ahead: number;
+export interface Focus {
+  focus_limit: number;
+  focus: ({
+    node_id: number;
+    name: string;
+    key: string;
+  })[];
 }
 
 export interface Error {
@@ -41,19 +44,91 @@ export interface Error {
   };
 }
 
-export interface RememberRequest {
-  messages: Message[];
+export interface Node {
+  node_id: number;
+  kind: "segment" | "entity" | "memory" | "episode";
+  name: string | null;
+  content: string;
+  original_length: number;
+  phrase: string;
+  keywords: string[];
+  role: "user" | "assistant" | "system" | null;
+  speaker: string | null;
+  source_message_ids: string[];
+  source_task_id: string | null;
+  message_time: number | null;
+  created_at: number;
+  superseded_by: number | null;
+  meta: ({
+    [key: string]: unknown;
+  }) | null;
+  pinned: boolean;
+  scan_count: number;
+  in_focus: boolean;
+  importance: number;
+  links: {
+    outgoing: ({
+      source: number;
+      target: number;
+      relation: string;
+      strength: number;
+      pinned: boolean;
+      dangling: boolean;
+      created_at: number;
+    })[];
+    incoming: ({
+      source: number;
+      target: number;
+      relation: string;
+      strength: number;
+      pinned: boolean;
+      dangling: boolean;
+      created_at: number;
+    })[];
+    total: {
+      outgoing: number;
+      incoming: number;
+    };
+    next_cursor: string | null;
+  };
 }
 
-export interface Message {
-  role: "user" | "assistant" | "system";
-  content: string;
-  /** The speaker's name: one line of at most 128 characters. */
-  name?: string;
-  /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
-  timestamp?: number | string;
-  /** Your id for the message: kept as provenance; a message whose id the agent holds is not stored again. Two different messages of one call cannot share an id. */
-  id?: string;
+export interface Stats {
+  nodes: {
+    total: number;
+    segments: number;
+    entities: number;
+    memories: number;
+    episodes: number;
+  };
+  links: {
+    total: number;
+    dangling: number;
+  };
+  focus: number;
+  queue: {
+    queued: number;
+    running: number;
+    done: number;
+    failed: number;
+  };
+  characters: {
+    held: number;
+    remembered: number;
+  };
+  vector_index: ({
+    provider: string;
+    vectors: number | null;
+    bytes: number | null;
+    shared_index?: {
+      name: string;
+      capacity: number;
+      full: boolean;
+    };
+  }) | null;
+  counters: {
+    [key: string]: number;
+  };
 }
 
 export interface RecallResponse {
@@ -116,6 +191,27 @@ export interface RecallRequest {
   kinds?: ("segment" | "memory" | "episode")[];
 }
 
+export interface RememberAccepted {
+  task_id: string;
+  status: "queued";
+  queued_ahead: number;
+}
+
+export interface RememberRequest {
+  messages: Message[];
+}
+
+export interface Message {
+  role: "user" | "assistant" | "system";
+  content: string;
+  /** The speaker's name: one line of at most 128 characters. */
+  name?: string;
+  /** Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time. */
+  timestamp?: number | string;
+  /** Your id for the message: kept as provenance; a message whose id the agent holds is not stored again. Two different messages of one call cannot share an id. */
+  id?: string;
+}
+
 export interface SearchResponse {
   mode: "keyword" | "vector" | "hybrid";
   items: SearchItem[];
@@ -163,6 +259,7 @@ export interface Context {
   text: string;
   memories: ({
     node_id: number;
+    pinned: boolean;
     content: string;
     speaker: string | null;
     energy: "●" | "○" | "◌";
@@ -257,120 +354,14 @@ export interface EpisodesRebuild {
   episodes_created: number | null;
 }
 
-export interface Ping {
-  ok: true;
-  agent_id: string;
+export interface CompressAccepted {
+  task_ids: string[];
+  status: "queued";
 }
 
-export interface TaskStatus {
-  task_id: string;
-  sequence: number;
-  /** One of: remember, recall, searchMemories, compressMemories, index, updateConfig, deleteAgent, createMemory, getMemory, listMemories, getMemoryHistory, updateMemory, deleteMemory, linkMemories, unlinkMemories, reportFeedback, mergeEntities, exportAgent, importAgent, getContext, getProfile, rebuildEpisodes, check. */
-  kind: string;
-  status: "queued" | "running" | "done" | "failed";
-  attempts: number;
-  created_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-  error: string | null;
-  result: ({
-    [key: string]: unknown;
-  }) | null;
-}
-
-export interface Focus {
-  focus_limit: number;
-  focus: ({
-    node_id: number;
-    name: string;
-    key: string;
-  })[];
-}
-
-export interface Node {
-  node_id: number;
-  kind: "segment" | "entity" | "memory" | "episode";
-  name: string | null;
-  content: string;
-  original_length: number;
-  phrase: string;
-  keywords: string[];
-  role: "user" | "assistant" | "system" | null;
-  speaker: string | null;
-  source_message_ids: string[];
-  source_task_id: string | null;
-  message_time: number | null;
-  created_at: number;
-  scan_count: number;
-  in_focus: boolean;
-  superseded_by: number | null;
-  meta: ({
-    [key: string]: unknown;
-  }) | null;
-  importance: number;
-  links: {
-    outgoing: ({
-      source: number;
-      target: number;
-      relation: string;
-      strength: number;
-      pinned: boolean;
-      dangling: boolean;
-      created_at: number;
-    })[];
-    incoming: ({
-      source: number;
-      target: number;
-      relation: string;
-      strength: number;
-      pinned: boolean;
-      dangling: boolean;
-      created_at: number;
-    })[];
-    total: {
-      outgoing: number;
-      incoming: number;
-    };
-    next_cursor: string | null;
-  };
-}
-
-export interface Stats {
-  nodes: {
-    total: number;
-    segments: number;
-    entities: number;
-    memories: number;
-    episodes: number;
-  };
-  links: {
-    total: number;
-    dangling: number;
-  };
-  focus: number;
-  queue: {
-    queued: number;
-    running: number;
-    done: number;
-    failed: number;
-  };
-  characters: {
-    held: number;
-    remembered: number;
-  };
-  vector_index: ({
-    provider: string;
-    vectors: number | null;
-    bytes: number | null;
-    shared_index?: {
-      name: string;
-      capacity: number;
-      full: boolean;
-    };
-  }) | null;
-  counters: {
-    [key: string]: number;
-  };
+export interface CompressRequest {
+  /** Compression cycles to queue. */
+  cycles?: number;
 }
 
 export interface AgentConfig {
@@ -394,6 +385,8 @@ export interface AgentConfig {
   capacity: number;
   /** Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting. */
   auto_compress: boolean;
+  /** Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing. */
+  max_pins: number;
   /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”). */
   reinforce_step: number;
   /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”). */
@@ -448,6 +441,8 @@ export interface AgentConfigPatch {
   capacity?: number;
   /** Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting. */
   auto_compress?: boolean;
+  /** Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing. */
+  max_pins?: number;
   /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”). */
   reinforce_step?: number;
   /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”). */
@@ -472,16 +467,6 @@ export interface AgentConfigPatch {
     /** Who answers summaries (episode summaries): "default" (the deployment's MODEL_POLICY), "local" or "workers-ai". */
     summaries?: "default" | "local" | "workers-ai";
   };
-}
-
-export interface CompressAccepted {
-  task_ids: string[];
-  status: "queued";
-}
-
-export interface CompressRequest {
-  /** Compression cycles to queue. */
-  cycles?: number;
 }
 
 export interface MemoryCreated {
@@ -527,6 +512,15 @@ export interface MemoryRequest {
   timestamp?: number | string;
 }
 
+export interface MemoryDeleted {
+  node_id: number;
+  purged: boolean;
+  nodes_deleted: number[];
+  links_deleted: number;
+  messages_released: number;
+  deleted: true;
+}
+
 export interface Memory {
   node_id: number;
   kind: "segment" | "entity" | "memory" | "episode";
@@ -541,12 +535,13 @@ export interface Memory {
   source_task_id: string | null;
   message_time: number | null;
   created_at: number;
-  scan_count: number;
-  in_focus: boolean;
   superseded_by: number | null;
   meta: ({
     [key: string]: unknown;
   }) | null;
+  pinned: boolean;
+  scan_count: number;
+  in_focus: boolean;
   importance: number;
   links: {
     outgoing: ({
@@ -606,8 +601,8 @@ export interface MemoryList {
     content: string;
     phrase: string;
     keywords: string[];
-    speaker: string | null;
     role: "user" | "assistant" | "system" | null;
+    speaker: string | null;
     source_message_ids: string[];
     source_task_id: string | null;
     message_time: number | null;
@@ -616,10 +611,20 @@ export interface MemoryList {
     meta: ({
       [key: string]: unknown;
     }) | null;
+    pinned: boolean;
     importance: number;
     conflicts_with: number[];
   })[];
   next_cursor: string | null;
+}
+
+/** The memory's pin, and the agent's pins against its max_pins. */
+export interface MemoryPin {
+  node_id: number;
+  pinned: boolean;
+  changed: boolean;
+  pins: number;
+  max_pins: number;
 }
 
 /** The new version's id; the old one is history now. */
@@ -631,15 +636,6 @@ export interface MemoryUpdated {
 
 export interface MemoryUpdate {
   content: string;
-}
-
-export interface MemoryDeleted {
-  node_id: number;
-  purged: boolean;
-  nodes_deleted: number[];
-  links_deleted: number;
-  messages_released: number;
-  deleted: true;
 }
 
 export interface Link {
@@ -659,9 +655,17 @@ export interface LinkRequest {
   strength?: number;
 }
 
-export type LinkDeleted = Link & ({
-  deleted: true;
-});
+export interface EntityMerged {
+  survivor: number;
+  absorbed: number;
+  links_moved: number;
+  aliases: string[];
+}
+
+export interface MergeRequest {
+  /** The entity that survives. */
+  into: number;
+}
 
 export interface Feedback {
   cycle: number;
@@ -682,16 +686,24 @@ export interface FeedbackRequest {
   used: boolean;
 }
 
-export interface EntityMerged {
-  survivor: number;
-  absorbed: number;
-  links_moved: number;
-  aliases: string[];
-}
+export type LinkDeleted = Link & ({
+  deleted: true;
+});
 
-export interface MergeRequest {
-  /** The entity that survives. */
-  into: number;
+export interface TaskStatus {
+  task_id: string;
+  sequence: number;
+  /** One of: compressMemories, createMemory, deleteAgent, deleteMemory, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, mergeEntities, pinMemory, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, unpinMemory, updateConfig, updateMemory, index, check. */
+  kind: string;
+  status: "queued" | "running" | "done" | "failed";
+  attempts: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  error: string | null;
+  result: ({
+    [key: string]: unknown;
+  }) | null;
 }
 
 export interface AgentList {
@@ -710,6 +722,98 @@ export interface Imported {
   links: number;
   aliases: number;
   messages: number;
+}
+
+export interface ApiKeyList {
+  keys: ApiKey[];
+}
+
+export interface ApiKey {
+  /** The key's first 12 characters (null for a key created before prefixes, until its next use). */
+  prefix: string | null;
+  label: string | null;
+  /** read, write (read and every write) or admin (write, deleting agents, purging). */
+  scopes: "read" | "write" | "admin";
+  /** The key reaches only agents whose id starts with this. */
+  agent_prefix: string | null;
+  status: "valid" | "revoked" | "expired";
+  created_at: number;
+  /** Its latest use, to the hour. */
+  last_used_at: number | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+  /** The prefix of the key that replaced it by rotation. */
+  replaced_by: string | null;
+}
+
+export interface RevokedKey {
+  revoked: true;
+  key: ApiKey;
+}
+
+export interface ToolResult {
+  name: string;
+  /** What to give the model as the tool's result. */
+  content: string;
+  /** The operation's answer, as its REST endpoint gives it. */
+  result?: unknown;
+}
+
+export interface ToolCall {
+  /** The tool's name. */
+  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "pin_memory" | "unpin_memory" | "update_memory" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
+  /** The tool's arguments: an object, or its JSON text. */
+  arguments?: ({
+    [key: string]: unknown;
+  }) | string;
+}
+
+export interface ToolList {
+  format: "openai" | "anthropic";
+  tools: (OpenAiTool | AnthropicTool)[];
+}
+
+/** A tool as OpenAI's Chat Completions API takes it (`tools: [...]`). */
+export interface OpenAiTool {
+  type: "function";
+  function: {
+    name: string;
+    description: string;
+    parameters: {
+      [key: string]: unknown;
+    };
+  };
+}
+
+/** A tool as Anthropic's Messages API takes it (`tools: [...]`). */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: {
+    [key: string]: unknown;
+  };
+}
+
+export interface JsonRpcResponse {
+  jsonrpc: "2.0";
+  id: string | number | null;
+  result?: {
+    [key: string]: unknown;
+  };
+  error?: {
+    code: number;
+    message: string;
+    data?: unknown;
+  };
+}
+
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id?: string | number;
+  method: string;
+  params?: {
+    [key: string]: unknown;
+  };
 }
 
 export interface Health {
@@ -762,108 +866,34 @@ export interface DeepHealth {
   warnings: string[];
 }
 
-export interface ApiKeyList {
-  keys: ApiKey[];
-}
-
-export interface ApiKey {
-  /** The key's first 12 characters (null for a key created before prefixes, until its next use). */
-  prefix: string | null;
-  label: string | null;
-  /** read, write (read and every write) or admin (write, deleting agents, purging). */
-  scopes: "read" | "write" | "admin";
-  /** The key reaches only agents whose id starts with this. */
-  agent_prefix: string | null;
-  status: "valid" | "revoked" | "expired";
-  created_at: number;
-  /** Its latest use, to the hour. */
-  last_used_at: number | null;
-  expires_at: number | null;
-  revoked_at: number | null;
-  /** The prefix of the key that replaced it by rotation. */
-  replaced_by: string | null;
-}
-
-export interface RevokedKey {
-  revoked: true;
-  key: ApiKey;
-}
-
-export interface ToolList {
-  format: "openai" | "anthropic";
-  tools: (OpenAiTool | AnthropicTool)[];
-}
-
-/** A tool as OpenAI's Chat Completions API takes it (`tools: [...]`). */
-export interface OpenAiTool {
-  type: "function";
-  function: {
-    name: string;
-    description: string;
-    parameters: {
-      [key: string]: unknown;
-    };
-  };
-}
-
-/** A tool as Anthropic's Messages API takes it (`tools: [...]`). */
-export interface AnthropicTool {
-  name: string;
-  description: string;
-  input_schema: {
-    [key: string]: unknown;
-  };
-}
-
-export interface ToolResult {
-  name: string;
-  /** What to give the model as the tool's result. */
-  content: string;
-  /** The operation's answer, as its REST endpoint gives it. */
-  result?: unknown;
-}
-
-export interface ToolCall {
-  /** The tool's name. */
-  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "get_focus" | "get_memory_node" | "get_stats" | "get_task" | "get_config" | "update_config" | "compress_memories" | "create_memory" | "update_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "link_memories" | "report_feedback" | "unlink_memories" | "merge_entities" | "delete_agent";
-  /** The tool's arguments: an object, or its JSON text. */
-  arguments?: ({
-    [key: string]: unknown;
-  }) | string;
-}
-
-export interface JsonRpcResponse {
-  jsonrpc: "2.0";
-  id: string | number | null;
-  result?: {
-    [key: string]: unknown;
-  };
-  error?: {
-    code: number;
-    message: string;
-    data?: unknown;
-  };
-}
-
-export interface JsonRpcRequest {
-  jsonrpc: "2.0";
-  id?: string | number;
-  method: string;
-  params?: {
-    [key: string]: unknown;
-  };
-}
-
 export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
+export interface Ping {
+  ok: true;
+  agent_id: string;
+}
+
 // Each operation's arguments (one flat object: path, query and body fields) and answer.
 
-export interface RememberInput {
-  messages: Message[];
+export type GetFocusOutput = Focus;
+
+export interface GetMemoryNodeInput {
+  /** The memory's id: node_id in recall, search, focus and context answers. */
+  node_id: number;
+  /** Links listed per direction (1–1000, default 200). */
+  links_limit?: number;
+  /** links.next_cursor of the previous answer for this node: the next page of its links. */
+  links_cursor?: string;
 }
-export type RememberOutput = RememberAccepted;
+export type GetMemoryNodeOutput = Node;
+
+export interface GetStatsInput {
+  /** Wait up to this many milliseconds (at most 30000) for the work to finish before answering. */
+  wait_ms?: number;
+}
+export type GetStatsOutput = Stats;
 
 export interface RecallInput {
   /** Memories matching any keyword are returned. */
@@ -885,6 +915,11 @@ export interface RecallInput {
   kinds?: ("segment" | "memory" | "episode")[];
 }
 export type RecallOutput = RecallResponse;
+
+export interface RememberInput {
+  messages: Message[];
+}
+export type RememberOutput = RememberAccepted;
 
 export interface SearchMemoriesInput {
   query: string;
@@ -933,31 +968,11 @@ export type GetProfileOutput = Profile;
 
 export type RebuildEpisodesOutput = EpisodesRebuild;
 
-export type GetFocusOutput = Focus;
-
-export interface GetMemoryNodeInput {
-  /** The memory's id: node_id in recall, search, focus and context answers. */
-  node_id: number;
-  /** Links listed per direction (1–1000, default 200). */
-  links_limit?: number;
-  /** links.next_cursor of the previous answer for this node: the next page of its links. */
-  links_cursor?: string;
+export interface CompressMemoriesInput {
+  /** Compression cycles to queue. */
+  cycles?: number;
 }
-export type GetMemoryNodeOutput = Node;
-
-export interface GetStatsInput {
-  /** Wait up to this many milliseconds (at most 30000) for the work to finish before answering. */
-  wait_ms?: number;
-}
-export type GetStatsOutput = Stats;
-
-export interface GetTaskInput {
-  /** The task id a write answered with (task_id). */
-  task_id: string;
-  /** Wait up to this many milliseconds (at most 30000) for the work to finish before answering. */
-  wait_ms?: number;
-}
-export type GetTaskOutput = TaskStatus;
+export type CompressMemoriesOutput = CompressAccepted;
 
 export type GetConfigOutput = AgentConfig;
 
@@ -982,6 +997,8 @@ export interface UpdateConfigInput {
   capacity?: number;
   /** Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting. */
   auto_compress?: boolean;
+  /** Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing. */
+  max_pins?: number;
   /** Strength each link of a memory reported as used gains (capped at 1), at most once per compression cycle (docs/design.md, “Memory operations”). */
   reinforce_step?: number;
   /** Recall: weight of the previous and next segments' words (上文/下文) in a memory's text score (docs/design.md, “recall(keywords, relations, depth)”). */
@@ -1009,12 +1026,6 @@ export interface UpdateConfigInput {
 }
 export type UpdateConfigOutput = AgentConfig | ConfigPending;
 
-export interface CompressMemoriesInput {
-  /** Compression cycles to queue. */
-  cycles?: number;
-}
-export type CompressMemoriesOutput = CompressAccepted;
-
 export interface CreateMemoryInput {
   /** The memory as text (or give the structured form instead). */
   content?: string;
@@ -1036,13 +1047,6 @@ export interface CreateMemoryInput {
   timestamp?: number | string;
 }
 export type CreateMemoryOutput = MemoryCreated | Pending;
-
-export interface UpdateMemoryInput {
-  /** The memory's id: node_id in recall, search, context and create_memory answers. */
-  node_id: number;
-  content: string;
-}
-export type UpdateMemoryOutput = MemoryUpdated | Pending;
 
 export interface DeleteMemoryInput {
   /** The memory's id: node_id in recall, search, context and create_memory answers. */
@@ -1084,6 +1088,25 @@ export interface ListMemoriesInput {
 }
 export type ListMemoriesOutput = MemoryList;
 
+export interface PinMemoryInput {
+  /** The memory's id: node_id in recall, search, context and create_memory answers. */
+  node_id: number;
+}
+export type PinMemoryOutput = MemoryPin | Pending;
+
+export interface UnpinMemoryInput {
+  /** The memory's id: node_id in recall, search, context and create_memory answers. */
+  node_id: number;
+}
+export type UnpinMemoryOutput = MemoryPin | Pending;
+
+export interface UpdateMemoryInput {
+  /** The memory's id: node_id in recall, search, context and create_memory answers. */
+  node_id: number;
+  content: string;
+}
+export type UpdateMemoryOutput = MemoryUpdated | Pending;
+
 export interface LinkMemoriesInput {
   /** A node id, or a description of the memory (resolved by the agent's own search). */
   source: number | string;
@@ -1094,6 +1117,14 @@ export interface LinkMemoriesInput {
   strength?: number;
 }
 export type LinkMemoriesOutput = Link | Pending;
+
+export interface MergeEntitiesInput {
+  /** The entity to merge away (an entity's node_id, e.g. from get_focus). */
+  node_id: number;
+  /** The entity that survives. */
+  into: number;
+}
+export type MergeEntitiesOutput = EntityMerged | Pending;
 
 export interface ReportFeedbackInput {
   node_ids: number[];
@@ -1112,13 +1143,13 @@ export interface UnlinkMemoriesInput {
 }
 export type UnlinkMemoriesOutput = LinkDeleted | Pending;
 
-export interface MergeEntitiesInput {
-  /** The entity to merge away (an entity's node_id, e.g. from get_focus). */
-  node_id: number;
-  /** The entity that survives. */
-  into: number;
+export interface GetTaskInput {
+  /** The task id a write answered with (task_id). */
+  task_id: string;
+  /** Wait up to this many milliseconds (at most 30000) for the work to finish before answering. */
+  wait_ms?: number;
 }
-export type MergeEntitiesOutput = EntityMerged | Pending;
+export type GetTaskOutput = TaskStatus;
 
 export type DeleteAgentOutput = ({
   deleted: true;
@@ -1126,8 +1157,6 @@ export type DeleteAgentOutput = ({
   deleted: false;
   task_id: string;
 });
-
-export type PingOutput = Ping;
 
 export interface ListAgentsInput {
   /** next_cursor of the previous page; omit for the first page. */
@@ -1137,12 +1166,6 @@ export interface ListAgentsInput {
 }
 export type ListAgentsOutput = AgentList;
 
-export interface GetHealthInput {
-  /** 1: check every dependency (needs an API key). */
-  deep?: "0" | "1";
-}
-export type GetHealthOutput = Health | DeepHealth;
-
 export type ListKeysOutput = ApiKeyList;
 
 export interface RevokeKeyInput {
@@ -1150,15 +1173,9 @@ export interface RevokeKeyInput {
 }
 export type RevokeKeyOutput = RevokedKey;
 
-export interface ListToolsInput {
-  /** openai (default) or anthropic. */
-  format?: "openai" | "anthropic";
-}
-export type ListToolsOutput = ToolList;
-
 export interface CallToolInput {
   /** The tool's name. */
-  name: "remember" | "recall" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "get_focus" | "get_memory_node" | "get_stats" | "get_task" | "get_config" | "update_config" | "compress_memories" | "create_memory" | "update_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "link_memories" | "report_feedback" | "unlink_memories" | "merge_entities" | "delete_agent";
+  name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "pin_memory" | "unpin_memory" | "update_memory" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
   /** The tool's arguments: an object, or its JSON text. */
   arguments?: ({
     [key: string]: unknown;
@@ -1166,20 +1183,63 @@ export interface CallToolInput {
 }
 export type CallToolOutput = ToolResult;
 
+export interface ListToolsInput {
+  /** openai (default) or anthropic. */
+  format?: "openai" | "anthropic";
+}
+export type ListToolsOutput = ToolList;
+
+export interface GetHealthInput {
+  /** 1: check every dependency (needs an API key). */
+  deep?: "0" | "1";
+}
+export type GetHealthOutput = Health | DeepHealth;
+
 export type GetOpenApiOutput = OpenApiDocument;
+
+export type PingOutput = Ping;
 
 /** How each operation's arguments travel over HTTP (sdk/src/binding.ts). */
 export const OPERATIONS = {
-  "remember": {
-    "method": "POST",
-    "path": "/v1/agents/{agentId}/remember",
+  "getFocus": {
+    "method": "GET",
+    "path": "/v1/agents/{agentId}/focus",
     "scope": "agent",
     "pathArgs": {},
     "queryArgs": [],
-    "body": true,
+    "body": false,
     "fixedQuery": {},
     "fixedBody": {},
-    "write": true
+    "write": false
+  },
+  "getMemoryNode": {
+    "method": "GET",
+    "path": "/v1/agents/{agentId}/nodes/{nodeId}",
+    "scope": "agent",
+    "pathArgs": {
+      "node_id": "nodeId"
+    },
+    "queryArgs": [
+      "links_limit",
+      "links_cursor"
+    ],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": false
+  },
+  "getStats": {
+    "method": "GET",
+    "path": "/v1/agents/{agentId}/stats",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [
+      "wait_ms"
+    ],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": false
   },
   "recall": {
     "method": "POST",
@@ -1193,6 +1253,17 @@ export const OPERATIONS = {
       "format": "json"
     },
     "write": false
+  },
+  "remember": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/remember",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": true,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
   },
   "searchMemories": {
     "method": "POST",
@@ -1244,60 +1315,16 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": true
   },
-  "getFocus": {
-    "method": "GET",
-    "path": "/v1/agents/{agentId}/focus",
+  "compressMemories": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/compress",
     "scope": "agent",
     "pathArgs": {},
     "queryArgs": [],
-    "body": false,
+    "body": true,
     "fixedQuery": {},
     "fixedBody": {},
-    "write": false
-  },
-  "getMemoryNode": {
-    "method": "GET",
-    "path": "/v1/agents/{agentId}/nodes/{nodeId}",
-    "scope": "agent",
-    "pathArgs": {
-      "node_id": "nodeId"
-    },
-    "queryArgs": [
-      "links_limit",
-      "links_cursor"
-    ],
-    "body": false,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": false
-  },
-  "getStats": {
-    "method": "GET",
-    "path": "/v1/agents/{agentId}/stats",
-    "scope": "agent",
-    "pathArgs": {},
-    "queryArgs": [
-      "wait_ms"
-    ],
-    "body": false,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": false
-  },
-  "getTask": {
-    "method": "GET",
-    "path": "/v1/agents/{agentId}/tasks/{taskId}",
-    "scope": "agent",
-    "pathArgs": {
-      "task_id": "taskId"
-    },
-    "queryArgs": [
-      "wait_ms"
-    ],
-    "body": false,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": false
+    "write": true
   },
   "getConfig": {
     "method": "GET",
@@ -1321,35 +1348,11 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": true
   },
-  "compressMemories": {
-    "method": "POST",
-    "path": "/v1/agents/{agentId}/compress",
-    "scope": "agent",
-    "pathArgs": {},
-    "queryArgs": [],
-    "body": true,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
-  },
   "createMemory": {
     "method": "POST",
     "path": "/v1/agents/{agentId}/memories",
     "scope": "agent",
     "pathArgs": {},
-    "queryArgs": [],
-    "body": true,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": true
-  },
-  "updateMemory": {
-    "method": "PATCH",
-    "path": "/v1/agents/{agentId}/memories/{nodeId}",
-    "scope": "agent",
-    "pathArgs": {
-      "node_id": "nodeId"
-    },
     "queryArgs": [],
     "body": true,
     "fixedQuery": {},
@@ -1419,11 +1422,63 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
+  "pinMemory": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/memories/{nodeId}/pin",
+    "scope": "agent",
+    "pathArgs": {
+      "node_id": "nodeId"
+    },
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "unpinMemory": {
+    "method": "DELETE",
+    "path": "/v1/agents/{agentId}/memories/{nodeId}/pin",
+    "scope": "agent",
+    "pathArgs": {
+      "node_id": "nodeId"
+    },
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "updateMemory": {
+    "method": "PATCH",
+    "path": "/v1/agents/{agentId}/memories/{nodeId}",
+    "scope": "agent",
+    "pathArgs": {
+      "node_id": "nodeId"
+    },
+    "queryArgs": [],
+    "body": true,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
   "linkMemories": {
     "method": "POST",
     "path": "/v1/agents/{agentId}/links",
     "scope": "agent",
     "pathArgs": {},
+    "queryArgs": [],
+    "body": true,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
+  "mergeEntities": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/entities/{nodeId}/merge",
+    "scope": "agent",
+    "pathArgs": {
+      "node_id": "nodeId"
+    },
     "queryArgs": [],
     "body": true,
     "fixedQuery": {},
@@ -1456,18 +1511,20 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": true
   },
-  "mergeEntities": {
-    "method": "POST",
-    "path": "/v1/agents/{agentId}/entities/{nodeId}/merge",
+  "getTask": {
+    "method": "GET",
+    "path": "/v1/agents/{agentId}/tasks/{taskId}",
     "scope": "agent",
     "pathArgs": {
-      "node_id": "nodeId"
+      "task_id": "taskId"
     },
-    "queryArgs": [],
-    "body": true,
+    "queryArgs": [
+      "wait_ms"
+    ],
+    "body": false,
     "fixedQuery": {},
     "fixedBody": {},
-    "write": true
+    "write": false
   },
   "deleteAgent": {
     "method": "DELETE",
@@ -1480,17 +1537,6 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": true
   },
-  "ping": {
-    "method": "GET",
-    "path": "/v1/agents/{agentId}/ping",
-    "scope": "agent",
-    "pathArgs": {},
-    "queryArgs": [],
-    "body": false,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": false
-  },
   "listAgents": {
     "method": "GET",
     "path": "/v1/agents",
@@ -1499,19 +1545,6 @@ export const OPERATIONS = {
     "queryArgs": [
       "cursor",
       "limit"
-    ],
-    "body": false,
-    "fixedQuery": {},
-    "fixedBody": {},
-    "write": false
-  },
-  "getHealth": {
-    "method": "GET",
-    "path": "/v1/health",
-    "scope": "service",
-    "pathArgs": {},
-    "queryArgs": [
-      "deep"
     ],
     "body": false,
     "fixedQuery": {},
@@ -1542,6 +1575,17 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
+  "callTool": {
+    "method": "POST",
+    "path": "/v1/agents/{agentId}/tools/call",
+    "scope": "agent",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": true,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": true
+  },
   "listTools": {
     "method": "GET",
     "path": "/v1/tools",
@@ -1555,21 +1599,34 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
-  "callTool": {
-    "method": "POST",
-    "path": "/v1/agents/{agentId}/tools/call",
-    "scope": "agent",
+  "getHealth": {
+    "method": "GET",
+    "path": "/v1/health",
+    "scope": "service",
     "pathArgs": {},
-    "queryArgs": [],
-    "body": true,
+    "queryArgs": [
+      "deep"
+    ],
+    "body": false,
     "fixedQuery": {},
     "fixedBody": {},
-    "write": true
+    "write": false
   },
   "getOpenApi": {
     "method": "GET",
     "path": "/v1/openapi.json",
     "scope": "service",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": false
+  },
+  "ping": {
+    "method": "GET",
+    "path": "/v1/agents/{agentId}/ping",
+    "scope": "agent",
     "pathArgs": {},
     "queryArgs": [],
     "body": false,
@@ -1583,132 +1640,830 @@ export type OperationName = keyof typeof OPERATIONS;
 
 /** Input and output types by operation. */
 export interface OperationTypes {
-  remember: { input: RememberInput; output: RememberOutput };
+  getFocus: { input: undefined; output: GetFocusOutput };
+  getMemoryNode: { input: GetMemoryNodeInput; output: GetMemoryNodeOutput };
+  getStats: { input: GetStatsInput; output: GetStatsOutput };
   recall: { input: RecallInput; output: RecallOutput };
+  remember: { input: RememberInput; output: RememberOutput };
   searchMemories: { input: SearchMemoriesInput; output: SearchMemoriesOutput };
   getContext: { input: GetContextInput; output: GetContextOutput };
   getProfile: { input: GetProfileInput; output: GetProfileOutput };
   rebuildEpisodes: { input: undefined; output: RebuildEpisodesOutput };
-  getFocus: { input: undefined; output: GetFocusOutput };
-  getMemoryNode: { input: GetMemoryNodeInput; output: GetMemoryNodeOutput };
-  getStats: { input: GetStatsInput; output: GetStatsOutput };
-  getTask: { input: GetTaskInput; output: GetTaskOutput };
+  compressMemories: { input: CompressMemoriesInput; output: CompressMemoriesOutput };
   getConfig: { input: undefined; output: GetConfigOutput };
   updateConfig: { input: UpdateConfigInput; output: UpdateConfigOutput };
-  compressMemories: { input: CompressMemoriesInput; output: CompressMemoriesOutput };
   createMemory: { input: CreateMemoryInput; output: CreateMemoryOutput };
-  updateMemory: { input: UpdateMemoryInput; output: UpdateMemoryOutput };
   deleteMemory: { input: DeleteMemoryInput; output: DeleteMemoryOutput };
   getMemory: { input: GetMemoryInput; output: GetMemoryOutput };
   getMemoryHistory: { input: GetMemoryHistoryInput; output: GetMemoryHistoryOutput };
   listMemories: { input: ListMemoriesInput; output: ListMemoriesOutput };
+  pinMemory: { input: PinMemoryInput; output: PinMemoryOutput };
+  unpinMemory: { input: UnpinMemoryInput; output: UnpinMemoryOutput };
+  updateMemory: { input: UpdateMemoryInput; output: UpdateMemoryOutput };
   linkMemories: { input: LinkMemoriesInput; output: LinkMemoriesOutput };
+  mergeEntities: { input: MergeEntitiesInput; output: MergeEntitiesOutput };
   reportFeedback: { input: ReportFeedbackInput; output: ReportFeedbackOutput };
   unlinkMemories: { input: UnlinkMemoriesInput; output: UnlinkMemoriesOutput };
-  mergeEntities: { input: MergeEntitiesInput; output: MergeEntitiesOutput };
+  getTask: { input: GetTaskInput; output: GetTaskOutput };
   deleteAgent: { input: undefined; output: DeleteAgentOutput };
-  ping: { input: undefined; output: PingOutput };
   listAgents: { input: ListAgentsInput; output: ListAgentsOutput };
-  getHealth: { input: GetHealthInput; output: GetHealthOutput };
   listKeys: { input: undefined; output: ListKeysOutput };
   revokeKey: { input: RevokeKeyInput; output: RevokeKeyOutput };
-  listTools: { input: ListToolsInput; output: ListToolsOutput };
   callTool: { input: CallToolInput; output: CallToolOutput };
+  listTools: { input: ListToolsInput; output: ListToolsOutput };
+  getHealth: { input: GetHealthInput; output: GetHealthOutput };
   getOpenApi: { input: undefined; output: GetOpenApiOutput };
+  ping: { input: undefined; output: PingOutput };
 }
+
+/**
+ * The Workers RPC entrypoint's methods (sdk/src/rpc-binding.ts): one per tool operation, the agent id
+ * first, then its input (none, optional or required) and, for a write, the Idempotency-Key; each
+ * with its call through a service binding as its `@example` (what MemoryBinding's method shows).
+ */
+export const RPC_METHODS = {
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { focus } = unwrap(await env.MEMORY.getFocus("assistant-1"));
+   * ```
+   */
+  "getFocus": {
+    "input": "none",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const node = unwrap(await env.MEMORY.getMemoryNode("assistant-1", { node_id: 12 }));
+   * ```
+   */
+  "getMemoryNode": {
+    "input": "required",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const stats = unwrap(await env.MEMORY.getStats("assistant-1"));
+   * ```
+   */
+  "getStats": {
+    "input": "optional",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { text } = unwrap(await env.MEMORY.recall("assistant-1", { query: "Where does Ines live?" }));
+   * ```
+   */
+  "recall": {
+    "input": "optional",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { task_id } = unwrap(await env.MEMORY.remember("assistant-1", { messages: [{ role: "user", content: "I moved to Porto in May." }] }, { idempotencyKey: "req-1" }));
+   * ```
+   */
+  "remember": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { items } = unwrap(await env.MEMORY.searchMemories("assistant-1", { query: "Porto", mode: "keyword" }));
+   * ```
+   */
+  "searchMemories": {
+    "input": "required",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { text } = unwrap(await env.MEMORY.getContext("assistant-1", { query: "Plan Ines's visit", budget_tokens: 600 }));
+   * ```
+   */
+  "getContext": {
+    "input": "optional",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const profile = unwrap(await env.MEMORY.getProfile("assistant-1"));
+   * ```
+   */
+  "getProfile": {
+    "input": "optional",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const rebuilt = unwrap(await env.MEMORY.rebuildEpisodes("assistant-1"));
+   * ```
+   */
+  "rebuildEpisodes": {
+    "input": "none",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { task_ids } = unwrap(await env.MEMORY.compressMemories("assistant-1", { cycles: 2 }));
+   * ```
+   */
+  "compressMemories": {
+    "input": "optional",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const config = unwrap(await env.MEMORY.getConfig("assistant-1"));
+   * ```
+   */
+  "getConfig": {
+    "input": "none",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.updateConfig("assistant-1", { decay_rate: 0.95 }));
+   * ```
+   */
+  "updateConfig": {
+    "input": "optional",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const created = unwrap(await env.MEMORY.createMemory("assistant-1", { content: "Ines prefers tea." }, { idempotencyKey: "req-2" }));
+   * ```
+   */
+  "createMemory": {
+    "input": "optional",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.deleteMemory("assistant-1", { node_id: 12, purge: true }));
+   * ```
+   */
+  "deleteMemory": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const memory12 = unwrap(await env.MEMORY.getMemory("assistant-1", { node_id: 12 }));
+   * ```
+   */
+  "getMemory": {
+    "input": "required",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const history = unwrap(await env.MEMORY.getMemoryHistory("assistant-1", { node_id: 12 }));
+   * ```
+   */
+  "getMemoryHistory": {
+    "input": "required",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const { items, next_cursor } = unwrap(await env.MEMORY.listMemories("assistant-1", { limit: 50 }));
+   * ```
+   */
+  "listMemories": {
+    "input": "optional",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const answer = unwrap(await env.MEMORY.pinMemory("assistant-1", { node_id: 12 }, { idempotencyKey: "req-3" }));
+   * if ("pins" in answer) console.log(answer.pins, answer.max_pins);
+   * ```
+   */
+  "pinMemory": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.unpinMemory("assistant-1", { node_id: 12 }));
+   * ```
+   */
+  "unpinMemory": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.updateMemory("assistant-1", { node_id: 12, content: "Ines moved to Lisbon in June." }));
+   * ```
+   */
+  "updateMemory": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.linkMemories("assistant-1", { source: 12, target: 15, relation: "causes" }));
+   * ```
+   */
+  "linkMemories": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.mergeEntities("assistant-1", { node_id: 31, into: 7 }));
+   * ```
+   */
+  "mergeEntities": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.reportFeedback("assistant-1", { node_ids: [12], used: true }));
+   * ```
+   */
+  "reportFeedback": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * unwrap(await env.MEMORY.unlinkMemories("assistant-1", { source: 12, target: 15, relation: "causes" }));
+   * ```
+   */
+  "unlinkMemories": {
+    "input": "required",
+    "write": true
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const task = unwrap(await env.MEMORY.getTask("assistant-1", { task_id: "tsk_1", wait_ms: 5_000 }));
+   * ```
+   */
+  "getTask": {
+    "input": "required",
+    "write": false
+  },
+  /**
+   * @example
+   * ```ts
+   * import { unwrap } from "@agent-memory/sdk";
+   * const answer = unwrap(await env.MEMORY.deleteAgent("assistant-1"));
+   * ```
+   */
+  "deleteAgent": {
+    "input": "none",
+    "write": true
+  },
+} as const;
 
 /** The function-calling and MCP tools (GET /v1/tools serves the same). */
 export const TOOLS: readonly ToolDefinition[] = [
   {
-    "name": "remember",
-    "title": "Remember messages",
-    "description": "Store conversation messages in the agent's long-term memory: what the user said that matters beyond this conversation (facts, decisions, preferences, events). The memory is built in the background; the answer is a task id (get_task waits for it), and recall, search and get_context called afterwards already see it. Memories may be Chinese or English (中文或英文均可). Give every message a stable `id`: a message whose id the memory holds is not stored again, so repeating a call is harmless.",
-    "operation": "remember",
+    "name": "get_focus",
+    "title": "Current focus",
+    "description": "The entities the agent is focused on right now, most recent first: recall starts from them, and their links do not weaken.",
+    "operation": "getFocus",
     "inputSchema": {
       "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
       "properties": {
-        "messages": {
+        "focus_limit": {
+          "type": "integer"
+        },
+        "focus": {
           "type": "array",
           "items": {
             "type": "object",
             "properties": {
-              "role": {
-                "type": "string",
-                "enum": [
-                  "user",
-                  "assistant",
-                  "system"
-                ]
-              },
-              "content": {
-                "type": "string"
+              "node_id": {
+                "type": "integer"
               },
               "name": {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": 128,
-                "pattern": "^[^\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029]*$",
-                "description": "The speaker's name: one line of at most 128 characters."
+                "type": "string"
               },
-              "timestamp": {
-                "anyOf": [
-                  {
-                    "type": "number"
-                  },
-                  {
-                    "type": "string",
-                    "format": "date-time"
-                  }
-                ],
-                "description": "Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time."
-              },
-              "id": {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": 256,
-                "description": "Your id for the message: kept as provenance; a message whose id the agent holds is not stored again. Two different messages of one call cannot share an id."
+              "key": {
+                "type": "string"
               }
             },
             "required": [
-              "role",
-              "content"
-            ],
-            "additionalProperties": false
-          },
-          "minItems": 1
+              "node_id",
+              "name",
+              "key"
+            ]
+          }
         }
       },
       "required": [
-        "messages"
+        "focus_limit",
+        "focus"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "get_memory_node",
+    "title": "Read one memory",
+    "description": "Read one memory node by id: its full content, kind (segment, entity, memory, episode), keywords, importance, provenance (source message ids, speaker, time) and its links, including links to memories since forgotten.",
+    "operation": "getMemoryNode",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 9007199254740991,
+          "description": "The memory's id: node_id in recall, search, focus and context answers."
+        },
+        "links_limit": {
+          "description": "Links listed per direction (1–1000, default 200).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000
+        },
+        "links_cursor": {
+          "description": "links.next_cursor of the previous answer for this node: the next page of its links.",
+          "type": "string"
+        }
+      },
+      "required": [
+        "node_id"
       ],
       "additionalProperties": false
     },
     "outputSchema": {
       "type": "object",
       "properties": {
-        "task_id": {
-          "type": "string"
+        "node_id": {
+          "type": "integer"
         },
-        "status": {
+        "kind": {
           "type": "string",
           "enum": [
-            "queued"
+            "segment",
+            "entity",
+            "memory",
+            "episode"
           ]
         },
-        "queued_ahead": {
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "content": {
+          "type": "string"
+        },
+        "original_length": {
           "type": "integer"
+        },
+        "phrase": {
+          "type": "string"
+        },
+        "keywords": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "role": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "user",
+            "assistant",
+            "system",
+            null
+          ]
+        },
+        "speaker": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "source_message_ids": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "source_task_id": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "message_time": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "created_at": {
+          "type": "integer"
+        },
+        "superseded_by": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "meta": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "additionalProperties": {}
+        },
+        "pinned": {
+          "type": "boolean"
+        },
+        "scan_count": {
+          "type": "integer"
+        },
+        "in_focus": {
+          "type": "boolean"
+        },
+        "importance": {
+          "type": "number"
+        },
+        "links": {
+          "type": "object",
+          "properties": {
+            "outgoing": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "source": {
+                    "type": "integer"
+                  },
+                  "target": {
+                    "type": "integer"
+                  },
+                  "relation": {
+                    "type": "string"
+                  },
+                  "strength": {
+                    "type": "number"
+                  },
+                  "pinned": {
+                    "type": "boolean"
+                  },
+                  "dangling": {
+                    "type": "boolean"
+                  },
+                  "created_at": {
+                    "type": "integer"
+                  }
+                },
+                "required": [
+                  "source",
+                  "target",
+                  "relation",
+                  "strength",
+                  "pinned",
+                  "dangling",
+                  "created_at"
+                ]
+              }
+            },
+            "incoming": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "source": {
+                    "type": "integer"
+                  },
+                  "target": {
+                    "type": "integer"
+                  },
+                  "relation": {
+                    "type": "string"
+                  },
+                  "strength": {
+                    "type": "number"
+                  },
+                  "pinned": {
+                    "type": "boolean"
+                  },
+                  "dangling": {
+                    "type": "boolean"
+                  },
+                  "created_at": {
+                    "type": "integer"
+                  }
+                },
+                "required": [
+                  "source",
+                  "target",
+                  "relation",
+                  "strength",
+                  "pinned",
+                  "dangling",
+                  "created_at"
+                ]
+              }
+            },
+            "total": {
+              "type": "object",
+              "properties": {
+                "outgoing": {
+                  "type": "integer"
+                },
+                "incoming": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "outgoing",
+                "incoming"
+              ]
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          },
+          "required": [
+            "outgoing",
+            "incoming",
+            "total",
+            "next_cursor"
+          ]
         }
       },
       "required": [
-        "task_id",
-        "status",
-        "queued_ahead"
+        "node_id",
+        "kind",
+        "name",
+        "content",
+        "original_length",
+        "phrase",
+        "keywords",
+        "role",
+        "speaker",
+        "source_message_ids",
+        "source_task_id",
+        "message_time",
+        "created_at",
+        "superseded_by",
+        "meta",
+        "pinned",
+        "scan_count",
+        "in_focus",
+        "importance",
+        "links"
       ]
     },
     "annotations": {
-      "readOnlyHint": false,
+      "readOnlyHint": true,
       "destructiveHint": false,
-      "idempotentHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "get_stats",
+    "title": "Memory statistics",
+    "description": "Counts of the agent's memory: nodes by kind, links, dangling links (traces of forgotten memories), queued and finished tasks, characters held versus remembered. `wait_ms` first waits until queued work is done.",
+    "operation": "getStats",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "wait_ms": {
+          "description": "Wait up to this many milliseconds (at most 30000) for the work to finish before answering.",
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 30000
+        }
+      },
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "nodes": {
+          "type": "object",
+          "properties": {
+            "total": {
+              "type": "integer"
+            },
+            "segments": {
+              "type": "integer"
+            },
+            "entities": {
+              "type": "integer"
+            },
+            "memories": {
+              "type": "integer"
+            },
+            "episodes": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "total",
+            "segments",
+            "entities",
+            "memories",
+            "episodes"
+          ]
+        },
+        "links": {
+          "type": "object",
+          "properties": {
+            "total": {
+              "type": "integer"
+            },
+            "dangling": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "total",
+            "dangling"
+          ]
+        },
+        "focus": {
+          "type": "integer"
+        },
+        "queue": {
+          "type": "object",
+          "properties": {
+            "queued": {
+              "type": "integer"
+            },
+            "running": {
+              "type": "integer"
+            },
+            "done": {
+              "type": "integer"
+            },
+            "failed": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "queued",
+            "running",
+            "done",
+            "failed"
+          ]
+        },
+        "characters": {
+          "type": "object",
+          "properties": {
+            "held": {
+              "type": "integer"
+            },
+            "remembered": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "held",
+            "remembered"
+          ]
+        },
+        "vector_index": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "properties": {
+            "provider": {
+              "type": "string"
+            },
+            "vectors": {
+              "type": [
+                "integer",
+                "null"
+              ]
+            },
+            "bytes": {
+              "type": [
+                "integer",
+                "null"
+              ]
+            },
+            "shared_index": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "capacity": {
+                  "type": "integer"
+                },
+                "full": {
+                  "type": "boolean"
+                }
+              },
+              "required": [
+                "name",
+                "capacity",
+                "full"
+              ]
+            }
+          },
+          "required": [
+            "provider",
+            "vectors",
+            "bytes"
+          ]
+        },
+        "counters": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "number"
+          }
+        }
+      },
+      "required": [
+        "nodes",
+        "links",
+        "focus",
+        "queue",
+        "characters",
+        "vector_index",
+        "counters"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
       "openWorldHint": false
     }
   },
@@ -1978,6 +2733,99 @@ export const TOOLS: readonly ToolDefinition[] = [
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "remember",
+    "title": "Remember messages",
+    "description": "Store conversation messages in the agent's long-term memory: what the user said that matters beyond this conversation (facts, decisions, preferences, events). The memory is built in the background; the answer is a task id (get_task waits for it), and recall, search and get_context called afterwards already see it. Memories may be Chinese or English (中文或英文均可). Give every message a stable `id`: a message whose id the memory holds is not stored again, so repeating a call is harmless.",
+    "operation": "remember",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "messages": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "role": {
+                "type": "string",
+                "enum": [
+                  "user",
+                  "assistant",
+                  "system"
+                ]
+              },
+              "content": {
+                "type": "string"
+              },
+              "name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 128,
+                "pattern": "^[^\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029]*$",
+                "description": "The speaker's name: one line of at most 128 characters."
+              },
+              "timestamp": {
+                "anyOf": [
+                  {
+                    "type": "number"
+                  },
+                  {
+                    "type": "string",
+                    "format": "date-time"
+                  }
+                ],
+                "description": "Seconds or milliseconds since the epoch (numbers below 1e11 in magnitude are seconds), or an ISO 8601 date-time."
+              },
+              "id": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 256,
+                "description": "Your id for the message: kept as provenance; a message whose id the agent holds is not stored again. Two different messages of one call cannot share an id."
+              }
+            },
+            "required": [
+              "role",
+              "content"
+            ],
+            "additionalProperties": false
+          },
+          "minItems": 1
+        }
+      },
+      "required": [
+        "messages"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "task_id": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued"
+          ]
+        },
+        "queued_ahead": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "task_id",
+        "status",
+        "queued_ahead"
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
       "openWorldHint": false
     }
   },
@@ -2304,6 +3152,9 @@ export const TOOLS: readonly ToolDefinition[] = [
               "node_id": {
                 "type": "integer"
               },
+              "pinned": {
+                "type": "boolean"
+              },
               "content": {
                 "type": "string"
               },
@@ -2351,6 +3202,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             },
             "required": [
               "node_id",
+              "pinned",
               "content",
               "speaker",
               "energy",
@@ -2787,591 +3639,48 @@ export const TOOLS: readonly ToolDefinition[] = [
     }
   },
   {
-    "name": "get_focus",
-    "title": "Current focus",
-    "description": "The entities the agent is focused on right now, most recent first: recall starts from them, and their links do not weaken.",
-    "operation": "getFocus",
+    "name": "compress_memories",
+    "title": "Run forgetting cycles",
+    "description": "Run compression cycles now (one also runs after every remember): links weaken, unimportant memories are shortened and at last forgotten, leaving traces. Only when the user asks to forget or to tidy the memory.",
+    "operation": "compressMemories",
     "inputSchema": {
       "type": "object",
-      "properties": {},
+      "properties": {
+        "cycles": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000,
+          "default": 1,
+          "description": "Compression cycles to queue."
+        }
+      },
       "additionalProperties": false
     },
     "outputSchema": {
       "type": "object",
       "properties": {
-        "focus_limit": {
-          "type": "integer"
-        },
-        "focus": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "properties": {
-              "node_id": {
-                "type": "integer"
-              },
-              "name": {
-                "type": "string"
-              },
-              "key": {
-                "type": "string"
-              }
-            },
-            "required": [
-              "node_id",
-              "name",
-              "key"
-            ]
-          }
-        }
-      },
-      "required": [
-        "focus_limit",
-        "focus"
-      ]
-    },
-    "annotations": {
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": false
-    }
-  },
-  {
-    "name": "get_memory_node",
-    "title": "Read one memory",
-    "description": "Read one memory node by id: its full content, kind (segment, entity, memory, episode), keywords, importance, provenance (source message ids, speaker, time) and its links, including links to memories since forgotten.",
-    "operation": "getMemoryNode",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "node_id": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991,
-          "description": "The memory's id: node_id in recall, search, focus and context answers."
-        },
-        "links_limit": {
-          "description": "Links listed per direction (1–1000, default 200).",
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 1000
-        },
-        "links_cursor": {
-          "description": "links.next_cursor of the previous answer for this node: the next page of its links.",
-          "type": "string"
-        }
-      },
-      "required": [
-        "node_id"
-      ],
-      "additionalProperties": false
-    },
-    "outputSchema": {
-      "type": "object",
-      "properties": {
-        "node_id": {
-          "type": "integer"
-        },
-        "kind": {
-          "type": "string",
-          "enum": [
-            "segment",
-            "entity",
-            "memory",
-            "episode"
-          ]
-        },
-        "name": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "content": {
-          "type": "string"
-        },
-        "original_length": {
-          "type": "integer"
-        },
-        "phrase": {
-          "type": "string"
-        },
-        "keywords": {
+        "task_ids": {
           "type": "array",
           "items": {
             "type": "string"
           }
-        },
-        "role": {
-          "type": [
-            "string",
-            "null"
-          ],
-          "enum": [
-            "user",
-            "assistant",
-            "system",
-            null
-          ]
-        },
-        "speaker": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "source_message_ids": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        },
-        "source_task_id": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "message_time": {
-          "type": [
-            "integer",
-            "null"
-          ]
-        },
-        "created_at": {
-          "type": "integer"
-        },
-        "scan_count": {
-          "type": "integer"
-        },
-        "in_focus": {
-          "type": "boolean"
-        },
-        "superseded_by": {
-          "type": [
-            "integer",
-            "null"
-          ]
-        },
-        "meta": {
-          "type": [
-            "object",
-            "null"
-          ],
-          "additionalProperties": {}
-        },
-        "importance": {
-          "type": "number"
-        },
-        "links": {
-          "type": "object",
-          "properties": {
-            "outgoing": {
-              "type": "array",
-              "items": {
-                "type": "object",
-                "properties": {
-                  "source": {
-                    "type": "integer"
-                  },
-                  "target": {
-                    "type": "integer"
-                  },
-                  "relation": {
-                    "type": "string"
-                  },
-                  "strength": {
-                    "type": "number"
-                  },
-                  "pinned": {
-                    "type": "boolean"
-                  },
-                  "dangling": {
-                    "type": "boolean"
-                  },
-                  "created_at": {
-                    "type": "integer"
-                  }
-                },
-                "required": [
-                  "source",
-                  "target",
-                  "relation",
-                  "strength",
-                  "pinned",
-                  "dangling",
-                  "created_at"
-                ]
-              }
-            },
-            "incoming": {
-              "type": "array",
-              "items": {
-                "type": "object",
-                "properties": {
-                  "source": {
-                    "type": "integer"
-                  },
-                  "target": {
-                    "type": "integer"
-                  },
-                  "relation": {
-                    "type": "string"
-                  },
-                  "strength": {
-                    "type": "number"
-                  },
-                  "pinned": {
-                    "type": "boolean"
-                  },
-                  "dangling": {
-                    "type": "boolean"
-                  },
-                  "created_at": {
-                    "type": "integer"
-                  }
-                },
-                "required": [
-                  "source",
-                  "target",
-                  "relation",
-                  "strength",
-                  "pinned",
-                  "dangling",
-                  "created_at"
-                ]
-              }
-            },
-            "total": {
-              "type": "object",
-              "properties": {
-                "outgoing": {
-                  "type": "integer"
-                },
-                "incoming": {
-                  "type": "integer"
-                }
-              },
-              "required": [
-                "outgoing",
-                "incoming"
-              ]
-            },
-            "next_cursor": {
-              "type": [
-                "string",
-                "null"
-              ]
-            }
-          },
-          "required": [
-            "outgoing",
-            "incoming",
-            "total",
-            "next_cursor"
-          ]
-        }
-      },
-      "required": [
-        "node_id",
-        "kind",
-        "name",
-        "content",
-        "original_length",
-        "phrase",
-        "keywords",
-        "role",
-        "speaker",
-        "source_message_ids",
-        "source_task_id",
-        "message_time",
-        "created_at",
-        "scan_count",
-        "in_focus",
-        "superseded_by",
-        "meta",
-        "importance",
-        "links"
-      ]
-    },
-    "annotations": {
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": false
-    }
-  },
-  {
-    "name": "get_stats",
-    "title": "Memory statistics",
-    "description": "Counts of the agent's memory: nodes by kind, links, dangling links (traces of forgotten memories), queued and finished tasks, characters held versus remembered. `wait_ms` first waits until queued work is done.",
-    "operation": "getStats",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "wait_ms": {
-          "description": "Wait up to this many milliseconds (at most 30000) for the work to finish before answering.",
-          "type": "integer",
-          "minimum": 0,
-          "maximum": 30000
-        }
-      },
-      "additionalProperties": false
-    },
-    "outputSchema": {
-      "type": "object",
-      "properties": {
-        "nodes": {
-          "type": "object",
-          "properties": {
-            "total": {
-              "type": "integer"
-            },
-            "segments": {
-              "type": "integer"
-            },
-            "entities": {
-              "type": "integer"
-            },
-            "memories": {
-              "type": "integer"
-            },
-            "episodes": {
-              "type": "integer"
-            }
-          },
-          "required": [
-            "total",
-            "segments",
-            "entities",
-            "memories",
-            "episodes"
-          ]
-        },
-        "links": {
-          "type": "object",
-          "properties": {
-            "total": {
-              "type": "integer"
-            },
-            "dangling": {
-              "type": "integer"
-            }
-          },
-          "required": [
-            "total",
-            "dangling"
-          ]
-        },
-        "focus": {
-          "type": "integer"
-        },
-        "queue": {
-          "type": "object",
-          "properties": {
-            "queued": {
-              "type": "integer"
-            },
-            "running": {
-              "type": "integer"
-            },
-            "done": {
-              "type": "integer"
-            },
-            "failed": {
-              "type": "integer"
-            }
-          },
-          "required": [
-            "queued",
-            "running",
-            "done",
-            "failed"
-          ]
-        },
-        "characters": {
-          "type": "object",
-          "properties": {
-            "held": {
-              "type": "integer"
-            },
-            "remembered": {
-              "type": "integer"
-            }
-          },
-          "required": [
-            "held",
-            "remembered"
-          ]
-        },
-        "vector_index": {
-          "type": [
-            "object",
-            "null"
-          ],
-          "properties": {
-            "provider": {
-              "type": "string"
-            },
-            "vectors": {
-              "type": [
-                "integer",
-                "null"
-              ]
-            },
-            "bytes": {
-              "type": [
-                "integer",
-                "null"
-              ]
-            },
-            "shared_index": {
-              "type": "object",
-              "properties": {
-                "name": {
-                  "type": "string"
-                },
-                "capacity": {
-                  "type": "integer"
-                },
-                "full": {
-                  "type": "boolean"
-                }
-              },
-              "required": [
-                "name",
-                "capacity",
-                "full"
-              ]
-            }
-          },
-          "required": [
-            "provider",
-            "vectors",
-            "bytes"
-          ]
-        },
-        "counters": {
-          "type": "object",
-          "additionalProperties": {
-            "type": "number"
-          }
-        }
-      },
-      "required": [
-        "nodes",
-        "links",
-        "focus",
-        "queue",
-        "characters",
-        "vector_index",
-        "counters"
-      ]
-    },
-    "annotations": {
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": false
-    }
-  },
-  {
-    "name": "get_task",
-    "title": "Task status",
-    "description": "The status of a queued write (remember, compress_memories, update_config): queued, running, done with its result, or failed with the reason. `wait_ms` waits for it to finish.",
-    "operation": "getTask",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "task_id": {
-          "type": "string",
-          "pattern": "^tsk_[A-Za-z0-9]{8,40}$",
-          "description": "The task id a write answered with (task_id)."
-        },
-        "wait_ms": {
-          "description": "Wait up to this many milliseconds (at most 30000) for the work to finish before answering.",
-          "type": "integer",
-          "minimum": 0,
-          "maximum": 30000
-        }
-      },
-      "required": [
-        "task_id"
-      ],
-      "additionalProperties": false
-    },
-    "outputSchema": {
-      "type": "object",
-      "properties": {
-        "task_id": {
-          "type": "string"
-        },
-        "sequence": {
-          "type": "integer"
-        },
-        "kind": {
-          "type": "string",
-          "description": "One of: remember, recall, searchMemories, compressMemories, index, updateConfig, deleteAgent, createMemory, getMemory, listMemories, getMemoryHistory, updateMemory, deleteMemory, linkMemories, unlinkMemories, reportFeedback, mergeEntities, exportAgent, importAgent, getContext, getProfile, rebuildEpisodes, check."
         },
         "status": {
           "type": "string",
           "enum": [
-            "queued",
-            "running",
-            "done",
-            "failed"
+            "queued"
           ]
-        },
-        "attempts": {
-          "type": "integer"
-        },
-        "created_at": {
-          "type": "integer"
-        },
-        "started_at": {
-          "type": [
-            "integer",
-            "null"
-          ]
-        },
-        "finished_at": {
-          "type": [
-            "integer",
-            "null"
-          ]
-        },
-        "error": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "result": {
-          "type": [
-            "object",
-            "null"
-          ],
-          "additionalProperties": {}
         }
       },
       "required": [
-        "task_id",
-        "sequence",
-        "kind",
-        "status",
-        "attempts",
-        "created_at",
-        "started_at",
-        "finished_at",
-        "error",
-        "result"
+        "task_ids",
+        "status"
       ]
     },
     "annotations": {
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
       "openWorldHint": false
     }
   },
@@ -3455,6 +3764,13 @@ export const TOOLS: readonly ToolDefinition[] = [
           "type": "boolean",
           "default": true,
           "description": "Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."
+        },
+        "max_pins": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 1000,
+          "default": 50,
+          "description": "Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing."
         },
         "reinforce_step": {
           "type": "number",
@@ -3637,6 +3953,13 @@ export const TOOLS: readonly ToolDefinition[] = [
           "default": true,
           "description": "Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."
         },
+        "max_pins": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 1000,
+          "default": 50,
+          "description": "Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing."
+        },
         "reinforce_step": {
           "type": "number",
           "exclusiveMinimum": 0,
@@ -3803,6 +4126,13 @@ export const TOOLS: readonly ToolDefinition[] = [
               "default": true,
               "description": "Run one compression cycle after every remember (docs/design.md, “remember(messages)” step 7); false pauses forgetting."
             },
+            "max_pins": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 1000,
+              "default": 50,
+              "description": "Most memories the agent may pin (standing instructions: never forgotten, listed first by the context block; docs/design.md, “Pins”). Pinning one more answers 409; lowering it unpins nothing."
+            },
             "reinforce_step": {
               "type": "number",
               "exclusiveMinimum": 0,
@@ -3926,52 +4256,6 @@ export const TOOLS: readonly ToolDefinition[] = [
       "readOnlyHint": false,
       "destructiveHint": true,
       "idempotentHint": true,
-      "openWorldHint": false
-    }
-  },
-  {
-    "name": "compress_memories",
-    "title": "Run forgetting cycles",
-    "description": "Run compression cycles now (one also runs after every remember): links weaken, unimportant memories are shortened and at last forgotten, leaving traces. Only when the user asks to forget or to tidy the memory.",
-    "operation": "compressMemories",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "cycles": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 1000,
-          "default": 1,
-          "description": "Compression cycles to queue."
-        }
-      },
-      "additionalProperties": false
-    },
-    "outputSchema": {
-      "type": "object",
-      "properties": {
-        "task_ids": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        },
-        "status": {
-          "type": "string",
-          "enum": [
-            "queued"
-          ]
-        }
-      },
-      "required": [
-        "task_ids",
-        "status"
-      ]
-    },
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
-      "idempotentHint": false,
       "openWorldHint": false
     }
   },
@@ -4118,82 +4402,6 @@ export const TOOLS: readonly ToolDefinition[] = [
             "task_id",
             "status"
           ]
-        },
-        {
-          "type": "object",
-          "properties": {
-            "task_id": {
-              "type": "string"
-            },
-            "status": {
-              "type": "string",
-              "enum": [
-                "queued",
-                "running"
-              ]
-            }
-          },
-          "required": [
-            "task_id",
-            "status"
-          ],
-          "description": "Queued behind earlier writes and not applied yet: follow the task."
-        }
-      ]
-    },
-    "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": false,
-      "idempotentHint": false,
-      "openWorldHint": false
-    }
-  },
-  {
-    "name": "update_memory",
-    "title": "Correct a memory",
-    "description": "Correct a memory: the new content becomes a new version that takes over its links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. Memories may be Chinese or English (中文或英文均可).",
-    "operation": "updateMemory",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "node_id": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 1073741824,
-          "description": "The memory's id: node_id in recall, search, context and create_memory answers."
-        },
-        "content": {
-          "type": "string"
-        }
-      },
-      "required": [
-        "node_id",
-        "content"
-      ],
-      "additionalProperties": false
-    },
-    "outputSchema": {
-      "type": "object",
-      "anyOf": [
-        {
-          "type": "object",
-          "properties": {
-            "node_id": {
-              "type": "integer"
-            },
-            "supersedes": {
-              "type": "integer"
-            },
-            "links_moved": {
-              "type": "integer"
-            }
-          },
-          "required": [
-            "node_id",
-            "supersedes",
-            "links_moved"
-          ],
-          "description": "The new version's id; the old one is history now."
         },
         {
           "type": "object",
@@ -4422,12 +4630,6 @@ export const TOOLS: readonly ToolDefinition[] = [
         "created_at": {
           "type": "integer"
         },
-        "scan_count": {
-          "type": "integer"
-        },
-        "in_focus": {
-          "type": "boolean"
-        },
         "superseded_by": {
           "type": [
             "integer",
@@ -4440,6 +4642,15 @@ export const TOOLS: readonly ToolDefinition[] = [
             "null"
           ],
           "additionalProperties": {}
+        },
+        "pinned": {
+          "type": "boolean"
+        },
+        "scan_count": {
+          "type": "integer"
+        },
+        "in_focus": {
+          "type": "boolean"
         },
         "importance": {
           "type": "number"
@@ -4626,10 +4837,11 @@ export const TOOLS: readonly ToolDefinition[] = [
         "source_task_id",
         "message_time",
         "created_at",
-        "scan_count",
-        "in_focus",
         "superseded_by",
         "meta",
+        "pinned",
+        "scan_count",
+        "in_focus",
         "importance",
         "links",
         "conflicts_with",
@@ -4795,12 +5007,6 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "type": "string"
                 }
               },
-              "speaker": {
-                "type": [
-                  "string",
-                  "null"
-                ]
-              },
               "role": {
                 "type": [
                   "string",
@@ -4811,6 +5017,12 @@ export const TOOLS: readonly ToolDefinition[] = [
                   "assistant",
                   "system",
                   null
+                ]
+              },
+              "speaker": {
+                "type": [
+                  "string",
+                  "null"
                 ]
               },
               "source_message_ids": {
@@ -4847,6 +5059,9 @@ export const TOOLS: readonly ToolDefinition[] = [
                 ],
                 "additionalProperties": {}
               },
+              "pinned": {
+                "type": "boolean"
+              },
               "importance": {
                 "type": "number"
               },
@@ -4863,14 +5078,15 @@ export const TOOLS: readonly ToolDefinition[] = [
               "content",
               "phrase",
               "keywords",
-              "speaker",
               "role",
+              "speaker",
               "source_message_ids",
               "source_task_id",
               "message_time",
               "created_at",
               "superseded_by",
               "meta",
+              "pinned",
               "importance",
               "conflicts_with"
             ]
@@ -4892,6 +5108,242 @@ export const TOOLS: readonly ToolDefinition[] = [
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "pin_memory",
+    "title": "Pin a memory",
+    "description": "Pin a memory the user wants kept for good (a rule, a preference, a standing instruction such as 'always answer in French'): it is never forgotten, and the context block lists it first. Only when the user asks to keep it; a few per agent.",
+    "operation": "pinMemory",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The memory's id: node_id in recall, search, context and create_memory answers."
+        }
+      },
+      "required": [
+        "node_id"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "node_id": {
+              "type": "integer"
+            },
+            "pinned": {
+              "type": "boolean"
+            },
+            "changed": {
+              "type": "boolean"
+            },
+            "pins": {
+              "type": "integer"
+            },
+            "max_pins": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "node_id",
+            "pinned",
+            "changed",
+            "pins",
+            "max_pins"
+          ],
+          "description": "The memory's pin, and the agent's pins against its max_pins."
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "unpin_memory",
+    "title": "Unpin a memory",
+    "description": "Unpin a memory the user no longer wants kept for good: from now on it fades and is forgotten like any other.",
+    "operation": "unpinMemory",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The memory's id: node_id in recall, search, context and create_memory answers."
+        }
+      },
+      "required": [
+        "node_id"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "node_id": {
+              "type": "integer"
+            },
+            "pinned": {
+              "type": "boolean"
+            },
+            "changed": {
+              "type": "boolean"
+            },
+            "pins": {
+              "type": "integer"
+            },
+            "max_pins": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "node_id",
+            "pinned",
+            "changed",
+            "pins",
+            "max_pins"
+          ],
+          "description": "The memory's pin, and the agent's pins against its max_pins."
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "update_memory",
+    "title": "Correct a memory",
+    "description": "Correct a memory: the new content becomes a new version that takes over its entity and explicit links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. Memories may be Chinese or English (中文或英文均可).",
+    "operation": "updateMemory",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The memory's id: node_id in recall, search, context and create_memory answers."
+        },
+        "content": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "node_id",
+        "content"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "node_id": {
+              "type": "integer"
+            },
+            "supersedes": {
+              "type": "integer"
+            },
+            "links_moved": {
+              "type": "integer"
+            }
+          },
+          "required": [
+            "node_id",
+            "supersedes",
+            "links_moved"
+          ],
+          "description": "The new version's id; the old one is history now."
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
       "openWorldHint": false
     }
   },
@@ -5002,6 +5454,91 @@ export const TOOLS: readonly ToolDefinition[] = [
       "readOnlyHint": false,
       "destructiveHint": false,
       "idempotentHint": false,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "merge_entities",
+    "title": "Merge two entities",
+    "description": "Say that two entities are one (a nickname, an abbreviation, a translation): the entity is merged into `into`, its links move over, and its name is kept as an alias.",
+    "operation": "mergeEntities",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "node_id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The entity to merge away (an entity's node_id, e.g. from get_focus)."
+        },
+        "into": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1073741824,
+          "description": "The entity that survives."
+        }
+      },
+      "required": [
+        "node_id",
+        "into"
+      ],
+      "additionalProperties": false
+    },
+    "outputSchema": {
+      "type": "object",
+      "anyOf": [
+        {
+          "type": "object",
+          "properties": {
+            "survivor": {
+              "type": "integer"
+            },
+            "absorbed": {
+              "type": "integer"
+            },
+            "links_moved": {
+              "type": "integer"
+            },
+            "aliases": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          },
+          "required": [
+            "survivor",
+            "absorbed",
+            "links_moved",
+            "aliases"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "queued",
+                "running"
+              ]
+            }
+          },
+          "required": [
+            "task_id",
+            "status"
+          ],
+          "description": "Queued behind earlier writes and not applied yet: follow the task."
+        }
+      ]
+    },
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
       "openWorldHint": false
     }
   },
@@ -5192,86 +5729,100 @@ export const TOOLS: readonly ToolDefinition[] = [
     }
   },
   {
-    "name": "merge_entities",
-    "title": "Merge two entities",
-    "description": "Say that two entities are one (a nickname, an abbreviation, a translation): the entity is merged into `into`, its links move over, and its name is kept as an alias.",
-    "operation": "mergeEntities",
+    "name": "get_task",
+    "title": "Task status",
+    "description": "The status of a queued write (remember, compress_memories, update_config): queued, running, done with its result, or failed with the reason. `wait_ms` waits for it to finish.",
+    "operation": "getTask",
     "inputSchema": {
       "type": "object",
       "properties": {
-        "node_id": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 1073741824,
-          "description": "The entity to merge away (an entity's node_id, e.g. from get_focus)."
+        "task_id": {
+          "type": "string",
+          "pattern": "^tsk_[A-Za-z0-9]{8,40}$",
+          "description": "The task id a write answered with (task_id)."
         },
-        "into": {
+        "wait_ms": {
+          "description": "Wait up to this many milliseconds (at most 30000) for the work to finish before answering.",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 1073741824,
-          "description": "The entity that survives."
+          "minimum": 0,
+          "maximum": 30000
         }
       },
       "required": [
-        "node_id",
-        "into"
+        "task_id"
       ],
       "additionalProperties": false
     },
     "outputSchema": {
       "type": "object",
-      "anyOf": [
-        {
-          "type": "object",
-          "properties": {
-            "survivor": {
-              "type": "integer"
-            },
-            "absorbed": {
-              "type": "integer"
-            },
-            "links_moved": {
-              "type": "integer"
-            },
-            "aliases": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
-            }
-          },
-          "required": [
-            "survivor",
-            "absorbed",
-            "links_moved",
-            "aliases"
+      "properties": {
+        "task_id": {
+          "type": "string"
+        },
+        "sequence": {
+          "type": "integer"
+        },
+        "kind": {
+          "type": "string",
+          "description": "One of: compressMemories, createMemory, deleteAgent, deleteMemory, exportAgent, getContext, getMemory, getMemoryHistory, getProfile, importAgent, linkMemories, listMemories, mergeEntities, pinMemory, rebuildEpisodes, recall, remember, reportFeedback, searchMemories, unlinkMemories, unpinMemory, updateConfig, updateMemory, index, check."
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "done",
+            "failed"
           ]
         },
-        {
-          "type": "object",
-          "properties": {
-            "task_id": {
-              "type": "string"
-            },
-            "status": {
-              "type": "string",
-              "enum": [
-                "queued",
-                "running"
-              ]
-            }
-          },
-          "required": [
-            "task_id",
-            "status"
+        "attempts": {
+          "type": "integer"
+        },
+        "created_at": {
+          "type": "integer"
+        },
+        "started_at": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "finished_at": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "error": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "result": {
+          "type": [
+            "object",
+            "null"
           ],
-          "description": "Queued behind earlier writes and not applied yet: follow the task."
+          "additionalProperties": {}
         }
+      },
+      "required": [
+        "task_id",
+        "sequence",
+        "kind",
+        "status",
+        "attempts",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "error",
+        "result"
       ]
     },
     "annotations": {
-      "readOnlyHint": false,
-      "destructiveHint": true,
+      "readOnlyHint": true,
+      "destructiveHint": false,
       "idempotentHint": true,
       "openWorldHint": false
     }
@@ -5337,6 +5888,72 @@ export abstract class AgentOperations {
   protected abstract invoke(name: OperationName, input: object | undefined, options: RequestOptions | undefined): Promise<unknown>;
 
   /**
+   * The focus LRU, most recent first
+   *
+   * `GET /v1/agents/{agentId}/focus`
+   *
+   * @example
+   * ```ts
+   * const { focus } = await agent.getFocus();
+   * console.log(focus.map((entity) => entity.name));
+   * ```
+   */
+  getFocus(options?: RequestOptions): Promise<GetFocusOutput> {
+    return this.invoke("getFocus", undefined, options) as Promise<GetFocusOutput>;
+  }
+
+  /**
+   * One node with its outgoing and incoming links
+   *
+   * The links are a page of each direction (by the far end's id, then the relation; `links_limit` per direction, default 200), with their totals; `links.next_cursor`, passed back as `links_cursor`, gives the next page.
+   *
+   * `GET /v1/agents/{agentId}/nodes/{nodeId}`
+   *
+   * @example
+   * ```ts
+   * const node = await agent.getMemoryNode({ node_id: 12, links_limit: 50 });
+   * console.log(node.kind, node.content, node.links.total.outgoing);
+   * ```
+   */
+  getMemoryNode(input: GetMemoryNodeInput, options?: RequestOptions): Promise<GetMemoryNodeOutput> {
+    return this.invoke("getMemoryNode", input, options) as Promise<GetMemoryNodeOutput>;
+  }
+
+  /**
+   * Counts of nodes, links, queue and characters
+   *
+   * `wait_ms` waits (up to 30 s) until the agent's queue is idle, compression cycles included, before answering.
+   *
+   * `GET /v1/agents/{agentId}/stats`
+   *
+   * @example
+   * ```ts
+   * const stats = await agent.getStats();
+   * console.log(stats.nodes.total, stats.links.total, stats.focus);
+   * ```
+   */
+  getStats(input?: GetStatsInput, options?: RequestOptions): Promise<GetStatsOutput> {
+    return this.invoke("getStats", input, options) as Promise<GetStatsOutput>;
+  }
+
+  /**
+   * Recall memories
+   *
+   * Breadth-first search from the agent's focus, `depth` layers out, optionally along the given relations only; memories matching the keywords are ranked (keyword hits, path strength, importance). Plain text by default (`[memory] …` or `[记忆] …` separated by `---`, forgotten traces last; the labels' language: `locale`, else Accept-Language, else the language of the agent's memories, else English); `format: json` (or `?format=json`) returns the items with ids, provenance and scores. Goes through the agent's queue, so it sees every remember accepted before it.
+   *
+   * `POST /v1/agents/{agentId}/recall`
+   *
+   * @example
+   * ```ts
+   * const { text, items } = await agent.recall({ query: "Where does Ines live?", limit: 5 });
+   * console.log(text, items.length);
+   * ```
+   */
+  recall(input?: RecallInput, options?: RequestOptions): Promise<RecallOutput> {
+    return this.invoke("recall", input, options) as Promise<RecallOutput>;
+  }
+
+  /**
    * Remember chat messages
    *
    * Validates the messages, appends one task to the agent's durable queue and answers at once. The queue then segments the text, extracts phrases, keywords and entities, updates the focus and links the new memories into the network, then runs one compression cycle. A message whose `id` the agent already holds is not stored again.
@@ -5356,23 +5973,6 @@ export abstract class AgentOperations {
    */
   remember(input: RememberInput, options?: RequestOptions): Promise<RememberOutput> {
     return this.invoke("remember", input, options) as Promise<RememberOutput>;
-  }
-
-  /**
-   * Recall memories
-   *
-   * Breadth-first search from the agent's focus, `depth` layers out, optionally along the given relations only; memories matching the keywords are ranked (keyword hits, path strength, importance). Plain text by default (`[memory] …` or `[记忆] …` separated by `---`, forgotten traces last; the labels' language: `locale`, else Accept-Language, else the language of the agent's memories, else English); `format: json` (or `?format=json`) returns the items with ids, provenance and scores. Goes through the agent's queue, so it sees every remember accepted before it.
-   *
-   * `POST /v1/agents/{agentId}/recall`
-   *
-   * @example
-   * ```ts
-   * const { text, items } = await agent.recall({ query: "Where does Ines live?", limit: 5 });
-   * console.log(text, items.length);
-   * ```
-   */
-  recall(input?: RecallInput, options?: RequestOptions): Promise<RecallOutput> {
-    return this.invoke("recall", input, options) as Promise<RecallOutput>;
   }
 
   /**
@@ -5443,67 +6043,20 @@ export abstract class AgentOperations {
   }
 
   /**
-   * The focus LRU, most recent first
+   * Queue compression cycles now
    *
-   * `GET /v1/agents/{agentId}/focus`
+   * Each cycle decays every link not incident to the focus and scans the nodes (docs/design.md, “Compression”). Cycles also run after every remember.
    *
-   * @example
-   * ```ts
-   * const { focus } = await agent.getFocus();
-   * console.log(focus.map((entity) => entity.name));
-   * ```
-   */
-  getFocus(options?: RequestOptions): Promise<GetFocusOutput> {
-    return this.invoke("getFocus", undefined, options) as Promise<GetFocusOutput>;
-  }
-
-  /**
-   * One node with its outgoing and incoming links
-   *
-   * The links are a page of each direction (by the far end's id, then the relation; `links_limit` per direction, default 200), with their totals; `links.next_cursor`, passed back as `links_cursor`, gives the next page.
-   *
-   * `GET /v1/agents/{agentId}/nodes/{nodeId}`
+   * `POST /v1/agents/{agentId}/compress`
    *
    * @example
    * ```ts
-   * const node = await agent.getMemoryNode({ node_id: 12, links_limit: 50 });
-   * console.log(node.kind, node.content, node.links.total.outgoing);
+   * const { task_ids } = await agent.compressMemories({ cycles: 3 });
+   * for (const taskId of task_ids) await agent.waitForTask(taskId);
    * ```
    */
-  getMemoryNode(input: GetMemoryNodeInput, options?: RequestOptions): Promise<GetMemoryNodeOutput> {
-    return this.invoke("getMemoryNode", input, options) as Promise<GetMemoryNodeOutput>;
-  }
-
-  /**
-   * Counts of nodes, links, queue and characters
-   *
-   * `wait_ms` waits (up to 30 s) until the agent's queue is idle, compression cycles included, before answering.
-   *
-   * `GET /v1/agents/{agentId}/stats`
-   *
-   * @example
-   * ```ts
-   * const stats = await agent.getStats();
-   * console.log(stats.nodes.total, stats.links.total, stats.focus);
-   * ```
-   */
-  getStats(input?: GetStatsInput, options?: RequestOptions): Promise<GetStatsOutput> {
-    return this.invoke("getStats", input, options) as Promise<GetStatsOutput>;
-  }
-
-  /**
-   * Status of a queued task
-   *
-   * `GET /v1/agents/{agentId}/tasks/{taskId}`
-   *
-   * @example
-   * ```ts
-   * const task = await agent.getTask({ task_id: "tsk_1", wait_ms: 5_000 });
-   * if (task.status === "failed") console.error(task.error);
-   * ```
-   */
-  getTask(input: GetTaskInput, options?: RequestOptions): Promise<GetTaskOutput> {
-    return this.invoke("getTask", input, options) as Promise<GetTaskOutput>;
+  compressMemories(input?: CompressMemoriesInput, options?: RequestOptions): Promise<CompressMemoriesOutput> {
+    return this.invoke("compressMemories", input, options) as Promise<CompressMemoriesOutput>;
   }
 
   /**
@@ -5536,23 +6089,6 @@ export abstract class AgentOperations {
   }
 
   /**
-   * Queue compression cycles now
-   *
-   * Each cycle decays every link not incident to the focus and scans the nodes (docs/design.md, “Compression”). Cycles also run after every remember.
-   *
-   * `POST /v1/agents/{agentId}/compress`
-   *
-   * @example
-   * ```ts
-   * const { task_ids } = await agent.compressMemories({ cycles: 3 });
-   * for (const taskId of task_ids) await agent.waitForTask(taskId);
-   * ```
-   */
-  compressMemories(input?: CompressMemoriesInput, options?: RequestOptions): Promise<CompressMemoriesOutput> {
-    return this.invoke("compressMemories", input, options) as Promise<CompressMemoriesOutput>;
-  }
-
-  /**
    * Write an explicit memory
    *
    * A remember of one pre-cut segment: `{content}` or the structured form `{subject, memory_type, topic, object?, attributes?}`, whose sentence is composed in the language of its words. Relative times (yesterday, last Friday, 昨天, 上周五…) are resolved to dates against `timestamp`. The memory is extracted, moves the focus and links to it like a remember; its links to its subject and object entities start at `importance`. It is checked for conflicts with the memories it shares an entity with (an update supersedes, a contradiction is linked), then one compression cycle follows. Answers 201 with the node when done within the wait, else 202 with the task.
@@ -5567,22 +6103,6 @@ export abstract class AgentOperations {
    */
   createMemory(input?: CreateMemoryInput, options?: RequestOptions): Promise<CreateMemoryOutput> {
     return this.invoke("createMemory", input, options) as Promise<CreateMemoryOutput>;
-  }
-
-  /**
-   * Update a memory: the new content supersedes it
-   *
-   * The new content becomes a new node that takes over the old one's links; 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).
-   *
-   * `PATCH /v1/agents/{agentId}/memories/{nodeId}`
-   *
-   * @example
-   * ```ts
-   * await agent.updateMemory({ node_id: 12, content: "Ines moved to Lisbon in June." });
-   * ```
-   */
-  updateMemory(input: UpdateMemoryInput, options?: RequestOptions): Promise<UpdateMemoryOutput> {
-    return this.invoke("updateMemory", input, options) as Promise<UpdateMemoryOutput>;
   }
 
   /**
@@ -5657,6 +6177,55 @@ export abstract class AgentOperations {
   }
 
   /**
+   * Pin a memory: a standing instruction, never forgotten
+   *
+   * A pinned memory is outside forgetting: compression cycles never shorten or delete it and capacity never evicts it (delete or purge it on purpose). The context block lists pinned memories first, as standing instructions. Pinning a pinned memory changes nothing. 409 beyond the agent's `max_pins`, for an entity, or for a version already superseded (the current one is named).
+   *
+   * `POST /v1/agents/{agentId}/memories/{nodeId}/pin`
+   *
+   * @example
+   * ```ts
+   * const answer = await agent.pinMemory({ node_id: 12 });
+   * if ("pins" in answer) console.log(answer.pinned, answer.pins, answer.max_pins);
+   * ```
+   */
+  pinMemory(input: PinMemoryInput, options?: RequestOptions): Promise<PinMemoryOutput> {
+    return this.invoke("pinMemory", input, options) as Promise<PinMemoryOutput>;
+  }
+
+  /**
+   * Unpin a memory: it is forgotten like any other again
+   *
+   * From the next compression cycle on the memory fades with its links, as any memory does. A memory that is not pinned is answered as it stands. 409 for an entity or a version already superseded (the current one is named).
+   *
+   * `DELETE /v1/agents/{agentId}/memories/{nodeId}/pin`
+   *
+   * @example
+   * ```ts
+   * await agent.unpinMemory({ node_id: 12 });
+   * ```
+   */
+  unpinMemory(input: UnpinMemoryInput, options?: RequestOptions): Promise<UnpinMemoryOutput> {
+    return this.invoke("unpinMemory", input, options) as Promise<UnpinMemoryOutput>;
+  }
+
+  /**
+   * Update a memory: the new content supersedes it
+   *
+   * The new content becomes a new node that takes over the old one's links to entities and its explicit links (上文/下文 and episode links stay with the old version); 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).
+   *
+   * `PATCH /v1/agents/{agentId}/memories/{nodeId}`
+   *
+   * @example
+   * ```ts
+   * await agent.updateMemory({ node_id: 12, content: "Ines moved to Lisbon in June." });
+   * ```
+   */
+  updateMemory(input: UpdateMemoryInput, options?: RequestOptions): Promise<UpdateMemoryOutput> {
+    return this.invoke("updateMemory", input, options) as Promise<UpdateMemoryOutput>;
+  }
+
+  /**
    * Link two memories
    *
    * `source` and `target` are node ids or descriptions (resolved by the agent's own hybrid search over its memories; when several candidates score alike the answer is 409 with them, and nothing is written). `relation`: 因为 所以 导致 引用 基于 相关 or because, therefore, causes, cites, based_on, related. `strength` (default 0.6) decays like any link's; linking again sets it.
@@ -5670,6 +6239,22 @@ export abstract class AgentOperations {
    */
   linkMemories(input: LinkMemoriesInput, options?: RequestOptions): Promise<LinkMemoriesOutput> {
     return this.invoke("linkMemories", input, options) as Promise<LinkMemoriesOutput>;
+  }
+
+  /**
+   * Merge an entity into another
+   *
+   * The entity `nodeId` is absorbed by `into`: its links move to the survivor, its name (and aliases) become aliases of the survivor, it is deleted, and the focus follows.
+   *
+   * `POST /v1/agents/{agentId}/entities/{nodeId}/merge`
+   *
+   * @example
+   * ```ts
+   * await agent.mergeEntities({ node_id: 31, into: 7 });
+   * ```
+   */
+  mergeEntities(input: MergeEntitiesInput, options?: RequestOptions): Promise<MergeEntitiesOutput> {
+    return this.invoke("mergeEntities", input, options) as Promise<MergeEntitiesOutput>;
   }
 
   /**
@@ -5703,19 +6288,18 @@ export abstract class AgentOperations {
   }
 
   /**
-   * Merge an entity into another
+   * Status of a queued task
    *
-   * The entity `nodeId` is absorbed by `into`: its links move to the survivor, its name (and aliases) become aliases of the survivor, it is deleted, and the focus follows.
-   *
-   * `POST /v1/agents/{agentId}/entities/{nodeId}/merge`
+   * `GET /v1/agents/{agentId}/tasks/{taskId}`
    *
    * @example
    * ```ts
-   * await agent.mergeEntities({ node_id: 31, into: 7 });
+   * const task = await agent.getTask({ task_id: "tsk_1", wait_ms: 5_000 });
+   * if (task.status === "failed") console.error(task.error);
    * ```
    */
-  mergeEntities(input: MergeEntitiesInput, options?: RequestOptions): Promise<MergeEntitiesOutput> {
-    return this.invoke("mergeEntities", input, options) as Promise<MergeEntitiesOutput>;
+  getTask(input: GetTaskInput, options?: RequestOptions): Promise<GetTaskOutput> {
+    return this.invoke("getTask", input, options) as Promise<GetTaskOutput>;
   }
 
   /**
@@ -5736,22 +6320,6 @@ export abstract class AgentOperations {
   }
 
   /**
-   * Reach the agent's Durable Object and run one trivial database query
-   *
-   * A per-agent liveness check; benchmarks use it as the latency floor of any agent request.
-   *
-   * `GET /v1/agents/{agentId}/ping`
-   *
-   * @example
-   * ```ts
-   * console.log(await agent.ping());
-   * ```
-   */
-  ping(options?: RequestOptions): Promise<PingOutput> {
-    return this.invoke("ping", undefined, options) as Promise<PingOutput>;
-  }
-
-  /**
    * Execute one tool call an LLM produced
    *
    * `name` is a tool of `GET /v1/tools`, `arguments` its arguments as the model produced them (an object, or the JSON text OpenAI returns). A call whose name or arguments are wrong is a 400 whose message names the argument and the problem, for the model to correct. Otherwise the operation runs for the agent of the path (never one named in the arguments) and answers like its REST endpoint; `content` is the text to hand back to the model. An Idempotency-Key is passed to the write the tool makes.
@@ -5766,6 +6334,22 @@ export abstract class AgentOperations {
    */
   callTool(input: CallToolInput, options?: RequestOptions): Promise<CallToolOutput> {
     return this.invoke("callTool", input, options) as Promise<CallToolOutput>;
+  }
+
+  /**
+   * Reach the agent's Durable Object and run one trivial database query
+   *
+   * A per-agent liveness check; benchmarks use it as the latency floor of any agent request.
+   *
+   * `GET /v1/agents/{agentId}/ping`
+   *
+   * @example
+   * ```ts
+   * console.log(await agent.ping());
+   * ```
+   */
+  ping(options?: RequestOptions): Promise<PingOutput> {
+    return this.invoke("ping", undefined, options) as Promise<PingOutput>;
   }
 }
 
@@ -5788,23 +6372,6 @@ export abstract class ServiceOperations {
    */
   listAgents(input?: ListAgentsInput, options?: RequestOptions): Promise<ListAgentsOutput> {
     return this.invoke("listAgents", input, options) as Promise<ListAgentsOutput>;
-  }
-
-  /**
-   * Liveness, with the configured providers and a database round trip; ?deep=1 checks every dependency
-   *
-   * Without `deep`: one round trip to the primary database, no key needed. With `deep=1` (an API key is required, any tenant's; at most 3 a minute per tenant, then 429): one embedding, one vector query per Vectorize index on an empty canary namespace, one small-model call and a round trip to every D1 shard; 503 when a check fails or no shard or index takes new agents. Full shards and indexes are listed under `warnings`.
-   *
-   * `GET /v1/health`
-   *
-   * @example
-   * ```ts
-   * const health = await memory.getHealth();
-   * console.log(health.status, health.model_provider);
-   * ```
-   */
-  getHealth(input?: GetHealthInput, options?: RequestOptions): Promise<GetHealthOutput> {
-    return this.invoke("getHealth", input, options) as Promise<GetHealthOutput>;
   }
 
   /**
@@ -5856,6 +6423,23 @@ export abstract class ServiceOperations {
    */
   listTools(input?: ListToolsInput, options?: RequestOptions): Promise<ListToolsOutput> {
     return this.invoke("listTools", input, options) as Promise<ListToolsOutput>;
+  }
+
+  /**
+   * Liveness, with the configured providers and a database round trip; ?deep=1 checks every dependency
+   *
+   * Without `deep`: one round trip to the primary database, no key needed. With `deep=1` (an API key is required, any tenant's; at most 3 a minute per tenant, then 429): one embedding, one vector query per Vectorize index on an empty canary namespace, one small-model call and a round trip to every D1 shard; 503 when a check fails or no shard or index takes new agents. Full shards and indexes are listed under `warnings`.
+   *
+   * `GET /v1/health`
+   *
+   * @example
+   * ```ts
+   * const health = await memory.getHealth();
+   * console.log(health.status, health.model_provider);
+   * ```
+   */
+  getHealth(input?: GetHealthInput, options?: RequestOptions): Promise<GetHealthOutput> {
+    return this.invoke("getHealth", input, options) as Promise<GetHealthOutput>;
   }
 
   /**

@@ -70,6 +70,10 @@ const STEPS: readonly string[] = [
   // a later purge of one retires that task's result and key. Ids, task ids and message ids only.
   `CREATE TABLE forgotten (node_id INTEGER PRIMARY KEY, task_id TEXT, message_ids TEXT NOT NULL);
    CREATE INDEX forgotten_task ON forgotten (task_id);`,
+  // The object's own copy of the network (graph-snapshot-store.ts): a snapshot in parts and the
+  // journal of the commits since, so a wake reads neither from D1.
+  `CREATE TABLE graph_snapshot (part INTEGER PRIMARY KEY, body BLOB NOT NULL);
+   CREATE TABLE graph_journal (seq INTEGER NOT NULL, part INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY (seq, part)) WITHOUT ROWID;`,
   // The agent's usage per UTC day and what of it D1 has been told (src/engine/stores/usage-days.ts).
   `CREATE TABLE usage_days (day TEXT NOT NULL, metric TEXT NOT NULL, value INTEGER NOT NULL, reported INTEGER NOT NULL DEFAULT 0,
      PRIMARY KEY (day, metric));`,

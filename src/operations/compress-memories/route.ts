@@ -43,6 +43,8 @@ export const compressMemories: Endpoint = {
     sdk: {
       example: `const { task_ids } = await agent.compressMemories({ cycles: 3 });
 for (const taskId of task_ids) await agent.waitForTask(taskId);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const { task_ids } = unwrap(await env.MEMORY.compressMemories("assistant-1", { cycles: 2 }));`,
     },
     tool: {
       name: "compress_memories",

@@ -3,8 +3,8 @@
  *
  * 1. decay: the agent's decay clock advances one step and every link that fell below
  *    link_break_threshold is removed (src/memory/strength.ts);
- * 2. scan: nodes in ascending scan count, focus nodes skipped, each protected, kept, compressed or
- *    deleted by its importance (src/memory/compression-plan.ts).
+ * 2. scan: nodes in ascending scan count, focus nodes and pinned memories skipped, each protected,
+ *    kept, compressed or deleted by its importance (src/memory/compression-plan.ts).
  *
  * Cycles that come right after one another in the queue (POST /compress with cycles > 1) run as
  * one pass of k cycles: k clock steps and one break at the final clock, then one scan. With no
@@ -27,6 +27,7 @@
  * after time_slice_ms (the alarm resumes it).
  */
 import { z } from "zod";
+import { MAX_NODE_ID } from "../../config/limits";
 import { planScan } from "../../memory/compression-plan";
 import { advanceClock, breakLevel } from "../../memory/strength";
 import { forgottenNodes, type WriteOp } from "../../memory/write-ops";
@@ -78,6 +79,12 @@ const CheckpointSchema = z.object({
   breakLevel: z.number(),
   /** The focus is fixed for the pass (only a remember changes it, and none runs before the pass ends). */
   focus: z.array(z.number().int()),
+  /**
+   * The pinned memories, fixed for the pass too (no pin or unpin runs before it ends): outside
+   * forgetting, skipped as the focus is (docs/design.md, "Pins"). Absent from a pass an earlier
+   * version started.
+   */
+  pinned: z.array(z.number().int()).default([]),
   decayed: z.boolean(),
   cursor: z.object({ base: z.number(), id: z.number() }).nullable(),
   counts: CountsSchema,
@@ -98,7 +105,7 @@ export const compressMemoriesTask = defineTask({
   payload: z.null(),
   result: CompressMemoriesResultSchema,
   async run(rt: Runtime, task) {
-    const cp = readCheckpoint(task, CheckpointSchema) ?? start(rt, task);
+    const cp = readCheckpoint(task, CheckpointSchema) ?? start(rt, task, await pinnedNow(rt));
     if (!cp.finished) {
       const yielded = await scan(rt, task, cp);
       if (yielded) return { status: "yielded", reason: yielded };
@@ -107,11 +114,17 @@ export const compressMemoriesTask = defineTask({
   },
 });
 
+/** The memories pinned when a pass starts (every one: forgetting skips them all). */
+async function pinnedNow(rt: Runtime): Promise<number[]> {
+  const repos = rt.existingRepos();
+  return repos ? (await (await networkReader(rt, repos)).find({ pinned: true }, MAX_NODE_ID)).map((n) => n.id) : [];
+}
+
 /**
  * A fresh pass: this cycle plus the cycles queued right behind it, which are marked done (merged
  * into this one). One object transaction with the first checkpoint; nothing touches D1 yet.
  */
-function start(rt: Runtime, task: RunningTask<null>): Checkpoint {
+function start(rt: Runtime, task: RunningTask<null>, pinned: number[]): Checkpoint {
   return rt.storage.transactionSync(() => {
     const params = rt.meta.params();
     const merged = rt.queue.absorbFollowingCycles({ ...task, kind: "compressMemories" }, MAX_CYCLES_PER_PASS - 1, rt.now());
@@ -127,6 +140,7 @@ function start(rt: Runtime, task: RunningTask<null>): Checkpoint {
       clock,
       breakLevel: breakLevel(clock, params.link_break_threshold),
       focus: rt.focus.ids(),
+      pinned,
       decayed: false,
       cursor: null,
       counts: {
@@ -166,7 +180,7 @@ async function scan(rt: Runtime, task: RunningTask<null>, cp: Checkpoint): Promi
   }
   let sinceTurn = 0;
   for (;;) {
-    const page = rt.scans.page(cp.cursor, cp.focus, SCAN_PAGE);
+    const page = rt.scans.page(cp.cursor, [...cp.focus, ...cp.pinned], SCAN_PAGE);
     if (page.length === 0) break;
     const ids = page.map((p) => p.id);
     const [nodes, importance] = await Promise.all([reader.load(ids), reader.scanImportance(ids, cp.clock, cp.breakLevel)]);
@@ -195,7 +209,7 @@ async function scan(rt: Runtime, task: RunningTask<null>, cp: Checkpoint): Promi
     }
   }
   cp.finished = true;
-  pending.push({ type: "finishScan", cycles: cp.cycles, skipped: cp.focus });
+  pending.push({ type: "finishScan", cycles: cp.cycles, skipped: [...cp.focus, ...cp.pinned] });
   await commitPage(rt, task.id, cp, pending, { cycles: cp.cycles });
   return undefined;
 }

@@ -84,6 +84,8 @@ export const createMemory: Endpoint = {
     sdk: {
       example: `const created = await agent.createMemory({ subject: "Ines", memory_type: "fact", topic: "lives in", object: "Porto" });
 if (created.status === "done") console.log(created.node_id, created.entities);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const created = unwrap(await env.MEMORY.createMemory("assistant-1", { content: "Ines prefers tea." }, { idempotencyKey: "req-2" }));`,
     },
     tool: {
       name: "create_memory",

@@ -34,6 +34,8 @@ export const deleteAgent: Endpoint = {
     sdk: {
       example: `const answer = await agent.deleteAgent();
 if (!answer.deleted) await agent.waitForTask(answer.task_id);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const answer = unwrap(await env.MEMORY.deleteAgent("assistant-1"));`,
     },
     tool: {
       name: "delete_agent",

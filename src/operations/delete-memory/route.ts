@@ -2,9 +2,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { agentOf, writeOptions } from "../../surfaces/agent-of";
 import { errorsOf, jsonAnswer } from "../../surfaces/common-schemas";
-import { ApiError } from "../../http/errors";
 import { WriteHeadersSchema } from "../../surfaces/headers";
-import { MEMORY_NOT_FOUND, MemoryPathSchema, NOT_APPLICABLE } from "../../surfaces/memory-routes";
+import { MEMORY_NOT_FOUND, MemoryPathSchema, memoryRefused, NOT_APPLICABLE } from "../../surfaces/memory-routes";
 import { OPERATION_WAIT_MS, PENDING_ANSWER, pendingBody, whenFailed } from "../../surfaces/pending";
 import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { defineOperation } from "../../surfaces/operation";
@@ -50,6 +49,8 @@ export const deleteMemory: Endpoint = {
     scope: (query) => (query("purge") === "true" ? "admin" : "write"),
     sdk: {
       example: `await agent.deleteMemory({ node_id: 12, purge: true });`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+unwrap(await env.MEMORY.deleteMemory("assistant-1", { node_id: 12, purge: true }));`,
     },
     pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
     queryArgs: {
@@ -89,16 +90,10 @@ export const deleteMemory: Endpoint = {
           const { outcome: _done, ...rest } = result;
           return c.json({ deleted: true as const, ...rest }, 200);
         }
-        case "not_found":
-          throw new ApiError("not_found", `memory ${nodeId} not found`);
-        case "not_a_memory":
-          throw new ApiError("conflict", `node ${nodeId} is an ${result.kind}, not a memory`);
-        case "superseded":
-          throw new ApiError(
-            "conflict",
-            `memory ${nodeId} was superseded by ${result.superseded_by}: its text lives on there; delete the current version (purge=true takes every version)`,
-            { details: { superseded_by: result.superseded_by } },
-          );
+        default:
+          return memoryRefused(nodeId, result, {
+            superseded: "its text lives on there; delete the current version (purge=true takes every version)",
+          });
       }
     }),
 };

@@ -9,6 +9,7 @@ import { strengthAt } from "../../memory/strength";
 import type { AgentNetwork, AgentStores } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
 import { ExportSnapshotSchema, EXPORT_FORMAT, EXPORT_VERSION, type ExportSnapshot } from "../shared/export-format";
+import { nodeFields } from "../shared/node-fields";
 
 export const exportAgentTask = defineTask({
   lane: "read",
@@ -57,21 +58,7 @@ async function snapshot(rt: AgentStores & AgentNetwork): Promise<ExportSnapshot>
     for (const n of page) {
       out.nodes.push({
         type: "node",
-        id: n.id,
-        kind: n.kind,
-        name: n.name,
-        content: n.content,
-        original_length: n.originalLength,
-        phrase: n.phrase,
-        keywords: n.keywords,
-        role: n.role,
-        speaker: n.speaker,
-        source_message_ids: n.sourceMessageIds,
-        source_task_id: n.sourceTaskId,
-        message_time: n.messageTime,
-        created_at: n.createdAt,
-        superseded_by: n.supersededBy,
-        meta: n.meta === null ? null : { ...n.meta },
+        ...nodeFields(n),
         scan_count: scans.get(n.id) ?? 0,
         reinforced_cycle: reinforced.get(n.id) ?? null,
       });

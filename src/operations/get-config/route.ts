@@ -26,6 +26,8 @@ export const getConfig: Endpoint = {
     sdk: {
       example: `const config = await agent.getConfig();
 console.log(config.decay_rate, config.focus_limit);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const config = unwrap(await env.MEMORY.getConfig("assistant-1"));`,
     },
     tool: {
       name: "get_config",

@@ -85,6 +85,8 @@ export const getContext: Endpoint = {
     sdk: {
       example: `const { text, used_tokens } = await agent.getContext({ query: "Plan Ines's visit", budget_tokens: 800 });
 console.log(used_tokens, text);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const { text } = unwrap(await env.MEMORY.getContext("assistant-1", { query: "Plan Ines's visit", budget_tokens: 600 }));`,
     },
     fixedBody: { format: "json" },
     tool: {

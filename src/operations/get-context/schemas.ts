@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ConversationTurnSchema } from "../../vocabulary/message";
 import { LocalePreferenceShape } from "../../vocabulary/locales";
 import { ProfileSchema } from "../get-profile/schemas";
-import { nodeFields } from "../shared/node-fields";
+import { viewFields } from "../shared/node-fields";
 
 export const CONTEXT_SECTIONS = ["memories", "episodes", "profile", "traces"] as const;
 export const DEFAULT_CONTEXT_BUDGET = 1_000;
@@ -29,12 +29,13 @@ export const ContextQuerySchema = z
 export type ContextQuery = z.infer<typeof ContextQuerySchema>;
 
 const ContextMemorySchema = z.object({
-  ...nodeFields("node_id", "content", "speaker"),
+  // pinned: a standing instruction (docs/design.md, "Pins"); pinned memories come first, under their own heading.
+  ...viewFields("node_id", "pinned", "content", "speaker"),
   /** ● above 0.7, ○ above 0.3, ◌ 0.3 or below, of min(importance, 1). */
   energy: z.enum(["●", "○", "◌"]),
-  ...nodeFields("importance"),
+  ...viewFields("importance"),
   entities: z.array(z.string()),
-  ...nodeFields("conflicts_with", "source_message_ids", "message_time"),
+  ...viewFields("conflicts_with", "source_message_ids", "message_time"),
 });
 
 const ContextEpisodeSchema = z.object({

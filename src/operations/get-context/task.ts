@@ -9,6 +9,7 @@ import { energyOf } from "../../memory/energy";
 import { episodeMetaOf } from "../../memory/episode";
 import { importanceOf } from "../../memory/importance";
 import { asksAboutThePast } from "../../memory/past-question";
+import { MAX_PINS } from "../../config/params";
 import { RELATION } from "../../vocabulary/relations";
 import { labelLocale } from "../shared/label-locale";
 import { networkReader } from "../../engine/network-reader";
@@ -78,17 +79,31 @@ async function buildContext(rt: Runtime, request: ContextQuery): Promise<Context
     locale,
     kinds: ["segment", "memory"],
   });
-  const ids = recall.memories.map((m) => m.node_id);
+  // Standing instructions first (docs/design.md, "Pins"): every pinned memory, whatever the query, then what recall ranks.
+  const pinned = include.has("memories")
+    ? (await reader.find({ pinned: true, supersededBy: null }, MAX_PINS)).map((n) => ({
+        node_id: n.id,
+        content: n.content,
+        speaker: n.speaker,
+        source_message_ids: n.sourceMessageIds,
+        message_time: n.messageTime,
+        pinned: true,
+      }))
+    : [];
+  const listed = new Set(pinned.map((m) => m.node_id));
+  const shown = [...pinned, ...recall.memories.filter((m) => !listed.has(m.node_id)).map((m) => ({ ...m, pinned: false }))];
+  const ids = shown.map((m) => m.node_id);
   const outgoing = await reader.outgoing(ids, clock);
   const targets = [
     ...new Set([...outgoing.values()].flatMap((links) => links.filter((l) => l.relation === RELATION.about).map((l) => l.target))),
   ];
   const entities = await reader.load(targets);
   const memories: ContextMemory[] = include.has("memories")
-    ? recall.memories.map((m) => {
+    ? shown.map((m) => {
         const links = outgoing.get(m.node_id) ?? [];
         return {
           node_id: m.node_id,
+          pinned: m.pinned,
           content: m.content,
           speaker: m.speaker,
           energy: energyOf(importanceOf(links.map((l) => l.strength))),
@@ -126,7 +141,7 @@ async function buildContext(rt: Runtime, request: ContextQuery): Promise<Context
     : null;
   const traces = include.has("traces") ? recall.traces.map((t) => ({ phrase: t.phrase })) : [];
   const block = assembleContext({ memories, episodes, profile, traces, pastFirst }, request.budget_tokens, locale);
-  const byId = new Map(recall.memories.map((m) => [m.node_id, m]));
+  const byId = new Map(shown.map((m) => [m.node_id, m]));
   const episodeSources = new Map((await reader.load(block.episodes.map((e) => e.node_id))).entries());
   return {
     ...empty,

@@ -28,6 +28,8 @@ export const getFocus: Endpoint = {
     sdk: {
       example: `const { focus } = await agent.getFocus();
 console.log(focus.map((entity) => entity.name));`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const { focus } = unwrap(await env.MEMORY.getFocus("assistant-1"));`,
     },
     tool: {
       name: "get_focus",

@@ -46,6 +46,8 @@ export const getMemoryHistory: Endpoint = {
     sdk: {
       example: `const history = await agent.getMemoryHistory({ node_id: 12, limit: 20 });
 console.log(history);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const history = unwrap(await env.MEMORY.getMemoryHistory("assistant-1", { node_id: 12 }));`,
     },
     pathArgs: nodeIdArgument("The id of any version of the memory."),
     queryArgs: pageArgs("Versions"),

@@ -32,6 +32,8 @@ export const getMemoryNode: Endpoint = {
     sdk: {
       example: `const node = await agent.getMemoryNode({ node_id: 12, links_limit: 50 });
 console.log(node.kind, node.content, node.links.total.outgoing);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const node = unwrap(await env.MEMORY.getMemoryNode("assistant-1", { node_id: 12 }));`,
     },
     queryArgs: linksPageArgs,
     pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, focus and context answers.", Number.MAX_SAFE_INTEGER),

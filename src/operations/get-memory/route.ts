@@ -30,6 +30,8 @@ export const getMemory: Endpoint = {
     sdk: {
       example: `const memory12 = await agent.getMemory({ node_id: 12 });
 console.log(memory12.content, memory12.conflicts_with, memory12.history.length);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const memory12 = unwrap(await env.MEMORY.getMemory("assistant-1", { node_id: 12 }));`,
     },
     pathArgs: nodeIdArgument("The memory's id (node_id in recall, search and create_memory answers)."),
     queryArgs: linksPageArgs,

@@ -6,6 +6,7 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { EmptyQuerySchema, errorsOf } from "../../surfaces/common-schemas";
 import { defineOperation } from "../../surfaces/operation";
+import { AREAS } from "../../surfaces/areas";
 import type { AppEnv } from "../../http/app-env";
 import { isLoopbackHost } from "../../http/local-origin";
 
@@ -29,17 +30,6 @@ const route = createRoute({
 
 const BEARER_SCHEME = "bearerAuth";
 
-const TAGS = [
-  { name: "memory", description: "Remember conversations, recall and search memories, read the network." },
-  { name: "context", description: "A context block for a prompt, the profile, episodes." },
-  { name: "config", description: "The agent's parameters and compression cycles." },
-  { name: "tasks", description: "Queued writes and their results." },
-  { name: "agents", description: "The agents of a tenant; deleting one." },
-  { name: "keys", description: "The tenant's API keys: listing them, revoking one." },
-  { name: "integration", description: "Function-calling tools and the MCP server over the same operations." },
-  { name: "service", description: "Liveness." },
-];
-
 /** The document's top level (paths come from the routes); `server` is its one server's URL. */
 export function openApiConfig(server: string) {
   return {
@@ -52,7 +42,7 @@ export function openApiConfig(server: string) {
     },
     servers: [{ url: server }],
     security: [{ [BEARER_SCHEME]: [] }],
-    tags: TAGS,
+    tags: AREAS.map((area) => ({ ...area })),
   };
 }
 

@@ -59,6 +59,8 @@ export const getProfile: Endpoint = {
     sdk: {
       example: `const profile = await agent.getProfile({ participant: "John", max_chars: 1000 });
 for (const line of profile.lines) console.log(line.text, line.memory_ids);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const profile = unwrap(await env.MEMORY.getProfile("assistant-1"));`,
     },
     queryArgs: {
       locale: z.enum(LOCALES).optional().describe("Language of the profile's labels: zh or en (default: the language of the memories)."),

@@ -30,6 +30,8 @@ export const getStats: Endpoint = {
     sdk: {
       example: `const stats = await agent.getStats();
 console.log(stats.nodes.total, stats.links.total, stats.focus);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const stats = unwrap(await env.MEMORY.getStats("assistant-1"));`,
     },
     queryArgs: { wait_ms: waitMs },
     tool: {

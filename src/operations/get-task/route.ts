@@ -33,6 +33,8 @@ export const getTask: Endpoint = {
     sdk: {
       example: `const task = await agent.getTask({ task_id: "tsk_1", wait_ms: 5_000 });
 if (task.status === "failed") console.error(task.error);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const task = unwrap(await env.MEMORY.getTask("assistant-1", { task_id: "tsk_1", wait_ms: 5_000 }));`,
     },
     pathArgs: {
       task_id: {

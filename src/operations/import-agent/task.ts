@@ -17,6 +17,7 @@ import { AgentParamsSchema } from "../../config/params";
 import type { WriteOp } from "../../memory/write-ops";
 import type { EntityAlias, MemoryNode, NewLink } from "../../vocabulary/records";
 import { ExportLineSchema } from "../shared/export-format";
+import { nodeOfFields } from "../shared/node-fields";
 import type { AgentNetwork, AgentStores, WritePath } from "../../engine/runtime";
 import { PermanentTaskError } from "../../engine/task-errors";
 import { commit } from "../../engine/write-path";
@@ -167,23 +168,7 @@ function pageOps(lines: readonly string[], clock: number, epoch: number): { ops:
     const line = parsed.data;
     switch (line.type) {
       case "node":
-        nodes.push({
-          id: line.id,
-          kind: line.kind,
-          name: line.name,
-          content: line.content,
-          originalLength: line.original_length,
-          phrase: line.phrase,
-          keywords: line.keywords,
-          role: line.role,
-          speaker: line.speaker,
-          sourceMessageIds: line.source_message_ids,
-          sourceTaskId: line.source_task_id,
-          messageTime: line.message_time,
-          createdAt: line.created_at,
-          supersededBy: line.superseded_by,
-          meta: line.meta,
-        });
+        nodes.push(nodeOfFields(line));
         scans.push({ id: line.id, count: line.scan_count });
         if (line.reinforced_cycle !== null)
           reinforced.set(line.reinforced_cycle, [...(reinforced.get(line.reinforced_cycle) ?? []), line.id]);

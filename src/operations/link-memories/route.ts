@@ -70,6 +70,8 @@ export const linkMemories: Endpoint = {
     scope: "write",
     sdk: {
       example: `await agent.linkMemories({ source: 12, target: 15, relation: "causes", strength: 0.8 });`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+unwrap(await env.MEMORY.linkMemories("assistant-1", { source: 12, target: 15, relation: "causes" }));`,
     },
     tool: {
       name: "link_memories",

@@ -66,6 +66,8 @@ do {
   for (const item of page.items) console.log(item.node_id, item.content);
   cursor = page.next_cursor ?? undefined;
 } while (cursor !== undefined);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const { items, next_cursor } = unwrap(await env.MEMORY.listMemories("assistant-1", { limit: 50 }));`,
     },
     queryArgs: {
       kind: z.string().optional().describe("Kinds to list, comma-separated: segment, memory (explicit), episode (default all three)."),

@@ -8,30 +8,19 @@ import { strengthAt } from "../../memory/strength";
 import { MEMORY_KINDS } from "../../vocabulary/node-kinds";
 import type { MemoryNode } from "../../vocabulary/records";
 import { conflictMarks } from "../shared/conflict-marks";
-import { nodeFields } from "../shared/node-fields";
+import { NODE_FIELDS, nodeFields, viewFields } from "../shared/node-fields";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentNetwork, AgentRepos, AgentStores } from "../../engine/runtime";
 import { defineTask } from "../../engine/define-task";
 
-const MemoryListItemSchema = z.object(
-  nodeFields(
-    "node_id",
-    "kind",
-    "content",
-    "phrase",
-    "keywords",
-    "speaker",
-    "role",
-    "source_message_ids",
-    "source_task_id",
-    "message_time",
-    "created_at",
-    "superseded_by",
-    "meta",
-    "importance",
-    "conflicts_with",
-  ),
-);
+const { id: _id, name: _name, original_length: _length, ...LISTED_FIELDS } = NODE_FIELDS;
+
+const MemoryListItemSchema = z.object({
+  node_id: z.number().int(),
+  /** The record's fields (node-fields.ts) but the entity name and the original length. */
+  ...LISTED_FIELDS,
+  ...viewFields("importance", "conflicts_with"),
+});
 type MemoryListItem = z.infer<typeof MemoryListItemSchema>;
 
 export const ListMemoriesPayloadSchema = z
@@ -78,21 +67,13 @@ async function listItems(rt: AgentStores & AgentNetwork, repos: AgentRepos, node
   const [outgoing, conflicts] = await Promise.all([reader.outgoingLinks(ids), conflictMarks(reader, ids)]);
   const strengths = new Map<number, number[]>(ids.map((id) => [id, []]));
   for (const link of outgoing) strengths.get(link.source)?.push(link.pinned ? 1 : strengthAt(link.level, clock));
-  return nodes.map((n) => ({
-    node_id: n.id,
-    kind: n.kind,
-    content: n.content,
-    phrase: n.phrase,
-    keywords: n.keywords,
-    speaker: n.speaker,
-    role: n.role,
-    source_message_ids: n.sourceMessageIds,
-    source_task_id: n.sourceTaskId,
-    message_time: n.messageTime,
-    created_at: n.createdAt,
-    superseded_by: n.supersededBy,
-    meta: n.meta === null ? null : { ...n.meta },
-    importance: importanceOf(strengths.get(n.id) ?? []),
-    conflicts_with: conflicts.get(n.id) ?? [],
-  }));
+  return nodes.map((n) => {
+    const { id: _node, name: _entity, original_length: _original, ...fields } = nodeFields(n);
+    return {
+      node_id: n.id,
+      ...fields,
+      importance: importanceOf(strengths.get(n.id) ?? []),
+      conflicts_with: conflicts.get(n.id) ?? [],
+    };
+  });
 }

@@ -53,6 +53,8 @@ export const mergeEntities: Endpoint = {
     scope: "write",
     sdk: {
       example: `await agent.mergeEntities({ node_id: 31, into: 7 });`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+unwrap(await env.MEMORY.mergeEntities("assistant-1", { node_id: 31, into: 7 }));`,
     },
     pathArgs: nodeIdArgument("The entity to merge away (an entity's node_id, e.g. from get_focus)."),
     tool: {

@@ -105,7 +105,7 @@ export const mergeEntitiesTask = defineTask({
       outcome: "merged",
       survivor: survivorId,
       absorbed: absorbedId,
-      links_moved: move.moved.length,
+      links_moved: move.moved.length + move.kept,
       aliases: [...new Set(aliases.map((a) => a.name))],
     };
     await commit(rt, task.id, ops, { checkpoint: result });

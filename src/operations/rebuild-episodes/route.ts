@@ -34,6 +34,8 @@ export const rebuildEpisodes: Endpoint = {
     scope: "write",
     sdk: {
       example: `console.log(await agent.rebuildEpisodes());`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const rebuilt = unwrap(await env.MEMORY.rebuildEpisodes("assistant-1"));`,
     },
     tool: {
       name: "rebuild_episodes",

@@ -107,6 +107,8 @@ export const recall: Endpoint = {
     sdk: {
       example: `const { text, items } = await agent.recall({ query: "Where does Ines live?", limit: 5 });
 console.log(text, items.length);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const { text } = unwrap(await env.MEMORY.recall("assistant-1", { query: "Where does Ines live?" }));`,
     },
     fixedBody: { format: "json" },
     tool: {

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { DEFAULT_RECALL_LIMIT, MAX_RECALL_DEPTH, MAX_RECALL_KEYWORDS, MAX_RECALL_LIMIT, MAX_RECALL_RELATIONS } from "../../config/limits";
 import { LOCALES } from "../../vocabulary/locales";
-import { nodeFields } from "../shared/node-fields";
+import { viewFields } from "../shared/node-fields";
 
 /** The kinds of memory recall can return (entities are hubs, never a memory of their own). */
 export const RECALL_KINDS = ["segment", "memory", "episode"] as const;
@@ -31,10 +31,10 @@ export const RecallQuerySchema = z
 
 export const RecalledMemorySchema = z.object({
   type: z.literal("memory"),
-  ...nodeFields("node_id", "content", "phrase", "speaker", "role", "source_message_ids", "created_at", "message_time"),
+  ...viewFields("node_id", "content", "phrase", "speaker", "role", "source_message_ids", "created_at", "message_time"),
   depth: z.number().int(),
   // The answer marks a conflict.
-  ...nodeFields("conflicts_with"),
+  ...viewFields("conflicts_with"),
   scores: z.object({
     hits: z.number().int(),
     keyword_score: z.number(),

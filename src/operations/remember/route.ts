@@ -88,6 +88,8 @@ export const remember: Endpoint = {
   ],
 });
 await agent.waitForTask(task_id);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const { task_id } = unwrap(await env.MEMORY.remember("assistant-1", { messages: [{ role: "user", content: "I moved to Porto in May." }] }, { idempotencyKey: "req-1" }));`,
     },
     tool: {
       name: "remember",

@@ -49,6 +49,8 @@ export const reportFeedback: Endpoint = {
     scope: "write",
     sdk: {
       example: `await agent.reportFeedback({ node_ids: [12, 15], used: true });`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+unwrap(await env.MEMORY.reportFeedback("assistant-1", { node_ids: [12], used: true }));`,
     },
     tool: {
       name: "report_feedback",

@@ -61,6 +61,8 @@ export const searchMemories: Endpoint = {
     sdk: {
       example: `const { items } = await agent.searchMemories({ query: "Porto", mode: "hybrid", top_k: 5 });
 for (const hit of items) console.log(hit.node_id, hit.score, hit.content);`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+const { items } = unwrap(await env.MEMORY.searchMemories("assistant-1", { query: "Porto", mode: "keyword" }));`,
     },
     tool: {
       name: "search_memories",

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from "../../config/limits";
 import { NODE_KINDS } from "../../vocabulary/node-kinds";
 import { SEARCH_MODES } from "../../vocabulary/search-modes";
-import { nodeFields } from "../shared/node-fields";
+import { viewFields } from "../shared/node-fields";
 
 const Time = z.number().int().min(MIN_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS);
 
@@ -23,9 +23,9 @@ export const SearchQuerySchema = z
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
 export const SearchHitSchema = z.object({
-  ...nodeFields("node_id", "kind", "content", "phrase", "speaker", "role", "source_message_ids"),
+  ...viewFields("node_id", "kind", "content", "phrase", "speaker", "role", "source_message_ids"),
   time: z.number().int(),
-  ...nodeFields("created_at", "message_time", "conflicts_with"),
+  ...viewFields("created_at", "message_time", "conflicts_with"),
   score: z.number(),
   scores: z.object({ keyword: z.number().nullable(), vector: z.number().nullable() }),
 });

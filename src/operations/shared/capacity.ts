@@ -2,9 +2,11 @@
  * Capacity, scheme A (docs/design.md, "Compression"): after a remember, an agent holding more than `capacity` nodes
  * (within its tenant's nodes-per-agent quota: MetaStore.capacity)
  * deletes its least important ones, chosen from a seeded random sample of node ids (whole when the
- * network is small) rather than a full sort. Focus nodes are never evicted. Like any deletion, the
+ * network is small) rather than a full sort. Focus nodes and pinned memories (docs/design.md, "Pins")
+ * are never evicted. Like any deletion, the
  * victims' outgoing links go with them and links into them stay behind, dangling.
  */
+import { MAX_NODE_ID } from "../../config/limits";
 import { pickEvictions, sampleIds, sampleSize, seededRandom } from "../../memory/capacity";
 import { importanceOf } from "../../memory/importance";
 import { forgottenNodes } from "../../memory/write-ops";
@@ -25,12 +27,12 @@ export async function enforceCapacity(
   if (excess <= 0) return 0;
   const range = await repos.nodes.idRange();
   if (!range) return 0;
-  const focus = new Set(rt.focus.ids());
+  const held = new Set([...rt.focus.ids(), ...(await reader.find({ pinned: true }, MAX_NODE_ID)).map((n) => n.id)]);
   // Seeded by the node counter: the same history evicts the same nodes (benchmarks are repeatable).
   const random = seededRandom(rt.meta.nextNodeId());
   const sampled = sampleIds(range.min, range.max, sampleSize(excess), random);
-  let candidates = [...(await reader.load(sampled)).keys()].filter((id) => !focus.has(id));
-  if (candidates.length < excess * 2) candidates = (await repos.nodes.allIds()).filter((id) => !focus.has(id));
+  let candidates = [...(await reader.load(sampled)).keys()].filter((id) => !held.has(id));
+  if (candidates.length < excess * 2) candidates = (await repos.nodes.allIds()).filter((id) => !held.has(id));
   const strengths = await reader.outgoingStrengths(candidates, rt.meta.clock());
   const victims = pickEvictions(
     candidates.map((id) => ({ id, importance: importanceOf(strengths.get(id) ?? []) })),

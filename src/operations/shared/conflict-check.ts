@@ -15,7 +15,7 @@
  * after a crash neither judges nor applies anything twice.
  */
 import { z } from "zod";
-import { supersedeOps } from "../../memory/link-moves";
+import { farEnds, supersedeOps } from "../../memory/link-moves";
 import { memoryText } from "../../memory/format";
 import { levelOf } from "../../memory/strength";
 import type { WriteOp } from "../../memory/write-ops";
@@ -259,14 +259,16 @@ async function actionOps(rt: ConflictCheckRuntime, epoch: number, action: Action
   const now = rt.now();
   if (action.type === "supersede") {
     const nodes = await reader.load([action.old, action.new]);
+    const old = nodes.get(action.old);
     // Either was forgotten, or already superseded by an earlier action: nothing to do.
-    if (!isMemory(nodes.get(action.old)) || !isMemory(nodes.get(action.new))) return [];
+    if (!isMemory(old) || !isMemory(nodes.get(action.new))) return [];
     const [fromLinks, toLinks] = await Promise.all([reader.linksOf(action.old), reader.linksOf(action.new)]);
     const { ops } = supersedeOps({
-      oldId: action.old,
+      old,
       newId: action.new,
       fromLinks,
       toLinks,
+      kinds: await reader.load(farEnds(fromLinks, action.old)),
       clock,
       epoch,
       now,

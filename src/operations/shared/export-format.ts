@@ -21,8 +21,7 @@ import { MAX_MESSAGE_CODE_POINTS, MAX_NODE_ID, MAX_TIMESTAMP_MS, MIN_TIMESTAMP_M
 import { codePointLength } from "../../text/code-points";
 import { memoryTextProblem } from "../../text/memory-text";
 import { malformedPath } from "../../text/well-formed";
-import { NODE_KINDS } from "../../vocabulary/node-kinds";
-import { MESSAGE_ROLES } from "../../vocabulary/roles";
+import { STORED_NODE_FIELDS } from "./node-fields";
 
 export const EXPORT_FORMAT = "agent-memory-export" as const;
 export const EXPORT_VERSION = 1 as const;
@@ -66,21 +65,14 @@ export const FocusLineSchema = z
 export const NodeLineSchema = z
   .object({
     type: z.literal("node"),
+    /** Every field of the record (node-fields.ts); one added since a file was written takes its default. */
+    ...STORED_NODE_FIELDS,
     id: NodeId,
-    kind: z.enum(NODE_KINDS),
     name: z.string().min(1).nullable(),
-    content: z.string(),
     original_length: Count,
-    phrase: z.string(),
-    keywords: z.array(z.string()),
-    role: z.enum(MESSAGE_ROLES).nullable(),
-    speaker: z.string().nullable(),
-    source_message_ids: z.array(z.string()),
-    source_task_id: z.string().nullable(),
     message_time: Time.nullable(),
     created_at: Time,
     superseded_by: NodeId.nullable(),
-    meta: z.record(z.string(), z.unknown()).nullable(),
     scan_count: Count,
     reinforced_cycle: Count.nullable(),
   })

@@ -4,11 +4,11 @@
  * them OpenAPI names and serve them as they are.
  */
 import { z } from "zod";
-import { nodeFields } from "./node-fields";
+import { viewFields } from "./node-fields";
 import { NodeViewSchema } from "./node-view";
 
 /** A version of a memory: the one that corrected it is `superseded_by` (null for the current version). */
-export const HistoryEntrySchema = z.object(nodeFields("node_id", "content", "created_at", "superseded_by"));
+export const HistoryEntrySchema = z.object(viewFields("node_id", "content", "created_at", "superseded_by"));
 
 /** Versions a memory view lists; the history endpoint pages through the rest. */
 export const HISTORY_IN_VIEW = 50;
@@ -16,7 +16,7 @@ export const DEFAULT_HISTORY_PAGE = 50;
 export const MAX_HISTORY_PAGE = 200;
 
 export const MemoryViewSchema = NodeViewSchema.extend({
-  ...nodeFields("conflicts_with"),
+  ...viewFields("conflicts_with"),
   /** Other names that lead to this entity (empty for a memory). */
   aliases: z.array(z.object({ key: z.string(), name: z.string() })),
   /**

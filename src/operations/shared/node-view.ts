@@ -10,7 +10,7 @@ import { importanceOf } from "../../memory/importance";
 import { strengthAt } from "../../memory/strength";
 import { encodeLinksCursor, type LinkPosition } from "./cursor";
 import type { NetworkReader } from "../../engine/network-reader";
-import { nodeFields } from "./node-fields";
+import { NODE_FIELDS, nodeFields, viewFields } from "./node-fields";
 
 /** Links per direction in one node view, unless asked otherwise (at most MAX_LINKS_PAGE). */
 export const DEFAULT_LINKS_PAGE = 200;
@@ -35,25 +35,15 @@ const LinkViewSchema = z.object({
   created_at: z.number().int(),
 });
 
+const { id: _id, ...VIEWED_FIELDS } = NODE_FIELDS;
+
 export const NodeViewSchema = z.object({
-  ...nodeFields(
-    "node_id",
-    "kind",
-    "name",
-    "content",
-    "original_length",
-    "phrase",
-    "keywords",
-    "role",
-    "speaker",
-    "source_message_ids",
-    "source_task_id",
-    "message_time",
-    "created_at",
-  ),
+  node_id: z.number().int(),
+  /** Every field of the record (node-fields.ts): content, provenance, meta, superseded_by, … */
+  ...VIEWED_FIELDS,
   scan_count: z.number().int(),
   in_focus: z.boolean(),
-  ...nodeFields("superseded_by", "meta", "importance"),
+  ...viewFields("importance"),
   /**
    * A page of the node's links in each direction (by the far end's id, then the relation), how
    * many there are, and the cursor of the next page (null when both lists are complete).
@@ -94,24 +84,12 @@ export async function buildNodeView(
   const incoming = links.filter((l) => l.source !== nodeId).map(view);
   const out = pageOf(outgoing, (l) => l.target, page.after.outgoing, page.limit);
   const into = pageOf(incoming, (l) => l.source, page.after.incoming, page.limit);
+  const { id: _node, ...fields } = nodeFields(node);
   return {
     node_id: node.id,
-    kind: node.kind,
-    name: node.name,
-    content: node.content,
-    original_length: node.originalLength,
-    phrase: node.phrase,
-    keywords: node.keywords,
-    role: node.role,
-    speaker: node.speaker,
-    source_message_ids: node.sourceMessageIds,
-    source_task_id: node.sourceTaskId,
-    message_time: node.messageTime,
-    created_at: node.createdAt,
+    ...fields,
     scan_count: state.scanCount,
     in_focus: state.focus.has(node.id),
-    superseded_by: node.supersededBy,
-    meta: node.meta === null ? null : { ...node.meta },
     importance: importanceOf(outgoing.map((l) => l.strength)),
     links: {
       outgoing: out.items,

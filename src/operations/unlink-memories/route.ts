@@ -47,6 +47,8 @@ export const unlinkMemories: Endpoint = {
     scope: "write",
     sdk: {
       example: `await agent.unlinkMemories({ source: 12, target: 15, relation: "causes" });`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+unwrap(await env.MEMORY.unlinkMemories("assistant-1", { source: 12, target: 15, relation: "causes" }));`,
     },
     queryArgs: {
       source: z.number().int().min(1).describe("The link's source node id."),

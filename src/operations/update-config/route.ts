@@ -47,6 +47,8 @@ export const updateConfig: Endpoint = {
     scope: "write",
     sdk: {
       example: `await agent.updateConfig({ decay_rate: 0.95, focus_limit: 40, model_policy: { compression: "local" } });`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+unwrap(await env.MEMORY.updateConfig("assistant-1", { decay_rate: 0.95 }));`,
     },
     tool: {
       name: "update_config",

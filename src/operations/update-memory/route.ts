@@ -2,9 +2,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { agentOf, writeOptions } from "../../surfaces/agent-of";
 import { errorsOf, jsonAnswer } from "../../surfaces/common-schemas";
-import { ApiError } from "../../http/errors";
 import { WriteHeadersSchema } from "../../surfaces/headers";
-import { MEMORY_NOT_FOUND, MemoryContentSchema, MemoryPathSchema, NOT_APPLICABLE } from "../../surfaces/memory-routes";
+import { MEMORY_NOT_FOUND, MemoryContentSchema, MemoryPathSchema, memoryRefused, NOT_APPLICABLE } from "../../surfaces/memory-routes";
 import { OPERATION_WAIT_MS, PENDING_ANSWER, pendingBody, whenFailed } from "../../surfaces/pending";
 import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { defineOperation } from "../../surfaces/operation";
@@ -23,7 +22,7 @@ const route = createRoute({
   tags: ["memories"],
   summary: "Update a memory: the new content supersedes it",
   description:
-    "The new content becomes a new node that takes over the old one's links; 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).",
+    "The new content becomes a new node that takes over the old one's links to entities and its explicit links (上文/下文 and episode links stay with the old version); 更正 (corrects) links it to the old one, which becomes history. Recall, search and listings return the new content only. 409 for an entity or a version already superseded (the current one is named).",
   request: {
     params: MemoryPathSchema,
     headers: WriteHeadersSchema,
@@ -43,12 +42,14 @@ export const updateMemory: Endpoint = {
     scope: "write",
     sdk: {
       example: `await agent.updateMemory({ node_id: 12, content: "Ines moved to Lisbon in June." });`,
+      binding: `import { unwrap } from "@agent-memory/sdk";
+unwrap(await env.MEMORY.updateMemory("assistant-1", { node_id: 12, content: "Ines moved to Lisbon in June." }));`,
     },
     pathArgs: nodeIdArgument("The memory's id: node_id in recall, search, context and create_memory answers."),
     tool: {
       name: "update_memory",
       title: "Correct a memory",
-      description: `Correct a memory: the new content becomes a new version that takes over its links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. ${LANGUAGES}`,
+      description: `Correct a memory: the new content becomes a new version that takes over its entity and explicit links; the old one becomes history that recall and search no longer return. Use it when the user corrects something the agent remembered. ${LANGUAGES}`,
       annotations: WRITE,
     },
   }),
@@ -66,16 +67,8 @@ export const updateMemory: Endpoint = {
       switch (result.outcome) {
         case "updated":
           return c.json({ node_id: result.node_id, supersedes: result.supersedes, links_moved: result.links_moved }, 200);
-        case "not_found":
-          throw new ApiError("not_found", `memory ${nodeId} not found`);
-        case "not_a_memory":
-          throw new ApiError("conflict", `node ${nodeId} is an ${result.kind}, not a memory: merge entities instead`);
-        case "superseded":
-          throw new ApiError("conflict", `memory ${nodeId} was superseded by ${result.superseded_by}: update the current version`, {
-            details: {
-              superseded_by: result.superseded_by,
-            },
-          });
+        default:
+          return memoryRefused(nodeId, result, { entity: "merge entities instead", superseded: "update the current version" });
       }
     }),
 };

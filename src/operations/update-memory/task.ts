@@ -1,18 +1,19 @@
 /**
  * Updating a memory (docs/design.md, "Memory operations"): the new content becomes a new node of
  * the same kind (provenance: this task) that supersedes the old one. It takes over the old one's
- * links at their current strengths, a 更正 link new → old (strength 1) and a 被更正 link old → new
- * (link_initial_strength) record the correction, and the old node is marked superseded: recall,
+ * links to entities and its explicit links at their current strengths, a 更正 link new → old
+ * (strength 1) and a 被更正 link old → new (link_initial_strength) record the correction, and the
+ * old node is marked superseded: recall,
  * search and listings show the new content only, the old one stays readable as history until
  * forgetting takes it (src/memory/link-moves.ts). Entities are not memories (merge them instead);
  * a version already superseded answers with the current one.
  */
 import { z } from "zod";
 import { prepareContent } from "../../memory/explicit-memory";
-import { supersedeOps } from "../../memory/link-moves";
+import { farEnds, supersedeOps } from "../../memory/link-moves";
 import { PHRASE_MAX_CODE_POINTS } from "../../models/types";
 import { codePointLength, sliceCodePoints } from "../../text/code-points";
-import type { MemoryNode } from "../../vocabulary/records";
+import { newNode } from "../../vocabulary/records";
 import { networkReader } from "../../engine/network-reader";
 import type { AgentModels, AgentStores, WritePath } from "../../engine/runtime";
 import { commit } from "../../engine/write-path";
@@ -64,7 +65,7 @@ export const updateMemoryTask = defineTask({
     const content = prepareContent(task.payload.content, now).content;
     const [extraction] = await rt.model.extract([content]);
     const newId = rt.meta.nextNodeId();
-    const node: MemoryNode = {
+    const node = newNode({
       id: newId,
       kind: old.kind,
       name: null,
@@ -78,15 +79,16 @@ export const updateMemoryTask = defineTask({
       sourceTaskId: task.id,
       messageTime: null,
       createdAt: now,
-      supersededBy: null,
       meta: { supersedes: oldId },
-    };
+    });
     const params = rt.meta.params();
+    const fromLinks = await reader.linksOf(oldId);
     const { ops, moved } = supersedeOps({
-      oldId,
+      old,
       newId,
-      fromLinks: await reader.linksOf(oldId),
+      fromLinks,
       toLinks: [],
+      kinds: await reader.load(farEnds(fromLinks, oldId)),
       clock: rt.meta.clock(),
       epoch: task.seq,
       now,

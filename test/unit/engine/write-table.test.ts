@@ -9,7 +9,7 @@ import { createDb } from "../../../src/storage/db";
 import { FtsRepo } from "../../../src/storage/fts-repo";
 import { LinkRepo } from "../../../src/storage/link-repo";
 import { NodeRepo } from "../../../src/storage/node-repo";
-import type { MemoryNode, TextUpdate } from "../../../src/vocabulary/records";
+import { newNode, type MemoryNode, type TextUpdate } from "../../../src/vocabulary/records";
 
 /** What the table's type accepts (each refusal below is a compile error that tsc requires). */
 const table = (t: WriteTable): WriteTable => t;
@@ -34,23 +34,22 @@ function repos(): AgentRepos {
 }
 
 const text = (id: number, content: string): TextUpdate => ({ id, kind: "segment", speaker: null, content, phrase: content, keywords: [] });
-const node = (id: number): MemoryNode => ({
-  id,
-  kind: "segment",
-  name: null,
-  content: `memory ${id}`,
-  originalLength: 8,
-  phrase: "memory",
-  keywords: [],
-  role: "user",
-  speaker: "Ann",
-  sourceMessageIds: [],
-  sourceTaskId: null,
-  messageTime: null,
-  createdAt: 1,
-  supersededBy: null,
-  meta: null,
-});
+const node = (id: number): MemoryNode =>
+  newNode({
+    id,
+    kind: "segment",
+    name: null,
+    content: `memory ${id}`,
+    originalLength: 8,
+    phrase: "memory",
+    keywords: [],
+    role: "user",
+    speaker: "Ann",
+    sourceMessageIds: [],
+    sourceTaskId: null,
+    messageTime: null,
+    createdAt: 1,
+  });
 
 describe("the write table", () => {
   it("does not compile without a row per kind of write, with a row for none, or with a column of another kind", () => {
@@ -76,11 +75,26 @@ describe("the write table", () => {
       { type: "deleteNodes", ids: [1] },
       { type: "setFocus", focus: [{ nodeId: 2, key: "ann", name: "Ann" }], released: [3], clock: 0.5, epoch: 4 },
       { type: "updateText", update: text(5, "short") },
+      { type: "patchNodes", ids: [6], fields: { supersededBy: 7 } },
       { type: "count", counters: { memories: 1 } },
     ];
     for (const op of ops) expect(WriteOpSchema.parse(JSON.parse(JSON.stringify(op)))).toEqual(op);
     expect(WriteOpSchema.safeParse({ type: "pinMemory", ids: [1] }).success).toBe(false);
     expect(WriteOpSchema.safeParse({ type: "deleteNodes", ids: ["1"] }).success).toBe(false);
+    // A patch names only what a node may have set after it was written, never its text.
+    expect(WriteOpSchema.safeParse({ type: "patchNodes", ids: [1], fields: { content: "x" } }).success).toBe(false);
+  });
+
+  it("reads a supersession stored before patchNodes replaced it as the patch it became", () => {
+    expect(WriteOpSchema.parse({ type: "supersede", id: 3, by: 9 })).toEqual({ type: "patchNodes", ids: [3], fields: { supersededBy: 9 } });
+  });
+
+  it("patches only the fields a patch names, and writes nothing for an empty one", () => {
+    const r = repos();
+    const [set] = d1Statements(r, [{ type: "patchNodes", ids: [3, 4], fields: { supersededBy: 9 } }]);
+    expect(set?.sql).toMatch(/^UPDATE nodes SET "superseded_by" = \? WHERE agent = \? AND id IN/);
+    expect(set?.params.slice(0, 2)).toEqual([9, 7]);
+    expect(d1Statements(r, [{ type: "patchNodes", ids: [3], fields: {} }])).toEqual([]);
   });
 
   it("sends a run of text updates to D1 as one statement per table, and every other operation in its place", () => {

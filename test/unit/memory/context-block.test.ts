@@ -34,6 +34,7 @@ describe("the pure pieces", () => {
   it("never exceeds the budget, drops the least relevant pieces first and never cuts one", () => {
     const memories: ContextMemory[] = Array.from({ length: 30 }, (_, i) => ({
       node_id: i + 1,
+      pinned: false,
       content: `${i % 2 ? "登录模块" : "The Phoenix launch"} memory number ${i} with some words`,
       speaker: i % 3 ? null : "Alice",
       energy: energyOf(i / 30),

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { FieldScorer, type FieldWeights } from "../../../src/memory/field-score";
 import { bm25Idf, BM25_K1 } from "../../../src/search/bm25-index";
 import { documentFields } from "../../../src/search/fts-text";
-import type { MemoryNode } from "../../../src/vocabulary/records";
+import { newNode, type MemoryNode } from "../../../src/vocabulary/records";
 
 /** A stored node for the in-memory graph's tests: a segment unless told otherwise. */
 function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
-  return {
+  return newNode({
     id,
     kind: "segment",
     name: null,
@@ -20,10 +20,8 @@ function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
     sourceTaskId: null,
     messageTime: null,
     createdAt: 0,
-    supersededBy: null,
-    meta: null,
     ...fields,
-  };
+  });
 }
 
 describe("text evidence with the network as context (BM25F)", () => {

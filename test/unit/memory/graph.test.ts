@@ -6,7 +6,7 @@ import { queryTerms } from "../../../src/language/tokens/index-terms";
 import { MemoryGraph } from "../../../src/memory/graph";
 import type { NetworkOp } from "../../../src/memory/write-ops";
 import { writeKind } from "../../../src/engine/write-table";
-import type { MemoryNode } from "../../../src/vocabulary/records";
+import { newNode, type MemoryNode } from "../../../src/vocabulary/records";
 import { PINNED_LEVEL } from "../../../src/memory/strength";
 
 /** A committed network write as the graph follows it: its row of the write table (src/engine/write-table.ts). */
@@ -16,7 +16,7 @@ function applyToGraph(graph: MemoryGraph, op: NetworkOp): void {
 
 /** A stored node for the in-memory graph's tests: a segment unless told otherwise. */
 function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
-  return {
+  return newNode({
     id,
     kind: "segment",
     name: null,
@@ -30,10 +30,8 @@ function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
     sourceTaskId: null,
     messageTime: null,
     createdAt: 0,
-    supersededBy: null,
-    meta: null,
     ...fields,
-  };
+  });
 }
 
 describe("query and memory terms (one analyzer)", () => {

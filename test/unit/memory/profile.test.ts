@@ -12,12 +12,12 @@ import {
 import { chooseStatements, type SelectionOptions } from "../../../src/memory/profile-selection";
 import { nameTerms, spokenParts, statementsOf, type Statement } from "../../../src/memory/profile-statements";
 import { profileFrameLength, profilePieces, profileText } from "../../../src/memory/profile-text";
-import type { MemoryNode } from "../../../src/vocabulary/records";
+import { newNode, type MemoryNode } from "../../../src/vocabulary/records";
 
 const T0 = Date.UTC(2026, 2, 10, 9, 0, 0);
 
 function memory(id: number, content: string, speaker: string | null, session = "s1", kind: MemoryNode["kind"] = "segment"): MemoryNode {
-  return {
+  return newNode({
     id,
     kind,
     name: null,
@@ -31,9 +31,7 @@ function memory(id: number, content: string, speaker: string | null, session = "
     sourceTaskId: session,
     messageTime: T0,
     createdAt: T0,
-    supersededBy: null,
-    meta: null,
-  };
+  });
 }
 
 type SessionStatement = Statement & { session: string };

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { asksQuestion, recallMemories, type RecallNetwork } from "../../../src/memory/recall-engine";
 import { queryTerms } from "../../../src/language/tokens/index-terms";
-import type { MemoryNode } from "../../../src/vocabulary/records";
+import { newNode, type MemoryNode } from "../../../src/vocabulary/records";
 
 /** A stored node for the in-memory graph's tests: a segment unless told otherwise. */
 function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
-  return {
+  return newNode({
     id,
     kind: "segment",
     name: null,
@@ -19,10 +19,8 @@ function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
     sourceTaskId: null,
     messageTime: null,
     createdAt: 0,
-    supersededBy: null,
-    meta: null,
     ...fields,
-  };
+  });
 }
 
 describe("text evidence with the network as context (BM25F)", () => {

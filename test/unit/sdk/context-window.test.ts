@@ -53,6 +53,7 @@ describe("contextWindow: the smallest window", () => {
         "en",
         {
           node_id: 1,
+          pinned: false,
           content:
             "Caroline went to the LGBTQ support group yesterday and she said it was truly powerful for her and for her friends there.",
           speaker: "Caroline",
@@ -65,6 +66,7 @@ describe("contextWindow: the smallest window", () => {
         "zh",
         {
           node_id: 2,
+          pinned: false,
           content: "我今天拿到了数学考试的满分！真的超级开心，我想好好庆祝。",
           speaker: "Bart",
           energy: "●",

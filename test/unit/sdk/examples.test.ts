@@ -63,6 +63,14 @@ function publicSurface(): Documented[] {
       if (ts.isFunctionDeclaration(declaration) && declaration.body !== undefined) {
         const overloads = (symbol.declarations ?? []).filter(ts.isFunctionDeclaration);
         out.push({ name: exported.name, examples: overloads.flatMap(examplesOf) });
+      } else if (ts.isTypeAliasDeclaration(declaration)) {
+        // A type of methods made from a generated list (MemoryBinding from RPC_METHODS): each method's
+        // examples are on the declaration it comes from (the list's entry, or a member written out).
+        for (const property of checker.getPropertiesOfType(checker.getTypeAtLocation(declaration))) {
+          const own = (property.declarations ?? []).some((d) => path.normalize(d.getSourceFile().fileName).startsWith(SDK));
+          if (!own || checker.getSignaturesOfType(checker.getTypeOfSymbol(property), ts.SignatureKind.Call).length === 0) continue;
+          out.push({ name: `${exported.name}.${property.name}`, examples: (property.declarations ?? []).flatMap(examplesOf) });
+        }
       } else if (ts.isClassDeclaration(declaration) || ts.isInterfaceDeclaration(declaration)) {
         for (const member of declaration.members) {
           if (!(ts.isMethodDeclaration(member) || ts.isMethodSignature(member)) || member.name === undefined) continue;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { documentFields, ftsDocument, timeTerms } from "../../../src/search/fts-text";
-import type { MemoryNode } from "../../../src/vocabulary/records";
+import { newNode, type MemoryNode } from "../../../src/vocabulary/records";
 
 /** A stored node for the in-memory graph's tests: a segment unless told otherwise. */
 function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
-  return {
+  return newNode({
     id,
     kind: "segment",
     name: null,
@@ -18,10 +18,8 @@ function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
     sourceTaskId: null,
     messageTime: null,
     createdAt: 0,
-    supersededBy: null,
-    meta: null,
     ...fields,
-  };
+  });
 }
 
 describe("query and memory terms (one analyzer)", () => {

@@ -55,6 +55,8 @@ export const NodeViewSchema = z.object({
   superseded_by: z.optional(z.nullable(z.number())),
   /** Kind-specific facts (an explicit memory's structure, an episode's participants and span). */
   meta: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  /** A standing instruction: never forgotten, listed first by the context block. */
+  pinned: z.optional(z.boolean()),
   importance: z.number(),
   // A page of each direction (the API caps a view's links); `total` counts them all.
   links: z.object({

@@ -11,31 +11,20 @@
  * outgoing strengths (smallest first), in_focus from the focus line.
  */
 import * as z from "zod/mini";
-import type { LinkView, NodeView } from "./schemas";
+import { NodeViewSchema, type LinkView, type NodeView } from "./schemas";
 
 export const EXPORT_FORMAT = "agent-memory-export";
 export const EXPORT_VERSION = 1;
 
 const HeaderLineSchema = z.object({ type: z.literal("header"), format: z.string(), version: z.number() });
 const FocusLineSchema = z.object({ type: z.literal("focus"), entries: z.array(z.object({ node_id: z.number() })) });
-const NodeLineSchema = z.object({
+/**
+ * A node line: the node's fields as GET nodes/:id shows them (NodeViewSchema), under `id`, with its
+ * scan count; a field the page reads from a node view is read from the export too.
+ */
+const NodeLineSchema = z.extend(z.omit(NodeViewSchema, { node_id: true, in_focus: true, importance: true, links: true }), {
   type: z.literal("node"),
   id: z.number(),
-  kind: z.string(),
-  name: z.nullable(z.string()),
-  content: z.string(),
-  original_length: z.number(),
-  phrase: z.string(),
-  keywords: z.array(z.string()),
-  role: z.nullable(z.string()),
-  speaker: z.nullable(z.string()),
-  source_message_ids: z.array(z.string()),
-  source_task_id: z.nullable(z.string()),
-  message_time: z.nullable(z.number()),
-  created_at: z.number(),
-  superseded_by: z.nullable(z.number()),
-  meta: z.nullable(z.record(z.string(), z.unknown())),
-  scan_count: z.number(),
 });
 const LinkLineSchema = z.object({
   type: z.literal("link"),
@@ -115,24 +104,11 @@ export class NetworkSnapshot {
     });
     const outgoing = (this.outgoing.get(id) ?? []).map(link);
     const incoming = (this.incoming.get(id) ?? []).map(link);
+    const { type: _line, id: _id, ...fields } = node;
     return {
       node_id: node.id,
-      kind: node.kind,
-      name: node.name,
-      content: node.content,
-      original_length: node.original_length,
-      phrase: node.phrase,
-      keywords: node.keywords,
-      role: node.role,
-      speaker: node.speaker,
-      source_message_ids: node.source_message_ids,
-      source_task_id: node.source_task_id,
-      message_time: node.message_time,
-      created_at: node.created_at,
-      scan_count: node.scan_count,
+      ...fields,
       in_focus: this.focus.has(id),
-      superseded_by: node.superseded_by,
-      meta: node.meta,
       importance: sumSmallestFirst(outgoing.map((l) => l.strength)),
       // The whole list: an export holds every link, so there is no further page.
       links: { outgoing, incoming, total: { outgoing: outgoing.length, incoming: incoming.length }, next_cursor: null },

@@ -53,10 +53,11 @@ export function breakCycles(p: DecayParams): number | null {
  * delete threshold). Its importance after c cycles is its pinned links (a focus entity at one end:
  * strength 1 while it stays in the focus) plus its other links × decay^c; ⌊n⌋ < m for a whole m
  * means n < m, so each change happens once importance < min(1, length / original length). Null:
- * never, while the focus stays as it is (a focus node is not scanned at all).
+ * never, while the focus stays as it is (a focus node is not scanned at all), or for a pinned memory.
  */
 export function nodeForecast(view: NodeView, p: DecayParams): { shrink: number | null; forget: number | null } {
-  if (view.in_focus || view.original_length <= 0) return { shrink: null, forget: null };
+  // A pinned memory is outside forgetting, as a focus node is (docs/design.md, "Pins").
+  if (view.in_focus || view.pinned || view.original_length <= 0) return { shrink: null, forget: null };
   let pinned = 0;
   let decaying = 0;
   for (const l of view.links.outgoing) {

@@ -61,6 +61,17 @@ export class NodePanel {
       h("span", { class: "kind-label" }, `${kind} #${node.id} `),
       h("span", { lang: langOf(listLabel(node)) }, truncate(listLabel(node), 80)),
       view?.in_focus && node.status !== "ghost" ? h("span", { class: "badge focus" }, "in focus") : null,
+      view?.pinned && node.status !== "ghost"
+        ? h(
+            "span",
+            {
+              class: "badge focus",
+              "data-testid": "pinned-memory",
+              title: "A standing instruction: never forgotten, listed first in the context",
+            },
+            "pinned memory",
+          )
+        : null,
       view && node.status !== "ghost" && correctionsOf(view).supersededBy !== null
         ? h("span", { class: "badge superseded" }, "superseded")
         : null,

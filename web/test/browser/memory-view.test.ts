@@ -60,6 +60,14 @@ async function selectFromList(page: Page, label: string): Promise<void> {
 
 describe("the web view", () => {
   it("signs in by keyboard, lists the agents and shows the focus neighbourhood and a node's links", async () => {
+    // The Chinese memory is pinned (docs/design.md, "Pins"): its panel says so.
+    const memories = await api<{ items: { node_id: number; content: string }[] }>(
+      suite.url,
+      "GET",
+      "/v1/agents/view-team/memories?limit=50",
+    );
+    const pinned = memories.items.find((m) => m.content === CHINESE)?.node_id;
+    await api(suite.url, "POST", `/v1/agents/view-team/memories/${pinned}/pin`);
     const page = await newPage();
     await page.goto(`${suite.url}/`);
     // Keyboard only: skip link, then the key field.
@@ -99,6 +107,7 @@ describe("the web view", () => {
     const title = page.locator('[data-testid="node-title"]');
     await title.filter({ hasText: "Frank" }).waitFor();
     expect(await title.textContent()).toContain("in focus");
+    expect(await page.locator('[data-testid="pinned-memory"]').count()).toBe(0);
     const outRows = page.locator('[data-testid="links-out"] tbody tr');
     expect(await outRows.count()).toBe(2);
     for (const row of await outRows.allTextContents()) {
@@ -131,6 +140,7 @@ describe("the web view", () => {
     expect(await content.getAttribute("lang")).toBe("zh");
     expect(await page.locator('[data-testid="node-length"]').textContent()).toBe("27 of 27 characters (100% held)");
     expect(await page.locator('[data-testid="node-sources"]').textContent()).toBe("msg-3");
+    expect(await page.locator('[data-testid="pinned-memory"]').textContent()).toBe("pinned memory");
     expect(await page.locator('[data-testid="links-in"] tbody tr').count()).toBeGreaterThan(0);
 
     await page.locator("#fit-view").click();

@@ -26,6 +26,7 @@ export function nodeView(id: number, outgoing: Link[] = [], incoming: Link[] = [
     in_focus: false,
     superseded_by: null,
     meta: null,
+    pinned: false,
     importance: outgoing.reduce((s, l) => s + l.strength, 0),
     links: { outgoing, incoming, total: { outgoing: outgoing.length, incoming: incoming.length }, next_cursor: null },
     ...extra,

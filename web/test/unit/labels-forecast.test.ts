@@ -90,6 +90,8 @@ describe("forgetting forecast", () => {
     // A pinned link at 1 holds it while its entity stays in the focus; a focus node is never scanned.
     expect(nodeForecast(nodeView(7, [link(7, 1, 1, { pinned: true }), link(7, 8, 0.5)]), DEFAULTS)).toEqual({ shrink: null, forget: null });
     expect(nodeForecast(nodeView(7, [link(7, 8, 0.2)], [], { in_focus: true }), DEFAULTS)).toEqual({ shrink: null, forget: null });
+    // A pinned memory is outside forgetting, whatever its links (docs/design.md, "Pins").
+    expect(nodeForecast(nodeView(7, [link(7, 8, 0.2)], [], { pinned: true }), DEFAULTS)).toEqual({ shrink: null, forget: null });
     // Pinned 0.5 + decaying 1 at decay 0.5: compressed once the decaying part is below 0.5.
     expect(nodeForecast(nodeView(7, [link(7, 1, 0.5, { pinned: true }), link(7, 8, 1)]), { ...DEFAULTS, decay_rate: 0.5 }).shrink).toBe(2);
   });

@@ -6,7 +6,7 @@ import { NetworkSnapshot, SnapshotError } from "../../src/api/snapshot";
 
 const T = 1_790_000_000_000;
 
-function node(id: number, kind: "segment" | "entity", content: string): ExportSnapshot["nodes"][number] {
+function node(id: number, kind: "segment" | "entity", content: string, pinned = false): ExportSnapshot["nodes"][number] {
   return {
     type: "node",
     id,
@@ -24,6 +24,7 @@ function node(id: number, kind: "segment" | "entity", content: string): ExportSn
     created_at: T,
     superseded_by: null,
     meta: null,
+    pinned,
     scan_count: 2,
     reinforced_cycle: null,
   };
@@ -49,7 +50,7 @@ const SNAPSHOT: ExportSnapshot = {
   },
   focus: { type: "focus", entries: [{ node_id: 2, key: "alice", name: "Alice" }] },
   // Node 3 (Bob) was deleted: the link into it stays, dangling.
-  nodes: [node(1, "segment", "Alice met Bob."), node(2, "entity", "Alice")],
+  nodes: [node(1, "segment", "Alice met Bob.", true), node(2, "entity", "Alice")],
   links: [link(1, 2, "关于", 0.25), link(1, 3, "关于", 0.125), link(2, 1, "关于", 1, true)],
   aliases: [],
   messages: ["m1"],
@@ -58,7 +59,7 @@ const SNAPSHOT: ExportSnapshot = {
 const text = () => [...exportLines(SNAPSHOT)].join("\n") + "\n";
 
 describe("network snapshot from an export", () => {
-  it("builds the node views GET nodes/:id gives: links both ways, dangling ends, importance, focus", () => {
+  it("builds the node views GET nodes/:id gives: links both ways, dangling ends, importance, focus, the pin", () => {
     const snapshot = NetworkSnapshot.parse(text());
     expect(snapshot.size).toBe(2);
     expect(snapshot.has(3)).toBe(false);
@@ -69,6 +70,7 @@ describe("network snapshot from an export", () => {
       kind: "segment",
       content: "Alice met Bob.",
       in_focus: false,
+      pinned: true,
       scan_count: 2,
       importance: 0.375,
     });
@@ -79,7 +81,7 @@ describe("network snapshot from an export", () => {
     expect(memory?.links.incoming).toEqual([
       { source: 2, target: 1, relation: "关于", strength: 1, pinned: true, dangling: false, created_at: T },
     ]);
-    expect(snapshot.view(2)).toMatchObject({ kind: "entity", name: "alice", in_focus: true, importance: 1 });
+    expect(snapshot.view(2)).toMatchObject({ kind: "entity", name: "alice", in_focus: true, pinned: false, importance: 1 });
   });
 
   it("refuses another format or version, and a file cut short", () => {

@@ -1,0 +1,158 @@
+/**
+ * The agent's network as the object holds it (src/memory/graph.ts), packed to be kept in the
+ * object's own SQLite (stores/graph-snapshot-store.ts), so that a wake reads it there instead of
+ * from D1 (docs/design.md, "The cold path and the storage layout", Decision 1). Packed as:
+ *
+ *   a header   JSON: the layout it was written in, the focus, the relation names, the aliases,
+ *              the counts and sizes of what follows;
+ *   the nodes  one JSON array of the node records, each with its own index terms (so no text is
+ *              analysed again on load: src/search/fts-text.ts);
+ *   the links  typed arrays: source and target (Int32), level as the graph holds it and creation
+ *              time (Float64), relation code (Uint16): 26 bytes a link.
+ *
+ * A snapshot written by another layout (a node field added or removed, another analyzer: the data
+ * version) is not read: the graph is rebuilt from D1 and the snapshot written again.
+ */
+import { MemoryGraph } from "../memory/graph";
+import type { GraphLink } from "../memory/graph-links";
+import { ownTerms, primeDocumentFields } from "../search/fts-text";
+import type { MemoryNode } from "../vocabulary/records";
+import { DATA_VERSION } from "./stores/meta-store";
+
+/**
+ * The node record's fields: the compiler refuses this list when MemoryNode gains or loses one, and
+ * a snapshot written with another list is not read (its nodes would lack or carry a field).
+ */
+const NODE_FIELDS = {
+  id: 0,
+  kind: 0,
+  name: 0,
+  content: 0,
+  originalLength: 0,
+  phrase: 0,
+  keywords: 0,
+  role: 0,
+  speaker: 0,
+  sourceMessageIds: 0,
+  sourceTaskId: 0,
+  messageTime: 0,
+  createdAt: 0,
+  supersededBy: 0,
+  meta: 0,
+  pinned: 0,
+} satisfies Record<keyof MemoryNode, 0>;
+
+/** The link's fields, each stored in its own array below: a new one must be stored too. */
+const LINK_FIELDS = { source: 0, target: 0, relation: 0, level: 0, createdAt: 0 } satisfies Record<keyof GraphLink, 0>;
+
+/** What a snapshot was written with; another layout is not read. */
+const LAYOUT = `1;data ${DATA_VERSION};nodes ${Object.keys(NODE_FIELDS).join(",")};links ${Object.keys(LINK_FIELDS).join(",")}`;
+
+/** Bytes a link takes in the link arrays. */
+const LINK_BYTES = 4 + 4 + 8 + 8 + 2;
+
+interface SnapshotHeader {
+  layout: string;
+  focus: number[];
+  relations: string[];
+  aliases: [string, number][];
+  links: number;
+  nodeBytes: number;
+  linkBytes: number;
+}
+
+/** A node as stored: its record and its own index terms, space-separated. */
+type StoredNode = [MemoryNode, string];
+
+export interface PackedGraph {
+  header: Uint8Array;
+  /** The nodes' JSON, then the link arrays. */
+  body: Uint8Array;
+}
+
+/** The graph packed. */
+export function packGraph(graph: MemoryGraph): PackedGraph {
+  const nodes: StoredNode[] = [];
+  for (const id of graph.nodeIds()) {
+    const node = graph.node(id);
+    if (node) nodes.push([node, ownTerms(node).join(" ")]);
+  }
+  const nodeBytes = new TextEncoder().encode(JSON.stringify(nodes));
+  const links = graph.allLinks();
+  const count = links.length;
+  const relations: string[] = [];
+  const codes = new Map<string, number>();
+  // Float64 arrays first (8-byte aligned inside the body's buffer once the nodes are padded to 8).
+  const linkBuffer = new ArrayBuffer(count * LINK_BYTES);
+  const arrays = linkArrays(linkBuffer, 0, count);
+  links.forEach((link, i) => {
+    let code = codes.get(link.relation);
+    if (code === undefined) {
+      code = relations.length;
+      relations.push(link.relation);
+      codes.set(link.relation, code);
+    }
+    arrays.levels[i] = link.level;
+    arrays.created[i] = link.createdAt;
+    arrays.sources[i] = link.source;
+    arrays.targets[i] = link.target;
+    arrays.relations[i] = code;
+  });
+  const nodeSpan = padded(nodeBytes.length);
+  const body = new Uint8Array(nodeSpan + linkBuffer.byteLength);
+  body.set(nodeBytes, 0);
+  body.set(new Uint8Array(linkBuffer), nodeSpan);
+  const header: SnapshotHeader = {
+    layout: LAYOUT,
+    focus: graph.focusIds(),
+    relations,
+    aliases: graph.aliasEntries(),
+    links: count,
+    nodeBytes: nodeBytes.length,
+    linkBytes: linkBuffer.byteLength,
+  };
+  return { header: new TextEncoder().encode(JSON.stringify(header)), body };
+}
+
+/** The graph a packed snapshot holds; undefined when it was written with another layout. */
+export function unpackGraph(packed: PackedGraph): MemoryGraph | undefined {
+  const header = JSON.parse(new TextDecoder().decode(packed.header)) as SnapshotHeader;
+  if (header.layout !== LAYOUT) return undefined;
+  const nodeSpan = padded(header.nodeBytes);
+  if (packed.body.length !== nodeSpan + header.linkBytes || header.linkBytes !== header.links * LINK_BYTES) return undefined;
+  const graph = new MemoryGraph();
+  graph.setInitialFocus(header.focus);
+  const nodes = JSON.parse(new TextDecoder().decode(packed.body.subarray(0, header.nodeBytes))) as StoredNode[];
+  for (const [node, terms] of nodes) {
+    primeDocumentFields(node, terms === "" ? [] : terms.split(" "));
+    graph.addNode(node);
+  }
+  for (const [key, nodeId] of header.aliases) graph.addAlias(key, nodeId);
+  // A copy, so the arrays are aligned whatever the buffer the parts were read into.
+  const linkBuffer = packed.body.slice(nodeSpan).buffer;
+  const arrays = linkArrays(linkBuffer, 0, header.links);
+  for (let i = 0; i < header.links; i++) {
+    graph.addLink({
+      source: arrays.sources[i] ?? 0,
+      target: arrays.targets[i] ?? 0,
+      relation: header.relations[arrays.relations[i] ?? 0] ?? "",
+      level: arrays.levels[i] ?? 0,
+      createdAt: arrays.created[i] ?? 0,
+    });
+  }
+  return graph;
+}
+
+function linkArrays(buffer: ArrayBufferLike, at: number, count: number) {
+  return {
+    levels: new Float64Array(buffer, at, count),
+    created: new Float64Array(buffer, at + count * 8, count),
+    sources: new Int32Array(buffer, at + count * 16, count),
+    targets: new Int32Array(buffer, at + count * 20, count),
+    relations: new Uint16Array(buffer, at + count * 24, count),
+  };
+}
+
+function padded(bytes: number): number {
+  return Math.ceil(bytes / 8) * 8;
+}
