@@ -23,7 +23,7 @@ import type { TenantLimits } from "../config/quotas";
 import type { QuotaRefusal } from "./refusal";
 import { admitWrite } from "./admit-write";
 import { AgentState } from "./agent-state";
-import { exportLines, exportStream } from "../operations/shared/export-format";
+import { exportStream } from "../operations/shared/export-format";
 import { fingerprint } from "../engine/stores/idempotency";
 import { migrateAgentSchema } from "../engine/stores/do-schema";
 import { networkReader } from "../engine/network-reader";
@@ -284,7 +284,7 @@ export class MemoryAgent extends DurableObject<Env> {
       await this.bind(identity);
       const task = enqueueTyped(this.state.queue, "exportAgent", null, { now: Date.now() });
       const snapshot = resultInMemory("exportAgent", await this.runner.waitForResult(task.id));
-      return exportStream(exportLines(snapshot));
+      return exportStream(snapshot);
     });
   }
 

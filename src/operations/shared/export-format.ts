@@ -127,6 +127,30 @@ export const ExportSnapshotSchema = z.object({
 });
 export type ExportSnapshot = z.infer<typeof ExportSnapshotSchema>;
 
+/**
+ * The export's lines as a byte stream, in chunks of about 64 KiB: the caller's pace sets how fast
+ * they are serialised, so a large agent's export is never held whole.
+ */
+export function exportStream(snapshot: ExportSnapshot): ReadableStream<Uint8Array> {
+  const lines = exportLines(snapshot);
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let chunk = "";
+      for (let next = lines.next(); ; next = lines.next()) {
+        if (next.done) {
+          if (chunk !== "") controller.enqueue(encoder.encode(chunk));
+          controller.close();
+          return;
+        }
+        chunk += `${next.value}\n`;
+        if (chunk.length >= 65_536) break;
+      }
+      controller.enqueue(encoder.encode(chunk));
+    },
+  });
+}
+
 /** The snapshot as its lines, in file order (each without its newline). */
 export function* exportLines(snapshot: ExportSnapshot): Generator<string> {
   yield JSON.stringify(snapshot.header);
@@ -346,24 +370,4 @@ function metaProblem(meta: Record<string, unknown>): string | undefined {
   }
   if (new TextEncoder().encode(JSON.stringify(meta)).byteLength > META_MAX_BYTES) return `longer than ${META_MAX_BYTES} bytes as JSON`;
   return undefined;
-}
-
-/** The lines as a byte stream, about 64 KiB a chunk: the reader's pace sets how fast they are serialised. */
-export function exportStream(lines: Iterator<string>): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      let chunk = "";
-      for (let next = lines.next(); ; next = lines.next()) {
-        if (next.done) {
-          if (chunk !== "") controller.enqueue(encoder.encode(chunk));
-          controller.close();
-          return;
-        }
-        chunk += `${next.value}\n`;
-        if (chunk.length >= 65_536) break;
-      }
-      controller.enqueue(encoder.encode(chunk));
-    },
-  });
 }
