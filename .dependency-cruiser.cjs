@@ -2,7 +2,7 @@
  * The layering of src/ (docs/architecture.md, "Layers"), checked by `npm run lint`. From the top:
  *
  *   app         src/index.ts, src/app.ts, src/scheduled.ts,  the Worker's entry points and composition
- *               src/rpc, src/oauth
+ *               src/rpc, src/oauth, src/admin
  *   routes      src/routes                                   the operations listed in their areas and mounted
  *   endpoints   src/operations/<operation>/route.ts          each operation's route, its HTTP schemas, its tool entry
  *   surfaces    src/surfaces                                 what the endpoints share: the operation definition,
@@ -27,7 +27,7 @@
  * No exceptions are listed here, type-only imports included: a rule that needs one is a design change.
  */
 const layer = {
-  app: "^src/((index|app|scheduled)\\.ts$|rpc/|oauth/)",
+  app: "^src/((index|app|scheduled)\\.ts$|rpc/|oauth/|admin/)",
   routes: "^src/routes/",
   endpoints: "^src/operations/[^/]+/route\\.ts$",
   surfaces: "^src/surfaces/",

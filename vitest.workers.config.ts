@@ -25,6 +25,8 @@ export async function workersProject(test: {
 }): Promise<ViteUserConfig> {
   built ??= buildWeb();
   await built;
+  // LOCAL_OPERATOR_SECRET of scripts/local-server.mjs (not importable here: this file is type-checked without JavaScript).
+  const LOCAL_OPERATOR_SECRET = "operator-secret-local-only";
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     // ai-sdk/ depends on the SDK by its package name: here, its sources (test/session-story.test.ts).
@@ -34,7 +36,8 @@ export async function workersProject(test: {
         main: "./src/index.ts",
         remoteBindings: false,
         wrangler: { configPath: "./wrangler.local.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+        // The admin API exists only with an operator secret; the local one, as the e2e server and the benchmarks pass it.
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations, OPERATOR_SECRET: LOCAL_OPERATOR_SECRET } },
       }),
     ],
     test: {

@@ -140,6 +140,10 @@ async function main(): Promise<void> {
       "cold-only": { type: "boolean", default: false },
       "time-scale": { type: "string" },
       "model-policy": { type: "string", default: "" },
+      // The production run without the account's fair share (AI_FAIR_SHARE off): the comparison.
+      "no-fair-share": { type: "boolean", default: false },
+      // The fair-share run's backlog in messages (default 20,000; --quick 1,000): smaller where the full one takes too long.
+      "fair-share-backlog": { type: "string" },
     },
   });
   const quick = values.quick;
@@ -169,14 +173,30 @@ async function main(): Promise<void> {
     run: null,
   };
 
+  const sizes = quick ? PRODUCTION_QUICK : PRODUCTION_FULL;
+  const backlogArg = values["fair-share-backlog"];
+  const backlog = backlogArg === undefined ? undefined : Number(backlogArg);
+  if (backlog !== undefined && !(Number.isInteger(backlog) && backlog >= 10)) {
+    throw new Error(`--fair-share-backlog must be a whole number of messages, at least 10, got ${backlogArg}`);
+  }
   const production = async (): Promise<void> => {
     result.production = await productionBench(
-      { timeScale, modelPolicy: values["model-policy"], ...(quick ? PRODUCTION_QUICK : PRODUCTION_FULL) },
+      {
+        timeScale,
+        modelPolicy: values["model-policy"],
+        fairShareOn: !values["no-fair-share"],
+        ...sizes,
+        fairShare: { ...sizes.fairShare, ...(backlog === undefined ? {} : { backlogMessages: backlog }) },
+      },
       progress.update,
     );
     const p = result.production;
     progress.note(
       `production: ${p.ingest.messagesPerSecond.toFixed(1)} messages/s, ${p.calls.textPerRemember.toFixed(2)} text calls/remember, recall p95 ${p.recall.p95Ms?.toFixed(0)} ms`,
+    );
+    const f = p.fairShare;
+    progress.note(
+      `fair share${f.settings.fairShare ? "" : " (off)"}: steady remember-to-done p95 ${f.steadyAloneP95Ms?.toFixed(0)} ms alone, ${f.steadyP95Ms?.toFixed(0)} ms beside the backlog (×${f.p95Ratio?.toFixed(2)}); backlog ${f.backlogMessagesPerMinute.toFixed(0)} messages/min, account ${f.accountTextCallsPerMinute.toFixed(0)} of ${f.accountTextLimitPerMinute} text calls/min`,
     );
   };
   const cold = async (): Promise<void> => {
@@ -301,7 +321,7 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const outFile = path.join(
     outDir,
-    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : latencyOnly ? "-latency" : coldOnly ? "-cold" : productionOnly ? `-production${policyTag(values["model-policy"])}` : ""}${quick ? "-quick" : ""}.json`,
+    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : latencyOnly ? "-latency" : coldOnly ? "-cold" : productionOnly ? `-production${policyTag(values["model-policy"])}${values["no-fair-share"] ? "-no-fair-share" : ""}` : ""}${quick ? "-quick" : ""}.json`,
   );
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
   writeFileSync(

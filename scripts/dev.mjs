@@ -11,7 +11,11 @@ const persistTo = path.join(ROOT, ".wrangler", "state");
 for (const line of applyLocalMigrations({ persistTo, verbose: process.env.DEV_VERBOSE === "1" })) console.log(line);
 const child = spawn(
   path.join(ROOT, "node_modules", ".bin", "wrangler"),
-  ["dev", "--local", "-c", "wrangler.local.toml", "--ip", "127.0.0.1", "--port", port, "--persist-to", persistTo, "--test-scheduled"],
+  [
+    ...["dev", "--local", "-c", "wrangler.local.toml", "--ip", "127.0.0.1", "--port", port, "--persist-to", persistTo, "--test-scheduled"],
+    // The admin API only when asked for (docs/deploy.md, "The admin API"): OPERATOR_SECRET=… npm run dev.
+    ...(process.env.OPERATOR_SECRET ? ["--var", `OPERATOR_SECRET:${process.env.OPERATOR_SECRET}`] : []),
+  ],
   { cwd: ROOT, env: offlineEnv(), stdio: "inherit" },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));

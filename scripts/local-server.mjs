@@ -7,6 +7,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * The operator secret of the servers tests and benchmarks start (docs/deploy.md, "The admin API"):
+ * public, like the development key, and local only; `npm run dev` sets none unless OPERATOR_SECRET
+ * is in its environment (scripts/dev.mjs).
+ */
+export const LOCAL_OPERATOR_SECRET = "operator-secret-local-only";
 const WRANGLER = path.join(ROOT, "node_modules", ".bin", "wrangler");
 
 /**

@@ -3,10 +3,15 @@
  * whose work is overdue and wakes their objects; it never compresses anything itself, and an idle
  * agent (due_at null) costs nothing. It also measures the storage agents are spread over (every D1
  * shard's size, every Vectorize index's vector count): a shard or index past STORAGE_FILL_RATIO of
- * its capacity takes no new agents from then on (docs/deploy.md, "Limits").
+ * its capacity takes no new agents from then on (docs/deploy.md, "Limits"). And it keeps the
+ * tenants' books: each tenant's held nodes and vectors measured for the day's usage, and audit
+ * entries older than AUDIT_RETENTION_DAYS pruned (docs/deploy.md, "Usage", "The audit log").
  */
 import { agentStub } from "./agent/naming";
+import { utcDay } from "./config/quotas";
+import { auditRetentionDays, pruneAudit } from "./service/audit";
 import { measureStorage } from "./service/storage-status";
+import { measureHeld } from "./service/usage-report";
 import { AgentRegistry } from "./storage/agent-registry";
 
 /** Agents woken per cron run; the rest are found by the next run. */
@@ -16,6 +21,10 @@ export async function runScheduled(env: Env, now: number): Promise<{ woken: numb
   const [woken] = await Promise.all([
     wakeDue(env, now),
     measureStorage(env, now).catch((err: unknown) => console.error("cron: measuring the storage failed", err)),
+    measureHeld(env.DB, utcDay(now)).catch((err: unknown) => console.error("cron: measuring what tenants hold failed", err)),
+    pruneAudit(env.DB, now, auditRetentionDays(env.AUDIT_RETENTION_DAYS)).catch((err: unknown) =>
+      console.error("cron: pruning the audit log failed", err),
+    ),
   ]);
   return woken;
 }

@@ -15,7 +15,12 @@ it("the stub model remembers through the tools and answers later questions from 
     baseUrl: inject("baseUrl"),
     apiKey: "dev-key-local-only",
     agentId: `example-${Math.random().toString(36).slice(2, 8)}`,
-    turns: ["My daughter Mia starts school in Zurich next September.", "我最喜欢的茶是龙井。", "Where does Mia start school?", "我最喜欢什么茶？"],
+    turns: [
+      "My daughter Mia starts school in Zurich next September.",
+      "我最喜欢的茶是龙井。",
+      "Where does Mia start school?",
+      "我最喜欢什么茶？",
+    ],
     log: (line) => lines.push(line),
   });
   expect(answers[0]).toBe("Noted.");

@@ -7,13 +7,15 @@ import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { applyLocalMigrations, offlineEnv, ROOT, startLocalServer } from "../scripts/local-server.mjs";
+import { applyLocalMigrations, LOCAL_OPERATOR_SECRET, offlineEnv, ROOT, startLocalServer } from "../scripts/local-server.mjs";
 import { buildWeb } from "../web/build.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     otherTenantKey: string;
+    /** The server's local state directory (the operator's CLI writes its database there). */
+    persistTo: string;
   }
 }
 
@@ -35,8 +37,9 @@ export default async function setup(project: TestProject) {
     { cwd: ROOT, env: offlineEnv(), encoding: "utf8" },
   );
   if (insert.status !== 0) throw new Error(`creating the second tenant's key failed\n${insert.stderr}`);
-  const server = await startLocalServer({ port, persistTo, quiet: true });
+  const server = await startLocalServer({ port, persistTo, quiet: true, extraArgs: ["--var", `OPERATOR_SECRET:${LOCAL_OPERATOR_SECRET}`] });
   project.provide("baseUrl", server.url);
   project.provide("otherTenantKey", OTHER_TENANT_KEY);
+  project.provide("persistTo", persistTo);
   return () => server.stop();
 }

@@ -88,7 +88,15 @@ describe("the SDK installed outside the repository", () => {
       writeFileSync(
         path.join(dir, "tsconfig.json"),
         JSON.stringify({
-          compilerOptions: { strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [], noEmit: true },
+          compilerOptions: {
+            strict: true,
+            module: "nodenext",
+            moduleResolution: "nodenext",
+            target: "es2022",
+            lib: ["es2022", "dom"],
+            types: [],
+            noEmit: true,
+          },
           files: ["check.ts"],
         }),
       );

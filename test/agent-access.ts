@@ -8,7 +8,7 @@ import { MemoryAgent } from "../src/agent/memory-agent";
 import { AGENT_TASKS } from "../src/agent/agent-tasks";
 import { QueueRunner } from "../src/engine/queue-runner";
 import { effectiveLevel } from "../src/memory/strength";
-import { DEV_TENANT } from "../src/http/auth";
+import { DEV_TENANT } from "../src/http/principal";
 import { agentRows, stubOf } from "./helpers";
 
 /** Every node's scan count, as the agent's object keeps them (src/engine/stores/scan-store.ts). */

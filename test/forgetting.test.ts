@@ -3,6 +3,7 @@ import {
   createExecutionContext,
   createScheduledController,
   env,
+  runDurableObjectAlarm,
   runInDurableObject,
   waitOnExecutionContext,
 } from "cloudflare:test";
@@ -381,7 +382,7 @@ describe("the cron safety net", () => {
 });
 
 describe("reads cost the registry nothing", () => {
-  it("recall and search on an idle agent write no D1 registry row and arm no alarm", async () => {
+  it("recall and search on an idle agent write no D1 registry row; the one alarm they arm is the usage report's", async () => {
     const agent = freshAgent("reads-idle");
     await rememberAndWait(agent, [{ role: "user", content: "Mira keeps the Vega launch notes in the blue binder." }]);
     await drainAlarms(agent);
@@ -396,8 +397,19 @@ describe("reads cost the registry nothing", () => {
     const search = await call(`/v1/agents/${agent}/search`, { body: { query: "launch notes", mode: "hybrid", top_k: 5 } });
     expect(search.status).toBe(200);
     expect(await row()).toEqual(before);
+    // The reads are the day's usage: reported once, when the alarm armed for it rings (not before).
     const alarm = await runInDurableObject(stubOf(agent), (_instance, ctx) => ctx.storage.getAlarm());
-    expect(alarm).toBeNull();
+    expect(alarm).toBeGreaterThan(Date.now());
+    expect(await runDurableObjectAlarm(stubOf(agent))).toBe(true);
+    const reported = await env.DB.prepare("SELECT metric, value FROM agent_usage WHERE agent_id = ? AND metric LIKE 'requests.%'")
+      .bind(agent)
+      .all<{ metric: string; value: number }>();
+    expect(Object.fromEntries(reported.results.map((r) => [r.metric, r.value]))).toMatchObject({
+      "requests.recall": 1,
+      "requests.searchMemories": 1,
+    });
+    expect(await row()).toEqual(before);
+    expect(await runInDurableObject(stubOf(agent), (_instance, ctx) => ctx.storage.getAlarm())).toBeNull();
   });
 });
 

@@ -2,7 +2,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import { agentStub } from "../src/agent/naming";
-import { DEV_TENANT } from "../src/http/auth";
+import { DEV_TENANT } from "../src/http/principal";
 
 export const DEV_KEY = "dev-key-local-only";
 const BASE = "http://localhost";
@@ -36,6 +36,20 @@ export async function call(path: string, options: CallOptions = {}): Promise<Res
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !headers["Content-Type"]) headers["Content-Type"] = "application/json";
   return SELF.fetch(`${BASE}${path}`, { method: options.method ?? (body === undefined ? "GET" : "POST"), headers, body });
+}
+
+/** The operator secret vitest.workers.config.ts gives the Worker: the admin API's credential in tests. */
+export const OPERATOR_SECRET: string = (env as { OPERATOR_SECRET?: string }).OPERATOR_SECRET ?? "";
+
+/** A call to the admin API (/v1/admin/…) with the operator secret. */
+export function operatorCall(path: string, options: Omit<CallOptions, "key"> = {}): Promise<Response> {
+  return call(path, { ...options, key: null, headers: { Authorization: `Bearer ${OPERATOR_SECRET}`, ...options.headers } });
+}
+
+/** Revokes a key through the admin API (so the Worker's own key cache forgets it at once). */
+export async function revokeByKey(key: string): Promise<void> {
+  const res = await operatorCall("/v1/admin/keys/revoke", { body: { key } });
+  expect(res.status).toBe(200);
 }
 
 export async function json<T = Record<string, unknown>>(res: Response): Promise<T> {

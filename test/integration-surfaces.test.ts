@@ -87,7 +87,7 @@ describe("an operation added to the list", () => {
       },
       responses: { 200: { description: "ok" } },
     });
-    const definition = defineOperation(route, { tool: { reason: "an example" }, sdk: { reason: "an example" } });
+    const definition = defineOperation(route, { scope: "read", tool: { reason: "an example" }, sdk: { reason: "an example" } });
     expect(httpSpecOf(definition)).toMatchObject({
       method: "GET",
       scope: "agent",

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { storeKey } from "../src/storage/api-keys";
 import { createDb } from "../src/storage/db";
-import { agentUid, call, DEV_KEY, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
+import { agentUid, call, DEV_KEY, drainAlarms, freshAgent, json, rememberAndWait, revokeByKey, stubOf } from "./helpers";
 
 interface ErrorEnvelope {
   error: { code: string; message: string; details?: unknown };
@@ -161,7 +161,7 @@ describe("authentication", () => {
     const recallB = await call(`/v1/agents/${agent}/recall`, { key: "key-tenant-b", body: { keywords: ["Falcon"] } });
     expect(await recallB.text()).toBe("");
 
-    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE tenant_id = 'tenant-a'").bind(Date.now()).run();
+    await revokeByKey("key-tenant-a");
     await expectError(await call(`/v1/agents/${agent}/stats`, { key: "key-tenant-a" }), 401, "unauthorized");
   });
 });

@@ -179,12 +179,19 @@ describe("an agent with BENCH_USAGE_COUNTERS", () => {
     expect(d[USAGE_COUNTERS.activeMs]).toBeGreaterThan(c[USAGE_COUNTERS.activeMs] ?? 0);
   });
 
-  it("meters nothing without the var: the shards are the bindings themselves", async () => {
+  it("keeps no lifetime counters without the var; the day's usage counts D1 rows either way", async () => {
     await runInDurableObject(stubOf(freshAgent("plain")), async (_instance, ctx) => {
       const state = new AgentState(ctx.storage, env, AGENT_TASK_HOOKS);
       expect(state.usage).toBeUndefined();
-      expect(state.network.d1Shards.primary).toBe(env.DB);
-      expect(state.network.d1Shards.get("DB")).toBe(env.DB);
+      // Wrapped for the tenant's usage per day (src/agent/tenant-terms.ts), not the bindings themselves.
+      expect(state.network.d1Shards.primary).not.toBe(env.DB);
+      await state.network.d1Shards.primary
+        .prepare("INSERT OR REPLACE INTO tenants (tenant_id, updated_at) VALUES ('usage-metering', ?)")
+        .bind(Date.now())
+        .run();
+      const rows = state.terms.usage.unreported();
+      expect(rows.find((r) => r.metric === "d1_rows_written")?.value).toBeGreaterThanOrEqual(1);
+      expect(state.meta.counters()).toEqual({});
       expect(state.storage).toBe(ctx.storage);
     });
   });

@@ -113,6 +113,11 @@ export class AgentApi {
     return (await this.http.request("PUT", `${this.base}/config`, ConfigSchema, { body: patch })).value;
   }
 
+  /** Sets the agent's model_policy (which provider answers each kind of model work). */
+  async setModelPolicy(policy: Record<string, string>): Promise<Config> {
+    return (await this.http.request("PUT", `${this.base}/config`, ConfigSchema, { body: { model_policy: policy } })).value;
+  }
+
   /** The acknowledgement: the task is queued, nothing is applied yet. */
   async remember(messages: readonly Message[], idempotencyKey?: string, sessionId?: string): Promise<Timed<string>> {
     const r = await this.http.request("POST", `${this.base}/remember`, RememberAcceptedSchema, {

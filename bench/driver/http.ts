@@ -1,5 +1,5 @@
 /**
- * HTTP to the API as a client sees it: JSON in and out, the local development key, every answer
+ * HTTP to the API as a client sees it: JSON in and out, the local development key (or a tenant's), every answer
  * checked against a zod schema, and the client-side wall time of each request (performance.now()
  * around the fetch and the reading of the body) for latency figures.
  *
@@ -65,7 +65,11 @@ export class HttpClient {
   /** Re-sends by the stall guard, per "METHOD /v1/agents/:id/<endpoint> (why)", agent id elided. */
   readonly stalls = new Map<string, number>();
 
-  constructor(readonly baseUrl: string) {}
+  /** `apiKey`: another tenant's key than the development key's (the fair-share run's tenants). */
+  constructor(
+    readonly baseUrl: string,
+    private readonly apiKey: string = DEV_API_KEY,
+  ) {}
 
   private countStall(key: string): void {
     this.stalls.set(key, (this.stalls.get(key) ?? 0) + 1);
@@ -125,7 +129,7 @@ export class HttpClient {
     body: unknown,
     extra: Record<string, string> = {},
   ): Promise<{ status: number; text: string; ms: number }> {
-    const headers: Record<string, string> = { ...extra, authorization: `Bearer ${DEV_API_KEY}` };
+    const headers: Record<string, string> = { ...extra, authorization: `Bearer ${this.apiKey}` };
     if (body !== undefined) headers["content-type"] = "application/json";
     const init: RequestInit = { method, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
     if (body !== undefined) init.body = JSON.stringify(body);

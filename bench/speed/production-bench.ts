@@ -11,13 +11,16 @@
  *   - recall: free-text recalls on that agent (~1,000 nodes), each next to a floor ping;
  *   - accounts: `accountAgents` agents ingesting `accountMessages` each at once, sharing the
  *     account's limits; stopped at `accountCapMs` of simulated time if not done (the figure is then
- *     the messages remembered by the cap, per minute).
+ *     the messages remembered by the cap, per minute);
+ *   - fair share: tenants remembering at a steady pace, alone and beside another tenant's backlog
+ *     that makes text generation the bound (fair-share-bench.ts).
  *
  * With `timeScale` < 1 every simulated latency and the limits' minute shrink alike (the Worker's
  * request budgets get the same minute through AI_RATE_WINDOW_MS), and times are reported in
  * simulated milliseconds (measured ÷ timeScale). The Worker's own work does not shrink, so a
  * scaled run understates throughput and overstates latency: it is a smoke check, not a figure.
  */
+import { LOCAL_OPERATOR_SECRET } from "../../scripts/local-server.mjs";
 import { AgentApi } from "../driver/agent-api";
 import { HttpClient } from "../driver/http";
 import { counter, type Stats } from "../driver/schemas";
@@ -26,6 +29,7 @@ import { AiSimulator, ACCOUNT_TEXT_PER_MINUTE, EMBEDDING_LATENCY_MS, TEXT_LATENC
 import { sampleWithFloor, warmUp } from "./floor";
 import { workerdCpuMs } from "./process-cpu";
 import { chatStream, searchQueries } from "./streams";
+import { FAIR_SHARE_FULL, FAIR_SHARE_QUICK, fairShareBench, type FairShareResult, type FairShareSettings } from "./fair-share-bench";
 
 export interface ProductionSettings {
   timeScale: number;
@@ -38,23 +42,28 @@ export interface ProductionSettings {
   accountMessages: number;
   /** Longest the accounts run may take, in simulated ms. */
   accountCapMs: number;
+  fairShare: FairShareSettings;
+  /** AI_FAIR_SHARE: false runs the Worker without the account's coordinator (a comparison). */
+  fairShareOn: boolean;
 }
 
-export const PRODUCTION_FULL: Omit<ProductionSettings, "timeScale" | "modelPolicy"> = {
+export const PRODUCTION_FULL: Omit<ProductionSettings, "timeScale" | "modelPolicy" | "fairShareOn"> = {
   streamMessages: 1000,
   batch: 10,
   recallSamples: 100,
   accountAgents: 20,
   accountMessages: 500,
   accountCapMs: 5 * 60_000,
+  fairShare: FAIR_SHARE_FULL,
 };
-export const PRODUCTION_QUICK: Omit<ProductionSettings, "timeScale" | "modelPolicy"> = {
+export const PRODUCTION_QUICK: Omit<ProductionSettings, "timeScale" | "modelPolicy" | "fairShareOn"> = {
   streamMessages: 200,
   batch: 10,
   recallSamples: 20,
   accountAgents: 5,
   accountMessages: 100,
   accountCapMs: 2 * 60_000,
+  fairShare: FAIR_SHARE_QUICK,
 };
 
 export interface OperationFigures {
@@ -137,6 +146,7 @@ export interface ProductionResult {
     fallbacks: number;
     failedTasks: number;
   };
+  fairShare: FairShareResult;
 }
 
 const TEXT = (op: string): boolean => op !== "embedding";
@@ -221,10 +231,13 @@ export async function productionBench(settings: ProductionSettings, step: (text:
     AI_SIMULATOR_URL: url,
     AI_RATE_WINDOW_MS: String(sim.windowMs),
     BENCH_USAGE_COUNTERS: "1",
+    // The fair-share run creates its tenants' keys through the admin API.
+    OPERATOR_SECRET: LOCAL_OPERATOR_SECRET,
+    AI_FAIR_SHARE: settings.fairShareOn ? "on" : "off",
     ...(settings.modelPolicy === "" ? {} : { MODEL_POLICY: settings.modelPolicy }),
   };
   try {
-    return await withBenchServer(
+    const main = await withBenchServer(
       "speed-production",
       async (server) => {
         const http = new HttpClient(server.url);
@@ -323,6 +336,21 @@ export async function productionBench(settings: ProductionSettings, step: (text:
       },
       vars,
     );
+    // On a server of its own: the accounts run may stop at its cap with work still queued, which
+    // would run beside the steady tenants and take the account's model budget from them.
+    const fairShare = await withBenchServer(
+      "speed-fair-share",
+      (server) =>
+        fairShareBench(
+          server.url,
+          sim,
+          settings.fairShare,
+          { timeScale: scale, fairShare: settings.fairShareOn, accountTextPerMinute: ACCOUNT_TEXT_PER_MINUTE },
+          step,
+        ),
+      vars,
+    );
+    return { ...main, fairShare };
   } finally {
     await sim.stop();
   }

@@ -47,7 +47,11 @@ export class ValidationError extends MemoryApiError {
 export class UnauthorizedError extends MemoryApiError {
   override name = "UnauthorizedError";
 }
-/** 403: only from the local development server, to a request not addressed to this machine (or from a page of another origin). */
+/**
+ * 403: the key's scope does not allow the operation (`details.needed_scope`), or the agent is
+ * outside its agent-id prefix (`details.agent_prefix`); from the local development server also a
+ * request not addressed to this machine (or from a page of another origin).
+ */
 export class ForbiddenError extends MemoryApiError {
   override name = "ForbiddenError";
 }
@@ -77,6 +81,14 @@ export class ConflictError extends MemoryApiError {
 export class QueueFullError extends MemoryApiError {
   override name = "QueueFullError";
 }
+/**
+ * 429: a quota of the tenant is reached. `details.quota` names it (agents, nodes_per_agent,
+ * messages_per_day, requests_per_minute) and `details.limit` is its limit; `retryAfterMs` says when
+ * trying again can succeed.
+ */
+export class QuotaExceededError extends MemoryApiError {
+  override name = "QuotaExceededError";
+}
 /** 429: an operation that spends what every tenant shares (the deep health check) was asked too often; Retry-After. */
 export class RateLimitedError extends MemoryApiError {
   override name = "RateLimitedError";
@@ -103,6 +115,7 @@ export const ERROR_CLASSES: Record<ErrorCode, ApiErrorClass> = {
   idempotency_conflict: IdempotencyConflictError,
   conflict: ConflictError,
   queue_full: QueueFullError,
+  quota_exceeded: QuotaExceededError,
   rate_limited: RateLimitedError,
   internal: InternalServerError,
   unavailable: UnavailableError,

@@ -23,6 +23,8 @@ export function retryDelay(error: unknown, attempt: number, policy: RetryPolicy,
   const backoff = () => Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt) * random();
   if (error instanceof MemoryApiError) {
     if (!RETRY_STATUSES.has(error.status) || !safe) return undefined;
+    // A quota that frees up later than the longest wait (a daily quota): retrying sooner cannot succeed.
+    if (error.code === "quota_exceeded" && (error.retryAfterMs ?? Infinity) > policy.maxDelayMs) return undefined;
     return error.retryAfterMs !== undefined ? Math.min(policy.maxDelayMs, error.retryAfterMs) : backoff();
   }
   if (error instanceof ConnectionError || error instanceof TimeoutError) return safe ? backoff() : undefined;

@@ -19,7 +19,7 @@ export interface BindingError {
   message: string;
   /** As in the REST envelope: `{issues: [{in, path, message}]}` for validation errors, candidates for conflicts… */
   details?: JsonValue;
-  /** queue_full and unavailable: wait this long before retrying. */
+  /** queue_full, quota_exceeded and unavailable: wait this long before retrying. */
   retry_after_ms?: number;
 }
 

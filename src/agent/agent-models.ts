@@ -34,10 +34,14 @@ export class AgentModelSet implements AgentModels {
   constructor(
     env: Env,
     private readonly meta: MetaStore,
+    /** Hears each remote model call that answered, by kind (the day's usage). */
+    onCall?: (kind: string) => void,
   ) {
-    this.primaryModel = createModel(env, () => meta.params().model_policy);
+    // Each text call asks the account's fair share as the agent's tenant, with its weight.
+    const caller = () => ({ tenant: meta.get("identity")?.tenantId ?? "", weight: meta.get("tenantLimits")?.modelWeight ?? 1 });
+    this.primaryModel = createModel(env, () => meta.params().model_policy, undefined, onCall, caller);
     this.fallbackModel = createFallbackModel(env);
-    const embedder = createEmbedder(env);
+    const embedder = createEmbedder(env, undefined, onCall);
     this.embeddingsAhead = new EmbeddingsAhead(embedder);
     this.embedder = this.embeddingsAhead;
     this.queryVectors = new QueryVectors(embedder);

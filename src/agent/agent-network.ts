@@ -22,6 +22,7 @@ import type { AgentNetwork, AgentRepos } from "../engine/runtime";
 import type { FocusStore } from "../engine/stores/focus-store";
 import { GraphSnapshotStore } from "../engine/stores/graph-snapshot-store";
 import { DATA_VERSION, type MetaStore } from "../engine/stores/meta-store";
+import type { UsageDays } from "../engine/stores/usage-days";
 import { benchD1DelayMs, d1Counters, vectorCounters, type UsageMeter } from "./usage-meter";
 
 /**
@@ -44,6 +45,8 @@ interface NetworkContext {
   readonly meta: MetaStore;
   readonly focus: FocusStore;
   readonly usage: UsageMeter | undefined;
+  /** The agent's usage per day: every D1 statement's rows are counted there. */
+  readonly days: UsageDays;
   /** The embedder's dimensions (the local vector index is created with them). */
   readonly dimensions: number;
   identity(): AgentIdentity;
@@ -197,6 +200,18 @@ export class AgentNetworkAccess implements AgentNetwork {
     return this.vectorCache.index;
   }
 
+  /**
+   * The nodes the agent holds: the graph's count when it is loaded, else one count on its shard,
+   * read past the usage meter (the usage report asks, and must not count itself as usage).
+   */
+  async nodesHeld(): Promise<number | undefined> {
+    const placement = this.placement();
+    if (placement === undefined) return undefined;
+    const graph = this.loadedGraph();
+    if (graph) return graph.nodeCount;
+    return new NodeRepo(createDb(D1Shards.fromEnv(this.context.env).get(placement.d1)), placement.key).count();
+  }
+
   /** The registry, in the primary database. */
   registry(): AgentRegistry {
     return new AgentRegistry(this.d1Shards.primary);
@@ -224,9 +239,11 @@ export class AgentNetworkAccess implements AgentNetwork {
    * records the placement in the object: from now on every row of the agent is read and written there.
    */
   private async register(): Promise<void> {
+    const limits = this.context.meta.get("tenantLimits");
     const placement = await this.registry().ensure(this.context.identity(), Date.now(), {
       d1: this.d1Shards.names,
       vectors: vectorIndexNames(this.context.env),
+      ...(limits ? { maxAgents: limits.agents } : {}),
     });
     const meta = this.context.meta;
     // A new agent starts at the current data layout: nothing to upgrade.
@@ -238,15 +255,17 @@ export class AgentNetworkAccess implements AgentNetwork {
   }
 
   /**
-   * The shards, each reporting its rows to the usage meter when there is one, and with a simulated
-   * round trip when the cold-path benchmark asks for one (BENCH_D1_RTT_MS, usage-meter.ts).
+   * The shards, each reporting its rows to the day's usage and to the usage meter when there is
+   * one, and with a simulated round trip when the cold-path benchmark asks for one
+   * (BENCH_D1_RTT_MS, usage-meter.ts).
    */
   private metered(shards: D1Shards): D1Shards {
-    const usage = this.context.usage;
-    const delayMs = benchD1DelayMs(this.context.env);
-    if (!usage && delayMs === 0) return shards;
-    const meter = (u: D1Usage): void => usage?.add(d1Counters(u));
-    const roundTrips = new RoundTrips(delayMs);
+    const { usage, days } = this.context;
+    const meter = (u: D1Usage): void => {
+      usage?.add(d1Counters(u));
+      days.add({ d1_rows_read: u.rowsRead, d1_rows_written: u.rowsWritten });
+    };
+    const roundTrips = new RoundTrips(benchD1DelayMs(this.context.env));
     return shards.with(Object.fromEntries(shards.names.map((name) => [name, meteredD1(shards.get(name), meter, { roundTrips })])));
   }
 

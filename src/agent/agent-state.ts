@@ -25,7 +25,9 @@ import type { ObjectState } from "../engine/write-kind";
 import { writeKind } from "../engine/write-table";
 import { AgentModelSet } from "./agent-models";
 import { AgentNetworkAccess } from "./agent-network";
+import { UsageDays } from "../engine/stores/usage-days";
 import { meteredObjectStorage } from "../storage/metered-do-sql";
+import { reportIntervalMs, TenantTerms } from "./tenant-terms";
 import { doSqlCounters, UsageMeter, usageMetered } from "./usage-meter";
 
 export class AgentState implements RunnerRuntime, ObjectState {
@@ -44,6 +46,8 @@ export class AgentState implements RunnerRuntime, ObjectState {
   readonly expiries: ExpiryStore;
   /** What the object spends of billed resources; only with BENCH_USAGE_COUNTERS (usage-meter.ts). */
   readonly usage: UsageMeter | undefined;
+  /** The tenant's limits, its daily messages charge and the agent's usage per day (tenant-terms.ts). */
+  readonly terms: TenantTerms;
   /** The D1 shards, the placement, the repositories and the caches of the network. */
   readonly network: AgentNetworkAccess;
   readonly models: AgentModelSet;
@@ -86,16 +90,19 @@ export class AgentState implements RunnerRuntime, ObjectState {
     this.forgotten = new ForgottenNodes(sql);
     this.sessions = new SessionStore(sql);
     this.expiries = new ExpiryStore(sql);
-    this.models = new AgentModelSet(env, meta);
+    const days = new UsageDays(sql, reportIntervalMs(env));
+    this.models = new AgentModelSet(env, meta, (kind) => days.add({ [`model_calls.${kind}`]: 1 }));
     this.network = new AgentNetworkAccess({
       storage: this.storage,
       env,
       meta,
       focus: this.focus,
       usage: this.usage,
+      days,
       dimensions: this.models.embedder.dimensions,
       identity: () => this.identity(),
     });
+    this.terms = new TenantTerms(env, meta, days, this.network, () => this.identity());
   }
 
   // The network (agent-network.ts).

@@ -5,6 +5,7 @@
  * boundary as typed objects, parsed on neither side. A refusal (full queue, a reused
  * Idempotency-Key, a conflict) is thrown as an AgentRefusal.
  */
+import type { TenantLimits } from "../config/quotas";
 import type { AgentIdentity } from "../vocabulary/identity";
 import type { SubmitOptions } from "./memory-agent";
 import { agentStub } from "./naming";
@@ -22,7 +23,8 @@ export interface Submitted<R> {
   error: string | null;
 }
 
-export function agentClient(env: Pick<Env, "AGENT">, identity: AgentIdentity) {
+/** `limits`: the tenant's, sent with every write (the agent applies its quotas: tenant-terms.ts). */
+export function agentClient(env: Pick<Env, "AGENT">, identity: AgentIdentity, limits?: TenantLimits) {
   const stub = agentStub(env, identity);
   return {
     identity,
@@ -33,8 +35,8 @@ export function agentClient(env: Pick<Env, "AGENT">, identity: AgentIdentity) {
       payload: PayloadIn<K>,
       options: SubmitOptions = {},
     ): Promise<Submitted<ResultOf<K>>> {
-      const answer = await stub.submit(identity, kind, payload, options);
-      if (!answer.ok) throw new AgentRefusal(answer.code, answer.message);
+      const answer = await stub.submit(identity, kind, payload, limits ? { ...options, limits } : options);
+      if (!answer.ok) throw new AgentRefusal(answer.code, answer.message, answer.code === "quota_exceeded" ? answer.quota : undefined);
       const result = answer.result === null ? null : sameKind<K>(answer.result);
       return { taskIds: answer.taskIds, queuedAhead: answer.queuedAhead, status: answer.status, result, error: answer.error };
     },

@@ -19,7 +19,9 @@ import { DurableObject } from "cloudflare:workers";
 import { MAX_QUEUED_TASKS } from "../config/limits";
 import type { AgentParams } from "../config/params";
 import type { AgentIdentity } from "../vocabulary/identity";
-import { RegistryFullError } from "../storage/agent-registry";
+import type { TenantLimits } from "../config/quotas";
+import type { QuotaRefusal } from "./refusal";
+import { admitWrite } from "./admit-write";
 import { AgentState } from "./agent-state";
 import { exportStream } from "../operations/shared/export-format";
 import { fingerprint } from "../engine/stores/idempotency";
@@ -58,7 +60,9 @@ export type SubmitOutcome<R> =
   | { ok: false; code: "idempotency_conflict" | "capacity" | "conflict"; message: string }
   /** `result`: the finished task's result (or the write's refusal, as its kind's result). */
   | { ok: true; taskIds: string[]; queuedAhead: number; status: TaskStatus; result: R | null; error: string | null }
-  | { ok: false; code: "queue_full"; message: string };
+  | { ok: false; code: "queue_full"; message: string }
+  /** A quota of the tenant: the agents it may have, or the messages it may remember today. */
+  | { ok: false; code: "quota_exceeded"; message: string; quota: QuotaRefusal };
 
 export interface SubmitOptions {
   /** Wait up to this long for the (last) task to finish before answering. */
@@ -67,6 +71,8 @@ export interface SubmitOptions {
   repeat?: number;
   /** The client's Idempotency-Key: a retry with the same key and request queues nothing again. */
   idempotencyKey?: string;
+  /** The tenant's limits, as the edge resolved them from the key (src/agent/tenant-terms.ts). */
+  limits?: TenantLimits;
 }
 
 /**
@@ -100,6 +106,8 @@ export class MemoryAgent extends DurableObject<Env> {
     this.runner = new QueueRunner(this.state, ctx, AGENT_TASKS);
     const usage = this.state.usage;
     if (usage) this.runner.observeDrain = (drain) => usage.track(drain);
+    // The usage report rides the one alarm (alarm() below sends it).
+    this.runner.upkeepDue = () => this.state.terms.usage.dueAt();
     // Schema set-up, data upgrades and crash recovery run once per wake, before any request.
     this.ready = ctx.blockConcurrencyWhile(async () => {
       migrateAgentSchema(ctx.storage.sql);
@@ -124,6 +132,8 @@ export class MemoryAgent extends DurableObject<Env> {
   ): Promise<SubmitOutcome<ResultOf<K>>> {
     return this.serve("submit", async () => {
       await this.bind(identity, true);
+      const terms = this.state.terms;
+      terms.accept(options.limits);
       const definition = AGENT_TASKS.definition(kind);
       if (definition.lane !== "write" && definition.lane !== "cycle") throw new Error(`${kind} cannot be submitted`);
       const repeat = options.repeat ?? 1;
@@ -163,19 +173,14 @@ export class MemoryAgent extends DurableObject<Env> {
       if (waiting > MAX_QUEUED_TASKS) {
         return { ok: false, code: "queue_full", message: `the agent has ${waiting - repeat} tasks waiting; retry later` };
       }
-      // Registered in D1 before its first task is queued, so the cron safety net can find its work.
-      if (!this.state.existingRepos()) {
-        try {
-          await this.state.repos();
-        } catch (err) {
-          if (!(err instanceof RegistryFullError)) throw err;
-          return { ok: false, code: "capacity", message: err.message };
-        }
-      }
+      // The daily messages quota and the agent's registration in D1 (a refused write did neither).
+      const refused = await admitWrite(this.state, kind, payload);
+      if (refused) return refused;
       // The tasks and the key that names them commit together: a retry finds both or neither.
       const tasks = this.state.storage.transactionSync(() => {
         const queued = Array.from({ length: repeat }, () => enqueueTyped(queue, kind, payload, { now: Date.now() }));
         if (key !== undefined) this.state.keys.record(key, { fingerprint: print, taskIds: queued.map((t) => t.id) }, Date.now());
+        terms.usage.add({ [`requests.${kind}`]: 1 });
         return queued;
       });
       await this.runner.wake();
@@ -207,8 +212,9 @@ export class MemoryAgent extends DurableObject<Env> {
   /** Runs a read of `kind` once every write accepted before it is applied; answers its result. */
   ask<K extends KindOf<"read">>(identity: AgentIdentity, kind: K, payload: PayloadIn<K>): Promise<ResultOf<K>> {
     return this.serve("ask", async () => {
-      await this.bind(identity);
+      await this.bind(identity, true); // the day's usage names the agent
       if (AGENT_TASKS.definition(kind).lane !== "read") throw new Error(`${kind} is not a read`);
+      this.state.terms.usage.add({ [`requests.${kind}`]: 1 });
       const task = enqueueTyped(this.state.queue, kind, payload, { now: Date.now() });
       return resultInMemory(kind, await this.runner.waitForResult(task.id));
     });
@@ -369,6 +375,8 @@ export class MemoryAgent extends DurableObject<Env> {
   override alarm(): Promise<void> {
     return this.serve("alarm", async () => {
       await this.ready;
+      // Before the drain, whose settling arms the alarm for the next report if counts remain.
+      await this.state.terms.report(Date.now());
       await this.runner.runFromAlarm();
     });
   }
@@ -384,8 +392,8 @@ export class MemoryAgent extends DurableObject<Env> {
   }
 
   /**
-   * Waits for start-up, then checks the caller's identity; a write (`persist`) records it the
-   * first time (a read of an agent that never wrote leaves no state behind).
+   * Waits for start-up, then checks the caller's identity; a write or a counted read (`persist`)
+   * records it the first time (any other read of an agent that never wrote leaves nothing).
    */
   private async bind(identity: AgentIdentity, persist = false): Promise<void> {
     await this.ready;

@@ -58,6 +58,8 @@ export class QueueRunner {
   drainBudget: { tasks: number; ms: number } = { tasks: DRAIN_MAX_TASKS, ms: DRAIN_BUDGET_MS };
   /** Told of every drain as it starts (the object's usage meter counts its time as active). */
   observeDrain: ((drain: Promise<void>) => void) | undefined;
+  /** When the object's own upkeep (its usage report) is due, or null: the alarm is armed for it too (not a task). */
+  upkeepDue: (() => number | null) | undefined;
   /** Drains that ended at their budget with work left, since the object woke (tests read it). */
   handovers = 0;
   /** Requests the object has served since it woke: the drain gives way to them (giveWay). */
@@ -179,7 +181,7 @@ export class QueueRunner {
     }
     const cleanUp = this.cleanUpWhenIdle && this.rt.queue.earliestDue() === null;
     if (cleanUp) this.cleanUpWhenIdle = false;
-    await this.schedule.settle(cleanUp);
+    await this.schedule.settle(cleanUp, this.upkeepDue?.() ?? null);
   }
 
   /** Whether a task may run now (only a read once the drain's budget is spent). */

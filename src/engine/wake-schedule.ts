@@ -35,13 +35,14 @@ export class WakeSchedule {
    * (`cleanUp`) deletes the alarm and marks the agent idle in the registry; a drain that a request
    * started leaves both to that cleanup (an alarm is armed for it while the registry says busy).
    * Writing the registry on every busy→idle→busy turn would cost two D1 writes per remember when
-   * a client sends one at a time.
+   * a client sends one at a time. `upkeep`: when the object's own upkeep (its usage report) is
+   * due, or null; the alarm is armed for it too.
    */
-  async settle(cleanUp: boolean): Promise<void> {
+  async settle(cleanUp: boolean, upkeep: number | null): Promise<void> {
     const due = this.earliestDue();
     const current = await this.ctx.storage.getAlarm();
     if (due !== null) {
-      const at = Math.max(due, Date.now());
+      const at = Math.max(Math.min(due, upkeep ?? Infinity), Date.now());
       // A stored alarm in the past has already fired (or never will): set it again.
       if (current === null || current > at || current < Date.now()) await this.ctx.storage.setAlarm(at);
       // Only the schedule is left (a later expiry): the registry tells the cron that time, not an older one.
@@ -50,6 +51,7 @@ export class WakeSchedule {
       return;
     }
     const registered = this.rt.meta.get("registeredDue") ?? null;
+    let alarm = cleanUp ? null : current;
     if (cleanUp) {
       if (current !== null) await this.ctx.storage.deleteAlarm();
       const repos = this.rt.existingRepos();
@@ -58,8 +60,11 @@ export class WakeSchedule {
         this.rt.meta.set("registeredDue", null);
       }
     } else if (registered !== null && (current === null || current < Date.now())) {
-      await this.ctx.storage.setAlarm(Date.now() + ALARM_BACKSTOP_MS);
+      await this.ctx.storage.setAlarm((alarm = Date.now() + ALARM_BACKSTOP_MS));
     }
+    // The upkeep's own time, unless an alarm comes first anyway.
+    const upkeepAt = upkeep === null ? null : Math.max(upkeep, Date.now());
+    if (upkeepAt !== null && (alarm === null || alarm < Date.now() || alarm > upkeepAt)) await this.ctx.storage.setAlarm(upkeepAt);
   }
 
   /**

@@ -1,20 +1,17 @@
 /**
  * Bearer-key authentication. The tenant comes from the key alone; with the agent id from the path
  * it names the agent's Durable Object and scopes every row. Nothing in a request body can change it.
+ * The key's scope and agent-id prefix are checked per operation (scope-guard.ts).
  *
  * A 401 says how to authenticate (a `WWW-Authenticate: Bearer` challenge, as Bearer-token HTTP
- * authentication defines it); a key store that cannot be
- * read (D1 down) is an outage, answered 503 with Retry-After, never a 401 (the key may be good) nor
- * a 500 (nothing is wrong with the request).
+ * authentication defines it); a key store that cannot be read (D1 down) is an outage, answered
+ * 503 with Retry-After, never a 401 (the key may be good) nor a 500 (nothing is wrong with the
+ * request). No answer and no log line holds the key.
  */
-import type { MiddlewareHandler } from "hono";
-import { hashKey, tenantOfKey, tenantOfKeyHash } from "../storage/api-keys";
-import { createDb } from "../storage/db";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env";
 import { ApiError, UNAVAILABLE_RETRY_AFTER_S } from "./errors";
-
-/** The tenant of the local development key (wrangler.local.toml's DEV_API_KEY). */
-export const DEV_TENANT = "dev";
+import { principalOfKey, type Defer, type Principal } from "./principal";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -29,6 +26,36 @@ export function bearerKey(header: string | undefined): string | undefined {
   return header ? BEARER.exec(header)?.[1] : undefined;
 }
 
+/** The request's waitUntil, or a plain background promise outside the Workers runtime (scripts). */
+export function deferOf(c: Context<AppEnv>): Defer {
+  return (work) => {
+    const logged = work.catch((err: unknown) => console.warn("background work after the answer failed", err));
+    try {
+      c.executionCtx.waitUntil(logged);
+    } catch {
+      // no execution context: the promise runs on its own
+    }
+  };
+}
+
+/** Sets the request's principal and tenant. */
+export function authenticated(c: Context<AppEnv>, principal: Principal): void {
+  c.set("principal", principal);
+  c.set("tenantId", principal.tenantId);
+}
+
+/** A key store that cannot be read is an outage (503), never a refusal of the key. */
+export async function lookingUpKeys<T>(lookup: () => Promise<T>): Promise<T> {
+  try {
+    return await lookup();
+  } catch (cause) {
+    throw new ApiError("unavailable", "API keys cannot be checked right now; retry shortly", {
+      cause,
+      headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) },
+    });
+  }
+}
+
 export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = bearerKey(c.req.header("Authorization"));
   if (!key) {
@@ -36,39 +63,12 @@ export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
       headers: { "WWW-Authenticate": AUTH_CHALLENGE },
     });
   }
-  let tenantId: string | undefined;
-  try {
-    tenantId = await resolveTenant(c.env, key);
-  } catch (cause) {
-    throw new ApiError("unavailable", "API keys cannot be checked right now; retry shortly", {
-      cause,
-      headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) },
-    });
-  }
-  if (!tenantId) {
-    throw new ApiError("unauthorized", "unknown or revoked API key", {
+  const principal = await lookingUpKeys(() => principalOfKey(c.env, key, Date.now(), deferOf(c)));
+  if (!principal) {
+    throw new ApiError("unauthorized", "unknown, revoked or expired API key", {
       headers: { "WWW-Authenticate": `${AUTH_CHALLENGE}, error="invalid_token"` },
     });
   }
-  c.set("tenantId", tenantId);
+  authenticated(c, principal);
   await next();
 };
-
-/** The tenant of an API key (the development key's, or a stored key's), or undefined. Throws when D1 cannot be read. */
-export async function resolveTenant(env: Env, key: string): Promise<string | undefined> {
-  if (env.DEV_API_KEY && (await sameSecret(key, env.DEV_API_KEY))) return DEV_TENANT;
-  return tenantOfKey(createDb(env.DB), key);
-}
-
-/** The tenant of the key with this SHA-256 hash while the key is valid (the development key's too). Throws when D1 cannot be read. */
-export async function resolveTenantOfHash(env: Env, keyHash: string): Promise<string | undefined> {
-  if (env.DEV_API_KEY && (await hashKey(env.DEV_API_KEY)) === keyHash) return DEV_TENANT;
-  return tenantOfKeyHash(createDb(env.DB), keyHash);
-}
-
-/** Constant-time comparison (of digests, so the lengths always match). */
-async function sameSecret(a: string, b: string): Promise<boolean> {
-  const encoder = new TextEncoder();
-  const [da, db] = await Promise.all([hashKey(a), hashKey(b)]);
-  return crypto.subtle.timingSafeEqual(encoder.encode(da), encoder.encode(db));
-}

@@ -2,26 +2,24 @@
  * Authentication of a Workers RPC call (src/rpc): the service binding is the credential. Only a
  * Worker of the same account can hold a binding to this one, and the tenant is the binding's own
  * configuration (`props = { tenant = "…" }` on its `[[services]]` entry), which workerd hands to
- * the entrypoint as `ctx.props`; the calling Worker's code cannot change it. This middleware is
- * installed only on the RPC entrypoint's app, which no HTTP request reaches.
+ * the entrypoint as `ctx.props`; the calling Worker's code cannot change it. Props may also name
+ * one of the tenant's keys by its public prefix (`props = { tenant = "acme", key = "amk_AbCd1234" }`):
+ * the calls then have that key's scope and agent-id prefix, and stop when it is revoked or expires
+ * (within the key cache's 30 s). Without a key the binding has every right over its tenant. This
+ * middleware is installed only on the RPC entrypoint's app, which no HTTP request reaches.
  */
 import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
+import { KEY_PREFIX_PATTERN } from "../storage/api-keys";
+import { TenantIdSchema } from "../vocabulary/identity";
 import type { AppEnv } from "./app-env";
+import { authenticated, lookingUpKeys } from "./auth";
 import { ApiError } from "./errors";
+import { principalOfPrefix, tenantPrincipal } from "./principal";
 
-/** A tenant id: what `npm run key:create -- --tenant` accepts. */
-const TenantIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/);
-
-export const BindingPropsSchema = z.object({ tenant: TenantIdSchema });
+export const BindingPropsSchema = z.object({ tenant: TenantIdSchema, key: z.string().regex(KEY_PREFIX_PATTERN).optional() });
 
 export type BindingProps = z.infer<typeof BindingPropsSchema>;
-
-/** The tenant a binding's props name, or undefined when they name none (or not validly). */
-export function tenantOfProps(props: unknown): string | undefined {
-  const parsed = BindingPropsSchema.safeParse(props);
-  return parsed.success ? parsed.data.tenant : undefined;
-}
 
 /**
  * Whether a binding may name `tenant`: BINDING_TENANTS lists the tenants bindings may name (empty:
@@ -37,16 +35,23 @@ export function bindingMayName(tenant: string, allowed: string | undefined): boo
 }
 
 export const requireBindingTenant: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const tenantId = tenantOfProps(c.executionCtx.props);
-  if (tenantId === undefined) {
+  const props = BindingPropsSchema.safeParse(c.executionCtx.props);
+  if (!props.success) {
     throw new ApiError(
       "unauthorized",
-      'the service binding names no tenant: give its [[services]] entry props = { tenant = "<tenant id>" } (1–64 of A-Za-z0-9_.-)',
+      'the service binding names no tenant: give its [[services]] entry props = { tenant = "<tenant id>" } (1–64 of A-Za-z0-9_.-), and optionally key = "<a key prefix of that tenant>"',
     );
   }
-  if (!bindingMayName(tenantId, c.env.BINDING_TENANTS)) {
-    throw new ApiError("unauthorized", `service bindings may not name tenant ${tenantId} (BINDING_TENANTS of this deployment)`);
+  const { tenant, key } = props.data;
+  if (!bindingMayName(tenant, c.env.BINDING_TENANTS)) {
+    throw new ApiError("unauthorized", `service bindings may not name tenant ${tenant} (BINDING_TENANTS of this deployment)`);
   }
-  c.set("tenantId", tenantId);
+  const principal = await lookingUpKeys(() =>
+    key === undefined ? tenantPrincipal(c.env, tenant, "binding", Date.now()) : principalOfPrefix(c.env, tenant, key, Date.now()),
+  );
+  if (principal === undefined) {
+    throw new ApiError("unauthorized", `the key the service binding names (${key ?? ""}) is not a valid key of tenant "${tenant}"`);
+  }
+  authenticated(c, principal);
   await next();
 };

@@ -23,7 +23,10 @@ export const ERROR_CODE_LIST = [
   "invalid_json",
   "validation_failed",
   "unauthorized",
-  /** The local development server refuses a request that is not addressed to this machine (src/http/local-origin.ts). */
+  /**
+   * The key's scope or agent-id prefix does not allow the request (src/http/scope-guard.ts); on the
+   * local development server also a request not addressed to this machine (src/http/local-origin.ts).
+   */
   "forbidden",
   "not_found",
   "method_not_allowed",
@@ -33,6 +36,8 @@ export const ERROR_CODE_LIST = [
   /** The request cannot apply to the memory as it stands (an ambiguous description, an entity where a memory is meant, a non-empty agent). */
   "conflict",
   "queue_full",
+  /** A quota of the tenant (src/config/quotas.ts): `details` names it and its limit; Retry-After says when to try again. */
+  "quota_exceeded",
   /** The caller's rate of an operation that spends what every tenant shares (the deep health check) is used up; Retry-After. */
   "rate_limited",
   "internal",
@@ -53,6 +58,7 @@ export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   idempotency_conflict: 422,
   conflict: 409,
   queue_full: 429,
+  quota_exceeded: 429,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
@@ -79,6 +85,20 @@ export class ApiError extends Error {
 
   /** Headers the answer carries (Retry-After, Allow, WWW-Authenticate…). */
   readonly headers: Record<string, string>;
+}
+
+/**
+ * Retry-After of a count quota (agents, nodes per agent): nothing frees it with time, only a
+ * deletion or the operator raising it; an hour is when asking again is worth it.
+ */
+export const COUNT_QUOTA_RETRY_S = 3_600;
+
+/** 429 quota_exceeded: the quota, its limit, and when trying again can succeed. */
+export function quotaExceeded(quota: string, limit: number, retryAfterS: number): ApiError {
+  return new ApiError("quota_exceeded", `the tenant's ${quota} quota (${limit}) is reached; retry in ${retryAfterS} s`, {
+    details: { quota, limit },
+    headers: { "Retry-After": String(retryAfterS) },
+  });
 }
 
 export function errorBody(code: ErrorCode, message: string, details?: unknown) {
@@ -131,6 +151,10 @@ export function handleError(err: unknown, c: Context): Response {
       return errorResponse(c, "queue_full", err.message, { headers: { "Retry-After": String(QUEUE_FULL_RETRY_AFTER_S) } });
     }
     if (err.code === "idempotency_conflict") return errorResponse(c, "idempotency_conflict", err.message);
+    if (err.code === "quota_exceeded" && err.quota) {
+      const q = quotaExceeded(err.quota.name, err.quota.limit, err.quota.retryAfterS);
+      return errorResponse(c, q.code, q.message, { details: q.details, headers: q.headers });
+    }
     if (err.code === "capacity") return errorResponse(c, "unavailable", err.message, { headers: { "Retry-After": "60" } });
     return errorResponse(c, "conflict", err.message);
   }

@@ -10,6 +10,7 @@ import { HttpEmbedder } from "./local/http-embedder";
 import { LocalEmbedder, LocalModel } from "./local/local-model";
 import { PolicyModel } from "./policy-model";
 import { systemClock, type Clock } from "./rate/clock";
+import { modelPermits, type ShareNamespace } from "./rate/model-share-client";
 import { RequestBudget } from "./rate/request-budget";
 import type { Embedder, SmallModel } from "./types";
 import type { AiBinding } from "./workers-ai/ai-client";
@@ -35,6 +36,9 @@ export type ModelEnv = Pick<Env, "MODEL_PROVIDER" | "AI_TEXT_MODEL" | "AI_EMBEDD
   readonly AI_SIMULATOR_URL?: string;
   /** Which operations Workers AI answers by default (src/config/model-policy.ts); unset: DEFAULT_MODEL_POLICY. */
   readonly MODEL_POLICY?: string;
+  /** The account's coordinator of text calls (rate/model-share-object.ts); "off" in AI_FAIR_SHARE leaves it out. */
+  readonly MODEL_SHARE?: ShareNamespace;
+  readonly AI_FAIR_SHARE?: string;
   readonly AI_RATE_WINDOW_MS?: string;
 };
 
@@ -44,14 +48,36 @@ const RATE_WINDOW_MS = 60_000;
 const RequestsPerMinute = z.coerce.number().int().min(1).max(100_000);
 const WindowMs = z.coerce.number().int().min(1).max(RATE_WINDOW_MS);
 
-/** The binding requests go to: `env.AI`, or the benchmark's simulator when the Worker has none. */
-function aiBindingOf(env: Pick<ModelEnv, "AI" | "AI_SIMULATOR_URL">): AiBinding {
+/**
+ * The binding requests go to: `env.AI`, or the benchmark's simulator when the Worker has none;
+ * `onCall` hears each call that answered, by kind (the answer schema's name, or "embedding").
+ */
+function aiBindingOf(env: Pick<ModelEnv, "AI" | "AI_SIMULATOR_URL">, onCall?: (kind: string) => void): AiBinding {
   // Absent at run time in a configuration that declares no `ai` binding (wrangler.local.toml).
   const declared: unknown = env.AI;
-  if (declared === undefined && env.AI_SIMULATOR_URL !== undefined && env.AI_SIMULATOR_URL !== "") {
-    return new HttpAiBinding(env.AI_SIMULATOR_URL);
+  const binding =
+    declared === undefined && env.AI_SIMULATOR_URL !== undefined && env.AI_SIMULATOR_URL !== ""
+      ? new HttpAiBinding(env.AI_SIMULATOR_URL)
+      : env.AI;
+  if (onCall === undefined) return binding;
+  return {
+    run: async (model, inputs) => {
+      const answer = await binding.run(model, inputs);
+      onCall(callKind(inputs));
+      return answer;
+    },
+  };
+}
+
+/** What a call to Workers AI was for: the task its JSON answer schema names, or an embedding. */
+function callKind(inputs: Record<string, unknown>): string {
+  if ("text" in inputs) return "embedding";
+  const format: unknown = inputs.response_format;
+  if (typeof format === "object" && format !== null && "json_schema" in format) {
+    const schema: unknown = format.json_schema;
+    if (typeof schema === "object" && schema !== null && "name" in schema && typeof schema.name === "string") return schema.name;
   }
-  return env.AI;
+  return "text";
 }
 
 /** The rate limits' window: a minute, or the benchmark's scaled minute (AI_RATE_WINDOW_MS). */
@@ -89,13 +115,18 @@ export function createModel(
   env: Omit<ModelEnv, "AI_EMBEDDING_MODEL">,
   agentPolicy: () => AgentModelPolicy | undefined = () => undefined,
   clock: Clock = systemClock,
+  onCall?: (kind: string) => void,
+  caller?: () => { tenant: string; weight: number },
 ): SmallModel {
   if (modelProviderOf(env) === "local") return new LocalModel();
   const budget = new RequestBudget({ requestsPerWindow: requestsPerMinuteOf(env), windowMs: rateWindowMsOf(env), clock });
-  const remote = new WorkersAiModel(aiBindingOf(env), {
+  // The account's fair share between tenants (rate/fair-share.ts), unless the deployment turned it off.
+  const share = env.MODEL_SHARE !== undefined && env.AI_FAIR_SHARE !== "off" && caller !== undefined;
+  const permits = share ? modelPermits(env.MODEL_SHARE, env.AI_TEXT_MODEL, caller) : undefined;
+  const remote = new WorkersAiModel(aiBindingOf(env, onCall), {
     model: env.AI_TEXT_MODEL,
     profile: textModelProfile(env.AI_TEXT_MODEL),
-    throttle: { budget, clock },
+    throttle: { budget, clock, ...(permits ? { permits } : {}) },
   });
   const deployment = modelPolicyOf(env.MODEL_POLICY);
   return new PolicyModel(remote, new LocalModel(), () => policyInForce(deployment, agentPolicy()));
@@ -113,11 +144,15 @@ export function createFallbackModel(env: Pick<Env, "MODEL_PROVIDER">): SmallMode
  * limited separately from text generation). The vector index must be created with the matching
  * dimension.
  */
-export function createEmbedder(env: Omit<ModelEnv, "AI_TEXT_MODEL">, clock: Clock = systemClock): Embedder {
+export function createEmbedder(
+  env: Omit<ModelEnv, "AI_TEXT_MODEL">,
+  clock: Clock = systemClock,
+  onCall?: (kind: string) => void,
+): Embedder {
   if (modelProviderOf(env) === "local") {
     const url = env.BENCH_EMBEDDER_URL;
     return url ? new HttpEmbedder(url, Number(env.BENCH_EMBEDDER_DIMENSIONS)) : new LocalEmbedder();
   }
   const budget = new RequestBudget({ requestsPerWindow: DEFAULT_EMBEDDING_REQUESTS_PER_MINUTE, windowMs: rateWindowMsOf(env), clock });
-  return new WorkersAiEmbedder(aiBindingOf(env), { model: env.AI_EMBEDDING_MODEL, throttle: { budget, clock } });
+  return new WorkersAiEmbedder(aiBindingOf(env, onCall), { model: env.AI_EMBEDDING_MODEL, throttle: { budget, clock } });
 }

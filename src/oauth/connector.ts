@@ -17,7 +17,8 @@ import type { OAuthHelpers, OAuthProviderOptions } from "@cloudflare/workers-oau
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createApp } from "../app";
 import type { AppEnv } from "../http/app-env";
-import { bearerKey, resolveTenant } from "../http/auth";
+import { bearerKey } from "../http/auth";
+import { principalOfKey } from "../http/principal";
 import { requireGrantTenant, type GrantProps } from "../http/grant-auth";
 import { hashKey } from "../storage/api-keys";
 import { isLoopbackHost, localRefusal } from "../http/local-origin";
@@ -117,7 +118,9 @@ async function authorize(request: Request, env: Env, origin: string): Promise<Re
       return new Response(null, { status: 302, headers: denied.headers });
     }
     const key = String(form.get("api_key") ?? "").trim();
-    const tenant = key === "" ? undefined : await resolveTenant(env, key);
+    // The key's last use, if due, is recorded in the background (no request context here to extend).
+    const tenant =
+      key === "" ? undefined : (await principalOfKey(env, key, Date.now(), (work) => void work.catch(() => undefined)))?.tenantId;
     if (tenant === undefined) {
       // The handle is still unused: the same form again.
       return html(consentPage(details, handle, { devKeyHint, problem: "Unknown or revoked API key." }), 401);

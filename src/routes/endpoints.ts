@@ -25,6 +25,7 @@ import { getTask } from "../operations/get-task/route";
 import { importAgent } from "../operations/import-agent/route";
 import { linkMemories } from "../operations/link-memories/route";
 import { listAgents } from "../operations/list-agents/route";
+import { listKeys } from "../operations/list-keys/route";
 import { listMemories } from "../operations/list-memories/route";
 import { listSessions } from "../operations/list-sessions/route";
 import { listTools } from "../operations/list-tools/route";
@@ -36,6 +37,7 @@ import { rebuildEpisodes } from "../operations/rebuild-episodes/route";
 import { recall } from "../operations/recall/route";
 import { remember } from "../operations/remember/route";
 import { reportFeedback } from "../operations/report-feedback/route";
+import { revokeKey } from "../operations/revoke-key/route";
 import { searchMemories } from "../operations/search-memories/route";
 import { unlinkMemories } from "../operations/unlink-memories/route";
 import { unpinMemory } from "../operations/unpin-memory/route";
@@ -64,6 +66,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   importAgent,
   linkMemories,
   listAgents,
+  listKeys,
   listMemories,
   listSessions,
   mergeEntities,
@@ -73,6 +76,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   recall,
   remember,
   reportFeedback,
+  revokeKey,
   searchMemories,
   unlinkMemories,
   unpinMemory,

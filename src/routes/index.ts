@@ -13,6 +13,7 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/app-env";
+import { scopeGuard } from "../http/scope-guard";
 import { AREAS } from "../surfaces/areas";
 import type { Endpoint } from "../surfaces/endpoint";
 import { isTool, type OperationDefinition } from "../surfaces/operation";
@@ -48,7 +49,19 @@ export const OPERATIONS: readonly OperationDefinition[] = [...ALL.filter(isTool)
 
 export const TOOL_NAMES = TOOLS.names;
 
-/** Mounts every operation's route on the root app (after its middleware, so that runs first). */
+/** `/v1/agents/{agentId}` (OpenAPI) → `/v1/agents/:agentId` (hono). */
+function honoPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ":$1");
+}
+
+/**
+ * Mounts every operation's route on the root app (after its middleware, so that runs first),
+ * each behind the check of its scope (src/http/scope-guard.ts), the one place it is enforced.
+ */
 export function mountAreas(app: OpenAPIHono<AppEnv>): void {
-  for (const endpoint of ALL_ENDPOINTS) app.route("/", endpoint.routes(app));
+  for (const endpoint of ALL_ENDPOINTS) {
+    const { route, scope, name } = endpoint.operation;
+    app.on(route.method.toUpperCase(), honoPath(route.path), scopeGuard(name, scope, route.path.includes("{agentId}")));
+    app.route("/", endpoint.routes(app));
+  }
 }

@@ -23,6 +23,16 @@ export class RegistryFullError extends Error {
   override readonly name = "RegistryFullError";
 }
 
+/** The tenant has as many agents as its quota allows (docs/deploy.md, "Quotas"): answered 429 quota_exceeded. */
+export class AgentQuotaError extends Error {
+  override readonly name = "AgentQuotaError";
+  /** Nothing frees the quota with time: an hour is when asking again is worth it. */
+  readonly retryAfterS = 3_600;
+  constructor(readonly limit: number) {
+    super(`the tenant has its ${limit} agents (its agents quota): delete one, or ask the operator for more`);
+  }
+}
+
 /** The Vectorize binding of agents registered before indexes were assigned. */
 export const LEGACY_VECTORIZE_BINDING = DEFAULT_VECTORIZE_BINDING;
 
@@ -42,6 +52,8 @@ export interface PlacementOptions {
   d1: readonly string[];
   /** Empty with the local vector index (no Vectorize index is assigned). */
   vectors: readonly string[];
+  /** The tenant's agents quota: a new agent is registered only while the tenant has fewer. */
+  maxAgents?: number;
 }
 
 /** One registered agent as listed to its tenant. */
@@ -73,7 +85,9 @@ export class AgentRegistry {
    * The agent's placement, registering it on first use: a D1 shard (the open one with the fewest
    * agents) with the next key of that shard, and a Vectorize index (the first open one). Taking a
    * key and inserting the agent are one transaction; a shard that filled up meanwhile is skipped
-   * for the next. Registering twice answers the first placement.
+   * for the next. Registering twice answers the first placement. A tenant at its agents quota gets
+   * no new agent (AgentQuotaError): the count is in the insert's own statement, so concurrent first
+   * writes of a tenant's agents can never pass it together.
    */
   async ensure(identity: AgentIdentity, now: number, options: PlacementOptions): Promise<Placement> {
     const known = await this.placementOf(identity, options.vectors.length > 0);
@@ -88,9 +102,13 @@ export class AgentRegistry {
     const vectors = options.vectors.length > 0 ? vectorIndexCandidate(options.vectors, statuses) : null;
     if (vectors === undefined) throw new RegistryFullError("every Vectorize index is full: no index can take a new agent");
     for (const shard of d1Candidates(options.d1, statuses)) {
-      await runBatch(this.d1, this.registerStatements(identity, now, shard, vectors));
+      await runBatch(this.d1, this.registerStatements(identity, now, shard, vectors, options.maxAgents));
       const placed = await this.placementOf(identity, vectors !== null);
       if (placed) return placed;
+      // Not inserted: the shard was full, or the tenant is at its quota (counted in the same statement).
+      if (options.maxAgents !== undefined && (await this.countOfTenant(identity.tenantId)) >= options.maxAgents) {
+        throw new AgentQuotaError(options.maxAgents);
+      }
     }
     throw new RegistryFullError("every D1 shard is full: no database can take a new agent");
   }
@@ -101,7 +119,13 @@ export class AgentRegistry {
    * inserted unless the shard is full, and the shard's next key and the index's agent count move
    * on only if the agent now holds that key (it was inserted here, not registered before).
    */
-  private registerStatements(identity: AgentIdentity, now: number, shard: string, vectors: string | null): Statement[] {
+  private registerStatements(
+    identity: AgentIdentity,
+    now: number,
+    shard: string,
+    vectors: string | null,
+    maxAgents: number | undefined,
+  ): Statement[] {
     const { tenantId, agentId } = identity;
     const holdsNextKey = sql`(SELECT d1_key FROM agents WHERE tenant_id = ${tenantId} AND agent_id = ${agentId} AND d1_shard = ${shard})
       = (SELECT next_key FROM storage_shards WHERE kind = 'd1' AND binding = ${shard})`;
@@ -136,6 +160,7 @@ export class AgentRegistry {
         INSERT INTO agents (tenant_id, agent_id, created_at, last_active_at, d1_shard, d1_key, vector_index)
         SELECT ${tenantId}, ${agentId}, ${now}, ${now}, binding, next_key, ${vectors} FROM storage_shards
         WHERE kind = 'd1' AND binding = ${shard} AND full_at IS NULL AND next_key <= ${MAX_AGENT_UID}
+          ${maxAgents === undefined ? sql`` : sql`AND (SELECT count(*) FROM agents WHERE tenant_id = ${tenantId}) < ${maxAgents}`}
         ON CONFLICT (tenant_id, agent_id) DO NOTHING`),
     );
     // The index first: its condition reads the shard's next key before the shard's own update moves it.
@@ -203,23 +228,39 @@ export class AgentRegistry {
 
   /**
    * One page of a tenant's agents in agent id order, after `afterAgentId` (keyset paging on the
-   * unique (tenant_id, agent_id) index: stable while agents are added or removed). Reads one row
-   * beyond `limit` to tell whether another page follows.
+   * unique (tenant_id, agent_id) index: stable while agents are added or removed), only those whose
+   * id starts with `agentPrefix` when given. Reads one row beyond `limit` to tell whether another
+   * page follows.
    */
   async listByTenant(
     tenantId: string,
     afterAgentId: string | undefined,
     limit: number,
+    agentPrefix: string | null = null,
   ): Promise<{ agents: AgentListing[]; more: boolean }> {
     const rows = await this.db
       .select({ agentId: agents.agentId, createdAt: agents.createdAt, lastActiveAt: agents.lastActiveAt })
       .from(agents)
       .where(
-        afterAgentId === undefined ? eq(agents.tenantId, tenantId) : and(eq(agents.tenantId, tenantId), gt(agents.agentId, afterAgentId)),
+        and(
+          eq(agents.tenantId, tenantId),
+          afterAgentId === undefined ? undefined : gt(agents.agentId, afterAgentId),
+          // Agent ids hold none of GLOB's special characters (AGENT_ID_PATTERN): the prefix is literal.
+          agentPrefix === null ? undefined : sql`${agents.agentId} GLOB ${`${agentPrefix}*`}`,
+        ),
       )
       .orderBy(asc(agents.agentId))
       .limit(limit + 1);
     return { agents: rows.slice(0, limit), more: rows.length > limit };
+  }
+
+  /** Agents the tenant has registered now (its agents quota counts them). */
+  async countOfTenant(tenantId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)` })
+      .from(agents)
+      .where(eq(agents.tenantId, tenantId));
+    return row?.n ?? 0;
   }
 
   /** Number of registered agents (health and tests). */

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { AUDIT_ACTIONS } from "../vocabulary/audit-actions";
 import { NODE_KINDS } from "../vocabulary/node-kinds";
+import { SCOPES } from "../vocabulary/scopes";
 
 /**
  * D1 schema. Every memory row carries `agent`, the integer id of its agent in `agents`, and every
@@ -36,6 +38,12 @@ export const agents = sqliteTable(
      * vector index, and for agents registered before sharding (the binding VECTORIZE).
      */
     vectorIndex: text("vector_index"),
+    /**
+     * What the agent held when it last reported its usage (src/agent/tenant-terms.ts): nodes and
+     * vectors. The cron adds them up per tenant each day (usage, docs/deploy.md "Usage").
+     */
+    nodesHeld: integer("nodes_held").notNull().default(0),
+    vectorsHeld: integer("vectors_held").notNull().default(0),
   },
   (t) => [
     uniqueIndex("agents_tenant_agent").on(t.tenantId, t.agentId),
@@ -69,14 +77,107 @@ export const storageShards = sqliteTable(
   (t) => [primaryKey({ columns: [t.kind, t.binding] })],
 );
 
-/** API keys, stored as SHA-256 hashes; each key is bound to one tenant. */
-export const apiKeys = sqliteTable("api_keys", {
-  keyHash: text("key_hash").primaryKey(),
-  tenantId: text("tenant_id").notNull(),
-  label: text("label"),
-  createdAt: integer("created_at").notNull(),
-  revokedAt: integer("revoked_at"),
+/**
+ * API keys (docs/design.md, "Tenants and keys"), stored as SHA-256 hashes; each key is bound to one
+ * tenant. A key is valid while it is neither revoked nor past its expiry.
+ */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    keyHash: text("key_hash").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    label: text("label"),
+    createdAt: integer("created_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    /**
+     * The key's first characters (`amk_` and 8 more): public, it names the key in lists, logs and
+     * the audit log. Null for a key created before prefixes until its next use records it.
+     */
+    prefix: text("prefix"),
+    /** read, write or admin; keys created before scopes could do everything. */
+    scope: text("scope", { enum: SCOPES }).notNull().default("admin"),
+    /** The key reaches only agents whose id starts with this; null: every agent of its tenant. */
+    agentPrefix: text("agent_prefix"),
+    /** When it stops working (ms since epoch); null: never. Rotation sets it to the end of the grace period. */
+    expiresAt: integer("expires_at"),
+    /** Its latest use, to the hour (src/http/principal.ts): no request writes it more often. */
+    lastUsedAt: integer("last_used_at"),
+    /** The prefix of the key that replaced it by rotation. */
+    replacedBy: text("replaced_by"),
+  },
+  (t) => [uniqueIndex("api_keys_prefix").on(t.prefix), index("api_keys_tenant").on(t.tenantId)],
+);
+
+/**
+ * A tenant's quota overrides and its model weight (docs/deploy.md, "Quotas"), set by the operator;
+ * a null column keeps the deployment's default (the QUOTA_* vars). No row: every default.
+ */
+export const tenants = sqliteTable("tenants", {
+  tenantId: text("tenant_id").primaryKey(),
+  maxAgents: integer("max_agents"),
+  maxNodesPerAgent: integer("max_nodes_per_agent"),
+  messagesPerDay: integer("messages_per_day"),
+  requestsPerMinute: integer("requests_per_minute"),
+  /** Its share of the account's model budget against other tenants with work waiting (default 1). */
+  modelWeight: integer("model_weight"),
+  updatedAt: integer("updated_at").notNull(),
 });
+
+/**
+ * The audit log (docs/design.md, "Tenants and keys"): key and quota changes, agent deletions,
+ * purges and imports, kept AUDIT_RETENTION_DAYS. Names and numbers only, never memory content.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: text("tenant_id").notNull(),
+    at: integer("at").notNull(),
+    action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
+    /** Who acted: the public prefix of the key, "operator" (the admin API or the CLI), "binding" (Workers RPC). */
+    actor: text("actor").notNull(),
+    requestId: text("request_id"),
+    agentId: text("agent_id"),
+    /** What it acted on besides the agent: a key's prefix, a node id, a session. */
+    subject: text("subject"),
+    /** A JSON object of names and numbers (a grace period, counts, limits). */
+    details: text("details"),
+  },
+  (t) => [index("audit_log_tenant").on(t.tenantId, t.id), index("audit_log_at").on(t.at)],
+);
+
+/**
+ * A tenant's counters per UTC day that the edge counts where it decides (messages remembered: the
+ * daily quota's own count, src/storage/tenant-usage.ts) and the cron's daily measurements of what
+ * its agents hold.
+ */
+export const tenantUsage = sqliteTable(
+  "tenant_usage",
+  {
+    tenantId: text("tenant_id").notNull(),
+    /** UTC day, YYYY-MM-DD. */
+    day: text("day").notNull(),
+    metric: text("metric").notNull(),
+    value: integer("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.day, t.metric] })],
+);
+
+/**
+ * What each agent counted per UTC day (requests by kind, model calls, D1 rows, what it holds), as
+ * its object last reported it: absolute counts, so a report sent twice changes nothing.
+ */
+export const agentUsage = sqliteTable(
+  "agent_usage",
+  {
+    tenantId: text("tenant_id").notNull(),
+    agentId: text("agent_id").notNull(),
+    day: text("day").notNull(),
+    metric: text("metric").notNull(),
+    value: integer("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.day, t.metric, t.agentId] })],
+);
 
 /** Memory nodes (docs/design.md, "The model"): segments of conversation and the entities they are about. */
 export const nodes = sqliteTable(

@@ -2,9 +2,13 @@ import type { Context } from "hono";
 import { agentClient, type AgentClient } from "../agent/client";
 import type { AppEnv } from "../http/app-env";
 
-/** The agent addressed by a request: tenant from the authenticated key, agent id from the path. */
+/**
+ * The agent addressed by a request: tenant from the authenticated key, agent id from the path; its
+ * writes carry the tenant's limits (the agent applies the quotas counted where it writes).
+ */
 export function agentOf(c: Context<AppEnv>, agentId: string): AgentClient {
-  return agentClient(c.env, { tenantId: c.get("tenantId"), agentId });
+  const { tenantId, limits } = c.get("principal");
+  return agentClient(c.env, { tenantId, agentId }, limits);
 }
 
 /** What a write passes to the agent from its headers (src/surfaces/headers.ts). */

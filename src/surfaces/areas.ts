@@ -14,6 +14,7 @@ export const AREAS = [
   { name: "tasks", description: "Queued writes and their results." },
   { name: "agents", description: "The agents of a tenant; deleting one." },
   { name: "transfer", description: "An agent's whole memory as JSON Lines: export and import." },
+  { name: "keys", description: "The tenant's API keys: listing them, revoking one." },
   { name: "integration", description: "Function-calling tools and the MCP server over the same operations." },
   { name: "service", description: "Liveness." },
 ] as const;

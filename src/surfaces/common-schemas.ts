@@ -70,7 +70,7 @@ const ERROR_MEANINGS: Partial<
   },
   403: {
     description:
-      "Only from the local development server (`npm run dev`): the request was not addressed to localhost, 127.0.0.1 or [::1], or came from a page of another origin.",
+      "The key's scope does not allow the operation (`details.needed_scope`), or the agent is outside the key's agent-id prefix (`details.agent_prefix`); from the local development server (`npm run dev`) also a request not addressed to localhost, 127.0.0.1 or [::1], or from a page of another origin. Nothing ran.",
   },
   404: { description: "No such task or node (of this agent)." },
   405: {
@@ -86,7 +86,7 @@ const ERROR_MEANINGS: Partial<
   422: { description: "The Idempotency-Key was used with a different request. Nothing was written." },
   429: {
     description:
-      "The agent's queue is full, or (the deep health check) a rate that spends what every tenant shares was used up: retry after `Retry-After` seconds. Nothing was written.",
+      "A quota of the tenant is reached (`quota_exceeded`: `details.quota` names it, `details.limit` is its limit), the agent's queue is full (`queue_full`), or (the deep health check) a rate that spends what every tenant shares was used up (`rate_limited`): retry after `Retry-After` seconds. Nothing was written.",
     headers: RETRY_AFTER,
   },
   503: {
@@ -109,17 +109,19 @@ function errorResponse(status: number) {
 /**
  * The error answers an operation can send (docs/design.md, "Robustness promises"), each with the codes of its status
  * and its headers (Retry-After, WWW-Authenticate, Allow). Every operation can answer 400 (a query
- * parameter or a body it does not take), 403 (locally, a foreign host or origin), 405 (another
- * method on its path), 413 (any body over 1 MiB) and 503; `auth`: 401; `body`: a JSON body, 415; `write`: a queued write, 409 (its key's
- * write was deleted since, or the agent's node ids are used up), 422 and 429; `notFound`: an id
+ * parameter or a body it does not take), 403 (a key's scope or agent-id prefix; locally, a foreign
+ * host or origin), 405 (another method on its path), 413 (any body over 1 MiB) and 503; `auth`:
+ * 401 and 429 (the tenant's request rate); `body`: a JSON body, 415; `write`: a queued write, 409
+ * (its key's write was deleted since, or the agent's node ids are used up), 422 and 429; `notFound`: an id
  * in the path, 404. test/properties.test.ts checks that no answer has a status its operation
  * does not declare.
  */
 export function errorsOf(options: { auth?: boolean; body?: boolean; write?: boolean; notFound?: boolean } = {}) {
   const statuses = [400, 403, 405, 413, 503];
-  if (options.auth ?? true) statuses.push(401);
+  if (options.auth ?? true) statuses.push(401, 429);
   if (options.body) statuses.push(415);
-  if (options.write) statuses.push(409, 422, 429);
+  if (options.write) statuses.push(409, 422);
+  if (options.write && !(options.auth ?? true)) statuses.push(429);
   if (options.notFound) statuses.push(404);
   return Object.fromEntries(statuses.sort((a, b) => a - b).map((s) => [s, errorResponse(s)]));
 }

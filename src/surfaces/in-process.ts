@@ -10,6 +10,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { HttpCore } from "../../sdk/src/http";
 import type { AppEnv } from "../http/app-env";
 import { bearerKey } from "../http/auth";
+import { markInProcess } from "../http/in-process";
 
 type ExecutionCtx = Parameters<OpenAPIHono<AppEnv>["fetch"]>[2];
 
@@ -27,7 +28,8 @@ export function inProcessCore(app: OpenAPIHono<AppEnv>, c: Context<AppEnv>): Htt
     apiKey: bearerKey(c.req.header("Authorization")) ?? "",
     // The labels follow the outer request's language, as they would over REST (docs/design.md, "The labels' language").
     headers: acceptLanguage === undefined ? {} : { "Accept-Language": acceptLanguage },
-    fetch: async (request) => app.fetch(request, c.env, ctx),
+    // Marked: the tenant's request rate counts the outer request only (src/http/in-process.ts).
+    fetch: async (request) => app.fetch(markInProcess(request), c.env, ctx),
     // One attempt, no timer: the caller's own client retries and times out the outer request.
     retry: { retries: 0 },
     timeoutMs: 0,

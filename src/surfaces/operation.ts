@@ -14,6 +14,7 @@ import type { RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { OperationSpec } from "../../sdk/src/binding";
 import { snakeCase } from "../text/snake-case";
+import type { ScopeRule } from "../vocabulary/scopes";
 
 /** MCP tool annotations (hints a host shows or acts on; MCP specification, "Tool annotations"). */
 export interface ToolAnnotations {
@@ -66,6 +67,7 @@ export interface OperationDefinition {
   /** The operationId: also the SDK method's name. */
   name: string;
   route: RouteConfig & { operationId: string };
+  scope: ScopeRule;
   pathArgs: Readonly<Record<string, PathArgument>>;
   queryArgs: Readonly<Record<string, z.ZodType>>;
   fixedQuery: Readonly<Record<string, string>>;
@@ -88,6 +90,7 @@ function shapeOf(schema: unknown): Record<string, z.ZodType> {
 export function defineOperation(
   route: RouteConfig & { operationId: string },
   spec: {
+    scope: ScopeRule;
     pathArgs?: Record<string, PathArgument>;
     queryArgs?: Record<string, z.ZodType>;
     fixedQuery?: Record<string, string>;
@@ -107,6 +110,7 @@ export function defineOperation(
   return {
     name: route.operationId,
     route,
+    scope: spec.scope,
     pathArgs,
     queryArgs,
     fixedQuery: spec.fixedQuery ?? {},

@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { AGENT_ID_PATTERN } from "../config/limits";
+
 /**
  * Who an agent is: the tenant of the API key that addressed it and the agent id of the request's
  * path (never a body field). Together they name the agent's Durable Object and its registry row.
@@ -6,3 +9,6 @@ export interface AgentIdentity {
   tenantId: string;
   agentId: string;
 }
+
+/** A tenant id: what `npm run key:create -- --tenant` accepts, the same characters as an agent id. */
+export const TenantIdSchema = z.string().regex(AGENT_ID_PATTERN, "a tenant id: 1–64 of A–Z a–z 0–9 _ . -, starting with a letter or digit");

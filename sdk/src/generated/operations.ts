@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   "idempotency_conflict": 422,
   "conflict": 409,
   "queue_full": 429,
+  "quota_exceeded": 429,
   "rate_limited": 429,
   "internal": 500,
   "unavailable": 503
@@ -37,7 +38,7 @@ export interface Focus {
 
 export interface Error {
   error: {
-    code: "invalid_json" | "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "conflict" | "queue_full" | "rate_limited" | "internal" | "unavailable";
+    code: "invalid_json" | "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_conflict" | "conflict" | "queue_full" | "quota_exceeded" | "rate_limited" | "internal" | "unavailable";
     message: string;
     details?: unknown;
   };
@@ -853,6 +854,33 @@ export interface Imported {
   messages: number;
 }
 
+export interface ApiKeyList {
+  keys: ApiKey[];
+}
+
+export interface ApiKey {
+  /** The key's first 12 characters (null for a key created before prefixes, until its next use). */
+  prefix: string | null;
+  label: string | null;
+  /** read, write (read and every write) or admin (write, deleting agents, purging). */
+  scopes: "read" | "write" | "admin";
+  /** The key reaches only agents whose id starts with this. */
+  agent_prefix: string | null;
+  status: "valid" | "revoked" | "expired";
+  created_at: number;
+  /** Its latest use, to the hour. */
+  last_used_at: number | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+  /** The prefix of the key that replaced it by rotation. */
+  replaced_by: string | null;
+}
+
+export interface RevokedKey {
+  revoked: true;
+  key: ApiKey;
+}
+
 export interface ToolResult {
   name: string;
   /** What to give the model as the tool's result. */
@@ -1371,6 +1399,13 @@ export interface ListAgentsInput {
 }
 export type ListAgentsOutput = AgentList;
 
+export type ListKeysOutput = ApiKeyList;
+
+export interface RevokeKeyInput {
+  prefix: string;
+}
+export type RevokeKeyOutput = RevokedKey;
+
 export interface CallToolInput {
   /** The tool's name. */
   name: "get_focus" | "get_memory_node" | "get_stats" | "recall" | "remember" | "search_memories" | "get_context" | "get_profile" | "rebuild_episodes" | "compress_memories" | "get_config" | "update_config" | "create_memory" | "delete_memory" | "get_memory" | "get_memory_history" | "list_memories" | "pin_memory" | "unpin_memory" | "update_memory" | "delete_session" | "list_sessions" | "link_memories" | "merge_entities" | "report_feedback" | "unlink_memories" | "get_task" | "delete_agent";
@@ -1779,6 +1814,30 @@ export const OPERATIONS = {
     "fixedBody": {},
     "write": false
   },
+  "listKeys": {
+    "method": "GET",
+    "path": "/v1/keys",
+    "scope": "service",
+    "pathArgs": {},
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": false
+  },
+  "revokeKey": {
+    "method": "DELETE",
+    "path": "/v1/keys/{prefix}",
+    "scope": "service",
+    "pathArgs": {
+      "prefix": "prefix"
+    },
+    "queryArgs": [],
+    "body": false,
+    "fixedQuery": {},
+    "fixedBody": {},
+    "write": false
+  },
   "callTool": {
     "method": "POST",
     "path": "/v1/agents/{agentId}/tools/call",
@@ -1873,6 +1932,8 @@ export interface OperationTypes {
   getTask: { input: GetTaskInput; output: GetTaskOutput };
   deleteAgent: { input: undefined; output: DeleteAgentOutput };
   listAgents: { input: ListAgentsInput; output: ListAgentsOutput };
+  listKeys: { input: undefined; output: ListKeysOutput };
+  revokeKey: { input: RevokeKeyInput; output: RevokeKeyOutput };
   callTool: { input: CallToolInput; output: CallToolOutput };
   listTools: { input: ListToolsInput; output: ListToolsOutput };
   getHealth: { input: GetHealthInput; output: GetHealthOutput };
@@ -7994,7 +8055,7 @@ export abstract class ServiceOperations {
   /**
    * List the agents of the caller's tenant
    *
-   * Agents appear once they have been written to (remember, config, compress) and disappear when deleted. Ordered by agent id; `next_cursor` continues after the last agent of the page, so paging stays stable while agents are added or removed. Only the API key's own tenant is listed.
+   * Agents appear once they have been written to (remember, config, compress) and disappear when deleted. Ordered by agent id; `next_cursor` continues after the last agent of the page, so paging stays stable while agents are added or removed. Only the API key's own tenant is listed, and of it only the agents within the key's agent-id prefix.
    *
    * `GET /v1/agents`
    *
@@ -8006,6 +8067,40 @@ export abstract class ServiceOperations {
    */
   listAgents(input?: ListAgentsInput, options?: RequestOptions): Promise<ListAgentsOutput> {
     return this.invoke("listAgents", input, options) as Promise<ListAgentsOutput>;
+  }
+
+  /**
+   * List the tenant's API keys
+   *
+   * The keys of the caller's tenant, oldest first, each by its public prefix with its label, scope, agent-id prefix, status, creation, last use (to the hour), expiry and revocation. No secret is ever shown. A key of scope admin sees every key within its own agent-id prefix; any other key sees only itself.
+   *
+   * `GET /v1/keys`
+   *
+   * @example
+   * ```ts
+   * const { keys } = await memory.listKeys();
+   * console.log(keys.map((k) => `${k.prefix} ${k.scopes} ${k.status}`));
+   * ```
+   */
+  listKeys(options?: RequestOptions): Promise<ListKeysOutput> {
+    return this.invoke("listKeys", undefined, options) as Promise<ListKeysOutput>;
+  }
+
+  /**
+   * Revoke one of the tenant's API keys
+   *
+   * Revokes the key with this public prefix (as `GET /v1/keys` lists it): it stops working on every surface (REST, tools, MCP and the OAuth connections made with it, Workers RPC bindings that name it) within 30 seconds. Needs a key of scope admin, and the key must be within its agent-id prefix; revoking a revoked key answers it as it stands. The revocation is in the audit log.
+   *
+   * `DELETE /v1/keys/{prefix}`
+   *
+   * @example
+   * ```ts
+   * const { key } = await memory.revokeKey({ prefix: "amk_AbCd1234" });
+   * console.log(key.status); // "revoked"
+   * ```
+   */
+  revokeKey(input: RevokeKeyInput, options?: RequestOptions): Promise<RevokeKeyOutput> {
+    return this.invoke("revokeKey", input, options) as Promise<RevokeKeyOutput>;
   }
 
   /**

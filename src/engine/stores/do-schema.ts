@@ -87,6 +87,9 @@ const STEPS: readonly string[] = [
    ALTER TABLE vectors ADD COLUMN speaker TEXT;
    ALTER TABLE recent_vectors ADD COLUMN session TEXT;
    ALTER TABLE recent_vectors ADD COLUMN speaker TEXT;`,
+  // The agent's usage per UTC day and what of it D1 has been told (src/engine/stores/usage-days.ts).
+  `CREATE TABLE usage_days (day TEXT NOT NULL, metric TEXT NOT NULL, value INTEGER NOT NULL, reported INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (day, metric));`,
 ];
 
 /** Runs the steps not run yet, up to `target` (all of them; tests stop earlier to build an old layout). */

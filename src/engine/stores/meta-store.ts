@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { MAX_NODE_ID } from "../../config/limits";
 import { AgentParamsSchema, DEFAULT_PARAMS, type AgentParams } from "../../config/params";
+import type { TenantLimits } from "../../config/quotas";
 import { PermanentTaskError } from "../task-errors";
 
 const Identity = z.object({ tenantId: z.string(), agentId: z.string() });
@@ -36,6 +37,17 @@ const KEYS = {
   registeredDue: z.number().nullable(),
   /** Lifetime counters (stats). */
   counters: z.record(z.string(), z.number()),
+  /**
+   * The tenant's limits as the edge last sent them with a write (src/agent/tenant-terms.ts): what
+   * the object applies when it works without a request (a cycle's capacity, the model weight).
+   */
+  tenantLimits: z.object({
+    agents: z.number(),
+    nodesPerAgent: z.number(),
+    messagesPerDay: z.number(),
+    requestsPerMinute: z.number(),
+    modelWeight: z.number(),
+  }) satisfies z.ZodType<TenantLimits>,
 } as const;
 
 type Keys = typeof KEYS;
@@ -67,6 +79,11 @@ export class MetaStore {
 
   params(): AgentParams {
     return this.get("params") ?? DEFAULT_PARAMS;
+  }
+
+  /** The most nodes the agent holds: its `capacity`, within its tenant's nodes-per-agent quota. */
+  capacity(): number {
+    return Math.min(this.params().capacity, this.get("tenantLimits")?.nodesPerAgent ?? Infinity);
   }
 
   clock(): number {

@@ -6,6 +6,11 @@
  * is bounded per call by `maxWaitMs` (a recall cannot wait a minute, a queued remember can), and
  * past that the call fails with `rate_limited`, which is not retried: the fallback answers.
  * Every other failure is classified once here (binding-errors.ts) and thrown.
+ *
+ * With `permits` (the account's fair share, ../rate/fair-share.ts), a call also waits for a
+ * permit of the account's coordinator after its room in the agent's budget, within the same
+ * bound: the account's limit is then shared between tenants instead of taken by whoever asks
+ * most, and 429s become the exception the hold above answers.
  */
 import { type Clock } from "../rate/clock";
 import { BudgetExceededError, rateLimitBackoffMs, type RequestBudget } from "../rate/request-budget";
@@ -16,9 +21,15 @@ import { WorkersAiError } from "./workers-ai-error";
 /** Workers AI's internal code for "inference request per min rate reached". */
 const PER_MINUTE_LIMIT = 3021;
 
+/** The account's permits for a call (the fair-share coordinator): true when the call may go, false when none came within `maxWaitMs`. */
+export interface CallPermits {
+  acquire(maxWaitMs: number): Promise<boolean>;
+}
+
 export interface ThrottleOptions {
   budget: RequestBudget;
   clock: Clock;
+  permits?: CallPermits;
   /** Jitter source in [0, 1); injectable so tests are deterministic. */
   random?: () => number;
 }
@@ -33,6 +44,7 @@ export interface ThrottledRunOptions {
 export class ThrottledAi {
   readonly budget: RequestBudget;
   private readonly clock: Clock;
+  private readonly permits: CallPermits | undefined;
   private readonly random: () => number;
 
   constructor(
@@ -41,6 +53,7 @@ export class ThrottledAi {
   ) {
     this.budget = options.budget;
     this.clock = options.clock;
+    this.permits = options.permits;
     this.random = options.random ?? Math.random;
   }
 
@@ -69,8 +82,9 @@ export class ThrottledAi {
   }
 
   private async take(model: string, maxWaitMs: number, onWait?: (ms: number) => void): Promise<number> {
+    let waited: number;
     try {
-      return await this.budget.take(maxWaitMs, onWait);
+      waited = await this.budget.take(maxWaitMs, onWait);
     } catch (err) {
       if (!(err instanceof BudgetExceededError)) throw err;
       throw new WorkersAiError("rate_limited", `${model}: the agent's request budget has no room within ${Math.max(0, maxWaitMs)} ms`, {
@@ -78,5 +92,16 @@ export class ThrottledAi {
         retryAfterMs: err.waitMs,
       });
     }
+    if (!this.permits) return waited;
+    const started = this.clock.now();
+    const granted = await this.permits.acquire(Math.max(0, maxWaitMs - waited));
+    const permitWait = this.clock.now() - started;
+    if (permitWait > 0) onWait?.(permitWait);
+    if (!granted)
+      throw new WorkersAiError(
+        "rate_limited",
+        `${model}: the account's fair share gave no permit within ${Math.max(0, maxWaitMs - waited)} ms`,
+      );
+    return waited + permitWait;
   }
 }

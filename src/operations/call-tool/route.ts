@@ -71,6 +71,7 @@ export function callTool(tools: Tools): Endpoint {
   const route = callToolRoute(tools.names);
   return {
     operation: defineOperation(route, {
+      scope: "read",
       sdk: {
         example: `const { content } = await agent.callTool({ name: "recall", arguments: { query: "Where does Ines live?" } });
 console.log(content);`,

@@ -39,6 +39,7 @@ const route = createRoute({
 
 export const compressMemories: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     sdk: {
       example: `const { task_ids } = await agent.compressMemories({ cycles: 3 });
 for (const taskId of task_ids) await agent.waitForTask(taskId);`,

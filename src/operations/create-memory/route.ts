@@ -82,6 +82,7 @@ const route = createRoute({
 export const createMemory: Endpoint = {
   // Memory operations (docs/design.md, "Memory operations (as built)"), the tools a model writes its memory with.
   operation: defineOperation(route, {
+    scope: "write",
     sdk: {
       example: `const created = await agent.createMemory({ subject: "Ines", memory_type: "fact", topic: "lives in", object: "Porto" });
 if (created.status === "done") console.log(created.node_id, created.entities);`,

@@ -5,6 +5,7 @@ import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../../surfaces/common-schemas";
 import { WriteHeadersSchema } from "../../surfaces/headers";
 import { defineOperation } from "../../surfaces/operation";
+import { audited } from "../../surfaces/audit";
 
 /** How long DELETE waits for the deletion before answering 202 with its task. */
 const DELETE_WAIT_MS = 25_000;
@@ -29,6 +30,7 @@ const route = createRoute({
 
 export const deleteAgent: Endpoint = {
   operation: defineOperation(route, {
+    scope: "admin",
     sdk: {
       example: `const answer = await agent.deleteAgent();
 if (!answer.deleted) await agent.waitForTask(answer.task_id);`,
@@ -45,11 +47,13 @@ const answer = unwrap(await env.MEMORY.deleteAgent("assistant-1"));`,
   }),
   routes: () =>
     subApp().openapi(route, async (c) => {
-      const outcome = await agentOf(c, c.req.valid("param").agentId).submit("deleteAgent", null, {
+      const { agentId } = c.req.valid("param");
+      const outcome = await agentOf(c, agentId).submit("deleteAgent", null, {
         waitMs: DELETE_WAIT_MS,
         ...writeOptions(c.req.valid("header")),
       });
       if (outcome.status === "failed") throw new Error(`agent deletion failed: ${outcome.error ?? "unknown error"}`);
+      await audited(c, "agent.deleted", agentId, null, { task_id: outcome.taskIds[0] ?? null });
       if (outcome.status === "done") return c.json({ deleted: true as const }, 200);
       return c.json({ deleted: false as const, task_id: outcome.taskIds[0] ?? "" }, 202);
     }),

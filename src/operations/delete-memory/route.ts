@@ -7,6 +7,7 @@ import { MEMORY_NOT_FOUND, MemoryPathSchema, memoryRefused, NOT_APPLICABLE } fro
 import { OPERATION_WAIT_MS, PENDING_ANSWER, pendingBody, whenFailed } from "../../surfaces/pending";
 import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { defineOperation } from "../../surfaces/operation";
+import { audited } from "../../surfaces/audit";
 import { nodeIdArgument } from "../../surfaces/tool-args";
 import { DeleteMemoryResultSchema } from "./task";
 
@@ -44,6 +45,8 @@ const route = createRoute({
 
 export const deleteMemory: Endpoint = {
   operation: defineOperation(route, {
+    // Forgetting is a write; a purge removes every trace, so it needs an admin key.
+    scope: (query) => (query("purge") === "true" ? "admin" : "write"),
     sdk: {
       example: `await agent.deleteMemory({ node_id: 12, purge: true });`,
       binding: `import { unwrap } from "@agent-memory/sdk";
@@ -69,13 +72,18 @@ unwrap(await env.MEMORY.deleteMemory("assistant-1", { node_id: 12, purge: true }
   routes: () =>
     subApp().openapi(route, async (c) => {
       const { agentId, nodeId } = c.req.valid("param");
+      const purge = c.req.valid("query").purge === "true";
       const outcome = await agentOf(c, agentId).submit(
         "deleteMemory",
-        { node_id: nodeId, purge: c.req.valid("query").purge === "true" },
+        { node_id: nodeId, purge },
         { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
       );
       whenFailed(outcome, "deleteMemory");
       const result = outcome.result;
+      // A purge is audited once accepted (done, or still under way); a refused one purged nothing.
+      if (purge && (!result || result.outcome === "forgotten")) {
+        await audited(c, "memory.purged", agentId, String(nodeId), { task_id: outcome.taskIds[0] ?? null });
+      }
       if (!result) return c.json(pendingBody(outcome), 202);
       switch (result.outcome) {
         case "forgotten": {

@@ -1,4 +1,5 @@
 /** deleteSession (docs/design.md, "Sessions as a resource"): forget every memory of a session, or purge them. */
+import { audited } from "../../surfaces/audit";
 import { createRoute, z } from "@hono/zod-openapi";
 import { agentOf, writeOptions } from "../../surfaces/agent-of";
 import { AgentIdSchema, ErrorSchema, errorsOf, jsonAnswer } from "../../surfaces/common-schemas";
@@ -48,6 +49,8 @@ const route = createRoute({
 
 export const deleteSession: Endpoint = {
   operation: defineOperation(route, {
+    // Forgetting a session is a write; purging it, like purging a memory, is an admin's.
+    scope: (query) => (query("purge") === "true" ? "admin" : "write"),
     sdk: {
       example: `await agent.deleteSession({ session_id: "chat-2026-11-20", purge: true });`,
       binding: `import { unwrap } from "@agent-memory/sdk";
@@ -67,13 +70,18 @@ unwrap(await env.MEMORY.deleteSession("assistant-1", { session_id: "chat-2026-11
   routes: () =>
     subApp().openapi(route, async (c) => {
       const { agentId, sessionId } = c.req.valid("param");
+      const purge = c.req.valid("query").purge === "true";
       const outcome = await agentOf(c, agentId).submit(
         "deleteSession",
-        { session_id: sessionId, purge: c.req.valid("query").purge === "true" },
+        { session_id: sessionId, purge },
         { waitMs: OPERATION_WAIT_MS, ...writeOptions(c.req.valid("header")) },
       );
       whenFailed(outcome, "deleteSession");
       const result = outcome.result;
+      // A purge is audited once accepted (done, or still under way), as a memory's is.
+      if (purge && result?.outcome !== "not_found") {
+        await audited(c, "session.purged", agentId, sessionId, { task_id: outcome.taskIds[0] ?? null });
+      }
       if (!result) return c.json(pendingBody(outcome), 202);
       if (result.outcome === "not_found") throw new ApiError("not_found", `session ${sessionId} not found`);
       const { outcome: _done, ...rest } = result;

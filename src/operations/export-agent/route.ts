@@ -28,6 +28,7 @@ const route = createRoute({
 
 export const exportAgent: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     tool: { reason: "a whole agent's memory as JSON Lines, for backups and moves" },
     sdk: { reason: "a JSON Lines stream, not a JSON answer: fetch GET /v1/agents/{agentId}/export" },
   }),

@@ -22,6 +22,7 @@ const route = createRoute({
 
 export const getConfig: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const config = await agent.getConfig();
 console.log(config.decay_rate, config.focus_limit);`,

@@ -83,6 +83,7 @@ const route = createRoute({
 
 export const getContext: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const { text, used_tokens } = await agent.getContext({ query: "Plan Ines's visit", budget_tokens: 800 });
 console.log(used_tokens, text);`,

@@ -24,6 +24,7 @@ const route = createRoute({
 
 export const getFocus: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const { focus } = await agent.getFocus();
 console.log(focus.map((entity) => entity.name));`,

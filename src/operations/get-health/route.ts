@@ -45,7 +45,7 @@ const route = createRoute({
   request: { query: HealthQuerySchema },
   responses: {
     200: { description: "Healthy", content: { "application/json": { schema: z.union([HealthSchema, DeepHealthView]) } } },
-    ...errorsWithout(401, 503),
+    ...errorsWithout(401, 429, 503),
     401: { description: "deep=1 without a valid API key", content: { "application/json": { schema: ErrorSchema } } },
     429: {
       description: "deep=1 asked more than 3 times a minute for one tenant (`rate_limited`): retry after `Retry-After` seconds",
@@ -63,6 +63,7 @@ const route = createRoute({
 
 export const getHealth: Endpoint = {
   operation: defineOperation(route, {
+    scope: "public",
     sdk: {
       example: `const health = await memory.getHealth();
 console.log(health.status, health.model_provider);`,

@@ -42,6 +42,7 @@ const route = createRoute({
 
 export const getMemoryHistory: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const history = await agent.getMemoryHistory({ node_id: 12, limit: 20 });
 console.log(history);`,

@@ -28,6 +28,7 @@ const route = createRoute({
 
 export const getMemoryNode: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const node = await agent.getMemoryNode({ node_id: 12, links_limit: 50 });
 console.log(node.kind, node.content, node.links.total.outgoing);`,

@@ -26,6 +26,7 @@ const route = createRoute({
 
 export const getMemory: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const memory12 = await agent.getMemory({ node_id: 12 });
 console.log(memory12.content, memory12.conflicts_with, memory12.history.length);`,

@@ -38,7 +38,7 @@ export function openApiConfig(server: string) {
       title: "Agent Memory API",
       version: "0.1.0",
       description:
-        "A per-agent memory network that forgets gracefully. Authenticate with `Authorization: Bearer <key>`. Every error is `{error: {code, message, details?}}` with a code from a closed list (the `Error` schema). Writes take an `Idempotency-Key`; retry 429 and 503 after `Retry-After` seconds. A path answers 405 with `Allow` to a method it does not take, and `OPTIONS` with 204 and `Allow` (no CORS grant).",
+        "A per-agent memory network that forgets gracefully. Authenticate with `Authorization: Bearer <key>`; a key's scope (read, write or admin) and agent-id prefix bound what it may do (403 `forbidden` otherwise), and the tenant's quotas answer 429 `quota_exceeded`. Every error is `{error: {code, message, details?}}` with a code from a closed list (the `Error` schema). Writes take an `Idempotency-Key`; retry 429 and 503 after `Retry-After` seconds. A path answers 405 with `Allow` to a method it does not take, and `OPTIONS` with 204 and `Allow` (no CORS grant).",
     },
     servers: [{ url: server }],
     security: [{ [BEARER_SCHEME]: [] }],
@@ -48,6 +48,7 @@ export function openApiConfig(server: string) {
 
 export const getOpenApi: Endpoint = {
   operation: defineOperation(route, {
+    scope: "public",
     sdk: {
       example: `const document = await memory.getOpenApi();
 console.log(document);`,

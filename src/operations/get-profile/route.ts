@@ -55,6 +55,7 @@ const route = createRoute({
 
 export const getProfile: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const profile = await agent.getProfile({ participant: "John", max_chars: 1000 });
 for (const line of profile.lines) console.log(line.text, line.memory_ids);`,

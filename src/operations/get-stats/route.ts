@@ -26,6 +26,7 @@ const route = createRoute({
 
 export const getStats: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const stats = await agent.getStats();
 console.log(stats.nodes.total, stats.links.total, stats.focus);`,

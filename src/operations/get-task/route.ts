@@ -29,6 +29,7 @@ const route = createRoute({
 
 export const getTask: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const task = await agent.getTask({ task_id: "tsk_1", wait_ms: 5_000 });
 if (task.status === "failed") console.error(task.error);`,

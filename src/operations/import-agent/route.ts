@@ -20,6 +20,7 @@ import { agentOf, writeOptions } from "../../surfaces/agent-of";
 import { JsonLinesError, jsonLines } from "../../surfaces/json-lines";
 import { OPERATION_WAIT_MS, pendingBody, PendingSchema, whenFailed } from "../../surfaces/pending";
 import { defineOperation } from "../../surfaces/operation";
+import { audited } from "../../surfaces/audit";
 import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { jsonAnswer } from "../../surfaces/common-schemas";
 
@@ -64,6 +65,7 @@ const route = createRoute({
 
 export const importAgent: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     tool: { reason: "a whole agent's memory as JSON Lines, for backups and moves" },
     sdk: { reason: "a JSON Lines body, not a JSON one: POST the export with Content-Type application/x-ndjson" },
   }),
@@ -123,6 +125,14 @@ export const importAgent: Endpoint = {
       }
       whenFailed(outcome, "importAgent");
       const result = outcome.result;
+      if (!result || result.outcome === "imported") {
+        const counts: Record<string, number> = result ? { nodes: result.nodes, links: result.links, messages: result.messages } : {};
+        await audited(c, "agent.imported", agent.identity.agentId, null, {
+          task_id: outcome.taskIds[0] ?? null,
+          lines: staged.lines,
+          ...counts,
+        });
+      }
       if (!result) return c.json(pendingBody(outcome), 202);
       if (result.outcome === "not_staged") {
         throw new ApiError("conflict", "the import's staged lines were dropped (the agent was deleted during the upload): send it again");

@@ -67,6 +67,7 @@ const route = createRoute({
 
 export const linkMemories: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     sdk: {
       example: `await agent.linkMemories({ source: 12, target: 15, relation: "causes", strength: 0.8 });`,
       binding: `import { unwrap } from "@agent-memory/sdk";

@@ -76,7 +76,7 @@ const route = createRoute({
   tags: ["agents"],
   summary: "List the agents of the caller's tenant",
   description:
-    "Agents appear once they have been written to (remember, config, compress) and disappear when deleted. Ordered by agent id; `next_cursor` continues after the last agent of the page, so paging stays stable while agents are added or removed. Only the API key's own tenant is listed.",
+    "Agents appear once they have been written to (remember, config, compress) and disappear when deleted. Ordered by agent id; `next_cursor` continues after the last agent of the page, so paging stays stable while agents are added or removed. Only the API key's own tenant is listed, and of it only the agents within the key's agent-id prefix.",
   request: { query: AgentListQuerySchema },
   responses: {
     200: { description: "One page of agents", content: { "application/json": { schema: AgentListSchema } } },
@@ -86,6 +86,7 @@ const route = createRoute({
 
 export const listAgents: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const { agents, next_cursor } = await memory.listAgents({ limit: 50 });
 console.log(agents.map((a) => a.agent_id), next_cursor);`,
@@ -97,7 +98,8 @@ console.log(agents.map((a) => a.agent_id), next_cursor);`,
     subApp().openapi(route, async (c) => {
       const { cursor, limit } = c.req.valid("query");
       const after = cursor === undefined ? undefined : decodeAgentCursor(cursor);
-      const page = await tenantAgents(c.env, c.get("tenantId"), after, limit);
+      const { tenantId, agentPrefix } = c.get("principal");
+      const page = await tenantAgents(c.env, tenantId, after, limit, agentPrefix);
       const last = page.agents.at(-1);
       const body: AgentList = {
         agents: page.agents.map((a) => ({ agent_id: a.agentId, created_at: a.createdAt, last_active_at: a.lastActiveAt })),

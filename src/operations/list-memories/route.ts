@@ -60,6 +60,7 @@ const route = createRoute({
 
 export const listMemories: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `let cursor: string | undefined;
 do {

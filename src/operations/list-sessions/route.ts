@@ -40,6 +40,7 @@ const route = createRoute({
 
 export const listSessions: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const { sessions } = await agent.listSessions({ limit: 20 });
 for (const s of sessions) console.log(s.session_id, s.messages, s.memories);`,

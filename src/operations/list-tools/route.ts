@@ -52,6 +52,7 @@ const route = createRoute({
 export function listTools(tools: Tools): Endpoint {
   return {
     operation: defineOperation(route, {
+      scope: "public",
       sdk: {
         example: `const tools = await memory.listTools({ format: "anthropic" });
 console.log(tools);`,

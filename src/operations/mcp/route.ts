@@ -113,6 +113,7 @@ async function transportMessage(response: Response): Promise<string> {
 export function mcp(tools: Tools): Endpoint {
   return {
     operation: defineOperation(route, {
+      scope: "read",
       tool: { reason: "the MCP endpoint serves the tools" },
       sdk: { reason: "MCP is spoken by MCP clients (e.g. @modelcontextprotocol/sdk's Client), not by this SDK" },
     }),

@@ -50,6 +50,7 @@ const route = createRoute({
 
 export const mergeEntities: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     sdk: {
       example: `await agent.mergeEntities({ node_id: 31, into: 7 });`,
       binding: `import { unwrap } from "@agent-memory/sdk";

@@ -33,6 +33,7 @@ const route = createRoute({
 
 export const pinMemory: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     sdk: {
       example: `const answer = await agent.pinMemory({ node_id: 12 });
 if ("pins" in answer) console.log(answer.pinned, answer.pins, answer.max_pins);`,

@@ -24,6 +24,7 @@ const route = createRoute({
 
 export const ping: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `console.log(await agent.ping());`,
     },

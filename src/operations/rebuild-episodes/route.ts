@@ -31,6 +31,7 @@ const route = createRoute({
 
 export const rebuildEpisodes: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     sdk: {
       example: `console.log(await agent.rebuildEpisodes());`,
       binding: `import { unwrap } from "@agent-memory/sdk";

@@ -105,6 +105,7 @@ const route = createRoute({
 
 export const recall: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const { text, items } = await agent.recall({ query: "Where does Ines live?", limit: 5 });
 console.log(text, items.length);`,

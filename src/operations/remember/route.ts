@@ -81,6 +81,7 @@ const route = createRoute({
 
 export const remember: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     sdk: {
       example: `const { task_id } = await agent.remember({
   messages: [

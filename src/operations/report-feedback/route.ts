@@ -46,6 +46,7 @@ const route = createRoute({
 
 export const reportFeedback: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     sdk: {
       example: `await agent.reportFeedback({ node_ids: [12, 15], used: true });`,
       binding: `import { unwrap } from "@agent-memory/sdk";

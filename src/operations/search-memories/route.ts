@@ -52,6 +52,7 @@ const route = createRoute({
 
 export const searchMemories: Endpoint = {
   operation: defineOperation(route, {
+    scope: "read",
     sdk: {
       example: `const { items } = await agent.searchMemories({ query: "Porto", mode: "hybrid", top_k: 5 });
 for (const hit of items) console.log(hit.node_id, hit.score, hit.content);`,

@@ -1,5 +1,6 @@
 /**
  * Capacity, scheme A (docs/design.md, "Compression"): after a remember, an agent holding more than `capacity` nodes
+ * (within its tenant's nodes-per-agent quota: MetaStore.capacity)
  * deletes its least important ones, chosen from a seeded random sample of node ids (whole when the
  * network is small) rather than a full sort. Focus nodes and pinned memories (docs/design.md, "Pins")
  * are never evicted. Like any deletion, the
@@ -19,7 +20,7 @@ export async function enforceCapacity(
   taskId: string,
   checkpoint: (evicted: number) => unknown,
 ): Promise<number> {
-  const capacity = rt.meta.params().capacity;
+  const capacity = rt.meta.capacity();
   const repos = await rt.repos();
   const reader = await networkReader(rt, repos);
   const excess = (await reader.count()) - capacity;

@@ -44,6 +44,7 @@ const route = createRoute({
 
 export const unlinkMemories: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     sdk: {
       example: `await agent.unlinkMemories({ source: 12, target: 15, relation: "causes" });`,
       binding: `import { unwrap } from "@agent-memory/sdk";

@@ -33,6 +33,7 @@ const route = createRoute({
 
 export const unpinMemory: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     sdk: {
       example: `await agent.unpinMemory({ node_id: 12 });`,
       binding: `import { unwrap } from "@agent-memory/sdk";

@@ -6,7 +6,7 @@ import { AgentPathSchema, EmptyQuerySchema, errorsOf } from "../../surfaces/comm
 import { WriteHeadersSchema } from "../../surfaces/headers";
 import { defineOperation } from "../../surfaces/operation";
 import { AgentParamsPatchSchema } from "../../config/params";
-import { ApiError } from "../../http/errors";
+import { ApiError, COUNT_QUOTA_RETRY_S, quotaExceeded } from "../../http/errors";
 import { ConfigSchema } from "../../surfaces/agent-config";
 
 /** How long a config change waits for the writes queued before it (it applies in order). */
@@ -44,6 +44,7 @@ const route = createRoute({
 
 export const updateConfig: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     sdk: {
       example: `await agent.updateConfig({ decay_rate: 0.95, focus_limit: 40, model_policy: { compression: "local" } });`,
       binding: `import { unwrap } from "@agent-memory/sdk";
@@ -60,6 +61,10 @@ unwrap(await env.MEMORY.updateConfig("assistant-1", { decay_rate: 0.95 }));`,
   routes: () =>
     subApp().openapi(route, async (c) => {
       const agent = agentOf(c, c.req.valid("param").agentId);
+      const { capacity } = c.req.valid("json");
+      const { nodesPerAgent } = c.get("principal").limits;
+      // The capacity is the agent's share of its tenant's nodes-per-agent quota: never above it.
+      if (capacity !== undefined && capacity > nodesPerAgent) throw quotaExceeded("nodes_per_agent", nodesPerAgent, COUNT_QUOTA_RETRY_S);
       // A queued write: it applies after whatever was accepted before it (a pending deletion included).
       const outcome = await agent.submit("updateConfig", c.req.valid("json"), {
         waitMs: CONFIG_WAIT_MS,

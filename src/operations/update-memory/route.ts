@@ -54,6 +54,7 @@ const route = createRoute({
 
 export const updateMemory: Endpoint = {
   operation: defineOperation(route, {
+    scope: "write",
     sdk: {
       example: `await agent.updateMemory({ node_id: 12, content: "Ines moved to Lisbon in June." });`,
       binding: `import { unwrap } from "@agent-memory/sdk";

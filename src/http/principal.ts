@@ -1,0 +1,138 @@
+/**
+ * Who a request acts for (docs/design.md, "Tenants and keys"): a tenant, the scope and agent-id
+ * prefix of the key that authenticated it, and the tenant's limits. Every surface resolves one
+ * here: a Bearer key (REST, tools/call, MCP), the key an OAuth grant was made with (the MCP
+ * connector keeps its hash), a service binding's props (Workers RPC, optionally naming a key by
+ * its prefix).
+ *
+ * Key lookups are cached per isolate for KEY_CACHE_TTL_MS (30 s), the key with its tenant's
+ * overrides in one D1 query: a warm isolate authenticates without a round trip, and a revoked key
+ * stops working everywhere within the TTL (at once in the isolate that revoked it). Expiry is
+ * checked on every request against the cached record, so it is exact. A key's last use is written
+ * at most once an hour per isolate (LAST_USED_STEP_MS), after the answer.
+ */
+import { limitsOf, quotaDefaults, type QuotaEnv, type StoredOverrides, type TenantLimits } from "../config/quotas";
+import { ApiKeys, hashKey, keyPrefixOf, keyState, type KeyRecord } from "../storage/api-keys";
+import { createDb } from "../storage/db";
+import { Tenants } from "../storage/tenants";
+import type { Scope } from "../vocabulary/scopes";
+import { TtlCache } from "./ttl-cache";
+
+export interface Principal {
+  tenantId: string;
+  scope: Scope;
+  /** Only agents whose id starts with this; null: every agent of the tenant. */
+  agentPrefix: string | null;
+  /** What logs and the audit log name: the key's public prefix, "dev" or "binding". Never the key. */
+  actor: string;
+  /** The key's hash when a stored key authenticated the request (an OAuth grant keeps it). */
+  keyHash: string | null;
+  limits: TenantLimits;
+}
+
+/** The tenant of the local development key (wrangler.local.toml's DEV_API_KEY). */
+export const DEV_TENANT = "dev";
+
+/** How long a key lookup is trusted: a revocation takes effect everywhere within this. */
+export const KEY_CACHE_TTL_MS = 30_000;
+/** A key's `last_used_at` is written when the stored one is older than this. */
+export const LAST_USED_STEP_MS = 3_600_000;
+const CACHE_ENTRIES = 10_000;
+
+export type PrincipalEnv = Pick<Env, "DB" | "DEV_API_KEY"> & QuotaEnv;
+
+/** Runs work after the answer (the request's waitUntil). */
+export type Defer = (work: Promise<unknown>) => void;
+
+interface CachedKey {
+  key: KeyRecord & { keyHash: string };
+  tenant: StoredOverrides;
+}
+
+// Per isolate, on purpose: each isolate trusts a lookup for the TTL (see the header).
+const keys = new TtlCache<CachedKey | null>(KEY_CACHE_TTL_MS, CACHE_ENTRIES);
+const tenants = new TtlCache<StoredOverrides>(KEY_CACHE_TTL_MS, CACHE_ENTRIES);
+
+/** Drops what this isolate knows of a key (after revoking or rotating it here). */
+export function forgetKey(keyHash: string, prefix: string | null): void {
+  keys.delete(keyHash);
+  if (prefix !== null) keys.delete(`prefix:${prefix}`);
+}
+
+/** Drops what this isolate knows of a tenant's overrides (after the operator changed them here). */
+export function forgetTenant(tenantId: string): void {
+  tenants.delete(tenantId);
+}
+
+/** Constant-time comparison (of digests, so the lengths always match). */
+export async function sameSecret(a: string, b: string): Promise<boolean> {
+  const encoder = new TextEncoder();
+  const [da, db] = await Promise.all([hashKey(a), hashKey(b)]);
+  return crypto.subtle.timingSafeEqual(encoder.encode(da), encoder.encode(db));
+}
+
+/** The principal of a Bearer key, or undefined for an unknown, revoked or expired one. Throws when D1 cannot be read. */
+export async function principalOfKey(env: PrincipalEnv, key: string, now: number, defer: Defer): Promise<Principal | undefined> {
+  if (env.DEV_API_KEY && (await sameSecret(key, env.DEV_API_KEY))) return tenantPrincipal(env, DEV_TENANT, "dev", now);
+  return principalOfHash(env, await hashKey(key), now, defer, keyPrefixOf(key));
+}
+
+/**
+ * The principal of the key with this hash (an OAuth grant keeps the hash only). `prefix`, when the
+ * key itself is at hand, is recorded for a key created before prefixes.
+ */
+export async function principalOfHash(
+  env: PrincipalEnv,
+  keyHash: string,
+  now: number,
+  defer: Defer,
+  prefix: string | null = null,
+): Promise<Principal | undefined> {
+  if (env.DEV_API_KEY && (await hashKey(env.DEV_API_KEY)) === keyHash) return tenantPrincipal(env, DEV_TENANT, "dev", now);
+  let cached = keys.get(keyHash, now);
+  if (cached === undefined) {
+    cached = (await new ApiKeys(createDb(env.DB)).withTenant(keyHash)) ?? null;
+    keys.set(keyHash, cached, now);
+    if (cached) tenants.set(cached.key.tenantId, cached.tenant, now);
+  }
+  if (cached === null || keyState(cached.key, now) !== "valid") return undefined;
+  const { key } = cached;
+  if (key.lastUsedAt === null || key.lastUsedAt <= now - LAST_USED_STEP_MS || (key.prefix === null && prefix !== null)) {
+    key.lastUsedAt = now;
+    defer(new ApiKeys(createDb(env.DB)).touch(keyHash, prefix, now, LAST_USED_STEP_MS));
+  }
+  return principalOf(env, key, cached.tenant, prefix);
+}
+
+/** The principal of the key a public prefix names, when it is the tenant's and valid (a binding's props). */
+export async function principalOfPrefix(env: PrincipalEnv, tenantId: string, prefix: string, now: number): Promise<Principal | undefined> {
+  const cacheKey = `prefix:${prefix}`;
+  let cached = keys.get(cacheKey, now);
+  if (cached === undefined) {
+    cached = (await new ApiKeys(createDb(env.DB)).withTenantByPrefix(prefix)) ?? null;
+    keys.set(cacheKey, cached, now);
+  }
+  if (cached === null || cached.key.tenantId !== tenantId || keyState(cached.key, now) !== "valid") return undefined;
+  return principalOf(env, cached.key, cached.tenant, prefix);
+}
+
+/** A principal with every right over its tenant (the development key; a service binding that names no key). */
+export async function tenantPrincipal(env: PrincipalEnv, tenantId: string, actor: string, now: number): Promise<Principal> {
+  let overrides = tenants.get(tenantId, now);
+  if (overrides === undefined) {
+    overrides = await new Tenants(createDb(env.DB)).overrides(tenantId);
+    tenants.set(tenantId, overrides, now);
+  }
+  return { tenantId, scope: "admin", agentPrefix: null, actor, keyHash: null, limits: limitsOf(quotaDefaults(env), overrides) };
+}
+
+function principalOf(env: PrincipalEnv, key: CachedKey["key"], tenant: StoredOverrides, prefix: string | null): Principal {
+  return {
+    tenantId: key.tenantId,
+    scope: key.scope,
+    agentPrefix: key.agentPrefix,
+    actor: key.prefix ?? prefix ?? "key",
+    keyHash: key.keyHash,
+    limits: limitsOf(quotaDefaults(env), tenant),
+  };
+}
