@@ -350,11 +350,8 @@ export class MemoryAgent extends DurableObject<Env> {
   }
 
   /**
-   * The benchmark's hooks (BENCH_HOOKS = "1" only, bench-hooks.ts): "evict" resets the object as
-   * an eviction does, "usage" answers what the usage meter counted since the last ask, "copy"
-   * compares the object's copy of the network with D1. Not a
-   * request the meter counts (serve), so it leaves the last call's figures as they are. With the
-   * hooks off it does nothing and answers null.
+   * The benchmark's hooks (BENCH_HOOKS = "1" only; what each does: bench-hooks.ts). Not a request
+   * the meter counts (serve), so the last call's figures stay. With the hooks off: null.
    */
   async benchHook<A extends BenchAction>(identity: AgentIdentity, action: A): Promise<BenchAnswer<A> | null> {
     if (!benchHooksOn(this.env)) return null;
