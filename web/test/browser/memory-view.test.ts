@@ -316,7 +316,7 @@ describe("the web view", () => {
     await page.click('#signin-form button[type="submit"]');
     const message = page.locator("#messages .message");
     await message.waitFor();
-    expect(await message.textContent()).toContain("Sign-in failed: unauthorized: unknown or revoked API key (HTTP 401)");
+    expect(await message.textContent()).toContain("Sign-in failed: unauthorized: unknown, revoked or expired API key (HTTP 401)");
     expect(await page.locator("#signin-view").isVisible()).toBe(true);
     expect(await page.locator("#agents-view").isVisible()).toBe(false);
     expect(await page.evaluate(() => sessionStorage.length + localStorage.length)).toBe(0);
