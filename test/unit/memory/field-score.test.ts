@@ -1,28 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { memoryNode } from "../memory-node";
 import { FieldScorer, type FieldWeights } from "../../../src/memory/field-score";
 import { bm25Idf, BM25_K1 } from "../../../src/search/bm25-index";
 import { documentFields } from "../../../src/search/fts-text";
-import { newNode, type MemoryNode } from "../../../src/vocabulary/records";
-
-/** A stored node for the in-memory graph's tests: a segment unless told otherwise. */
-function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
-  return newNode({
-    id,
-    kind: "segment",
-    name: null,
-    content: `node ${id}`,
-    originalLength: 6,
-    phrase: "",
-    keywords: [],
-    role: null,
-    speaker: null,
-    sourceMessageIds: [],
-    sourceTaskId: null,
-    messageTime: null,
-    createdAt: 0,
-    ...fields,
-  });
-}
+import type { MemoryNode } from "../../../src/vocabulary/records";
 
 describe("text evidence with the network as context (BM25F)", () => {
   const weights: FieldWeights = { neighbours: 0.4, entities: 0.2, speaker: 1, time: 0.5 };

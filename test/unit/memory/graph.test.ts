@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { memoryNode } from "../memory-node";
 import { breadthFirst } from "../../../src/memory/bfs";
 import { seededRandom } from "../../../src/memory/capacity";
 import { ftsDocument } from "../../../src/search/fts-text";
@@ -6,32 +7,11 @@ import { queryTerms } from "../../../src/language/tokens/index-terms";
 import { MemoryGraph } from "../../../src/memory/graph";
 import type { NetworkOp } from "../../../src/memory/write-ops";
 import { writeKind } from "../../../src/engine/write-table";
-import { newNode, type MemoryNode } from "../../../src/vocabulary/records";
 import { PINNED_LEVEL } from "../../../src/memory/strength";
 
 /** A committed network write as the graph follows it: its row of the write table (src/engine/write-table.ts). */
 function applyToGraph(graph: MemoryGraph, op: NetworkOp): void {
   writeKind(op.type).graph?.(graph, op);
-}
-
-/** A stored node for the in-memory graph's tests: a segment unless told otherwise. */
-function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
-  return newNode({
-    id,
-    kind: "segment",
-    name: null,
-    content: `node ${id}`,
-    originalLength: 6,
-    phrase: "",
-    keywords: [],
-    role: null,
-    speaker: null,
-    sourceMessageIds: [],
-    sourceTaskId: null,
-    messageTime: null,
-    createdAt: 0,
-    ...fields,
-  });
 }
 
 describe("query and memory terms (one analyzer)", () => {

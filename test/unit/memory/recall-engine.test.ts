@@ -1,27 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { memoryNode } from "../memory-node";
 import { asksQuestion, recallMemories, type RecallNetwork } from "../../../src/memory/recall-engine";
 import { queryTerms } from "../../../src/language/tokens/index-terms";
-import { newNode, type MemoryNode } from "../../../src/vocabulary/records";
-
-/** A stored node for the in-memory graph's tests: a segment unless told otherwise. */
-function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
-  return newNode({
-    id,
-    kind: "segment",
-    name: null,
-    content: `node ${id}`,
-    originalLength: 6,
-    phrase: "",
-    keywords: [],
-    role: null,
-    speaker: null,
-    sourceMessageIds: [],
-    sourceTaskId: null,
-    messageTime: null,
-    createdAt: 0,
-    ...fields,
-  });
-}
 
 describe("text evidence with the network as context (BM25F)", () => {
   it("takes a segment ending with a question mark for a question, in English and Chinese", () => {

@@ -1,26 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { memoryNode } from "../memory-node";
 import { documentFields, ftsDocument, timeTerms } from "../../../src/search/fts-text";
-import { newNode, type MemoryNode } from "../../../src/vocabulary/records";
-
-/** A stored node for the in-memory graph's tests: a segment unless told otherwise. */
-function memoryNode(id: number, fields: Partial<MemoryNode> = {}): MemoryNode {
-  return newNode({
-    id,
-    kind: "segment",
-    name: null,
-    content: `node ${id}`,
-    originalLength: 6,
-    phrase: "",
-    keywords: [],
-    role: null,
-    speaker: null,
-    sourceMessageIds: [],
-    sourceTaskId: null,
-    messageTime: null,
-    createdAt: 0,
-    ...fields,
-  });
-}
 
 describe("query and memory terms (one analyzer)", () => {
   it("puts a memory's speaker, text and time in its document, each as its own field", () => {
