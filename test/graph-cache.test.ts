@@ -114,6 +114,31 @@ async function writeSnapshot(agentId: string): Promise<void> {
   });
 }
 
+/** Drops the object's graph (as a wake or a failed task does) and counts the D1 statements its next load runs. */
+async function statementsOfALoad(agentId: string): Promise<number> {
+  return runInDurableObject(stubOf(agentId), async (instance) => {
+    const state = MemoryAgent.testAccess(instance).state;
+    state.dropGraph();
+    const shards = state.network.d1Shards;
+    let count = 0;
+    const watched = (d1: D1Database): D1Database =>
+      new Proxy(d1, {
+        get: (target, prop) => {
+          if (prop === "prepare" || prop === "batch" || prop === "exec") count += 1;
+          const value: unknown = Reflect.get(target, prop, target);
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+    state.network.d1Shards = shards.with(Object.fromEntries(shards.names.map((name) => [name, watched(shards.get(name))])));
+    try {
+      if (!(await state.graph())) throw new Error("no graph");
+    } finally {
+      state.network.d1Shards = shards;
+    }
+    return count;
+  });
+}
+
 async function expectInStep(agentId: string, when: string): Promise<void> {
   const [d1, graph] = [await fromD1(agentId), await fromGraph(agentId)];
   expect(graph.nodes, `${when}: nodes`).toEqual(d1.nodes);
@@ -207,6 +232,10 @@ describe("the in-memory graph", () => {
   it("is loaded on a wake from the object's snapshot and journal, the same as D1 after every kind of write", async () => {
     const agent = freshAgent("copy");
     const A = `/v1/agents/${agent}`;
+    // The snapshot is written by hand below (never by the quiet-second timer), to see each journal.
+    await runInDurableObject(stubOf(agent), (instance) => {
+      MemoryAgent.testAccess(instance).state.network.snapshotPolicy = { journalEntries: Infinity, quietMs: Infinity };
+    });
     await rememberAndWait(agent, messages(ENGLISH_TEAM, "e"));
     await rememberAndWait(agent, [
       { role: "user", content: "Bobby fixed the login page on Friday." },
@@ -257,33 +286,45 @@ describe("the in-memory graph", () => {
     await expectInStep(agent, "after compression cycles");
     // A fresh load takes the copy, not D1: the graph is dropped as after a failed task, and no D1
     // statement runs while it is loaded again.
-    const statements = await runInDurableObject(stubOf(agent), async (instance) => {
-      const state = MemoryAgent.testAccess(instance).state;
-      state.dropGraph();
-      const shards = state.network.d1Shards;
-      let count = 0;
-      const watched = (d1: D1Database): D1Database =>
-        new Proxy(d1, {
-          get: (target, prop) => {
-            if (prop === "prepare" || prop === "batch" || prop === "exec") count += 1;
-            const value: unknown = Reflect.get(target, prop, target);
-            return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-          },
-        });
-      state.network.d1Shards = shards.with(Object.fromEntries(shards.names.map((name) => [name, watched(shards.get(name))])));
-      try {
-        if (!(await state.graph())) throw new Error("no graph");
-      } finally {
-        state.network.d1Shards = shards;
-      }
-      return count;
-    });
+    const statements = await statementsOfALoad(agent);
     expect(statements, "D1 statements while the graph loaded").toBe(0);
     await expectInStep(agent, "after a load from the copy");
     // An agent's deletion leaves no copy; the next load is from D1 (empty) and writes a new one.
     expect([200, 202]).toContain((await call(A, { method: "DELETE" })).status);
     await drainAlarms(agent);
     await expect(fromCopy(agent)).rejects.toThrow("no snapshot");
+  });
+
+  it("is built from D1 once an agent that only took writes is quiet (the background build), so its next wake reads no D1 statement", async () => {
+    const agent = freshAgent("quiet");
+    // A quiet "second" longer than the test: the timer never fires by itself, settle() runs it.
+    await runInDurableObject(stubOf(agent), (instance) => {
+      MemoryAgent.testAccess(instance).state.network.snapshotPolicy = { journalEntries: 64, quietMs: 10 * 60_000 };
+    });
+    await rememberAndWait(agent, messages(ENGLISH_TEAM, "q"));
+    await rememberAndWait(agent, [{ role: "user", content: "Bobby fixed the login page on Friday." }]);
+    await drainAlarms(agent);
+    const copyBefore = await runInDurableObject(stubOf(agent), (instance) =>
+      MemoryAgent.testAccess(instance).state.network.snapshots.exists(),
+    );
+    expect(copyBefore, "a copy before the agent was quiet").toBe(false);
+    // What the quiet-second timer runs, now: the graph is loaded from D1 and written to the copy.
+    await runInDurableObject(stubOf(agent), (instance) => MemoryAgent.testAccess(instance).state.network.settle());
+    expect((await fromCopy(agent)).replayed).toBe(0);
+    await expectInStep(agent, "after the background build");
+    expect(await statementsOfALoad(agent), "D1 statements while the graph loaded after the build").toBe(0);
+    // Writes after it are journalled and folded on the next quiet second, still without D1 reads.
+    await rememberAndWait(agent, [{ role: "user", content: "Robert reviewed the login fix on Monday." }]);
+    await drainAlarms(agent);
+    expect((await fromCopy(agent)).replayed, "journal entries before the quiet work").toBeGreaterThan(0);
+    await runInDurableObject(stubOf(agent), async (instance) => {
+      const state = MemoryAgent.testAccess(instance).state;
+      state.dropGraph();
+      await state.network.settle();
+    });
+    expect((await fromCopy(agent)).replayed).toBe(0);
+    await expectInStep(agent, "after the journal was folded while quiet");
+    expect(await statementsOfALoad(agent)).toBe(0);
   });
 
   // Both paths score full-text hits with the agent's own BM25 statistics, so search scores and the

@@ -38,6 +38,12 @@ const SNAPSHOT_POLICY: SnapshotPolicy = { journalEntries: 64, quietMs: 1_000 };
 /** Loads from D1 before one that no commit ended during is kept unwritten (as before the copy existed). */
 const D1_LOAD_ATTEMPTS = 3;
 
+/** A load of the graph; `whole` when no commit ended while it was read (it may be written to the copy). */
+interface LoadedGraph {
+  graph: MemoryGraph | undefined;
+  whole: boolean;
+}
+
 /** What the network needs of the rest of the object. */
 interface NetworkContext {
   readonly storage: DurableObjectStorage;
@@ -61,10 +67,16 @@ export class AgentNetworkAccess implements AgentNetwork {
   private registering: Promise<void> | undefined;
   private vectorCache: { agentUid: number; index: VectorIndex } | undefined;
   /** null: the agent is too large to cache; the D1 path serves it until the next wake. */
-  private graphCache: { agentUid: number; graph: MemoryGraph | null } | undefined;
+  private graphCache: { agentUid: number; graph: MemoryGraph | null; whole: boolean } | undefined;
   /** The object's own copy of the network: what a wake loads the graph from. */
   readonly snapshots: GraphSnapshotStore;
   private snapshotTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A load of the graph in flight. */
+  private loading: { agentUid: number; epoch: number; graph: Promise<LoadedGraph> } | undefined;
+  /** Moves on at every drop of the cached graph, so that a load begun before it is not kept. */
+  private epoch = 0;
+  /** The quiet work (refreshCopy) in flight. */
+  private copyWork: Promise<void> | undefined;
   /** Replaceable in tests (Infinity: never), to see a journal that service would have folded. */
   snapshotPolicy: SnapshotPolicy = SNAPSHOT_POLICY;
   /** Commits ended since the object woke (a load from D1 that saw one end is read again). */
@@ -78,8 +90,18 @@ export class AgentNetworkAccess implements AgentNetwork {
   async graph(): Promise<MemoryGraph | undefined> {
     const repos = this.existingRepos();
     if (!repos) return undefined;
-    if (this.graphCache?.agentUid !== repos.agentUid) {
-      this.graphCache = { agentUid: repos.agentUid, graph: (await this.loadGraph(repos)) ?? null };
+    while (this.graphCache?.agentUid !== repos.agentUid) {
+      // Callers that arrive while it loads (a read beside the background build) share the load.
+      if (this.loading?.agentUid !== repos.agentUid || this.loading.epoch !== this.epoch) {
+        this.loading = { agentUid: repos.agentUid, epoch: this.epoch, graph: this.loadGraph(repos) };
+      }
+      const loading = this.loading;
+      const loaded = await loading.graph;
+      if (this.loading === loading) this.loading = undefined;
+      // A load that a drop or a purge overtook is not kept: the loop loads again.
+      if (loading.epoch === this.epoch && this.graphCache?.agentUid !== loading.agentUid) {
+        this.graphCache = { agentUid: loading.agentUid, graph: loaded.graph ?? null, whole: loaded.whole };
+      }
     }
     return this.graphCache.graph ?? undefined;
   }
@@ -88,19 +110,20 @@ export class AgentNetworkAccess implements AgentNetwork {
    * From the object's snapshot and journal when it has them (no D1 statement), else rebuilt from
    * D1 (the first wake after this layout, or after a data upgrade), then a snapshot is written.
    */
-  private async loadGraph(repos: AgentRepos): Promise<MemoryGraph | undefined> {
+  private async loadGraph(repos: AgentRepos): Promise<LoadedGraph> {
     const loaded = this.snapshots.load();
     if (loaded) {
       if (loaded.replayed > 0) this.scheduleSnapshot();
-      return loaded.graph;
+      return { graph: loaded.graph, whole: true };
     }
     // A commit that ends while the pages are read may be in some of them and not in others: such a
     // load is read again, and never written to the snapshot.
     for (let attempt = 1; ; attempt++) {
       const commits = this.commits;
       const graph = await loadGraph(repos, this.context.focus.ids());
-      if (this.commits === commits && graph) this.scheduleSnapshot();
-      if (this.commits === commits || attempt === D1_LOAD_ATTEMPTS) return graph;
+      const whole = this.commits === commits;
+      if (whole && graph) this.scheduleSnapshot();
+      if (whole || attempt === D1_LOAD_ATTEMPTS) return { graph, whole };
     }
   }
 
@@ -125,34 +148,79 @@ export class AgentNetworkAccess implements AgentNetwork {
     if (network.length > 0 || purges) this.commits += 1;
     if (purges) {
       clearTimeout(this.snapshotTimer);
-      const graph = this.loadedGraph();
+      const graph = this.graphCache?.whole === true ? this.loadedGraph() : undefined;
       if (graph) this.snapshots.write(graph);
       else this.snapshots.drop();
       return;
     }
-    if (network.length === 0 || !this.snapshots.exists()) return;
+    if (network.length === 0) return;
+    if (!this.snapshots.exists()) {
+      // No copy yet (writes only since this layout): built from D1 once the agent is quiet, so the
+      // next wake reads none (the background build).
+      if (this.graphCache?.graph !== null) this.scheduleSnapshot();
+      return;
+    }
     this.snapshots.append(network);
     this.scheduleSnapshot(this.snapshots.journalLength() > this.snapshotPolicy.journalEntries ? 0 : this.snapshotPolicy.quietMs);
   }
 
-  /** The snapshot, written from the loaded graph once the journal is long or the agent quiet. */
+  /** The snapshot brought up to date (refreshCopy) once the journal is long or the agent quiet. */
   private scheduleSnapshot(afterMs = this.snapshotPolicy.quietMs): void {
     clearTimeout(this.snapshotTimer);
     if (!Number.isFinite(afterMs)) return;
     this.snapshotTimer = setTimeout(() => {
       this.snapshotTimer = undefined;
-      this.writeSnapshot();
+      void this.runCopyWork();
     }, afterMs);
   }
 
-  /** Writes the snapshot now from the loaded graph (nothing when none is loaded). */
+  private runCopyWork(): Promise<void> {
+    this.copyWork ??= this.refreshCopy()
+      .catch((err: unknown) => console.warn("the object's copy of the network was not refreshed", err))
+      .finally(() => {
+        this.copyWork = undefined;
+      });
+    return this.copyWork;
+  }
+
+  /**
+   * The snapshot written from the loaded graph. With no graph loaded, it is loaded first when the
+   * copy is missing (from D1) or has a journal to fold (from the copy): a load from D1 that a
+   * commit may have torn writes nothing (loadGraph), and the next quiet time tries again.
+   */
+  private async refreshCopy(): Promise<void> {
+    const stale = !this.snapshots.exists() || this.snapshots.journalLength() > 0;
+    if (this.graphCache === undefined && stale) await this.graph();
+    this.writeSnapshot();
+  }
+
+  /**
+   * Runs the quiet work now and waits for it (and for any in flight): what an object left idle
+   * has done before the platform evicts it (the benchmark's eviction hook).
+   */
+  async settle(): Promise<void> {
+    while (this.snapshotTimer !== undefined || this.copyWork !== undefined) {
+      if (this.snapshotTimer !== undefined) {
+        clearTimeout(this.snapshotTimer);
+        this.snapshotTimer = undefined;
+        void this.runCopyWork();
+      }
+      await this.copyWork;
+    }
+  }
+
+  /** Writes the snapshot now from the loaded graph (nothing when none is loaded, or it may be torn). */
   writeSnapshot(): void {
     const graph = this.loadedGraph();
-    if (graph) this.context.storage.transactionSync(() => this.snapshots.write(graph));
+    if (!graph || this.graphCache?.whole !== true) return;
+    clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = undefined;
+    this.context.storage.transactionSync(() => this.snapshots.write(graph));
   }
 
   /** The graph is rebuilt on next use (it may have missed a committed write). */
   dropGraph(): void {
+    this.epoch += 1;
     this.graphCache = undefined;
     this.snapshots.forget();
   }
@@ -160,6 +228,8 @@ export class AgentNetworkAccess implements AgentNetwork {
   /** After a purge: nothing cached of the agent's network is kept. */
   forget(): void {
     clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = undefined;
+    this.epoch += 1;
     this.repoCache = undefined;
     this.vectorCache = undefined;
     this.graphCache = undefined;

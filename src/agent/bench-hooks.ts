@@ -3,7 +3,10 @@
  * server of `npm run bench:speed`'s cold section; a deployment never sets it, and the hooks then
  * answer 404 like any path the API does not serve):
  *
- *   POST /__bench/agents/:agentId/evict   resets the object as an eviction does: its memory (the
+ *   POST /__bench/agents/:agentId/evict   resets the object as an idle eviction does: the work it
+ *                                         does once quiet (AgentNetworkAccess.settle: the copy of
+ *                                         the network brought up to date) ends first, as it would
+ *                                         in the minute the platform waits; then its memory (the
  *                                         graph, the caches) goes, its storage stays, and the next
  *                                         call constructs it afresh (DurableObjectState.abort);
  *   POST /__bench/agents/:agentId/usage   what its usage meter counted since the last ask

@@ -1,6 +1,6 @@
 /**
- * The fault suite's check of the object's copy of the network (test/faults/run.ts, through the
- * benchmark hooks: bench-hooks.ts): the graph loaded afresh from the snapshot and journal, as a
+ * The benchmark hooks' answers inside the object (bench-hooks.ts), among them the fault suite's
+ * check of the object's copy of the network (test/faults/run.ts): the graph loaded afresh from the snapshot and journal, as a
  * wake loads it, against the graph loaded afresh from D1, node record by node record and link by
  * link at the level the graph holds. Asked when the agent's queue is idle (a commit whose intent
  * is still stored is in D1 before it is in the copy, until it is redone).
@@ -25,7 +25,22 @@ export type BenchAnswer<A extends BenchAction> = A extends "copy" ? CopyCheck : 
 
 const SHOWN = 5;
 
-export async function checkCopy(state: AgentState): Promise<CopyCheck> {
+/** The hook `action`'s answer (the request reached the object, its identity bound). */
+export async function benchAnswer<A extends BenchAction>(
+  state: AgentState,
+  ctx: DurableObjectState,
+  action: A,
+): Promise<BenchAnswer<A> | null> {
+  if (action === "copy") return (await checkCopy(state)) as BenchAnswer<A>;
+  if (action === "evict") {
+    // The platform evicts only an object left idle: the work it does once quiet ends first.
+    await state.network.settle();
+    ctx.abort("evicted by the benchmark");
+  }
+  return (state.usage?.readRequests() ?? null) as BenchAnswer<A> | null;
+}
+
+async function checkCopy(state: AgentState): Promise<CopyCheck> {
   const repos = state.existingRepos();
   const loaded = state.network.snapshots.load();
   if (!repos || !loaded) return { copy: loaded !== undefined, journal: 0, nodes: 0, links: 0, mismatches: [] };

@@ -48,7 +48,7 @@ import {
 } from "./agent-tasks";
 import type { TaskStatus } from "../engine/task-queue";
 import { upgradeAgentData } from "./upgrade";
-import { checkCopy, type BenchAnswer } from "./copy-check";
+import { benchAnswer, type BenchAnswer } from "./copy-check";
 import { taskView, type TaskStatusView } from "./task-status";
 import { benchHooksOn, type BenchAction } from "./usage-meter";
 
@@ -356,9 +356,7 @@ export class MemoryAgent extends DurableObject<Env> {
   async benchHook<A extends BenchAction>(identity: AgentIdentity, action: A): Promise<BenchAnswer<A> | null> {
     if (!benchHooksOn(this.env)) return null;
     await this.bind(identity);
-    if (action === "copy") return (await checkCopy(this.state)) as BenchAnswer<A>;
-    if (action === "evict") this.ctx.abort("evicted by the benchmark");
-    return (this.state.usage?.readRequests() ?? null) as BenchAnswer<A> | null;
+    return benchAnswer(this.state, this.ctx, action);
   }
 
   /** Cron safety net: make sure overdue work is being done (and an idle agent's entry tidied). */

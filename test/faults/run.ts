@@ -56,7 +56,7 @@ import { buildProbe, judgeProbe, PROBE_AGENT, readProbe, type ProbeVerdict } fro
 import { readNetwork, type NetworkSnapshot } from "./network";
 import { KillableServer, ownDir, releaseDir } from "./server";
 import type { Message } from "./api";
-import { checkCopies, wakePhase } from "./wake-phase";
+import { BUILD_AGENTS, checkCopies, wakePhase } from "./wake-phase";
 import { AgentLog, chunks, MessageSource, mixedScript, send, type Step } from "./workload";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -535,6 +535,7 @@ async function runSuite(vars: Readonly<Record<string, string>>): Promise<void> {
     { name: "inside compression passes", agents: ["pass-0", "pass-1"] },
     { name: "DELETE with writes queued behind", agents: ["del-0", "del-1"] },
     { name: "session deleted, memories expiring (no twin)", agents: ["sess-0", "sess-1"] },
+    { name: "killed in the background build of the copy", agents: [...BUILD_AGENTS] },
   ];
   // Phase 5 (wake-phase.ts) kills with every agent above; its writes go to pass-0 and pass-1.
   // Twin-independent checks (`own`) always fail the run; the comparison with the twin (`twin`) too,

@@ -3,7 +3,8 @@
  * layout", Decision 1): a wake loads the graph from the snapshot and journal in the object's own
  * SQLite, and the snapshot is written again a quiet second after a commit. This phase kills the
  * server while the agents' objects load their graphs (recalls just sent to freshly restarted
- * objects) and around the moment a snapshot is written (a second after a remember's commit), and
+ * objects), around the moment a snapshot is written (a second after a remember's commit) and inside
+ * the background build of a new agent's first copy (from D1, a second after its commits), and
  * after every restart, once the queues are idle, compares every agent's copy, loaded afresh, with
  * its rows in D1 (`checkCopies`, the hook src/agent/copy-check.ts).
  */
@@ -73,4 +74,23 @@ export async function wakePhase(run: KillingRun, source: MessageSource, say: (te
     const record = await run.kill("snapshot", `${delay} ms after the quiet second that follows a commit on ${writers.length} agents`, "");
     record.evidence = await checkCopies(run, `after the kill around a snapshot write (+${delay} ms)`);
   }
+  // Agents that only took writes have no copy: a quiet second after their commits the object loads
+  // the graph from D1 and writes it (the background build). Kills land inside that load.
+  for (const [round, delay] of [0, 5, 20].entries()) {
+    const builders = BUILD_AGENTS.slice(round * 2, round * 2 + 2).map((id) => run.log(id));
+    const steps = await Promise.all(
+      builders.map((log, i) =>
+        log.run({ op: "remember", messages: source.messages(i === 0 ? "en" : "zh", 12, 71 + round * 2 + i, log.id) }),
+      ),
+    );
+    const finished = await Promise.all(
+      builders.map(async (log, i) => (await log.agent.task(steps[i]?.taskIds[0] ?? "", 30_000))?.finished_at ?? Date.now()),
+    );
+    await sleep(Math.max(0, Math.max(...finished) + QUIET_MS + delay - Date.now()));
+    const record = await run.kill("build", `${delay} ms into the quiet second's background build on ${builders.length} new agents`, "");
+    record.evidence = await checkCopies(run, `after the kill in a background build (+${delay} ms)`);
+  }
 }
+
+/** The agents of the background build's kills (each written once, never read before the kill). */
+export const BUILD_AGENTS = ["build-0", "build-1", "build-2", "build-3", "build-4", "build-5"] as const;
