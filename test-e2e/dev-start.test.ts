@@ -93,7 +93,7 @@ it(`prints at most ${MAX_LINES_BEFORE_URL} lines before the URL on a fresh clone
   console.log(`npm run dev on a fresh clone: ${urlLine} lines before the URL`);
   expect(urlLine, `lines before the URL:\n${lines.slice(0, urlLine).join("\n")}`).toBeLessThanOrEqual(MAX_LINES_BEFORE_URL);
   // One line per D1 database for the migrations, all of them applied on the fresh clone.
-  expect(lines.filter((l) => /^D1 DB(_\d+)?: \d+ migrations applied$/.test(l)).length, output).toBe(2);
+  expect(lines.filter((l) => /^D1 DB(_[A-Z0-9]+)?: \d+ migrations applied$/.test(l)).length, output).toBe(3);
   expect(output.match(/\[custom build\] Running/g)?.length, output).toBe(1);
   expect(output, "a second build after the start").not.toMatch(/changed, restarting build/);
   expect(output).not.toMatch(/error/i);
