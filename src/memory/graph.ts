@@ -7,7 +7,7 @@
  * graph-links.ts; nodes, entities, aliases, the focus and the full-text index are here.
  */
 import type { BfsResult, Edge, Reached } from "./bfs";
-import { GraphLinks, type GraphLink } from "./graph-links";
+import { GraphLinks, type GraphLink, type PackedLinks } from "./graph-links";
 import { matchesFilter, type LinkKey, type MemoryNode, type NodeFilter } from "../vocabulary/records";
 import { Bm25Index } from "../search/bm25-index";
 import { EntityNames } from "./entity-names";
@@ -144,6 +144,11 @@ export class MemoryGraph {
   /** INSERT … ON CONFLICT DO NOTHING on (source, target, relation). */
   addLink(link: GraphLink): void {
     this.links.add(link);
+  }
+
+  /** The links of the object's copy of the network, in bulk (a wake: graph-links.ts, load). */
+  loadLinks(links: PackedLinks): void {
+    this.links.load(links);
   }
 
   /** A node's content replaced by its compression. */
