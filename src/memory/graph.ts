@@ -232,10 +232,7 @@ export class MemoryGraph {
 
   /** The nodes' BM25 index over their full-text terms (built on the first call). */
   textIndex(): Bm25Index {
-    if (!this.fullText) {
-      this.fullText = new Bm25Index();
-      for (const node of this.nodeMap.values()) this.fullText.add(node.id, ftsDocument(node));
-    }
+    this.fullText ??= Bm25Index.of([...this.nodeMap.values()].map((node) => [node.id, ftsDocument(node)] as const));
     return this.fullText;
   }
 
