@@ -27,7 +27,7 @@
  * evicted, beside the warm call, with simulated D1 round trips of 0, 50 and 150 ms; its own servers);
  * it writes bench/results/speed-cold(-quick).json and leaves docs/BENCHMARKS.md alone. The full
  * run and --quick (smaller: one 1k agent, 0 and 50 ms, two rounds) include it. --cold-sizes 1k,10k
- * measures only the agents named (1k, 10k, largest, past).
+ * measures only the agents named (1k, 10k, largest, past) and writes speed-cold-1k-10k.json.
  * --model-policy P sets the run's MODEL_POLICY (e.g. "conflicts=local"; default: the deployment's).
  * Exits non-zero on any HTTP error, on any cross-agent leakage and on any message the load run
  * cannot account for.
@@ -156,6 +156,8 @@ async function main(): Promise<void> {
   const latencyOnly = values["latency-only"];
   const productionOnly = values["production-only"];
   const coldOnly = values["cold-only"];
+  // A run of some sizes writes a file of its own (speed-cold-1k-10k.json), beside the full run's.
+  const coldSizes = values["cold-sizes"]?.split(",").map((s) => s.trim());
   const timeScale = Number(values["time-scale"] ?? (quick ? "0.1" : "1"));
   if (!(timeScale > 0 && timeScale <= 1)) throw new Error(`--time-scale must be in (0, 1], got ${values["time-scale"]}`);
   const settings: SpeedSettings = { quick, ...(quick ? QUICK : FULL), floor: FLOOR };
@@ -205,8 +207,7 @@ async function main(): Promise<void> {
   };
   const cold = async (): Promise<void> => {
     const coldSettings = quick ? COLD_QUICK : COLD_FULL;
-    const sizes = values["cold-sizes"]?.split(",").map((s) => s.trim());
-    result.cold = await coldBench(sizes ? selectColdSizes(coldSettings, sizes) : coldSettings, progress.update);
+    result.cold = await coldBench(coldSizes ? selectColdSizes(coldSettings, coldSizes) : coldSettings, progress.update);
     const at10k = result.cold.runs.find((r) => r.size === "10k" && r.rttMs === 0 && r.call === "recall");
     if (at10k)
       progress.note(
@@ -327,7 +328,7 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const outFile = path.join(
     outDir,
-    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : latencyOnly ? "-latency" : coldOnly ? "-cold" : productionOnly ? `-production${policyTag(values["model-policy"])}${values["no-fair-share"] ? "-no-fair-share" : ""}` : ""}${quick ? "-quick" : ""}.json`,
+    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : latencyOnly ? "-latency" : coldOnly ? `-cold${coldSizes ? `-${coldSizes.join("-")}` : ""}` : productionOnly ? `-production${policyTag(values["model-policy"])}${values["no-fair-share"] ? "-no-fair-share" : ""}` : ""}${quick ? "-quick" : ""}.json`,
   );
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
   writeFileSync(
