@@ -26,7 +26,8 @@
  * --cold-only: only the cold path (speed/cold-bench.ts: the first call after the agent's object was
  * evicted, beside the warm call, with simulated D1 round trips of 0, 50 and 150 ms; its own servers);
  * it writes bench/results/speed-cold(-quick).json and leaves docs/BENCHMARKS.md alone. The full
- * run and --quick (smaller: one 1k agent, 0 and 50 ms, two rounds) include it.
+ * run and --quick (smaller: one 1k agent, 0 and 50 ms, two rounds) include it. --cold-sizes 1k,10k
+ * measures only the agents named (1k, 10k, largest, past) and writes speed-cold-1k-10k.json.
  * --model-policy P sets the run's MODEL_POLICY (e.g. "conflicts=local"; default: the deployment's).
  * Exits non-zero on any HTTP error, on any cross-agent leakage and on any message the load run
  * cannot account for.
@@ -44,6 +45,7 @@ import { vectorIndexBytes, type Stats } from "./driver/schemas";
 import { describeError, withBenchServer } from "./driver/server";
 import { renderTables } from "./lib/table";
 import { COLD_FULL, COLD_QUICK, coldBench } from "./speed/cold-bench";
+import { selectColdSizes } from "./speed/cold-result";
 import { compressBench } from "./speed/compress-bench";
 import { filteredLatency } from "./speed/filtered-bench";
 import { ingestBench } from "./speed/ingest-bench";
@@ -144,6 +146,8 @@ async function main(): Promise<void> {
       "no-fair-share": { type: "boolean", default: false },
       // The fair-share run's backlog in messages (default 20,000; --quick 1,000): smaller where the full one takes too long.
       "fair-share-backlog": { type: "string" },
+      // The cold section's agents, by label (1k, 10k, largest, past; default all): --cold-sizes 1k,10k.
+      "cold-sizes": { type: "string" },
     },
   });
   const quick = values.quick;
@@ -152,6 +156,8 @@ async function main(): Promise<void> {
   const latencyOnly = values["latency-only"];
   const productionOnly = values["production-only"];
   const coldOnly = values["cold-only"];
+  // A run of some sizes writes a file of its own (speed-cold-1k-10k.json), beside the full run's.
+  const coldSizes = values["cold-sizes"]?.split(",").map((s) => s.trim());
   const timeScale = Number(values["time-scale"] ?? (quick ? "0.1" : "1"));
   if (!(timeScale > 0 && timeScale <= 1)) throw new Error(`--time-scale must be in (0, 1], got ${values["time-scale"]}`);
   const settings: SpeedSettings = { quick, ...(quick ? QUICK : FULL), floor: FLOOR };
@@ -200,7 +206,8 @@ async function main(): Promise<void> {
     );
   };
   const cold = async (): Promise<void> => {
-    result.cold = await coldBench(quick ? COLD_QUICK : COLD_FULL, progress.update);
+    const coldSettings = quick ? COLD_QUICK : COLD_FULL;
+    result.cold = await coldBench(coldSizes ? selectColdSizes(coldSettings, coldSizes) : coldSettings, progress.update);
     const at10k = result.cold.runs.find((r) => r.size === "10k" && r.rttMs === 0 && r.call === "recall");
     if (at10k)
       progress.note(
@@ -321,7 +328,7 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const outFile = path.join(
     outDir,
-    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : latencyOnly ? "-latency" : coldOnly ? "-cold" : productionOnly ? `-production${policyTag(values["model-policy"])}${values["no-fair-share"] ? "-no-fair-share" : ""}` : ""}${quick ? "-quick" : ""}.json`,
+    `speed${loadOnly ? "-load" : ingestOnly ? "-ingest" : latencyOnly ? "-latency" : coldOnly ? `-cold${coldSizes ? `-${coldSizes.join("-")}` : ""}` : productionOnly ? `-production${policyTag(values["model-policy"])}${values["no-fair-share"] ? "-no-fair-share" : ""}` : ""}${quick ? "-quick" : ""}.json`,
   );
   const json = JSON.stringify(result, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v), 2);
   writeFileSync(

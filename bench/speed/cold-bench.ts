@@ -19,6 +19,7 @@
  * Its first call is reported apart (freshIsolate: the local model's start-up and the object's
  * wake), before any eviction.
  */
+import { quotaDefaults } from "../../src/config/quotas";
 import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES } from "../../src/engine/graph-loader";
 import { AgentApi, type ContextRequest } from "../driver/agent-api";
 import { BenchHooks, callD1, type CallD1 } from "../driver/bench-hooks";
@@ -58,10 +59,13 @@ const isCached = (s: Stats): boolean => s.nodes.total <= GRAPH_MAX_NODES && s.li
 
 /**
  * Grows `agent` until it holds `share` of the cache's limit (nodes or links, whichever binds
- * first), in remembers of up to 400 messages; capacity is raised so that nothing is evicted.
+ * first), in remembers of up to 400 messages; capacity is raised so that nothing is evicted: to the
+ * local server's nodes-per-agent quota (a capacity above it is refused), above 1.1 × GRAPH_MAX_NODES.
  */
 async function growToShare(agent: AgentApi, share: number, seed: number, step: (t: string) => void): Promise<{ messages: number }> {
-  await agent.configure({ capacity: 1_000_000 });
+  const capacity = quotaDefaults({}).nodesPerAgent;
+  if (capacity < share * GRAPH_MAX_NODES) throw new Error(`the nodes-per-agent quota (${capacity}) is below ${share} of the cache's limit`);
+  await agent.configure({ capacity });
   let stats = await agent.idleStats();
   let messages = 0;
   let perMessage = 1 / 40_000; // share of the limit per message, re-estimated after every call

@@ -35,6 +35,22 @@ export const COLD_FULL: ColdSettings = {
   rememberMessages: 4,
 };
 
+/**
+ * `settings` with only the sizes named (`--cold-sizes 1k,10k`: labels, or "largest" and "past");
+ * "past" grows the largest cached agent, so it needs "largest" too.
+ */
+export function selectColdSizes(settings: ColdSettings, names: readonly string[]): ColdSettings {
+  const short = (label: string) => label.split(" ")[0] ?? label;
+  const known = [...settings.sizes.map((s) => short(s.label)), ...(settings.past ? [short(settings.past.label)] : [])];
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length > 0) throw new Error(`unknown cold size ${unknown.join(", ")}: choose from ${known.join(", ")}`);
+  const sizes = settings.sizes.filter((s) => names.includes(short(s.label)));
+  const past = settings.past && names.includes(short(settings.past.label)) ? settings.past : null;
+  if (past && sizes.at(-1) !== settings.sizes.at(-1)) throw new Error(`"${short(past.label)}" grows the largest cached agent: name it too`);
+  if (sizes.length === 0) throw new Error("no cold size chosen");
+  return { ...settings, sizes, past };
+}
+
 export const COLD_QUICK: ColdSettings = {
   rttsMs: [0, 50],
   sizes: [{ label: "1k", target: { nodes: 1000 }, rounds: 2 }],

@@ -15,7 +15,7 @@
  */
 import { MemoryGraph } from "../memory/graph";
 import type { GraphLink } from "../memory/graph-links";
-import { ownTerms, primeDocumentFields } from "../search/fts-text";
+import { ownTerms, primeDocumentFields, primingMemo } from "../search/fts-text";
 import type { MemoryNode } from "../vocabulary/records";
 import { DATA_VERSION } from "./stores/meta-store";
 
@@ -126,23 +126,24 @@ export function unpackGraph(packed: PackedGraph): MemoryGraph | undefined {
   const graph = new MemoryGraph();
   graph.setInitialFocus(header.focus);
   const nodes = JSON.parse(new TextDecoder().decode(packed.body.subarray(0, header.nodeBytes))) as StoredNode[];
+  const memo = primingMemo();
   for (const [node, terms] of nodes) {
-    primeDocumentFields(node, terms === "" ? [] : terms.split(" "));
+    primeDocumentFields(node, terms === "" ? [] : terms.split(" "), memo);
     graph.addNode(node);
   }
   for (const [key, nodeId] of header.aliases) graph.addAlias(key, nodeId);
   // A copy, so the arrays are aligned whatever the buffer the parts were read into.
   const linkBuffer = packed.body.slice(nodeSpan).buffer;
   const arrays = linkArrays(linkBuffer, 0, header.links);
-  for (let i = 0; i < header.links; i++) {
-    graph.addLink({
-      source: arrays.sources[i] ?? 0,
-      target: arrays.targets[i] ?? 0,
-      relation: header.relations[arrays.relations[i] ?? 0] ?? "",
-      level: arrays.levels[i] ?? 0,
-      createdAt: arrays.created[i] ?? 0,
-    });
-  }
+  graph.loadLinks({
+    count: header.links,
+    sources: arrays.sources,
+    targets: arrays.targets,
+    relationCodes: arrays.relations,
+    relations: header.relations,
+    levels: arrays.levels,
+    created: arrays.created,
+  });
   return graph;
 }
 

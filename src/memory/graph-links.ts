@@ -15,12 +15,30 @@ import type { LinkKey, LinkRecord } from "../vocabulary/records";
 /** A link as the graph holds it: its effective level (pinned links at PINNED_LEVEL). */
 export type GraphLink = LinkRecord;
 
+/** Links as arrays (the object's copy of the network): link i is (sources[i], targets[i], relations[relationCodes[i]], …). */
+export interface PackedLinks {
+  count: number;
+  sources: Int32Array;
+  targets: Int32Array;
+  relationCodes: Uint16Array;
+  relations: readonly string[];
+  levels: Float64Array;
+  created: Float64Array;
+}
+
 /** A link as the graph holds it: with the slots of its ends (-1: that node does not exist). */
 interface StoredLink extends GraphLink, SlotLink {}
 
 export class GraphLinks {
-  /** Every link by "source|target|relation" (the unique key of the table). */
-  private readonly byKey = new Map<string, StoredLink>();
+  /**
+   * Every link by "source|target|relation" (the unique key of the table); undefined after a bulk
+   * load until a keyed use needs it (keyed()): a wake's first read does not wait for it.
+   */
+  private byKeyMap: Map<string, StoredLink> | undefined = new Map();
+  /** The bulk load's links, in its order, until byKey is built from them. */
+  private unkeyed: StoredLink[] = [];
+  /** Links held (every link is in exactly one outgoing list, and in byKey once it is built). */
+  private total = 0;
   /** Adjacency as arrays: traversals iterate them much faster than Map iterators. */
   private readonly outgoing = new Map<number, StoredLink[]>();
   private readonly incoming = new Map<number, StoredLink[]>();
@@ -41,7 +59,67 @@ export class GraphLinks {
   private levelFloor = -Infinity;
 
   get count(): number {
-    return this.byKey.size;
+    return this.total;
+  }
+
+  /**
+   * Links loaded in bulk from the object's copy of the network (src/engine/graph-snapshot.ts),
+   * each as add() stores it: the copy holds each key once, so none is looked up. Only into a graph
+   * without links (else one at a time, through add()).
+   */
+  load(links: PackedLinks): void {
+    const { count, sources, targets, relationCodes, relations, levels, created } = links;
+    if (this.total > 0) {
+      for (let i = 0; i < count; i++) {
+        this.add({
+          source: sources[i] ?? 0,
+          target: targets[i] ?? 0,
+          relation: relations[relationCodes[i] ?? 0] ?? "",
+          level: levels[i] ?? 0,
+          createdAt: created[i] ?? 0,
+        });
+      }
+      return;
+    }
+    if (count === 0) return;
+    this.changed();
+    const codes = relations.map((r) => this.relationCodes.code(r));
+    const loaded: StoredLink[] = new Array<StoredLink>(count);
+    for (let i = 0; i < count; i++) {
+      const source = sources[i] ?? 0;
+      const target = targets[i] ?? 0;
+      const code = relationCodes[i] ?? 0;
+      const level = levels[i] ?? 0;
+      if (level < this.levelFloor) this.levelFloor = level;
+      const stored: StoredLink = {
+        source,
+        target,
+        relation: relations[code] ?? "",
+        relationCode: codes[code] ?? 0,
+        level,
+        createdAt: created[i] ?? 0,
+        sourceSlot: this.slotOf.get(source) ?? -1,
+        targetSlot: this.slotOf.get(target) ?? -1,
+      };
+      listOf(this.outgoing, source).push(stored);
+      listOf(this.incoming, target).push(stored);
+      loaded[i] = stored;
+    }
+    this.total = count;
+    this.byKeyMap = undefined;
+    this.unkeyed = loaded;
+  }
+
+  /**
+   * The links by key, built in the order of the bulk load that left it for later (every change
+   * that removes a link goes through here first, so all of them are still held).
+   */
+  private get byKey(): Map<string, StoredLink> {
+    if (!this.byKeyMap) {
+      this.byKeyMap = new Map(this.unkeyed.map((link) => [linkKey(link), link]));
+      this.unkeyed = [];
+    }
+    return this.byKeyMap;
   }
 
   /** A node now exists: it gets a slot, and links that named it before it existed get that slot. */
@@ -63,6 +141,7 @@ export class GraphLinks {
     if (ids.length > 0) this.changed();
     for (const id of ids) {
       const outgoing = new Set(this.outgoing.get(id) ?? []);
+      this.total -= outgoing.size;
       for (const link of outgoing) this.byKey.delete(linkKey(link));
       this.removeFromLists(outgoing, false);
       this.outgoing.delete(id);
@@ -95,6 +174,7 @@ export class GraphLinks {
       targetSlot: this.slotOf.get(link.target) ?? -1,
     };
     this.byKey.set(key, stored);
+    this.total += 1;
     listOf(this.outgoing, link.source).push(stored);
     listOf(this.incoming, link.target).push(stored);
   }
@@ -135,6 +215,7 @@ export class GraphLinks {
       doomed.add(link);
     }
     if (doomed.size === 0) return;
+    this.total -= doomed.size;
     this.changed();
     this.removeFromLists(doomed, true);
   }

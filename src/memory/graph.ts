@@ -7,7 +7,7 @@
  * graph-links.ts; nodes, entities, aliases, the focus and the full-text index are here.
  */
 import type { BfsResult, Edge, Reached } from "./bfs";
-import { GraphLinks, type GraphLink } from "./graph-links";
+import { GraphLinks, type GraphLink, type PackedLinks } from "./graph-links";
 import { matchesFilter, type LinkKey, type MemoryNode, type NodeFilter } from "../vocabulary/records";
 import { Bm25Index } from "../search/bm25-index";
 import { EntityNames } from "./entity-names";
@@ -146,6 +146,11 @@ export class MemoryGraph {
     this.links.add(link);
   }
 
+  /** The links of the object's copy of the network, in bulk (a wake: graph-links.ts, load). */
+  loadLinks(links: PackedLinks): void {
+    this.links.load(links);
+  }
+
   /** A node's content replaced by its compression. */
   updateText(update: TextUpdate): void {
     const node = this.nodeMap.get(update.id);
@@ -227,10 +232,7 @@ export class MemoryGraph {
 
   /** The nodes' BM25 index over their full-text terms (built on the first call). */
   textIndex(): Bm25Index {
-    if (!this.fullText) {
-      this.fullText = new Bm25Index();
-      for (const node of this.nodeMap.values()) this.fullText.add(node.id, ftsDocument(node));
-    }
+    this.fullText ??= Bm25Index.of([...this.nodeMap.values()].map((node) => [node.id, ftsDocument(node)] as const));
     return this.fullText;
   }
 

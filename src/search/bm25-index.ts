@@ -59,10 +59,36 @@ export class Bm25Index {
     return this.docTokens.size;
   }
 
+  /**
+   * The index of `documents` (distinct ids) built at once, each distinct term tokenised once: the
+   * same index as add() for each (indexTokens splits at spaces too, and lower-cases within a word),
+   * for a wake's first search over thousands of documents sharing one vocabulary.
+   */
+  static of(documents: Iterable<readonly [number, string]>): Bm25Index {
+    const index = new Bm25Index();
+    const tokensOf = new Map<string, string[]>();
+    for (const [id, terms] of documents) {
+      const tokens: string[] = [];
+      for (const term of terms.split(" ")) {
+        let split = tokensOf.get(term);
+        if (!split) {
+          split = indexTokens(term);
+          tokensOf.set(term, split);
+        }
+        for (const token of split) tokens.push(token);
+      }
+      index.addTokens(id, tokens);
+    }
+    return index;
+  }
+
   /** Adds or replaces a document, from its term string (ftsDocument). */
   add(id: number, terms: string): void {
+    this.addTokens(id, indexTokens(terms));
+  }
+
+  private addTokens(id: number, tokens: string[]): void {
     this.remove(id);
-    const tokens = indexTokens(terms);
     this.docTokens.set(id, tokens);
     this.totalLength += tokens.length;
     for (const token of tokens) {

@@ -62,9 +62,9 @@ export function documentFields(parts: DocumentParts): DocumentFields {
  * it: a graph's snapshot stores them (src/engine/graph-snapshot.ts), so a wake does not run the
  * analyzer over every node again.
  */
-export function primeDocumentFields(parts: DocumentParts, own: readonly string[]): DocumentFields {
-  const speaker = indexTerms(parts.speaker ?? "");
-  const time = timeTerms(parts.messageTime);
+export function primeDocumentFields(parts: DocumentParts, own: readonly string[], memo?: PrimingMemo): DocumentFields {
+  const speaker = memo ? memoised(memo.speakers, parts.speaker ?? "", indexTerms) : indexTerms(parts.speaker ?? "");
+  const time = memo ? memoised(memo.times, parts.messageTime ?? null, timeTerms) : timeTerms(parts.messageTime);
   const text = new Map<string, number>();
   for (const t of own) text.set(t, (text.get(t) ?? 0) + 1);
   const all = [...speaker, ...own, ...time];
@@ -77,6 +77,28 @@ export function primeDocumentFields(parts: DocumentParts, own: readonly string[]
   };
   fieldMemo.set(parts, fields);
   return fields;
+}
+
+/**
+ * Speakers' and times' terms already analysed while one graph is primed (a wake: one agent's few
+ * speakers and days, over thousands of nodes). One per load, never shared between agents.
+ */
+export interface PrimingMemo {
+  speakers: Map<string, string[]>;
+  times: Map<number | null, string[]>;
+}
+
+export function primingMemo(): PrimingMemo {
+  return { speakers: new Map(), times: new Map() };
+}
+
+function memoised<K>(memo: Map<K, string[]>, key: K, analyse: (key: K) => string[]): string[] {
+  let terms = memo.get(key);
+  if (!terms) {
+    terms = analyse(key);
+    memo.set(key, terms);
+  }
+  return terms;
 }
 
 /** The own terms of `parts` in order, as documentFields analysed them (the document between speaker and time). */

@@ -10,7 +10,7 @@ import { everyNth } from "../../../bench/quality/quick";
 import { splitEntries } from "../../../bench/quality/split";
 import { perBudget, perK, type ModeScores, type QuestionScores } from "../../../bench/lib/metrics";
 import { callD1 } from "../../../bench/driver/bench-hooks";
-import { COLD_QUICK, type ColdCall, type ColdResult, type ColdRun } from "../../../bench/speed/cold-result";
+import { COLD_FULL, COLD_QUICK, selectColdSizes, type ColdCall, type ColdResult, type ColdRun } from "../../../bench/speed/cold-result";
 import { coldGoals } from "../../../bench/speed/cold-report";
 import { summarize } from "../../../bench/speed/floor";
 import { agentMessages, marker } from "../../../bench/speed/isolation-bench";
@@ -238,5 +238,23 @@ describe("the cold path's goals and D1 figures (bench/speed/cold-report.ts, benc
       rowsWritten: 2,
     });
     expect(callD1({})).toEqual({ sequentialStatements: 0, statements: 0, rowsRead: 0, rowsWritten: 0 });
+  });
+});
+
+describe("--cold-sizes (selectColdSizes)", () => {
+  it("keeps only the sizes named, and the past-the-cache agent only with the largest", () => {
+    const some = selectColdSizes(COLD_FULL, ["1k", "10k"]);
+    expect(some.sizes.map((s) => s.label)).toEqual(["1k", "10k"]);
+    expect(some.past).toBeNull();
+    const all = selectColdSizes(COLD_FULL, ["10k", "largest", "past"]);
+    expect(all.sizes.map((s) => s.label)).toEqual(["10k", "largest cached"]);
+    expect(all.past?.label).toBe("past the cache");
+    expect(all.rttsMs).toEqual(COLD_FULL.rttsMs);
+  });
+
+  it("refuses an unknown size, none at all, and the past without the largest", () => {
+    expect(() => selectColdSizes(COLD_FULL, ["2k"])).toThrow("unknown cold size 2k");
+    expect(() => selectColdSizes(COLD_FULL, [])).toThrow("no cold size chosen");
+    expect(() => selectColdSizes(COLD_FULL, ["1k", "past"])).toThrow("grows the largest cached agent");
   });
 });

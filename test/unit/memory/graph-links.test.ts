@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GraphLinks } from "../../../src/memory/graph-links";
+import { GraphLinks, type GraphLink, type PackedLinks } from "../../../src/memory/graph-links";
 import { PINNED_LEVEL } from "../../../src/memory/strength";
 
 const link = (source: number, target: number, level = 0, relation = "相关") => ({ source, target, relation, level, createdAt: 0 });
@@ -50,5 +50,57 @@ describe("the graph's links", () => {
     expect(links.all().map((l) => l.level)).toEqual([10, 10]);
     expect(links.below(11)).toHaveLength(2);
     expect(links.below(10)).toEqual([]);
+  });
+
+  it("loads links in bulk (a wake from the object's copy) into the state add() builds one at a time, and keys them when a write needs it", () => {
+    const list: GraphLink[] = [link(1, 2, 0.5), link(2, 1, 3, "上文"), link(2, 3, PINNED_LEVEL), link(3, 9, -2), link(1, 3, 1, "关于")];
+    const packed = (ls: readonly GraphLink[]): PackedLinks => {
+      const relations = [...new Set(ls.map((l) => l.relation))];
+      return {
+        count: ls.length,
+        sources: Int32Array.from(ls.map((l) => l.source)),
+        targets: Int32Array.from(ls.map((l) => l.target)),
+        relationCodes: Uint16Array.from(ls.map((l) => relations.indexOf(l.relation))),
+        relations,
+        levels: Float64Array.from(ls.map((l) => l.level)),
+        created: Float64Array.from(ls.map((l) => l.createdAt)),
+      };
+    };
+    const fresh = (): GraphLinks => {
+      const links = new GraphLinks();
+      for (const id of [1, 2, 3]) links.addNode(id);
+      return links;
+    };
+    const one = fresh();
+    for (const l of list) one.add(l);
+    const bulk = fresh();
+    bulk.load(packed(list));
+    const state = (links: GraphLinks) => {
+      const t = links.traverse(new Map([[1, 1]]), 2, [], 0);
+      return {
+        count: links.count,
+        of: [1, 2, 3, 9].map((id) => links.of(id)),
+        incident: links.incident([2], [], 0),
+        reached: t.order.map((slot) => t.idOf(slot)),
+        dangling: t.dangling.length,
+        below: links.below(0),
+      };
+    };
+    expect(state(bulk)).toEqual(state(one));
+    // Keyed writes after the load: a duplicate is ignored, an update and a delete find their link.
+    for (const links of [one, bulk]) {
+      links.add(link(1, 2, 99));
+      links.set(link(2, 3, 4));
+      links.delete([{ source: 2, target: 1, relation: "上文" }]);
+      links.deleteNodes([3]);
+    }
+    expect(state(bulk)).toEqual(state(one));
+    expect(bulk.count).toBe(3);
+    expect(bulk.all()).toEqual(one.all());
+    // Into a graph that already has links, a load goes through add(): duplicates are not doubled.
+    bulk.load(packed(list));
+    one.load(packed(list));
+    expect(bulk.count).toBe(one.count);
+    expect(bulk.all().length).toBe(bulk.count);
   });
 });

@@ -51,4 +51,25 @@ describe("BM25 with the agent's own statistics", () => {
     );
     expect(index.size).toBe(3);
   });
+
+  it("builds at once (Bm25Index.of) the very index that adding each document builds", () => {
+    // Terms as the analyzer writes them, and some it does not: case, hyphens, apostrophes, final sigma, Chinese.
+    const vocabulary = ["rex", "River", "o'neil", "well-known", "ΟΔΟΣ", "苹果", "红色", "7", "3.5", "naïve", "x", "ÉCOLE"];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const docs: [number, string][] = Array.from({ length: 60 }, (_, i) => [
+      i + 1,
+      Array.from({ length: 1 + Math.floor(next() * 12) }, () => vocabulary[Math.floor(next() * vocabulary.length)]).join(" "),
+    ]);
+    const one = new Bm25Index();
+    for (const [id, terms] of docs) one.add(id, terms);
+    const built = Bm25Index.of(docs);
+    const tokens = [...new Set(docs.flatMap(([, terms]) => terms.toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u)))].filter((t) => t !== "");
+    expect(built.size).toBe(one.size);
+    expect(built.statistics(tokens)).toEqual(one.statistics(tokens));
+    for (const query of [["rex"], ["o'neil", "river"], ["well-known"], ["οδοσ", "οδος"], ["苹果", "3.5"]]) {
+      expect(built.search(query, 10, () => true)).toEqual(one.search(query, 10, () => true));
+    }
+    for (const token of tokens) expect([...built.withToken(token)]).toEqual([...one.withToken(token)]);
+  });
 });
