@@ -12,6 +12,9 @@
  *   npm run quota:show -- --tenant T [--local]
  *   npm run quota:set  -- --tenant T [--agents N] [--nodes-per-agent N] [--messages-per-day N] [--requests-per-minute N] [--model-weight N] [--local]
  *                         (a value of "default" clears the override)
+ *   npm run placement:show -- --tenant T [--local]
+ *   npm run placement:set  -- --tenant T [--jurisdiction eu|none] [--region wnam|enam|weur|eeur|apac|oc|none] [--local]
+ *                         (the jurisdiction only while the tenant has no agent: docs/deploy.md, "Near the user")
  *   npm run usage      -- --tenant T [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--local]
  *   npm run audit      -- --tenant T [--limit N] [--local]
  *
@@ -24,13 +27,25 @@ import { z } from "zod";
 import { QuotaOverridesSchema, quotaDefaults, type QuotaEnv } from "../src/config/quotas";
 import { auditPage } from "../src/service/audit";
 import { createKey, listKeys, NewKeySchema, revokeKey, rotateKey, RotationSchema, type Actor } from "../src/service/key-lifecycle";
+import { JurisdictionLockedError, setTenantPlacement, tenantPlacement, TenantPlacementSchema } from "../src/service/tenant-placement";
 import { setTenantQuotas, tenantQuotas } from "../src/service/tenant-quotas";
 import { UsageQuerySchema, usageReport } from "../src/service/usage-report";
 import { TenantIdSchema } from "../src/vocabulary/identity";
 import { ROOT } from "./local-server.mjs";
 import { WranglerD1 } from "./wrangler-d1";
 
-const COMMANDS = ["key:create", "key:list", "key:revoke", "key:rotate", "quota:show", "quota:set", "usage", "audit"] as const;
+const COMMANDS = [
+  "key:create",
+  "key:list",
+  "key:revoke",
+  "key:rotate",
+  "quota:show",
+  "quota:set",
+  "placement:show",
+  "placement:set",
+  "usage",
+  "audit",
+] as const;
 type Command = (typeof COMMANDS)[number];
 
 const { values, positionals } = parseArgs({
@@ -49,6 +64,8 @@ const { values, positionals } = parseArgs({
     "messages-per-day": { type: "string" },
     "requests-per-minute": { type: "string" },
     "model-weight": { type: "string" },
+    jurisdiction: { type: "string" },
+    region: { type: "string" },
     from: { type: "string" },
     to: { type: "string" },
     limit: { type: "string" },
@@ -147,6 +164,21 @@ switch (command) {
     if (Object.keys(patch).length === 0) fail("name at least one quota to set (see the file's header)");
     quotaDefaults(env); // a wrong default in the configuration fails here, before anything is written
     show(await setTenantQuotas(env, tenant, patch, by, now));
+    break;
+  }
+  case "placement:show":
+    show(await tenantPlacement(d1, tenantOption()));
+    break;
+  case "placement:set": {
+    const tenant = tenantOption();
+    const none = (value: string | undefined) => (value === "none" ? null : value);
+    const patch = parsed(TenantPlacementSchema, given({ jurisdiction: none(values.jurisdiction), region: none(values.region) }));
+    try {
+      show(await setTenantPlacement(d1, tenant, patch, by, now));
+    } catch (err) {
+      if (err instanceof JurisdictionLockedError) fail(err.message);
+      throw err;
+    }
     break;
   }
   case "usage": {

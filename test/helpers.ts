@@ -155,7 +155,7 @@ export async function agentRows(agentId: string, tenantId = DEV_TENANT): Promise
     .bind(tenantId, agentId)
     .first<{ id: number; shard: string; key: number }>();
   if (!row) throw new Error(`agent ${tenantId}:${agentId} is not registered`);
-  const db = row.shard === "DB" ? env.DB : row.shard === "DB_2" ? env.DB_2 : undefined;
+  const db = row.shard === "DB" ? env.DB : row.shard === "DB_2" ? env.DB_2 : row.shard === "DB_EU" ? env.DB_EU : undefined;
   if (!db) throw new Error(`agent ${tenantId}:${agentId} is on ${row.shard}, not a shard of the local configuration`);
   return { db, key: row.key, shard: row.shard };
 }

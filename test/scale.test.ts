@@ -378,9 +378,11 @@ describe("the deep health check", () => {
       };
     }>(res);
     expect(deep.status).toBe("ok");
+    // Every shard, the EU one included (wrangler.local.toml: D1_EU_SHARDS).
     expect(deep.checks.d1.map((s) => [s.binding, s.ok])).toEqual([
       ["DB", true],
       ["DB_2", true],
+      ["DB_EU", true],
     ]);
     expect(deep.checks.d1.every((s) => s.bytes === undefined)).toBe(true);
     expect(deep.checks.embedding).toMatchObject({ ok: true, dimensions: 256 });

@@ -12,9 +12,11 @@ import { exportOf, importInto } from "./transfer-helpers";
 async function answers(agent: string): Promise<unknown[]> {
   const out: unknown[] = [];
   const stats = await json<Record<string, unknown>>(await call(`/v1/agents/${agent}/stats?wait_ms=30000`));
-  // The queue and request-side counters describe this agent's traffic, not its memory.
+  // The queue and request-side counters describe this agent's traffic, not its memory; its
+  // placement (the shard it was given) where it lives.
   delete stats.queue;
   delete stats.agent_id;
+  delete stats.placement;
   out.push(stats);
   out.push(await json(await call(`/v1/agents/${agent}/focus`)));
   out.push(await json(await call(`/v1/agents/${agent}/memories?include_superseded=true&limit=100`)));

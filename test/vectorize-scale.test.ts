@@ -119,7 +119,7 @@ describe("a full Vectorize index", () => {
           () => undefined,
           (err: unknown) => err,
         );
-      const stats = await buildStats(repos, index, state.queue.counts(), 0, {});
+      const stats = await buildStats(repos, index, state.queue.counts(), 0, {}, state.network.placementView(undefined));
       return {
         placement: repos.placement,
         refused,

@@ -1,6 +1,7 @@
 /**
- * The operator's tenant routes (operator-app.ts): a tenant's quotas (read, override), its usage
- * per day and its audit log.
+ * The operator's tenant routes (operator-app.ts): a tenant's quotas (read, override), where its
+ * agents are created (its jurisdiction, set while it has none; its region), its usage per day and
+ * its audit log.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { QuotaOverridesSchema } from "../config/quotas";
@@ -8,6 +9,7 @@ import type { AppEnv } from "../http/app-env";
 import { forgetTenant } from "../http/principal";
 import { validationHook } from "../http/validation-hook";
 import { auditPage } from "../service/audit";
+import { JurisdictionLockedError, setTenantPlacement, tenantPlacement, TenantPlacementSchema } from "../service/tenant-placement";
 import { setTenantQuotas, tenantQuotas } from "../service/tenant-quotas";
 import { UsageQuerySchema, UsageRangeError, usageReport } from "../service/usage-report";
 import { ApiError } from "../http/errors";
@@ -47,6 +49,18 @@ const patchQuotas = createRoute({
   request: { params: TenantPath, body: { content: { "application/json": { schema: QuotaOverridesSchema } }, required: true } },
   responses: { 200: ok },
 });
+const getPlacement = createRoute({
+  method: "get",
+  path: "/v1/admin/tenants/{tenant}/placement",
+  request: { params: TenantPath },
+  responses: { 200: ok },
+});
+const putPlacement = createRoute({
+  method: "put",
+  path: "/v1/admin/tenants/{tenant}/placement",
+  request: { params: TenantPath, body: { content: { "application/json": { schema: TenantPlacementSchema } }, required: true } },
+  responses: { 200: ok },
+});
 const usage = createRoute({
   method: "get",
   path: "/v1/admin/tenants/{tenant}/usage",
@@ -68,6 +82,18 @@ export function tenantRoutes(): OpenAPIHono<AppEnv> {
       const quotas = await setTenantQuotas(c.env, tenant, c.req.valid("json"), operatorActor(c), Date.now());
       forgetTenant(tenant);
       return c.json(quotas, 200);
+    })
+    .openapi(getPlacement, async (c) => c.json(await tenantPlacement(c.env.DB, c.req.valid("param").tenant), 200))
+    .openapi(putPlacement, async (c) => {
+      const { tenant } = c.req.valid("param");
+      try {
+        const placement = await setTenantPlacement(c.env.DB, tenant, c.req.valid("json"), operatorActor(c), Date.now());
+        forgetTenant(tenant);
+        return c.json(placement, 200);
+      } catch (err) {
+        if (err instanceof JurisdictionLockedError) throw new ApiError("conflict", err.message);
+        throw err;
+      }
     })
     .openapi(usage, async (c) => {
       try {

@@ -2,14 +2,15 @@
  * The last checks before a write is queued (MemoryAgent.submit, once nothing else refuses it): the
  * tenant's daily messages quota is charged, then the agent is registered in D1 if it is not yet, so
  * the cron safety net can find its work. A registration that fails gives the charge back: a refused
- * write has registered and charged nothing.
+ * write has registered and charged nothing (a placement refusal included: docs/deploy.md, "Near the user").
  */
-import { AgentQuotaError, RegistryFullError } from "../storage/agent-registry";
+import { AgentQuotaError, PlacementError, RegistryFullError } from "../storage/agent-registry";
 import type { AgentState } from "./agent-state";
 import { quotaRefusal, type QuotaRefusal } from "./refusal";
 
 export type WriteRefusal =
-  { ok: false; code: "quota_exceeded"; message: string; quota: QuotaRefusal } | { ok: false; code: "capacity"; message: string };
+  | { ok: false; code: "quota_exceeded"; message: string; quota: QuotaRefusal }
+  | { ok: false; code: "capacity" | "conflict"; message: string };
 
 /** Undefined when the write may be queued. */
 export async function admitWrite(state: AgentState, kind: string, payload: unknown): Promise<WriteRefusal | undefined> {
@@ -22,9 +23,11 @@ export async function admitWrite(state: AgentState, kind: string, payload: unkno
     await state.repos();
     return undefined;
   } catch (err) {
-    if (!(err instanceof AgentQuotaError || err instanceof RegistryFullError)) throw err;
+    if (!(err instanceof AgentQuotaError || err instanceof RegistryFullError || err instanceof PlacementError)) throw err;
     await terms.refund(kind, payload, now);
     if (err instanceof AgentQuotaError) return quotaRefusal({ name: "agents", limit: err.limit, retryAfterS: err.retryAfterS });
+    // Not where the agent must be (another jurisdiction, or none configured for it): never elsewhere.
+    if (err instanceof PlacementError) return { ok: false, code: "conflict", message: err.message };
     return { ok: false, code: "capacity", message: err.message };
   }
 }

@@ -17,6 +17,10 @@ import { meteredVectorIndex } from "../vectors/metered-vector-index";
 import { createVectorIndex, vectorIndexNames } from "../vectors/providers";
 import type { VectorIndex } from "../vectors/types";
 import type { AgentIdentity } from "../vocabulary/identity";
+import type { Jurisdiction } from "../vocabulary/jurisdictions";
+import type { Region } from "../vocabulary/regions";
+import type { PlacementView } from "../operations/get-stats/read";
+import { placementOptions } from "./placement-options";
 import { GRAPH_MAX_LINKS, GRAPH_MAX_NODES, loadGraph } from "../engine/graph-loader";
 import type { AgentNetwork, AgentRepos } from "../engine/runtime";
 import type { FocusStore } from "../engine/stores/focus-store";
@@ -63,6 +67,8 @@ export class AgentNetworkAccess implements AgentNetwork {
   d1Shards: D1Shards;
   private repoCache: AgentRepos | undefined;
   private readonly dbCache = new Map<D1Database, Db>();
+  /** The region the current write came with (SubmitOptions.region): where registering places the agent. */
+  regionHint: Region | undefined;
   /** A registration in flight: concurrent first writes register the agent once. */
   private registering: Promise<void> | undefined;
   private vectorCache: { agentUid: number; index: VectorIndex } | undefined;
@@ -246,7 +252,27 @@ export class AgentNetworkAccess implements AgentNetwork {
     const agentUid = this.context.meta.get("agentUid");
     if (agentUid === undefined) return undefined;
     const placement = this.context.meta.get("placement");
-    return placement ? { uid: agentUid, ...placement } : legacyPlacement(agentUid, vectorIndexNames(this.context.env).length > 0);
+    if (!placement) return legacyPlacement(agentUid, vectorIndexNames(this.context.env).length > 0);
+    const jurisdiction = this.context.meta.get("identity")?.jurisdiction ?? null;
+    return {
+      uid: agentUid,
+      d1: placement.d1,
+      key: placement.key,
+      vectors: placement.vectors,
+      jurisdiction,
+      region: placement.region ?? null,
+    };
+  }
+
+  /** The agent's placement as its stats report it; before its first write, its jurisdiction only. */
+  placementView(jurisdiction: Jurisdiction | undefined): PlacementView {
+    const placement = this.placement();
+    return {
+      jurisdiction: jurisdiction ?? null,
+      region: placement?.region ?? null,
+      d1_shard: placement?.d1 ?? null,
+      vector_index: placement?.vectors ?? null,
+    };
   }
 
   /** One index object per wake: the local index keeps its vectors in memory once loaded. */
@@ -309,17 +335,14 @@ export class AgentNetworkAccess implements AgentNetwork {
    * records the placement in the object: from now on every row of the agent is read and written there.
    */
   private async register(): Promise<void> {
-    const limits = this.context.meta.get("tenantLimits");
-    const placement = await this.registry().ensure(this.context.identity(), Date.now(), {
-      d1: this.d1Shards.names,
-      vectors: vectorIndexNames(this.context.env),
-      ...(limits ? { maxAgents: limits.agents } : {}),
-    });
-    const meta = this.context.meta;
+    const identity = this.context.identity();
+    const { env, meta } = this.context;
+    const options = placementOptions(env, this.d1Shards, identity.jurisdiction, meta.get("tenantLimits")?.agents, this.regionHint);
+    const placement = await this.registry().ensure(identity, Date.now(), options);
     // A new agent starts at the current data layout: nothing to upgrade.
     this.context.storage.transactionSync(() => {
       meta.set("agentUid", placement.uid);
-      meta.set("placement", { d1: placement.d1, key: placement.key, vectors: placement.vectors });
+      meta.set("placement", { d1: placement.d1, key: placement.key, vectors: placement.vectors, region: placement.region });
       meta.set("dataVersion", DATA_VERSION);
     });
   }

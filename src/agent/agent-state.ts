@@ -56,6 +56,8 @@ export class AgentState implements RunnerRuntime, ObjectState {
     storage: DurableObjectStorage,
     env: Env,
     private readonly hooks: TaskHooks,
+    /** The platform's word on the object's jurisdiction (ctx.id.jurisdiction); undefined in workerd and outside one. */
+    private readonly platformJurisdiction?: string,
   ) {
     // With the meter on, the object's own rows are counted too (their writes are billed like
     // D1's), but not the meter's own: its counters exist only in the benchmark.
@@ -169,13 +171,23 @@ export class AgentState implements RunnerRuntime, ObjectState {
 
   /**
    * Checks the caller's identity against the one the object keeps, recording it the first time.
-   * The object's name is derived from the same pair, so a different identity is a routing bug.
+   * The object's name is derived from the same pair, and its namespace from the jurisdiction, so a
+   * different identity or jurisdiction is a routing bug; so is a jurisdiction the platform says
+   * the object is not in.
    */
   bind(identity: AgentIdentity): void {
+    const jurisdiction = identity.jurisdiction;
+    if (this.platformJurisdiction !== undefined && this.platformJurisdiction !== jurisdiction) {
+      throw new Error(
+        `agent jurisdiction mismatch: this object is in ${this.platformJurisdiction}, the caller addressed ${jurisdiction ?? "none"}`,
+      );
+    }
     const known = this.meta.get("identity");
-    if (!known) this.meta.set("identity", { tenantId: identity.tenantId, agentId: identity.agentId });
-    else if (known.tenantId !== identity.tenantId || known.agentId !== identity.agentId) {
-      throw new Error("agent identity mismatch: this object belongs to another tenant/agent");
+    if (!known) {
+      const { tenantId, agentId } = identity;
+      this.meta.set("identity", jurisdiction === undefined ? { tenantId, agentId } : { tenantId, agentId, jurisdiction });
+    } else if (known.tenantId !== identity.tenantId || known.agentId !== identity.agentId || known.jurisdiction !== jurisdiction) {
+      throw new Error("agent identity mismatch: this object belongs to another tenant/agent or jurisdiction");
     }
   }
 

@@ -7,8 +7,9 @@
  */
 import type { TenantLimits } from "../config/quotas";
 import type { AgentIdentity } from "../vocabulary/identity";
-import type { SubmitOptions } from "./memory-agent";
-import { agentStub } from "./naming";
+import type { Region } from "../vocabulary/regions";
+import type { SubmitOptions } from "./submit-options";
+import { agentStub, type NamingEnv } from "./naming";
 import { AgentRefusal } from "./refusal";
 import type { TaskStatus } from "../engine/task-queue";
 import type { KindOf, PayloadIn, ResultOf, TaskKind } from "./agent-tasks";
@@ -23,9 +24,14 @@ export interface Submitted<R> {
   error: string | null;
 }
 
-/** `limits`: the tenant's, sent with every write (the agent applies its quotas: tenant-terms.ts). */
-export function agentClient(env: Pick<Env, "AGENT">, identity: AgentIdentity, limits?: TenantLimits) {
-  const stub = agentStub(env, identity);
+/**
+ * `limits`: the tenant's, sent with every write (the agent applies its quotas: tenant-terms.ts);
+ * `region`: the tenant's, the object's location hint and sent with every write (a new agent's shard
+ * is chosen there).
+ */
+export function agentClient(env: NamingEnv, identity: AgentIdentity, limits?: TenantLimits, region?: Region) {
+  const stub = agentStub(env, identity, region);
+  const terms = { ...(limits ? { limits } : {}), ...(region ? { region } : {}) };
   return {
     identity,
     stub,
@@ -35,7 +41,7 @@ export function agentClient(env: Pick<Env, "AGENT">, identity: AgentIdentity, li
       payload: PayloadIn<K>,
       options: SubmitOptions = {},
     ): Promise<Submitted<ResultOf<K>>> {
-      const answer = await stub.submit(identity, kind, payload, limits ? { ...options, limits } : options);
+      const answer = await stub.submit(identity, kind, payload, { ...options, ...terms });
       if (!answer.ok) throw new AgentRefusal(answer.code, answer.message, answer.code === "quota_exceeded" ? answer.quota : undefined);
       const result = answer.result === null ? null : sameKind<K>(answer.result);
       return { taskIds: answer.taskIds, queuedAhead: answer.queuedAhead, status: answer.status, result, error: answer.error };

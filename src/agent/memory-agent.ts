@@ -19,8 +19,8 @@ import { DurableObject } from "cloudflare:workers";
 import { MAX_QUEUED_TASKS } from "../config/limits";
 import type { AgentParams } from "../config/params";
 import type { AgentIdentity } from "../vocabulary/identity";
-import type { TenantLimits } from "../config/quotas";
 import type { QuotaRefusal } from "./refusal";
+import type { SubmitOptions } from "./submit-options";
 import { admitWrite } from "./admit-write";
 import { AgentState } from "./agent-state";
 import { exportStream } from "../operations/shared/export-format";
@@ -64,17 +64,6 @@ export type SubmitOutcome<R> =
   /** A quota of the tenant: the agents it may have, or the messages it may remember today. */
   | { ok: false; code: "quota_exceeded"; message: string; quota: QuotaRefusal };
 
-export interface SubmitOptions {
-  /** Wait up to this long for the (last) task to finish before answering. */
-  waitMs?: number;
-  /** Queue this many identical tasks at once (compression cycles). */
-  repeat?: number;
-  /** The client's Idempotency-Key: a retry with the same key and request queues nothing again. */
-  idempotencyKey?: string;
-  /** The tenant's limits, as the edge resolved them from the key (src/agent/tenant-terms.ts). */
-  limits?: TenantLimits;
-}
-
 /**
  * The object's test interface (docs/architecture.md, "Tests"), for tests that run inside its
  * isolate (`runInDurableObject`) and reach what no RPC method shows.
@@ -102,7 +91,7 @@ export class MemoryAgent extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.state = new AgentState(ctx.storage, env, AGENT_TASK_HOOKS);
+    this.state = new AgentState(ctx.storage, env, AGENT_TASK_HOOKS, ctx.id.jurisdiction);
     this.runner = new QueueRunner(this.state, ctx, AGENT_TASKS);
     const usage = this.state.usage;
     if (usage) this.runner.observeDrain = (drain) => usage.track(drain);
@@ -133,7 +122,7 @@ export class MemoryAgent extends DurableObject<Env> {
     return this.serve("submit", async () => {
       await this.bind(identity, true);
       const terms = this.state.terms;
-      terms.accept(options.limits);
+      terms.accept(options);
       const definition = AGENT_TASKS.definition(kind);
       if (definition.lane !== "write" && definition.lane !== "cycle") throw new Error(`${kind} cannot be submitted`);
       const repeat = options.repeat ?? 1;
@@ -272,7 +261,14 @@ export class MemoryAgent extends DurableObject<Env> {
       if (waitIdleMs > 0) await this.runner.waitForIdle(waitIdleMs);
       const s = this.state;
       const counters = s.usage ? s.usage.withUnflushed(s.meta.counters()) : s.meta.counters();
-      return buildStats(s.existingRepos(), s.vectors(), s.queue.counts(), s.focus.ids().length, counters);
+      return buildStats(
+        s.existingRepos(),
+        s.vectors(),
+        s.queue.counts(),
+        s.focus.ids().length,
+        counters,
+        s.network.placementView(identity.jurisdiction),
+      );
     });
   }
 

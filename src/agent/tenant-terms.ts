@@ -15,6 +15,7 @@
 import { z } from "zod";
 import { secondsToNextUtcDay, utcDay, type TenantLimits } from "../config/quotas";
 import type { MetaStore } from "../engine/stores/meta-store";
+import type { SubmitOptions } from "./submit-options";
 import type { UsageDays } from "../engine/stores/usage-days";
 import { runBatch } from "../storage/batch";
 import { createDb } from "../storage/db";
@@ -53,8 +54,12 @@ export class TenantTerms {
     private readonly identity: () => AgentIdentity,
   ) {}
 
-  /** Keeps the limits a write came with (written only when they changed). */
-  accept(limits: TenantLimits | undefined): void {
+  /**
+   * Keeps the limits a write came with (written only when they changed), and hands its region to
+   * the network, which places the agent there if this write registers it.
+   */
+  accept({ limits, region }: Pick<SubmitOptions, "limits" | "region">): void {
+    this.network.regionHint = region;
     if (limits === undefined) return;
     const known = this.meta.get("tenantLimits");
     if (known === undefined || JSON.stringify(known) !== JSON.stringify(limits)) this.meta.set("tenantLimits", { ...limits });

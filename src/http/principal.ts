@@ -6,15 +6,17 @@
  * its prefix).
  *
  * Key lookups are cached per isolate for KEY_CACHE_TTL_MS (30 s), the key with its tenant's
- * overrides in one D1 query: a warm isolate authenticates without a round trip, and a revoked key
- * stops working everywhere within the TTL (at once in the isolate that revoked it). Expiry is
- * checked on every request against the cached record, so it is exact. A key's last use is written
- * at most once an hour per isolate (LAST_USED_STEP_MS), after the answer.
+ * overrides, jurisdiction and region in one D1 query: a warm isolate authenticates without a round
+ * trip, and a revoked key stops working everywhere within the TTL (at once in the isolate that
+ * revoked it). Expiry is checked on every request against the cached record, so it is exact. A
+ * key's last use is written at most once an hour per isolate (LAST_USED_STEP_MS), after the answer.
  */
-import { limitsOf, quotaDefaults, type QuotaEnv, type StoredOverrides, type TenantLimits } from "../config/quotas";
+import { limitsOf, quotaDefaults, type QuotaEnv, type TenantLimits } from "../config/quotas";
 import { ApiKeys, hashKey, keyPrefixOf, keyState, type KeyRecord } from "../storage/api-keys";
 import { createDb } from "../storage/db";
-import { Tenants } from "../storage/tenants";
+import { Tenants, type TenantRecord } from "../storage/tenants";
+import type { Jurisdiction } from "../vocabulary/jurisdictions";
+import type { Region } from "../vocabulary/regions";
 import type { Scope } from "../vocabulary/scopes";
 import { TtlCache } from "./ttl-cache";
 
@@ -28,6 +30,10 @@ export interface Principal {
   /** The key's hash when a stored key authenticated the request (an OAuth grant keeps it). */
   keyHash: string | null;
   limits: TenantLimits;
+  /** The jurisdiction the tenant's agents are created in (null: none): part of their objects' address. */
+  jurisdiction: Jurisdiction | null;
+  /** The region the tenant's new agents are placed in (null: anywhere): their shard, their object's location hint. */
+  region: Region | null;
 }
 
 /** The tenant of the local development key (wrangler.local.toml's DEV_API_KEY). */
@@ -46,12 +52,12 @@ export type Defer = (work: Promise<unknown>) => void;
 
 interface CachedKey {
   key: KeyRecord & { keyHash: string };
-  tenant: StoredOverrides;
+  tenant: TenantRecord;
 }
 
 // Per isolate, on purpose: each isolate trusts a lookup for the TTL (see the header).
 const keys = new TtlCache<CachedKey | null>(KEY_CACHE_TTL_MS, CACHE_ENTRIES);
-const tenants = new TtlCache<StoredOverrides>(KEY_CACHE_TTL_MS, CACHE_ENTRIES);
+const tenants = new TtlCache<TenantRecord>(KEY_CACHE_TTL_MS, CACHE_ENTRIES);
 
 /** Drops what this isolate knows of a key (after revoking or rotating it here). */
 export function forgetKey(keyHash: string, prefix: string | null): void {
@@ -59,7 +65,7 @@ export function forgetKey(keyHash: string, prefix: string | null): void {
   if (prefix !== null) keys.delete(`prefix:${prefix}`);
 }
 
-/** Drops what this isolate knows of a tenant's overrides (after the operator changed them here). */
+/** Drops what this isolate knows of a tenant's overrides and jurisdiction (after the operator changed them here). */
 export function forgetTenant(tenantId: string): void {
   tenants.delete(tenantId);
 }
@@ -101,7 +107,7 @@ export async function principalOfHash(
     key.lastUsedAt = now;
     defer(new ApiKeys(createDb(env.DB)).touch(keyHash, prefix, now, LAST_USED_STEP_MS));
   }
-  return principalOf(env, key, cached.tenant, prefix);
+  return principalOf(env, key, await tenantOf(env, key.tenantId, now), prefix);
 }
 
 /** The principal of the key a public prefix names, when it is the tenant's and valid (a binding's props). */
@@ -111,28 +117,49 @@ export async function principalOfPrefix(env: PrincipalEnv, tenantId: string, pre
   if (cached === undefined) {
     cached = (await new ApiKeys(createDb(env.DB)).withTenantByPrefix(prefix)) ?? null;
     keys.set(cacheKey, cached, now);
+    if (cached) tenants.set(cached.key.tenantId, cached.tenant, now);
   }
   if (cached === null || cached.key.tenantId !== tenantId || keyState(cached.key, now) !== "valid") return undefined;
-  return principalOf(env, cached.key, cached.tenant, prefix);
+  return principalOf(env, cached.key, await tenantOf(env, tenantId, now), prefix);
+}
+
+/**
+ * The tenant's record as this isolate knows it: set with every key lookup (the same query), read
+ * again once forgotten (forgetTenant: the operator changed it here) or expired.
+ */
+async function tenantOf(env: PrincipalEnv, tenantId: string, now: number): Promise<TenantRecord> {
+  let tenant = tenants.get(tenantId, now);
+  if (tenant === undefined) {
+    tenant = await new Tenants(createDb(env.DB)).record(tenantId);
+    tenants.set(tenantId, tenant, now);
+  }
+  return tenant;
 }
 
 /** A principal with every right over its tenant (the development key; a service binding that names no key). */
 export async function tenantPrincipal(env: PrincipalEnv, tenantId: string, actor: string, now: number): Promise<Principal> {
-  let overrides = tenants.get(tenantId, now);
-  if (overrides === undefined) {
-    overrides = await new Tenants(createDb(env.DB)).overrides(tenantId);
-    tenants.set(tenantId, overrides, now);
-  }
-  return { tenantId, scope: "admin", agentPrefix: null, actor, keyHash: null, limits: limitsOf(quotaDefaults(env), overrides) };
+  const tenant = await tenantOf(env, tenantId, now);
+  return {
+    tenantId,
+    scope: "admin",
+    agentPrefix: null,
+    actor,
+    keyHash: null,
+    limits: limitsOf(quotaDefaults(env), tenant.overrides),
+    jurisdiction: tenant.jurisdiction,
+    region: tenant.region,
+  };
 }
 
-function principalOf(env: PrincipalEnv, key: CachedKey["key"], tenant: StoredOverrides, prefix: string | null): Principal {
+function principalOf(env: PrincipalEnv, key: CachedKey["key"], tenant: TenantRecord, prefix: string | null): Principal {
   return {
     tenantId: key.tenantId,
     scope: key.scope,
     agentPrefix: key.agentPrefix,
     actor: key.prefix ?? prefix ?? "key",
     keyHash: key.keyHash,
-    limits: limitsOf(quotaDefaults(env), tenant),
+    limits: limitsOf(quotaDefaults(env), tenant.overrides),
+    jurisdiction: tenant.jurisdiction,
+    region: tenant.region,
   };
 }

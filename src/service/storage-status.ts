@@ -10,7 +10,7 @@ import { D1_MAX_DATABASE_BYTES, STORAGE_FILL_RATIO } from "../config/limits";
 import { AgentRegistry } from "../storage/agent-registry";
 import { D1Shards, type ShardEnv } from "../storage/d1-shards";
 import { takesNewAgents, type ShardStatus } from "../storage/storage-shards";
-import { vectorIndexCapacity, vectorIndexNames, vectorizeBinding, type VectorEnv } from "../vectors/providers";
+import { allVectorIndexNames, vectorIndexCapacity, vectorizeBinding, type VectorEnv } from "../vectors/providers";
 
 export type StorageEnv = ShardEnv & VectorEnv;
 
@@ -68,9 +68,10 @@ export async function checkD1Shards(env: StorageEnv, statuses: readonly ShardSta
 
 /** Every configured Vectorize index's count and processing, from describe(); none with the local index. */
 export async function checkVectorIndexes(env: StorageEnv, statuses: readonly ShardStatus[]): Promise<VectorIndexState[]> {
-  const capacity = vectorIndexNames(env).length > 0 ? vectorIndexCapacity(env) : 0;
+  const names = allVectorIndexNames(env);
+  const capacity = names.length > 0 ? vectorIndexCapacity(env) : 0;
   return Promise.all(
-    vectorIndexNames(env).map(async (binding): Promise<VectorIndexState> => {
+    names.map(async (binding): Promise<VectorIndexState> => {
       const status = statuses.find((s) => s.kind === "vectorize" && s.binding === binding);
       const base = { binding, capacity, accepting: takesNewAgents(status), full_reason: status?.fullReason ?? null };
       const started = Date.now();

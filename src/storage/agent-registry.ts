@@ -8,10 +8,13 @@
 import { and, asc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
 import { MAX_AGENT_UID } from "../config/limits";
 import type { AgentIdentity } from "../vocabulary/identity";
+import { jurisdictionOf, type Jurisdiction } from "../vocabulary/jurisdictions";
+import { regionOf, type Region } from "../vocabulary/regions";
 import { runBatch, statement, type Statement } from "./batch";
 import { PRIMARY_D1_BINDING } from "./d1-shards";
 import { createDb, type Db } from "./db";
 import { agents } from "./schema";
+import { Tenants } from "./tenants";
 import { d1Candidates, StorageShards, vectorIndexCandidate } from "./storage-shards";
 import { DEFAULT_VECTORIZE_BINDING } from "../vectors/providers";
 
@@ -33,6 +36,15 @@ export class AgentQuotaError extends Error {
   }
 }
 
+/**
+ * The agent cannot be placed as asked (answered 409 conflict, nothing written): it exists in
+ * another jurisdiction, its tenant's jurisdiction changed since the request's key was read, or
+ * nothing is configured for its jurisdiction (no silent fallback to storage outside it).
+ */
+export class PlacementError extends Error {
+  override readonly name = "PlacementError";
+}
+
 /** The Vectorize binding of agents registered before indexes were assigned. */
 export const LEGACY_VECTORIZE_BINDING = DEFAULT_VECTORIZE_BINDING;
 
@@ -45,6 +57,10 @@ export interface Placement {
   key: number;
   /** The Vectorize index's binding; null with the local vector index. */
   vectors: string | null;
+  /** The jurisdiction it was created in; null: none. */
+  jurisdiction: Jurisdiction | null;
+  /** The region its shard was chosen in; null: none. */
+  region: Region | null;
 }
 
 /** Where new agents may go: the configured bindings, in configuration order. */
@@ -52,6 +68,10 @@ export interface PlacementOptions {
   d1: readonly string[];
   /** Empty with the local vector index (no Vectorize index is assigned). */
   vectors: readonly string[];
+  /** Its jurisdiction; `d1` and `vectors` are then the shards and indexes configured for it. */
+  jurisdiction?: Jurisdiction;
+  /** Its region (recorded); `d1` are then the shards of that region. */
+  region?: Region;
   /** The tenant's agents quota: a new agent is registered only while the tenant has fewer. */
   maxAgents?: number;
 }
@@ -68,7 +88,14 @@ export interface AgentListing {
  * as key, and the one Vectorize binding there was (when Vectorize is in use).
  */
 export function legacyPlacement(uid: number, vectorsInUse: boolean): Placement {
-  return { uid, d1: PRIMARY_D1_BINDING, key: uid, vectors: vectorsInUse ? LEGACY_VECTORIZE_BINDING : null };
+  return {
+    uid,
+    d1: PRIMARY_D1_BINDING,
+    key: uid,
+    vectors: vectorsInUse ? LEGACY_VECTORIZE_BINDING : null,
+    jurisdiction: null,
+    region: null,
+  };
 }
 
 export class AgentRegistry {
@@ -87,10 +114,18 @@ export class AgentRegistry {
    * key and inserting the agent are one transaction; a shard that filled up meanwhile is skipped
    * for the next. Registering twice answers the first placement. A tenant at its agents quota gets
    * no new agent (AgentQuotaError): the count is in the insert's own statement, so concurrent first
-   * writes of a tenant's agents can never pass it together.
+   * writes of a tenant's agents can never pass it together. The agent is placed in `jurisdiction`
+   * only while that is its tenant's (also in the insert's statement), and an agent already placed
+   * in another is refused (PlacementError): an agent never moves between jurisdictions.
    */
   async ensure(identity: AgentIdentity, now: number, options: PlacementOptions): Promise<Placement> {
+    const jurisdiction = options.jurisdiction ?? null;
     const known = await this.placementOf(identity, options.vectors.length > 0);
+    if (known && known.jurisdiction !== jurisdiction) {
+      throw new PlacementError(
+        `agent ${identity.agentId} was created in ${known.jurisdiction ?? "no jurisdiction"}, not ${jurisdiction ?? "none"}`,
+      );
+    }
     if (known) {
       await this.db
         .update(agents)
@@ -98,16 +133,24 @@ export class AgentRegistry {
         .where(and(eq(agents.tenantId, identity.tenantId), eq(agents.agentId, identity.agentId)));
       return known;
     }
+    if (options.d1.length === 0) throw new PlacementError(`no D1 shard is configured for agents in ${jurisdiction ?? "no jurisdiction"}`);
     const statuses = await this.shards.list();
     const vectors = options.vectors.length > 0 ? vectorIndexCandidate(options.vectors, statuses) : null;
     if (vectors === undefined) throw new RegistryFullError("every Vectorize index is full: no index can take a new agent");
     for (const shard of d1Candidates(options.d1, statuses)) {
-      await runBatch(this.d1, this.registerStatements(identity, now, shard, vectors, options.maxAgents));
+      await runBatch(this.d1, this.registerStatements(identity, now, shard, vectors, options, jurisdiction));
       const placed = await this.placementOf(identity, vectors !== null);
+      if (placed && placed.jurisdiction !== jurisdiction)
+        throw new PlacementError(`agent ${identity.agentId} was just created in another jurisdiction`);
       if (placed) return placed;
       // Not inserted: the shard was full, or the tenant is at its quota (counted in the same statement).
       if (options.maxAgents !== undefined && (await this.countOfTenant(identity.tenantId)) >= options.maxAgents) {
         throw new AgentQuotaError(options.maxAgents);
+      }
+      if ((await new Tenants(this.db).record(identity.tenantId)).jurisdiction !== jurisdiction) {
+        throw new PlacementError(
+          `the tenant's jurisdiction is no longer ${jurisdiction ?? "none"}: retry in a minute, once the key is read again`,
+        );
       }
     }
     throw new RegistryFullError("every D1 shard is full: no database can take a new agent");
@@ -124,7 +167,8 @@ export class AgentRegistry {
     now: number,
     shard: string,
     vectors: string | null,
-    maxAgents: number | undefined,
+    { maxAgents, region }: PlacementOptions,
+    jurisdiction: Jurisdiction | null,
   ): Statement[] {
     const { tenantId, agentId } = identity;
     const holdsNextKey = sql`(SELECT d1_key FROM agents WHERE tenant_id = ${tenantId} AND agent_id = ${agentId} AND d1_shard = ${shard})
@@ -157,9 +201,10 @@ export class AgentRegistry {
     }
     out.push(
       statement(sql`
-        INSERT INTO agents (tenant_id, agent_id, created_at, last_active_at, d1_shard, d1_key, vector_index)
-        SELECT ${tenantId}, ${agentId}, ${now}, ${now}, binding, next_key, ${vectors} FROM storage_shards
+        INSERT INTO agents (tenant_id, agent_id, created_at, last_active_at, d1_shard, d1_key, vector_index, jurisdiction, region)
+        SELECT ${tenantId}, ${agentId}, ${now}, ${now}, binding, next_key, ${vectors}, ${jurisdiction}, ${region ?? null} FROM storage_shards
         WHERE kind = 'd1' AND binding = ${shard} AND full_at IS NULL AND next_key <= ${MAX_AGENT_UID}
+          AND (SELECT jurisdiction FROM tenants WHERE tenant_id = ${tenantId}) IS ${jurisdiction}
           ${maxAgents === undefined ? sql`` : sql`AND (SELECT count(*) FROM agents WHERE tenant_id = ${tenantId}) < ${maxAgents}`}
         ON CONFLICT (tenant_id, agent_id) DO NOTHING`),
     );
@@ -180,7 +225,14 @@ export class AgentRegistry {
   /** Where a registered agent's memory lives; undefined before it registered. */
   async placementOf(identity: AgentIdentity, vectorsInUse: boolean): Promise<Placement | undefined> {
     const [row] = await this.db
-      .select({ id: agents.id, d1Shard: agents.d1Shard, d1Key: agents.d1Key, vectorIndex: agents.vectorIndex })
+      .select({
+        id: agents.id,
+        d1Shard: agents.d1Shard,
+        d1Key: agents.d1Key,
+        vectorIndex: agents.vectorIndex,
+        jurisdiction: agents.jurisdiction,
+        region: agents.region,
+      })
       .from(agents)
       .where(and(eq(agents.tenantId, identity.tenantId), eq(agents.agentId, identity.agentId)))
       .limit(1);
@@ -191,6 +243,8 @@ export class AgentRegistry {
       d1: row.d1Shard,
       key: row.d1Key ?? legacy.key,
       vectors: vectorsInUse ? (row.vectorIndex ?? legacy.vectors) : null,
+      jurisdiction: jurisdictionOf(row.jurisdiction),
+      region: regionOf(row.region),
     };
   }
 
@@ -208,14 +262,17 @@ export class AgentRegistry {
     await this.db.update(agents).set({ dueAt, lastActiveAt: now }).where(eq(agents.id, agentUid));
   }
 
-  /** Agents whose work was due at or before `now`, oldest first. */
+  /** Agents whose work was due at or before `now`, oldest first, each with its jurisdiction (its object's namespace). */
   async due(now: number, limit: number): Promise<AgentIdentity[]> {
-    return this.db
-      .select({ tenantId: agents.tenantId, agentId: agents.agentId })
+    const rows = await this.db
+      .select({ tenantId: agents.tenantId, agentId: agents.agentId, jurisdiction: agents.jurisdiction })
       .from(agents)
       .where(and(isNotNull(agents.dueAt), lte(agents.dueAt, now)))
       .orderBy(asc(agents.dueAt))
       .limit(limit);
+    return rows.map(({ tenantId, agentId, jurisdiction }) =>
+      jurisdiction === null ? { tenantId, agentId } : { tenantId, agentId, jurisdiction },
+    );
   }
 
   /**

@@ -6,10 +6,12 @@
  * log show of it.
  */
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
-import type { StoredOverrides } from "../config/quotas";
+import { jurisdictionOf } from "../vocabulary/jurisdictions";
+import { regionOf } from "../vocabulary/regions";
 import type { Scope } from "../vocabulary/scopes";
 import type { Db } from "./db";
 import { apiKeys, tenants } from "./schema";
+import { NO_OVERRIDES, type TenantRecord } from "./tenants";
 
 /** The characters of a key after `amk_`. */
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -89,13 +91,11 @@ const OVERRIDES = {
   modelWeight: tenants.modelWeight,
 };
 
-export const NO_OVERRIDES: StoredOverrides = {
-  maxAgents: null,
-  maxNodesPerAgent: null,
-  messagesPerDay: null,
-  requestsPerMinute: null,
-  modelWeight: null,
-};
+/** A key with what its tenant's row brings (quota overrides, the jurisdiction of its agents). */
+interface KeyWithTenant {
+  key: KeyRecord & { keyHash: string };
+  tenant: TenantRecord;
+}
 
 export class ApiKeys {
   constructor(private readonly db: Db) {}
@@ -104,27 +104,30 @@ export class ApiKeys {
    * The key with this hash in any state, with its tenant's overrides: the one query that
    * authenticates a request (src/http/principal.ts caches it).
    */
-  withTenant(keyHash: string): Promise<{ key: KeyRecord & { keyHash: string }; tenant: StoredOverrides } | undefined> {
+  withTenant(keyHash: string): Promise<KeyWithTenant | undefined> {
     return this.joined(eq(apiKeys.keyHash, keyHash));
   }
 
   /** The same for the key a public prefix names (a service binding's props name a key so). */
-  withTenantByPrefix(prefix: string): Promise<{ key: KeyRecord & { keyHash: string }; tenant: StoredOverrides } | undefined> {
+  withTenantByPrefix(prefix: string): Promise<KeyWithTenant | undefined> {
     return this.joined(eq(apiKeys.prefix, prefix));
   }
 
-  private async joined(where: SQL): Promise<{ key: KeyRecord & { keyHash: string }; tenant: StoredOverrides } | undefined> {
+  private async joined(where: SQL): Promise<KeyWithTenant | undefined> {
     const [row] = await this.db
       // The joined table's key first: drizzle reads a left-joined object as absent when its first column is null.
-      .select({ key: { ...RECORD, keyHash: apiKeys.keyHash }, tenant: { tenantId: tenants.tenantId, ...OVERRIDES } })
+      .select({
+        key: { ...RECORD, keyHash: apiKeys.keyHash },
+        tenant: { tenantId: tenants.tenantId, ...OVERRIDES, jurisdiction: tenants.jurisdiction, region: tenants.region },
+      })
       .from(apiKeys)
       .leftJoin(tenants, eq(tenants.tenantId, apiKeys.tenantId))
       .where(where)
       .limit(1);
     if (!row) return undefined;
-    if (!row.tenant) return { key: row.key, tenant: NO_OVERRIDES };
-    const { tenantId: _joined, ...overrides } = row.tenant;
-    return { key: row.key, tenant: overrides };
+    if (!row.tenant) return { key: row.key, tenant: { overrides: NO_OVERRIDES, jurisdiction: null, region: null } };
+    const { tenantId: _joined, jurisdiction, region, ...overrides } = row.tenant;
+    return { key: row.key, tenant: { overrides, jurisdiction: jurisdictionOf(jurisdiction), region: regionOf(region) } };
   }
 
   /** The key with this public prefix, with its hash, in any state. */

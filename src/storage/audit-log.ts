@@ -3,7 +3,7 @@
  * change they record where the change is a D1 write (keys, quotas), read newest first by the
  * operator, pruned after AUDIT_RETENTION_DAYS by the cron.
  */
-import { and, desc, eq, inArray, lt, lte } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { AuditAction } from "../vocabulary/audit-actions";
 import type { Db } from "./db";
 import { auditLog } from "./schema";
@@ -32,6 +32,17 @@ export class AuditLog {
 
   append(entry: AuditEntry) {
     return this.db.insert(auditLog).values({ ...entry, details: entry.details === null ? null : JSON.stringify(entry.details) });
+  }
+
+  /**
+   * The entry, written only when the batch's statement before it changed a row (SQLite's
+   * changes(): the change is conditional, and the log records only what happened).
+   */
+  appendIfChanged(entry: AuditEntry) {
+    const details = entry.details === null ? null : JSON.stringify(entry.details);
+    return sql`INSERT INTO audit_log (tenant_id, at, action, actor, request_id, agent_id, subject, details)
+      SELECT ${entry.tenantId}, ${entry.at}, ${entry.action}, ${entry.actor}, ${entry.requestId}, ${entry.agentId}, ${entry.subject}, ${details}
+      WHERE changes() > 0`;
   }
 
   /** A page of the tenant's entries, newest first, below the id `before` when given. */

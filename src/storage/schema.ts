@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { AUDIT_ACTIONS } from "../vocabulary/audit-actions";
+import { JURISDICTIONS } from "../vocabulary/jurisdictions";
+import { REGIONS } from "../vocabulary/regions";
 import { NODE_KINDS } from "../vocabulary/node-kinds";
 import { SCOPES } from "../vocabulary/scopes";
 
@@ -38,6 +40,14 @@ export const agents = sqliteTable(
      * vector index, and for agents registered before sharding (the binding VECTORIZE).
      */
     vectorIndex: text("vector_index"),
+    /**
+     * The jurisdiction the agent was created in (src/vocabulary/jurisdictions.ts): its object is
+     * addressed in that jurisdiction's namespace and its shard and index are configured for it;
+     * null: none. Set at registration, never changed.
+     */
+    jurisdiction: text("jurisdiction", { enum: JURISDICTIONS }),
+    /** The region its shard was chosen in (src/vocabulary/regions.ts), its object created near; null: none. */
+    region: text("region", { enum: REGIONS }),
     /**
      * What the agent held when it last reported its usage (src/agent/tenant-terms.ts): nodes and
      * vectors. The cron adds them up per tenant each day (usage, docs/deploy.md "Usage").
@@ -120,6 +130,13 @@ export const tenants = sqliteTable("tenants", {
   requestsPerMinute: integer("requests_per_minute"),
   /** Its share of the account's model budget against other tenants with work waiting (default 1). */
   modelWeight: integer("model_weight"),
+  /**
+   * Where the tenant's agents are created (src/vocabulary/jurisdictions.ts); null: no jurisdiction.
+   * Set by the operator only while the tenant has no agent (src/service/tenant-placement.ts).
+   */
+  jurisdiction: text("jurisdiction", { enum: JURISDICTIONS }),
+  /** Where the tenant's new agents are placed (src/vocabulary/regions.ts): their shard and object; null: anywhere. */
+  region: text("region", { enum: REGIONS }),
   updatedAt: integer("updated_at").notNull(),
 });
 

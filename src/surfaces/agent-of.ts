@@ -3,12 +3,15 @@ import { agentClient, type AgentClient } from "../agent/client";
 import type { AppEnv } from "../http/app-env";
 
 /**
- * The agent addressed by a request: tenant from the authenticated key, agent id from the path; its
- * writes carry the tenant's limits (the agent applies the quotas counted where it writes).
+ * The agent addressed by a request: tenant from the authenticated key, agent id from the path, in
+ * the tenant's jurisdiction and near its region (read with the key: no extra round trip); its
+ * writes carry the tenant's limits (the agent applies the quotas counted where it writes) and
+ * region (where a new agent is placed).
  */
 export function agentOf(c: Context<AppEnv>, agentId: string): AgentClient {
-  const { tenantId, limits } = c.get("principal");
-  return agentClient(c.env, { tenantId, agentId }, limits);
+  const { tenantId, limits, jurisdiction, region } = c.get("principal");
+  const identity = jurisdiction === null ? { tenantId, agentId } : { tenantId, agentId, jurisdiction };
+  return agentClient(c.env, identity, limits, region ?? undefined);
 }
 
 /** What a write passes to the agent from its headers (src/surfaces/headers.ts). */

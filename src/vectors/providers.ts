@@ -3,10 +3,13 @@
  * the local configuration declares no Vectorize binding, so Vectorize bindings are read only when
  * the provider is "vectorize". With Vectorize, agents are spread over the indexes the
  * VECTORIZE_INDEXES var lists (binding names, in the order new agents fill them); each agent's
- * index is assigned when it registers (src/storage/agent-registry.ts).
+ * index is assigned when it registers (src/storage/agent-registry.ts). VECTORIZE_EU_INDEXES lists
+ * the indexes configured for EU agents (docs/deploy.md, "Near the user"): an EU agent's vectors go
+ * there only, and no other agent's do.
  */
 import { z } from "zod";
 import { VECTORIZE_DEFAULT_INDEX_CAPACITY } from "../config/limits";
+import type { Jurisdiction } from "../vocabulary/jurisdictions";
 import { LocalVectorIndex } from "./local-vector-index";
 import { RecentVectors } from "./recent-vectors";
 import type { VectorIndex, VectorIndexFullError } from "./types";
@@ -21,6 +24,7 @@ export const DEFAULT_VECTORIZE_BINDING = "VECTORIZE";
 export type VectorEnv = {
   readonly VECTOR_PROVIDER: string;
   readonly VECTORIZE_INDEXES?: string;
+  readonly VECTORIZE_EU_INDEXES?: string;
   readonly VECTORIZE_INDEX_CAPACITY?: string;
 };
 
@@ -42,15 +46,40 @@ export function vectorProviderOf(env: Pick<VectorEnv, "VECTOR_PROVIDER">): Vecto
   throw new Error(`VECTOR_PROVIDER must be "local" or "vectorize", got "${name}"`);
 }
 
-/** The Vectorize indexes new agents may be assigned to, in order; none with the local provider. */
-export function vectorIndexNames(env: VectorEnv): string[] {
-  if (vectorProviderOf(env) === "local") return [];
-  const names = (env.VECTORIZE_INDEXES ?? "")
+function listed(raw: string | undefined, what: string): string[] {
+  const names = (raw ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
-  if (new Set(names).size !== names.length) throw new Error(`VECTORIZE_INDEXES lists a binding twice: ${env.VECTORIZE_INDEXES}`);
+  if (new Set(names).size !== names.length) throw new Error(`${what} lists a binding twice: ${raw}`);
+  return names;
+}
+
+/** The Vectorize indexes new agents without a jurisdiction may be assigned to, in order; none with the local provider. */
+export function vectorIndexNames(env: VectorEnv): string[] {
+  if (vectorProviderOf(env) === "local") return [];
+  const names = listed(env.VECTORIZE_INDEXES, "VECTORIZE_INDEXES");
   return names.length > 0 ? names : [DEFAULT_VECTORIZE_BINDING];
+}
+
+/** The Vectorize indexes configured for EU agents, in order (VECTORIZE_EU_INDEXES); none with the local provider. */
+function euVectorIndexNames(env: VectorEnv): string[] {
+  if (vectorProviderOf(env) === "local") return [];
+  const eu = listed(env.VECTORIZE_EU_INDEXES, "VECTORIZE_EU_INDEXES");
+  const shared = eu.filter((name) => vectorIndexNames(env).includes(name));
+  if (shared.length > 0)
+    throw new Error(`${shared.join(", ")} listed in both VECTORIZE_INDEXES and VECTORIZE_EU_INDEXES: an index is EU or not`);
+  return eu;
+}
+
+/** The indexes a new agent of this jurisdiction may be assigned to. */
+export function vectorIndexNamesFor(env: VectorEnv, jurisdiction: Jurisdiction | undefined): string[] {
+  return jurisdiction === "eu" ? euVectorIndexNames(env) : vectorIndexNames(env);
+}
+
+/** Every configured index (the cron measures them all). */
+export function allVectorIndexNames(env: VectorEnv): string[] {
+  return [...vectorIndexNames(env), ...euVectorIndexNames(env)];
 }
 
 const Capacity = z.coerce.number().int().min(1).max(1_000_000_000);
@@ -72,7 +101,8 @@ function isVectorizeBinding(value: unknown): value is VectorizeBinding {
 /** The Vectorize binding named `name`; throws a configuration error when there is none. */
 export function vectorizeBinding(env: VectorEnv, name: string): VectorizeBinding {
   const binding: unknown = Reflect.get(env, name);
-  if (!isVectorizeBinding(binding)) throw new Error(`${name} is not a Vectorize binding of this Worker (VECTORIZE_INDEXES)`);
+  if (!isVectorizeBinding(binding))
+    throw new Error(`${name} is not a Vectorize binding of this Worker (VECTORIZE_INDEXES, VECTORIZE_EU_INDEXES)`);
   return binding;
 }
 

@@ -12,5 +12,6 @@ export const AUDIT_ACTIONS = [
   "session.purged",
   "agent.imported",
   "quota.changed",
+  "placement.changed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -134,6 +134,12 @@ export interface Stats {
   counters: {
     [key: string]: number;
   };
+  placement: {
+    jurisdiction: "eu" | null;
+    region: "wnam" | "enam" | "weur" | "eeur" | "apac" | "oc" | null;
+    d1_shard: string | null;
+    vector_index: string | null;
+  };
 }
 
 export interface RecallResponse {
@@ -2769,6 +2775,54 @@ export const TOOLS: readonly ToolDefinition[] = [
           "additionalProperties": {
             "type": "number"
           }
+        },
+        "placement": {
+          "type": "object",
+          "properties": {
+            "jurisdiction": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "enum": [
+                "eu",
+                null
+              ]
+            },
+            "region": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "enum": [
+                "wnam",
+                "enam",
+                "weur",
+                "eeur",
+                "apac",
+                "oc",
+                null
+              ]
+            },
+            "d1_shard": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "vector_index": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          },
+          "required": [
+            "jurisdiction",
+            "region",
+            "d1_shard",
+            "vector_index"
+          ]
         }
       },
       "required": [
@@ -2778,7 +2832,8 @@ export const TOOLS: readonly ToolDefinition[] = [
         "queue",
         "characters",
         "vector_index",
-        "counters"
+        "counters",
+        "placement"
       ]
     },
     "annotations": {

@@ -6,9 +6,12 @@ import { z } from "zod";
 import { MAX_NODE_ID } from "../../config/limits";
 import { AgentParamsSchema, DEFAULT_PARAMS, type AgentParams } from "../../config/params";
 import type { TenantLimits } from "../../config/quotas";
+import { JurisdictionSchema } from "../../vocabulary/jurisdictions";
+import { RegionSchema } from "../../vocabulary/regions";
 import { PermanentTaskError } from "../task-errors";
 
-const Identity = z.object({ tenantId: z.string(), agentId: z.string() });
+/** `jurisdiction`: the namespace the object was addressed in (absent: none; src/agent/naming.ts). */
+const Identity = z.object({ tenantId: z.string(), agentId: z.string(), jurisdiction: JurisdictionSchema.optional() });
 
 /** The version of the agent's data layout this code writes (see src/agent/upgrade.ts). */
 export const DATA_VERSION = 4;
@@ -19,10 +22,16 @@ const KEYS = {
   agentUid: z.number().int(),
   /**
    * Where the agent's memory lives, as the registry assigned it (src/storage/agent-registry.ts):
-   * its D1 shard and key there, its Vectorize index. Absent for agents registered before
+   * its D1 shard and key there, its Vectorize index, the region its shard was chosen in (absent:
+   * none, or placed before regions). Absent for agents registered before
    * sharding: the primary database with the registry id as key (legacyPlacement).
    */
-  placement: z.object({ d1: z.string(), key: z.number().int(), vectors: z.string().nullable() }),
+  placement: z.object({
+    d1: z.string(),
+    key: z.number().int(),
+    vectors: z.string().nullable(),
+    region: RegionSchema.nullable().optional(),
+  }),
   nextNodeId: z.number().int().min(1),
   /** The decay clock (src/memory/strength.ts). */
   clock: z.number(),

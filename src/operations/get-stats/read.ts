@@ -1,12 +1,28 @@
 /**
- * What getStats answers (counts of nodes, links, the queue, characters, the vector index): the
- * agent's own schema, which the route gives its OpenAPI name, and how the object reads it (outside
- * the queue: a read of counts needs no order).
+ * What getStats answers (counts of nodes, links, the queue, characters, the vector index, where the
+ * agent is placed): the agent's own schema, which the route gives its OpenAPI name, and how the
+ * object reads it (outside the queue: a read of counts needs no order).
  */
 import { z } from "zod";
 import type { AgentRepos } from "../../engine/runtime";
 import type { TaskStatus } from "../../engine/task-queue";
 import type { VectorIndex } from "../../vectors/types";
+import { JurisdictionSchema } from "../../vocabulary/jurisdictions";
+import { RegionSchema } from "../../vocabulary/regions";
+
+/**
+ * Where the agent lives (docs/deploy.md, "Near the user"): its jurisdiction (null: none), the
+ * region its shard was chosen in and its object created near (null: none), its D1 shard and its
+ * Vectorize index by binding name (null before its first write; the index null with the local
+ * vector index, which keeps vectors in the agent's own object).
+ */
+const PlacementViewSchema = z.object({
+  jurisdiction: JurisdictionSchema.nullable(),
+  region: RegionSchema.nullable(),
+  d1_shard: z.string().nullable(),
+  vector_index: z.string().nullable(),
+});
+export type PlacementView = z.infer<typeof PlacementViewSchema>;
 
 export const StatsViewSchema = z.object({
   nodes: z.object({
@@ -36,6 +52,7 @@ export const StatsViewSchema = z.object({
     })
     .nullable(),
   counters: z.record(z.string(), z.number()),
+  placement: PlacementViewSchema,
 });
 export type StatsView = z.infer<typeof StatsViewSchema>;
 
@@ -45,6 +62,7 @@ export async function buildStats(
   queue: Record<TaskStatus, number>,
   focus: number,
   counters: Record<string, number>,
+  placement: PlacementView,
 ): Promise<StatsView> {
   const [summary, links, dangling] = repos
     ? await Promise.all([repos.nodes.summary(), repos.links.count(), repos.links.danglingCount()])
@@ -80,5 +98,6 @@ export async function buildStats(
           }
         : null,
     counters,
+    placement,
   };
 }

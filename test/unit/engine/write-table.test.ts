@@ -24,7 +24,7 @@ function repos(): AgentRepos {
   const db = createDb({} as D1Database);
   return {
     agentUid: 1,
-    placement: { uid: 1, d1: "DB", key: 7, vectors: null },
+    placement: { uid: 1, d1: "DB", key: 7, vectors: null, jurisdiction: null, region: null },
     d1: {} as D1Database,
     nodes: new NodeRepo(db, 7),
     links: new LinkRepo(db, 7),

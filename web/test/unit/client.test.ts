@@ -48,6 +48,7 @@ describe("ApiClient", () => {
       characters: { held: 10, remembered: 12 },
       vector_index: { provider: "local", vectors: 2, bytes: 100 },
       counters: { cycles: 1 },
+      placement: { jurisdiction: null, region: null, d1_shard: "DB", vector_index: null },
     };
     const recall: RecallResponse = {
       items: [
