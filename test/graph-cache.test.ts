@@ -377,6 +377,20 @@ describe("the in-memory graph", () => {
       } finally {
         state.graph = graph;
       }
+      // The graph as a wake loads it from the object's copy (its BM25 index read from the packed
+      // arrays, its nodes' terms analysed on first need): the same answers again.
+      state.network.writeSnapshot();
+      state.dropGraph();
+      expect(state.network.snapshots.load()?.replayed, "a copy with nothing to replay").toBe(0);
+      const fromCopy = await state.graph();
+      expect(fromCopy?.nodeCount).toBeGreaterThan(0);
+      for (const [i, r] of requests.entries())
+        expect(await runRecall(state, recallQuery(r)), `copy: ${JSON.stringify(r)}`).toEqual(cached[i]);
+      for (const query of ["Phoenix budget", "登录模块 JWT", "Tokyo trip"]) {
+        const found = await runSearch(state, SearchQuerySchema.parse({ query, mode: "keyword", top_k: 50, kinds: ["segment"] }));
+        expect(found, `copy: ${query}`).toEqual(cachedSearch.get(query));
+      }
+      expect(await selected()).toEqual(cachedSelected);
     });
   });
 });

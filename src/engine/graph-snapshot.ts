@@ -8,14 +8,21 @@
  *   the nodes  one JSON array of the node records, each with its own index terms (so no text is
  *              analysed again on load: src/search/fts-text.ts);
  *   the links  typed arrays: source and target (Int32), level as the graph holds it and creation
- *              time (Float64), relation code (Uint16): 26 bytes a link.
+ *              time (Float64), relation code (Uint16): 26 bytes a link;
+ *   the BM25   the graph's full-text index as arrays (src/search/bm25-packed.ts: offsets, postings,
+ *              term frequencies, documents and lengths as Int32, then the tokens as JSON), read as
+ *              stored until its first change, so a wake's first search builds no map.
+ *
+ * A node's terms are kept as stored and analysed into its fields when a read first needs them
+ * (fts-text.ts, keepOwnTerms): a recall touches a few hundred nodes, not 10,000.
  *
  * A snapshot written by another layout (a node field added or removed, another analyzer: the data
  * version) is not read: the graph is rebuilt from D1 and the snapshot written again.
  */
 import { MemoryGraph } from "../memory/graph";
 import type { GraphLink } from "../memory/graph-links";
-import { ownTerms, primeDocumentFields, primingMemo } from "../search/fts-text";
+import { Bm25Index } from "../search/bm25-index";
+import { keepOwnTerms, ownTerms } from "../search/fts-text";
 import type { MemoryNode } from "../vocabulary/records";
 import { DATA_VERSION } from "./stores/meta-store";
 
@@ -49,7 +56,7 @@ const NODE_FIELDS = {
 const LINK_FIELDS = { source: 0, target: 0, relation: 0, level: 0, createdAt: 0 } satisfies Record<keyof GraphLink, 0>;
 
 /** What a snapshot was written with; another layout is not read. */
-const LAYOUT = `1;data ${DATA_VERSION};nodes ${Object.keys(NODE_FIELDS).join(",")};links ${Object.keys(LINK_FIELDS).join(",")}`;
+const LAYOUT = `2;data ${DATA_VERSION};nodes ${Object.keys(NODE_FIELDS).join(",")};links ${Object.keys(LINK_FIELDS).join(",")}`;
 
 /** Bytes a link takes in the link arrays. */
 const LINK_BYTES = 4 + 4 + 8 + 8 + 2;
@@ -62,6 +69,8 @@ interface SnapshotHeader {
   links: number;
   nodeBytes: number;
   linkBytes: number;
+  /** The BM25 index's arrays (tokens, postings, documents: their counts) and its tokens' JSON bytes. */
+  bm25: { tokens: number; postings: number; documents: number; tokenBytes: number };
 }
 
 /** A node as stored: its record and its own index terms, space-separated. */
@@ -101,10 +110,21 @@ export function packGraph(graph: MemoryGraph): PackedGraph {
     arrays.targets[i] = link.target;
     arrays.relations[i] = code;
   });
+  const bm25 = graph.textIndex().pack();
+  const bm25Ints = [bm25.offsets, bm25.docs, bm25.tfs, bm25.docIds, bm25.lengths];
+  const tokenBytes = new TextEncoder().encode(JSON.stringify(bm25.tokens));
   const nodeSpan = padded(nodeBytes.length);
-  const body = new Uint8Array(nodeSpan + linkBuffer.byteLength);
+  const linkSpan = padded(linkBuffer.byteLength);
+  const intBytes = bm25Ints.reduce((n, a) => n + a.byteLength, 0);
+  const body = new Uint8Array(nodeSpan + linkSpan + intBytes + tokenBytes.length);
   body.set(nodeBytes, 0);
   body.set(new Uint8Array(linkBuffer), nodeSpan);
+  let at = nodeSpan + linkSpan;
+  for (const ints of bm25Ints) {
+    body.set(new Uint8Array(ints.buffer, ints.byteOffset, ints.byteLength), at);
+    at += ints.byteLength;
+  }
+  body.set(tokenBytes, at);
   const header: SnapshotHeader = {
     layout: LAYOUT,
     focus: graph.focusIds(),
@@ -113,6 +133,7 @@ export function packGraph(graph: MemoryGraph): PackedGraph {
     links: count,
     nodeBytes: nodeBytes.length,
     linkBytes: linkBuffer.byteLength,
+    bm25: { tokens: bm25.tokens.length, postings: bm25.docs.length, documents: bm25.docIds.length, tokenBytes: tokenBytes.length },
   };
   return { header: new TextEncoder().encode(JSON.stringify(header)), body };
 }
@@ -122,18 +143,23 @@ export function unpackGraph(packed: PackedGraph): MemoryGraph | undefined {
   const header = JSON.parse(new TextDecoder().decode(packed.header)) as SnapshotHeader;
   if (header.layout !== LAYOUT) return undefined;
   const nodeSpan = padded(header.nodeBytes);
-  if (packed.body.length !== nodeSpan + header.linkBytes || header.linkBytes !== header.links * LINK_BYTES) return undefined;
+  const linkSpan = padded(header.linkBytes);
+  const { tokens, postings, documents, tokenBytes } = header.bm25;
+  const intCounts = [tokens + 1, postings, postings, documents, documents];
+  const intBytes = intCounts.reduce((n, c) => n + c * 4, 0);
+  if (packed.body.length !== nodeSpan + linkSpan + intBytes + tokenBytes || header.linkBytes !== header.links * LINK_BYTES)
+    return undefined;
   const graph = new MemoryGraph();
   graph.setInitialFocus(header.focus);
   const nodes = JSON.parse(new TextDecoder().decode(packed.body.subarray(0, header.nodeBytes))) as StoredNode[];
-  const memo = primingMemo();
+  // Each node's terms are kept as stored and analysed into fields only when a read needs them.
   for (const [node, terms] of nodes) {
-    primeDocumentFields(node, terms === "" ? [] : terms.split(" "), memo);
+    keepOwnTerms(node, terms);
     graph.addNode(node);
   }
   for (const [key, nodeId] of header.aliases) graph.addAlias(key, nodeId);
   // A copy, so the arrays are aligned whatever the buffer the parts were read into.
-  const linkBuffer = packed.body.slice(nodeSpan).buffer;
+  const linkBuffer = packed.body.slice(nodeSpan, nodeSpan + header.linkBytes).buffer;
   const arrays = linkArrays(linkBuffer, 0, header.links);
   graph.loadLinks({
     count: header.links,
@@ -144,6 +170,17 @@ export function unpackGraph(packed: PackedGraph): MemoryGraph | undefined {
     levels: arrays.levels,
     created: arrays.created,
   });
+  // A copy, so the Int32 arrays are aligned whatever the buffer the parts were read into.
+  const ints = packed.body.slice(nodeSpan + linkSpan, nodeSpan + linkSpan + intBytes).buffer;
+  let at = 0;
+  const [offsets, docs, tfs, docIds, lengths] = intCounts.map((count) => {
+    const array = new Int32Array(ints, at, count);
+    at += count * 4;
+    return array;
+  });
+  const tokenList = JSON.parse(new TextDecoder().decode(packed.body.subarray(nodeSpan + linkSpan + intBytes))) as string[];
+  if (!offsets || !docs || !tfs || !docIds || !lengths || tokenList.length !== tokens) return undefined;
+  graph.useTextIndex(Bm25Index.fromPacked({ tokens: tokenList, offsets, docs, tfs, docIds, lengths }));
   return graph;
 }
 

@@ -230,6 +230,11 @@ export class MemoryGraph {
     return { reached, edges: [], dangling, about };
   }
 
+  /** The BM25 index of the nodes as a copy of the network stored it (a wake: src/engine/graph-snapshot.ts). */
+  useTextIndex(index: Bm25Index): void {
+    this.fullText = index;
+  }
+
   /** The nodes' BM25 index over their full-text terms (built on the first call). */
   textIndex(): Bm25Index {
     this.fullText ??= Bm25Index.of([...this.nodeMap.values()].map((node) => [node.id, ftsDocument(node)] as const));

@@ -13,6 +13,8 @@
  * idf = ln(1 + (N − df + 0.5) / (df + 0.5)), always positive.
  */
 
+import { PackedPostings, type PackedBm25 } from "./bm25-packed";
+
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
@@ -49,14 +51,100 @@ export interface Bm25Hit {
   score: number;
 }
 
+/** One token's postings as search reads them, from the maps or from the packed arrays. */
+interface PostingList {
+  size: number;
+  ids(): Iterable<number>;
+  tf(id: number): number;
+}
+
 export class Bm25Index {
   /** token → (document → term frequency) */
   private readonly postings = new Map<string, Map<number, number>>();
   private readonly docTokens = new Map<number, string[]>();
   private totalLength = 0;
+  /** Read as unpacked (fromPacked) until the first change builds the maps from it. */
+  private packed: PackedPostings | undefined;
 
   get size(): number {
-    return this.docTokens.size;
+    return this.packed ? this.packed.documents : this.docTokens.size;
+  }
+
+  /** The index a packed copy holds (pack()'s output), read as it is until its first change. */
+  static fromPacked(packed: PackedBm25): Bm25Index {
+    const index = new Bm25Index();
+    index.packed = new PackedPostings(packed);
+    index.totalLength = index.packed.totalLength;
+    return index;
+  }
+
+  /** The index as arrays (bm25-packed.ts): what the object's copy of the network stores. */
+  pack(): PackedBm25 {
+    if (this.packed) return this.packed.packed;
+    const tokens = [...this.postings.keys()].sort();
+    const offsets = new Int32Array(tokens.length + 1);
+    let total = 0;
+    tokens.forEach((token, t) => {
+      total += this.postings.get(token)?.size ?? 0;
+      offsets[t + 1] = total;
+    });
+    const docs = new Int32Array(total);
+    const tfs = new Int32Array(total);
+    tokens.forEach((token, t) => {
+      const entries = [...(this.postings.get(token) ?? [])].sort((a, b) => a[0] - b[0]);
+      entries.forEach(([id, tf], i) => {
+        docs[(offsets[t] ?? 0) + i] = id;
+        tfs[(offsets[t] ?? 0) + i] = tf;
+      });
+    });
+    const ids = [...this.docTokens.keys()].sort((a, b) => a - b);
+    return {
+      tokens,
+      offsets,
+      docs,
+      tfs,
+      docIds: Int32Array.from(ids),
+      lengths: Int32Array.from(ids, (id) => this.docTokens.get(id)?.length ?? 0),
+    };
+  }
+
+  /** Before a change: the maps built from the packed arrays (a document's tokens in token order). */
+  private unpacked(): void {
+    const packed = this.packed;
+    if (!packed) return;
+    this.packed = undefined;
+    for (const [token, docs, tfs] of packed.postings()) {
+      const map = new Map<number, number>();
+      docs.forEach((id, i) => {
+        const tf = tfs[i] ?? 0;
+        map.set(id, tf);
+        let tokens = this.docTokens.get(id);
+        if (!tokens) {
+          tokens = [];
+          this.docTokens.set(id, tokens);
+        }
+        for (let k = 0; k < tf; k++) tokens.push(token);
+      });
+      this.postings.set(token, map);
+    }
+    // Documents of no token (an empty document) are indexed too.
+    for (const id of packed.packed.docIds) if (!this.docTokens.has(id)) this.docTokens.set(id, []);
+  }
+
+  /** A token's postings, from the maps or the packed arrays; undefined when no document holds it. */
+  private postingList(token: string): PostingList | undefined {
+    const packed = this.packed;
+    if (packed) {
+      const t = packed.token(token);
+      if (t < 0) return undefined;
+      return { size: packed.documentFrequency(t), ids: () => packed.docsOf(t), tf: (id) => packed.frequency(t, id) };
+    }
+    const docs = this.postings.get(token);
+    return docs && { size: docs.size, ids: () => docs.keys(), tf: (id) => docs.get(id) ?? 0 };
+  }
+
+  private lengthOf(id: number): number {
+    return this.packed ? this.packed.lengthOf(id) : (this.docTokens.get(id)?.length ?? 0);
   }
 
   /**
@@ -88,6 +176,7 @@ export class Bm25Index {
   }
 
   private addTokens(id: number, tokens: string[]): void {
+    this.unpacked();
     this.remove(id);
     this.docTokens.set(id, tokens);
     this.totalLength += tokens.length;
@@ -102,6 +191,7 @@ export class Bm25Index {
   }
 
   remove(id: number): void {
+    this.unpacked();
     const tokens = this.docTokens.get(id);
     if (!tokens) return;
     this.docTokens.delete(id);
@@ -117,15 +207,15 @@ export class Bm25Index {
   /** The agent's statistics for `tokens` (what FtsRepo.statistics counts in D1). */
   statistics(tokens: readonly string[]): CorpusStatistics {
     return {
-      documents: this.docTokens.size,
+      documents: this.size,
       tokens: this.totalLength,
-      documentFrequency: new Map(tokens.map((t) => [t, this.postings.get(t)?.size ?? 0])),
+      documentFrequency: new Map(tokens.map((t) => [t, this.postingList(t)?.size ?? 0])),
     };
   }
 
   /** The documents holding `token`. */
   withToken(token: string): Iterable<number> {
-    return this.postings.get(token)?.keys() ?? [];
+    return this.postingList(token)?.ids() ?? [];
   }
 
   /**
@@ -133,23 +223,23 @@ export class Bm25Index {
    * by score, then the newer (higher) id first, as the FTS5 query orders them.
    */
   search(queryTerms: readonly string[], limit: number, accept: (id: number) => boolean): Bm25Hit[] {
-    const n = this.docTokens.size;
+    const n = this.size;
     if (n === 0 || limit <= 0) return [];
     const avgLength = this.totalLength / n;
     const scores = new Map<number, number>();
     for (const term of queryTerms) {
       const tokens = indexTokens(term);
-      const lists = tokens.map((t) => this.postings.get(t));
+      const lists = tokens.map((t) => this.postingList(t));
       if (tokens.length === 0 || lists.some((l) => l === undefined)) continue;
-      const postings = lists as Map<number, number>[];
+      const postings = lists as PostingList[];
       // Per token, once per query term: its postings and idf.
       const idfs = postings.map((docs) => bm25Idf(docs.size, n));
       const [first, ...rest] = postings;
-      for (const id of first?.keys() ?? []) {
-        if (!rest.every((docs) => docs.has(id)) || !accept(id)) continue;
-        const length = this.docTokens.get(id)?.length ?? 0;
+      for (const id of first?.ids() ?? []) {
+        if (!rest.every((docs) => docs.tf(id) > 0) || !accept(id)) continue;
+        const length = this.lengthOf(id);
         let score = 0;
-        for (let i = 0; i < postings.length; i++) score += bm25TokenScore(idfs[i] ?? 0, postings[i]?.get(id) ?? 0, length, avgLength);
+        for (let i = 0; i < postings.length; i++) score += bm25TokenScore(idfs[i] ?? 0, postings[i]?.tf(id) ?? 0, length, avgLength);
         scores.set(id, (scores.get(id) ?? 0) + score);
       }
     }

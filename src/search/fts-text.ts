@@ -54,6 +54,11 @@ const fieldMemo = new WeakMap<object, DocumentFields>();
 export function documentFields(parts: DocumentParts): DocumentFields {
   const known = fieldMemo.get(parts);
   if (known) return known;
+  const kept = keptTerms.get(parts);
+  if (kept !== undefined) {
+    keptTerms.delete(parts);
+    return primeDocumentFields(parts, kept === "" ? [] : kept.split(" "));
+  }
   return primeDocumentFields(parts, indexTerms([parts.content, parts.phrase, parts.keywords.join(" ")].join("\n")));
 }
 
@@ -62,9 +67,9 @@ export function documentFields(parts: DocumentParts): DocumentFields {
  * it: a graph's snapshot stores them (src/engine/graph-snapshot.ts), so a wake does not run the
  * analyzer over every node again.
  */
-export function primeDocumentFields(parts: DocumentParts, own: readonly string[], memo?: PrimingMemo): DocumentFields {
-  const speaker = memo ? memoised(memo.speakers, parts.speaker ?? "", indexTerms) : indexTerms(parts.speaker ?? "");
-  const time = memo ? memoised(memo.times, parts.messageTime ?? null, timeTerms) : timeTerms(parts.messageTime);
+function primeDocumentFields(parts: DocumentParts, own: readonly string[]): DocumentFields {
+  const speaker = indexTerms(parts.speaker ?? "");
+  const time = timeTerms(parts.messageTime);
   const text = new Map<string, number>();
   for (const t of own) text.set(t, (text.get(t) ?? 0) + 1);
   const all = [...speaker, ...own, ...time];
@@ -79,26 +84,12 @@ export function primeDocumentFields(parts: DocumentParts, own: readonly string[]
   return fields;
 }
 
-/**
- * Speakers' and times' terms already analysed while one graph is primed (a wake: one agent's few
- * speakers and days, over thousands of nodes). One per load, never shared between agents.
- */
-export interface PrimingMemo {
-  speakers: Map<string, string[]>;
-  times: Map<number | null, string[]>;
-}
+/** Own terms kept as a copy of the network stored them (space-separated), analysed on first need. */
+const keptTerms = new WeakMap<object, string>();
 
-export function primingMemo(): PrimingMemo {
-  return { speakers: new Map(), times: new Map() };
-}
-
-function memoised<K>(memo: Map<K, string[]>, key: K, analyse: (key: K) => string[]): string[] {
-  let terms = memo.get(key);
-  if (!terms) {
-    terms = analyse(key);
-    memo.set(key, terms);
-  }
-  return terms;
+/** `parts`' own terms as documentFields analysed them before (a wake from the object's copy). */
+export function keepOwnTerms(parts: DocumentParts, terms: string): void {
+  keptTerms.set(parts, terms);
 }
 
 /** The own terms of `parts` in order, as documentFields analysed them (the document between speaker and time). */

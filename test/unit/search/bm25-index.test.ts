@@ -72,4 +72,49 @@ describe("BM25 with the agent's own statistics", () => {
     }
     for (const token of tokens) expect([...built.withToken(token)]).toEqual([...one.withToken(token)]);
   });
+
+  it("reads from its packed arrays (a wake from the object's copy) exactly as from its maps, and after changes too", () => {
+    const vocabulary = ["rex", "river", "ball", "苹果", "红色", "paris", "berlin", "7", "o'neil", "well-known", "x"];
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const doc = () => Array.from({ length: Math.floor(next() * 9) }, () => vocabulary[Math.floor(next() * vocabulary.length)]).join(" ");
+    const queries = [["rex"], ["river", "ball"], ["o'neil"], ["well-known", "苹果"], ["nowhere"], ["x", "7", "paris"]];
+    const same = (a: Bm25Index, b: Bm25Index, when: string) => {
+      const tokens = [...vocabulary, "o", "neil", "well", "known", "nowhere"];
+      expect(b.size, when).toBe(a.size);
+      expect(b.statistics(tokens), when).toEqual(a.statistics(tokens));
+      for (const query of queries)
+        expect(
+          b.search(query, 50, (id) => id % 5 !== 0),
+          when,
+        ).toEqual(a.search(query, 50, (id) => id % 5 !== 0));
+      for (const token of tokens)
+        expect(
+          [...b.withToken(token)].sort((x, y) => x - y),
+          when,
+        ).toEqual([...a.withToken(token)].sort((x, y) => x - y));
+    };
+    for (let round = 0; round < 5; round++) {
+      const maps = new Bm25Index();
+      for (let id = 1; id <= 80; id++) maps.add(id, doc());
+      const packed = Bm25Index.fromPacked(maps.pack());
+      same(maps, packed, `round ${round}, packed`);
+      expect(packed.pack()).toEqual(maps.pack());
+      // Changes: the packed index builds its maps, then follows them as the other does.
+      for (let change = 0; change < 40; change++) {
+        const id = 1 + Math.floor(next() * 100);
+        if (next() < 0.4) {
+          maps.remove(id);
+          packed.remove(id);
+        } else {
+          const terms = doc();
+          maps.add(id, terms);
+          packed.add(id, terms);
+        }
+      }
+      same(maps, packed, `round ${round}, after changes`);
+      expect(packed.pack()).toEqual(maps.pack());
+    }
+    expect(Bm25Index.fromPacked(new Bm25Index().pack()).search(["rex"], 5, () => true)).toEqual([]);
+  });
 });
