@@ -1,9 +1,8 @@
 // The entity benchmark's hand annotations (bench/quality/annotations/): the committed file's shape, the
 // sampling rule, resolving references against whatever data is given (texts absent are skipped and
 // counted), and the checks that hold the annotations to the data where their texts are present
-// (annotations-check.ts). Fixtures of our own (fixtures/README.md): the dev data is checked by the
+// (annotations-check.ts). Fixtures of our own (locomo-sample.ts): the dev data is checked by the
 // benchmark itself, which reads it anyway (a user's clone has no ../shared).
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   mustForms,
@@ -18,10 +17,11 @@ import {
 import { annotationProblems, occursIn } from "../../../bench/quality/annotations-check";
 import { loadEntityAnnotations } from "../../../bench/quality/annotations-load";
 import { loadLocomo } from "../../../bench/lib/load";
+import { writeLocomoSample } from "./locomo-sample";
 import type { MadialDialogue } from "../../../bench/quality/annotations";
 import annotationsText from "../../../bench/quality/annotations/entities.json?raw";
 
-const OTHER_LOCOMO = path.join(import.meta.dirname, "fixtures", "locomo-other.json");
+const OTHER_LOCOMO = writeLocomoSample();
 const committed = parseEntityAnnotations(JSON.parse(annotationsText));
 const locomo = loadLocomo(OTHER_LOCOMO).conversations;
 

@@ -1,8 +1,8 @@
 // The profile benchmark's scoring (bench/quality/profile-coverage.ts, profile-bench.ts) on fixtures of
-// our own (fixtures/README.md).
-import path from "node:path";
+// our own (locomo-sample.ts).
 import { describe, expect, it } from "vitest";
 import { loadLocomo } from "../../../bench/lib/load";
+import { writeLocomoSample } from "./locomo-sample";
 import { contentWordSet } from "../../../bench/lib/tokens";
 import {
   coverageCounts,
@@ -16,7 +16,7 @@ import {
 } from "../../../bench/quality/profile-coverage";
 import { profileSection, profileTables, scoreConversationProfiles } from "../../../bench/quality/profile-bench";
 
-const conversations = loadLocomo(path.join(import.meta.dirname, "fixtures", "locomo-other.json")).conversations;
+const conversations = loadLocomo(writeLocomoSample()).conversations;
 const [x1, x2] = conversations;
 if (!x1 || !x2) throw new Error("fixture");
 const words = (t: string) => contentWordSet(t, "en", x1.speakers);
