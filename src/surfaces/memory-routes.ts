@@ -1,11 +1,12 @@
 /**
  * What the routes of one memory share (createMemory, getMemory, getMemoryHistory, listMemories,
- * updateMemory, deleteMemory; docs/design.md, "Memory operations (as built)"): a memory's text, its
- * path, the cursor of a page, and the answers for a memory that is missing or not applicable (a
- * write refused as the memory stands).
+ * updateMemory, deleteMemory, pinMemory, unpinMemory; docs/design.md, "Memory operations (as
+ * built)"): a memory's text, its path, the cursor of a page, and the answers for a memory that is
+ * missing or not applicable (a write refused as the memory stands).
  */
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../http/errors";
+import type { PinResult, PinStateSchema } from "../operations/pin-memory/task";
 import { decodeIdCursor } from "../operations/shared/cursor";
 import { AgentIdSchema, ErrorSchema, jsonAnswer, NodeIdSchema } from "./common-schemas";
 import { ContentSchema } from "./messages";
@@ -51,3 +52,21 @@ export function memoryRefused(nodeId: number, refusal: MemoryRefusal, instead: {
 export const LinkSchema = z
   .object({ source: z.number().int(), target: z.number().int(), relation: z.string(), strength: z.number() })
   .openapi("Link");
+
+/** pinMemory's and unpinMemory's answer to their task's result: the pin's state, or the refusal as an ApiError (`superseded`: what to do instead). */
+export function pinState(result: PinResult, nodeId: number, superseded: string): z.infer<typeof PinStateSchema> {
+  switch (result.outcome) {
+    case "done": {
+      const { outcome: _done, ...pin } = result;
+      return pin;
+    }
+    case "limit": // only a pin counts against max_pins: never the answer to an unpin
+      throw new ApiError(
+        "conflict",
+        `the agent has ${result.pins} pinned memories, its max_pins: unpin one first, or raise max_pins (PUT config)`,
+        { details: { pins: result.pins, max_pins: result.max_pins } },
+      );
+    default:
+      return memoryRefused(nodeId, result, { entity: "only memories are pinned", superseded });
+  }
+}

@@ -2,9 +2,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { agentOf, writeOptions } from "../../surfaces/agent-of";
 import { errorsOf, jsonAnswer } from "../../surfaces/common-schemas";
-import { ApiError } from "../../http/errors";
 import { WriteHeadersSchema } from "../../surfaces/headers";
-import { MEMORY_NOT_FOUND, MemoryPathSchema, memoryRefused, NOT_APPLICABLE } from "../../surfaces/memory-routes";
+import { MEMORY_NOT_FOUND, MemoryPathSchema, NOT_APPLICABLE, pinState } from "../../surfaces/memory-routes";
 import { OPERATION_WAIT_MS, PENDING_ANSWER, pendingBody, whenFailed } from "../../surfaces/pending";
 import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { defineOperation } from "../../surfaces/operation";
@@ -61,19 +60,6 @@ if ("pins" in answer) console.log(answer.pins, answer.max_pins);`,
       whenFailed(outcome, "pinMemory");
       const result = outcome.result;
       if (!result) return c.json(pendingBody(outcome), 202);
-      switch (result.outcome) {
-        case "done": {
-          const { outcome: _done, ...pin } = result;
-          return c.json(pin, 200);
-        }
-        case "limit":
-          throw new ApiError(
-            "conflict",
-            `the agent has ${result.pins} pinned memories, its max_pins: unpin one first, or raise max_pins (PUT config)`,
-            { details: { pins: result.pins, max_pins: result.max_pins } },
-          );
-        default:
-          return memoryRefused(nodeId, result, { entity: "only memories are pinned", superseded: "pin the current version" });
-      }
+      return c.json(pinState(result, nodeId, "pin the current version"), 200);
     }),
 };

@@ -2,9 +2,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { agentOf, writeOptions } from "../../surfaces/agent-of";
 import { errorsOf, jsonAnswer } from "../../surfaces/common-schemas";
-import { ApiError } from "../../http/errors";
 import { WriteHeadersSchema } from "../../surfaces/headers";
-import { MEMORY_NOT_FOUND, MemoryPathSchema, memoryRefused, NOT_APPLICABLE } from "../../surfaces/memory-routes";
+import { MEMORY_NOT_FOUND, MemoryPathSchema, NOT_APPLICABLE, pinState } from "../../surfaces/memory-routes";
 import { OPERATION_WAIT_MS, PENDING_ANSWER, pendingBody, whenFailed } from "../../surfaces/pending";
 import { subApp, type Endpoint } from "../../surfaces/endpoint";
 import { defineOperation } from "../../surfaces/operation";
@@ -58,15 +57,6 @@ unwrap(await env.MEMORY.unpinMemory("assistant-1", { node_id: 12 }));`,
       whenFailed(outcome, "unpinMemory");
       const result = outcome.result;
       if (!result) return c.json(pendingBody(outcome), 202);
-      switch (result.outcome) {
-        case "done": {
-          const { outcome: _done, ...pin } = result;
-          return c.json(pin, 200);
-        }
-        case "limit": // only a pin counts against max_pins: never the answer to an unpin
-          throw new ApiError("conflict", `the agent has ${result.pins} pinned memories, its max_pins`);
-        default:
-          return memoryRefused(nodeId, result, { entity: "only memories are pinned", superseded: "its pin moved to the current version" });
-      }
+      return c.json(pinState(result, nodeId, "its pin moved to the current version"), 200);
     }),
 };

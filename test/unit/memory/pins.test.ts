@@ -2,25 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { assembleContext, type ContextMemory } from "../../../src/memory/context-block";
 import { supersedeOps } from "../../../src/memory/link-moves";
-import { matchesFilter, newNode } from "../../../src/vocabulary/records";
+import { matchesFilter } from "../../../src/vocabulary/records";
+import { memoryNode } from "../memory-node";
 
-const version = (id: number, pinned: boolean) =>
-  newNode({
-    id,
-    kind: "memory",
-    name: null,
-    content: `version ${id}`,
-    originalLength: 9,
-    phrase: "",
-    keywords: [],
-    role: null,
-    speaker: null,
-    sourceMessageIds: [],
-    sourceTaskId: null,
-    messageTime: null,
-    createdAt: 0,
-    pinned,
-  });
+const version = (id: number, pinned: boolean) => memoryNode(id, { kind: "memory", content: `version ${id}`, originalLength: 9, pinned });
 
 const supersede = (pinned: boolean) =>
   supersedeOps({
