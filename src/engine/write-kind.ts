@@ -85,6 +85,11 @@ interface NetworkWrite<O extends NetworkOp> {
   vectors: VectorColumn<O> | null;
   /** What the object tracks of it (scan rows, the focus, a purge). */
   object: ObjectColumn<O> | null;
+  /**
+   * Whether it may leave the agent with fewer nodes or links: its commit removes the marker of an
+   * agent past the graph's limits (meta `pastLimits`), so the next wake counts again.
+   */
+  shrinks: boolean;
   /** A purge: its commit writes the object's copy of the network again instead of journalling it. */
   purges?: true;
 }
@@ -114,5 +119,6 @@ export interface WriteKind<O extends WriteOp> {
   graph?: GraphColumn<O>;
   vectors?: VectorColumn<O> | null;
   object?: ObjectColumn<O> | null;
+  shrinks?: boolean;
   purges?: true;
 }

@@ -49,6 +49,7 @@ export const WRITE_TABLE = {
       );
       state.expiries.set(nodes.filter((n) => n.expiresAt !== null));
     },
+    shrinks: false,
   },
   createLinks: {
     schema: op("createLinks", { links: z.array(NewLinkSchema) }),
@@ -56,6 +57,7 @@ export const WRITE_TABLE = {
     graph: (graph, { links }) => graph.createLinks(links),
     vectors: null,
     object: null,
+    shrinks: false,
   },
   setLinks: {
     schema: op("setLinks", { links: z.array(NewLinkSchema) }),
@@ -63,6 +65,7 @@ export const WRITE_TABLE = {
     graph: (graph, { links }) => graph.setLinks(links),
     vectors: null,
     object: null,
+    shrinks: false,
   },
   patchNodes: {
     schema: z.union([
@@ -84,6 +87,7 @@ export const WRITE_TABLE = {
       const { expiresAt } = fields;
       if (expiresAt !== undefined) state.expiries.set(ids.map((id) => ({ id, expiresAt })));
     },
+    shrinks: false,
   },
   addAliases: {
     schema: op("addAliases", { aliases: z.array(EntityAliasSchema) }),
@@ -93,6 +97,7 @@ export const WRITE_TABLE = {
     },
     vectors: null,
     object: null,
+    shrinks: false,
   },
   /** Aliases removed by key (a purge: names only purged memories used). */
   deleteAliases: {
@@ -101,6 +106,7 @@ export const WRITE_TABLE = {
     graph: (graph, { keys }) => graph.deleteAliases(keys),
     vectors: null,
     object: null,
+    shrinks: false,
   },
   /** Only a release writes rows (the levels its links restart from); the focus itself is the object's. */
   setFocus: {
@@ -122,6 +128,7 @@ export const WRITE_TABLE = {
       ),
     vectors: null,
     object: (state, { focus }) => state.focus.replace(focus),
+    shrinks: false,
   },
   deleteLinks: {
     schema: op("deleteLinks", { keys: z.array(LinkKeySchema) }),
@@ -129,6 +136,7 @@ export const WRITE_TABLE = {
     graph: (graph, { keys }) => graph.deleteLinks(keys),
     vectors: null,
     object: null,
+    shrinks: true,
   },
   updateText: {
     schema: op("updateText", { update: TextUpdateSchema }),
@@ -143,6 +151,7 @@ export const WRITE_TABLE = {
     graph: (graph, { update }) => graph.updateText(update),
     vectors: (changes, { update }) => changes.upsert(update),
     object: null,
+    shrinks: false,
   },
   deleteNodes: {
     schema: op("deleteNodes", { ids: z.array(Id) }),
@@ -166,6 +175,7 @@ export const WRITE_TABLE = {
       state.feedback.remove(ids);
       state.expiries.remove(ids);
     },
+    shrinks: true,
   },
   /**
    * What chunks of the deletion left, if anything (src/operations/delete-agent/task.ts). It registers
@@ -186,6 +196,7 @@ export const WRITE_TABLE = {
       for (const id of nodeIds) changes.remove(id);
     },
     object: (state) => state.purgeMemory(),
+    shrinks: true,
     purges: true,
   },
   setClock: {

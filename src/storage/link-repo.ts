@@ -151,6 +151,14 @@ export class LinkRepo {
     return row?.n ?? 0;
   }
 
+  /** The agent's nodes and links, counted in one statement (whether its graph may be loaded). */
+  async networkSize(): Promise<{ nodes: number; links: number }> {
+    const [row] = await this.db.all<{ nodes: number; links: number }>(sql`
+      SELECT (SELECT count(*) FROM nodes WHERE agent = ${this.agentUid}) AS nodes,
+             (SELECT count(*) FROM links WHERE agent = ${this.agentUid}) AS links`);
+    return { nodes: row?.nodes ?? 0, links: row?.links ?? 0 };
+  }
+
   /** Links whose target node no longer exists: the traces of forgotten memories. */
   async danglingCount(): Promise<number> {
     const [row] = await this.db.all<{ n: number }>(sql`

@@ -57,6 +57,13 @@ const KEYS = {
     requestsPerMinute: z.number(),
     modelWeight: z.number(),
   }) satisfies z.ZodType<TenantLimits>,
+  /**
+   * The agent was found past the graph's limits with at least these many nodes and links: a wake
+   * serves it from D1 without loading pages (src/agent/agent-network.ts). Removed in the commit
+   * of any write that may leave fewer (the write table's `shrinks`), so the counts are a lower
+   * bound of the agent's size while the key exists (docs/design.md, "Decision 3").
+   */
+  pastLimits: z.object({ nodes: z.number().int(), links: z.number().int() }),
 } as const;
 
 type Keys = typeof KEYS;
@@ -84,6 +91,11 @@ export class MetaStore {
       JSON.stringify(value),
     );
     this.cache.set(key, value);
+  }
+
+  delete(key: MetaKey): void {
+    this.sql.exec("DELETE FROM meta WHERE key = ?", key);
+    this.cache.set(key, undefined);
   }
 
   params(): AgentParams {
