@@ -92,6 +92,33 @@ export function keepOwnTerms(parts: DocumentParts, terms: string): void {
   keptTerms.set(parts, terms);
 }
 
+/**
+ * `parts`' full-text document as it was indexed (D1's nodes_fts), for documentFields: its own terms
+ * are the document between its speaker's terms and its time's, kept when both ends are what they
+ * would be now (a node's text is never changed without its document: updateText writes both).
+ */
+export function keepDocument(parts: DocumentParts, document: string): void {
+  if (fieldMemo.has(parts)) return;
+  const all = document === "" ? [] : document.split(" ");
+  const speaker = speakerTerms(parts.speaker ?? "");
+  const time = timeTerms(parts.messageTime);
+  if (all.length < speaker.length + time.length) return;
+  if (speaker.some((t, i) => all[i] !== t) || time.some((t, i) => all[all.length - time.length + i] !== t)) return;
+  keptTerms.set(parts, all.slice(speaker.length, all.length - time.length).join(" "));
+}
+
+/** A speaker's terms (few names, many nodes each: analysed once). */
+const speakerMemo = new Map<string, string[]>();
+function speakerTerms(speaker: string): string[] {
+  let terms = speakerMemo.get(speaker);
+  if (!terms) {
+    terms = indexTerms(speaker);
+    if (speakerMemo.size > 1_000) speakerMemo.clear();
+    speakerMemo.set(speaker, terms);
+  }
+  return terms;
+}
+
 /** The own terms of `parts` in order, as documentFields analysed them (the document between speaker and time). */
 export function ownTerms(parts: DocumentParts): string[] {
   const { document, length } = documentFields(parts);
