@@ -43,7 +43,7 @@ export interface BfsResult<N> {
 }
 
 export interface BfsSource<N> {
-  /** All links with an end in `frontier` (either direction), already filtered by relation. */
+  /** All links with an end in `frontier` (either direction), already filtered by relation; each once. */
   expand(frontier: number[]): Promise<Edge[]>;
   /** The nodes among `ids` that exist. */
   load(ids: number[]): Promise<Map<number, N>>;
@@ -56,9 +56,9 @@ export async function breadthFirst<N>(start: ReadonlyMap<number, number>, depth:
 
   const edges: Edge[] = [];
   const dangling: DanglingLink[] = [];
-  const seenEdges = new Set<string>();
   const knownMissing = new Set<number>();
   let frontier = [...reached.keys()];
+  let previous: ReadonlySet<number> = new Set();
 
   for (let layer = 1; layer <= depth && frontier.length > 0; layer++) {
     const found = await source.expand(frontier);
@@ -66,9 +66,10 @@ export async function breadthFirst<N>(start: ReadonlyMap<number, number>, depth:
     const candidates = new Map<number, number>();
     const pending: Edge[] = [];
     for (const edge of found) {
-      const key = `${edge.source}>${edge.target}>${edge.relation}`;
-      if (seenEdges.has(key)) continue;
-      seenEdges.add(key);
+      // Examined already exactly when an end was in the previous frontier: every frontier is nodes
+      // reached in the layer before it, so a link comes back once, in the layer after the one that
+      // found it (no key per link: a layer of an agent read from D1 has hundreds of thousands).
+      if (previous.has(edge.source) || previous.has(edge.target)) continue;
       pending.push(edge);
       for (const [from, to] of endsOf(edge, inFrontier)) {
         if (reached.has(to) || knownMissing.has(to)) continue;
@@ -86,6 +87,7 @@ export async function breadthFirst<N>(start: ReadonlyMap<number, number>, depth:
       if (reached.has(edge.source) && reached.has(edge.target)) edges.push(edge);
       else if (reached.has(edge.source) && knownMissing.has(edge.target)) dangling.push(edge);
     }
+    previous = inFrontier;
     frontier = [...candidates.keys()].filter((id) => reached.has(id));
   }
   return { reached, edges, dangling };
