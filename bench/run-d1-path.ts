@@ -6,11 +6,12 @@
  * to 0), each statement counted and timed by its SQL's shape. For finding where the D1 path's time
  * goes, not a record: `npm run bench:speed -- --cold-only --cold-sizes past` is the record.
  *
- *   npm run bench:d1-path -- [--messages 4000] [--rounds 5] [--explain] [--profile FILE]
+ *   npm run bench:d1-path -- [--messages 4000] [--rounds 5] [--explain] [--profile FILE] [--sql 'CREATE INDEX …']
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";
+import type { AgentState } from "../src/agent/agent-state";
 import { DEFAULT_PARAMS } from "../src/config/params";
 import { RecallQuerySchema } from "../src/operations/recall/schemas";
 import { runRecall } from "../src/operations/recall/task";
@@ -25,6 +26,8 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     explain: { type: "boolean", default: false },
     profile: { type: "string" },
+    /** SQL run on the D1 database before the reads (an index to try, say). */
+    sql: { type: "string", multiple: true, default: [] },
   },
 });
 const MESSAGES = Number(values.messages);
@@ -113,23 +116,8 @@ function report(title: string, log: StatementLog, ms: number[]): void {
   }
 }
 
-async function main(): Promise<void> {
-  const started = performance.now();
-  const agent = await OfflineAgent.create({ ...DEFAULT_PARAMS, capacity: 1_000_000 });
-  for (let sent = 0, call = 0; sent < MESSAGES; sent += CHUNK, call += 1) {
-    await agent.remember(chatStream("en", Math.min(CHUNK, MESSAGES - sent), 5000 + call, `probe-${call}`));
-  }
-  const state = agent.state;
-  const graph = await state.graph();
-  console.log(`built: ${graph?.nodeCount} nodes, ${graph?.linkCount} links in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  const log = new StatementLog();
-  state.network.d1Shards = state.network.d1Shards.with(
-    Object.fromEntries(state.network.d1Shards.names.map((name) => [name, timed(state.network.d1Shards.get(name), log)])),
-  );
-  state.network.graphLimits = { nodes: 0, links: 0 };
-  state.dropGraph();
-  if (await state.graph()) throw new Error("the graph is still held");
-
+/** Recall and search, ROUNDS each, with the statements of each reported. */
+async function reads(state: AgentState, log: StatementLog, label: string): Promise<void> {
   // A CPU profile of the recalls (--profile FILE: a .cpuprofile for Chrome's DevTools).
   const session = values.profile ? new Session() : undefined;
   if (session) {
@@ -152,10 +140,10 @@ async function main(): Promise<void> {
     await runRecall(state, request);
     recallMs.push(performance.now() - t);
   }
-  report("recall (D1 path)", log, recallMs);
+  report(`recall (D1 path)${label}`, log, recallMs);
   if (session && values.profile) {
     const { profile } = await session.post("Profiler.stop");
-    writeFileSync(values.profile, JSON.stringify(profile));
+    writeFileSync(label ? `${values.profile}.after` : values.profile, JSON.stringify(profile));
     session.disconnect();
   }
 
@@ -172,7 +160,31 @@ async function main(): Promise<void> {
     await runSearch(state, request);
     searchMs.push(performance.now() - t);
   }
-  report("search (D1 path)", log, searchMs);
+  report(`search (D1 path)${label}`, log, searchMs);
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const agent = await OfflineAgent.create({ ...DEFAULT_PARAMS, capacity: 1_000_000 });
+  for (let sent = 0, call = 0; sent < MESSAGES; sent += CHUNK, call += 1) {
+    await agent.remember(chatStream("en", Math.min(CHUNK, MESSAGES - sent), 5000 + call, `probe-${call}`));
+  }
+  const state = agent.state;
+  const graph = await state.graph();
+  console.log(`built: ${graph?.nodeCount} nodes, ${graph?.linkCount} links in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const log = new StatementLog();
+  state.network.d1Shards = state.network.d1Shards.with(
+    Object.fromEntries(state.network.d1Shards.names.map((name) => [name, timed(state.network.d1Shards.get(name), log)])),
+  );
+  state.network.graphLimits = { nodes: 0, links: 0 };
+  state.dropGraph();
+  if (await state.graph()) throw new Error("the graph is still held");
+  await reads(state, log, "");
+  // With --sql: the same reads again after it, on the same agent (a paired comparison).
+  if (values.sql.length > 0) {
+    for (const statement of values.sql) await state.network.d1Shards.primary.prepare(statement).run();
+    await reads(state, log, " after --sql");
+  }
   if (values.explain) {
     const d1 = state.network.d1Shards.primary;
     for (const [shape, { query, params }] of log.examples) {
