@@ -6,7 +6,7 @@
  * to 0), each statement counted and timed by its SQL's shape. For finding where the D1 path's time
  * goes, not a record: `npm run bench:speed -- --cold-only --cold-sizes past` is the record.
  *
- *   npm run bench:d1-path -- [--messages 4000] [--rounds 5] [--explain] [--profile FILE] [--sql 'CREATE INDEX …']
+ *   npm run bench:d1-path -- [--messages 4000] [--rounds 5] [--rtt 0,50] [--trace] [--explain] [--profile FILE] [--sql 'CREATE INDEX …']
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -26,13 +26,20 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     explain: { type: "boolean", default: false },
     profile: { type: "string" },
+    /** Prints the round trips of the first recall in order (→ sequential, ∥ beside another). */
+    trace: { type: "boolean", default: false },
     /** SQL run on the D1 database before the reads (an index to try, say). */
     sql: { type: "string", multiple: true, default: [] },
+    /** Simulated round trips before every statement and batch (ms, a comma list: a pass each), as BENCH_D1_RTT_MS adds. */
+    rtt: { type: "string", default: "0" },
   },
 });
 const MESSAGES = Number(values.messages);
 const ROUNDS = Number(values.rounds);
 const CHUNK = 400;
+const RTTS = values.rtt.split(",").map(Number);
+let rttMs = 0;
+const roundTrip = (): Promise<void> => (rttMs > 0 ? new Promise((resolve) => setTimeout(resolve, rttMs)) : Promise.resolve());
 
 /** Per SQL shape: how many statements and how long they took (ms). */
 class StatementLog {
@@ -40,6 +47,26 @@ class StatementLog {
   /** One statement of each shape as sent, for its query plan. */
   readonly examples = new Map<string, { query: string; params: unknown[] }>();
   roundTrips = 0;
+  /** Round trips that started while no other was in flight (what a call waits for one after another). */
+  sequential = 0;
+  inFlight = 0;
+
+  /** The round trips in order, with whether each was sequential (--trace). */
+  readonly order: string[] = [];
+
+  /** Around one round trip: counts it, waits the simulated network, runs it. */
+  async trip<T>(run: () => Promise<T>, shape: string): Promise<T> {
+    this.roundTrips += 1;
+    if (this.inFlight === 0) this.sequential += 1;
+    if (values.trace) this.order.push(`${this.inFlight === 0 ? "→" : "∥"} ${shape.replace(/\s+/g, " ").trim().slice(0, 100)}`);
+    this.inFlight += 1;
+    try {
+      await roundTrip();
+      return await run();
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
 
   add(query: string, ms: number, rows: number, params: unknown[] = []): void {
     const shape = query
@@ -57,6 +84,8 @@ class StatementLog {
   reset(): void {
     this.byShape.clear();
     this.roundTrips = 0;
+    this.sequential = 0;
+    this.order.length = 0;
   }
 }
 
@@ -71,9 +100,11 @@ function timed(d1: D1Database, log: StatementLog): D1Database {
         if (prop === "bind") return (...a: unknown[]) => wrapStatement(fn.apply(target, a) as D1PreparedStatement, query, a);
         if (prop === "all" || prop === "raw" || prop === "first" || prop === "run") {
           return async (...a: unknown[]) => {
-            log.roundTrips += 1;
-            const started = performance.now();
-            const out = await (fn.apply(target, a) as Promise<unknown>);
+            let started = 0;
+            const out = await log.trip(() => {
+              started = performance.now();
+              return fn.apply(target, a) as Promise<unknown>;
+            }, query);
             const rows = Array.isArray(out)
               ? out.length
               : Array.isArray((out as { results?: unknown[] })?.results)
@@ -92,9 +123,11 @@ function timed(d1: D1Database, log: StatementLog): D1Database {
       if (prop === "prepare") return (query: string) => wrapStatement(target.prepare(query), query);
       if (prop === "batch") {
         return async (statements: D1PreparedStatement[]) => {
-          log.roundTrips += 1;
-          const started = performance.now();
-          const out = await target.batch(statements);
+          let started = 0;
+          const out = await log.trip(() => {
+            started = performance.now();
+            return target.batch(statements);
+          }, `batch of ${statements.length}`);
           log.add(`batch of ${statements.length}`, performance.now() - started, 0);
           return out;
         };
@@ -107,7 +140,9 @@ function timed(d1: D1Database, log: StatementLog): D1Database {
 function report(title: string, log: StatementLog, ms: number[]): void {
   const sorted = [...ms].sort((a, b) => a - b);
   const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]?.toFixed(0);
-  console.log(`\n${title}: p50 ${p(0.5)} ms, max ${p(1)} ms; per call ${(log.roundTrips / ms.length).toFixed(1)} round trips`);
+  console.log(
+    `\n${title}: p50 ${p(0.5)} ms, max ${p(1)} ms; per call ${(log.roundTrips / ms.length).toFixed(1)} round trips, ${(log.sequential / ms.length).toFixed(1)} sequential`,
+  );
   const rows = [...log.byShape].sort((a, b) => b[1].ms - a[1].ms);
   for (const [shape, e] of rows.slice(0, 12)) {
     console.log(
@@ -139,11 +174,12 @@ async function reads(state: AgentState, log: StatementLog, label: string): Promi
     const t = performance.now();
     await runRecall(state, request);
     recallMs.push(performance.now() - t);
+    if (i === 0 && values.trace) console.log(`\nthe first recall's round trips${label}:\n  ${log.order.join("\n  ")}`);
   }
   report(`recall (D1 path)${label}`, log, recallMs);
   if (session && values.profile) {
     const { profile } = await session.post("Profiler.stop");
-    writeFileSync(label ? `${values.profile}.after` : values.profile, JSON.stringify(profile));
+    writeFileSync(`${values.profile}${label.replace(/[^a-z0-9]+/gi, "-")}.cpuprofile`, JSON.stringify(profile));
     session.disconnect();
   }
 
@@ -179,11 +215,14 @@ async function main(): Promise<void> {
   state.network.graphLimits = { nodes: 0, links: 0 };
   state.dropGraph();
   if (await state.graph()) throw new Error("the graph is still held");
-  await reads(state, log, "");
+  for (const rtt of RTTS) {
+    rttMs = rtt;
+    await reads(state, log, ` at ${rtt} ms round trips`);
+  }
   // With --sql: the same reads again after it, on the same agent (a paired comparison).
   if (values.sql.length > 0) {
     for (const statement of values.sql) await state.network.d1Shards.primary.prepare(statement).run();
-    await reads(state, log, " after --sql");
+    await reads(state, log, ` at ${rttMs} ms round trips, after --sql`);
   }
   if (values.explain) {
     const d1 = state.network.d1Shards.primary;
