@@ -115,14 +115,18 @@ export async function recallMemories(
   settings: RecallSettings,
 ): Promise<RecallOutcome> {
   const hasQuery = terms.length > 0;
-  const focusBfs = await net.traverse(new Map(focus.map((id) => [id, 1])), settings.depth);
+  // The focus's walk and the entry points' search do not depend on each other: both at once (an
+  // agent read from D1 waits for their statements side by side).
+  const [focusBfs, entries] = await Promise.all([
+    net.traverse(new Map(focus.map((id) => [id, 1])), settings.depth),
+    // A vector weight of 0 (an embedder that adds nothing to BM25) spares the vector search.
+    settings.start === "hybrid" && hasQuery ? net.entryPoints(query, SEED_HITS, settings.ranking.vector > 0) : undefined,
+  ]);
   let bfs = focusBfs;
   let startNodes = focus.length;
   let vector: ReadonlyMap<number, number> = new Map();
 
-  if (settings.start === "hybrid" && hasQuery) {
-    // A vector weight of 0 (an embedder that adds nothing to BM25) spares the vector search.
-    const entries = await net.entryPoints(query, SEED_HITS, settings.ranking.vector > 0);
+  if (entries) {
     vector = normalisedScores(entries.vector, "min-max");
     const fused = fuseScores([
       { scores: entries.keyword, weight: 1 - settings.ranking.vector, normalise: "max" },

@@ -47,14 +47,24 @@ export async function runRecall(rt: RecallRuntime, request: z.output<typeof Reca
   const modelKeywords = request.query && request.expand ? await rt.model.queryKeywords(request.query) : [];
   // The query's own words and the model's keywords, through the one analyzer (src/language/tokens/index-terms.ts).
   const terms = queryTerms([...request.keywords, request.query ?? "", ...modelKeywords].join("\n"));
+  // The labels' language reads nothing the recall reads: asked beside it, awaited at the end.
+  const locale = labelLocale(rt, request);
+  locale.catch(() => undefined);
   const reader = await networkReader(rt, repos);
   const graph = rt.loadedGraph();
   const now = rt.now();
   const filter = filterOf(request);
   const attributesNamed = namesAttributes(filter);
+  // Read from D1: a node this recall has read already (an entry point, a node both walks reach) is
+  // not read again.
+  const known = new Map<number, MemoryNode>();
   const source: BfsSource<MemoryNode> = {
     expand: (frontier) => reader.expand(frontier, relations, clock),
-    load: (ids) => reader.load(ids),
+    load: async (ids) => {
+      const missing = ids.filter((id) => !known.has(id));
+      if (missing.length > 0) for (const [id, node] of await reader.load(missing)) known.set(id, node);
+      return new Map(ids.flatMap((id) => known.get(id) ?? []).map((node) => [node.id, node]));
+    },
   };
   const textIndex = graph?.textIndex();
   const net: RecallNetwork = {
@@ -63,14 +73,17 @@ export async function runRecall(rt: RecallRuntime, request: z.output<typeof Reca
     expand: (ids) => reader.expand(ids, relations, clock),
     outgoingStrengths: (ids) => reader.outgoingStrengths(ids, clock),
     statistics: async (ts) => (textIndex ? textIndex.statistics(ts) : repos.fts.statistics(ts)),
-    entryPoints: async (query, limit, vectors) =>
-      searchLists(rt, repos, {
+    entryPoints: async (query, limit, vectors) => {
+      const lists = await searchLists(rt, repos, {
         query,
         mode: vectors ? "hybrid" : "keyword",
         limit,
         // Entry points are memories that pass the filter, and entities (hubs walked through).
         filters: { kinds: [...request.kinds, "entity"], filter, now, hubs: true },
-      }),
+      });
+      if (!graph) for (const [id, node] of lists.nodes) known.set(id, node);
+      return lists;
+    },
     ...(textIndex ? { withTerm: (term: string) => textIndex.withToken(term) } : {}),
   };
   const outcome = await recallMemories(net, rt.focus.ids(), terms, [request.query ?? "", ...request.keywords].join(" ").trim(), {
@@ -94,7 +107,7 @@ export async function runRecall(rt: RecallRuntime, request: z.output<typeof Reca
     text: formatRecall(
       outcome.memories.map((m) => ({ ...m.node, conflicted: (conflicts.get(m.id)?.length ?? 0) > 0 })),
       outcome.traces,
-      await labelLocale(rt, request),
+      await locale,
     ),
     memories: outcome.memories.map((m) => ({
       type: "memory",
