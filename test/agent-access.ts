@@ -88,3 +88,23 @@ export function ownRunner(state: AgentState, ctx: DurableObjectState) {
     },
   };
 }
+
+/** Runs `work` and counts the D1 statements (and batches) the object sends to any shard meanwhile. */
+export async function statementsDuring<T>(state: AgentState, work: () => Promise<T>): Promise<{ result: T; statements: number }> {
+  const shards = state.network.d1Shards;
+  let statements = 0;
+  const watched = (d1: D1Database): D1Database =>
+    new Proxy(d1, {
+      get: (target, prop) => {
+        if (prop === "prepare" || prop === "batch" || prop === "exec") statements += 1;
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  state.network.d1Shards = shards.with(Object.fromEntries(shards.names.map((name) => [name, watched(shards.get(name))])));
+  try {
+    return { result: await work(), statements };
+  } finally {
+    state.network.d1Shards = shards;
+  }
+}

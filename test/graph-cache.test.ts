@@ -7,7 +7,7 @@ import { runSearch } from "../src/operations/search-memories/task";
 import type { MemoryGraph } from "../src/memory/graph";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, EXCHANGE, messages } from "./fixtures";
 import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
-import { linksAsTheyStand, scanCounts } from "./agent-access";
+import { linksAsTheyStand, scanCounts, statementsDuring } from "./agent-access";
 import { MemoryAgent } from "../src/agent/memory-agent";
 import { networkReader } from "../src/engine/network-reader";
 
@@ -119,23 +119,9 @@ async function statementsOfALoad(agentId: string): Promise<number> {
   return runInDurableObject(stubOf(agentId), async (instance) => {
     const state = MemoryAgent.testAccess(instance).state;
     state.dropGraph();
-    const shards = state.network.d1Shards;
-    let count = 0;
-    const watched = (d1: D1Database): D1Database =>
-      new Proxy(d1, {
-        get: (target, prop) => {
-          if (prop === "prepare" || prop === "batch" || prop === "exec") count += 1;
-          const value: unknown = Reflect.get(target, prop, target);
-          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      });
-    state.network.d1Shards = shards.with(Object.fromEntries(shards.names.map((name) => [name, watched(shards.get(name))])));
-    try {
-      if (!(await state.graph())) throw new Error("no graph");
-    } finally {
-      state.network.d1Shards = shards;
-    }
-    return count;
+    const { result, statements } = await statementsDuring(state, () => state.graph());
+    if (!result) throw new Error("no graph");
+    return statements;
   });
 }
 

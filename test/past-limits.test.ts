@@ -14,28 +14,9 @@ import { SearchQuerySchema } from "../src/operations/search-memories/schemas";
 import { runSearch } from "../src/operations/search-memories/task";
 import { CHINESE_DESIGN_REVIEW, ENGLISH_TEAM, EXCHANGE, messages } from "./fixtures";
 import { agentRows, call, drainAlarms, freshAgent, rememberAndWait, stubOf } from "./helpers";
+import { statementsDuring } from "./agent-access";
 
 const recallQuery = (r: Record<string, unknown>) => RecallQuerySchema.parse({ keywords: [], relations: [], locale: "en", ...r });
-
-/** Runs `work` and counts the D1 statements (and batches) the object sends meanwhile. */
-async function statementsOf<T>(state: AgentState, work: () => Promise<T>): Promise<{ result: T; statements: number }> {
-  const shards = state.network.d1Shards;
-  let statements = 0;
-  const watched = (d1: D1Database): D1Database =>
-    new Proxy(d1, {
-      get: (target, prop) => {
-        if (prop === "prepare" || prop === "batch" || prop === "exec") statements += 1;
-        const value: unknown = Reflect.get(target, prop, target);
-        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-  state.network.d1Shards = shards.with(Object.fromEntries(shards.names.map((name) => [name, watched(shards.get(name))])));
-  try {
-    return { result: await work(), statements };
-  } finally {
-    state.network.d1Shards = shards;
-  }
-}
 
 /** Runs `work` on the agent's object state. */
 function inObject<T>(agent: string, work: (state: AgentState) => Promise<T> | T): Promise<T> {
@@ -85,7 +66,7 @@ describe("an agent past the graph's limits", () => {
       expect(state.network.snapshots.exists()).toBe(false);
       // A wake (the graph dropped): no D1 statement to find out again, no graph.
       state.dropGraph();
-      const wake = await statementsOf(state, () => state.graph());
+      const wake = await statementsDuring(state, () => state.graph());
       expect(wake.result).toBeUndefined();
       expect(wake.statements, "D1 statements of a wake's load").toBe(0);
     });
@@ -95,12 +76,12 @@ describe("an agent past the graph's limits", () => {
     await inObject(agent, async (state) => {
       expect(state.meta.get("pastLimits"), "marker after a remember").toBeDefined();
       state.dropGraph();
-      const quiet = await statementsOf(state, () => state.network.settle());
+      const quiet = await statementsDuring(state, () => state.network.settle());
       expect(quiet.statements, "D1 statements of the quiet work").toBe(0);
       expect(state.network.snapshots.exists()).toBe(false);
 
       // The D1 path's answers, then the same reads from the graph (the limits raised): identical.
-      const fromD1 = await statementsOf(state, async () => {
+      const fromD1 = await statementsDuring(state, async () => {
         const recalled = [];
         for (const r of requests) recalled.push(await runRecall(state, recallQuery(r)));
         const found = [];
@@ -147,7 +128,7 @@ describe("an agent past the graph's limits", () => {
     await inObject(agent, async (state) => {
       state.network.graphLimits = { nodes: 1_000_000, links: before - 1 };
       state.dropGraph();
-      const load = await statementsOf(state, () => state.graph());
+      const load = await statementsDuring(state, () => state.graph());
       expect(load.result).toBeUndefined();
       expect(load.statements, "a load that finds the agent past the limits").toBe(1);
       expect(state.meta.get("pastLimits")).toEqual({ nodes: expect.any(Number), links: before });
