@@ -212,7 +212,7 @@ async function main(): Promise<void> {
   state.network.d1Shards = state.network.d1Shards.with(
     Object.fromEntries(state.network.d1Shards.names.map((name) => [name, timed(state.network.d1Shards.get(name), log)])),
   );
-  state.network.graphLimits = { nodes: 0, links: 0 };
+  state.network.pastLimits.limits = { nodes: 0, links: 0 };
   state.dropGraph();
   if (await state.graph()) throw new Error("the graph is still held");
   for (const rtt of RTTS) {

@@ -2,7 +2,7 @@
  * An agent past the graph's limits (docs/design.md, "Decision 3"): the object marks it in its own
  * storage when a load or a write finds it past them, so a later wake and the quiet work go
  * straight to the D1 path with no page of the network read; a write that may shrink it removes the
- * marker, and the next load counts again. The limits are lowered for the test (AgentNetworkAccess.graphLimits).
+ * marker, and the next load counts again. The limits are lowered for the test (AgentNetworkAccess.pastLimits.limits).
  */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -52,7 +52,7 @@ describe("an agent past the graph's limits", () => {
     await inObject(agent, async (state) => {
       await state.network.settle();
       expect(state.network.snapshots.exists()).toBe(true);
-      state.network.graphLimits = { nodes: 1_000_000, links: held + 5 };
+      state.network.pastLimits.limits = { nodes: 1_000_000, links: held + 5 };
     });
     await rememberAndWait(agent, EXCHANGE);
     const links = await linkCount(agent);
@@ -91,7 +91,7 @@ describe("an agent past the graph's limits", () => {
       });
       expect(fromD1.statements, "the reads went to D1").toBeGreaterThan(0);
       expect(fromD1.result.found.every((f) => f.items.length > 0)).toBe(true);
-      state.network.graphLimits = { nodes: 1_000_000, links: 1_000_000 };
+      state.network.pastLimits.limits = { nodes: 1_000_000, links: 1_000_000 };
       state.dropGraph();
       const graph = await state.graph();
       expect(graph?.linkCount).toBe(await linkCount(agent));
@@ -126,7 +126,7 @@ describe("an agent past the graph's limits", () => {
 
     // One link past the limit: the load counts (one statement, no page) and marks it.
     await inObject(agent, async (state) => {
-      state.network.graphLimits = { nodes: 1_000_000, links: before - 1 };
+      state.network.pastLimits.limits = { nodes: 1_000_000, links: before - 1 };
       state.dropGraph();
       const load = await statementsDuring(state, () => state.graph());
       expect(load.result).toBeUndefined();
@@ -147,7 +147,7 @@ describe("an agent past the graph's limits", () => {
 
     // A purge of the whole agent takes the marker with the rest of its memory.
     await inObject(agent, async (state) => {
-      state.network.graphLimits = { nodes: 1_000_000, links: 1 };
+      state.network.pastLimits.limits = { nodes: 1_000_000, links: 1 };
       state.dropGraph();
       await state.graph();
       expect(state.meta.get("pastLimits")).toBeDefined();

@@ -21,8 +21,8 @@ import type { Jurisdiction } from "../vocabulary/jurisdictions";
 import type { Region } from "../vocabulary/regions";
 import type { PlacementView } from "../operations/get-stats/read";
 import { placementOptions } from "./placement-options";
-import { GRAPH_LIMITS, loadGraph, pastLimits, type NetworkSize } from "../engine/graph-loader";
-import { writeKind } from "../engine/write-table";
+import { loadGraph } from "../engine/graph-loader";
+import { PastLimits } from "./past-limits";
 import type { AgentNetwork, AgentRepos } from "../engine/runtime";
 import type { FocusStore } from "../engine/stores/focus-store";
 import { GraphSnapshotStore } from "../engine/stores/graph-snapshot-store";
@@ -88,12 +88,13 @@ export class AgentNetworkAccess implements AgentNetwork {
   snapshotPolicy: SnapshotPolicy = SNAPSHOT_POLICY;
   /** Commits ended since the object woke (a load from D1 that saw one end is read again). */
   private commits = 0;
-  /** Beyond these the graph is not held (replaceable in tests, to reach an agent past them with a few writes). */
-  graphLimits: NetworkSize = GRAPH_LIMITS;
+  /** The graph's limits, and the marker of an agent found past them (past-limits.ts). */
+  readonly pastLimits: PastLimits;
 
   constructor(private readonly context: NetworkContext) {
     this.d1Shards = this.metered(D1Shards.fromEnv(context.env));
     this.snapshots = new GraphSnapshotStore(context.storage.sql);
+    this.pastLimits = new PastLimits(context.meta);
   }
 
   async graph(): Promise<MemoryGraph | undefined> {
@@ -125,45 +126,27 @@ export class AgentNetworkAccess implements AgentNetwork {
       if (loaded.replayed > 0) this.scheduleSnapshot();
       return { graph: loaded.graph, whole: true };
     }
-    // Known to be past the limits: served from D1 with no statement spent on finding it out again.
-    if (this.markedPastLimits()) return { graph: undefined, whole: true };
+    // Known to be past the limits: the D1 path, with no statement spent on finding it out again.
+    if (this.pastLimits.known()) return { graph: undefined, whole: true };
     // A commit that ends while the pages are read may be in some of them and not in others: such a
-    // load is read again, and never written to the snapshot.
+    // load is read again, and never written to the snapshot (nor marked: it may have shrunk the agent).
     for (let attempt = 1; ; attempt++) {
       const commits = this.commits;
-      const { graph, past } = await loadGraph(repos, this.context.focus.ids(), this.graphLimits);
+      const { graph, past } = await loadGraph(repos, this.context.focus.ids(), this.pastLimits.limits);
       const whole = this.commits === commits;
-      // A commit during the count may have shrunk the agent after it: then nothing is marked.
-      if (past && whole) this.context.meta.set("pastLimits", past);
-      if (past) return { graph: undefined, whole };
-      if (whole) {
-        this.scheduleSnapshot();
-        if (this.context.meta.get("pastLimits")) this.context.meta.delete("pastLimits");
-      }
-      if (whole || attempt === D1_LOAD_ATTEMPTS) return { graph, whole };
+      if (whole) this.pastLimits.found(past);
+      if (whole && graph) this.scheduleSnapshot();
+      if (whole || past || attempt === D1_LOAD_ATTEMPTS) return { graph, whole };
     }
-  }
-
-  /**
-   * Whether the agent is known to be past the limits (docs/design.md, "Decision 3"): the marker's
-   * counts are a lower bound of its size (a write that may shrink it removes the marker in its
-   * commit), so a marker that passes the limits in force proves it; a wrong one would cost only
-   * speed (the D1 path answers the same as the graph).
-   */
-  private markedPastLimits(): boolean {
-    const marked = this.context.meta.get("pastLimits");
-    return marked !== undefined && pastLimits(marked, this.graphLimits);
   }
 
   loadedGraph(): MemoryGraph | undefined {
     const graph = this.graphCache?.graph ?? undefined;
-    const size = graph && { nodes: graph.nodeCount, links: graph.linkCount };
-    if (size && pastLimits(size, this.graphLimits) && this.graphCache) {
-      // Grown past what the object should hold: stop caching until the next wake, and serve the
-      // next wake from D1 too, without loading pages.
+    if (graph && this.graphCache && this.pastLimits.markIfPast(graph)) {
+      // Grown past what the object should hold (marked: the next wake loads nothing): stop caching
+      // until the next wake, and serve the next wake from D1 too.
       this.graphCache.graph = null;
       this.snapshots.drop();
-      this.context.meta.set("pastLimits", size);
       return undefined;
     }
     return graph;
@@ -176,10 +159,7 @@ export class AgentNetworkAccess implements AgentNetwork {
    */
   keepCopy(network: readonly NetworkOp[], purges: boolean): void {
     if (network.length > 0 || purges) this.commits += 1;
-    // Fewer nodes or links may fit again: the next load counts them (one statement).
-    if (network.some((op) => writeKind(op.type).shrinks === true) && this.context.meta.get("pastLimits")) {
-      this.context.meta.delete("pastLimits");
-    }
+    this.pastLimits.follow(network);
     if (purges) {
       clearTimeout(this.snapshotTimer);
       const graph = this.graphCache?.whole === true ? this.loadedGraph() : undefined;
@@ -191,7 +171,7 @@ export class AgentNetworkAccess implements AgentNetwork {
     if (!this.snapshots.exists()) {
       // No copy yet (writes only since this layout): built from D1 once the agent is quiet, so the
       // next wake reads none (the background build); never for an agent known to be past the limits.
-      if (this.graphCache?.graph !== null && !this.markedPastLimits()) this.scheduleSnapshot();
+      if (this.graphCache?.graph !== null && !this.pastLimits.known()) this.scheduleSnapshot();
       return;
     }
     this.snapshots.append(network);

@@ -44,7 +44,7 @@ async function checkCopy(state: AgentState): Promise<CopyCheck> {
   const repos = state.existingRepos();
   const loaded = state.network.snapshots.load();
   if (!repos || !loaded) return { copy: loaded !== undefined, journal: 0, nodes: 0, links: 0, mismatches: [] };
-  const d1 = (await loadGraph(repos, state.focus.ids(), state.network.graphLimits)).graph;
+  const d1 = (await loadGraph(repos, state.focus.ids(), state.network.pastLimits.limits)).graph;
   const mismatches = d1 ? differences(loaded.graph, d1) : ["D1's network is past the cache's limits, yet the object holds a copy"];
   return { copy: true, journal: loaded.replayed, nodes: loaded.graph.nodeCount, links: loaded.graph.linkCount, mismatches };
 }

@@ -9,8 +9,7 @@ import { filterConditions } from "./filter-sql";
 import type { MemoryFilter } from "../vocabulary/memory-filter";
 import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
-import { FTS_AGENT_STRIDE } from "./fts-repo";
-import { keepDocument } from "../search/fts-text";
+import { loadNodes } from "./node-load";
 import { filterSql, insertNodesSql, setFieldsSql, toMemoryNode } from "./node-columns";
 import { nodes } from "./schema";
 
@@ -311,29 +310,9 @@ export class NodeRepo {
     return rows.map(toMemoryNode);
   }
 
-  /** The nodes among `ids` that exist (one query however many ids). */
-  async load(ids: readonly number[]): Promise<Map<number, MemoryNode>> {
-    const out = new Map<number, MemoryNode>();
-    // With each node its full-text document as D1 indexed it: recall reads its terms from it instead
-    // of analysing the text again (keepDocument), as a wake from the object's copy does.
-    const document = sql<string | null>`(SELECT terms FROM nodes_fts WHERE rowid = ${this.agentUid * FTS_AGENT_STRIDE} + ${nodes.id})`;
-    const [first, ...rest] = chunk(ids, 2000).map((part) =>
-      this.db
-        .select({ row: nodes, document })
-        .from(nodes)
-        .where(and(eq(nodes.agentUid, this.agentUid), sql`${nodes.id} IN ${jsonList(part)}`)),
-    );
-    if (!first) return out;
-    // The chunks in one round trip (a breadth-first layer of an agent read from D1 reaches thousands).
-    const pages = rest.length === 0 ? [await first] : await this.db.batch([first, ...rest]);
-    for (const page of pages) {
-      for (const { row, document } of page) {
-        const node = toMemoryNode(row);
-        if (document !== null) keepDocument(node, document);
-        out.set(row.id, node);
-      }
-    }
-    return out;
+  /** The nodes among `ids` that exist (one round trip however many ids; node-load.ts). */
+  load(ids: readonly number[]): Promise<Map<number, MemoryNode>> {
+    return loadNodes(this.db, this.agentUid, ids);
   }
 
   /** The nodes a filter selects (`{ kind: "episode" }`), newest first, at most `limit`; with a scope, those not expired that pass its filter. */

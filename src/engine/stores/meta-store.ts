@@ -59,7 +59,7 @@ const KEYS = {
   }) satisfies z.ZodType<TenantLimits>,
   /**
    * The agent was found past the graph's limits with at least these many nodes and links: a wake
-   * serves it from D1 without loading pages (src/agent/agent-network.ts). Removed in the commit
+   * serves it from D1 without loading pages (src/agent/past-limits.ts). Removed in the commit
    * of any write that may leave fewer (the write table's `shrinks`), so the counts are a lower
    * bound of the agent's size while the key exists (docs/design.md, "Decision 3").
    */
