@@ -44,7 +44,10 @@ export class RelationCodes {
 }
 
 /** Neighbour value of an outgoing link whose target was deleted: a dangling link. */
-const DANGLING = -1;
+export const DANGLING = -1;
+
+/** The ends and relation of the link behind an entry (read only for dangling links). */
+export type EntryLink = (entry: number) => Pick<SlotLink, "source" | "target" | "relation"> | undefined;
 
 export interface Traversal {
   /** Reached slots in discovery order (start nodes first, then layer by layer). */
@@ -57,13 +60,17 @@ export interface Traversal {
 }
 
 export class Adjacency {
-  private constructor(
+  /**
+   * Per slot s, its entries are offsets[s] … offsets[s + 1]: the neighbour's slot (or DANGLING),
+   * the link's level and relation code. Built from the link objects (build) or straight from the
+   * copy's arrays (packed-links.ts).
+   */
+  constructor(
     private readonly offsets: Int32Array,
     private readonly neighbours: Int32Array,
     private readonly levels: Float64Array,
     private readonly relations: Uint16Array,
-    /** The link behind each entry, read only for dangling links. */
-    private readonly links: SlotLink[],
+    private readonly linkOf: EntryLink,
     private readonly relationCodes: RelationCodes,
   ) {}
 
@@ -105,7 +112,14 @@ export class Adjacency {
       }
     }
     offsets[slots] = e;
-    return new Adjacency(offsets, neighbours.subarray(0, e), levels.subarray(0, e), relations.subarray(0, e), links, relationCodes);
+    return new Adjacency(
+      offsets,
+      neighbours.subarray(0, e),
+      levels.subarray(0, e),
+      relations.subarray(0, e),
+      (entry) => links[entry],
+      relationCodes,
+    );
   }
 
   get slotCount(): number {
@@ -131,7 +145,7 @@ export class Adjacency {
           const strength = strengthAt(levels[e] ?? 0, clock);
           const to = neighbours[e] ?? DANGLING;
           if (to !== DANGLING) marks.offer(to, from * strength, layer);
-          else marks.dangle(this.links[e], strength);
+          else marks.dangle(this.linkOf(e), strength);
         }
       }
       marks.endLayer();
@@ -219,7 +233,7 @@ class Marks {
     }
   }
 
-  dangle(link: SlotLink | undefined, strength: number): void {
+  dangle(link: Pick<SlotLink, "source" | "target" | "relation"> | undefined, strength: number): void {
     if (link) this.dangling.push({ source: link.source, target: link.target, relation: link.relation, strength });
   }
 

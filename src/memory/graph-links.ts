@@ -5,10 +5,12 @@
  * adjacency lists are the very arrays held by node, so they need no upkeep of their own; the
  * traversal's compact copy (adjacency.ts) is dropped by every change to the links and rebuilt from
  * the second traversal after it. Links hold their effective level (src/memory/strength.ts): pinned
- * while an end is in the focus, restarted at the release clock when it leaves.
+ * while an end is in the focus, restarted at the release clock when it leaves. A wake's links stay
+ * as the copy stored them until their first change (packed-links.ts).
  */
 import { Adjacency, RelationCodes, traverseLists, type SlotLink, type Traversal } from "./adjacency";
 import type { Edge } from "./bfs";
+import { PackedLinkView, packedLink } from "./packed-links";
 import { PINNED_LEVEL, strengthAt } from "./strength";
 import type { LinkKey, LinkRecord } from "../vocabulary/records";
 
@@ -37,7 +39,9 @@ export class GraphLinks {
   private byKeyMap: Map<string, StoredLink> | undefined = new Map();
   /** The bulk load's links, in its order, until byKey is built from them. */
   private unkeyed: StoredLink[] = [];
-  /** Links held (every link is in exactly one outgoing list, and in byKey once it is built). */
+  /** A wake's links as stored, read through `view` until the first change makes the objects (unpack). */
+  private packed: { links: PackedLinks; view: PackedLinkView | undefined } | undefined;
+  /** Links held (every link is in exactly one outgoing list, and in byKey once it is built; or packed). */
   private total = 0;
   /** Adjacency as arrays: traversals iterate them much faster than Map iterators. */
   private readonly outgoing = new Map<number, StoredLink[]>();
@@ -62,27 +66,45 @@ export class GraphLinks {
     return this.total;
   }
 
+  /** Whether the links are still as a wake loaded them, without link objects (packed-links.ts). */
+  get isPacked(): boolean {
+    return this.packed !== undefined;
+  }
+
   /**
-   * Links loaded in bulk from the object's copy of the network (src/engine/graph-snapshot.ts),
-   * each as add() stores it: the copy holds each key once, so none is looked up. Only into a graph
-   * without links (else one at a time, through add()).
+   * Links loaded in bulk from the object's copy of the network (src/engine/graph-snapshot.ts), kept
+   * packed until a change needs them as add() stores them (unpack). Into a graph with links, one at
+   * a time, through add().
    */
   load(links: PackedLinks): void {
-    const { count, sources, targets, relationCodes, relations, levels, created } = links;
+    const count = links.count;
     if (this.total > 0) {
-      for (let i = 0; i < count; i++) {
-        this.add({
-          source: sources[i] ?? 0,
-          target: targets[i] ?? 0,
-          relation: relations[relationCodes[i] ?? 0] ?? "",
-          level: levels[i] ?? 0,
-          createdAt: created[i] ?? 0,
-        });
-      }
+      for (let i = 0; i < count; i++) this.add(packedLink(links, i));
       return;
     }
     if (count === 0) return;
     this.changed();
+    this.packed = { links, view: undefined };
+    this.total = count;
+    this.byKeyMap = undefined;
+  }
+
+  /** The packed links' view, built on first use; undefined when not packed or when it cannot be (then unpacked). */
+  private view(): PackedLinkView | undefined {
+    const packed = this.packed;
+    if (!packed) return undefined;
+    packed.view ??= PackedLinkView.build(packed.links, this.slotIds, this.relationCodes);
+    if (!packed.view) this.unpack();
+    return packed.view;
+  }
+
+  /** The link objects of a packed load, made as add() stores them, in the copy's order (before any change). */
+  private unpack(): void {
+    const packed = this.packed;
+    if (!packed) return;
+    this.packed = undefined;
+    this.changed();
+    const { count, sources, targets, relationCodes, relations, levels, created } = packed.links;
     const codes = relations.map((r) => this.relationCodes.code(r));
     const loaded: StoredLink[] = new Array<StoredLink>(count);
     for (let i = 0; i < count; i++) {
@@ -90,7 +112,6 @@ export class GraphLinks {
       const target = targets[i] ?? 0;
       const code = relationCodes[i] ?? 0;
       const level = levels[i] ?? 0;
-      if (level < this.levelFloor) this.levelFloor = level;
       const stored: StoredLink = {
         source,
         target,
@@ -105,8 +126,6 @@ export class GraphLinks {
       listOf(this.incoming, target).push(stored);
       loaded[i] = stored;
     }
-    this.total = count;
-    this.byKeyMap = undefined;
     this.unkeyed = loaded;
   }
 
@@ -115,6 +134,7 @@ export class GraphLinks {
    * that removes a link goes through here first, so all of them are still held).
    */
   private get byKey(): Map<string, StoredLink> {
+    this.unpack();
     if (!this.byKeyMap) {
       this.byKeyMap = new Map(this.unkeyed.map((link) => [linkKey(link), link]));
       this.unkeyed = [];
@@ -124,6 +144,7 @@ export class GraphLinks {
 
   /** A node now exists: it gets a slot, and links that named it before it existed get that slot. */
   addNode(id: number): void {
+    this.unpack();
     this.changed();
     const slot = this.freeSlots.pop() ?? this.slotIds.length;
     this.slotOf.set(id, slot);
@@ -138,7 +159,9 @@ export class GraphLinks {
   /** Nodes are gone: their outgoing links with them; links into them stay, dangling (docs/design.md, "The model"). */
   deleteNodes(ids: readonly number[]): void {
     // Every scan page calls this, mostly with nothing to delete: keep the traversal's copy then.
-    if (ids.length > 0) this.changed();
+    if (ids.length === 0) return;
+    this.unpack();
+    this.changed();
     for (const id of ids) {
       const outgoing = new Set(this.outgoing.get(id) ?? []);
       this.total -= outgoing.size;
@@ -181,6 +204,7 @@ export class GraphLinks {
 
   /** INSERT … ON CONFLICT DO UPDATE on (source, target, relation): the level is set. */
   set(link: GraphLink): void {
+    this.unpack();
     const existing = this.byKey.get(linkKey(link));
     if (!existing) {
       this.add(link);
@@ -194,6 +218,12 @@ export class GraphLinks {
   /** The links whose level is below `belowLevel`: what the decay step breaks (pinned ones never). */
   below(belowLevel: number): LinkKey[] {
     if (this.levelFloor >= belowLevel) return [];
+    const view = this.view();
+    if (view) {
+      const { keys, floor } = view.below(belowLevel);
+      this.levelFloor = floor;
+      return keys;
+    }
     const keys: LinkKey[] = [];
     let floor = Infinity;
     for (const link of this.byKey.values()) {
@@ -242,7 +272,9 @@ export class GraphLinks {
    * other end is still in the focus.
    */
   refocus(entered: readonly number[], released: readonly number[], focused: (id: number) => boolean, clock: number): void {
-    if (entered.length > 0 || released.length > 0) this.changed();
+    if (entered.length === 0 && released.length === 0) return;
+    this.unpack();
+    this.changed();
     this.forEachIncident(new Set(entered), (link) => (link.level = PINNED_LEVEL));
     this.forEachIncident(new Set(released), (link) => {
       if (!focused(link.source) && !focused(link.target)) link.level = clock;
@@ -252,6 +284,8 @@ export class GraphLinks {
 
   /** LinkRepo.incident: links with an end in `frontier`, optionally of the given relations. */
   incident(frontier: readonly number[], relations: readonly string[], clock: number): Edge[] {
+    const view = this.viewOf(frontier);
+    if (view) return view.incident(new Set(frontier), relations, clock);
     const allowed = relations.length > 0 ? new Set(relations) : undefined;
     const edges: Edge[] = [];
     this.forEachIncident(new Set(frontier), (link) => {
@@ -277,6 +311,7 @@ export class GraphLinks {
       const slot = this.slotOf.get(id);
       if (slot !== undefined && !startSlots.has(slot)) startSlots.set(slot, strength);
     }
+    this.adjacency ??= this.view()?.adjacency;
     if (!this.adjacency && this.traversedSinceChange) this.adjacency = Adjacency.build(this.slotOut, this.slotIn, this.relationCodes);
     this.traversedSinceChange = true;
     const traversal = this.adjacency
@@ -287,6 +322,8 @@ export class GraphLinks {
 
   /** The nodes linked to `id` by `relation`, either way, that `keep` accepts, each once. */
   linkedBy(id: number, relation: string, keep: (other: number) => boolean): number[] {
+    const view = this.viewOf([id]);
+    if (view) return view.linkedBy(id, relation, keep);
     const ids = new Set<number>();
     for (const link of this.outgoing.get(id) ?? []) if (link.relation === relation && keep(link.target)) ids.add(link.target);
     for (const link of this.incoming.get(id) ?? []) if (link.relation === relation && keep(link.source)) ids.add(link.source);
@@ -295,18 +332,35 @@ export class GraphLinks {
 
   /** A node's outgoing links, then its incoming ones (a link to itself once). */
   of(id: number): GraphLink[] {
+    const view = this.viewOf([id]);
+    if (view) return view.of(id);
     const incoming = (this.incoming.get(id) ?? []).filter((l) => l.source !== id);
     return [...(this.outgoing.get(id) ?? []), ...incoming];
   }
 
   /** Outgoing links of a node (dangling ones included). */
   outgoingOf(id: number): readonly GraphLink[] {
+    const view = this.view();
+    if (view) return view.outgoingOf(id);
     return this.outgoing.get(id) ?? [];
   }
 
   /** Every link. */
   all(): GraphLink[] {
+    const view = this.view();
+    if (view) return view.all();
     return [...this.byKey.values()];
+  }
+
+  /**
+   * The packed view when every id is a node; else the links are unpacked (the lists of an id that
+   * is no node, links into a deleted one, are kept only by the link objects) and undefined.
+   */
+  private viewOf(ids: readonly number[]): PackedLinkView | undefined {
+    const view = this.view();
+    if (view && ids.every((id) => view.has(id))) return view;
+    this.unpack();
+    return undefined;
   }
 
   /** The traversal's compact copy is stale: drop it (rebuilt from the second traversal on). */

@@ -1,0 +1,201 @@
+/**
+ * The links of a graph just woken from the object's copy (src/engine/graph-snapshot.ts), read as
+ * stored: the copy's arrays, grouped by slot into one compact adjacency (adjacency.ts) whose
+ * entries name the link they came from. A wake's first reads (a traversal, a node's links, the
+ * links below a level) answer from it without making an object per link; the first change to the
+ * links makes the objects, in the order the copy holds them (graph-links.ts, unpack), and this is
+ * dropped. Every answer is the one the link objects give (test/unit/memory/packed-links.test.ts).
+ */
+import { Adjacency, DANGLING, type RelationCodes } from "./adjacency";
+import type { Edge } from "./bfs";
+import { strengthAt } from "./strength";
+import type { GraphLink, PackedLinks } from "./graph-links";
+
+export class PackedLinkView {
+  private constructor(
+    private readonly links: PackedLinks,
+    /** Slot of a node id (-1: no such node). */
+    private readonly slotOf: (id: number) => number,
+    /** Per slot, where its entries start; its outgoing entries end at outEnds[slot]. */
+    private readonly offsets: Int32Array,
+    private readonly outEnds: Int32Array,
+    /** Per entry, the index of its link in the copy's arrays. */
+    private readonly entries: Int32Array,
+    readonly adjacency: Adjacency,
+  ) {}
+
+  /**
+   * The view over `links`, whose ends are nodes at the slots `slotIds` names (-1: a free slot);
+   * undefined when a link's source is no node (the link objects handle that case: a copy never holds one).
+   */
+  static build(links: PackedLinks, slotIds: readonly number[], relationCodes: RelationCodes): PackedLinkView | undefined {
+    const slots = slotIds.length;
+    const slotOf = slotLookup(slotIds);
+    const { count, sources, targets, relationCodes: codes, relations, levels } = links;
+    const graphCode = relations.map((r) => relationCodes.code(r));
+    const sourceSlots = new Int32Array(count);
+    const targetSlots = new Int32Array(count);
+    const outCounts = new Int32Array(slots);
+    const inCounts = new Int32Array(slots);
+    for (let i = 0; i < count; i++) {
+      const s = slotOf(sources[i] ?? 0);
+      if (s < 0) return undefined;
+      const t = slotOf(targets[i] ?? 0);
+      sourceSlots[i] = s;
+      targetSlots[i] = t;
+      outCounts[s] = (outCounts[s] ?? 0) + 1;
+      if (t >= 0) inCounts[t] = (inCounts[t] ?? 0) + 1;
+    }
+    // Per slot its outgoing links, then its incoming ones, each in the copy's order: the order of
+    // the link objects' lists, so traversals, dangling links and lists come out the same.
+    const offsets = new Int32Array(slots + 1);
+    const outEnds = new Int32Array(slots);
+    let size = 0;
+    for (let slot = 0; slot < slots; slot++) {
+      offsets[slot] = size;
+      outEnds[slot] = size + (outCounts[slot] ?? 0);
+      size += (outCounts[slot] ?? 0) + (inCounts[slot] ?? 0);
+    }
+    offsets[slots] = size;
+    const outAt = offsets.slice(0, slots);
+    const inAt = outEnds.slice();
+    const entries = new Int32Array(size);
+    const neighbours = new Int32Array(size);
+    const entryLevels = new Float64Array(size);
+    const entryCodes = new Uint16Array(size);
+    for (let i = 0; i < count; i++) {
+      const s = sourceSlots[i] ?? 0;
+      const t = targetSlots[i] ?? -1;
+      const level = levels[i] ?? 0;
+      const code = graphCode[codes[i] ?? 0] ?? 0;
+      const out = outAt[s] ?? 0;
+      outAt[s] = out + 1;
+      entries[out] = i;
+      neighbours[out] = t >= 0 ? t : DANGLING;
+      entryLevels[out] = level;
+      entryCodes[out] = code;
+      if (t < 0) continue;
+      const into = inAt[t] ?? 0;
+      inAt[t] = into + 1;
+      entries[into] = i;
+      neighbours[into] = s;
+      entryLevels[into] = level;
+      entryCodes[into] = code;
+    }
+    const linkAt = (e: number) => {
+      const i = entries[e];
+      return i === undefined ? undefined : { source: sources[i] ?? 0, target: targets[i] ?? 0, relation: relations[codes[i] ?? 0] ?? "" };
+    };
+    const adjacency = new Adjacency(offsets, neighbours, entryLevels, entryCodes, linkAt, relationCodes);
+    return new PackedLinkView(links, slotOf, offsets, outEnds, entries, adjacency);
+  }
+
+  private link(i: number): GraphLink {
+    return packedLink(this.links, i);
+  }
+
+  /** Whether `id` is a node (the lists of an id that is no node are the link objects' to answer). */
+  has(id: number): boolean {
+    return this.slotOf(id) >= 0;
+  }
+
+  /** The copy's indices of a node's outgoing links, then of its incoming ones (ids that are nodes). */
+  private lists(id: number): { out: number[]; into: number[] } {
+    const slot = this.slotOf(id);
+    const start = this.offsets[slot] ?? 0;
+    const split = this.outEnds[slot] ?? 0;
+    const end = this.offsets[slot + 1] ?? 0;
+    return { out: [...this.entries.subarray(start, split)], into: [...this.entries.subarray(split, end)] };
+  }
+
+  /** A node's outgoing links (dangling ones included); [] for an id that is no node. */
+  outgoingOf(id: number): GraphLink[] {
+    return this.has(id) ? this.lists(id).out.map((i) => this.link(i)) : [];
+  }
+
+  /** A node's outgoing links, then its incoming ones (a link to itself once). */
+  of(id: number): GraphLink[] {
+    const { out, into } = this.lists(id);
+    return [...out.map((i) => this.link(i)), ...into.map((i) => this.link(i)).filter((l) => l.source !== id)];
+  }
+
+  /** Links with an end in `frontier` (each a node), each once, as edges at `clock`. */
+  incident(frontier: ReadonlySet<number>, relations: readonly string[], clock: number): Edge[] {
+    const allowed = relations.length > 0 ? new Set(relations) : undefined;
+    const edges: Edge[] = [];
+    const visit = (i: number) => {
+      const l = this.link(i);
+      if (!allowed || allowed.has(l.relation))
+        edges.push({ source: l.source, target: l.target, relation: l.relation, strength: strengthAt(l.level, clock) });
+    };
+    for (const id of frontier) {
+      const { out, into } = this.lists(id);
+      for (const i of out) visit(i);
+      for (const i of into) if (!frontier.has(this.links.sources[i] ?? 0)) visit(i);
+    }
+    return edges;
+  }
+
+  /** The nodes linked to `id` (a node) by `relation`, either way, that `keep` accepts, each once. */
+  linkedBy(id: number, relation: string, keep: (other: number) => boolean): number[] {
+    const { sources, targets, relationCodes, relations } = this.links;
+    const code = relations.indexOf(relation);
+    const ids = new Set<number>();
+    if (code < 0) return [];
+    const { out, into } = this.lists(id);
+    for (const i of out) if (relationCodes[i] === code && keep(targets[i] ?? 0)) ids.add(targets[i] ?? 0);
+    for (const i of into) if (relationCodes[i] === code && keep(sources[i] ?? 0)) ids.add(sources[i] ?? 0);
+    return [...ids];
+  }
+
+  /** The links below `belowLevel`, in the copy's order, and the lowest level held. */
+  below(belowLevel: number): { keys: { source: number; target: number; relation: string }[]; floor: number } {
+    const { count, levels } = this.links;
+    const keys: { source: number; target: number; relation: string }[] = [];
+    let floor = Infinity;
+    for (let i = 0; i < count; i++) {
+      const level = levels[i] ?? 0;
+      if (level < belowLevel) {
+        const l = this.link(i);
+        keys.push({ source: l.source, target: l.target, relation: l.relation });
+      }
+      if (level < floor) floor = level;
+    }
+    return { keys, floor };
+  }
+
+  /** Every link, in the copy's order. */
+  all(): GraphLink[] {
+    return Array.from({ length: this.links.count }, (_, i) => this.link(i));
+  }
+}
+
+/** Link i of packed links, as the graph holds links. */
+export function packedLink(links: PackedLinks, i: number): GraphLink {
+  const { sources, targets, relationCodes, relations, levels, created } = links;
+  return {
+    source: sources[i] ?? 0,
+    target: targets[i] ?? 0,
+    relation: relations[relationCodes[i] ?? 0] ?? "",
+    level: levels[i] ?? 0,
+    createdAt: created[i] ?? 0,
+  };
+}
+
+/** Slot of a node id (-1: no node): an array by id where ids are dense (a copy's are), else a map. */
+function slotLookup(slotIds: readonly number[]): (id: number) => number {
+  let maxId = -1;
+  for (const id of slotIds) if (id > maxId) maxId = id;
+  if (maxId < 8 * slotIds.length + 65_536) {
+    const byId = new Int32Array(maxId + 1).fill(-1);
+    slotIds.forEach((id, slot) => {
+      if (id >= 0) byId[id] = slot;
+    });
+    return (id) => (id >= 0 && id <= maxId ? (byId[id] ?? -1) : -1);
+  }
+  const byId = new Map<number, number>();
+  slotIds.forEach((id, slot) => {
+    if (id >= 0) byId.set(id, slot);
+  });
+  return (id) => byId.get(id) ?? -1;
+}
