@@ -169,7 +169,7 @@ export class MemoryAgent extends DurableObject<Env> {
       const tasks = this.state.storage.transactionSync(() => {
         const queued = Array.from({ length: repeat }, () => enqueueTyped(queue, kind, payload, { now: Date.now() }));
         if (key !== undefined) this.state.keys.record(key, { fingerprint: print, taskIds: queued.map((t) => t.id) }, Date.now());
-        terms.usage.addNow({ [`requests.${kind}`]: 1 });
+        terms.usage.add({ [`requests.${kind}`]: 1 });
         return queued;
       });
       await this.runner.wake();
