@@ -27,6 +27,7 @@ import type { GraphLink } from "../memory/graph-links";
 import { Bm25Index } from "../search/bm25-index";
 import { keepOwnTerms, ownTerms } from "../search/fts-text";
 import type { MemoryNode } from "../vocabulary/records";
+import { ByteParts } from "./byte-parts";
 import { DATA_VERSION } from "./stores/meta-store";
 
 /**
@@ -110,8 +111,8 @@ type StoredNode = unknown[];
 
 export interface PackedGraph {
   header: Uint8Array;
-  /** The nodes' JSON, then the link arrays. */
-  body: Uint8Array;
+  /** The nodes' JSON, then the link arrays, then the BM25 index, in parts (read without joining them). */
+  body: readonly Uint8Array[];
 }
 
 /** The graph packed. */
@@ -167,7 +168,7 @@ export function packGraph(graph: MemoryGraph): PackedGraph {
     linkBytes: linkBuffer.byteLength,
     bm25: { tokens: bm25.tokens.length, postings: bm25.docs.length, documents: bm25.docIds.length, tokenBytes: tokenBytes.length },
   };
-  return { header: new TextEncoder().encode(JSON.stringify(header)), body };
+  return { header: new TextEncoder().encode(JSON.stringify(header)), body: [body] };
 }
 
 /** The graph a packed snapshot holds; undefined when it was written with another layout. */
@@ -179,11 +180,11 @@ export function unpackGraph(packed: PackedGraph): MemoryGraph | undefined {
   const { tokens, postings, documents, tokenBytes } = header.bm25;
   const intCounts = [tokens + 1, postings, postings, documents, documents];
   const intBytes = intCounts.reduce((n, c) => n + c * 4, 0);
-  if (packed.body.length !== nodeSpan + linkSpan + intBytes + tokenBytes || header.linkBytes !== header.links * LINK_BYTES)
-    return undefined;
+  const body = new ByteParts(packed.body);
+  if (body.length !== nodeSpan + linkSpan + intBytes + tokenBytes || header.linkBytes !== header.links * LINK_BYTES) return undefined;
   const graph = new MemoryGraph();
   graph.setInitialFocus(header.focus);
-  const nodes = JSON.parse(new TextDecoder().decode(packed.body.subarray(0, header.nodeBytes))) as StoredNode[];
+  const nodes = JSON.parse(body.text(0, header.nodeBytes)) as StoredNode[];
   // Each node's terms are kept as stored and analysed into fields only when a read needs them.
   const fields = NODE_KEYS.length;
   for (const stored of nodes) {
@@ -193,9 +194,8 @@ export function unpackGraph(packed: PackedGraph): MemoryGraph | undefined {
     graph.addNode(node);
   }
   for (const [key, nodeId] of header.aliases) graph.addAlias(key, nodeId);
-  // Copies: aligned whatever the buffer the parts were read into, and the body (its nodes' JSON)
-  // is not held for as long as the links or the index stay packed.
-  const linkBuffer = packed.body.slice(nodeSpan, nodeSpan + header.linkBytes).buffer;
+  // Copies: aligned, and the parts (the nodes' JSON) are not held while the links or the index stay packed.
+  const linkBuffer = body.copy(nodeSpan, header.linkBytes).buffer;
   const arrays = linkArrays(linkBuffer, 0, header.links);
   graph.loadLinks({
     count: header.links,
@@ -206,14 +206,14 @@ export function unpackGraph(packed: PackedGraph): MemoryGraph | undefined {
     levels: arrays.levels,
     created: arrays.created,
   });
-  const ints = packed.body.slice(nodeSpan + linkSpan, nodeSpan + linkSpan + intBytes).buffer;
+  const ints = body.copy(nodeSpan + linkSpan, intBytes).buffer;
   let at = 0;
   const [offsets, docs, tfs, docIds, lengths] = intCounts.map((count) => {
     const array = new Int32Array(ints, at, count);
     at += count * 4;
     return array;
   });
-  const tokenList = JSON.parse(new TextDecoder().decode(packed.body.subarray(nodeSpan + linkSpan + intBytes))) as string[];
+  const tokenList = JSON.parse(body.text(nodeSpan + linkSpan + intBytes, tokenBytes)) as string[];
   if (!offsets || !docs || !tfs || !docIds || !lengths || tokenList.length !== tokens) return undefined;
   graph.useTextIndex(Bm25Index.fromPacked({ tokens: tokenList, offsets, docs, tfs, docIds, lengths }));
   return graph;

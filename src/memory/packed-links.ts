@@ -24,6 +24,9 @@ export class PackedLinkView {
     readonly adjacency: Adjacency,
   ) {}
 
+  /** Each node's outgoing links once asked for (outgoingOf). */
+  private readonly outgoing = new Map<number, readonly GraphLink[]>();
+
   /**
    * The view over `links`, whose ends are nodes at the slots `slotIds` names (-1: a free slot);
    * undefined when a link's source is no node (the link objects handle that case: a copy never holds one).
@@ -99,39 +102,54 @@ export class PackedLinkView {
     return this.slotOf(id) >= 0;
   }
 
-  /** The copy's indices of a node's outgoing links, then of its incoming ones (ids that are nodes). */
-  private lists(id: number): { out: number[]; into: number[] } {
+  /** A node's entries: outgoing links at entries[start … split), incoming at entries[split … end) (ids that are nodes). */
+  private range(id: number): { start: number; split: number; end: number } {
     const slot = this.slotOf(id);
-    const start = this.offsets[slot] ?? 0;
-    const split = this.outEnds[slot] ?? 0;
-    const end = this.offsets[slot + 1] ?? 0;
-    return { out: [...this.entries.subarray(start, split)], into: [...this.entries.subarray(split, end)] };
+    return { start: this.offsets[slot] ?? 0, split: this.outEnds[slot] ?? 0, end: this.offsets[slot + 1] ?? 0 };
   }
 
-  /** A node's outgoing links (dangling ones included); [] for an id that is no node. */
-  outgoingOf(id: number): GraphLink[] {
-    return this.has(id) ? this.lists(id).out.map((i) => this.link(i)) : [];
+  /**
+   * A node's outgoing links (dangling ones included); [] for an id that is no node. Made once per
+   * node and kept (the links do not change while packed): recall asks for thousands per call.
+   */
+  outgoingOf(id: number): readonly GraphLink[] {
+    const known = this.outgoing.get(id);
+    if (known) return known;
+    const list: GraphLink[] = [];
+    if (this.has(id)) {
+      const { start, split } = this.range(id);
+      for (let e = start; e < split; e++) list.push(this.link(this.entries[e] ?? 0));
+    }
+    this.outgoing.set(id, list);
+    return list;
   }
 
   /** A node's outgoing links, then its incoming ones (a link to itself once). */
   of(id: number): GraphLink[] {
-    const { out, into } = this.lists(id);
-    return [...out.map((i) => this.link(i)), ...into.map((i) => this.link(i)).filter((l) => l.source !== id)];
+    const { split, end } = this.range(id);
+    const out = [...this.outgoingOf(id)];
+    for (let e = split; e < end; e++) {
+      const i = this.entries[e] ?? 0;
+      if (this.links.sources[i] !== id) out.push(this.link(i));
+    }
+    return out;
   }
 
   /** Links with an end in `frontier` (each a node), each once, as edges at `clock`. */
   incident(frontier: ReadonlySet<number>, relations: readonly string[], clock: number): Edge[] {
-    const allowed = relations.length > 0 ? new Set(relations) : undefined;
+    const { sources, targets, relationCodes, relations: names, levels } = this.links;
+    const allowed = relations.length > 0 ? names.map((name) => relations.includes(name)) : undefined;
     const edges: Edge[] = [];
-    const visit = (i: number) => {
-      const l = this.link(i);
-      if (!allowed || allowed.has(l.relation))
-        edges.push({ source: l.source, target: l.target, relation: l.relation, strength: strengthAt(l.level, clock) });
-    };
     for (const id of frontier) {
-      const { out, into } = this.lists(id);
-      for (const i of out) visit(i);
-      for (const i of into) if (!frontier.has(this.links.sources[i] ?? 0)) visit(i);
+      const { start, split, end } = this.range(id);
+      for (let e = start; e < end; e++) {
+        const i = this.entries[e] ?? 0;
+        const source = sources[i] ?? 0;
+        if (e >= split && frontier.has(source)) continue;
+        const code = relationCodes[i] ?? 0;
+        if (allowed && !allowed[code]) continue;
+        edges.push({ source, target: targets[i] ?? 0, relation: names[code] ?? "", strength: strengthAt(levels[i] ?? 0, clock) });
+      }
     }
     return edges;
   }
@@ -142,9 +160,13 @@ export class PackedLinkView {
     const code = relations.indexOf(relation);
     const ids = new Set<number>();
     if (code < 0) return [];
-    const { out, into } = this.lists(id);
-    for (const i of out) if (relationCodes[i] === code && keep(targets[i] ?? 0)) ids.add(targets[i] ?? 0);
-    for (const i of into) if (relationCodes[i] === code && keep(sources[i] ?? 0)) ids.add(sources[i] ?? 0);
+    const { start, split, end } = this.range(id);
+    for (let e = start; e < end; e++) {
+      const i = this.entries[e] ?? 0;
+      if (relationCodes[i] !== code) continue;
+      const other = e < split ? (targets[i] ?? 0) : (sources[i] ?? 0);
+      if (keep(other)) ids.add(other);
+    }
     return [...ids];
   }
 

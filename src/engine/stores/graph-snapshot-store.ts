@@ -17,6 +17,7 @@
 import { z } from "zod";
 import type { MemoryGraph } from "../../memory/graph";
 import type { NetworkOp } from "../../memory/write-ops";
+import { ByteParts } from "../byte-parts";
 import { packGraph, unpackGraph } from "../graph-snapshot";
 import { writeKind, WriteOpSchema } from "../write-table";
 
@@ -60,7 +61,7 @@ export class GraphSnapshotStore {
     const [header, ...body] = parts.map((p) => new Uint8Array(p.body));
     let graph: MemoryGraph | undefined;
     try {
-      graph = header ? unpackGraph({ header, body: joined(body) }) : undefined;
+      graph = header ? unpackGraph({ header, body }) : undefined;
     } catch {
       graph = undefined;
     }
@@ -90,7 +91,9 @@ export class GraphSnapshotStore {
     const packed = packGraph(graph);
     this.clear();
     this.sql.exec("INSERT INTO graph_snapshot (part, body) VALUES (0, ?)", packed.header.slice().buffer);
-    split(packed.body).forEach((body, i) => this.sql.exec("INSERT INTO graph_snapshot (part, body) VALUES (?, ?)", i + 1, body.buffer));
+    packed.body
+      .flatMap(split)
+      .forEach((body, i) => this.sql.exec("INSERT INTO graph_snapshot (part, body) VALUES (?, ?)", i + 1, body.buffer));
     this.present = true;
     this.entries = 0;
   }
@@ -119,7 +122,7 @@ export class GraphSnapshotStore {
     let parts: Uint8Array[] = [];
     const entry = (): NetworkOp[] | undefined => {
       try {
-        const parsed = JournalEntrySchema.safeParse(JSON.parse(new TextDecoder().decode(joined(parts))));
+        const parsed = JournalEntrySchema.safeParse(JSON.parse(new ByteParts(parts).text()));
         return parsed.success ? (parsed.data as NetworkOp[]) : undefined;
       } catch {
         return undefined;
@@ -145,14 +148,4 @@ function split(bytes: Uint8Array): Uint8Array[] {
   const parts: Uint8Array[] = [];
   for (let at = 0; at < bytes.length; at += PART_BYTES) parts.push(bytes.slice(at, Math.min(bytes.length, at + PART_BYTES)));
   return parts.length > 0 ? parts : [new Uint8Array(0)];
-}
-
-function joined(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
