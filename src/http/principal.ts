@@ -72,14 +72,33 @@ export function forgetTenant(tenantId: string): void {
 
 /** Constant-time comparison (of digests, so the lengths always match). */
 export async function sameSecret(a: string, b: string): Promise<boolean> {
-  const encoder = new TextEncoder();
   const [da, db] = await Promise.all([hashKey(a), hashKey(b)]);
-  return crypto.subtle.timingSafeEqual(encoder.encode(da), encoder.encode(db));
+  return sameDigest(da, db);
 }
 
-/** The principal of a Bearer key, or undefined for an unknown, revoked or expired one. Throws when D1 cannot be read. */
+/** Constant-time comparison of two hex digests of one hash function. */
+function sameDigest(a: string, b: string): boolean {
+  const encoder = new TextEncoder();
+  return a.length === b.length && crypto.subtle.timingSafeEqual(encoder.encode(a), encoder.encode(b));
+}
+
+// The development key's digest, computed once per isolate (the key is configuration).
+let devKey: { key: string; hash: Promise<string> } | undefined;
+
+/** Whether `keyHash` is the development key's (local servers only: production sets no DEV_API_KEY). */
+async function isDevKeyHash(env: PrincipalEnv, keyHash: string): Promise<boolean> {
+  const key = env.DEV_API_KEY;
+  if (!key) return false;
+  if (devKey?.key !== key) devKey = { key, hash: hashKey(key) };
+  return sameDigest(keyHash, await devKey.hash);
+}
+
+/**
+ * The principal of a Bearer key, or undefined for an unknown, revoked or expired one. Throws when
+ * D1 cannot be read. The key is hashed once: the development key is recognised by its digest, in
+ * constant time, as a stored key is found by its.
+ */
 export async function principalOfKey(env: PrincipalEnv, key: string, now: number, defer: Defer): Promise<Principal | undefined> {
-  if (env.DEV_API_KEY && (await sameSecret(key, env.DEV_API_KEY))) return tenantPrincipal(env, DEV_TENANT, "dev", now);
   return principalOfHash(env, await hashKey(key), now, defer, keyPrefixOf(key));
 }
 
@@ -94,7 +113,7 @@ export async function principalOfHash(
   defer: Defer,
   prefix: string | null = null,
 ): Promise<Principal | undefined> {
-  if (env.DEV_API_KEY && (await hashKey(env.DEV_API_KEY)) === keyHash) return tenantPrincipal(env, DEV_TENANT, "dev", now);
+  if (await isDevKeyHash(env, keyHash)) return tenantPrincipal(env, DEV_TENANT, "dev", now);
   let cached = keys.get(keyHash, now);
   if (cached === undefined) {
     cached = (await new ApiKeys(createDb(env.DB)).withTenant(keyHash)) ?? null;

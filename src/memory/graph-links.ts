@@ -10,23 +10,13 @@
  */
 import { Adjacency, RelationCodes, traverseLists, type SlotLink, type Traversal } from "./adjacency";
 import type { Edge } from "./bfs";
-import { PackedLinkView, packedLink } from "./packed-links";
+import { PackedLinkView, packedLink, type PackedLinks } from "./packed-links";
 import { PINNED_LEVEL, strengthAt } from "./strength";
 import type { LinkKey, LinkRecord } from "../vocabulary/records";
 
 /** A link as the graph holds it: its effective level (pinned links at PINNED_LEVEL). */
 export type GraphLink = LinkRecord;
-
-/** Links as arrays (the object's copy of the network): link i is (sources[i], targets[i], relations[relationCodes[i]], …). */
-export interface PackedLinks {
-  count: number;
-  sources: Int32Array;
-  targets: Int32Array;
-  relationCodes: Uint16Array;
-  relations: readonly string[];
-  levels: Float64Array;
-  created: Float64Array;
-}
+export type { PackedLinks };
 
 /** A link as the graph holds it: with the slots of its ends (-1: that node does not exist). */
 interface StoredLink extends GraphLink, SlotLink {}

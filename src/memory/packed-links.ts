@@ -9,7 +9,21 @@
 import { Adjacency, DANGLING, type RelationCodes } from "./adjacency";
 import type { Edge } from "./bfs";
 import { strengthAt } from "./strength";
-import type { GraphLink, PackedLinks } from "./graph-links";
+import type { LinkRecord } from "../vocabulary/records";
+
+/** A link as the graph holds it (graph-links.ts' GraphLink). */
+type GraphLink = LinkRecord;
+
+/** Links as arrays (the object's copy of the network): link i is (sources[i], targets[i], relations[relationCodes[i]], …). */
+export interface PackedLinks {
+  count: number;
+  sources: Int32Array;
+  targets: Int32Array;
+  relationCodes: Uint16Array;
+  relations: readonly string[];
+  levels: Float64Array;
+  created: Float64Array;
+}
 
 export class PackedLinkView {
   private constructor(
