@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { GraphLinks, type GraphLink, type PackedLinks } from "../../../src/memory/graph-links";
+import { GraphLinks, type GraphLink } from "../../../src/memory/graph-links";
+import { packed } from "./packed-fixture";
 import { PINNED_LEVEL } from "../../../src/memory/strength";
 
 const link = (source: number, target: number, level = 0, relation = "相关") => ({ source, target, relation, level, createdAt: 0 });
@@ -56,18 +57,6 @@ describe("the graph's links", () => {
 
   it("loads links in bulk (a wake from the object's copy) into the state add() builds one at a time, and keys them when a write needs it", () => {
     const list: GraphLink[] = [link(1, 2, 0.5), link(2, 1, 3, "上文"), link(2, 3, PINNED_LEVEL), link(3, 9, -2), link(1, 3, 1, "关于")];
-    const packed = (ls: readonly GraphLink[]): PackedLinks => {
-      const relations = [...new Set(ls.map((l) => l.relation))];
-      return {
-        count: ls.length,
-        sources: Int32Array.from(ls.map((l) => l.source)),
-        targets: Int32Array.from(ls.map((l) => l.target)),
-        relationCodes: Uint16Array.from(ls.map((l) => relations.indexOf(l.relation))),
-        relations,
-        levels: Float64Array.from(ls.map((l) => l.level)),
-        created: Float64Array.from(ls.map((l) => l.createdAt)),
-      };
-    };
     const fresh = (): GraphLinks => {
       const links = new GraphLinks();
       for (const id of [1, 2, 3]) links.addNode(id);

@@ -1,24 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { GraphLinks, type GraphLink, type PackedLinks } from "../../../src/memory/graph-links";
+import { seededRandom } from "../../../src/memory/capacity";
+import { GraphLinks, type GraphLink } from "../../../src/memory/graph-links";
+import { packed } from "./packed-fixture";
 import { PINNED_LEVEL } from "../../../src/memory/strength";
 
 const RELATIONS = ["相关", "上文", "下文", "关于"];
 
-/** A small deterministic generator (mulberry32), so a failure names its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A network as a copy holds it: nodes 1…n less some deleted ones, links from nodes to any id (dangling into deleted ones), self-links, unique keys. */
 function network(seed: number): { nodes: number[]; links: GraphLink[]; ids: number[] } {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const n = 5 + Math.floor(rand() * 40);
   // Dense ids as an agent's are, and sparse ones (looked up by map, not by array) on odd seeds.
   const scale = seed % 2 === 0 ? 1 : 1_000_003;
@@ -37,19 +27,6 @@ function network(seed: number): { nodes: number[]; links: GraphLink[]; ids: numb
     links.push({ source, target, relation, level, createdAt: Math.floor(rand() * 1e6) });
   }
   return { nodes, links, ids };
-}
-
-function packed(ls: readonly GraphLink[]): PackedLinks {
-  const relations = [...new Set(ls.map((l) => l.relation))];
-  return {
-    count: ls.length,
-    sources: Int32Array.from(ls.map((l) => l.source)),
-    targets: Int32Array.from(ls.map((l) => l.target)),
-    relationCodes: Uint16Array.from(ls.map((l) => relations.indexOf(l.relation))),
-    relations,
-    levels: Float64Array.from(ls.map((l) => l.level)),
-    created: Float64Array.from(ls.map((l) => l.createdAt)),
-  };
 }
 
 const plain = ({ source, target, relation, level, createdAt }: GraphLink): GraphLink => ({ source, target, relation, level, createdAt });
