@@ -97,24 +97,26 @@ export function keepOwnTerms(parts: DocumentParts, terms: string): void {
  * are the document between its speaker's terms and its time's, kept when both ends are what they
  * would be now (a node's text is never changed without its document: updateText writes both).
  */
-export function keepDocument(parts: DocumentParts, document: string): void {
+export function keepDocument(parts: DocumentParts, document: string, speakers = new Map<string, string[]>()): void {
   if (fieldMemo.has(parts)) return;
   const all = document === "" ? [] : document.split(" ");
-  const speaker = speakerTerms(parts.speaker ?? "");
+  const speaker = speakerTerms(parts.speaker ?? "", speakers);
   const time = timeTerms(parts.messageTime);
   if (all.length < speaker.length + time.length) return;
   if (speaker.some((t, i) => all[i] !== t) || time.some((t, i) => all[all.length - time.length + i] !== t)) return;
   keptTerms.set(parts, all.slice(speaker.length, all.length - time.length).join(" "));
 }
 
-/** A speaker's terms (few names, many nodes each: analysed once). */
-const speakerMemo = new Map<string, string[]>();
-function speakerTerms(speaker: string): string[] {
-  let terms = speakerMemo.get(speaker);
+/**
+ * A speaker's terms, analysed once per `memo` (few names, many nodes each). The memo is the
+ * caller's, one per load of one agent's nodes: a cache by name shared by the isolate would let one
+ * tenant's timing tell which names another's memories hold.
+ */
+function speakerTerms(speaker: string, memo: Map<string, string[]>): string[] {
+  let terms = memo.get(speaker);
   if (!terms) {
     terms = indexTerms(speaker);
-    if (speakerMemo.size > 1_000) speakerMemo.clear();
-    speakerMemo.set(speaker, terms);
+    memo.set(speaker, terms);
   }
   return terms;
 }

@@ -27,10 +27,11 @@ export async function loadNodes(db: Db, agentUid: number, ids: readonly number[]
   );
   if (!first) return out;
   const pages = rest.length === 0 ? [await first] : await db.batch([first, ...rest]);
+  const speakers = new Map<string, string[]>();
   for (const page of pages) {
     for (const { row, document } of page) {
       const node = toMemoryNode(row);
-      if (document !== null) keepDocument(node, document);
+      if (document !== null) keepDocument(node, document, speakers);
       out.set(row.id, node);
     }
   }
