@@ -6,7 +6,7 @@
  *   a header   JSON: the layout it was written in, the focus, the relation names, the aliases,
  *              the counts and sizes of what follows;
  *   the nodes  one JSON array of the node records, each as an array of its fields' values in
- *              NODE_FIELDS' order (a third smaller and faster to parse than objects with their keys)
+ *              NODE_KEYS' order (a third smaller and faster to parse than objects with their keys)
  *              followed by its own index terms (so no text is analysed again on load:
  *              src/search/fts-text.ts);
  *   the links  typed arrays: source and target (Int32), level as the graph holds it and creation
@@ -31,65 +31,44 @@ import { ByteParts } from "./byte-parts";
 import { DATA_VERSION } from "./stores/meta-store";
 
 /**
- * The node record's fields: the compiler refuses this list when MemoryNode gains or loses one, and
- * a snapshot written with another list is not read (its nodes would lack or carry a field).
+ * A node record from its stored values, which are its fields in this literal's order (NODE_KEYS):
+ * the compiler refuses the literal when MemoryNode gains or loses a field, and a snapshot written
+ * with another list is not read (its nodes would lack or carry a field). One literal, so every node
+ * loaded has one shape (and it is fast).
  */
-const NODE_FIELDS = {
-  id: 0,
-  kind: 0,
-  name: 0,
-  content: 0,
-  originalLength: 0,
-  phrase: 0,
-  keywords: 0,
-  role: 0,
-  speaker: 0,
-  sourceMessageIds: 0,
-  sourceTaskId: 0,
-  messageTime: 0,
-  createdAt: 0,
-  supersededBy: 0,
-  meta: 0,
-  pinned: 0,
-  sessionId: 0,
-  metadata: 0,
-  expiresAt: 0,
-} satisfies Record<keyof MemoryNode, 0>;
-
-const NODE_KEYS = Object.keys(NODE_FIELDS) as (keyof MemoryNode)[];
-const AT = Object.fromEntries(NODE_KEYS.map((key, i) => [key, i])) as Record<keyof MemoryNode, number>;
-
-/** A node record from its stored values: one literal, so every node loaded has one shape (and it is fast). */
 function nodeOf(v: readonly unknown[]): MemoryNode {
   const node = {
-    id: v[AT.id],
-    kind: v[AT.kind],
-    name: v[AT.name],
-    content: v[AT.content],
-    originalLength: v[AT.originalLength],
-    phrase: v[AT.phrase],
-    keywords: v[AT.keywords],
-    role: v[AT.role],
-    speaker: v[AT.speaker],
-    sourceMessageIds: v[AT.sourceMessageIds],
-    sourceTaskId: v[AT.sourceTaskId],
-    messageTime: v[AT.messageTime],
-    createdAt: v[AT.createdAt],
-    supersededBy: v[AT.supersededBy],
-    meta: v[AT.meta],
-    pinned: v[AT.pinned],
-    sessionId: v[AT.sessionId],
-    metadata: v[AT.metadata],
-    expiresAt: v[AT.expiresAt],
+    id: v[0],
+    kind: v[1],
+    name: v[2],
+    content: v[3],
+    originalLength: v[4],
+    phrase: v[5],
+    keywords: v[6],
+    role: v[7],
+    speaker: v[8],
+    sourceMessageIds: v[9],
+    sourceTaskId: v[10],
+    messageTime: v[11],
+    createdAt: v[12],
+    supersededBy: v[13],
+    meta: v[14],
+    pinned: v[15],
+    sessionId: v[16],
+    metadata: v[17],
+    expiresAt: v[18],
   } satisfies Record<keyof MemoryNode, unknown>;
   return node as MemoryNode;
 }
+
+/** The node record's fields in the order they are stored. */
+const NODE_KEYS = Object.keys(nodeOf([])) as (keyof MemoryNode)[];
 
 /** The link's fields, each stored in its own array below: a new one must be stored too. */
 const LINK_FIELDS = { source: 0, target: 0, relation: 0, level: 0, createdAt: 0 } satisfies Record<keyof GraphLink, 0>;
 
 /** What a snapshot was written with; another layout is not read. */
-const LAYOUT = `3;data ${DATA_VERSION};nodes ${Object.keys(NODE_FIELDS).join(",")};links ${Object.keys(LINK_FIELDS).join(",")}`;
+const LAYOUT = `3;data ${DATA_VERSION};nodes ${NODE_KEYS.join(",")};links ${Object.keys(LINK_FIELDS).join(",")}`;
 
 /** Bytes a link takes in the link arrays. */
 const LINK_BYTES = 4 + 4 + 8 + 8 + 2;

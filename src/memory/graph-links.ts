@@ -10,7 +10,7 @@
  */
 import { Adjacency, RelationCodes, traverseLists, type SlotLink, type Traversal } from "./adjacency";
 import type { Edge } from "./bfs";
-import { PackedLinkView, packedLink, type PackedLinks } from "./packed-links";
+import { PackedLinkView, packedAll, packedBelow, packedLink, type PackedLinks } from "./packed-links";
 import { PINNED_LEVEL, strengthAt } from "./strength";
 import type { LinkKey, LinkRecord } from "../vocabulary/records";
 
@@ -208,9 +208,8 @@ export class GraphLinks {
   /** The links whose level is below `belowLevel`: what the decay step breaks (pinned ones never). */
   below(belowLevel: number): LinkKey[] {
     if (this.levelFloor >= belowLevel) return [];
-    const view = this.view();
-    if (view) {
-      const { keys, floor } = view.below(belowLevel);
+    if (this.packed) {
+      const { keys, floor } = packedBelow(this.packed.links, belowLevel);
       this.levelFloor = floor;
       return keys;
     }
@@ -337,8 +336,7 @@ export class GraphLinks {
 
   /** Every link. */
   all(): GraphLink[] {
-    const view = this.view();
-    if (view) return view.all();
+    if (this.packed) return packedAll(this.packed.links);
     return [...this.byKey.values()];
   }
 

@@ -9,7 +9,7 @@
 import { Adjacency, DANGLING, type RelationCodes } from "./adjacency";
 import type { Edge } from "./bfs";
 import { strengthAt } from "./strength";
-import type { LinkRecord } from "../vocabulary/records";
+import type { LinkKey, LinkRecord } from "../vocabulary/records";
 
 /** A link as the graph holds it (graph-links.ts' GraphLink). */
 type GraphLink = LinkRecord;
@@ -101,7 +101,7 @@ export class PackedLinkView {
     }
     const linkAt = (e: number) => {
       const i = entries[e];
-      return i === undefined ? undefined : { source: sources[i] ?? 0, target: targets[i] ?? 0, relation: relations[codes[i] ?? 0] ?? "" };
+      return i === undefined ? undefined : packedLink(links, i);
     };
     const adjacency = new Adjacency(offsets, neighbours, entryLevels, entryCodes, linkAt, relationCodes);
     return new PackedLinkView(links, slotOf, offsets, outEnds, entries, adjacency);
@@ -183,27 +183,26 @@ export class PackedLinkView {
     }
     return [...ids];
   }
+}
 
-  /** The links below `belowLevel`, in the copy's order, and the lowest level held. */
-  below(belowLevel: number): { keys: { source: number; target: number; relation: string }[]; floor: number } {
-    const { count, levels } = this.links;
-    const keys: { source: number; target: number; relation: string }[] = [];
-    let floor = Infinity;
-    for (let i = 0; i < count; i++) {
-      const level = levels[i] ?? 0;
-      if (level < belowLevel) {
-        const l = this.link(i);
-        keys.push({ source: l.source, target: l.target, relation: l.relation });
-      }
-      if (level < floor) floor = level;
+/** The links below `belowLevel`, in the copy's order, and the lowest level held (no view needed). */
+export function packedBelow(links: PackedLinks, belowLevel: number): { keys: LinkKey[]; floor: number } {
+  const keys: LinkKey[] = [];
+  let floor = Infinity;
+  for (let i = 0; i < links.count; i++) {
+    const level = links.levels[i] ?? 0;
+    if (level < belowLevel) {
+      const { source, target, relation } = packedLink(links, i);
+      keys.push({ source, target, relation });
     }
-    return { keys, floor };
+    if (level < floor) floor = level;
   }
+  return { keys, floor };
+}
 
-  /** Every link, in the copy's order. */
-  all(): GraphLink[] {
-    return Array.from({ length: this.links.count }, (_, i) => this.link(i));
-  }
+/** Every link, in the copy's order (no view needed). */
+export function packedAll(links: PackedLinks): GraphLink[] {
+  return Array.from({ length: links.count }, (_, i) => packedLink(links, i));
 }
 
 /** Link i of packed links, as the graph holds links. */
