@@ -125,7 +125,12 @@ describe("recall", () => {
     const { db, key } = await agentRows(agent);
     const snapshot = async () => ({
       focus: await json(await call(`/v1/agents/${agent}/focus`)),
-      links: (await db.prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY id").bind(key).all()).results,
+      links: (
+        await db
+          .prepare("SELECT source, target, relation, level FROM links WHERE agent = ? ORDER BY source, target, relation")
+          .bind(key)
+          .all()
+      ).results,
     });
     const before = await snapshot();
     await recallText(agent, { keywords: ["Alice", "Phoenix", "Bob"], depth: 4 });

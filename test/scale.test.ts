@@ -23,6 +23,7 @@ import { FTS_AGENT_STRIDE } from "../src/storage/fts-repo";
 import { agentRows, call, drainAlarms, freshAgent, json, rememberAndWait, stubOf } from "./helpers";
 import { ownRunner } from "./agent-access";
 import { LimitedD1 } from "./fakes/limited-d1";
+import { insertLinkRowsSql } from "./link-rows";
 
 /** Inside the agent's object, with no alarm of its own left to drain it behind the test's back. */
 async function inAgent<T>(agent: string, run: (state: AgentState, ctx: DurableObjectState) => Promise<T>): Promise<T> {
@@ -216,9 +217,9 @@ describe("deleting a large agent", () => {
         .bind(NODES, key),
       db
         .prepare(
-          `INSERT INTO links (agent, source, target, relation, level, epoch, created_at)
-           SELECT agent, id, id + 1, '下文', 0, 0, 0 FROM nodes WHERE agent = ? AND id >= 1000
-           UNION ALL SELECT agent, id, id + 2, '相关', 0, 0, 0 FROM nodes WHERE agent = ? AND id >= 1000`,
+          insertLinkRowsSql(`SELECT agent, id AS source, id + 1 AS target, '下文' AS relation, 0 AS level, 0 AS epoch, 0 AS created_at
+             FROM nodes WHERE agent = ? AND id >= 1000
+             UNION ALL SELECT agent, id, id + 2, '相关', 0, 0, 0 FROM nodes WHERE agent = ? AND id >= 1000`),
         )
         .bind(key, key),
       db
@@ -280,8 +281,9 @@ describe("deleting a large agent", () => {
     const { db, key } = await agentRows(agent);
     await db
       .prepare(
-        `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 30000)
-         INSERT INTO links (agent, source, target, relation, level, epoch, created_at) SELECT ?, 1, 100000 + n, '相关', 0, 0, 0 FROM seq`,
+        `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 30000) ${insertLinkRowsSql(
+          "SELECT ? AS agent, 1 AS source, 100000 + n AS target, '相关' AS relation, 0 AS level, 0 AS epoch, 0 AS created_at FROM seq",
+        )}`,
       )
       .bind(key)
       .run();

@@ -5,7 +5,6 @@
  */
 import { MemoryGraph } from "../memory/graph";
 import { PINNED_LEVEL } from "../memory/strength";
-import type { LinkKey } from "../vocabulary/records";
 import { yieldToEventLoop } from "./event-loop";
 import type { AgentRepos } from "./runtime";
 
@@ -29,7 +28,6 @@ export function pastLimits(size: NetworkSize, limits: NetworkSize): boolean {
 export type GraphLoad = { graph: MemoryGraph; past?: undefined } | { graph?: undefined; past: NetworkSize };
 
 const NODE_PAGE = 2_000;
-const LINK_PAGE = 10_000;
 
 export async function loadGraph(repos: AgentRepos, focus: readonly number[], limits: NetworkSize = GRAPH_LIMITS): Promise<GraphLoad> {
   // Both counts up front, in one statement: an agent past either limit loads no page.
@@ -46,15 +44,13 @@ export async function loadGraph(repos: AgentRepos, focus: readonly number[], lim
     await yieldToEventLoop();
   }
   for (const alias of await repos.nodes.aliases()) graph.addAlias(alias.key, alias.nodeId);
-  for (let after: LinkKey | null = null; ;) {
-    const page = await repos.links.page(after, LINK_PAGE, focus);
-    for (const link of page) graph.addLink({ ...link, level: link.pinned ? PINNED_LEVEL : link.level });
+  for (let from: number | null = 0; from !== null;) {
+    const page = await repos.links.page(from, focus);
+    for (const link of page.links) graph.addLink({ ...link, level: link.pinned ? PINNED_LEVEL : link.level });
     // Grown past the limits since the count (writes between the pages).
     if (pastLimits({ nodes: graph.nodeCount, links: graph.linkCount }, limits))
       return { past: { nodes: graph.nodeCount, links: graph.linkCount } };
-    const last = page.at(-1);
-    if (!last || page.length < LINK_PAGE) break;
-    after = last;
+    from = page.next;
     await yieldToEventLoop();
   }
   return { graph };

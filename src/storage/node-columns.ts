@@ -55,7 +55,10 @@ export function filterSql(filter: NodeFilter): SQL[] {
     .options.filter((key) => given[key] !== undefined)
     .map((key) => {
       const column = sql.identifier(COLUMNS[key].name);
-      return given[key] === null ? sql`${column} IS NULL` : sql`${column} = ${stored(key, given[key])}`;
+      if (given[key] === null) return sql`${column} IS NULL`;
+      // A flag as a literal: a partial index on it (nodes_pinned) serves only a condition it can read.
+      if (typeof given[key] === "boolean") return sql`${column} = ${sql.raw(given[key] ? "1" : "0")}`;
+      return sql`${column} = ${stored(key, given[key])}`;
     });
 }
 

@@ -8,8 +8,9 @@ import { SCOPES } from "../vocabulary/scopes";
 
 /**
  * D1 schema. Every memory row carries `agent`, the integer id of its agent in `agents`, and every
- * query on `nodes`/`links` filters on it first (all indexes lead with it). Generated into
- * migrations/ by `npm run db:generate`; never edit the generated SQL by hand.
+ * query on `nodes`/`link_blocks` filters on it first (all indexes lead with it). Generated into
+ * migrations/ by `npm run db:generate`; never edit the generated SQL by hand, but for a custom
+ * migration (`drizzle-kit generate --custom`: 0012 moves the links into blocks).
  */
 
 /** The agent registry: one row per (tenant, agent id), created on an agent's first write. */
@@ -257,8 +258,11 @@ export const nodes = sqliteTable(
     index("nodes_superseded")
       .on(t.agentUid, t.supersededBy)
       .where(sql`${t.supersededBy} IS NOT NULL`),
-    // The few pinned memories of an agent, without a pass over its nodes (compression and the context block read them).
-    index("nodes_pinned").on(t.agentUid, t.pinned, t.id),
+    // The few pinned memories of an agent, without a pass over its nodes (compression and the context
+    // block read them). Partial: an unpinned memory, nearly every one, writes no entry.
+    index("nodes_pinned")
+      .on(t.agentUid, t.id)
+      .where(sql`${t.pinned} = 1`),
     // A session's memories in id order: its deletion, its count, listings filtered by it. Partial like
     // the others: a memory outside any session writes no entry.
     index("nodes_session")
@@ -268,29 +272,25 @@ export const nodes = sqliteTable(
 );
 
 /**
- * Directed, named links, owned by their source. Strength is stored as a log-level against the
- * agent's decay clock: strength = min(1, exp(level - clock)). Decaying every link is then one
- * clock step; the focus pins links without rewriting them (see src/memory/strength.ts).
+ * Directed, named links, owned by their source, stored by block (src/storage/link-blocks.ts): the
+ * links from the sources of one page of 256 ids to the targets of another, as one JSON body. A
+ * remember rewrites a few blocks instead of writing a row and three index entries per link
+ * (docs/design.md, "Decision 2"). Strength is stored as a log-level against the agent's decay clock:
+ * strength = min(1, exp(level - clock)); the focus pins links without rewriting them
+ * (src/memory/strength.ts). Migration 0012 also defines a view `links` of one row per link, for
+ * reading by hand. The table is WITHOUT ROWID (written in the migration): its key is its only index
+ * but the target pages' one.
  */
-export const links = sqliteTable(
-  "links",
+export const linkBlocks = sqliteTable(
+  "link_blocks",
   {
-    id: integer("id").primaryKey({ autoIncrement: false }),
     /** The agent's registry id (agents.id). */
     agentUid: integer("agent").notNull(),
-    source: integer("source").notNull(),
-    target: integer("target").notNull(),
-    relation: text("relation").notNull(),
-    level: real("level").notNull(),
-    /** The epoch (task sequence) that wrote `level`: a release of an end after it overrides it. */
-    epoch: integer("epoch").notNull().default(0),
-    createdAt: integer("created_at").notNull(),
+    spage: integer("spage").notNull(),
+    tpage: integer("tpage").notNull(),
+    body: text("body").notNull(),
   },
-  (t) => [
-    uniqueIndex("links_source").on(t.agentUid, t.source, t.target, t.relation),
-    index("links_target").on(t.agentUid, t.target, t.source),
-    index("links_level").on(t.agentUid, t.level),
-  ],
+  (t) => [primaryKey({ columns: [t.agentUid, t.spage, t.tpage] }), index("link_blocks_target").on(t.agentUid, t.tpage, t.spage)],
 );
 
 /**
@@ -312,4 +312,3 @@ export const entityAliases = sqliteTable(
 );
 
 export type NodeRow = typeof nodes.$inferSelect;
-export type LinkRow = typeof links.$inferSelect;

@@ -75,9 +75,9 @@ async function snapshot(rt: AgentStores & AgentNetwork): Promise<ExportSnapshot>
     after = last.id;
   }
   const focusIds = focus.map((f) => f.nodeId);
-  for (let after: { source: number; target: number; relation: string } | null = null; ;) {
-    const page = await repos.links.page(after, 10_000, focusIds);
-    for (const l of page) {
+  for (let from: number | null = 0; from !== null;) {
+    const page = await repos.links.page(from, focusIds);
+    for (const l of page.links) {
       if (gone.has(l.source) || gone.has(l.target)) continue;
       const level = l.pinned ? clock : Math.min(l.level, clock);
       out.links.push({
@@ -91,9 +91,7 @@ async function snapshot(rt: AgentStores & AgentNetwork): Promise<ExportSnapshot>
         created_at: l.createdAt,
       });
     }
-    const last = page.at(-1);
-    if (!last || page.length < 10_000) break;
-    after = last;
+    from = page.next;
   }
   out.aliases = (await repos.nodes.aliases())
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))

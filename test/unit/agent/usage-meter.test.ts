@@ -164,6 +164,11 @@ describe("a D1 statement's kind (for the rows-written breakdown)", () => {
     ["DELETE FROM nodes_fts WHERE rowid BETWEEN ? AND ? AND rowid IN (SELECT ? + value FROM json_each(?))", "delete nodes_fts by id"],
     ["DELETE FROM links WHERE agent = ?", "delete links all of the agent"],
     ["SELECT count(*) AS n FROM links WHERE agent = ?", "select"],
+    [
+      "INSERT INTO link_blocks (agent, spage, tpage, body) SELECT 1 FROM json_each(?) WHERE true ON CONFLICT (agent, spage, tpage) DO UPDATE SET body = json_patch(excluded.body, link_blocks.body)",
+      "upsert link_blocks",
+    ],
+    ["UPDATE link_blocks SET body = json_patch(body, ?) WHERE agent = ?", "update link_blocks.body"],
   ])("%s → %s", (sql, kind) => {
     expect(statementKind(sql)).toBe(kind);
   });

@@ -110,7 +110,7 @@ describe("the write table", () => {
     expect(statements.map((s) => s.sql.trim().split(/\s+/).slice(0, 3).join(" "))).toEqual([
       "WITH u AS",
       "INSERT OR REPLACE",
-      "DELETE FROM links",
+      "UPDATE link_blocks SET",
       "WITH u AS",
       "INSERT OR REPLACE",
     ]);

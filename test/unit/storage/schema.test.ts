@@ -1,6 +1,6 @@
 /**
- * The node indexes are partial (src/storage/schema.ts: a segment has no name and is not
- * superseded, so it writes no entry in either; a memory outside any session writes none in nodes_session). Every query of src/storage that filters nodes by
+ * The node indexes are partial (src/storage/schema.ts: a segment has no name, is not pinned and is not
+ * superseded, so it writes no entry in any of them; a memory outside any session writes none in nodes_session). Every query of src/storage that filters nodes by
  * `name` or `superseded_by` (NodeRepo.findEntities, versions, olderVersions, listMemories;
  * FtsRepo.candidates, substrings, statistics) is captured as the repositories send it and planned
  * by SQLite over the migrated schema: the lookups by value still use the partial index, and the
@@ -12,6 +12,7 @@ import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../../src/storage/db";
 import { FtsRepo } from "../../../src/storage/fts-repo";
+import { LinkRepo } from "../../../src/storage/link-repo";
 import { NodeRepo } from "../../../src/storage/node-repo";
 
 const MIGRATIONS = join(import.meta.dirname, "../../../migrations");
@@ -42,10 +43,10 @@ function recordingD1(into: Captured[]): D1Database {
   return { prepare: (query: string) => prepared(query) } as unknown as D1Database;
 }
 
-async function plansOf(run: (nodes: NodeRepo, fts: FtsRepo) => Promise<unknown>): Promise<string[][]> {
+async function plansOf(run: (nodes: NodeRepo, fts: FtsRepo, links: LinkRepo) => Promise<unknown>): Promise<string[][]> {
   const captured: Captured[] = [];
   const db = createDb(recordingD1(captured));
-  await run(new NodeRepo(db, 7), new FtsRepo(db, 7));
+  await run(new NodeRepo(db, 7), new FtsRepo(db, 7), new LinkRepo(db, 7));
   const sqlite = migrated();
   expect(captured.length).toBeGreaterThan(0);
   return captured.map(({ query, values }) =>
@@ -97,5 +98,27 @@ describe("the partial node indexes serve every query that filters nodes by name 
     });
     expect(plans).toHaveLength(2);
     for (const plan of plans) expect(plan).toContainEqual(expect.stringMatching(/USING INDEX nodes_session \(agent=\? AND session_id=\?/));
+  });
+
+  it("the pinned memories are found through nodes_pinned (partial: where pinned = 1)", async () => {
+    const plans = await plansOf(async (nodes) => {
+      await nodes.find({ pinned: true, supersededBy: null }, 50);
+      await nodes.find({ pinned: true }, 50, { filter: {}, now: NOW });
+    });
+    expect(plans).toHaveLength(2);
+    for (const plan of plans) expect(plan).toContainEqual(expect.stringMatching(/USING (COVERING )?INDEX nodes_pinned \(agent=\?/));
+  });
+
+  it("a link read by its ends opens only the blocks of their pages: by source through the key, by target through link_blocks_target", async () => {
+    const plans = await plansOf(async (_nodes, _fts, links) => {
+      await links.incident([3, 700], ["上文"], [1]);
+      await links.ofNode(300, []);
+      await links.outgoing([5, 6], []);
+    });
+    expect(plans).toHaveLength(3);
+    const text = plans.map((p) => p.join("\n")).join("\n");
+    expect(text).toMatch(/SEARCH b USING PRIMARY KEY \(agent=\? AND spage=\?\)/);
+    expect(text).toMatch(/SEARCH b USING (COVERING )?INDEX link_blocks_target \(agent=\? AND tpage=\?\)/);
+    expect(text).not.toMatch(/SCAN b\b/);
   });
 });

@@ -1,0 +1,2 @@
+DROP INDEX `nodes_pinned`;--> statement-breakpoint
+CREATE INDEX `nodes_pinned` ON `nodes` (`agent`,`id`) WHERE "nodes"."pinned" = 1;
