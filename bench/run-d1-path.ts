@@ -206,8 +206,16 @@ async function main(): Promise<void> {
     await agent.remember(chatStream("en", Math.min(CHUNK, MESSAGES - sent), 5000 + call, `probe-${call}`));
   }
   const state = agent.state;
-  const graph = await state.graph();
-  console.log(`built: ${graph?.nodeCount} nodes, ${graph?.linkCount} links in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  // Counted in D1 (the graph is not held past the limits); the largest block against D1's 2 MB a row.
+  const size = await state.network.d1Shards.primary
+    .prepare(
+      `SELECT (SELECT count(*) FROM nodes) AS nodes, (SELECT count(*) FROM links) AS links,
+              (SELECT count(*) FROM link_blocks) AS blocks, (SELECT max(length(body)) FROM link_blocks) AS largest`,
+    )
+    .first<{ nodes: number; links: number; blocks: number; largest: number }>();
+  console.log(
+    `built: ${size?.nodes} nodes, ${size?.links} links in ${size?.blocks} blocks (largest ${size?.largest} bytes) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
   const log = new StatementLog();
   state.network.d1Shards = state.network.d1Shards.with(
     Object.fromEntries(state.network.d1Shards.names.map((name) => [name, timed(state.network.d1Shards.get(name), log)])),
