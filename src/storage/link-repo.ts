@@ -152,10 +152,13 @@ export class LinkRepo {
   /** Outgoing links per node, dangling ones included (the inputs of importance). */
   async outgoing(nodeIds: readonly number[], focus: readonly number[]): Promise<LinkState[]> {
     const out: LinkState[] = [];
-    for (const part of chunk(nodeIds, 2000))
-      out.push(
-        ...(await this.states(focus, [{ blocks: sql`b.spage IN ${jsonList(pagesOf(part))}`, where: sql`l.source IN ${jsonList(part)}` }])),
-      );
+    for (const part of chunk(nodeIds, 2000)) {
+      const links = await this.states(focus, [
+        { blocks: sql`b.spage IN ${jsonList(pagesOf(part))}`, where: sql`l.source IN ${jsonList(part)}` },
+      ]);
+      // Not push(...links): 2,000 sources with hubs among them hold more links than a call has room for arguments.
+      for (const link of links) out.push(link);
+    }
     return out;
   }
 

@@ -216,6 +216,20 @@ describe("links stored as blocks", () => {
     expect(viewRows(sqlite)).toEqual(expected);
   });
 
+  it("a hub's outgoing links come back whole, however many (more than a call takes as arguments)", async () => {
+    const sqlite = migrated();
+    const d1 = d1Over(sqlite);
+    const repo = new LinkRepo(createDb(d1), AGENT);
+    const HUB_LINKS = 300_000;
+    sqlite.exec(`WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${HUB_LINKS})
+      INSERT INTO link_blocks (agent, spage, tpage, body)
+      SELECT ${AGENT}, 0, tpage, json_object('1', json_group_object(target || '|相关', json_object('l', 0, 'e', 0, 'c', 0)))
+      FROM (SELECT 1000 + n AS target, (1000 + n) >> 8 AS tpage FROM seq) GROUP BY tpage`);
+    const links = await repo.outgoing([1, 2], []);
+    expect(links.length).toBe(HUB_LINKS);
+    expect(new Set(links.map((l) => l.target)).size).toBe(HUB_LINKS);
+  });
+
   it("migration 0012 turns the old rows into the same links, and the view shows them", () => {
     const random = seededRandom(9);
     const sqlite = migrated("0012");
