@@ -20,43 +20,64 @@ export function entryKey(target: number, relation: string): string {
   return `${target}|${relation}`;
 }
 
-type Patch = Record<string, Record<string, unknown>>;
+/** Per source, per entry key: what the block's body takes there. */
+type Patch<V = unknown> = Record<string, Record<string, V>>;
+
+/** A link's entry: level, epoch, creation time. */
+interface Entry {
+  l: number;
+  e: number;
+  c: number;
+}
 
 /** One block's patch, with how many links it carries (statements are sized by links). */
-export interface BlockPatch {
+export interface BlockPatch<V = unknown> {
   spage: number;
   tpage: number;
-  body: Patch;
+  body: Patch<V>;
   links: number;
 }
 
-function blockPatches<T extends LinkKey>(items: readonly T[], value: (item: T) => unknown): BlockPatch[] {
-  const blocks = new Map<string, BlockPatch>();
+/** `value` sees what an earlier item of the same key left (a list may name a link twice). */
+function blockPatches<T extends LinkKey, V>(items: readonly T[], value: (item: T, earlier: V | undefined) => V): BlockPatch<V>[] {
+  const blocks = new Map<string, BlockPatch<V>>();
   for (const item of items) {
     const spage = pageOf(item.source);
     const tpage = pageOf(item.target);
-    const key = `${spage}:${tpage}`;
-    let block = blocks.get(key);
-    if (!block) blocks.set(key, (block = { spage, tpage, body: {}, links: 0 }));
+    const blockKey = `${spage}:${tpage}`;
+    let block = blocks.get(blockKey);
+    if (!block) blocks.set(blockKey, (block = { spage, tpage, body: {}, links: 0 }));
     const source = String(item.source);
-    (block.body[source] ??= {})[entryKey(item.target, item.relation)] = value(item);
+    const entries = (block.body[source] ??= {});
+    const key = entryKey(item.target, item.relation);
+    entries[key] = value(item, entries[key]);
     block.links++;
   }
   return [...blocks.values()];
 }
 
-/** The links' whole entries by block. */
-export function entryPatches(links: readonly NewLink[]): BlockPatch[] {
-  return blockPatches(links, (l) => ({ l: l.level, e: l.epoch, c: l.createdAt }));
+/** The links' whole entries by block; of a link named twice, the first (an insert keeps what exists). */
+export function entryPatches(links: readonly NewLink[]): BlockPatch<Entry>[] {
+  return blockPatches(links, (l, earlier: Entry | undefined): Entry => earlier ?? { l: l.level, e: l.epoch, c: l.createdAt });
 }
 
-/** The links' levels and epochs only, by block (an upsert keeps an existing link's creation time). */
-export function levelPatches(links: readonly NewLink[]): BlockPatch[] {
-  return blockPatches(links, (l) => ({ l: l.level, e: l.epoch }));
+/**
+ * The links' whole entries by block, each block with its levels and epochs alone beside them (an
+ * upsert sets those and keeps an existing link's creation time).
+ */
+export function upsertPatches(links: readonly NewLink[]): (BlockPatch<Entry> & { levels: Patch })[] {
+  // Of a link named twice, the last level and epoch and the first creation time (the graph's `set`).
+  const blocks = blockPatches(links, (l, earlier: Entry | undefined): Entry => ({ l: l.level, e: l.epoch, c: earlier?.c ?? l.createdAt }));
+  return blocks.map((block) => {
+    const levels: Patch = {};
+    for (const [source, entries] of Object.entries(block.body))
+      levels[source] = Object.fromEntries(Object.entries(entries).map(([key, { l, e }]) => [key, { l, e }]));
+    return { ...block, levels };
+  });
 }
 
 /** Removals by key (`null` deletes in a merge patch). */
-export function removalPatches(keys: readonly LinkKey[]): BlockPatch[] {
+export function removalPatches(keys: readonly LinkKey[]): BlockPatch<null>[] {
   return blockPatches(keys, () => null);
 }
 

@@ -10,7 +10,7 @@ import type { LinkKey, LinkState, NewLink } from "../vocabulary/records";
 import { statement, type Statement } from "./batch";
 import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
-import { entryPatches, levelPatches, pagesOf, removalPatches, statementGroups, type BlockPatch } from "./link-blocks";
+import { entryPatches, pagesOf, removalPatches, statementGroups, upsertPatches, type BlockPatch } from "./link-blocks";
 
 /** Which blocks a read opens, and which of their links it keeps. */
 interface BlockRead {
@@ -64,8 +64,7 @@ export class LinkRepo {
 
   /** Creates links or sets the level (and epoch) of existing ones: absolute values, idempotent. */
   upsertStatements(links: readonly NewLink[]): Statement[] {
-    const levels = levelPatches(links);
-    const groups = statementGroups(entryPatches(links).map((block, i) => ({ ...block, levels: levels[i]?.body ?? {} })));
+    const groups = statementGroups(upsertPatches(links));
     // The stored body with the new levels and epochs, merged over the new entries: an existing link
     // keeps its creation time, a new one takes its whole entry.
     return groups.map((group) => {

@@ -201,6 +201,26 @@ describe("links stored as blocks", () => {
     expect(once.length).toBeGreaterThan(0);
   });
 
+  it("a link named twice in one write: an insert keeps the first, an upsert the last level with the first creation time (as the graph)", async () => {
+    const sqlite = migrated();
+    const d1 = d1Over(sqlite);
+    const repo = new LinkRepo(createDb(d1), AGENT);
+    const link = (target: number, level: number, createdAt: number): NewLink => ({
+      source: 5,
+      target,
+      relation: "相关",
+      level,
+      epoch: 1,
+      createdAt,
+    });
+    await apply(d1, repo.insertStatements([link(6, 1, 10), link(6, 2, 20)]));
+    await apply(d1, repo.upsertStatements([link(7, 3, 30), link(7, 4, 40), link(6, 5, 50), link(6, 6, 60)]));
+    expect(viewRows(sqlite)).toEqual([
+      { ...link(6, 6, 10), epoch: 1 },
+      { ...link(7, 4, 30), epoch: 1 },
+    ]);
+  });
+
   it("the upgrade's relevel rewrites only the links at or above its level, keeping their creation time, with every digit", async () => {
     const random = seededRandom(11);
     const sqlite = migrated();
