@@ -52,6 +52,13 @@ function d1Over(sqlite: DatabaseSync): D1Database {
   } as unknown as D1Database;
 }
 
+/** A migrated database, its D1 binding and the agent's repository. */
+function store(): { sqlite: DatabaseSync; d1: D1Database; repo: LinkRepo } {
+  const sqlite = migrated();
+  const d1 = d1Over(sqlite);
+  return { sqlite, d1, repo: new LinkRepo(createDb(d1), AGENT) };
+}
+
 const keyOf = (l: LinkKey) => `${l.source} ${l.target} ${l.relation}`;
 const byKey = (a: LinkKey, b: LinkKey) =>
   a.source - b.source || a.target - b.target || (a.relation < b.relation ? -1 : a.relation > b.relation ? 1 : 0);
@@ -183,9 +190,7 @@ describe("links stored as blocks", () => {
 
   it("redoing a batch changes nothing (every statement is absolute)", async () => {
     const random = seededRandom(5);
-    const sqlite = migrated();
-    const d1 = d1Over(sqlite);
-    const repo = new LinkRepo(createDb(d1), AGENT);
+    const { sqlite, d1, repo } = store();
     const links = Array.from({ length: 500 }, () => randomLink(random, 1));
     await apply(d1, repo.insertStatements(links));
     const batch = [
@@ -202,9 +207,7 @@ describe("links stored as blocks", () => {
   });
 
   it("a link named twice in one write: an insert keeps the first, an upsert the last level with the first creation time (as the graph)", async () => {
-    const sqlite = migrated();
-    const d1 = d1Over(sqlite);
-    const repo = new LinkRepo(createDb(d1), AGENT);
+    const { sqlite, d1, repo } = store();
     const link = (target: number, level: number, createdAt: number): NewLink => ({
       source: 5,
       target,
@@ -223,9 +226,7 @@ describe("links stored as blocks", () => {
 
   it("the upgrade's relevel rewrites only the links at or above its level, keeping their creation time, with every digit", async () => {
     const random = seededRandom(11);
-    const sqlite = migrated();
-    const d1 = d1Over(sqlite);
-    const repo = new LinkRepo(createDb(d1), AGENT);
+    const { sqlite, d1, repo } = store();
     const links = Array.from({ length: 400 }, () => randomLink(random, 3));
     await apply(d1, repo.insertStatements(links));
     const before = viewRows(sqlite);
@@ -237,9 +238,7 @@ describe("links stored as blocks", () => {
   });
 
   it("a hub's outgoing links come back whole, however many (more than a call takes as arguments)", async () => {
-    const sqlite = migrated();
-    const d1 = d1Over(sqlite);
-    const repo = new LinkRepo(createDb(d1), AGENT);
+    const { sqlite, repo } = store();
     const HUB_LINKS = 300_000;
     sqlite.exec(`WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${HUB_LINKS})
       INSERT INTO link_blocks (agent, spage, tpage, body)
