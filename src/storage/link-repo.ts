@@ -10,7 +10,7 @@ import type { LinkKey, LinkState, NewLink } from "../vocabulary/records";
 import { statement, type Statement } from "./batch";
 import type { Db } from "./db";
 import { chunk, jsonList } from "./json-list";
-import { entryPatches, pagesOf, removalPatches, statementGroups, upsertPatches, type BlockPatch } from "./link-blocks";
+import { entryPatches, pageOf, pagesOf, removalPatches, statementGroups, upsertPatches, type BlockPatch } from "./link-blocks";
 
 /** Which blocks a read opens, and which of their links it keeps. */
 interface BlockRead {
@@ -163,7 +163,7 @@ export class LinkRepo {
 
   /** A node's outgoing and incoming links. */
   async ofNode(nodeId: number, focus: readonly number[]): Promise<LinkState[]> {
-    const page = pagesOf([nodeId])[0] ?? 0;
+    const page = pageOf(nodeId);
     return this.states(focus, [
       { blocks: sql`b.spage = ${page}`, where: sql`l.source = ${nodeId}` },
       { blocks: sql`b.tpage = ${page}`, where: sql`l.target = ${nodeId} AND l.source <> ${nodeId}`, byTarget: true },
@@ -175,7 +175,7 @@ export class LinkRepo {
    * and where the next page starts (none after the last block): a page for loading the graph.
    */
   async page(from: number, focus: readonly number[]): Promise<{ links: LinkState[]; next: number | null }> {
-    const [first, last] = [pagesOf([from])[0] ?? 0, pagesOf([from + LOAD_SOURCES - 1])[0] ?? 0];
+    const [first, last] = [pageOf(from), pageOf(from + LOAD_SOURCES - 1)];
     const links = await this.states(
       focus,
       [{ blocks: sql`b.spage BETWEEN ${first} AND ${last}`, where: sql`true` }],

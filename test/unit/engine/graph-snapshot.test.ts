@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { packGraph, unpackGraph } from "../../../src/engine/graph-snapshot";
 import { MemoryGraph } from "../../../src/memory/graph";
 import { newNode, type MemoryNode } from "../../../src/vocabulary/records";
+import { memoryNode } from "../memory-node";
 
 describe("the object's copy of the network", () => {
   it("gives back every field of every node as stored (each field a value no other field has)", () => {
@@ -27,19 +28,12 @@ describe("the object's copy of the network", () => {
         metadata: { topic: "trips" },
         expiresAt: 1_900_000_000_000,
       }),
-      newNode({
-        id: 8,
+      memoryNode(8, {
         kind: "entity",
         name: "caroline",
         content: "Caroline",
         originalLength: 8,
         phrase: "Caroline",
-        keywords: [],
-        role: null,
-        speaker: null,
-        sourceMessageIds: [],
-        sourceTaskId: null,
-        messageTime: null,
         createdAt: 1_700_000_000_002,
       }),
     ];
